@@ -1,0 +1,81 @@
+// The contract every built-in tool keeps. A tool knows nothing of the wire protocol: it gets
+// validated input and a context, yields progress, and returns what the model and the host see.
+import type { z } from 'zod';
+
+/** A content block a tool may hand back to the model (text, or an image it read). */
+export type ToolContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+export interface ToolResult {
+  /** What the model sees as the tool_result content. */
+  content: string | ToolContentBlock[];
+  /** true → the tool_result carries is_error: the model reads it and the loop goes on. */
+  isError?: boolean;
+  /** Structured output for hosts: the `tool_use_result` of the protocol's user message. */
+  data?: unknown;
+}
+
+/** Progress a long-running tool reports while it runs (the runner may turn it into tool_progress). */
+export interface ToolProgress {
+  type: 'progress';
+  data?: unknown;
+}
+
+/** What a file tool remembers of a file it read: Write/Edit refuse files not read, or changed since. */
+export interface FileReadRecord {
+  mtimeMs: number;
+  size: number;
+}
+
+export interface ToolContext {
+  /** The session's working directory; relative paths resolve against it. */
+  cwd: string;
+  /** Aborted on interrupt, timeout or exit: a tool stops at once and kills its child processes. */
+  signal: AbortSignal;
+  sessionId: string;
+  /** Absolute path → what Read saw. Shared by Read, Write and Edit of one agent context. */
+  readFiles: Map<string, FileReadRecord>;
+  /** A directory the tool may write large outputs into (per session). */
+  scratchDir: string;
+  /** The tool_use id of this call (for task ids, file names, progress). */
+  toolUseId: string;
+  /** Services that some tools need (background tasks, subagents, todos); absent in bare contexts. */
+  services?: ToolServices;
+}
+
+/**
+ * Extension point for tools that reach beyond one call (Task, TaskOutput, TaskStop, TodoWrite,
+ * background Bash). Filled in by the session; kept loose here so tools/ does not import src/.
+ */
+export interface ToolServices {
+  [name: string]: unknown;
+}
+
+/** Thrown by a tool for an expected failure: the message goes to the model as an is_error result. */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Model-facing prose. */
+  description: string;
+  inputSchema: S;
+  /** No side effects: safe in plan mode and allowed by default inside the working directories. */
+  isReadOnly(input: z.infer<S>): boolean;
+  /** May run at the same time as other concurrency-safe calls of the same assistant turn. */
+  isConcurrencySafe(input: z.infer<S>): boolean;
+  call(input: z.infer<S>, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void>;
+}
+
+/** Identity helper so each tool file keeps its input type inferred from its schema. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}
