@@ -1,0 +1,129 @@
+// Token usage and cost, accumulated per model across turns. A subagent keeps its own accumulator
+// and merges it into its parent's, so the final `result` counts every call made for a prompt.
+import { z } from 'zod';
+import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
+
+/** The `usage` object of an API message (message_start / message_delta / non-streaming). */
+export const apiUsageSchema = z.looseObject({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+  cache_creation_input_tokens: z.number().nullish(),
+  server_tool_use: z.looseObject({ web_search_requests: z.number().nullish() }).nullish(),
+});
+export type ApiUsage = z.infer<typeof apiUsageSchema>;
+
+/** `result.usage`: totals over all models. */
+export const usageTotalsSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+});
+export type UsageTotals = z.infer<typeof usageTotalsSchema>;
+
+/** One entry of `result.modelUsage`, keyed by model id. */
+export const modelUsageEntrySchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+  webSearchRequests: z.number(),
+  costUSD: z.number(),
+  contextWindow: z.number(),
+  maxOutputTokens: z.number(),
+});
+export type ModelUsageEntry = z.infer<typeof modelUsageEntrySchema>;
+export const modelUsageSchema = z.record(z.string(), modelUsageEntrySchema);
+export type ModelUsage = z.infer<typeof modelUsageSchema>;
+
+function emptyEntry(model: string): ModelUsageEntry {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+    webSearchRequests: 0,
+    costUSD: 0,
+    contextWindow: contextWindow(model),
+    maxOutputTokens: maxOutputTokens(model),
+  };
+}
+
+export class UsageAccumulator {
+  private readonly byModel = new Map<string, ModelUsageEntry>();
+
+  /** Count one API call's usage; returns that call's cost in USD. */
+  addUsage(model: string, usage: ApiUsage | null | undefined): number {
+    const u = {
+      input_tokens: usage?.input_tokens ?? 0,
+      output_tokens: usage?.output_tokens ?? 0,
+      cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+      cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+      web_search_requests: usage?.server_tool_use?.web_search_requests ?? 0,
+    };
+    const cost = costUSD(model, u);
+    const e = this.entry(model);
+    e.inputTokens += u.input_tokens;
+    e.outputTokens += u.output_tokens;
+    e.cacheReadInputTokens += u.cache_read_input_tokens;
+    e.cacheCreationInputTokens += u.cache_creation_input_tokens;
+    e.webSearchRequests += u.web_search_requests;
+    e.costUSD += cost;
+    return cost;
+  }
+
+  /** Same as addUsage. */
+  add(model: string, usage: ApiUsage | null | undefined): number {
+    return this.addUsage(model, usage);
+  }
+
+  /** Add another accumulator's counts (a subagent's) into this one. The other is left as is. */
+  merge(other: UsageAccumulator | ModelUsage): this {
+    const entries = other instanceof UsageAccumulator ? other.byModel : new Map(Object.entries(other));
+    for (const [model, o] of entries) {
+      const e = this.entry(model);
+      e.inputTokens += o.inputTokens;
+      e.outputTokens += o.outputTokens;
+      e.cacheReadInputTokens += o.cacheReadInputTokens;
+      e.cacheCreationInputTokens += o.cacheCreationInputTokens;
+      e.webSearchRequests += o.webSearchRequests;
+      e.costUSD += o.costUSD;
+    }
+    return this;
+  }
+
+  totals(): UsageTotals {
+    const t: UsageTotals = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    for (const e of this.byModel.values()) {
+      t.input_tokens += e.inputTokens;
+      t.output_tokens += e.outputTokens;
+      t.cache_read_input_tokens += e.cacheReadInputTokens;
+      t.cache_creation_input_tokens += e.cacheCreationInputTokens;
+    }
+    return t;
+  }
+
+  /** A copy, safe to serialise or hand out. */
+  modelUsage(): ModelUsage {
+    const out: ModelUsage = {};
+    for (const [model, e] of this.byModel) out[model] = { ...e };
+    return out;
+  }
+
+  get totalCostUSD(): number {
+    let sum = 0;
+    for (const e of this.byModel.values()) sum += e.costUSD;
+    return sum;
+  }
+
+  private entry(model: string): ModelUsageEntry {
+    let e = this.byModel.get(model);
+    if (!e) this.byModel.set(model, (e = emptyEntry(model)));
+    return e;
+  }
+}
+
+export function createUsageAccumulator(): UsageAccumulator {
+  return new UsageAccumulator();
+}

@@ -1,0 +1,423 @@
+// A scripted stand-in for the Anthropic Messages API, faked only at the HTTP boundary.
+// It speaks the real wire: SSE for `stream: true`, JSON otherwise, real error statuses and bodies.
+// Compiled by tsc into dist/ for the CLI and e2e tests, so it imports node built-ins only.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+export type ScriptedBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id?: string; name: string; input: unknown };
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
+
+export interface ScriptedUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
+export type ScriptedReply =
+  | {
+      content: ScriptedBlock[];
+      stop_reason?: StopReason;
+      usage?: ScriptedUsage;
+      /** wait before the response starts */
+      delayMs?: number;
+      /** wait between SSE events */
+      chunkDelayMs?: number;
+    }
+  | { error: { status: number; type: string; message: string; headers?: Record<string, string> } }
+  /** stream a partial text, then destroy the socket */
+  | { cut: { afterText: string } }
+  /** answer 200, stream a partial text, then an `event: error` (what the API does when it fails mid-reply) */
+  | { streamError: { afterText?: string; type: string; message: string } }
+  /** accept and never answer; ends when the server closes */
+  | { hang: true };
+
+export interface RecordedRequest {
+  body: any;
+  headers: Record<string, string | string[] | undefined>;
+  path: string;
+}
+
+export type Script =
+  | ScriptedReply[]
+  | ((req: RecordedRequest, index: number) => ScriptedReply | Promise<ScriptedReply>);
+
+export interface FakeApi {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+// ---- reply builders for the common faults (real statuses, types and headers) ----
+
+export function rateLimited(retryAfterSeconds = 0): ScriptedReply {
+  return {
+    error: {
+      status: 429,
+      type: 'rate_limit_error',
+      message: 'Number of request tokens has exceeded your per-minute rate limit',
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    },
+  };
+}
+export function overloaded(): ScriptedReply {
+  return { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } };
+}
+export function serverError(message = 'Internal server error'): ScriptedReply {
+  return { error: { status: 500, type: 'api_error', message } };
+}
+export function badRequest(message: string): ScriptedReply {
+  return { error: { status: 400, type: 'invalid_request_error', message } };
+}
+export function unauthorized(): ScriptedReply {
+  return { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } };
+}
+export function text(t: string, extra: { usage?: ScriptedUsage; stop_reason?: StopReason } = {}): ScriptedReply {
+  return { content: [{ type: 'text', text: t }], ...extra };
+}
+export function toolUse(name: string, input: unknown, id?: string): ScriptedReply {
+  return { content: [{ type: 'tool_use', name, input, ...(id ? { id } : {}) }] };
+}
+
+// ---- request matchers, for scripts that serve concurrent conversations (subagents) ----
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b) => b && typeof b === 'object' && (b as any).type === 'text' && typeof (b as any).text === 'string')
+    .map((b) => (b as any).text as string)
+    .join('\n');
+}
+
+/** The text of the latest user message that has any text (tool_result-only turns are skipped). */
+export function lastUserText(req: RecordedRequest): string {
+  const messages: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role !== 'user') continue;
+    const t = textOf(messages[i].content);
+    if (t) return t;
+  }
+  return '';
+}
+
+/** The text of the first user message: a subagent's prompt. */
+export function firstUserText(req: RecordedRequest): string {
+  const messages: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  const first = messages.find((m) => m?.role === 'user');
+  return first ? textOf(first.content) : '';
+}
+
+/** The system prompt as one string (text blocks joined by newlines). */
+export function systemText(req: RecordedRequest): string {
+  return textOf(req.body?.system);
+}
+
+/** The tool_result blocks of the latest user message. */
+export function lastToolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
+  const messages: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'user' || !Array.isArray(last.content)) return [];
+  return last.content.filter((b: any) => b?.type === 'tool_result');
+}
+
+// ---- the server ----
+
+function randomId(prefix: string): string {
+  return prefix + randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
+}
+
+function errorBody(type: string, message: string) {
+  return { type: 'error', error: { type, message }, request_id: randomId('req_') };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  if (res.headersSent || res.destroyed) return;
+  const data = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(data),
+    'request-id': (body as any)?.request_id ?? randomId('req_'),
+    ...headers,
+  });
+  res.end(data);
+}
+
+/** Split a string into about `parts` pieces, so the client has to reassemble it. */
+function split(s: string, parts: number): string[] {
+  if (s.length <= 1) return [s];
+  const size = Math.max(1, Math.ceil(s.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+}
+
+interface ApiBlock {
+  start: Record<string, unknown>;
+  deltas: Array<Record<string, unknown>>;
+  final: Record<string, unknown>;
+}
+
+function toApiBlock(block: ScriptedBlock): ApiBlock {
+  switch (block.type) {
+    case 'text':
+      return {
+        start: { type: 'text', text: '' },
+        deltas: split(block.text, 3).map((t) => ({ type: 'text_delta', text: t })),
+        final: { type: 'text', text: block.text },
+      };
+    case 'thinking': {
+      const signature = randomId('sig_');
+      return {
+        start: { type: 'thinking', thinking: '', signature: '' },
+        deltas: [
+          ...split(block.thinking, 3).map((t) => ({ type: 'thinking_delta', thinking: t })),
+          { type: 'signature_delta', signature },
+        ],
+        final: { type: 'thinking', thinking: block.thinking, signature },
+      };
+    }
+    case 'tool_use': {
+      const id = block.id ?? randomId('toolu_');
+      const json = JSON.stringify(block.input ?? {});
+      return {
+        start: { type: 'tool_use', id, name: block.name, input: {} },
+        // The real API opens with an empty partial_json, then streams the input in pieces.
+        deltas: ['', ...split(json, 4)].map((p) => ({ type: 'input_json_delta', partial_json: p })),
+        final: { type: 'tool_use', id, name: block.name, input: block.input ?? {} },
+      };
+    }
+  }
+}
+
+export async function startFakeApi(script: Script, opts: { port?: number } = {}): Promise<FakeApi> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let closing = false;
+  let messageCalls = 0;
+
+  // Every wait ends early when the client goes away or the server closes.
+  function sleep(ms: number, res: http.ServerResponse): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        res.off('close', done);
+        resolve();
+      }
+      res.once('close', done);
+    });
+  }
+
+  function writeEvent(res: http.ServerResponse, event: string, data: unknown) {
+    if (res.destroyed || res.writableEnded) return;
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  function startSse(res: http.ServerResponse) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'request-id': randomId('req_'),
+    });
+  }
+
+  function baseMessage(model: string, usage: Required<ScriptedUsage>) {
+    return {
+      id: randomId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [] as unknown[],
+      stop_reason: null as string | null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage.input_tokens,
+        cache_creation_input_tokens: usage.cache_creation_input_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+        output_tokens: 1,
+        service_tier: 'standard',
+      },
+    };
+  }
+
+  async function streamPartialText(res: http.ServerResponse, model: string, afterText: string) {
+    startSse(res);
+    const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    writeEvent(res, 'message_start', { type: 'message_start', message: baseMessage(model, usage) });
+    writeEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    for (const t of split(afterText, 3)) {
+      writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
+    }
+    // Let the bytes reach the client before the fault, so it really is "mid-reply".
+    await new Promise<void>((r) => res.write('', () => r()));
+    await sleep(20, res);
+  }
+
+  async function answer(req: RecordedRequest, res: http.ServerResponse, reply: ScriptedReply) {
+    const model = typeof req.body.model === 'string' ? req.body.model : 'claude-sonnet-4-5-20250929';
+    if ('error' in reply) {
+      sendJson(res, reply.error.status, errorBody(reply.error.type, reply.error.message), reply.error.headers ?? {});
+      return;
+    }
+    if ('hang' in reply) return; // the socket is destroyed when the server closes
+    if ('cut' in reply) {
+      await streamPartialText(res, model, reply.cut.afterText);
+      res.socket?.destroy();
+      return;
+    }
+    if ('streamError' in reply) {
+      await streamPartialText(res, model, reply.streamError.afterText ?? '');
+      writeEvent(res, 'error', errorBody(reply.streamError.type, reply.streamError.message));
+      res.end();
+      return;
+    }
+
+    await sleep(reply.delayMs ?? 0, res);
+    if (res.destroyed) return;
+    const usage: Required<ScriptedUsage> = {
+      input_tokens: reply.usage?.input_tokens ?? 10,
+      output_tokens: reply.usage?.output_tokens ?? 5,
+      cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
+      cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
+    };
+    const blocks = reply.content.map(toApiBlock);
+    const stopReason = reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    const message = baseMessage(model, usage);
+
+    if (req.body.stream !== true) {
+      message.content = blocks.map((b) => b.final);
+      message.stop_reason = stopReason;
+      message.usage.output_tokens = usage.output_tokens;
+      sendJson(res, 200, message);
+      return;
+    }
+
+    const gap = reply.chunkDelayMs ?? 0;
+    startSse(res);
+    writeEvent(res, 'message_start', { type: 'message_start', message });
+    writeEvent(res, 'ping', { type: 'ping' });
+    for (const [index, block] of blocks.entries()) {
+      await sleep(gap, res);
+      writeEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: block.start });
+      for (const delta of block.deltas) {
+        await sleep(gap, res);
+        writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta });
+      }
+      writeEvent(res, 'content_block_stop', { type: 'content_block_stop', index });
+    }
+    await sleep(gap, res);
+    writeEvent(res, 'message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    });
+    writeEvent(res, 'message_stop', { type: 'message_stop' });
+    res.end();
+  }
+
+  async function nextReply(rec: RecordedRequest, index: number): Promise<ScriptedReply> {
+    if (Array.isArray(script)) {
+      const reply = script[index];
+      if (reply) return reply;
+      return {
+        error: {
+          status: 500,
+          type: 'api_error',
+          message: `fake API: script exhausted after ${script.length} requests`,
+          // Tells a client not to retry: a test with a short script should fail, not spin.
+          headers: { 'x-should-retry': 'false' },
+        },
+      };
+    }
+    try {
+      return await script(rec, index);
+    } catch (e) {
+      return {
+        error: { status: 500, type: 'api_error', message: `fake API: script threw: ${(e as Error)?.message ?? e}`, headers: { 'x-should-retry': 'false' } },
+      };
+    }
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = req.url ?? '/';
+    let body: any = undefined;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const rec: RecordedRequest = { body, headers: { ...req.headers }, path };
+    requests.push(rec);
+
+    const pathname = path.split('?')[0];
+    if (pathname !== '/v1/messages') {
+      sendJson(res, 404, errorBody('not_found_error', `Not found: ${req.method} ${pathname}`));
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendJson(res, 405, errorBody('invalid_request_error', `Method ${req.method} not allowed`));
+      return;
+    }
+    if (!body || typeof body !== 'object') {
+      sendJson(res, 400, errorBody('invalid_request_error', 'There was an error parsing the body of your request'));
+      return;
+    }
+    for (const [field, ok] of [
+      ['model', typeof body.model === 'string'],
+      ['messages', Array.isArray(body.messages)],
+      ['max_tokens', typeof body.max_tokens === 'number'],
+    ] as const) {
+      if (!ok) {
+        sendJson(res, 400, errorBody('invalid_request_error', `${field}: Field required`));
+        return;
+      }
+    }
+    const reply = await nextReply(rec, messageCalls++);
+    await answer(rec, res, reply);
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) sendJson(res, 500, errorBody('api_error', `fake API: ${(e as Error)?.message ?? e}`));
+      else res.destroy();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close() {
+      if (closing) return Promise.resolve();
+      closing = true;
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hanging replies and keep-alive connections would hold close() open forever.
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
