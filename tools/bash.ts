@@ -1,0 +1,236 @@
+// Bash: one shell command in its own process group, output capped in memory and spilled to a
+// file when it is too big for the model.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { runShellCommand } from '../src/util/processGroup.js';
+import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** The model sees at most this many characters of output. */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/** What the model sees of an output too long to show whole (the rest is in the file). */
+export const BASH_PREVIEW_CHARS = 2_000;
+/** The full-output file stops growing here, so a runaway command cannot fill the disk. */
+export const BASH_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export const BASH_DESCRIPTION = `Executes a given bash command and returns its output.
+
+The working directory is the session's working directory; each command runs in a fresh shell, so \`cd\` does not carry over between calls. Prefer absolute paths.
+
+Use the dedicated tools instead of shell equivalents where they exist: Glob to find files (not find/ls), Grep to search contents (not grep/rg), Read to read files (not cat/head/tail), Edit to change files (not sed/awk), Write to create files (not echo >/cat <<EOF).
+
+Usage notes:
+- command is required. Quote paths that contain spaces with double quotes.
+- timeout is optional, in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}). On timeout the command and every process it started are killed.
+- description: a clear, concise description of what the command does, in 5-10 words.
+- stdout and stderr are returned together. Output longer than ${BASH_MAX_OUTPUT_CHARS} characters is cut: you get a preview and the path of a file that holds all of it.
+- A non-zero exit status is reported as an error, with "Exit code N" first.
+- run_in_background: set to true to start the command in the background and return at once with a task id and an output file to read later. Do not use '&' at the end of the command for that.
+- To run several independent commands, make several Bash calls in one message; to run dependent commands, chain them with '&&'.
+- Stdin is closed: interactive commands (git rebase -i, editors, prompts) do not work.`;
+
+export const bashInputSchema = z.object({
+  command: z.string().describe('The command to execute'),
+  timeout: z
+    .number()
+    .optional()
+    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
+  description: z
+    .string()
+    .optional()
+    .describe('Clear, concise description of what this command does in 5-10 words, in active voice.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Set to true to run this command in the background. Read its output file later.'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Accepted for compatibility; this runtime has no sandbox.'),
+});
+export type BashInput = z.infer<typeof bashInputSchema>;
+
+/** The structured result (tool_use_result), as the SDK's BashOutput names its fields. */
+export interface BashOutput {
+  stdout: string;
+  stderr: string;
+  interrupted: boolean;
+  exitCode?: number;
+  backgroundTaskId?: string;
+  timedOutAfterMs?: number;
+  persistedOutputPath?: string;
+  persistedOutputSize?: number;
+}
+
+/** Background shells live beyond one call; the session provides this service (when it does). */
+export interface BackgroundShellService {
+  start(
+    command: string,
+    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string },
+  ): Promise<{ taskId: string; outputFile: string }>;
+}
+
+function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
+  const svc = ctx.services?.backgroundShell as BackgroundShellService | undefined;
+  return svc && typeof svc.start === 'function' ? svc : undefined;
+}
+
+/**
+ * Keeps the first `limit` characters of the combined output in memory; once more arrives, it
+ * writes everything to a file (capped at `maxFileBytes`) so the model gets a preview + a path.
+ */
+export class OutputSpill {
+  private head: string[] = [];
+  private headChars = 0;
+  private fd: number | undefined;
+  private fileBytes = 0;
+  /** Bytes of output the file could not take (past its cap). */
+  droppedBytes = 0;
+  totalChars = 0;
+  filePath: string | undefined;
+
+  constructor(
+    private readonly limit: number,
+    private readonly makePath: () => string,
+    private readonly maxFileBytes = BASH_MAX_FILE_BYTES,
+  ) {}
+
+  push(chunk: string): void {
+    this.totalChars += chunk.length;
+    if (this.fd === undefined && this.headChars + chunk.length <= this.limit) {
+      this.head.push(chunk);
+      this.headChars += chunk.length;
+      return;
+    }
+    if (this.fd === undefined) {
+      this.filePath = this.makePath();
+      this.fd = openSync(this.filePath, 'w', 0o600);
+      for (const part of this.head) this.write(part);
+      // The preview only needs the head; keep what we have, drop the rest from memory.
+    }
+    this.write(chunk);
+  }
+
+  private write(chunk: string): void {
+    if (this.fd === undefined) return;
+    const buf = Buffer.from(chunk, 'utf8');
+    const room = this.maxFileBytes - this.fileBytes;
+    if (room <= 0) {
+      this.droppedBytes += buf.length;
+      return;
+    }
+    const part = buf.length <= room ? buf : buf.subarray(0, room);
+    writeSync(this.fd, part);
+    this.fileBytes += part.length;
+    this.droppedBytes += buf.length - part.length;
+  }
+
+  get spilled(): boolean {
+    return this.filePath !== undefined;
+  }
+
+  get fileSize(): number {
+    return this.fileBytes;
+  }
+
+  /** The in-memory head (the whole output when not spilled). */
+  text(): string {
+    return this.head.join('');
+  }
+
+  close(): void {
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
+  }
+}
+
+function safeFileName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]/g, '_') || 'bash';
+}
+
+async function startInBackground(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
+  const svc = backgroundShell(ctx);
+  if (!svc) throw new ToolError('run_in_background is not available in this context');
+  const { taskId, outputFile } = await svc.start(input.command, {
+    cwd: ctx.cwd,
+    timeoutMs: input.timeout,
+    description: input.description,
+    toolUseId: ctx.toolUseId,
+  });
+  const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: taskId };
+  return {
+    content: `Command running in background with ID: ${taskId}. Output is being written to: ${outputFile}`,
+    data,
+  };
+}
+
+export const BashTool = defineTool({
+  name: 'Bash',
+  description: BASH_DESCRIPTION,
+  inputSchema: bashInputSchema,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => false,
+  async *call(input, ctx) {
+    if (input.run_in_background) return await startInBackground(input, ctx);
+    const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
+
+    const spill = new OutputSpill(BASH_MAX_OUTPUT_CHARS, () => {
+      mkdirSync(ctx.scratchDir, { recursive: true });
+      return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
+    });
+    let result;
+    try {
+      result = await runShellCommand(input.command, {
+        cwd: ctx.cwd,
+        signal: ctx.signal,
+        timeoutMs,
+        // stdout/stderr kept separately for `data` only need the preview's worth.
+        maxOutputChars: BASH_MAX_OUTPUT_CHARS,
+        onOutput: (chunk) => spill.push(chunk),
+      });
+    } finally {
+      spill.close();
+    }
+
+    const stdout = result.stdout.trimEnd();
+    const stderr = result.stderr.trimEnd();
+    let body: string;
+    if (spill.spilled) {
+      const preview = spill.text().slice(0, BASH_PREVIEW_CHARS);
+      const dropped = spill.droppedBytes > 0 ? ` (the file holds the first ${spill.fileSize} bytes; ${spill.droppedBytes} more bytes were discarded)` : '';
+      body =
+        `Output too large (${spill.totalChars} characters). Full output saved to: ${spill.filePath}${dropped}\n\n` +
+        `Preview (first ${preview.length} characters):\n${preview}\n...`;
+    } else {
+      body = spill.text().replace(/\s+$/, '');
+    }
+
+    const data: BashOutput = {
+      stdout,
+      stderr,
+      interrupted: result.aborted || result.timedOut,
+      ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
+      ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
+      ...(spill.spilled ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+    };
+
+    if (result.aborted) {
+      const text = body ? `${body}\n` : '';
+      return { content: `${text}Command was interrupted (aborted); its processes were killed.`, isError: true, data };
+    }
+    if (result.timedOut) {
+      const text = body ? `${body}\n` : '';
+      return { content: `${text}Command timed out after ${timeoutMs} ms; its processes were killed.`, isError: true, data };
+    }
+    const code = result.exitCode ?? (result.signal ? 128 : 1);
+    if (code !== 0) {
+      const why = result.exitCode === null && result.signal ? ` (killed by ${result.signal})` : '';
+      return { content: `Exit code ${code}${why}${body ? `\n${body}` : ''}`, isError: true, data };
+    }
+    return { content: body || '(Bash completed with no output)', data };
+  },
+});
