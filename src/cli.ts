@@ -1,0 +1,32 @@
+// Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
+import { parseOptions, UsageError } from './options.js';
+
+async function start(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`agent: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed.kind === 'exit') return parsed.code;
+  const o = parsed.options;
+  const headless = o.print || o.inputFormat === 'stream-json' || o.outputFormat !== 'text' || !process.stdin.isTTY || o.prompt !== undefined;
+  if (!headless) {
+    process.stderr.write('agent: the interactive terminal mode is not supported yet; run `agent -p "your prompt"`\n');
+    return 2;
+  }
+  const { main } = await import('./main.js');
+  return main(o);
+}
+
+start().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`agent: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

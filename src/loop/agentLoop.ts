@@ -1,0 +1,219 @@
+// The agent loop: one recursion per model turn. It streams one Messages API call, and either
+// stops (no tool_use: Stop hooks, then return) or runs the tool calls and recurses. Every stop
+// and continue condition of the reference lives here; nothing here knows about stdin or stdout.
+import type { Tool, ToolContext } from '../../tools/tool.js';
+import type { AssistantMessage, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
+import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
+import type { UsageAccumulator } from './usage.js';
+import { runToolBatch } from './toolBatch.js';
+import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
+
+export const MAX_TOKENS_RECOVERIES = 3;
+export const MAX_STOP_HOOK_REPEATS = 5;
+const MAX_TOKENS_RECOVERY_PROMPT =
+  'Output token limit hit. Resume directly where you stopped — no apology, no recap. Break the remaining work into smaller pieces.';
+export const INTERRUPT_TEXT = '[Request interrupted by user]';
+
+export interface StopHookVerdict {
+  /** Feed this back to the model and go on. */
+  blockReason?: string;
+  /** End the run now (continue:false). */
+  preventContinuation?: string;
+}
+
+export interface LoopConfig {
+  /** The model for the next call; read each turn so set_model takes effect between turns. */
+  model: () => string;
+  fallbackModel?: string;
+  system: string;
+  tools: Tool[];
+  apiTools: ModelRequest['tools'];
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** Total spend so far that counts against the budget (the session's, plus this run's). */
+  spentUsd: () => number;
+  thinkingBudget?: () => number | undefined;
+  maxOutputTokens: number;
+  betas?: string[];
+  signal: AbortSignal;
+  usage: UsageAccumulator;
+  toolContext: (toolUseId: string) => ToolContext;
+  pipeline: PipelineDeps;
+  parentToolUseId: string | null;
+  stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
+}
+
+interface TurnState {
+  turn: number;
+  maxTokensRecoveries: number;
+  fallbackUsed: boolean;
+  stopHookRepeats: number;
+  apiMs: number;
+  denials: PermissionDenial[];
+}
+
+/** Runs until the model stops; appends everything it says and every tool result to `history`. */
+export async function* agentLoop(
+  history: HistoryMessage[],
+  cfg: LoopConfig,
+): AsyncGenerator<LoopEvent, LoopOutcome, void> {
+  const denials: PermissionDenial[] = [];
+  const inner = cfg.pipeline.onDenial;
+  const pipeline: PipelineDeps = {
+    ...cfg.pipeline,
+    onDenial: (d) => {
+      denials.push(d);
+      inner?.(d);
+    },
+  };
+  return yield* turn(history, { ...cfg, pipeline }, {
+    turn: 1,
+    maxTokensRecoveries: 0,
+    fallbackUsed: false,
+    stopHookRepeats: 0,
+    apiMs: 0,
+    denials,
+  });
+}
+
+async function* turn(
+  history: HistoryMessage[],
+  cfg: LoopConfig,
+  st: TurnState,
+  modelOverride?: string,
+): AsyncGenerator<LoopEvent, LoopOutcome, void> {
+  const scope = { parentToolUseId: cfg.parentToolUseId };
+  const outcome = (subtype: LoopOutcome['subtype'], resultText: string, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({
+    subtype,
+    resultText,
+    errors: subtype === 'success' ? [] : [resultText],
+    numTurns: st.turn,
+    stopReason: null,
+    durationApiMs: st.apiMs,
+    permissionDenials: st.denials,
+    ...extra,
+  });
+
+  if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });
+
+  // 1. One streamed API call (with retries inside the client, and one switch to the fallback model).
+  const model = modelOverride ?? cfg.model();
+  let message: AssistantMessage | undefined;
+  try {
+    for await (const ev of streamModel({
+      model,
+      system: cfg.system,
+      messages: history as ModelRequest['messages'],
+      tools: cfg.apiTools,
+      maxTokens: cfg.maxOutputTokens,
+      thinkingBudget: cfg.thinkingBudget?.(),
+      betas: cfg.betas,
+      signal: cfg.signal,
+    })) {
+      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event as never };
+      else if (ev.type === 'api_retry') {
+        const { type: _t, ...fields } = ev;
+        yield { ...scope, type: 'system', subtype: 'api_retry', fields };
+      } else {
+        message = ev.message as unknown as AssistantMessage;
+        st.apiMs += ev.durationMs;
+      }
+    }
+  } catch (err) {
+    if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
+    const e = err instanceof ModelError ? err : new ModelError(err instanceof Error ? err.message : String(err));
+    if (e.retryable && cfg.fallbackModel && !st.fallbackUsed && cfg.fallbackModel !== model) {
+      st.fallbackUsed = true;
+      yield {
+        ...scope,
+        type: 'system',
+        subtype: 'model_fallback',
+        fields: { from: model, to: cfg.fallbackModel, error: e.message },
+      };
+      return yield* turn(history, cfg, st, cfg.fallbackModel);
+    }
+    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' ? e.message : `API Error: ${e.message}`;
+    yield { ...scope, type: 'assistant', message: syntheticAssistant(model, text), error: e.kind };
+    return outcome('error_during_execution', text);
+  }
+  if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
+
+  cfg.usage.add(message.model || model, message.usage as never);
+  history.push({ role: 'assistant', content: message.content });
+  yield { ...scope, type: 'assistant', message };
+
+  const toolUses = message.content.filter((b) => b.type === 'tool_use') as unknown as ToolUseBlock[];
+  const text = finalText(message);
+
+  // 2. No tool_use: max_tokens recovery, else Stop hooks, then the run is done.
+  if (toolUses.length === 0) {
+    if (message.stop_reason === 'max_tokens' && st.maxTokensRecoveries < MAX_TOKENS_RECOVERIES) {
+      st.maxTokensRecoveries++;
+      history.push({ role: 'user', content: MAX_TOKENS_RECOVERY_PROMPT });
+      const limit = checkLimits(cfg, st);
+      if (limit) return outcome(limit.subtype, limit.text);
+      st.turn++;
+      return yield* turn(history, cfg, st, modelOverride);
+    }
+    if (cfg.stopHook) {
+      const verdict = await cfg.stopHook(st.stopHookRepeats > 0);
+      if (verdict?.preventContinuation !== undefined)
+        return outcome('success', text, { stopReason: message.stop_reason });
+      if (verdict?.blockReason && st.stopHookRepeats < MAX_STOP_HOOK_REPEATS) {
+        st.stopHookRepeats++;
+        history.push({ role: 'user', content: `Stop hook feedback:\n${verdict.blockReason}` });
+        const limit = checkLimits(cfg, st);
+        if (limit) return outcome(limit.subtype, limit.text);
+        st.turn++;
+        return yield* turn(history, cfg, st, modelOverride);
+      }
+    }
+    return outcome('success', text, { stopReason: message.stop_reason });
+  }
+
+  // 3. Run the tool calls; their results go back as one user message.
+  const batch = yield* runToolBatch(toolUses, cfg, scope.parentToolUseId);
+  history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] });
+  if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
+  if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
+
+  // 4. Recurse, unless a limit says stop.
+  st.turn++;
+  const limit = checkLimits(cfg, st);
+  if (limit) return outcome(limit.subtype, limit.text, { numTurns: st.turn - 1 });
+  return yield* turn(history, cfg, st, modelOverride);
+}
+
+function checkLimits(
+  cfg: LoopConfig,
+  st: TurnState,
+): { subtype: 'error_max_turns' | 'error_max_budget_usd'; text: string } | undefined {
+  if (cfg.maxTurns !== undefined && st.turn > cfg.maxTurns)
+    return { subtype: 'error_max_turns', text: `Reached maximum number of turns (${cfg.maxTurns})` };
+  if (cfg.maxBudgetUsd !== undefined && cfg.spentUsd() >= cfg.maxBudgetUsd)
+    return {
+      subtype: 'error_max_budget_usd',
+      text: `Reached maximum budget ($${cfg.maxBudgetUsd}); spent $${cfg.spentUsd().toFixed(4)}`,
+    };
+  return undefined;
+}
+
+function finalText(message: AssistantMessage): string {
+  return message.content
+    .filter((b) => b.type === 'text')
+    .map((b) => String(b.text ?? ''))
+    .join('');
+}
+
+function syntheticAssistant(model: string, text: string): AssistantMessage {
+  return {
+    id: `msg_synthetic_${Date.now().toString(36)}`,
+    type: 'message',
+    role: 'assistant',
+    model: '<synthetic>',
+    content: [{ type: 'text', text }],
+    stop_reason: 'stop_sequence',
+    stop_sequence: '',
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
+}

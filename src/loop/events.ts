@@ -1,0 +1,45 @@
+// What the agent loop yields. The loop never touches stdin or stdout: the session runner turns
+// these into protocol lines, a subagent's parent forwards them, a test just collects them.
+import type { ResultSubtype } from '../protocol/outbound.js';
+import type { PermissionDenial, ToolResultBlock } from './toolPipeline.js';
+
+/** Anthropic message shapes, kept structural so the loop does not depend on SDK type churn. */
+export interface AssistantMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: Array<{ type: string; [k: string]: unknown }>;
+  stop_reason: string | null;
+  stop_sequence?: string | null;
+  usage: Record<string, unknown>;
+}
+
+export type HistoryMessage =
+  | { role: 'user'; content: string | Array<{ type: string; [k: string]: unknown }> }
+  | { role: 'assistant'; content: Array<{ type: string; [k: string]: unknown }> };
+
+interface Scoped {
+  /** null for the main agent; the Task tool_use id for everything a subagent produces. */
+  parentToolUseId: string | null;
+}
+
+export type LoopEvent =
+  | (Scoped & { type: 'stream_event'; event: { type: string; [k: string]: unknown } })
+  | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string })
+  | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
+  | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
+  | (Scoped & { type: 'system'; subtype: string; fields: Record<string, unknown> });
+
+export interface LoopOutcome {
+  subtype: ResultSubtype;
+  /** The final assistant text (success) or the reason (errors). */
+  resultText: string;
+  errors: string[];
+  numTurns: number;
+  stopReason: string | null;
+  durationApiMs: number;
+  permissionDenials: PermissionDenial[];
+  /** Set when the outcome came from an interrupt. */
+  interrupted?: boolean;
+}

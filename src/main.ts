@@ -1,0 +1,183 @@
+// Wires one process: options → tools → session runner → input (stream-json lines or one text
+// prompt) → output (stream-json, json or text) → exit code. Signals and a vanished host end the
+// run cleanly: child process groups killed, a final result written where possible.
+import { randomUUID } from 'node:crypto';
+import { builtinTools } from '../tools/registry.js';
+import type { Tool } from '../tools/tool.js';
+import { ControlChannel } from './control/channel.js';
+import { registerControlHandlers } from './control/handlers.js';
+import type { InitializeRequest } from './protocol/inbound.js';
+import { StdoutWriter } from './protocol/writer.js';
+import type { CliOptions } from './options.js';
+import { VERSION } from './options.js';
+import { resolveModel } from './loop/models.js';
+import { SessionRunner, type SessionSettings } from './session/runner.js';
+import { buildSystemPrompt } from './session/systemPrompt.js';
+import { consumeStreamJson } from './session/streamJsonInput.js';
+import { killAllGroups } from './util/processGroup.js';
+
+const DEFAULT_MODEL = 'claude-sonnet-4-5';
+const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+
+export async function main(o: CliOptions): Promise<number> {
+  const writer = new StdoutWriter();
+  writer.guard();
+  const streamJson = o.outputFormat === 'stream-json';
+  const emit = streamJson ? (m: object) => writer.send(m) : collectResult;
+  let lastResult: Record<string, unknown> | undefined;
+  function collectResult(m: object): Promise<void> {
+    if ((m as { type?: string }).type === 'result') lastResult = m as Record<string, unknown>;
+    return Promise.resolve();
+  }
+
+  const cwd = process.cwd();
+  const tools = selectTools(builtinTools(), o);
+  const systemParts = {
+    cwd,
+    custom: o.systemPrompt,
+    append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
+  };
+  const settings: SessionSettings = {
+    sessionId: o.sessionId ?? randomUUID(),
+    cwd,
+    model: resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL),
+    fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
+    maxTurns: o.maxTurns,
+    maxBudgetUsd: o.maxBudgetUsd,
+    maxThinkingTokens: o.maxThinkingTokens,
+    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS,
+    betas: o.betas.length ? o.betas : undefined,
+    includePartialMessages: o.includePartialMessages,
+    permissionMode: o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : 'default'),
+    tools,
+    mcpServers: [],
+    agents: [],
+    apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : process.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
+    version: VERSION,
+  };
+
+  const channel = new ControlChannel((m) => writer.send(m));
+  const runner = new SessionRunner(
+    settings,
+    {
+      systemPrompt: () => buildSystemPrompt(systemParts),
+      pipeline: () => ({ tools }),
+    },
+    emit,
+  );
+
+  registerControlHandlers(channel, {
+    initialize: (req: InitializeRequest) => {
+      const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
+      if (sp && sp.trim() !== '') systemParts.custom = sp;
+      if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
+      return {
+        commands: [],
+        output_style: 'default',
+        available_output_styles: ['default'],
+        models: [
+          { value: 'default', displayName: 'Default', description: settings.model },
+          { value: 'sonnet', displayName: 'Sonnet', description: 'Claude Sonnet' },
+          { value: 'opus', displayName: 'Opus', description: 'Claude Opus' },
+          { value: 'haiku', displayName: 'Haiku', description: 'Claude Haiku' },
+        ],
+        account: { apiKeySource: settings.apiKeySource },
+      };
+    },
+    interrupt: () => void runner.interrupt(),
+    setModel: (model) => {
+      settings.model = resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
+    },
+    setPermissionMode: (mode) => {
+      settings.permissionMode = mode;
+    },
+    setMaxThinkingTokens: (tokens) => {
+      settings.maxThinkingTokens = tokens ?? undefined;
+    },
+    mcpStatus: () => ({ mcpServers: settings.mcpServers }),
+  });
+
+  const exitOn = installExitHandlers(runner, writer);
+
+  if (o.inputFormat === 'stream-json') {
+    if (o.prompt !== undefined) runner.submit(o.prompt);
+    const running = runner.run();
+    await consumeStreamJson(process.stdin, runner, channel, emit);
+    channel.close('stdin is closed: the host can no longer answer');
+    runner.endInput();
+    await running;
+  } else {
+    const prompt = o.prompt ?? (process.stdin.isTTY ? '' : await readAll(process.stdin));
+    if (prompt.trim() === '') {
+      process.stderr.write('agent: no prompt: give it as an argument (agent -p "…") or on stdin\n');
+      return 2;
+    }
+    channel.close('no host to ask in text input mode');
+    runner.submit(prompt);
+    runner.endInput();
+    await runner.run();
+  }
+  exitOn.dispose();
+
+  if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult) + '\n');
+  if (o.outputFormat === 'text' && lastResult) {
+    // An error result was already told on stderr by the runner; stdout carries answers only.
+    const text = String(lastResult.result ?? '');
+    if (!lastResult.is_error) await writer.sendRaw(text.endsWith('\n') ? text : text + '\n');
+  }
+  await writer.flush();
+  return runner.lastResultWasError ? 1 : 0;
+}
+
+/** --tools picks the offered set; plain names in --disallowedTools remove tools too. */
+function selectTools(all: Tool[], o: CliOptions): Tool[] {
+  let tools = all;
+  if (o.tools !== undefined && o.tools !== 'default') {
+    const wanted = new Set(o.tools.split(/[ ,]+/).filter(Boolean));
+    const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
+    if (unknown.length) process.stderr.write(`agent: --tools: unknown tool(s) ignored: ${unknown.join(', ')}\n`);
+    tools = all.filter((t) => wanted.has(t.name));
+  }
+  const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));
+  return tools.filter((t) => !removed.has(t.name));
+}
+
+async function readAll(stream: NodeJS.ReadStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * SIGINT/SIGTERM: interrupt the run (its result comes within a second), kill every child process
+ * group, flush, exit 130/143. The host vanishing (EPIPE on stdout): same, without the writing.
+ */
+function installExitHandlers(runner: SessionRunner, writer: StdoutWriter): { dispose(): void } {
+  let exiting = false;
+  const finish = async (code: number, waitForResult: boolean) => {
+    if (exiting) return;
+    exiting = true;
+    runner.endInput();
+    const wasRunning = runner.interrupt();
+    killAllGroups();
+    if (wasRunning && waitForResult) {
+      const deadline = Date.now() + 1500;
+      while (runner.running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    }
+    killAllGroups();
+    await writer.flush(1000);
+    process.exit(code);
+  };
+  const onSigint = () => void finish(130, true);
+  const onSigterm = () => void finish(143, true);
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
+  writer.onHostGone(() => void finish(1, false));
+  process.on('exit', () => killAllGroups());
+  return {
+    dispose() {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// Command-line flags → one validated options object. Flags a host may pass that we have not built
+// yet fail at start with exit code 2 and a clear line; none is ever silently ignored.
+import { Command, CommanderError, Option } from 'commander';
+import { z } from 'zod';
+import { permissionModeSchema } from './protocol/inbound.js';
+
+export const VERSION = '0.1.0';
+
+export class UsageError extends Error {}
+
+const positiveInt = (flag: string) =>
+  z.coerce.number({ error: `${flag} must be a number` }).int(`${flag} must be a whole number`).positive(`${flag} must be at least 1`);
+
+export const optionsSchema = z.object({
+  print: z.boolean().default(false),
+  prompt: z.string().optional(),
+  sessionId: z.uuid({ error: '--session-id must be a UUID' }).optional(),
+  inputFormat: z.enum(['text', 'stream-json'], { error: '--input-format must be text or stream-json' }).default('text'),
+  outputFormat: z.enum(['text', 'json', 'stream-json'], { error: '--output-format must be text, json or stream-json' }).default('text'),
+  verbose: z.boolean().default(false),
+  includePartialMessages: z.boolean().default(false),
+  model: z.string().min(1).optional(),
+  fallbackModel: z.string().min(1).optional(),
+  maxTurns: positiveInt('--max-turns').optional(),
+  maxBudgetUsd: z.coerce.number({ error: '--max-budget-usd must be a number' }).positive('--max-budget-usd must be above 0').optional(),
+  maxThinkingTokens: z.coerce.number({ error: '--max-thinking-tokens must be a number' }).int().nonnegative().optional(),
+  systemPrompt: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+  tools: z.string().optional(),
+  allowedTools: z.array(z.string()).default([]),
+  disallowedTools: z.array(z.string()).default([]),
+  permissionMode: permissionModeSchema.optional(),
+  permissionPromptTool: z.string().optional(),
+  dangerouslySkipPermissions: z.boolean().default(false),
+  allowDangerouslySkipPermissions: z.boolean().default(false),
+  addDir: z.array(z.string()).default([]),
+  betas: z.array(z.string()).default([]),
+  settingSources: z.string().optional(),
+  settings: z.string().optional(),
+  sessionPersistence: z.boolean().default(true),
+  thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
+});
+export type CliOptions = z.infer<typeof optionsSchema>;
+
+/** Flags the official SDK (or a person) may pass that are not built yet. */
+const NOT_YET = [
+  'resume',
+  'continue',
+  'fork-session',
+  'resume-session-at',
+  'resume-drops-turn',
+  'mcp-config',
+  'strict-mcp-config',
+  'json-schema',
+  'agents',
+  'agent',
+  'plugin-dir',
+  'plugin-dir-no-mcp',
+  'sdk-url',
+  'task-budget',
+  'effort',
+  'permission-prompts',
+  'channels',
+  'managed-settings',
+  'managed-settings-in-initialize',
+  'initialize-fields',
+  'session-mirror',
+  'project-config-root',
+  'include-hook-events',
+  'thinking-display',
+  'debug',
+  'debug-file',
+  'debug-to-stderr',
+] as const;
+
+/** Split comma- or space-separated lists, repeated or not: `--tools a,b --tools c`. */
+function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...splitList(value)];
+}
+
+/** Commas separate entries except inside parentheses: `Bash(git log:*),Read`. */
+export function splitList(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of value) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if ((ch === ',' || ch === ' ') && depth === 0) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+function buildProgram(): Command {
+  const program = new Command()
+    .name('agent')
+    .description('A standalone agent runtime: runs the Claude agent loop headless, in JSON lines or text.')
+    .argument('[prompt]', 'the prompt (with -p); read from stdin when omitted in text input mode')
+    .option('-p, --print', 'headless: answer the prompt and exit')
+    .option('--session-id <uuid>', 'use this session id')
+    .option('--input-format <format>', 'text | stream-json')
+    .option('--output-format <format>', 'text | json | stream-json')
+    .option('--verbose', 'accepted for compatibility (stream-json output is always complete)')
+    .option('--include-partial-messages', 'emit stream_event lines with the raw streaming events')
+    .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
+    .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
+    .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
+    .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
+    .option('--max-thinking-tokens <n>', 'extended-thinking budget per turn (0 = off)')
+    .option('--system-prompt <text>', 'replace the default system prompt')
+    .option('--append-system-prompt <text>', 'append to the system prompt')
+    .option('--tools <list>', 'the offered tools, comma-separated ("" for none)')
+    .option('--allowedTools, --allowed-tools <rules>', 'permission rules that allow (e.g. "Bash(npm test:*)")', list)
+    .option('--disallowedTools, --disallowed-tools <rules>', 'permission rules that deny; plain tool names also remove the tool', list)
+    .option('--permission-mode <mode>', 'default | acceptEdits | plan | dontAsk | bypassPermissions')
+    .option('--permission-prompt-tool <name>', '"stdio": ask the host with can_use_tool control requests')
+    .option('--dangerously-skip-permissions', 'bypass all permission checks')
+    .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
+    .option('--add-dir <dirs...>', 'more directories the tools may work in')
+    .option('--betas <list>', 'beta headers for the API', list)
+    .option('--setting-sources <list>', 'which settings files load: user,project,local')
+    .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
+    .option('--no-session-persistence', 'do not keep a transcript (none is written yet either way)')
+    .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
+    .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
+    .version(`${VERSION} (agent-runtime)`, '-v, --version')
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  for (const flag of NOT_YET) program.addOption(new Option(`--${flag} [value]`).hideHelp());
+  return program;
+}
+
+export type ParseOutcome = { kind: 'run'; options: CliOptions } | { kind: 'exit'; code: number };
+
+export function parseOptions(argv: string[]): ParseOutcome {
+  const program = buildProgram();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; every usage mistake exits 2.
+      return { kind: 'exit', code: err.exitCode === 0 ? 0 : 2 };
+    }
+    throw err;
+  }
+  const raw = program.opts();
+  for (const flag of NOT_YET) {
+    const key = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (raw[key] !== undefined) throw new UsageError(`--${flag} is not supported yet`);
+  }
+  const parsed = optionsSchema.safeParse({
+    ...raw,
+    prompt: program.args[0],
+    print: raw.print ?? false,
+    addDir: raw.addDir ?? [],
+    allowedTools: raw.allowedTools ?? [],
+    disallowedTools: raw.disallowedTools ?? [],
+    betas: raw.betas ?? [],
+    verbose: raw.verbose ?? false,
+    includePartialMessages: raw.includePartialMessages ?? false,
+    dangerouslySkipPermissions: raw.dangerouslySkipPermissions ?? false,
+    allowDangerouslySkipPermissions: raw.allowDangerouslySkipPermissions ?? false,
+  });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
+  const o = parsed.data;
+  if (o.inputFormat === 'stream-json' && o.outputFormat !== 'stream-json')
+    throw new UsageError('--input-format stream-json requires --output-format stream-json');
+  if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
+  return { kind: 'run', options: o };
+}

@@ -1,0 +1,165 @@
+// Every line we write on stdout, as zod schemas (the wire format's single source of truth).
+// The writer does not re-validate at run time (a hot path); the tests parse what the binary prints.
+import { z } from 'zod';
+import { permissionModeSchema } from './inbound.js';
+
+const envelope = {
+  session_id: z.string(),
+  uuid: z.string(),
+};
+
+export const usageSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const modelUsageEntrySchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+  webSearchRequests: z.number(),
+  costUSD: z.number(),
+  contextWindow: z.number(),
+  maxOutputTokens: z.number(),
+});
+
+export const systemInitSchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  cwd: z.string(),
+  tools: z.array(z.string()),
+  mcp_servers: z.array(z.object({ name: z.string(), status: z.string() })),
+  model: z.string(),
+  permissionMode: permissionModeSchema,
+  slash_commands: z.array(z.string()),
+  apiKeySource: z.string(),
+  output_style: z.string(),
+  agents: z.array(z.string()),
+  claude_code_version: z.string(),
+  ...envelope,
+});
+
+export const systemErrorSchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('error'),
+  error: z.string(),
+  line: z.number().optional(),
+  ...envelope,
+});
+
+export const apiRetrySchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('api_retry'),
+  attempt: z.number(),
+  max_retries: z.number(),
+  retry_delay_ms: z.number(),
+  error_status: z.number().nullable(),
+  error: z.string(),
+  ...envelope,
+});
+
+export const assistantSchema = z.object({
+  type: z.literal('assistant'),
+  message: z.looseObject({ role: z.literal('assistant'), content: z.array(z.looseObject({ type: z.string() })) }),
+  parent_tool_use_id: z.string().nullable(),
+  error: z.string().optional(),
+  ...envelope,
+});
+
+export const userOutSchema = z.object({
+  type: z.literal('user'),
+  message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }),
+  parent_tool_use_id: z.string().nullable(),
+  tool_use_result: z.unknown().optional(),
+  ...envelope,
+});
+
+export const streamEventSchema = z.object({
+  type: z.literal('stream_event'),
+  event: z.looseObject({ type: z.string() }),
+  parent_tool_use_id: z.string().nullable(),
+  ...envelope,
+});
+
+export const toolProgressSchema = z.object({
+  type: z.literal('tool_progress'),
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  parent_tool_use_id: z.string().nullable(),
+  elapsed_time_seconds: z.number(),
+  ...envelope,
+});
+
+export const resultSubtypeSchema = z.enum([
+  'success',
+  'error_during_execution',
+  'error_max_turns',
+  'error_max_budget_usd',
+  'error_max_structured_output_retries',
+]);
+export type ResultSubtype = z.infer<typeof resultSubtypeSchema>;
+
+export const permissionDenialSchema = z.object({
+  tool_name: z.string(),
+  tool_use_id: z.string(),
+  tool_input: z.unknown(),
+});
+
+export const resultSchema = z.object({
+  type: z.literal('result'),
+  subtype: resultSubtypeSchema,
+  is_error: z.boolean(),
+  result: z.string(),
+  errors: z.array(z.string()).optional(),
+  num_turns: z.number(),
+  duration_ms: z.number(),
+  duration_api_ms: z.number(),
+  total_cost_usd: z.number(),
+  usage: usageSchema,
+  modelUsage: z.record(z.string(), modelUsageEntrySchema),
+  permission_denials: z.array(permissionDenialSchema),
+  stop_reason: z.string().nullable(),
+  structured_output: z.unknown().optional(),
+  ...envelope,
+});
+export type ResultMessage = z.infer<typeof resultSchema>;
+
+export const controlResponseOutSchema = z.object({
+  type: z.literal('control_response'),
+  response: z.union([
+    z.object({ subtype: z.literal('success'), request_id: z.string(), response: z.unknown().optional() }),
+    z.object({ subtype: z.literal('error'), request_id: z.string(), error: z.string() }),
+  ]),
+});
+
+export const controlRequestOutSchema = z.object({
+  type: z.literal('control_request'),
+  request_id: z.string(),
+  request: z.looseObject({ subtype: z.string() }),
+});
+
+/** Any other `system` line (task notifications, hook messages, …) keeps the envelope. */
+export const systemOtherSchema = z.looseObject({
+  type: z.literal('system'),
+  subtype: z.string(),
+  ...envelope,
+});
+
+export const outboundSchema = z.union([
+  systemInitSchema,
+  systemErrorSchema,
+  apiRetrySchema,
+  assistantSchema,
+  userOutSchema,
+  streamEventSchema,
+  toolProgressSchema,
+  resultSchema,
+  controlResponseOutSchema,
+  controlRequestOutSchema,
+  systemOtherSchema,
+]);
+export type Outbound = z.infer<typeof outboundSchema>;

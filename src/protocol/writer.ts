@@ -1,0 +1,75 @@
+// The one writer of stdout. One line per message, backpressure honoured, drained before exit,
+// EPIPE treated as "the host went away". Everything else that tries to write to stdout (a
+// library's console.log) is sent to stderr by the guard, so stdout stays parseable forever.
+
+type WriteFn = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
+
+export class StdoutWriter {
+  private readonly rawWrite: WriteFn;
+  private gone = false;
+  private pendingDrain: Promise<void> | null = null;
+  private lastWrite: Promise<void> = Promise.resolve();
+  private readonly goneListeners: Array<() => void> = [];
+
+  constructor(private readonly stream: NodeJS.WriteStream = process.stdout) {
+    this.rawWrite = stream.write.bind(stream) as WriteFn;
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.markGone();
+      else process.stderr.write(`agent: stdout error: ${err.message}\n`);
+    });
+  }
+
+  /** Route every other write to stdout onto stderr. */
+  guard(): void {
+    const toStderr = process.stderr.write.bind(process.stderr);
+    (this.stream as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
+      (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }
+
+  get hostGone(): boolean {
+    return this.gone;
+  }
+
+  onHostGone(listener: () => void): void {
+    this.goneListeners.push(listener);
+  }
+
+  /** Write one protocol message as one line. Resolves when it may be followed without buffering. */
+  send(message: object): Promise<void> {
+    return this.sendRaw(JSON.stringify(message) + '\n');
+  }
+
+  /** Write text as is (text output mode). */
+  sendRaw(text: string): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    this.lastWrite = new Promise<void>((resolve) => {
+      const ok = this.rawWrite(text, (err) => {
+        if (err) this.markGone();
+        resolve();
+      });
+      if (!ok && !this.pendingDrain) {
+        this.pendingDrain = new Promise<void>((r) => {
+          const done = () => {
+            this.pendingDrain = null;
+            r();
+          };
+          this.stream.once('drain', done);
+          this.stream.once('close', done);
+        });
+      }
+    });
+    return this.pendingDrain ?? Promise.resolve();
+  }
+
+  /** Resolves when everything written so far has reached the OS (or the host is gone). */
+  async flush(timeoutMs = 5000): Promise<void> {
+    if (this.gone) return;
+    await Promise.race([this.lastWrite, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  private markGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    for (const l of this.goneListeners) l();
+  }
+}

@@ -1,0 +1,247 @@
+// The session runner: a queue of prompts, one loop run and one `result` per prompt, all in one
+// session whose history grows. A prompt that arrives while a run is going waits its turn.
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
+import { toolApiSchema } from '../../tools/registry.js';
+import { agentLoop, INTERRUPT_TEXT, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
+import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
+import { UsageAccumulator } from '../loop/usage.js';
+import type { PipelineDeps } from '../loop/toolPipeline.js';
+import type { PermissionMode } from '../protocol/inbound.js';
+import type { ResultMessage } from '../protocol/outbound.js';
+import { AsyncQueue } from '../util/asyncQueue.js';
+import { envelope, toWire } from './wire.js';
+
+export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
+
+export interface SessionSettings {
+  sessionId: string;
+  cwd: string;
+  model: string;
+  fallbackModel?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  maxThinkingTokens?: number;
+  maxOutputTokens: number;
+  betas?: string[];
+  includePartialMessages: boolean;
+  permissionMode: PermissionMode;
+  tools: Tool[];
+  mcpServers: Array<{ name: string; status: string }>;
+  agents: string[];
+  apiKeySource: string;
+  version: string;
+}
+
+export interface SessionHooks {
+  /** Build the system prompt at the start of each run (after initialize may have changed it). */
+  systemPrompt: () => string;
+  /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
+  pipeline: () => PipelineDeps;
+  /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
+  beforePrompt?: (prompt: UserContent, signal: AbortSignal) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
+  /** Services that some tools need (background tasks, subagents, todos). */
+  services?: ToolContext['services'];
+}
+
+interface Prompt {
+  content: UserContent;
+}
+
+export class SessionRunner {
+  readonly history: HistoryMessage[] = [];
+  readonly readFiles = new Map<string, FileReadRecord>();
+  readonly scratchDir: string;
+  private readonly queue = new AsyncQueue<Prompt>();
+  private current: AbortController | null = null;
+  private spentUsd = 0;
+  private lastIsError = false;
+  private apiTools: LoopConfig['apiTools'] | null = null;
+
+  constructor(
+    readonly settings: SessionSettings,
+    private readonly hooks: SessionHooks,
+    private readonly emit: (message: object) => Promise<void>,
+  ) {
+    this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
+  }
+
+  /** Queue a prompt. It runs after the ones before it; nothing queued is ever dropped. */
+  submit(content: UserContent): void {
+    this.queue.push({ content });
+  }
+
+  /** No more prompts will come (stdin EOF): the queued ones still run. */
+  endInput(): void {
+    this.queue.close();
+  }
+
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  /** Whether the last result was an error (for the exit code). */
+  get lastResultWasError(): boolean {
+    return this.lastIsError;
+  }
+
+  /** Abort the running prompt (interrupt): its result comes within a second. */
+  interrupt(): boolean {
+    if (!this.current) return false;
+    this.current.abort();
+    return true;
+  }
+
+  /** Run prompts until the input ends and the queue is empty. */
+  async run(): Promise<void> {
+    for await (const prompt of this.queue) await this.runPrompt(prompt);
+  }
+
+  private async runPrompt(prompt: Prompt): Promise<void> {
+    const started = Date.now();
+    const abort = new AbortController();
+    this.current = abort;
+    const s = this.settings;
+    const usage = new UsageAccumulator();
+    try {
+      await this.emit(this.initMessage());
+      let outcome: LoopOutcome;
+      const gate = this.hooks.beforePrompt ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};
+      if (gate.blockReason !== undefined) {
+        await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
+        outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
+      } else {
+        appendUser(this.history, prompt.content, gate.additionalContext ?? []);
+        outcome = await this.drive(abort.signal, usage);
+      }
+      this.spentUsd += usage.totalCostUSD;
+      await this.emitResult(outcome, usage, started);
+    } catch (err) {
+      // A bug must not take the session down: report it as this prompt's error result.
+      const message = err instanceof Error ? err.message : String(err);
+      process.stderr.write(`agent: internal error: ${err instanceof Error ? err.stack : message}\n`);
+      await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async drive(signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
+    const s = this.settings;
+    this.apiTools ??= s.tools.map(toolApiSchema);
+    const cfg: LoopConfig = {
+      model: () => this.settings.model,
+      fallbackModel: s.fallbackModel,
+      system: this.hooks.systemPrompt(),
+      tools: s.tools,
+      apiTools: this.apiTools,
+      maxTurns: s.maxTurns,
+      maxBudgetUsd: s.maxBudgetUsd,
+      spentUsd: () => this.spentUsd + usage.totalCostUSD,
+      thinkingBudget: () => this.settings.maxThinkingTokens || undefined,
+      maxOutputTokens: s.maxOutputTokens,
+      betas: s.betas,
+      signal,
+      usage,
+      toolContext: (toolUseId) => ({
+        cwd: s.cwd,
+        signal,
+        sessionId: s.sessionId,
+        readFiles: this.readFiles,
+        scratchDir: this.ensureScratch(),
+        toolUseId,
+        services: this.hooks.services,
+      }),
+      pipeline: this.hooks.pipeline(),
+      parentToolUseId: null,
+      stopHook: this.hooks.stopHook ? (active) => this.hooks.stopHook!(active, signal) : undefined,
+    };
+    const gen = agentLoop(this.history, cfg);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) return step.value;
+      const line = toWire(step.value, s.sessionId, s.includePartialMessages);
+      if (line) await this.emit(line);
+    }
+  }
+
+  private ensureScratch(): string {
+    mkdirSync(this.scratchDir, { recursive: true });
+    return this.scratchDir;
+  }
+
+  initMessage(): object {
+    const s = this.settings;
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: s.cwd,
+      tools: s.tools.map((t) => t.name),
+      mcp_servers: s.mcpServers,
+      model: s.model,
+      permissionMode: s.permissionMode,
+      slash_commands: [],
+      apiKeySource: s.apiKeySource,
+      output_style: 'default',
+      agents: s.agents,
+      claude_code_version: s.version,
+      ...envelope(s.sessionId),
+    };
+  }
+
+  private async emitResult(outcome: LoopOutcome, usage: UsageAccumulator, started: number): Promise<void> {
+    const isError = outcome.subtype !== 'success';
+    this.lastIsError = isError;
+    const result: ResultMessage = {
+      type: 'result',
+      subtype: outcome.subtype,
+      is_error: isError,
+      result: outcome.resultText,
+      ...(isError ? { errors: outcome.errors } : {}),
+      num_turns: outcome.numTurns,
+      duration_ms: Date.now() - started,
+      duration_api_ms: outcome.durationApiMs,
+      total_cost_usd: usage.totalCostUSD,
+      usage: usage.totals(),
+      modelUsage: usage.modelUsage(),
+      permission_denials: outcome.permissionDenials,
+      stop_reason: outcome.stopReason,
+      ...envelope(this.settings.sessionId),
+    };
+    if (isError && outcome.resultText !== INTERRUPT_TEXT) process.stderr.write(`agent: ${outcome.resultText}\n`);
+    await this.emit(result);
+  }
+}
+
+function blankOutcome(subtype: LoopOutcome['subtype'], text: string): LoopOutcome {
+  return {
+    subtype,
+    resultText: text,
+    errors: subtype === 'success' ? [] : [text],
+    numTurns: 0,
+    stopReason: null,
+    durationApiMs: 0,
+    permissionDenials: [],
+  };
+}
+
+/** Add a user turn; merges into a trailing user message so roles keep alternating. */
+export function appendUser(history: HistoryMessage[], content: UserContent, context: string[]): void {
+  const blocks: Array<{ type: string; [k: string]: unknown }> =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+  for (const text of context) blocks.push({ type: 'text', text });
+  const last = history[history.length - 1];
+  if (last && last.role === 'user') {
+    const prev = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+    last.content = [...prev, ...blocks];
+    return;
+  }
+  history.push({ role: 'user', content: typeof content === 'string' && context.length === 0 ? content : blocks });
+}

@@ -1,0 +1,63 @@
+// stream-json input: each stdin line is parsed and validated, then routed — user messages to the
+// runner's queue, control requests to the channel. A bad line is reported (stderr, and a
+// `system`/`error` line) and reading goes on; nothing queued is lost.
+import type { ControlChannel } from '../control/channel.js';
+import { describeIssues, inboundSchema } from '../protocol/inbound.js';
+import { LineTooLongError, readLines } from '../protocol/lineReader.js';
+import type { SessionRunner } from './runner.js';
+import { envelope } from './wire.js';
+
+export async function consumeStreamJson(
+  input: AsyncIterable<Buffer | string>,
+  runner: SessionRunner,
+  channel: ControlChannel,
+  emit: (message: object) => Promise<void>,
+): Promise<void> {
+  const report = (lineNo: number | undefined, problem: string) => {
+    const where = lineNo === undefined ? 'stdin' : `stdin line ${lineNo}`;
+    process.stderr.write(`agent: ${where}: ${problem}; the line was skipped\n`);
+    void emit({
+      type: 'system',
+      subtype: 'error',
+      error: `${where}: ${problem}; the line was skipped`,
+      ...(lineNo === undefined ? {} : { line: lineNo }),
+      ...envelope(runner.settings.sessionId),
+    });
+  };
+  for await (const item of readLines(input)) {
+    if (item instanceof LineTooLongError) {
+      report(undefined, item.message);
+      continue;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(item.text);
+    } catch (err) {
+      report(item.lineNo, `not valid JSON (${(err as Error).message})`);
+      continue;
+    }
+    const parsed = inboundSchema.safeParse(json);
+    if (!parsed.success) {
+      report(item.lineNo, `not a valid message (${describeIssues(parsed.error)})`);
+      continue;
+    }
+    const msg = parsed.data;
+    switch (msg.type) {
+      case 'user':
+        runner.submit(msg.message.content as never);
+        break;
+      case 'control_request':
+        void channel.handleRequest(msg.request_id, msg.request as never);
+        break;
+      case 'control_response':
+        if (!channel.handleResponse(msg.response as never))
+          process.stderr.write(`agent: stdin line ${item.lineNo}: control_response for unknown request ${msg.response.request_id}\n`);
+        break;
+      case 'control_cancel_request':
+        channel.handleCancel(msg.request_id);
+        break;
+      case 'keep_alive':
+        break;
+    }
+  }
+}

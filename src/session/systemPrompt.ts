@@ -1,0 +1,27 @@
+// The system prompt: ours by default, the host's when it gives one, with appends on top.
+import { platform } from 'node:os';
+
+export interface SystemPromptParts {
+  cwd: string;
+  /** Replaces the default when non-empty (--system-prompt, initialize.systemPrompt). */
+  custom?: string;
+  /** Appended (--append-system-prompt, initialize.appendSystemPrompt). */
+  append: string[];
+}
+
+export function buildSystemPrompt(p: SystemPromptParts): string {
+  const base =
+    p.custom && p.custom.trim() !== ''
+      ? p.custom
+      : [
+          'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user with software engineering tasks by using the tools you are given.',
+          'Use the tools to inspect and change files and to run commands; prefer reading a file before editing it. Be concise. When the task is done, answer with a short summary.',
+          '',
+          '<env>',
+          `Working directory: ${p.cwd}`,
+          `Platform: ${platform()}`,
+          `Today's date: ${new Date().toISOString().slice(0, 10)}`,
+          '</env>',
+        ].join('\n');
+  return [base, ...p.append.filter((a) => a.trim() !== '')].join('\n\n');
+}
