@@ -1,0 +1,284 @@
+// The decision for one tool call. Order: deny rules → plan mode → hook decision (deny > ask >
+// allow) → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import type { Tool } from '../../tools/tool.js';
+import { allParts, parseBashCommand, partMatches, pathArguments, suggestPrefix, wholeMatches, type ParsedBash, type SimpleCommand } from './bashCommand.js';
+import { inWorkingDirs, patternMatchesEither, patternMatchesReal, resolvePath, type ResolvedPath } from './paths.js';
+import { EDIT_FAMILY, READ_FAMILY, ruleNamesTool } from './rules.js';
+import type { PermissionState, RuleEntry } from './state.js';
+import { bashCommandOf, describeCall, filePathsOf, isFileTool, stringField } from './toolInput.js';
+import type { PermissionUpdate } from './updates.js';
+
+export type PermissionDecision =
+  | { behavior: 'allow'; reason: string }
+  | { behavior: 'deny'; message: string; reason: string }
+  | {
+      behavior: 'ask';
+      message: string;
+      reason: string;
+      blockedPath?: string;
+      suggestions?: PermissionUpdate[];
+      /** What would allow it without asking: `--allowedTools "Bash(npm test:*)"`, `--add-dir …`. */
+      hint: string;
+    };
+
+export interface HookPermissionDecision {
+  behavior: 'allow' | 'deny' | 'ask';
+  reason?: string;
+}
+
+export interface PermissionRequest {
+  tool?: Tool;
+  toolName: string;
+  input: unknown;
+  hookDecision?: HookPermissionDecision;
+}
+
+/** Tools that steer the session rather than act on the world: plan mode lets them through. */
+const PLAN_EXEMPT = new Set(['ExitPlanMode', 'TodoWrite', 'AskUserQuestion', 'EnterPlanMode']);
+/** Read-only, but they reach the network: never allowed by default. */
+const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch']);
+
+type CallShape =
+  | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[] }
+  | { kind: 'file'; paths: ResolvedPath[]; edit: boolean }
+  | { kind: 'other' };
+
+function shapeOf(state: PermissionState, toolName: string, input: unknown): CallShape {
+  if (toolName === 'Bash') {
+    const command = bashCommandOf(input);
+    return { kind: 'bash', command, parsed: parseBashCommand(command), every: allParts(command) };
+  }
+  if (isFileTool(toolName)) {
+    const paths = filePathsOf(toolName, input).map((p) => resolvePath(p, state.cwd));
+    return { kind: 'file', paths, edit: EDIT_FAMILY.has(toolName) };
+  }
+  return { kind: 'other' };
+}
+
+/** Does a non-Bash, non-file rule specifier match? Only a few tools have one. */
+function otherContentMatches(entry: RuleEntry, toolName: string, input: unknown): boolean {
+  const content = entry.rule.ruleContent!;
+  if (toolName === 'WebFetch' && content.startsWith('domain:')) {
+    const domain = content.slice('domain:'.length).toLowerCase();
+    try {
+      const host = new URL(stringField(input, 'url') ?? '').hostname.toLowerCase();
+      return host === domain || host.endsWith(`.${domain}`);
+    } catch {
+      return false;
+    }
+  }
+  if (toolName === 'Task' || toolName === 'Agent') return stringField(input, 'subagent_type') === content;
+  if (toolName === 'Skill') return stringField(input, 'skill') === content || stringField(input, 'command') === content;
+  return false;
+}
+
+/** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
+function matchesStrict(entry: RuleEntry, toolName: string, input: unknown, shape: CallShape): boolean {
+  if (!ruleNamesTool(entry.rule, toolName)) return false;
+  if (entry.rule.ruleContent === undefined) return true;
+  if (shape.kind === 'bash' && entry.bash) {
+    if (wholeMatches(entry.bash, shape.command)) return true;
+    const words = { ...entry.bash, exactText: undefined };
+    return shape.every.some((part) => partMatches(words, { ...part, writesFile: false }));
+  }
+  if (shape.kind === 'file' && entry.path) return shape.paths.some((p) => patternMatchesEither(entry.path!, p));
+  return otherContentMatches(entry, toolName, input);
+}
+
+/** A deny/ask rule of Read (or Edit) reaching a file through a Bash argument: `cat secret/key`. */
+function bashPathRule(state: PermissionState, entries: RuleEntry[], shape: CallShape): RuleEntry | undefined {
+  if (shape.kind !== 'bash') return undefined;
+  const pathRules = entries.filter((e) => e.path && (READ_FAMILY.has(e.rule.toolName) || EDIT_FAMILY.has(e.rule.toolName)));
+  if (pathRules.length === 0) return undefined;
+  for (const part of shape.every) {
+    const { reads, writes } = pathArguments(part);
+    for (const [list, family] of [[reads, READ_FAMILY], [writes, EDIT_FAMILY]] as const) {
+      for (const arg of list) {
+        const p = resolvePath(arg, state.cwd);
+        const hit = pathRules.find((e) => family.has(e.rule.toolName) && patternMatchesEither(e.path!, p));
+        if (hit) return hit;
+      }
+    }
+  }
+  return undefined;
+}
+
+function firstMatch(state: PermissionState, entries: RuleEntry[], req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
+  return entries.find((e) => matchesStrict(e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape);
+}
+
+/** Allow rules: every part of a command and the real path of every file must be covered. */
+function allowedByRules(state: PermissionState, req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
+  const entries = state.rules.allow.filter((e) => ruleNamesTool(e.rule, req.toolName) || (shape.kind === 'file' && !shape.edit && EDIT_FAMILY.has(e.rule.toolName)));
+  const whole = entries.find((e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName));
+  if (whole) return whole;
+  if (shape.kind === 'bash') {
+    if (shape.parsed.unsafe.length > 0 || shape.parsed.parts.length === 0) return undefined;
+    const bashRules = entries.filter((e) => e.bash);
+    const compound = bashRules.find((e) => wholeMatches(e.bash!, shape.command));
+    if (compound) return compound;
+    let used: RuleEntry | undefined;
+    for (const part of shape.parsed.parts) {
+      const hit = bashRules.find((e) => partMatches(e.bash!, part));
+      if (!hit) return undefined;
+      used ??= hit;
+    }
+    return used;
+  }
+  if (shape.kind === 'file') {
+    // An Edit permission implies Read permission on the same files.
+    return entries.find((e) => e.path && shape.paths.every((p) => patternMatchesReal(e.path!, p)));
+  }
+  return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req.toolName, req.input));
+}
+
+function toolSaysReadOnly(tool: Tool | undefined, input: unknown): boolean {
+  if (!tool) return false;
+  try {
+    return tool.isReadOnly(input as never) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Read-only as far as we can tell: the tool says so, and for Bash our own parse agrees. */
+function isReadOnlyCall(req: PermissionRequest, shape: CallShape): boolean {
+  if (shape.kind !== 'bash') return toolSaysReadOnly(req.tool, req.input);
+  // Ask the tool about each simple command on its own, so a tool that only looks at the first
+  // word cannot wave `echo a && touch X` through.
+  const { parsed } = shape;
+  if (parsed.unsafe.length > 0 || parsed.parts.length === 0) return false;
+  return parsed.parts.every(
+    (p) => !p.writesFile && toolSaysReadOnly(req.tool, { ...(req.input as object), command: quote(p.words) }),
+  );
+}
+
+/** Paths a Bash command names that lie outside the working directories (for read-only auto-allow). */
+function bashOutsidePath(state: PermissionState, shape: CallShape): string | undefined {
+  if (shape.kind !== 'bash') return undefined;
+  for (const part of shape.parsed.parts) {
+    for (const arg of pathArguments(part).reads) {
+      if (!/^[./~]/.test(arg) && !arg.includes('/')) continue;
+      const p = resolvePath(arg, state.cwd);
+      if (!inWorkingDirs(p, state.workingDirs)) return p.real;
+    }
+  }
+  return undefined;
+}
+
+function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: CallShape, blocked?: string): { suggestions: PermissionUpdate[]; hint: string } {
+  if (blocked !== undefined) {
+    const searchesDir = req.toolName === 'Glob' || req.toolName === 'Grep' || req.toolName === 'LS';
+    const dir = searchesDir ? blocked : path.dirname(blocked);
+    return {
+      suggestions: [{ type: 'addDirectories', directories: [dir], destination: 'session' }],
+      hint: `--add-dir ${JSON.stringify(dir)} (or an allow rule such as --allowedTools "${req.toolName}(/${blocked})")`,
+    };
+  }
+  if (shape.kind === 'bash') {
+    const prefixes = [...new Set(shape.parsed.parts.filter((p) => p.words.length > 0 && !allowedPart(state, p)).map(suggestPrefix))];
+    const rules = prefixes.length > 0 && shape.parsed.unsafe.length === 0 ? prefixes : [];
+    if (rules.length === 0) {
+      return {
+        suggestions: [],
+        hint: `an allow rule for this exact command in settings, or --allowedTools "Bash" (${shape.parsed.unsafe.join(', ') || 'compound command'} cannot be matched by a prefix rule)`,
+      };
+    }
+    return {
+      suggestions: [{ type: 'addRules', rules: rules.map((r) => ({ toolName: 'Bash', ruleContent: r })), behavior: 'allow', destination: 'session' }],
+      hint: `--allowedTools ${rules.map((r) => `"Bash(${r})"`).join(' ')}`,
+    };
+  }
+  if (shape.kind === 'file' && shape.edit) {
+    return {
+      suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+      hint: `--permission-mode acceptEdits (or --allowedTools "${req.toolName}")`,
+    };
+  }
+  return {
+    suggestions: [{ type: 'addRules', rules: [{ toolName: req.toolName }], behavior: 'allow', destination: 'session' }],
+    hint: `--allowedTools "${req.toolName}"`,
+  };
+}
+
+function allowedPart(state: PermissionState, part: SimpleCommand): boolean {
+  return state.rules.allow.some((e) => e.bash && partMatches(e.bash, part));
+}
+
+export function decidePermission(state: PermissionState, req: PermissionRequest): PermissionDecision {
+  const shape = shapeOf(state, req.toolName, req.input);
+  const what = describeCall(req.toolName, req.input);
+
+  // 1. Deny rules, from any source, always win.
+  const denied = firstMatch(state, state.rules.deny, req, shape);
+  if (denied) {
+    return {
+      behavior: 'deny',
+      message: `Permission to use ${what} has been denied by the rule ${denied.text}.`,
+      reason: `deny rule ${denied.text}`,
+    };
+  }
+
+  const readOnly = isReadOnlyCall(req, shape);
+  const mode = state.mode;
+
+  // 2. Plan mode: nothing with side effects runs, whatever else allows it.
+  if (mode === 'plan' && !readOnly && !PLAN_EXEMPT.has(req.toolName)) {
+    return {
+      behavior: 'deny',
+      message: `${what} was not run: the session is in plan mode, where only read-only tools run. Finish researching, present your plan and wait for approval before making changes.`,
+      reason: 'plan mode',
+    };
+  }
+
+  // 3. A hook's deny; 4. ask (hook or ask rule).
+  const hook = req.hookDecision;
+  if (hook?.behavior === 'deny') {
+    return { behavior: 'deny', message: hook.reason || `Permission to use ${what} was denied by a PreToolUse hook.`, reason: 'hook' };
+  }
+  const askRule = firstMatch(state, state.rules.ask, req, shape);
+  if (hook?.behavior === 'ask' || askRule) {
+    const reason = askRule ? `ask rule ${askRule.text}` : hook?.reason || 'a PreToolUse hook asked for confirmation';
+    return finishAsk(state, req, shape, what, reason);
+  }
+  // 5. A hook's allow; 6. allow rules.
+  if (hook?.behavior === 'allow') return { behavior: 'allow', reason: hook.reason || 'PreToolUse hook' };
+  const allowed = allowedByRules(state, req, shape);
+  if (allowed) return { behavior: 'allow', reason: `allow rule ${allowed.text}` };
+
+  // 7. The mode.
+  if (mode === 'bypassPermissions') return { behavior: 'allow', reason: 'mode bypassPermissions' };
+  let blocked: string | undefined;
+  if (shape.kind === 'file') {
+    blocked = shape.paths.find((p) => !inWorkingDirs(p, state.workingDirs))?.real;
+    if (blocked === undefined) {
+      if (readOnly && !shape.edit) return { behavior: 'allow', reason: 'read-only tool inside the working directories' };
+      if (mode === 'acceptEdits' && shape.edit) return { behavior: 'allow', reason: 'mode acceptEdits' };
+    }
+  } else if (readOnly && !NEVER_DEFAULT_ALLOWED.has(req.toolName) && !req.toolName.startsWith('mcp__')) {
+    blocked = bashOutsidePath(state, shape);
+    if (blocked === undefined) return { behavior: 'allow', reason: 'read-only tool' };
+  }
+  return finishAsk(state, req, shape, what, blocked ? `${blocked} is outside the working directories` : 'no rule allows it', blocked);
+}
+
+function finishAsk(state: PermissionState, req: PermissionRequest, shape: CallShape, what: string, reason: string, blocked?: string): PermissionDecision {
+  const { suggestions, hint } = suggestionsFor(state, req, shape, blocked);
+  if (state.mode === 'dontAsk') {
+    return {
+      behavior: 'deny',
+      message: `Permission to use ${what} was denied: the session is in dontAsk mode and ${reason}. It would be allowed by ${hint}.`,
+      reason: `dontAsk mode: ${reason}`,
+    };
+  }
+  return {
+    behavior: 'ask',
+    message: `${what} needs permission: ${reason}.`,
+    reason,
+    ...(blocked !== undefined ? { blockedPath: blocked } : {}),
+    suggestions,
+    hint,
+  };
+}

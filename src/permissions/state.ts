@@ -1,0 +1,129 @@
+// The session's permission state: mode, compiled rules and working directories. Mutable,
+// because set_permission_mode and a host's updatedPermissions change it mid-session.
+import { compileBashPattern, type BashPattern } from './bashCommand.js';
+import { validatePermissionMode, type PermissionMode } from './modes.js';
+import { compilePathPattern, workingDir, type PathPattern, type WorkingDir } from './paths.js';
+import { formatRule, parseRule, ruleFromValue, type PermissionRule, type RuleBehavior } from './rules.js';
+import { isFileTool } from './toolInput.js';
+import type { PermissionUpdate } from './updates.js';
+
+export interface RuleEntry {
+  rule: PermissionRule;
+  /** The rule as written, for messages. */
+  text: string;
+  bash?: BashPattern;
+  path?: PathPattern;
+}
+
+export interface PermissionStateOptions {
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+  ask: string[];
+  additionalDirectories: string[];
+  cwd: string;
+  /** --dangerously-skip-permissions or --allow-dangerously-skip-permissions was given. */
+  allowBypass: boolean;
+}
+
+export class PermissionState {
+  readonly cwd: string;
+  readonly allowBypass: boolean;
+  private currentMode: PermissionMode;
+  readonly rules: Record<RuleBehavior, RuleEntry[]> = { allow: [], deny: [], ask: [] };
+  workingDirs: WorkingDir[];
+
+  constructor(opts: PermissionStateOptions) {
+    this.cwd = opts.cwd;
+    this.allowBypass = opts.allowBypass;
+    this.currentMode = validatePermissionMode(opts.mode, { allowBypass: opts.allowBypass });
+    for (const behavior of ['allow', 'deny', 'ask'] as const) {
+      for (const text of opts[behavior]) this.addRule(behavior, parseRule(text));
+    }
+    this.workingDirs = [workingDir(opts.cwd, opts.cwd)];
+    for (const d of opts.additionalDirectories) this.addDirectory(d);
+  }
+
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  /** Throws PermissionConfigError for bypassPermissions without the opt-in flag. */
+  setMode(mode: PermissionMode): void {
+    this.currentMode = validatePermissionMode(mode, { allowBypass: this.allowBypass });
+  }
+
+  compile(rule: PermissionRule): RuleEntry {
+    const entry: RuleEntry = { rule, text: formatRule(rule) };
+    if (rule.ruleContent !== undefined) {
+      if (rule.toolName === 'Bash') entry.bash = compileBashPattern(rule.ruleContent);
+      else if (isFileTool(rule.toolName)) entry.path = compilePathPattern(rule.ruleContent, this.cwd);
+    }
+    return entry;
+  }
+
+  addRule(behavior: RuleBehavior, rule: PermissionRule): void {
+    const entry = this.compile(rule);
+    if (!this.rules[behavior].some((e) => e.text === entry.text)) this.rules[behavior].push(entry);
+  }
+
+  removeRule(behavior: RuleBehavior, rule: PermissionRule): void {
+    const text = formatRule(rule);
+    this.rules[behavior] = this.rules[behavior].filter((e) => e.text !== text);
+  }
+
+  addDirectory(dir: string): void {
+    const wd = workingDir(dir, this.cwd);
+    if (!this.workingDirs.some((d) => d.real === wd.real)) this.workingDirs.push(wd);
+  }
+
+  removeDirectory(dir: string): void {
+    const wd = workingDir(dir, this.cwd);
+    // cwd itself always stays a working directory.
+    this.workingDirs = this.workingDirs.filter((d, i) => i === 0 || d.real !== wd.real);
+  }
+
+  /**
+   * Applies a host's updatedPermissions (or a PermissionRequest hook's). Every destination is
+   * applied to this session only: we never write settings files on a host's behalf.
+   * A rule that does not parse is skipped; a setMode to bypassPermissions without opt-in throws.
+   */
+  addRules(updates: PermissionUpdate[]): void {
+    for (const u of updates) {
+      switch (u.type) {
+        case 'addRules':
+          for (const r of u.rules) this.tryRule(() => this.addRule(u.behavior, ruleFromValue(r)));
+          break;
+        case 'replaceRules':
+          this.rules[u.behavior] = [];
+          for (const r of u.rules) this.tryRule(() => this.addRule(u.behavior, ruleFromValue(r)));
+          break;
+        case 'removeRules':
+          for (const r of u.rules) this.tryRule(() => this.removeRule(u.behavior, ruleFromValue(r)));
+          break;
+        case 'setMode':
+          this.setMode(u.mode);
+          break;
+        case 'addDirectories':
+          for (const d of u.directories) this.addDirectory(d);
+          break;
+        case 'removeDirectories':
+          for (const d of u.directories) this.removeDirectory(d);
+          break;
+      }
+    }
+  }
+
+  private tryRule(fn: () => void): void {
+    try {
+      fn();
+    } catch {
+      /* a malformed rule from a host changes nothing */
+    }
+  }
+}
+
+/** Throws RuleSyntaxError for a malformed rule and PermissionConfigError for a bad mode. */
+export function createPermissionState(opts: PermissionStateOptions): PermissionState {
+  return new PermissionState(opts);
+}

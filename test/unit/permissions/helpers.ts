@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Tool } from '../../../tools/tool.js';
+import { createPermissionState, type PermissionStateOptions } from '../../../src/permissions/index.js';
+
+export function tmpDir(prefix = 'perm-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function fakeTool(name: string, readOnly: boolean | ((input: any) => boolean)): Tool {
+  return {
+    name,
+    description: name,
+    inputSchema: z.any(),
+    isReadOnly: (input: unknown) => (typeof readOnly === 'function' ? readOnly(input) : readOnly),
+    isConcurrencySafe: () => false,
+    async *call() {
+      return { content: 'ok' };
+    },
+  };
+}
+
+export const Bash = fakeTool('Bash', (i: { command: string }) => /^(echo|cat|ls)\b/.test(i.command));
+export const Read = fakeTool('Read', true);
+export const Glob = fakeTool('Glob', true);
+export const Write = fakeTool('Write', false);
+export const Edit = fakeTool('Edit', false);
+
+export function state(opts: Partial<PermissionStateOptions> & { cwd: string }) {
+  return createPermissionState({ mode: 'default', allow: [], deny: [], ask: [], additionalDirectories: [], allowBypass: false, ...opts });
+}
