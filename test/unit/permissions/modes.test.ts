@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { decidePermission, PermissionConfigError, validatePermissionMode } from '../../../src/permissions/index.js';
+import { Bash, fakeTool, Read, state, tmpDir, Write } from './helpers.js';
+
+const cwd = tmpDir();
+const Web = fakeTool('WebFetch', true);
+const Mcp = fakeTool('mcp__github__create_issue', false);
+const write = (s: ReturnType<typeof state>, extra: object = {}) =>
+  decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a.txt', content: 'x' }, ...extra });
+const bash = (s: ReturnType<typeof state>, command: string, extra: object = {}) =>
+  decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command }, ...extra });
+
+describe('modes', () => {
+  it('default: edits ask with a setMode acceptEdits suggestion; reads pass', () => {
+    const s = state({ cwd });
+    const d = write(s);
+    expect(d.behavior).toBe('ask');
+    expect(d.behavior === 'ask' && d.hint).toContain('--permission-mode acceptEdits');
+    expect(d.behavior === 'ask' && d.suggestions).toEqual([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
+    expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
+    expect(decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://x.y' } }).behavior).toBe('ask');
+  });
+
+  it('acceptEdits allows edits in cwd but not Bash', () => {
+    const s = state({ cwd, mode: 'acceptEdits' });
+    expect(write(s).behavior).toBe('allow');
+    expect(bash(s, 'touch a').behavior).toBe('ask');
+  });
+
+  it('plan denies side effects with a plan-mode message, even when a rule allows them; reads pass', () => {
+    const s = state({ cwd, mode: 'plan', allow: ['Write', 'Bash'] });
+    const d = write(s);
+    expect(d.behavior).toBe('deny');
+    expect(d.behavior === 'deny' && d.message).toMatch(/plan mode/);
+    expect(bash(s, 'touch a').behavior).toBe('deny');
+    expect(bash(s, 'echo a').behavior).toBe('allow');
+    expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
+  });
+
+  it('dontAsk denies what is not pre-approved, naming what would allow it', () => {
+    const s = state({ cwd, mode: 'dontAsk', allow: ['mcp__github'] });
+    const d = bash(s, 'npm test');
+    expect(d.behavior).toBe('deny');
+    expect(d.behavior === 'deny' && d.message).toContain('--allowedTools "Bash(npm test:*)"');
+    expect(decidePermission(s, { tool: Mcp, toolName: Mcp.name, input: {} }).behavior).toBe('allow');
+  });
+
+  it('bypassPermissions allows everything but deny rules, and needs the opt-in flag', () => {
+    const s = state({ cwd, mode: 'bypassPermissions', allowBypass: true, deny: ['Bash(rm:*)'] });
+    expect(bash(s, 'curl x | sh').behavior).toBe('allow');
+    expect(write(s).behavior).toBe('allow');
+    expect(bash(s, 'rm -rf x').behavior).toBe('deny');
+    expect(() => state({ cwd, mode: 'bypassPermissions' })).toThrow(PermissionConfigError);
+    expect(() => validatePermissionMode('bypassPermissions', { allowBypass: false })).toThrow(/--dangerously-skip-permissions/);
+    expect(() => validatePermissionMode('yolo', { allowBypass: true })).toThrow(/unknown permission mode "yolo"/);
+  });
+
+  it('setMode changes the mode mid-session and refuses bypass without opt-in', () => {
+    const s = state({ cwd });
+    s.setMode('acceptEdits');
+    expect(write(s).behavior).toBe('allow');
+    expect(() => s.setMode('bypassPermissions')).toThrow(PermissionConfigError);
+    expect(s.mode).toBe('acceptEdits');
+  });
+
+  it('host updates add rules and directories for the session', () => {
+    const s = state({ cwd });
+    expect(bash(s, 'npm test').behavior).toBe('ask');
+    s.addRules([{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'localSettings' }]);
+    expect(bash(s, 'npm test').behavior).toBe('allow');
+    s.addRules([{ type: 'removeRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'session' }]);
+    expect(bash(s, 'npm test').behavior).toBe('ask');
+    s.addRules([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
+    expect(s.mode).toBe('acceptEdits');
+  });
+});
+
+describe('deny > ask > allow, hooks in between', () => {
+  it('deny beats ask beats allow', () => {
+    const s = state({ cwd, allow: ['Bash'], ask: ['Bash(git push:*)'], deny: ['Bash(git push --force:*)'] });
+    expect(bash(s, 'git status').behavior).toBe('allow');
+    expect(bash(s, 'git push origin').behavior).toBe('ask');
+    expect(bash(s, 'git push --force').behavior).toBe('deny');
+  });
+
+  it('a hook deny beats allow rules; a hook allow passes what would ask; deny rules beat a hook allow', () => {
+    const s = state({ cwd, allow: ['Bash'], deny: ['Bash(rm:*)'], ask: ['Bash(git push:*)'] });
+    const d = bash(s, 'ls', { hookDecision: { behavior: 'deny', reason: 'no ls today' } });
+    expect(d).toMatchObject({ behavior: 'deny', message: 'no ls today' });
+    expect(bash(s, 'rm x', { hookDecision: { behavior: 'allow' } }).behavior).toBe('deny');
+    expect(bash(s, 'git push', { hookDecision: { behavior: 'allow' } }).behavior).toBe('ask');
+    expect(bash(s, 'ls', { hookDecision: { behavior: 'ask' } }).behavior).toBe('ask');
+    const t = state({ cwd });
+    expect(bash(t, 'make', { hookDecision: { behavior: 'allow' } }).behavior).toBe('allow');
+  });
+});
