@@ -2,7 +2,7 @@
 // stops (no tool_use: Stop hooks, then return) or runs the tool calls and recurses. Every stop
 // and continue condition of the reference lives here; nothing here knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
-import type { AssistantMessage, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
+import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
@@ -173,7 +173,7 @@ async function* turn(
 
   // 3. Run the tool calls; their results go back as one user message.
   const batch = yield* runToolBatch(toolUses, cfg, scope.parentToolUseId);
-  history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] });
+  history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] as HistoryContent });
   if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
   if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
 

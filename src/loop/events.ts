@@ -15,9 +15,11 @@ export interface AssistantMessage {
   usage: Record<string, unknown>;
 }
 
+export type HistoryContent = Array<{ type: string; [k: string]: unknown }>;
+
 export type HistoryMessage =
-  | { role: 'user'; content: string | Array<{ type: string; [k: string]: unknown }> }
-  | { role: 'assistant'; content: Array<{ type: string; [k: string]: unknown }> };
+  | { role: 'user'; content: string | HistoryContent }
+  | { role: 'assistant'; content: HistoryContent };
 
 interface Scoped {
   /** null for the main agent; the Task tool_use id for everything a subagent produces. */
