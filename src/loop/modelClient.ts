@@ -340,11 +340,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Rejects with an aborted ModelError when `signal` aborts, whatever `p` is doing. */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortedError());
+  if (signal.aborted) {
+    p.catch(() => {}); // nobody waits for it any more; don't let it become an unhandled rejection
+    return Promise.reject(abortedError());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortedError());
     signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
