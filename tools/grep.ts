@@ -9,8 +9,9 @@
 //   up to the filesystem root; per kind, the deepest file that matches decides; .rgignore beats
 //   .ignore beats .gitignore. Global gitignore and .git/info/exclude are not used (rg is run
 //   with --no-ignore-global --no-ignore-exclude so both impls agree);
-// - `glob` (rg --glob, several separated by spaces) and `type` (rg --type) whitelist files, and a
-//   file a glob matches is searched even if hidden or ignored (rg's override precedence);
+// - `glob` (rg --glob, several separated by spaces) decides alone when it matches: a file it
+//   matches is searched even if hidden or ignored; `type` (rg --type) excludes other files (even
+//   ones an ignore file re-included) and lets hidden files of its type through;
 // - files holding a NUL byte are binary and skipped (rg stops at the NUL; it still prints matches
 //   that came before a NUL lying past its first 64 KiB buffer — the JS path does not);
 // - an explicitly named file is searched whatever the ignore rules say.
@@ -482,11 +483,16 @@ async function* walkFilesSorted(spec: SearchSpec): AsyncGenerator<string> {
   const typeFilter = makeTypeFilter(spec.type);
   const keep = (abs: string, name: string, isDir: boolean): boolean => {
     const rel = relative(spec.root, abs).split(sep).join('/');
-    let m = globOverride?.(rel, isDir);
-    if (m === undefined) m = rules.decide(abs, isDir);
-    if (m === undefined) m = typeFilter?.(name, isDir);
-    if (m === undefined && name.startsWith('.')) m = 'ignore';
-    return m !== 'ignore';
+    // rg's order: a --glob decides alone; else ignore files, then --type (which can still
+    // exclude a file an ignore file re-included); hidden only counts when nothing whitelisted.
+    const o = globOverride?.(rel, isDir);
+    if (o !== undefined) return o !== 'ignore';
+    const m = rules.decide(abs, isDir);
+    if (m === 'ignore') return false;
+    const t = typeFilter?.(name, isDir);
+    if (t === 'ignore') return false;
+    if (m === undefined && t === undefined && name.startsWith('.')) return false;
+    return true;
   };
   async function* visit(dir: string): AsyncGenerator<string> {
     if (spec.signal.aborted) throw new ToolError('Grep was interrupted.');
