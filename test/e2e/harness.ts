@@ -1,0 +1,128 @@
+// Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeApi, type FakeApi, type Script } from '../fake-api/server.js';
+
+export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
+
+export function tempDir(prefix = 'agent-e2e-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+export interface AgentProcess {
+  child: ChildProcess;
+  /** Every complete stdout line, in order. */
+  lines: string[];
+  /** Parsed stdout lines (throws in `json()` if a line is not JSON). */
+  json(): Array<Record<string, any>>;
+  stderr(): string;
+  /** Write one JSON message as a line to the agent's stdin. */
+  send(message: object): void;
+  sendRaw(text: string): void;
+  endInput(): void;
+  /** Resolves when a stdout line matching the predicate has been seen. */
+  waitFor(pred: (msg: Record<string, any>) => boolean, timeoutMs?: number): Promise<Record<string, any>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface RunOptions {
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  api?: FakeApi;
+}
+
+export function startAgent(opts: RunOptions = {}): AgentProcess {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ANTHROPIC_API_KEY: 'test-key',
+    AGENT_MAX_RETRIES: '2',
+    CLAUDE_CONFIG_DIR: opts.env?.CLAUDE_CONFIG_DIR ?? tempDir('agent-config-'),
+    ...(opts.api ? { ANTHROPIC_BASE_URL: opts.api.url } : {}),
+    ...opts.env,
+  };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const child = spawn(AGENT_BIN, opts.args ?? [], {
+    cwd: opts.cwd ?? tempDir(),
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let partial = '';
+  let err = '';
+  const waiters: Array<{ pred: (m: Record<string, any>) => boolean; resolve: (m: Record<string, any>) => void }> = [];
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    partial += chunk;
+    let nl: number;
+    while ((nl = partial.indexOf('\n')) !== -1) {
+      const line = partial.slice(0, nl);
+      partial = partial.slice(nl + 1);
+      lines.push(line);
+      let msg: Record<string, any> | undefined;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        /* text mode */
+      }
+      if (msg)
+        for (const w of [...waiters])
+          if (w.pred(msg)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(msg);
+          }
+    }
+  });
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (c: string) => (err += c));
+  child.stdin!.on('error', () => {});
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.on('close', (code, signal) => res({ code, signal })),
+  );
+  return {
+    child,
+    lines,
+    json: () => lines.map((l) => JSON.parse(l)),
+    stderr: () => err,
+    send: (m) => child.stdin!.write(JSON.stringify(m) + '\n'),
+    sendRaw: (t) => child.stdin!.write(t),
+    endInput: () => child.stdin!.end(),
+    waitFor(pred, timeoutMs = 15_000) {
+      for (const l of lines) {
+        try {
+          const m = JSON.parse(l);
+          if (pred(m)) return Promise.resolve(m);
+        } catch {
+          /* not JSON */
+        }
+      }
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => rej(new Error(`timed out waiting for a line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)), timeoutMs);
+        waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
+      });
+    },
+    exited,
+  };
+}
+
+/** Run to completion: stdin gets `input` (string) then closes. */
+export async function runAgent(opts: RunOptions & { input?: string; timeoutMs?: number }) {
+  const p = startAgent(opts);
+  if (opts.input !== undefined) p.sendRaw(opts.input);
+  p.endInput();
+  const timeout = setTimeout(() => p.child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+  const { code, signal } = await p.exited;
+  clearTimeout(timeout);
+  return { code, signal, lines: p.lines, stdout: p.lines.join('\n'), stderr: p.stderr(), json: p.json };
+}
+
+export function userLine(text: string): string {
+  return JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+}
+
+export const STREAM_ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+
+export { startFakeApi, type Script, type FakeApi };

@@ -1,0 +1,160 @@
+// Interrupts, signals, a vanished host, print mode and usage errors.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fake-api/server.js';
+import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForFile(path: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(path)) {
+      const s = readFileSync(path, 'utf8').trim();
+      if (s) return s;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no ${path}`);
+}
+
+async function waitUntil(pred: () => boolean, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return pred();
+}
+
+// A command whose grandchild writes its pid, then everything sleeps.
+const SLEEPER = 'sleep 30 & echo $! > sleeper.pid; wait';
+
+describe('interrupt and signals', () => {
+  it('interrupt ends the run within a second, kills the process group, and the session goes on', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: SLEEPER }), text('next prompt answered')]);
+    const cwd = tempDir();
+    const p = startAgent({ api, cwd, args: STREAM_ARGS });
+    p.sendRaw(userLine('sleep please'));
+    const pid = Number(await waitForFile(join(cwd, 'sleeper.pid')));
+    expect(alive(pid)).toBe(true);
+    const asked = Date.now();
+    p.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });
+    const result = await p.waitFor((m) => m.type === 'result');
+    expect(Date.now() - asked).toBeLessThan(1500);
+    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+    expect(p.json().find((m) => m.type === 'control_response')?.response).toMatchObject({ subtype: 'success', request_id: 'int-1' });
+    p.sendRaw(userLine('are you there?'));
+    p.endInput();
+    const { code } = await p.exited;
+    expect(code).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
+    expect(results[1]).toMatchObject({ subtype: 'success', result: 'next prompt answered' });
+    // The model learns that its tool call was interrupted.
+    const toolResults = api.requests[1].body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : []));
+    expect(toolResults.find((b: any) => b.type === 'tool_result')?.is_error).toBe(true);
+  });
+
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    it(`${signal} while a tool runs: the group is killed, a final result is written, exit ${code}`, async () => {
+      api = await startFakeApi([toolUse('Bash', { command: SLEEPER })]);
+      const cwd = tempDir();
+      const p = startAgent({ api, cwd, args: STREAM_ARGS });
+      p.sendRaw(userLine('sleep'));
+      const pid = Number(await waitForFile(join(cwd, 'sleeper.pid')));
+      p.child.kill(signal);
+      const exit = await p.exited;
+      expect(exit.code).toBe(code);
+      expect(await waitUntil(() => !alive(pid))).toBe(true);
+      expect(p.json().pop()).toMatchObject({ type: 'result', is_error: true });
+    });
+  }
+
+  it('shuts down within seconds when the host closes our stdout, and kills its children', async () => {
+    api = await startFakeApi(() => toolUse('Bash', { command: 'sleep 0.2; echo tick' }));
+    const cwd = tempDir();
+    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--include-partial-messages'] });
+    p.sendRaw(userLine('loop'));
+    await p.waitFor((m) => m.type === 'assistant');
+    p.child.stdout!.destroy();
+    const started = Date.now();
+    const exit = await p.exited;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(exit.code).not.toBe(0);
+  });
+});
+
+describe('print mode and usage', () => {
+  it('-p with text output prints the answer only', async () => {
+    api = await startFakeApi([text('The answer is 42.')]);
+    const r = await runAgent({ api, args: ['-p', 'what is the answer?'] });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('The answer is 42.');
+    expect(api.requests[0].body.messages[0].content).toBe('what is the answer?');
+  });
+
+  it('-p takes the prompt from stdin when no argument is given', async () => {
+    api = await startFakeApi([text('piped ok')]);
+    const r = await runAgent({ api, args: ['-p'], input: 'prompt from a pipe\n' });
+    expect(r.stdout).toBe('piped ok');
+    expect(api.requests[0].body.messages[0].content).toBe('prompt from a pipe\n');
+  });
+
+  it('--output-format json prints one result object', async () => {
+    api = await startFakeApi([text('json answer')]);
+    const r = await runAgent({ api, args: ['-p', 'q', '--output-format=json'] });
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(1);
+    expect(JSON.parse(r.lines[0])).toMatchObject({ type: 'result', subtype: 'success', result: 'json answer' });
+  });
+
+  it('an error result exits 1 with the reason on stderr and nothing on stdout', async () => {
+    api = await startFakeApi(() => toolUse('Bash', { command: 'true' }));
+    const r = await runAgent({ api, args: ['-p', 'q', '--max-turns=1'] });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/maximum number of turns/);
+  });
+
+  it('a flag that is not built yet fails loudly with exit 2', async () => {
+    const r = await runAgent({ args: ['-p', 'q', '--resume=abc'] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('agent: --resume is not supported yet');
+  });
+
+  it('bad flag values and unknown flags exit 2 with a message', async () => {
+    const bad = await runAgent({ args: ['-p', 'q', '--max-turns', 'many'] });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-turns must be a number/);
+    const unknown = await runAgent({ args: ['-p', 'q', '--frobnicate'] });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option/);
+  });
+
+  it('--version and --help exit 0', async () => {
+    const v = await runAgent({ args: ['--version'] });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/\d+\.\d+\.\d+/);
+    const h = await runAgent({ args: ['--help'] });
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/--output-format/);
+  });
+});

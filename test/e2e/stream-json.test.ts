@@ -1,0 +1,156 @@
+// The stream-json protocol end to end: bin/agent against the fake Messages API.
+import { afterEach, describe, expect, it } from 'vitest';
+import { outboundSchema } from '../../src/protocol/outbound.js';
+import { lastToolResults, text, toolUse } from '../fake-api/server.js';
+import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+/** Every stdout line is one protocol message that our own schema accepts. */
+function expectPureProtocol(lines: string[]) {
+  for (const line of lines) {
+    const parsed = outboundSchema.safeParse(JSON.parse(line));
+    expect(parsed.success, `not a protocol line: ${line}`).toBe(true);
+  }
+}
+
+describe('stream-json session', () => {
+  it('runs a tool call and answers: init, assistant, tool result, result', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'echo hello-from-bash' }), text('All done.')]);
+    const cwd = tempDir();
+    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('say hello') });
+    expect(r.code).toBe(0);
+    expectPureProtocol(r.lines);
+    const msgs = r.json();
+    expect(msgs[0]).toMatchObject({ type: 'system', subtype: 'init', cwd, permissionMode: 'default' });
+    expect(msgs[0].tools).toEqual(expect.arrayContaining(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep']));
+    const sessionId = msgs[0].session_id;
+    for (const m of msgs) {
+      expect(m.session_id).toBe(sessionId);
+      expect(typeof m.uuid).toBe('string');
+    }
+    const assistant = msgs.filter((m) => m.type === 'assistant');
+    expect(assistant).toHaveLength(2);
+    expect(assistant[0].parent_tool_use_id).toBeNull();
+    expect(assistant[0].message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash' });
+    const toolResult = msgs.find((m) => m.type === 'user');
+    expect(toolResult!.message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: assistant[0].message.content[0].id });
+    expect(JSON.stringify(toolResult!.message.content[0].content)).toContain('hello-from-bash');
+    expect(toolResult!.tool_use_result).toMatchObject({ stdout: expect.stringContaining('hello-from-bash') });
+    const result = msgs[msgs.length - 1];
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'All done.', num_turns: 2 });
+    expect(result.total_cost_usd).toBeGreaterThan(0);
+    expect(Object.keys(result.modelUsage)).toHaveLength(1);
+    // The model saw the tool's output on its second call.
+    expect(api.requests).toHaveLength(2);
+    expect(JSON.stringify(lastToolResults(api.requests[1]))).toContain('hello-from-bash');
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toContain('Bash');
+  });
+
+  it('answers many prompts in one session, each with its own result, history growing', async () => {
+    api = await startFakeApi([text('first answer'), text('second answer'), text('third answer')]);
+    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('one') + userLine('two') + userLine('three') });
+    expect(r.code).toBe(0);
+    const results = r.json().filter((m) => m.type === 'result');
+    expect(results.map((m) => m.result)).toEqual(['first answer', 'second answer', 'third answer']);
+    expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
+    expect(api.requests[2].body.messages).toHaveLength(5);
+    expect(api.requests[2].body.messages[4].content).toEqual([{ type: 'text', text: 'three' }]);
+  });
+
+  it('queues a prompt that arrives while a run is going, and drops nothing', async () => {
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'sleep 0.5; echo slept' }),
+      text('after sleep'),
+      text('second prompt answered'),
+    ]);
+    const p = startAgent({ api, args: STREAM_ARGS });
+    p.sendRaw(userLine('first'));
+    await p.waitFor((m) => m.type === 'assistant');
+    p.sendRaw(userLine('second'));
+    p.endInput();
+    const { code } = await p.exited;
+    expect(code).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
+    expect(results.map((m) => m.result)).toEqual(['after sleep', 'second prompt answered']);
+  });
+
+  it('reports bad lines (not JSON, wrong shape) with their line numbers and goes on', async () => {
+    api = await startFakeApi([text('still here')]);
+    const input = 'this is not json\n' + '{"type":"user","message":{"role":"robot"}}\n' + '\n   \n' + userLine('hello');
+    const r = await runAgent({ api, args: STREAM_ARGS, input });
+    expect(r.code).toBe(0);
+    expectPureProtocol(r.lines);
+    const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
+    expect(errors).toHaveLength(2);
+    expect(errors[0].error).toMatch(/line 1: not valid JSON/);
+    expect(errors[1].error).toMatch(/line 2: not a valid message/);
+    expect(r.stderr).toMatch(/stdin line 1: not valid JSON/);
+    expect(r.stderr).toMatch(/stdin line 2/);
+    expect(r.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still here' });
+  });
+
+  it('frames on \\n only: CRLF lines, U+2028 inside a string, a character split across chunks', async () => {
+    api = await startFakeApi([text('ok')]);
+    const p = startAgent({ api, args: STREAM_ARGS });
+    const line = Buffer.from(userLine('café \u2028 separator').replace(/\n$/, '\r\n'), 'utf8');
+    const cut = line.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
+    p.child.stdin!.write(line.subarray(0, cut));
+    await new Promise((r) => setTimeout(r, 50));
+    p.child.stdin!.write(line.subarray(cut));
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    expect(api.requests[0].body.messages[0].content[0].text).toBe('café \u2028 separator');
+  });
+
+  it('writes nothing and exits 0 when stdin closes before any message', async () => {
+    const r = await runAgent({ args: STREAM_ARGS, input: '' });
+    expect(r.code).toBe(0);
+    expect(r.lines).toEqual([]);
+  });
+
+  it('emits stream_event lines with --include-partial-messages', async () => {
+    api = await startFakeApi([text('streamed words')]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--include-partial-messages'], input: userLine('hi') });
+    expectPureProtocol(r.lines);
+    const events = r.json().filter((m) => m.type === 'stream_event');
+    expect(events.map((e) => e.event.type)).toEqual(
+      expect.arrayContaining(['message_start', 'content_block_start', 'content_block_delta', 'message_stop']),
+    );
+    expect(events.every((e) => e.parent_tool_use_id === null)).toBe(true);
+  });
+});
+
+describe('control requests', () => {
+  it('answers initialize, set_model, set_permission_mode and errors on unknown or malformed requests', async () => {
+    api = await startFakeApi([text('done')]);
+    const p = startAgent({ api, args: STREAM_ARGS });
+    const ask = (request_id: string, request: object) => p.send({ type: 'control_request', request_id, request });
+    ask('r1', { subtype: 'initialize', hooks: null, systemPrompt: 'You are a test double.' });
+    ask('r2', { subtype: 'no_such_thing' });
+    ask('r3', { subtype: 'set_model', model: 42 });
+    ask('r4', { subtype: 'set_model', model: 'claude-haiku-4-5' });
+    ask('r5', { subtype: 'set_permission_mode', mode: 'acceptEdits' });
+    ask('r6', { subtype: 'set_permission_mode', mode: 'yolo' });
+    await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'r6');
+    p.sendRaw(userLine('go'));
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const responses = Object.fromEntries(
+      p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]),
+    );
+    expect(responses.r1).toMatchObject({ subtype: 'success', response: { commands: [], output_style: 'default' } });
+    expect(responses.r2).toMatchObject({ subtype: 'error', error: 'Unsupported control request subtype: no_such_thing' });
+    expect(responses.r3).toMatchObject({ subtype: 'error', error: 'set_model: model must be a string' });
+    expect(responses.r4.subtype).toBe('success');
+    expect(responses.r5.subtype).toBe('success');
+    expect(responses.r6).toMatchObject({ subtype: 'error' });
+    expect(api.requests[0].body.model).toBe('claude-haiku-4-5');
+    expect(JSON.stringify(api.requests[0].body.system)).toContain('You are a test double.');
+    expect(p.json().find((m) => m.subtype === 'init').permissionMode).toBe('acceptEdits');
+  });
+});
