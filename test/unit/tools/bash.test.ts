@@ -1,0 +1,142 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BashTool, type BackgroundShellService, type BashOutput } from '../../../tools/bash.js';
+import { makeCtx, removeDir, run, tempDir, text } from './helpers.js';
+
+/** Running (a zombie awaiting its reaper is dead: it was killed, only not yet collected). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+async function waitGone(pids: number[], ms = 3000): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = pids;
+  while (left.length > 0 && Date.now() < until) {
+    left = left.filter(alive);
+    if (left.length) await new Promise((r) => setTimeout(r, 50));
+  }
+  return left;
+}
+
+describe('Bash', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = tempDir('bash-');
+  });
+  afterEach(() => removeDir(dir));
+
+  it('runs in cwd and returns stdout and stderr together', async () => {
+    const r = await run(BashTool, { command: 'pwd; echo out; echo err >&2' }, makeCtx(dir));
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toBe(`${dir}\nout\nerr`);
+    const data = r.data as BashOutput;
+    expect(data.stdout).toBe(`${dir}\nout`);
+    expect(data.stderr).toBe('err');
+    expect(data.interrupted).toBe(false);
+    expect(data.exitCode).toBe(0);
+  });
+
+  it('says so when there is no output', async () => {
+    const r = await run(BashTool, { command: 'true' }, makeCtx(dir));
+    expect(text(r)).toBe('(Bash completed with no output)');
+  });
+
+  it('reports a non-zero exit as an error, Exit code first', async () => {
+    const r = await run(BashTool, { command: 'echo nope; exit 3' }, makeCtx(dir));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe('Exit code 3\nnope');
+    expect((r.data as BashOutput).exitCode).toBe(3);
+  });
+
+  it('kills the whole process group on timeout', async () => {
+    const pidFile = `${dir}/pids`;
+    const started = Date.now();
+    const r = await run(
+      BashTool,
+      { command: `sleep 30 & echo $! > ${pidFile}; (sleep 31 & echo $! >> ${pidFile}; wait) & sleep 32`, timeout: 500 },
+      makeCtx(dir),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('timed out after 500 ms');
+    expect((r.data as BashOutput).interrupted).toBe(true);
+    const pids = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+    expect(pids.length).toBe(2);
+    expect(await waitGone(pids)).toEqual([]);
+  });
+
+  it('kills the group on abort and says it was interrupted', async () => {
+    const pidFile = `${dir}/pid`;
+    const ac = new AbortController();
+    const p = run(BashTool, { command: `sleep 30 & echo $! > ${pidFile}; wait` }, makeCtx(dir, { signal: ac.signal }));
+    const until = Date.now() + 5000;
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      if (Date.now() > until) throw new Error('command did not start');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    ac.abort();
+    const r = await p;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('interrupted');
+    expect((r.data as BashOutput).interrupted).toBe(true);
+    expect(await waitGone([pid])).toEqual([]);
+  });
+
+  it('spills a huge output to a file and shows a small preview', async () => {
+    const ctx = makeCtx(dir);
+    const r = await run(BashTool, { command: 'yes | head -c 5000000' }, ctx);
+    expect(r.isError).toBeFalsy();
+    const t = text(r);
+    expect(t.length).toBeLessThan(3000);
+    const data = r.data as BashOutput;
+    expect(data.persistedOutputPath).toBeDefined();
+    expect(t).toContain(data.persistedOutputPath!);
+    expect(data.persistedOutputPath!.startsWith(ctx.scratchDir)).toBe(true);
+    expect(statSync(data.persistedOutputPath!).size).toBe(5_000_000);
+    expect(data.stdout.length).toBeLessThanOrEqual(30_000);
+  });
+
+  it('keeps outputs under the limit inline', async () => {
+    const r = await run(BashTool, { command: 'yes | head -c 20000' }, makeCtx(dir));
+    expect(text(r).length).toBe(19_999); // 10000 "y\n" lines, the final newline trimmed
+    expect((r.data as BashOutput).persistedOutputPath).toBeUndefined();
+  });
+
+  it('refuses run_in_background without the service, and uses it when present', async () => {
+    const r = await run(BashTool, { command: 'sleep 1', run_in_background: true }, makeCtx(dir));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('run_in_background is not available in this context');
+
+    const calls: unknown[] = [];
+    const svc: BackgroundShellService = {
+      async start(command, opts) {
+        calls.push({ command, ...opts });
+        return { taskId: 'bash_1', outputFile: '/tmp/out.txt' };
+      },
+    };
+    const ctx = makeCtx(dir, { services: { backgroundShell: svc } });
+    const ok = await run(BashTool, { command: 'sleep 1', run_in_background: true, description: 'Wait' }, ctx);
+    expect(ok.isError).toBeFalsy();
+    expect(text(ok)).toContain('bash_1');
+    expect(text(ok)).toContain('/tmp/out.txt');
+    expect(calls).toEqual([{ command: 'sleep 1', cwd: dir, timeoutMs: undefined, description: 'Wait', toolUseId: 'toolu_test' }]);
+    expect((ok.data as BashOutput).backgroundTaskId).toBe('bash_1');
+  });
+
+  it('rejects a missing command through validation', async () => {
+    const r = await run(BashTool, {}, makeCtx(dir));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('The required parameter `command` is missing');
+  });
+});
