@@ -1,0 +1,56 @@
+// The settings file, as zod sees it. Only the keys we act on are checked; every other key is
+// kept as written (loose objects), so a newer reference setting never breaks a run.
+import { z } from 'zod';
+import { PERMISSION_MODES } from '../permissions/modes.js';
+
+const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
+
+export const commandHookSchema = z
+  .looseObject({
+    // Other types (`prompt`, `agent`) are kept but not run: the hook runner warns about them.
+    type: z.string({ error: 'must be a string such as "command"' }),
+    command: z.string({ error: 'must be a string (the shell command to run)' }).optional(),
+    /** Seconds; the hook is killed after it. */
+    timeout: z.number({ error: 'must be a number of seconds' }).positive({ error: 'must be a positive number of seconds' }).optional(),
+    /** Run without waiting for it (fire and forget, still bounded by its timeout). */
+    async: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .superRefine((h, ctx) => {
+    if (h.type === 'command' && (h.command === undefined || h.command.trim() === '')) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'must be a non-empty string (the shell command to run)' });
+    }
+  });
+
+export const hookMatcherSchema = z.looseObject({
+  matcher: z.string({ error: 'must be a string (a regex against the tool name)' }).optional(),
+  hooks: z.array(commandHookSchema, { error: 'must be an array of hook commands' }),
+});
+
+export const hooksSettingsSchema = z.record(z.string(), z.array(hookMatcherSchema, { error: 'must be an array of {matcher, hooks}' }), {
+  error: 'must be an object of event name → matchers',
+});
+
+export const permissionsSettingsSchema = z.looseObject(
+  {
+    allow: stringList.optional(),
+    deny: stringList.optional(),
+    ask: stringList.optional(),
+    defaultMode: z.enum(PERMISSION_MODES, { error: `must be one of: ${PERMISSION_MODES.join(', ')}` }).optional(),
+    additionalDirectories: stringList.optional(),
+  },
+  { error: 'must be an object' },
+);
+
+export const settingsSchema = z.looseObject(
+  {
+    permissions: permissionsSettingsSchema.optional(),
+    hooks: hooksSettingsSchema.optional(),
+  },
+  { error: 'must be a JSON object' },
+);
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type HooksSettings = z.infer<typeof hooksSettingsSchema>;
+export type HookMatcherConfig = z.infer<typeof hookMatcherSchema>;
+export type CommandHookConfig = z.infer<typeof commandHookSchema>;
+export type PermissionsSettings = z.infer<typeof permissionsSettingsSchema>;
