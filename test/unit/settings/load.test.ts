@@ -87,7 +87,7 @@ describe('loadSettings', () => {
     }
     expect(err).toBeInstanceOf(SettingsError);
     expect((err as Error).message).toContain(`${projectFile()}: not valid JSON (`);
-    expect((err as Error).message).toMatch(/line 3 column 21/);
+    expect((err as Error).message).toMatch(/line 3 column 22\)/);
   });
 
   it('schema errors name the file and the key', () => {
