@@ -16,7 +16,7 @@ import { buildSystemPrompt } from './session/systemPrompt.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
 
-const DEFAULT_MODEL = 'claude-sonnet-4-5';
+const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
 export async function main(o: CliOptions): Promise<number> {

@@ -60,7 +60,7 @@ describe('agent loop stop conditions', () => {
   });
 
   it('switches once to --fallback-model when the main model keeps failing', async () => {
-    api = await startFakeApi((req) => (req.body.model === 'claude-haiku-4-5' ? text('from the fallback') : overloaded()));
+    api = await startFakeApi((req) => (req.body.model === 'claude-haiku-5-5' ? text('from the fallback') : overloaded()));
     const r = await runAgent({
       api,
       args: [...STREAM_ARGS, '--model', 'claude-opus-4-5', '--fallback-model', 'haiku'],
@@ -69,8 +69,8 @@ describe('agent loop stop conditions', () => {
     });
     expect(r.code).toBe(0);
     expect(resultOf(r).result).toBe('from the fallback');
-    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-opus-4-5', 'claude-opus-4-5', 'claude-haiku-4-5']);
-    expect(resultOf(r).modelUsage).toHaveProperty('claude-haiku-4-5');
+    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-opus-4-5', 'claude-opus-4-5', 'claude-haiku-5-5']);
+    expect(resultOf(r).modelUsage).toHaveProperty('claude-haiku-5-5');
   });
 
   it('ends a 400 with the API message as an error result, without retrying or hanging', async () => {
