@@ -33,6 +33,16 @@ export interface ToolApiSchema {
   input_schema: { type: 'object'; [key: string]: unknown };
 }
 
+/** `.int()` adds ±MAX_SAFE_INTEGER bounds to the JSON schema: noise to the model, so drop them. */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  const obj = node as Record<string, unknown>;
+  if (obj.minimum === Number.MIN_SAFE_INTEGER) delete obj.minimum;
+  if (obj.maximum === Number.MAX_SAFE_INTEGER) delete obj.maximum;
+  for (const v of Object.values(obj)) dropSafeIntegerBounds(v);
+}
+
 /** The Messages API `tools[]` entry for a tool, its JSON schema derived from the zod schema. */
 export function toolApiSchema(tool: Tool): ToolApiSchema {
   // io: 'input' → fields with defaults stay optional, as the model may omit them.
@@ -41,6 +51,7 @@ export function toolApiSchema(tool: Tool): ToolApiSchema {
     unknown
   >;
   delete schema.$schema;
+  dropSafeIntegerBounds(schema);
   if (schema.type !== 'object') {
     throw new Error(`tool ${tool.name}: input schema must be an object schema`);
   }
