@@ -32,7 +32,7 @@ export const GREP_MAX_LINE_CHARS = 500;
 const JS_MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Files-mode lists stop growing here. */
 const MAX_FILES = 100_000;
-/** rg runs at most this long; what it found by then is returned, marked as timed out. */
+/** A search runs at most this long; what it found by then is returned (content/count: marked timed out). */
 const RG_TIMEOUT_MS = 60_000;
 
 export const GREP_DESCRIPTION = `A powerful search tool built on ripgrep.
@@ -179,7 +179,14 @@ const TYPE_GLOBS: Record<string, string[]> = {
 
 /** Build the JS RegExp for a ripgrep pattern. Unicode mode first (as Rust regex), else plain. */
 export function compilePattern(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
-  const flags = (ignoreCase ? 'i' : '') + (multiline ? 'gms' : '');
+  // Rust regex takes leading inline flags, `(?i)foo`; JS only takes them as RegExp flags.
+  const inline = /^\(\?([ims]+)\)/.exec(pattern);
+  if (inline) {
+    pattern = pattern.slice(inline[0].length);
+    if (inline[1].includes('i')) ignoreCase = true;
+  }
+  const dotAll = multiline || inline?.[1].includes('s');
+  const flags = (ignoreCase ? 'i' : '') + (multiline ? 'gm' : '') + (dotAll ? 's' : '');
   try {
     return new RegExp(pattern, flags + 'u');
   } catch {
@@ -587,7 +594,9 @@ function hitsForFile(path: string, text: string, spec: SearchSpec, re: RegExp, k
 async function jsFiles(spec: SearchSpec): Promise<string[]> {
   const re = compilePattern(spec.pattern, spec.ignoreCase, spec.multiline);
   const out: string[] = [];
+  const deadline = Date.now() + RG_TIMEOUT_MS;
   for await (const file of walkFilesSorted(spec)) {
+    if (Date.now() > deadline) break;
     const text = await readSearchable(file);
     if (text === undefined) continue;
     if (matchedLineIndexes(text, splitLines(text), re, spec.multiline).length > 0) out.push(file);
@@ -600,7 +609,9 @@ async function jsContent(spec: SearchSpec, wantLines: number, keepLines: boolean
   const re = compilePattern(spec.pattern, spec.ignoreCase, spec.multiline);
   const files: FileHits[] = [];
   let total = 0;
+  const deadline = Date.now() + RG_TIMEOUT_MS;
   for await (const file of walkFilesSorted(spec)) {
+    if (Date.now() > deadline) return { files, timedOut: true };
     const text = await readSearchable(file);
     if (text === undefined) continue;
     const hits = hitsForFile(file, text, spec, re, keepLines);

@@ -95,6 +95,7 @@ const QUERIES: GrepInput[] = [
   { pattern: 'foo', path: 'bin.dat' },
   { pattern: 'Ünïcode', output_mode: 'count' },
   { pattern: 'nomatchanywhere' },
+  { pattern: '(?i)foo bar', output_mode: 'content' },
   { pattern: 'nomatchanywhere', output_mode: 'content' },
 ];
 
