@@ -1,0 +1,139 @@
+// One registry for both kinds of hooks: command hooks from settings and callback hooks of the
+// host. The hooks of one event run in parallel; their results merge (merge.ts).
+import { runCallbackHook, type CallHost } from './callbackHooks.js';
+import { runCommandHook, type CommandHookSpec } from './commandHooks.js';
+import { isHookEvent, type BaseHookInput, type CallbackHooksConfig, type HookEvent, type HookOutcome, type HookResult } from './events.js';
+import { matcherMatches } from './matcher.js';
+import { emptyOutcome, mergeResults } from './merge.js';
+
+/** The `hooks` key of settings: {Event: [{matcher?, hooks: [{type:'command', command, timeout?}]}]}. */
+export type CommandHooksConfig = Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command?: string; timeout?: number; async?: boolean }> }>>;
+
+export interface HookRunnerOptions {
+  commandHooks?: CommandHooksConfig;
+  callbackHooks?: CallbackHooksConfig;
+  /** Sends a `hook_callback` control request; without it callback hooks are skipped. */
+  callHost?: CallHost;
+  onWarning?: (msg: string) => void;
+  base: () => BaseHookInput;
+  /** For tests: the timeout of hooks that set none (default 60 s). */
+  defaultTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface HookRunOptions {
+  /** Tool name for tool events; source/trigger/type for the others. */
+  matchValue?: string;
+  toolUseId?: string;
+  signal: AbortSignal;
+}
+
+interface CommandEntry {
+  matcher?: string;
+  hook: CommandHookSpec;
+}
+interface CallbackEntry {
+  matcher?: string | null;
+  id: string;
+  timeout?: number;
+}
+
+export class HookRunner {
+  private commands = new Map<HookEvent, CommandEntry[]>();
+  private callbacks = new Map<HookEvent, CallbackEntry[]>();
+  private callHost?: CallHost;
+  private readonly warn: (msg: string) => void;
+
+  constructor(private readonly opts: HookRunnerOptions) {
+    this.warn = opts.onWarning ?? (() => {});
+    this.callHost = opts.callHost;
+    this.setCommandHooks(opts.commandHooks ?? {});
+    this.setCallbackHooks(opts.callbackHooks ?? {});
+  }
+
+  setCommandHooks(config: CommandHooksConfig): void {
+    this.commands.clear();
+    for (const [event, matchers] of Object.entries(config)) {
+      if (!isHookEvent(event)) {
+        this.warn(`settings: hooks for unknown event ${JSON.stringify(event)} are ignored`);
+        continue;
+      }
+      const list: CommandEntry[] = [];
+      for (const m of matchers) {
+        for (const h of m.hooks) {
+          if (h.type !== 'command' || !h.command) {
+            this.warn(`settings: ${event} hook of type ${JSON.stringify(h.type)} is not supported and is ignored`);
+            continue;
+          }
+          list.push({ matcher: m.matcher, hook: { command: h.command, timeout: h.timeout, async: h.async } });
+        }
+      }
+      if (list.length > 0) this.commands.set(event, list);
+    }
+  }
+
+  /** From the `initialize` control request, which arrives after start-up. */
+  setCallbackHooks(config: CallbackHooksConfig, callHost?: CallHost): void {
+    if (callHost) this.callHost = callHost;
+    this.callbacks.clear();
+    for (const [event, matchers] of Object.entries(config)) {
+      if (!isHookEvent(event)) continue; // a newer host may register events we never fire
+      const list = matchers.flatMap((m) => m.hookCallbackIds.map((id) => ({ matcher: m.matcher, id, timeout: m.timeout })));
+      if (list.length > 0) this.callbacks.set(event, list);
+    }
+  }
+
+  setCallHost(callHost: CallHost): void {
+    this.callHost = callHost;
+  }
+
+  /** Cheap: lets callers skip building inputs when no hook listens. */
+  has(event: HookEvent): boolean {
+    return this.commands.has(event) || (this.callbacks.has(event) && this.callHost !== undefined);
+  }
+
+  async run(event: HookEvent, fields: object, opts: HookRunOptions): Promise<HookOutcome> {
+    if (!this.has(event)) return emptyOutcome();
+    const warnBadMatcher = (msg: string) => this.warn(msg);
+    const matches = (m: string | null | undefined) => matcherMatches(m, opts.matchValue, warnBadMatcher);
+    const input = { ...this.opts.base(), hook_event_name: event, ...fields };
+    const cwd = this.opts.base().cwd;
+    const jobs: Array<Promise<HookResult>> = [];
+    const seen = new Set<string>();
+    for (const c of this.commands.get(event) ?? []) {
+      if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
+      seen.add(c.hook.command); // the same command registered twice runs once
+      const run = runCommandHook(c.hook, {
+        event,
+        input,
+        cwd,
+        signal: opts.signal,
+        warn: this.warn,
+        defaultTimeoutMs: this.opts.defaultTimeoutMs,
+        env: this.opts.env,
+      });
+      if (c.hook.async) void run; // fire and forget; its own timeout still ends it
+      else jobs.push(run);
+    }
+    const callHost = this.callHost;
+    if (callHost) {
+      for (const c of this.callbacks.get(event) ?? []) {
+        if (!matches(c.matcher)) continue;
+        jobs.push(
+          runCallbackHook(c.id, {
+            event,
+            input,
+            toolUseId: opts.toolUseId,
+            timeout: c.timeout,
+            signal: opts.signal,
+            callHost,
+            warn: this.warn,
+            defaultTimeoutMs: this.opts.defaultTimeoutMs,
+          }),
+        );
+      }
+    }
+    if (jobs.length === 0) return emptyOutcome();
+    return mergeResults(event, await Promise.all(jobs));
+  }
+}
