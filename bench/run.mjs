@@ -1,0 +1,183 @@
+// `npm run bench`: figures, not a timed test. Medians of several runs against the project's fake
+// Messages API (no delay), so what is measured is the runtime's own overhead.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const AGENT = join(root, 'bin/agent');
+const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
+
+const RUNS = Number(process.env.BENCH_RUNS) || 7;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
+const userLine = (text) =>
+  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+
+/** Peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone. */
+function peakRssKiB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * One agent run: spawn, send one prompt, close stdin; resolve with times (ms from spawn) of the
+ * init line and of exit, and the peak RSS seen.
+ */
+function runOnce(api, prompt, cwd) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(AGENT, ARGS, {
+      cwd,
+      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let initMs = 0;
+    let peak = 0;
+    let buf = '';
+    let lastResult;
+    const sampler = setInterval(() => (peak = Math.max(peak, peakRssKiB(child.pid))), 5);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c) => {
+      peak = Math.max(peak, peakRssKiB(child.pid));
+      buf += c;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (msg.type === 'system' && msg.subtype === 'init' && !initMs) initMs = performance.now() - t0;
+        if (msg.type === 'result') {
+          lastResult = msg;
+          peak = Math.max(peak, peakRssKiB(child.pid));
+        }
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      if (code !== 0 || lastResult?.is_error) return reject(new Error(`agent exited ${code}: ${JSON.stringify(lastResult)}`));
+      resolve({ initMs, totalMs: performance.now() - t0, peakMiB: peak / 1024, result: lastResult });
+    });
+    child.stdin.end(userLine(prompt));
+  });
+}
+
+async function benchStartup() {
+  const api = await startFakeApi(() => ({ content: [{ type: 'text', text: 'ok' }] }));
+  const cwd = tmp('bench-a-');
+  const init = [];
+  for (let i = 0; i < RUNS; i++) init.push((await runOnce(api, 'hi', cwd)).initMs);
+  await api.close();
+  return { init: median(init) };
+}
+
+async function benchTwoTurn() {
+  let n = 0;
+  const api = await startFakeApi(() =>
+    n++ % 2 === 0
+      ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo bench' } }] }
+      : { content: [{ type: 'text', text: 'done' }] },
+  );
+  const cwd = tmp('bench-b-');
+  const wall = [];
+  const rss = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await runOnce(api, 'run echo', cwd);
+    wall.push(r.totalMs);
+    rss.push(r.peakMiB);
+  }
+  await api.close();
+  return { wall: median(wall), rss: median(rss) };
+}
+
+async function benchFiftyTurns() {
+  const cwd = tmp('bench-c-');
+  writeFileSync(join(cwd, 'small.txt'), 'one line\n');
+  const turnsOf = (turns) => {
+    let n = 0;
+    return () =>
+      ++n % turns === 0
+        ? { content: [{ type: 'text', text: 'done' }] }
+        : { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'small.txt') } }] };
+  };
+  const api50 = await startFakeApi(turnsOf(50));
+  const api1 = await startFakeApi(turnsOf(1));
+  const per = [];
+  for (let i = 0; i < Math.max(3, Math.ceil(RUNS / 2)); i++) {
+    const long = await runOnce(api50, 'read 49 times', cwd);
+    const short = await runOnce(api1, 'answer at once', cwd);
+    if (long.result.num_turns !== 50) throw new Error(`expected 50 turns, got ${long.result.num_turns}`);
+    per.push((long.totalMs - short.totalMs) / 49);
+  }
+  await api50.close();
+  await api1.close();
+  return { perTurn: median(per) };
+}
+
+async function benchGrep() {
+  const dir = tmp('bench-d-');
+  for (let d = 0; d < 200; d++) {
+    const sub = join(dir, `dir${d}`);
+    mkdirSync(sub);
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(sub, `file${f}.ts`), `export const value${f} = ${f};\n// ${f % 97 === 0 ? 'NEEDLE here' : 'hay'}\n`);
+  }
+  const { runGrep, findRg } = await import(pathToFileURL(join(root, 'dist/tools/grep.js')).href);
+  const ctx = { cwd: dir, signal: new AbortController().signal };
+  const time = async (fn) => {
+    const xs = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await fn();
+      xs.push(performance.now() - t);
+    }
+    return median(xs);
+  };
+  const out = { js: await time(() => runGrep({ pattern: 'NEEDLE' }, ctx, { impl: 'js' })) };
+  if (findRg()) {
+    out.viaRg = await time(() => runGrep({ pattern: 'NEEDLE' }, ctx, { impl: 'rg' }));
+    out.rgAlone = await time(async () => spawnSync('rg', ['-l', 'NEEDLE', dir]));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function benchNodeFloor() {
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+console.log(`agent-runtime bench: node ${process.version}, ${RUNS} runs each, medians\n`);
+const floor = await benchNodeFloor();
+console.log(`node -e 0 (the floor)                  ${fmt(floor)}`);
+const a = await benchStartup();
+console.log(`(a) spawn → init line                  ${fmt(a.init)}    target ≤ 150 ms`);
+const b = await benchTwoTurn();
+console.log(`(b) two-turn session (Bash echo)       ${fmt(b.wall)}, peak RSS ${b.rss.toFixed(1)} MiB    target ≤ 250 ms, ≤ 80 MiB`);
+const c = await benchFiftyTurns();
+console.log(`(c) 50-turn session, per-turn overhead ${fmt(c.perTurn)}    target ≤ 5 ms`);
+const d = await benchGrep();
+console.log(
+  `(d) Grep, 20,000 files                 js ${fmt(d.js)}` +
+    (d.viaRg !== undefined ? `, via rg ${fmt(d.viaRg)}, rg alone ${fmt(d.rgAlone)}` : ' (rg not installed)'),
+);
+try {
+  const { benchSubagents } = await import('./subagents.mjs');
+  const s = await benchSubagents();
+  console.log(`(e) ${s.label.padEnd(34)} ${fmt(s.ms)}    target ≈ 1000 ms`);
+} catch (err) {
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+}
