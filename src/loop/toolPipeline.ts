@@ -1,7 +1,12 @@
 // One tool_use block, from the model's request to the tool_result the model reads:
-// PreToolUse hooks → permission decision → the tool → PostToolUse hooks → tool_result.
-import type { Tool, ToolContext, ToolProgress } from '../../tools/tool.js';
+// PreToolUse hooks → permission decision (→ PermissionRequest hooks → the host's can_use_tool)
+// → the tool → PostToolUse / PostToolUseFailure hooks → tool_result. With no hooks registered
+// every hook step is a Map lookup; nothing here waits without a timeout or the run's signal.
+import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { findTool, runTool, noSuchToolResult } from '../../tools/registry.js';
+import type { HookOutcome, HookRunner } from '../hooks/index.js';
+import { decidePermission, permissionUpdateSchema, type PermissionDecision, type PermissionState, type PermissionUpdate } from '../permissions/index.js';
+import { describeCall } from '../permissions/toolInput.js';
 
 export interface ToolUseBlock {
   id: string;
@@ -32,9 +37,34 @@ export interface PipelineOutcome {
   additionalContext?: string[];
 }
 
+/** The `can_use_tool` control request's fields (snake_case, as on the wire). */
+export interface AskHostRequest {
+  tool_name: string;
+  input: unknown;
+  tool_use_id: string;
+  permission_suggestions?: PermissionUpdate[];
+  blocked_path?: string;
+  decision_reason?: string;
+}
+
+/** The host's PermissionResult. */
+export type AskHostAnswer =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+  | { behavior: 'deny'; message: string; interrupt?: boolean };
+
 export interface PipelineDeps {
   tools: Tool[];
   onDenial?: (denial: PermissionDenial) => void;
+  /** The session's permission state. Absent: no permission checks (trusted inner contexts, tests). */
+  permissions?: PermissionState;
+  /** Absent or without hooks for an event: that step is skipped. */
+  hooks?: HookRunner;
+  /** `--permission-prompt-tool stdio`: ask the host (can_use_tool; the caller owns its timeout). */
+  askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** Hooks' systemMessage lines, for the host. */
+  onSystemMessage?: (message: string) => void;
+  /** Non-fatal problems (a malformed updatedPermissions from the host). */
+  onWarning?: (message: string) => void;
 }
 
 export async function* runToolUse(
@@ -47,8 +77,162 @@ export async function* runToolUse(
     const r = noSuchToolResult(block.name);
     return { toolResult: toResultBlock(block.id, r.content, true) };
   }
-  const result = yield* runTool(tool, block.input, ctx);
-  return { toolResult: toResultBlock(block.id, result.content, result.isError), data: result.data };
+  let input = block.input;
+  // Invalid input never reaches hooks or the host: runTool answers with the validation error.
+  if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps);
+
+  const hooks = deps.hooks;
+  const context: string[] = [];
+  const deny = (message: string, stopRun?: { reason: string }): PipelineOutcome => {
+    deps.onDenial?.({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
+    return { toolResult: toResultBlock(block.id, message, true), ...(stopRun ? { stopRun } : {}), ...(context.length ? { additionalContext: context } : {}) };
+  };
+
+  // 1. PreToolUse hooks.
+  let hookDecision: { behavior: 'allow' | 'deny' | 'ask'; reason?: string } | undefined;
+  if (hooks?.has('PreToolUse')) {
+    const pre = await hooks.run('PreToolUse', { tool_name: block.name, tool_input: input, tool_use_id: block.id }, { matchValue: block.name, toolUseId: block.id, signal: ctx.signal });
+    report(pre, deps);
+    context.push(...pre.additionalContext);
+    if (pre.stop) return deny(`The run was stopped by a PreToolUse hook: ${pre.stop.reason}`, pre.stop);
+    if (pre.blockReason !== undefined) return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
+    if (pre.updatedInput) {
+      input = pre.updatedInput;
+      if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps, context);
+    }
+    if (pre.permissionDecision) hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
+  }
+
+  // 2. The permission decision.
+  if (deps.permissions) {
+    const parsed = tool.inputSchema.parse(input);
+    const decision = decidePermission(deps.permissions, { tool, toolName: block.name, input: parsed, hookDecision });
+    if (decision.behavior === 'deny') return deny(decision.message);
+    if (decision.behavior === 'ask') {
+      const answer = await resolveAsk(block, input, decision, ctx.signal, deps);
+      if (answer.behavior === 'deny') {
+        return deny(answer.message, answer.interrupt ? { reason: `Interrupted: ${answer.message}` } : undefined);
+      }
+      if (answer.updatedPermissions?.length) applyUpdates(answer.updatedPermissions, deps);
+      if (answer.updatedInput) {
+        input = answer.updatedInput;
+        if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps, context);
+      }
+    }
+  }
+
+  // 3. The tool, then 4. PostToolUse / PostToolUseFailure hooks.
+  return yield* execute(tool, block, input, ctx, deps, context);
+}
+
+async function* execute(
+  tool: Tool,
+  block: ToolUseBlock,
+  input: unknown,
+  ctx: ToolContext,
+  deps: PipelineDeps,
+  context: string[] = [],
+): AsyncGenerator<ToolProgress, PipelineOutcome, void> {
+  const started = Date.now();
+  let result: ToolResult;
+  try {
+    result = yield* runTool(tool, input, ctx);
+  } catch (err) {
+    result = { content: `Error: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+  }
+  const outcome: PipelineOutcome = { toolResult: toResultBlock(block.id, result.content, result.isError), data: result.data };
+  const hooks = deps.hooks;
+  const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse';
+  if (hooks?.has(event)) {
+    const base = { tool_name: block.name, tool_input: input, tool_use_id: block.id, duration_ms: Date.now() - started };
+    const fields = result.isError
+      ? { ...base, error: contentText(result.content), is_interrupt: ctx.signal.aborted }
+      : { ...base, tool_response: result.data ?? result.content };
+    // A tool that ran to an abort still gets its hooks, but they must not outlive the run for long.
+    const post = await hooks.run(event, fields, { matchValue: block.name, toolUseId: block.id, signal: ctx.signal });
+    report(post, deps);
+    context.push(...post.additionalContext);
+    if (post.blockReason !== undefined) context.push(`${event} hook feedback: ${post.blockReason}`);
+    if (post.stop) outcome.stopRun = post.stop;
+  }
+  if (context.length > 0) outcome.additionalContext = context;
+  return outcome;
+}
+
+/** The ask: PermissionRequest hooks may answer it; else the host; else an immediate deny with a hint. */
+async function resolveAsk(
+  block: ToolUseBlock,
+  input: unknown,
+  decision: Extract<PermissionDecision, { behavior: 'ask' }>,
+  signal: AbortSignal,
+  deps: PipelineDeps,
+): Promise<AskHostAnswer> {
+  const hooks = deps.hooks;
+  if (hooks?.has('PermissionRequest')) {
+    const pr = await hooks.run(
+      'PermissionRequest',
+      { tool_name: block.name, tool_input: input, tool_use_id: block.id, permission_suggestions: decision.suggestions ?? [] },
+      { matchValue: block.name, toolUseId: block.id, signal },
+    );
+    report(pr, deps);
+    if (pr.stop) return { behavior: 'deny', message: pr.stop.reason, interrupt: true };
+    const a = pr.permissionRequest;
+    if (a?.behavior === 'deny') return { behavior: 'deny', message: a.message || `A PermissionRequest hook denied ${block.name}.`, interrupt: a.interrupt };
+    if (a?.behavior === 'allow') return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
+  }
+  if (!deps.askHost) {
+    return {
+      behavior: 'deny',
+      message:
+        `Permission to use ${describeCall(block.name, input)} was denied: ${decision.reason}, and no one can be asked in this non-interactive run. ` +
+        `To allow it, pass ${decision.hint}, or run with --permission-prompt-tool stdio so the host is asked.`,
+    };
+  }
+  try {
+    const answer = await deps.askHost(
+      {
+        tool_name: block.name,
+        input,
+        tool_use_id: block.id,
+        ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),
+        ...(decision.blockedPath !== undefined ? { blocked_path: decision.blockedPath } : {}),
+        decision_reason: decision.reason,
+      },
+      signal,
+    );
+    if (answer?.behavior === 'allow' || answer?.behavior === 'deny') {
+      if (answer.behavior === 'deny' && typeof answer.message !== 'string') return { ...answer, message: `The host denied ${block.name}.` };
+      return answer;
+    }
+    return { behavior: 'deny', message: `The host answered the permission request for ${block.name} with neither allow nor deny.` };
+  } catch (err) {
+    return { behavior: 'deny', message: `Permission request for ${block.name} failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function applyUpdates(raw: unknown[], deps: PipelineDeps): void {
+  if (!deps.permissions) return;
+  for (const u of raw) {
+    const parsed = permissionUpdateSchema.safeParse(u);
+    if (!parsed.success) {
+      deps.onWarning?.(`ignored a malformed permission update from the host: ${JSON.stringify(u)}`);
+      continue;
+    }
+    try {
+      deps.permissions.addRules([parsed.data]);
+    } catch (err) {
+      deps.onWarning?.(`ignored a permission update from the host: ${(err as Error).message}`);
+    }
+  }
+}
+
+function report(outcome: HookOutcome, deps: PipelineDeps): void {
+  for (const m of outcome.systemMessages) deps.onSystemMessage?.(m);
+}
+
+function contentText(content: ToolResult['content']): string {
+  if (typeof content === 'string') return content;
+  return content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
 }
 
 export function toResultBlock(
