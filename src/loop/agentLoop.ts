@@ -98,6 +98,7 @@ async function* turn(
 
   // 1. One streamed API call (with retries inside the client, and one switch to the fallback model).
   const model = modelOverride ?? cfg.model();
+  const thinkingBudget = cfg.thinkingBudget?.();
   let message: AssistantMessage | undefined;
   try {
     for await (const ev of streamModel({
@@ -105,8 +106,9 @@ async function* turn(
       system: cfg.system,
       messages: history as ModelRequest['messages'],
       tools: cfg.apiTools,
-      maxTokens: cfg.maxOutputTokens,
-      thinkingBudget: cfg.thinkingBudget?.(),
+      // The API wants max_tokens above the thinking budget: room for the answer on top.
+      maxTokens: thinkingBudget ? Math.max(cfg.maxOutputTokens, thinkingBudget + 4096) : cfg.maxOutputTokens,
+      thinkingBudget,
       betas: cfg.betas,
       signal: cfg.signal,
     })) {
@@ -133,7 +135,7 @@ async function* turn(
       return yield* turn(history, cfg, st, cfg.fallbackModel);
     }
     const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' ? e.message : `API Error: ${e.message}`;
-    yield { ...scope, type: 'assistant', message: syntheticAssistant(model, text), error: e.kind };
+    yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.kind };
     return outcome('error_during_execution', text);
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
@@ -205,7 +207,7 @@ function finalText(message: AssistantMessage): string {
     .join('');
 }
 
-function syntheticAssistant(model: string, text: string): AssistantMessage {
+function syntheticAssistant(text: string): AssistantMessage {
   return {
     id: `msg_synthetic_${Date.now().toString(36)}`,
     type: 'message',
