@@ -4,7 +4,7 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import type { Tool } from '../../tools/tool.js';
 import { allParts, parseBashCommand, partMatches, pathArguments, suggestPrefix, wholeMatches, type ParsedBash, type SimpleCommand } from './bashCommand.js';
-import { inWorkingDirs, patternMatchesEither, patternMatchesReal, resolvePath, type ResolvedPath } from './paths.js';
+import { expandGlob, expandHome, inWorkingDirs, patternMatchesEither, patternMatchesReal, resolvePath, type ResolvedPath } from './paths.js';
 import { EDIT_FAMILY, READ_FAMILY, ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
 import { bashCommandOf, describeCall, filePathsOf, isFileTool, stringField } from './toolInput.js';
@@ -96,13 +96,21 @@ function bashPathRule(state: PermissionState, entries: RuleEntry[], shape: CallS
     const { reads, writes } = pathArguments(part);
     for (const [list, family] of [[reads, READ_FAMILY], [writes, EDIT_FAMILY]] as const) {
       for (const arg of list) {
-        const p = resolvePath(arg, state.cwd);
-        const hit = pathRules.find((e) => family.has(e.rule.toolName) && patternMatchesEither(e.path!, p));
-        if (hit) return hit;
+        for (const file of expandArg(arg, state.cwd)) {
+          const p = resolvePath(file, state.cwd);
+          const hit = pathRules.find((e) => family.has(e.rule.toolName) && patternMatchesEither(e.path!, p));
+          if (hit) return hit;
+        }
       }
     }
   }
   return undefined;
+}
+
+/** A glob argument (`cat secre?/*`) stands for the files it expands to; bounded, for speed. */
+function expandArg(arg: string, cwd: string): string[] {
+  if (!/[*?[]/.test(arg)) return [arg];
+  return [arg, ...expandGlob(expandHome(arg), cwd)];
 }
 
 function firstMatch(state: PermissionState, entries: RuleEntry[], req: PermissionRequest, shape: CallShape): RuleEntry | undefined {

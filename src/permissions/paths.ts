@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ignore from 'ignore';
+import picomatch from 'picomatch';
 
 type Ignore = ReturnType<typeof ignore>;
 
@@ -125,4 +126,37 @@ export function patternMatchesEither(pattern: PathPattern, p: ResolvedPath): boo
 /** Real path only: used for allow, so a symlink cannot borrow another folder's permission. */
 export function patternMatchesReal(pattern: PathPattern, p: ResolvedPath): boolean {
   return matchesUnder(pattern, p.real, pattern.base.real);
+}
+
+/**
+ * Expands a shell glob (`secre?/*`, `*\/key`) the way bash would, segment by segment, bounded to
+ * `limit` results. `**` is treated as `*` (bash without globstar).
+ */
+export function expandGlob(pattern: string, cwd: string, limit = 2000): string[] {
+  const abs = path.isAbsolute(pattern);
+  const segments = pattern.split('/').filter((s) => s !== '');
+  let current = [abs ? '/' : cwd];
+  for (const seg of segments) {
+    const next: string[] = [];
+    if (!/[*?[]/.test(seg)) {
+      for (const dir of current) next.push(path.join(dir, seg));
+    } else {
+      const isMatch = picomatch(seg.replace(/\*\*+/g, '*'), { dot: seg.startsWith('.') });
+      for (const dir of current) {
+        let names: string[];
+        try {
+          names = fs.readdirSync(dir);
+        } catch {
+          continue;
+        }
+        for (const n of names) {
+          if (isMatch(n)) next.push(path.join(dir, n));
+          if (next.length >= limit) break;
+        }
+      }
+    }
+    current = next.slice(0, limit);
+    if (current.length === 0) break;
+  }
+  return current.filter((p) => fs.existsSync(p));
 }

@@ -44,6 +44,9 @@ describe('path rules and working directories', () => {
     expect(bash('cat innocent/key')).toBe('deny');
     expect(bash('cat < src/../secret/key')).toBe('deny');
     expect(bash('cat src/a.ts')).toBe('allow');
+    expect(bash('cat secre?/*')).toBe('deny');
+    expect(bash('cat */key')).toBe('deny');
+    expect(bash('echo ok; cat "secret/key"')).toBe('deny');
   });
 
   it('gitignore-style patterns: unanchored names match at any depth; //abs and ~ forms', () => {
