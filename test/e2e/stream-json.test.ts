@@ -94,6 +94,27 @@ describe('stream-json session', () => {
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still here' });
   });
 
+  it('survives odd lines: wrong JSON types, a control request without id, a response to nobody', async () => {
+    api = await startFakeApi([text('unshaken')]);
+    const odd = [
+      '[1,2,3]',
+      'null',
+      '"just a string"',
+      '{"type":"user","message":{"role":"user","content":5}}',
+      '{"type":"control_request","request":{"subtype":"interrupt"}}',
+      '{"type":"control_response","response":{"subtype":"success","request_id":"nobody"}}',
+      '{"type":"mystery"}',
+      '{"deeply":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+    ];
+    const r = await runAgent({ api, args: STREAM_ARGS, input: odd.join('\n') + '\n' + userLine('still?') });
+    expect(r.code).toBe(0);
+    expectPureProtocol(r.lines);
+    const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
+    expect(errors.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    expect(r.stderr).toMatch(/control_response for unknown request nobody/);
+    expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'unshaken' });
+  });
+
   it('frames on \\n only: CRLF lines, U+2028 inside a string, a character split across chunks', async () => {
     api = await startFakeApi([text('ok')]);
     const p = startAgent({ api, args: STREAM_ARGS });
