@@ -15,6 +15,7 @@ import { SessionRunner, type SessionSettings } from './session/runner.js';
 import { buildSystemPrompt } from './session/systemPrompt.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
+import { setupAgents } from './agents/setup.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -56,11 +57,30 @@ export async function main(o: CliOptions): Promise<number> {
     version: VERSION,
   };
 
+  let agents: ReturnType<typeof setupAgents>;
+  try {
+    agents = setupAgents({
+      sessionId: settings.sessionId,
+      cwd,
+      tools,
+      emit,
+      includePartialMessages: () => settings.includePartialMessages,
+      agentsFlag: o.agents,
+      settingSources: o.settingSources,
+    });
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
+  settings.agents = agents.catalog.names();
+
   const channel = new ControlChannel((m) => writer.send(m));
   const runner = new SessionRunner(
     settings,
     {
       systemPrompt: () => buildSystemPrompt(systemParts),
+      services: agents.services,
+      background: agents.background,
       pipeline: () => ({ tools }),
     },
     emit,
@@ -71,6 +91,10 @@ export async function main(o: CliOptions): Promise<number> {
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
+      if (req.agents) {
+        agents.setSdkAgents(req.agents);
+        settings.agents = agents.catalog.names();
+      }
       return {
         commands: [],
         output_style: 'default',
@@ -97,7 +121,7 @@ export async function main(o: CliOptions): Promise<number> {
     mcpStatus: () => ({ mcpServers: settings.mcpServers }),
   });
 
-  const exitOn = installExitHandlers(runner, writer);
+  const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll());
 
   if (o.inputFormat === 'stream-json') {
     if (o.prompt !== undefined) runner.submit(o.prompt);
@@ -152,13 +176,15 @@ async function readAll(stream: NodeJS.ReadStream): Promise<string> {
  * SIGINT/SIGTERM: interrupt the run (its result comes within a second), kill every child process
  * group, flush, exit 130/143. The host vanishing (EPIPE on stdout): same, without the writing.
  */
-function installExitHandlers(runner: SessionRunner, writer: StdoutWriter): { dispose(): void } {
+function installExitHandlers(runner: SessionRunner, writer: StdoutWriter, stopTasks?: () => Promise<void>): { dispose(): void } {
   let exiting = false;
   const finish = async (code: number, waitForResult: boolean) => {
     if (exiting) return;
     exiting = true;
     runner.endInput();
     const wasRunning = runner.interrupt();
+    // Background tasks are stopped and reported as stopped before their processes are killed.
+    if (stopTasks && waitForResult) await Promise.race([stopTasks(), new Promise((r) => setTimeout(r, 1500))]);
     killAllGroups();
     if (wasRunning && waitForResult) {
       const deadline = Date.now() + 1500;

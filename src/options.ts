@@ -38,6 +38,7 @@ export const optionsSchema = z.object({
   settingSources: z.string().optional(),
   settings: z.string().optional(),
   sessionPersistence: z.boolean().default(true),
+  agents: z.string().optional(),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
@@ -52,7 +53,6 @@ const NOT_YET = [
   'mcp-config',
   'strict-mcp-config',
   'json-schema',
-  'agents',
   'agent',
   'plugin-dir',
   'plugin-dir-no-mcp',
@@ -124,6 +124,7 @@ function buildProgram(): Command {
     .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
     .option('--add-dir <dirs...>', 'more directories the tools may work in')
     .option('--betas <list>', 'beta headers for the API', list)
+    .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--no-session-persistence', 'do not keep a transcript (none is written yet either way)')

@@ -8,6 +8,10 @@ import { WriteTool } from './write.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
+import { AgentTool, TaskTool } from './task.js';
+import { TaskOutputTool } from './taskOutput.js';
+import { TaskStopTool } from './taskStop.js';
+import { TodoWriteTool } from './todoWrite.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -20,7 +24,10 @@ export function resultCapFor(toolName: string): number {
 
 /** The built-in tools, in the order the model sees them. */
 export function builtinTools(): Tool[] {
-  return [BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool] as Tool[];
+  return [
+    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool,
+    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
+  ] as Tool[];
 }
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {

@@ -13,6 +13,8 @@ import type { PermissionMode } from '../protocol/inbound.js';
 import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
+import type { BackgroundHost } from '../tasks/host.js';
+import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -45,10 +47,14 @@ export interface SessionHooks {
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
+  /** Background tasks: polled after each result; their notices re-enter the loop. */
+  background?: BackgroundHost;
 }
 
 interface Prompt {
   content: UserContent;
+  /** A background task's notice, not a user prompt (no UserPromptSubmit hooks). */
+  notification?: boolean;
 }
 
 export class SessionRunner {
@@ -94,6 +100,7 @@ export class SessionRunner {
 
   /** Abort the running prompt (interrupt): its result comes within a second. */
   interrupt(): boolean {
+    void this.hooks.background?.stopAll();
     if (!this.current) return false;
     this.current.abort();
     return true;
@@ -101,7 +108,33 @@ export class SessionRunner {
 
   /** Run prompts until the input ends and the queue is empty. */
   async run(): Promise<void> {
-    for await (const prompt of this.queue) await this.runPrompt(prompt);
+    const bg = this.hooks.background;
+    if (!bg) {
+      for await (const prompt of this.queue) await this.runPrompt(prompt);
+      return;
+    }
+    // After each result, poll (every 500 ms, or at once when a task ends): a finished task's
+    // notice re-enters the loop. Input ended: leave only when no task runs and no notice waits.
+    let next: Promise<IteratorResult<Prompt>> | null = null;
+    let inputEnded = false;
+    for (;;) {
+      const notice = bg.takeNotice();
+      if (notice) {
+        await this.runPrompt({ content: notice, notification: true });
+        continue;
+      }
+      if (inputEnded) {
+        if (!bg.busy()) return;
+        await bg.waitForChange(500);
+        continue;
+      }
+      next ??= this.queue.next();
+      const step = await Promise.race([next, bg.waitForChange(500).then(() => null)]);
+      if (step === null) continue;
+      next = null;
+      if (step.done) inputEnded = true;
+      else await this.runPrompt(step.value);
+    }
   }
 
   private async runPrompt(prompt: Prompt): Promise<void> {
@@ -113,7 +146,7 @@ export class SessionRunner {
     try {
       await this.emit(this.initMessage());
       let outcome: LoopOutcome;
-      const gate = this.hooks.beforePrompt ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};
+      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};
       if (gate.blockReason !== undefined) {
         await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
         outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
@@ -121,6 +154,7 @@ export class SessionRunner {
         appendUser(this.history, prompt.content, gate.additionalContext ?? []);
         outcome = await this.drive(abort.signal, usage);
       }
+      this.hooks.background?.drainUsage(usage);
       this.spentUsd += usage.totalCostUSD;
       await this.emitResult(outcome, usage, started);
     } catch (err) {
@@ -157,7 +191,7 @@ export class SessionRunner {
         readFiles: this.readFiles,
         scratchDir: this.ensureScratch(),
         toolUseId,
-        services: this.hooks.services,
+        services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
       }),
       pipeline: this.hooks.pipeline(),
       parentToolUseId: null,

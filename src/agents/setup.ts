@@ -1,0 +1,89 @@
+// Wires subagents and background tasks into one session: the agent catalog (built-in, files,
+// --agents, initialize.agents), the task registry, and the services tools reach through ctx.
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTaskAgentLister } from '../../tools/task.js';
+import { createTodoStore } from '../../tools/todoWrite.js';
+import type { Tool, ToolServices } from '../../tools/tool.js';
+import type { LoopEvent } from '../loop/events.js';
+import { envelope, toWire } from '../session/wire.js';
+import { createBackgroundShellService } from '../tasks/backgroundShell.js';
+import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
+import { TaskRegistry } from '../tasks/registry.js';
+import { createTaskControlService } from '../tasks/service.js';
+import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
+import { loadAgentDir } from './markdownAgents.js';
+import { SubagentRunner } from './subagentRunner.js';
+
+export interface AgentSetupOptions {
+  sessionId: string;
+  cwd: string;
+  /** The session's offered tools (subagents take their subsets from these). */
+  tools: Tool[];
+  /** Writes one protocol message. */
+  emit: (message: object) => Promise<void>;
+  includePartialMessages: () => boolean;
+  /** `--agents '<json>'`. */
+  agentsFlag?: string;
+  /** `--setting-sources`: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
+  settingSources?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface AgentSetup {
+  catalog: AgentCatalog;
+  registry: TaskRegistry;
+  services: ToolServices;
+  background: BackgroundHost;
+  /** `initialize.agents` from the host. Throws on a bad definition. */
+  setSdkAgents(agents: Record<string, unknown>): void;
+}
+
+/** Throws with a clear message on a bad `--agents` value. */
+export function setupAgents(o: AgentSetupOptions): AgentSetup {
+  const env = o.env ?? process.env;
+  const catalog = new AgentCatalog();
+  const sources = o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
+  const fromFiles = (dir: string, source: 'user' | 'project') => {
+    const { agents, problems } = loadAgentDir(dir, source);
+    for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);
+    catalog.set(source, agents);
+  };
+  if (sources.includes('user')) fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
+  if (sources.includes('project')) fromFiles(join(o.cwd, '.claude', 'agents'), 'project');
+  if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
+
+  const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);
+  const registry = new TaskRegistry({
+    dir: join(base, 'tasks'),
+    emit: (m) => o.emit({ ...m, ...envelope(o.sessionId) }),
+  });
+  const background = createBackgroundHost(registry);
+  const subagents = new SubagentRunner({
+    catalog,
+    registry,
+    tools: () => o.tools,
+    emitEvent: (ev: LoopEvent) => {
+      const line = toWire(ev, o.sessionId, o.includePartialMessages());
+      return line ? o.emit(line) : undefined;
+    },
+    lateUsage: (u) => background.addLateUsage(u),
+    transcriptDir: () => join(base, 'subagents'),
+  });
+  setTaskAgentLister(() => subagents.list());
+  const services: ToolServices = {
+    subagents,
+    backgroundShell: createBackgroundShellService(registry),
+    tasks: createTaskControlService(registry),
+    todos: createTodoStore(),
+  };
+  return {
+    catalog,
+    registry,
+    services,
+    background,
+    setSdkAgents(agents) {
+      catalog.set('sdk', parseAgentRecord(agents, 'sdk'));
+    },
+  };
+}

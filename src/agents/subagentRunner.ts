@@ -1,0 +1,368 @@
+// Runs subagents: the same agent loop, in the same process, with a fresh context — its own
+// history (the prompt is its first user message), system prompt, tool subset (never Task/Agent),
+// read-files map, todo list and usage accumulator. It inherits the parent loop's permission and
+// hook pipeline, fallback model and budget. Every event it produces carries parent_tool_use_id =
+// the Task tool_use id. Synchronous runs forward their events as tool progress and return the
+// final text; background runs are tasks in the registry and emit their events directly.
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { platform } from 'node:os';
+import { join } from 'node:path';
+import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
+import { ToolError } from '../../tools/tool.js';
+import { toolApiSchema } from '../../tools/registry.js';
+import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
+import { createTodoStore } from '../../tools/todoWrite.js';
+import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
+import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
+import { resolveModel } from '../loop/models.js';
+import { UsageAccumulator } from '../loop/usage.js';
+import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
+import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
+
+/** Key under which the runner hands each tool call the config of the loop that made it. */
+export const PARENT_LOOP_SERVICE = 'parentLoop';
+
+export interface SubagentHookInput {
+  agent_id: string;
+  agent_type: string;
+  agent_transcript_path: string;
+}
+
+export interface SubagentDeps {
+  catalog: AgentCatalog;
+  registry: TaskRegistry;
+  /** The session's offered tools: each agent's subset is taken from these. */
+  tools: () => Tool[];
+  /** Writes a background subagent's loop event as a protocol line. */
+  emitEvent: (ev: LoopEvent) => void | Promise<void>;
+  /** Usage of a background subagent, to be counted in the session's next result. */
+  lateUsage: (usage: UsageAccumulator) => void;
+  /** Directory for subagent transcripts (JSONL). */
+  transcriptDir: () => string;
+}
+
+interface Prepared {
+  def: AgentDef;
+  agentId: string;
+  model: string;
+  cfg: LoopConfig;
+  parent: LoopConfig;
+  history: HistoryMessage[];
+  transcriptPath: string;
+}
+
+export function resolveSubagentModel(requested: string | undefined, parentModel: string): string {
+  if (!requested || requested === 'inherit') return parentModel;
+  return resolveModel(requested);
+}
+
+export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
+  return [
+    def.prompt,
+    '',
+    '<env>',
+    `Working directory: ${cwd}`,
+    `Platform: ${platform()}`,
+    `Today's date: ${new Date().toISOString().slice(0, 10)}`,
+    '</env>',
+  ].join('\n');
+}
+
+/** A JSONL transcript of a subagent's messages, written synchronously as they come. */
+class Transcript {
+  private fd: number | undefined;
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, 'a', 0o600);
+    } catch {
+      this.fd = undefined;
+    }
+  }
+  write(entry: object): void {
+    if (this.fd === undefined) return;
+    try {
+      writeSync(this.fd, JSON.stringify(entry) + '\n');
+    } catch {
+      /* a full disk does not stop the agent */
+    }
+  }
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function transcriptEntry(ev: LoopEvent): object | null {
+  switch (ev.type) {
+    case 'assistant':
+      return { type: 'assistant', message: ev.message, parent_tool_use_id: ev.parentToolUseId, timestamp: new Date().toISOString() };
+    case 'tool_result':
+      return {
+        type: 'user',
+        message: { role: 'user', content: [ev.block] },
+        parent_tool_use_id: ev.parentToolUseId,
+        timestamp: new Date().toISOString(),
+      };
+    default:
+      return null;
+  }
+}
+
+function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
+  const t = usage.totals();
+  return {
+    total_tokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
+    tool_uses: events.toolUses,
+    duration_ms: Date.now() - started,
+  };
+}
+
+function hookInput(p: Prepared): SubagentHookInput {
+  return { agent_id: p.agentId, agent_type: p.def.name, agent_transcript_path: p.transcriptPath };
+}
+
+function failureText(outcome: LoopOutcome): string {
+  return outcome.interrupted ? 'Agent was interrupted' : `Agent failed: ${outcome.resultText}`;
+}
+
+export class SubagentRunner implements SubagentService {
+  constructor(private readonly deps: SubagentDeps) {}
+
+  list(): SubagentSummary[] {
+    const available = this.deps.tools().map((t) => t.name);
+    return this.deps.catalog.all().map((d) => ({
+      name: d.name,
+      description: d.description,
+      ...(d.tools || d.disallowedTools ? { tools: agentToolNames(d, available) } : {}),
+    }));
+  }
+
+  private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
+    const parent = ctx.services?.[PARENT_LOOP_SERVICE] as LoopConfig | undefined;
+    if (!parent || typeof parent.model !== 'function') throw new ToolError('Subagents can only run inside a session run');
+    const def = this.deps.catalog.get(req.subagentType);
+    if (!def)
+      throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
+    const all = this.deps.tools();
+    const names = new Set(agentToolNames(def, all.map((t) => t.name)));
+    const tools = all.filter((t) => names.has(t.name));
+    const model = resolveSubagentModel(req.model ?? def.model, parent.model());
+    const usage = new UsageAccumulator();
+    const readFiles = new Map();
+    const services = { ...ctx.services, subagents: undefined, todos: createTodoStore(), agentId };
+    const cfg: LoopConfig = {
+      ...parent,
+      model: () => model,
+      system: subagentSystemPrompt(def, ctx.cwd),
+      tools,
+      apiTools: tools.map(toolApiSchema),
+      maxTurns: req.maxTurns ?? def.maxTurns ?? parent.maxTurns,
+      spentUsd: () => parent.spentUsd() + usage.totalCostUSD,
+      signal,
+      usage,
+      toolContext: (toolUseId) => ({
+        cwd: ctx.cwd,
+        signal,
+        sessionId: ctx.sessionId,
+        readFiles,
+        scratchDir: ctx.scratchDir,
+        toolUseId,
+        services: { ...services, [PARENT_LOOP_SERVICE]: cfg },
+      }),
+      pipeline: { ...parent.pipeline, tools },
+      parentToolUseId: ctx.toolUseId,
+      stopHook: undefined,
+    };
+    const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath };
+    // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
+    const hooks = parent.pipeline.hooks;
+    if (hooks)
+      cfg.stopHook = async (active) => {
+        if (!hooks.has('SubagentStop')) return undefined;
+        const out = await hooks.run('SubagentStop', { ...hookInput(p), stop_hook_active: active }, { matchValue: def.name, signal });
+        if (out.stop) return { preventContinuation: out.stop.reason };
+        return out.blockReason !== undefined ? { blockReason: out.blockReason } : undefined;
+      };
+    return p;
+  }
+
+  private transcriptPath(agentId: string): string {
+    const dir = this.deps.transcriptDir();
+    mkdirSync(dir, { recursive: true });
+    return join(dir, `agent-${agentId}.jsonl`);
+  }
+
+  /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */
+  private async fireStart(p: Prepared, signal: AbortSignal): Promise<void> {
+    const hooks = p.parent.pipeline.hooks;
+    if (!hooks?.has('SubagentStart')) return;
+    try {
+      const out = await hooks.run('SubagentStart', hookInput(p), { matchValue: p.def.name, signal });
+      // A SubagentStart hook's additionalContext is given to the agent with its prompt.
+      if (out.additionalContext.length)
+        p.history[0] = { role: 'user', content: [p.history[0].content as string, ...out.additionalContext].join('\n\n') };
+    } catch (err) {
+      process.stderr.write(`agent: SubagentStart hook failed: ${(err as Error).message}\n`);
+    }
+  }
+
+  /**
+   * Drive the loop to its end, handing each event to `onEvent` (which may yield it onward).
+   * Never throws: an internal failure becomes an error outcome.
+   */
+  private async *drive(
+    p: Prepared,
+    transcript: Transcript,
+    counters: { toolUses: number; lastTool?: string },
+  ): AsyncGenerator<LoopEvent, LoopOutcome, void> {
+    const gen = agentLoop(p.history, p.cfg);
+    try {
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) return step.value;
+        const ev = step.value;
+        if (ev.type === 'assistant')
+          for (const b of ev.message.content)
+            if (b.type === 'tool_use') {
+              counters.toolUses++;
+              counters.lastTool = String(b.name);
+            }
+        const entry = transcriptEntry(ev);
+        if (entry) transcript.write(entry);
+        yield ev;
+      }
+    } catch (err) {
+      const text = `Internal error: ${err instanceof Error ? err.message : String(err)}`;
+      return {
+        subtype: 'error_during_execution',
+        resultText: text,
+        errors: [text],
+        numTurns: 0,
+        stopReason: null,
+        durationApiMs: 0,
+        permissionDenials: [],
+        ...(p.cfg.signal.aborted ? { interrupted: true } : {}),
+      };
+    }
+  }
+
+  async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
+    const agentId = 'a' + randomBytes(8).toString('hex');
+    const p = this.prepare(req, ctx, ctx.signal, agentId, this.transcriptPath(agentId));
+    const started = Date.now();
+    const counters = { toolUses: 0 };
+    const transcript = new Transcript(p.transcriptPath);
+    let outcome: LoopOutcome | undefined;
+    try {
+      await this.fireStart(p, ctx.signal);
+      const gen = this.drive(p, transcript, counters);
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) {
+          outcome = step.value;
+          break;
+        }
+        yield { type: 'progress', data: { loopEvent: step.value } };
+      }
+    } finally {
+      // Its cost counts in the parent's result, under its own model.
+      p.parent.usage.merge(p.cfg.usage);
+      transcript.close();
+    }
+    const s = stats(counters, p.cfg.usage, started);
+    const t = p.cfg.usage.totals();
+    const base = {
+      agentId,
+      agentType: p.def.name,
+      prompt: req.prompt,
+      resolvedModel: p.model,
+      totalToolUseCount: s.tool_uses,
+      totalDurationMs: s.duration_ms,
+      totalTokens: s.total_tokens,
+      usage: {
+        input_tokens: t.input_tokens,
+        output_tokens: t.output_tokens,
+        cache_creation_input_tokens: t.cache_creation_input_tokens,
+        cache_read_input_tokens: t.cache_read_input_tokens,
+      },
+    };
+    if (outcome.subtype !== 'success') {
+      return { content: failureText(outcome), isError: true, data: { ...base, status: 'failed', error: outcome.resultText } };
+    }
+    const text = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
+    return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }] } };
+  }
+
+  async startBackground(req: SubagentRequest, ctx: ToolContext): Promise<ToolResult> {
+    const registry = this.deps.registry;
+    // Validate before anything is registered: an unknown type must not leave a phantom task.
+    if (!this.deps.catalog.get(req.subagentType))
+      throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
+    const rec = registry.register('local_agent', {
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      fileName: (id) => `agent-${id}.jsonl`,
+    });
+    let p: Prepared;
+    try {
+      p = this.prepare(req, ctx, rec.abort.signal, rec.id, rec.outputFile);
+    } catch (err) {
+      registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
+      throw err;
+    }
+    void this.runBackground(p, rec.id);
+    return {
+      content:
+        `Async agent launched successfully.\nagentId: ${rec.id} (task id)\n` +
+        `The agent is working in the background; you will be notified when it completes. Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\n` +
+        `output_file: ${rec.outputFile}`,
+      data: {
+        status: 'async_launched',
+        isAsync: true,
+        agentId: rec.id,
+        description: req.description,
+        prompt: req.prompt,
+        outputFile: rec.outputFile,
+        resolvedModel: p.model,
+      },
+    };
+  }
+
+  private async runBackground(p: Prepared, taskId: string): Promise<void> {
+    const registry = this.deps.registry;
+    const started = Date.now();
+    const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
+    const transcript = new Transcript(p.transcriptPath);
+    let outcome: LoopOutcome | undefined;
+    const signal = p.cfg.signal;
+    try {
+      await this.fireStart(p, signal);
+      const gen = this.drive(p, transcript, counters);
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) {
+          outcome = step.value;
+          break;
+        }
+        await this.deps.emitEvent(step.value);
+        if (step.value.type === 'assistant') registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
+      }
+    } catch (err) {
+      process.stderr.write(`agent: background agent ${taskId}: ${(err as Error).message}\n`);
+    } finally {
+      transcript.close();
+      this.deps.lateUsage(p.cfg.usage);
+    }
+    const usage = stats(counters, p.cfg.usage, started);
+    if (signal.aborted) {
+      registry.finish(taskId, { status: 'stopped', summary: `Agent "${registry.get(taskId)?.description}" was stopped`, usage });
+    } else if (outcome && outcome.subtype === 'success') {
+      registry.finish(taskId, { status: 'completed', summary: outcome.resultText, resultText: outcome.resultText, usage });
+    } else {
+      const text = outcome ? failureText(outcome) : 'Agent failed';
+      registry.finish(taskId, { status: 'failed', summary: text, resultText: text, usage });
+    }
+  }
+}

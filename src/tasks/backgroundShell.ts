@@ -1,0 +1,105 @@
+// Background Bash: the command runs in its own process group, its output goes to a file as it
+// comes (capped), the file ends with `[exited with code N]`, and the registry reports the end.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { BackgroundShellService } from '../../tools/bash.js';
+import { runShellCommand } from '../util/processGroup.js';
+import { stoppedSummary, type TaskRecord, type TaskRegistry } from './registry.js';
+
+export const BG_DEFAULT_TIMEOUT_MS = 30 * 60_000;
+export const BG_MAX_TIMEOUT_MS = 2 * 60 * 60_000;
+export const BG_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** Appends to a file with synchronous writes (nothing sits in a buffer at a hard exit), capped. */
+class CappedFile {
+  private fd: number | undefined;
+  private bytes = 0;
+  dropped = 0;
+  constructor(
+    path: string,
+    private readonly max: number,
+  ) {
+    this.fd = openSync(path, 'w', 0o600);
+  }
+  write(text: string): void {
+    if (this.fd === undefined) return;
+    const buf = Buffer.from(text, 'utf8');
+    const room = this.max - this.bytes;
+    const part = buf.length <= room ? buf : buf.subarray(0, Math.max(0, room));
+    if (part.length) writeSync(this.fd, part);
+    this.bytes += part.length;
+    this.dropped += buf.length - part.length;
+  }
+  /** The trailer is written past the cap: the file always says how the command ended. */
+  end(trailer: string): void {
+    if (this.fd === undefined) return;
+    if (this.dropped) writeSync(this.fd, `\n[output truncated: ${this.dropped} bytes past the ${this.max}-byte cap were discarded]`);
+    writeSync(this.fd, trailer);
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export function createBackgroundShellService(
+  registry: TaskRegistry,
+  opts: { maxFileBytes?: number } = {},
+): BackgroundShellService {
+  return {
+    async start(command, o) {
+      const description = o.description?.trim() || command;
+      const rec = registry.register('local_bash', { description, toolUseId: o.toolUseId, command });
+      const file = new CappedFile(rec.outputFile, opts.maxFileBytes ?? BG_MAX_FILE_BYTES);
+      const timeoutMs = Math.min(Math.max(1, o.timeoutMs ?? BG_DEFAULT_TIMEOUT_MS), BG_MAX_TIMEOUT_MS);
+      void runShellCommand(command, {
+        cwd: o.cwd,
+        signal: rec.abort.signal,
+        timeoutMs,
+        maxOutputChars: 4096,
+        onOutput: (chunk) => file.write(chunk),
+      }).then(
+        (r) => {
+          const code = r.exitCode ?? (r.signal ? 128 + signalNumber(r.signal) : 1);
+          const sep = '\n';
+          if (r.aborted) {
+            file.end(`${sep}[stopped]\n`);
+            registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), exitCode: r.exitCode });
+          } else if (r.timedOut) {
+            file.end(`${sep}[timed out after ${timeoutMs} ms; exited with code ${code}]\n`);
+            registry.finish(rec.id, {
+              status: 'failed',
+              summary: `Background command "${description}" timed out after ${timeoutMs} ms`,
+              exitCode: r.exitCode,
+            });
+          } else {
+            file.end(`${sep}[exited with code ${code}]\n`);
+            registry.finish(rec.id, {
+              status: code === 0 ? 'completed' : 'failed',
+              summary: shellSummary(description, code),
+              exitCode: code,
+            });
+          }
+        },
+        (err: unknown) => {
+          file.end(`\n[failed: ${err instanceof Error ? err.message : String(err)}]\n`);
+          registry.finish(rec.id, { status: 'failed', summary: `Background command "${description}" failed to start` });
+        },
+      );
+      return { taskId: rec.id, outputFile: rec.outputFile };
+    },
+  };
+}
+
+export function shellSummary(description: string, code: number): string {
+  return code === 0
+    ? `Background command "${description}" completed (exit code 0)`
+    : `Background command "${description}" failed with exit code ${code}`;
+}
+
+function signalNumber(sig: NodeJS.Signals): number {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+  return table[sig] ?? 0;
+}
+
+/** The command (or description) a task stop message names. */
+export function taskLabel(rec: TaskRecord): string {
+  return rec.command ?? rec.description;
+}

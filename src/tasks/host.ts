@@ -1,0 +1,42 @@
+// What the session runner needs of background work: is any still going, which notices wait for
+// the model, whose usage is still to be counted, and a way to stop it all.
+import { UsageAccumulator } from '../loop/usage.js';
+import { noticeText, type TaskRegistry } from './registry.js';
+
+export interface BackgroundHost {
+  /** A task is running, or an ended task's notice still waits for the model. */
+  busy(): boolean;
+  /** The notices the model has not had, as one user turn (`<task-notification>` blocks); null when none. */
+  takeNotice(): string | null;
+  /** Resolves when a task ends, or after `ms`. */
+  waitForChange(ms: number): Promise<void>;
+  /** Move the usage of background work done since the last result into `into`. */
+  drainUsage(into: UsageAccumulator): void;
+  /** Stop every running task; each is reported as stopped. */
+  stopAll(): Promise<void>;
+}
+
+export interface BackgroundHostWithUsage extends BackgroundHost {
+  /** Count a background subagent's usage in the session's next result. */
+  addLateUsage(usage: UsageAccumulator): void;
+}
+
+export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWithUsage {
+  let late = new UsageAccumulator();
+  return {
+    busy: () => registry.hasRunning() || registry.hasNotices(),
+    takeNotice() {
+      const tasks = registry.takeNotices();
+      return tasks.length ? noticeText(tasks) : null;
+    },
+    waitForChange: (ms) => registry.waitForChange(ms),
+    drainUsage(into) {
+      into.merge(late);
+      late = new UsageAccumulator();
+    },
+    addLateUsage(usage) {
+      late.merge(usage);
+    },
+    stopAll: () => registry.stopAll(),
+  };
+}

@@ -1,0 +1,266 @@
+// The session's background tasks: shells started with Bash run_in_background and subagents
+// started with Task run_in_background. One registry per session. It announces each task
+// (`system`/`task_started`), reports its end (`system`/`task_notification`), keeps the notices the
+// model has not seen yet for the runner to feed back, and stops everything on the way out.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type TaskKind = 'local_bash' | 'local_agent';
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
+export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
+
+export interface TaskUsage {
+  total_tokens: number;
+  tool_uses: number;
+  duration_ms: number;
+}
+
+export interface TaskRecord {
+  id: string;
+  kind: TaskKind;
+  status: TaskStatus;
+  description: string;
+  /** The tool_use that started it (Bash or Task). */
+  toolUseId: string;
+  /** Where its output goes as it comes (a shell's output; a subagent's JSONL transcript). */
+  outputFile: string;
+  /** The shell command (local_bash). */
+  command?: string;
+  /** The agent type (local_agent). */
+  subagentType?: string;
+  abort: AbortController;
+  startedAt: number;
+  endedAt?: number;
+  /** The notification's summary: a subagent's final text, or the shell's one-line verdict. */
+  summary?: string;
+  /** A subagent's final text (or its error). */
+  resultText?: string;
+  exitCode?: number | null;
+  usage?: TaskUsage;
+  /** Resolves once the task has ended and its notification is out. */
+  done: Promise<void>;
+  /** The model already knows how it ended (it read it with TaskOutput, or stopped it itself). */
+  seenByModel: boolean;
+}
+
+export interface TaskStart {
+  description: string;
+  toolUseId: string;
+  command?: string;
+  subagentType?: string;
+  /** A file name for the output (default: <id>.output). */
+  fileName?: (id: string) => string;
+}
+
+export interface TaskEnd {
+  status: TaskEndStatus;
+  summary: string;
+  resultText?: string;
+  exitCode?: number | null;
+  usage?: TaskUsage;
+}
+
+export interface TaskRegistryOptions {
+  /** Directory for output files (created on demand). */
+  dir: string;
+  /** Writes one protocol message (session_id/uuid are added by the caller's envelope). */
+  emit: (message: Record<string, unknown>) => void | Promise<void>;
+}
+
+export function newTaskId(kind: TaskKind): string {
+  return (kind === 'local_bash' ? 'b' : 'a') + randomBytes(4).toString('hex');
+}
+
+export class TaskRegistry {
+  private readonly tasks = new Map<string, TaskRecord>();
+  private readonly finishers = new Map<string, (end: TaskEnd) => void>();
+  /** Ended tasks whose notice the model has not had yet, in the order they ended. */
+  private notices: TaskRecord[] = [];
+  private changeWaiters: Array<() => void> = [];
+
+  constructor(private readonly opts: TaskRegistryOptions) {}
+
+  get dir(): string {
+    mkdirSync(this.opts.dir, { recursive: true });
+    return this.opts.dir;
+  }
+
+  /** Register a running task and announce it. The caller runs it and calls `finish` once. */
+  register(kind: TaskKind, start: TaskStart): TaskRecord {
+    const id = newTaskId(kind);
+    const file = join(this.dir, start.fileName ? start.fileName(id) : `${id}.output`);
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    const rec: TaskRecord = {
+      id,
+      kind,
+      status: 'running',
+      description: start.description,
+      toolUseId: start.toolUseId,
+      outputFile: file,
+      ...(start.command !== undefined ? { command: start.command } : {}),
+      ...(start.subagentType !== undefined ? { subagentType: start.subagentType } : {}),
+      abort: new AbortController(),
+      startedAt: Date.now(),
+      done,
+      seenByModel: false,
+    };
+    this.tasks.set(id, rec);
+    this.finishers.set(id, (end) => {
+      this.finishers.delete(id);
+      rec.status = end.status;
+      rec.summary = end.summary;
+      rec.resultText = end.resultText;
+      rec.exitCode = end.exitCode;
+      rec.usage = end.usage;
+      rec.endedAt = Date.now();
+      const emitted = this.opts.emit({
+        type: 'system',
+        subtype: 'task_notification',
+        task_id: id,
+        tool_use_id: rec.toolUseId,
+        status: end.status,
+        output_file: rec.outputFile,
+        summary: end.summary,
+        ...(end.usage ? { usage: end.usage } : {}),
+      });
+      this.notices.push(rec);
+      const settle = () => {
+        resolveDone();
+        this.changed();
+      };
+      if (emitted && typeof (emitted as Promise<void>).then === 'function') (emitted as Promise<void>).then(settle, settle);
+      else settle();
+    });
+    void this.opts.emit({
+      type: 'system',
+      subtype: 'task_started',
+      task_id: id,
+      tool_use_id: rec.toolUseId,
+      description: rec.description,
+      task_type: kind,
+      ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
+      is_backgrounded: true,
+    });
+    return rec;
+  }
+
+  /** Report a task's end (once; later calls are ignored). */
+  finish(id: string, end: TaskEnd): void {
+    this.finishers.get(id)?.(end);
+  }
+
+  /** Emit a progress line for a running task (a background subagent after each of its turns). */
+  progress(id: string, usage: TaskUsage, lastToolName?: string): void {
+    const rec = this.tasks.get(id);
+    if (!rec || rec.status !== 'running') return;
+    void this.opts.emit({
+      type: 'system',
+      subtype: 'task_progress',
+      task_id: id,
+      tool_use_id: rec.toolUseId,
+      description: rec.description,
+      ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
+      usage,
+      ...(lastToolName ? { last_tool_name: lastToolName } : {}),
+    });
+  }
+
+  get(id: string): TaskRecord | undefined {
+    return this.tasks.get(id);
+  }
+
+  list(): TaskRecord[] {
+    return [...this.tasks.values()];
+  }
+
+  /** Whether any task is still running. */
+  hasRunning(): boolean {
+    for (const t of this.tasks.values()) if (t.status === 'running') return true;
+    return false;
+  }
+
+  /** Whether an ended task's notice still waits for the model. */
+  hasNotices(): boolean {
+    return this.notices.some((t) => !t.seenByModel);
+  }
+
+  /** The model learned how this task ended through a tool: no separate notice is needed. */
+  markSeen(id: string): void {
+    const rec = this.tasks.get(id);
+    if (rec) rec.seenByModel = true;
+  }
+
+  /** Ended tasks the model has not heard of yet; each is handed out once. */
+  takeNotices(): TaskRecord[] {
+    const out = this.notices.filter((t) => !t.seenByModel);
+    this.notices = [];
+    for (const t of out) t.seenByModel = true;
+    return out;
+  }
+
+  /** Resolves when a task ends (or after `ms`), whichever comes first. */
+  waitForChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const i = this.changeWaiters.indexOf(done);
+        if (i >= 0) this.changeWaiters.splice(i, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.changeWaiters.push(done);
+    });
+  }
+
+  /** Stop one task: abort it and wait (up to `graceMs`) until it has reported its end. */
+  async stop(id: string, graceMs = 5000): Promise<TaskRecord | undefined> {
+    const rec = this.tasks.get(id);
+    if (!rec) return undefined;
+    if (rec.status === 'running') {
+      rec.abort.abort();
+      await Promise.race([rec.done, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      // A task that does not wind down in time is reported as stopped anyway.
+      this.finish(id, { status: 'stopped', summary: stoppedSummary(rec) });
+    }
+    return rec;
+  }
+
+  /** Stop every running task (exit, interrupt). Each gets its `stopped` notification. */
+  async stopAll(graceMs = 1000): Promise<void> {
+    const running = this.list().filter((t) => t.status === 'running');
+    // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
+    for (const t of running) t.seenByModel = true;
+    await Promise.all(running.map((t) => this.stop(t.id, graceMs)));
+  }
+
+  private changed(): void {
+    for (const w of this.changeWaiters.splice(0)) w();
+  }
+}
+
+export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'command'>): string {
+  return rec.kind === 'local_bash'
+    ? `Background command "${rec.description || rec.command}" was stopped`
+    : `Agent "${rec.description}" was stopped`;
+}
+
+/** The `<task-notification>` block the model reads on its next turn. */
+export function noticeText(tasks: TaskRecord[]): string {
+  return tasks
+    .map((t) => {
+      const lines = [
+        '<task-notification>',
+        `<task-id>${t.id}</task-id>`,
+        `<tool-use-id>${t.toolUseId}</tool-use-id>`,
+        `<task-type>${t.kind}</task-type>`,
+        `<status>${t.status}</status>`,
+        `<summary>${t.summary ?? ''}</summary>`,
+      ];
+      if (t.resultText !== undefined && t.resultText !== t.summary) lines.push(`<result>${t.resultText}</result>`);
+      lines.push(`<output-file>${t.outputFile}</output-file>`, '</task-notification>');
+      return lines.join('\n');
+    })
+    .join('\n');
+}

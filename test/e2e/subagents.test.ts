@@ -1,0 +1,323 @@
+// Subagents (Task / Agent): a fresh context in the same process, its messages tagged with the Task
+// tool_use id, its final text as the tool result, its cost in the parent's result; concurrency,
+// custom agents from all three sources, unknown types, failures and interrupt.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  badRequest,
+  firstUserText,
+  lastToolResults,
+  systemText,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
+import { startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(pred: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return pred();
+}
+
+function toolNames(req: RecordedRequest): string[] {
+  return (req.body.tools ?? []).map((t: any) => t.name);
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b: any) => b.text ?? '').join('');
+  return '';
+}
+
+/** A script that serves the parent (by its first user text) and subagents (by theirs). */
+function routed(parent: (req: RecordedRequest) => ScriptedReply, subs: Record<string, (req: RecordedRequest) => ScriptedReply>) {
+  return (req: RecordedRequest): ScriptedReply => {
+    const first = firstUserText(req);
+    for (const [prefix, sub] of Object.entries(subs)) if (first.startsWith(prefix)) return sub(req);
+    return parent(req);
+  };
+}
+
+/** How many assistant turns the conversation already has. */
+function turns(req: RecordedRequest): number {
+  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
+}
+
+async function runSession(p: ReturnType<typeof startAgent>, prompt: string) {
+  p.sendRaw(userLine(prompt));
+  const result = await p.waitFor((m) => m.type === 'result', 20_000);
+  p.endInput();
+  const exit = await p.exited;
+  return { result, exit, msgs: p.json() };
+}
+
+describe('synchronous subagents', () => {
+  it('runs a subagent whose own conversation runs Bash; every message it produces carries the Task id; its text is the tool result; its cost counts in the parent result', async () => {
+    api = await startFakeApi(
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? {
+                content: [
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_task1',
+                    name: 'Task',
+                    input: { description: 'Echo something', prompt: 'SUB1: run echo', subagent_type: 'general-purpose', model: 'haiku' },
+                  },
+                ],
+                usage: { input_tokens: 100, output_tokens: 10 },
+              }
+            : text(`parent saw: ${resultText(lastToolResults(req)[0]?.content)}`, { usage: { input_tokens: 120, output_tokens: 12 } }),
+        {
+          'SUB1:': (req) =>
+            turns(req) === 0
+              ? { content: [{ type: 'tool_use', id: 'toolu_sub_bash', name: 'Bash', input: { command: 'echo from-sub' } }], usage: { input_tokens: 1000, output_tokens: 100 } }
+              : text(`sub final: ${resultText(lastToolResults(req)[0]?.content)}`, { usage: { input_tokens: 1100, output_tokens: 50 } }),
+        },
+      ),
+    );
+    const p = startAgent({ api, args: ARGS });
+    const { result, exit, msgs } = await runSession(p, 'delegate please');
+    expect(exit.code).toBe(0);
+    expect(result).toMatchObject({ subtype: 'success', result: 'parent saw: sub final: from-sub' });
+
+    // The subagent's messages: assistant (tool_use), user (tool_result), assistant (final text).
+    const sub = msgs.filter((m) => m.parent_tool_use_id === 'toolu_task1');
+    expect(sub.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(sub[0].message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash', id: 'toolu_sub_bash' });
+    expect(sub[1].message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_sub_bash' });
+    expect(sub[2].message.content[0]).toMatchObject({ type: 'text', text: 'sub final: from-sub' });
+    // The parent's own messages are untagged and never carry the subagent's tool calls.
+    const untagged = msgs.filter((m) => (m.type === 'assistant' || m.type === 'user') && m.parent_tool_use_id === null);
+    expect(untagged.length).toBe(3);
+    expect(JSON.stringify(untagged)).not.toContain('toolu_sub_bash');
+    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_task1');
+    expect(taskResult.message.content[0].content).toBe('sub final: from-sub');
+    expect(taskResult.message.content[0].is_error).toBeUndefined();
+    expect(taskResult.tool_use_result).toMatchObject({ status: 'completed', agentType: 'general-purpose', totalToolUseCount: 1 });
+
+    // The subagent ran on its own model, with its own system prompt and no Task/Agent tool.
+    const subReqs = api.requests.filter((r) => firstUserText(r).startsWith('SUB1:'));
+    expect(subReqs).toHaveLength(2);
+    expect(subReqs[0].body.model).toBe('claude-haiku-5-5');
+    expect(systemText(subReqs[0])).toContain('You are an agent working for a user through a parent agent');
+    expect(toolNames(subReqs[0])).not.toContain('Task');
+    expect(toolNames(subReqs[0])).not.toContain('Agent');
+    expect(toolNames(subReqs[0])).toContain('Bash');
+
+    // Its usage and cost are in the parent's result, under its model.
+    expect(Object.keys(result.modelUsage).sort()).toEqual(['claude-haiku-5-5', 'claude-sonnet-4-5']);
+    expect(result.modelUsage['claude-haiku-5-5']).toMatchObject({ inputTokens: 2100, outputTokens: 150 });
+    expect(result.modelUsage['claude-sonnet-4-5']).toMatchObject({ inputTokens: 220, outputTokens: 22 });
+    expect(result.usage.input_tokens).toBe(2320);
+    const sum = Object.values(result.modelUsage as Record<string, { costUSD: number }>).reduce((a, e) => a + e.costUSD, 0);
+    expect(result.total_cost_usd).toBeCloseTo(sum, 10);
+    expect(result.modelUsage['claude-haiku-5-5'].costUSD).toBeGreaterThan(0);
+    expect(p.stderr()).not.toContain('internal error');
+  });
+
+  it('two Task calls in one turn run concurrently: two subagents each running `sleep 1` take about 1 s, not 2', async () => {
+    const times: Record<string, number> = {};
+    api = await startFakeApi(
+      routed(
+        (req) => {
+          if (turns(req) === 0) {
+            times.fanOut = Date.now();
+            return {
+              content: [
+                { type: 'tool_use', id: 'toolu_A', name: 'Task', input: { description: 'A', prompt: 'SUBA: sleep', subagent_type: 'general-purpose' } },
+                { type: 'tool_use', id: 'toolu_B', name: 'Agent', input: { description: 'B', prompt: 'SUBB: sleep', subagent_type: 'general-purpose' } },
+              ],
+            };
+          }
+          times.joined = Date.now();
+          return text(lastToolResults(req).map((r) => resultText(r.content)).join(' + '));
+        },
+        {
+          'SUBA:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'sleep 1; echo A-slept' }) : text('A done')),
+          'SUBB:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'sleep 1; echo B-slept' }) : text('B done')),
+        },
+      ),
+    );
+    const p = startAgent({ api, args: ARGS });
+    const { result, msgs } = await runSession(p, 'fan out');
+    expect(result).toMatchObject({ subtype: 'success', result: 'A done + B done' });
+    const elapsed = times.joined - times.fanOut;
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(1800);
+    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(3);
+    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(3);
+  });
+
+  it('an unknown subagent_type is an is_error tool result naming the valid agents; the parent goes on', async () => {
+    api = await startFakeApi([toolUse('Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'), text('ok then')]);
+    const p = startAgent({ api, args: ARGS });
+    const { result, msgs } = await runSession(p, 'try a bad agent');
+    expect(result).toMatchObject({ subtype: 'success', result: 'ok then' });
+    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad').message.content[0];
+    expect(tr.is_error).toBe(true);
+    expect(tr.content).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore");
+  });
+
+  it('a failing subagent (API error, max turns) is an is_error tool result, never a crashed parent', async () => {
+    api = await startFakeApi(
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? {
+                content: [
+                  { type: 'tool_use', id: 'toolu_f1', name: 'Task', input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' } },
+                  { type: 'tool_use', id: 'toolu_f2', name: 'Task', input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 } },
+                ],
+              }
+            : text('parent survived'),
+        {
+          'SUBFAIL:': () => badRequest('subagent request was bad'),
+          'SUBLOOP:': () => toolUse('Glob', { pattern: '*' }),
+        },
+      ),
+    );
+    const p = startAgent({ api, args: ARGS });
+    const { result, msgs, exit } = await runSession(p, 'fail twice');
+    expect(exit.code).toBe(0);
+    expect(result).toMatchObject({ subtype: 'success', result: 'parent survived' });
+    const byId = (id: string) => msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === id).message.content[0];
+    expect(byId('toolu_f1')).toMatchObject({ is_error: true });
+    expect(byId('toolu_f1').content).toContain('subagent request was bad');
+    expect(byId('toolu_f2')).toMatchObject({ is_error: true });
+    expect(byId('toolu_f2').content).toContain('Reached maximum number of turns (1)');
+    // The subagent's API error reached the host as its own (tagged) assistant message.
+    expect(msgs.some((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_f1' && JSON.stringify(m.message).includes('API Error'))).toBe(true);
+  });
+
+  it('interrupt during a synchronous subagent reaches it: its Bash group is killed and the result comes at once', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi(
+      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 's', prompt: 'SUBSLEEP: go', subagent_type: 'general-purpose' }, 'toolu_s') : text('after')), {
+        'SUBSLEEP:': () => toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }),
+      }),
+    );
+    const p = startAgent({ api, cwd, args: ARGS });
+    p.sendRaw(userLine('sleep in a subagent'));
+    const pidFile = join(cwd, 'sub.pid');
+    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    const asked = Date.now();
+    p.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });
+    const result = await p.waitFor((m) => m.type === 'result');
+    expect(Date.now() - asked).toBeLessThan(1500);
+    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+    p.endInput();
+    expect((await p.exited).code).toBe(1);
+  });
+});
+
+describe('custom agents', () => {
+  it('an agent from initialize.agents gets its prompt as system prompt and exactly its listed tools; the Task description lists it', async () => {
+    api = await startFakeApi(
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse('Task', { description: 'review', prompt: 'SUBREV: review it', subagent_type: 'reviewer' }, 'toolu_rev')
+            : text(`parent: ${resultText(lastToolResults(req)[0]?.content)}`),
+        { 'SUBREV:': () => text('looks fine') },
+      ),
+    );
+    const p = startAgent({ api, args: ARGS });
+    p.send({
+      type: 'control_request',
+      request_id: 'init-1',
+      request: {
+        subtype: 'initialize',
+        agents: {
+          reviewer: { description: 'Reviews code carefully', prompt: 'You are the REVIEWER agent.', tools: ['Read', 'Grep', 'NoSuchTool'], model: 'opus' },
+        },
+      },
+    });
+    await p.waitFor((m) => m.type === 'control_response');
+    const { result, msgs } = await runSession(p, 'review please');
+    expect(result).toMatchObject({ subtype: 'success', result: 'parent: looks fine' });
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init').agents).toEqual(['general-purpose', 'Explore', 'reviewer']);
+    const parentReq = api.requests[0];
+    const taskTool = parentReq.body.tools.find((t: any) => t.name === 'Task');
+    expect(taskTool.description).toContain('- reviewer: Reviews code carefully (Tools: Read, Grep)');
+    expect(parentReq.body.tools.find((t: any) => t.name === 'Agent')).toBeDefined();
+    const subReq = api.requests.find((r) => firstUserText(r).startsWith('SUBREV:'))!;
+    expect(systemText(subReq).startsWith('You are the REVIEWER agent.')).toBe(true);
+    expect(toolNames(subReq)).toEqual(['Read', 'Grep']);
+    expect(subReq.body.model).toBe('claude-opus-5-5');
+  });
+
+  it('agents from --agents and from .claude/agents/*.md are offered and run with their own prompt, tools and model', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'agents', 'doc-writer.md'),
+      '---\nname: doc-writer\ndescription: "Writes docs: clear, short"\ntools: Read, Write\nmodel: haiku\n---\nYou are the DOC WRITER.\nWrite plainly.\n',
+    );
+    writeFileSync(join(cwd, '.claude', 'agents', 'broken.md'), 'no front matter here\n');
+    api = await startFakeApi(
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? {
+                content: [
+                  { type: 'tool_use', id: 'toolu_d', name: 'Task', input: { description: 'd', prompt: 'SUBDOC: go', subagent_type: 'doc-writer' } },
+                  { type: 'tool_use', id: 'toolu_f', name: 'Task', input: { description: 'f', prompt: 'SUBFLAG: go', subagent_type: 'flagged', model: 'inherit' } },
+                ],
+              }
+            : text('both ran'),
+        { 'SUBDOC:': () => text('doc done'), 'SUBFLAG:': () => text('flag done') },
+      ),
+    );
+    const agentsJson = JSON.stringify({ flagged: { description: 'From the flag', prompt: 'You are FLAGGED.', tools: ['Glob'] } });
+    const p = startAgent({ api, cwd, args: [...ARGS, '--agents', agentsJson] });
+    const { result, msgs } = await runSession(p, 'use custom agents');
+    expect(result).toMatchObject({ subtype: 'success', result: 'both ran' });
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init').agents).toEqual(['general-purpose', 'Explore', 'doc-writer', 'flagged']);
+    const doc = api.requests.find((r) => firstUserText(r).startsWith('SUBDOC:'))!;
+    expect(systemText(doc).startsWith('You are the DOC WRITER.\nWrite plainly.')).toBe(true);
+    expect(toolNames(doc)).toEqual(['Read', 'Write']);
+    expect(doc.body.model).toBe('claude-haiku-5-5');
+    const flag = api.requests.find((r) => firstUserText(r).startsWith('SUBFLAG:'))!;
+    expect(systemText(flag).startsWith('You are FLAGGED.')).toBe(true);
+    expect(toolNames(flag)).toEqual(['Glob']);
+    expect(flag.body.model).toBe('claude-sonnet-4-5');
+    expect(api.requests[0].body.tools.find((t: any) => t.name === 'Task').description).toContain('- doc-writer: Writes docs: clear, short (Tools: Read, Write)');
+    expect(p.stderr()).toContain('broken.md: no front matter');
+  });
+
+  it('a bad --agents value stops the start with exit 2 and a clear line', async () => {
+    const p = startAgent({ args: [...ARGS, '--agents', '{"x": {"description": 1}}'] });
+    p.endInput();
+    const { code } = await p.exited;
+    expect(code).toBe(2);
+    expect(p.stderr()).toMatch(/--agents: agent "x": description/);
+  });
+});

@@ -1,0 +1,117 @@
+// Task (and Agent, the name today's SDK tool types use): launch a subagent with a fresh context.
+// The tool only validates and delegates: the session provides `ctx.services.subagents`, which runs
+// the agent loop (synchronously, forwarding its events as progress, or in the background).
+import { z } from 'zod';
+import { defineTool, ToolError, type Tool, type ToolContext, type ToolProgress, type ToolResult } from './tool.js';
+
+export interface SubagentSummary {
+  name: string;
+  description: string;
+  /** Tool names, or undefined for "all tools". */
+  tools?: string[];
+}
+
+export interface SubagentRequest {
+  description: string;
+  prompt: string;
+  subagentType: string;
+  model?: string;
+  maxTurns?: number;
+}
+
+/** What the session implements (src/agents) and hands to tools as `ctx.services.subagents`. */
+export interface SubagentService {
+  /** The agents a Task call may name. */
+  list(): SubagentSummary[];
+  /**
+   * Run a subagent to its end. Yields `{type:'progress', data:{loopEvent}}` for each of its loop
+   * events (the parent forwards them to the host); returns its final text as the tool result.
+   */
+  run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void>;
+  /** Start a subagent in the background; returns at once with its task id and output file. */
+  startBackground(req: SubagentRequest, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export const DEFAULT_SUBAGENT_TYPE = 'general-purpose';
+
+/** Who lists the agents in the tool's description (the session sets it once its agents are known). */
+let agentLister: () => SubagentSummary[] = () => [];
+export function setTaskAgentLister(fn: () => SubagentSummary[]): void {
+  agentLister = fn;
+}
+
+export const taskInputSchema = z.object({
+  description: z.string().describe('A short (3-5 word) description of the task'),
+  prompt: z.string().describe('The task for the agent to perform'),
+  subagent_type: z
+    .string()
+    .optional()
+    .describe(`The type of specialized agent to use for this task (default: ${DEFAULT_SUBAGENT_TYPE})`),
+  model: z
+    .string()
+    .optional()
+    .describe('Optional model for this agent: sonnet, opus, haiku, inherit (the parent\'s model) or a model id. Defaults to the agent definition\'s model, else the parent\'s.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Set to true to run the agent in the background; you will be notified when it completes.'),
+  max_turns: z.number().int().positive().optional().describe('Optional cap on the agent\'s model turns'),
+});
+export type TaskInput = z.infer<typeof taskInputSchema>;
+
+export function taskDescription(agents: SubagentSummary[]): string {
+  const list = agents
+    .map((a) => `- ${a.name}: ${a.description} (Tools: ${a.tools && a.tools.length ? a.tools.join(', ') : 'All tools'})`)
+    .join('\n');
+  return `Launch a new agent to handle complex, multi-step tasks autonomously. Each agent starts with a fresh context: it sees only the prompt you give it, works with its own tools, and returns one final report.
+
+Available agent types and the tools they have access to:
+${list || '- (none)'}
+
+When using this tool, set subagent_type to pick an agent type (default: ${DEFAULT_SUBAGENT_TYPE}).
+
+Usage notes:
+- Launch several agents at once when the work is independent: put several calls in one message and they run concurrently.
+- The agent's result is not shown to the user: relay what matters in your own answer.
+- Write a complete, self-contained prompt: say exactly what to do and what to report back, since the agent cannot ask you questions.
+- run_in_background: the call returns at once with a task id and an output file; you are notified when the agent completes. Use TaskOutput to read its result earlier, TaskStop to stop it.
+- Agents cannot launch agents of their own.`;
+}
+
+function subagents(ctx: ToolContext): SubagentService {
+  const svc = ctx.services?.subagents as SubagentService | undefined;
+  if (!svc || typeof svc.run !== 'function') throw new ToolError('Subagents are not available in this context');
+  return svc;
+}
+
+function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
+  return defineTool({
+    name,
+    get description() {
+      return taskDescription(agentLister());
+    },
+    inputSchema: taskInputSchema,
+    // Launching has no side effect of its own: the agent's tools are each checked as they run.
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    async *call(input, ctx) {
+      const svc = subagents(ctx);
+      const type = input.subagent_type?.trim() || DEFAULT_SUBAGENT_TYPE;
+      const known = svc.list();
+      if (!known.some((a) => a.name === type))
+        throw new ToolError(`Agent type '${type}' not found. Available agents: ${known.map((a) => a.name).join(', ')}`);
+      const req: SubagentRequest = {
+        description: input.description,
+        prompt: input.prompt,
+        subagentType: type,
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.max_turns ? { maxTurns: input.max_turns } : {}),
+      };
+      if (input.run_in_background) return await svc.startBackground(req, ctx);
+      return yield* svc.run(req, ctx);
+    },
+  });
+}
+
+export const TaskTool = makeTaskTool('Task');
+export const AgentTool = makeTaskTool('Agent');
