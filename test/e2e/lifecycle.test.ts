@@ -48,7 +48,7 @@ describe('interrupt and signals', () => {
   it('interrupt ends the run within a second, kills the process group, and the session goes on', async () => {
     api = await startFakeApi([toolUse('Bash', { command: SLEEPER }), text('next prompt answered')]);
     const cwd = tempDir();
-    const p = startAgent({ api, cwd, args: STREAM_ARGS });
+    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'] });
     p.sendRaw(userLine('sleep please'));
     const pid = Number(await waitForFile(join(cwd, 'sleeper.pid')));
     expect(alive(pid)).toBe(true);
@@ -77,7 +77,7 @@ describe('interrupt and signals', () => {
     it(`${signal} while a tool runs: the group is killed, a final result is written, exit ${code}`, async () => {
       api = await startFakeApi([toolUse('Bash', { command: SLEEPER })]);
       const cwd = tempDir();
-      const p = startAgent({ api, cwd, args: STREAM_ARGS });
+      const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'] });
       p.sendRaw(userLine('sleep'));
       const pid = Number(await waitForFile(join(cwd, 'sleeper.pid')));
       p.child.kill(signal);

@@ -22,7 +22,7 @@ describe('stream-json session', () => {
   it('runs a tool call and answers: init, assistant, tool result, result', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo hello-from-bash' }), text('All done.')]);
     const cwd = tempDir();
-    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('say hello') });
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools=Bash(echo:*)'], input: userLine('say hello') });
     expect(r.code).toBe(0);
     expectPureProtocol(r.lines);
     const msgs = r.json();
@@ -68,7 +68,7 @@ describe('stream-json session', () => {
       text('after sleep'),
       text('second prompt answered'),
     ]);
-    const p = startAgent({ api, args: STREAM_ARGS });
+    const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'] });
     p.sendRaw(userLine('first'));
     await p.waitFor((m) => m.type === 'assistant');
     p.sendRaw(userLine('second'));

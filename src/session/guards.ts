@@ -1,0 +1,195 @@
+// Settings, permissions and hooks for one session, wired to the host: what the tool pipeline and
+// the runner need to guard every tool call and every prompt. Built once at start; a broken
+// settings file or a forbidden mode stops the start with a clear message, never half a config.
+import type { ControlChannel } from '../control/channel.js';
+import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
+import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
+import type { StopHookVerdict } from '../loop/agentLoop.js';
+import type { CliOptions } from '../options.js';
+import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
+import { ALL_SOURCES, loadSettings, type SettingSource } from '../settings/index.js';
+
+/** How long a permission prompt may wait for the host's answer (a person may be deciding). */
+const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
+/** Callback hooks carry their own timeout; this bounds the control request itself. */
+const HOOK_CALLBACK_TIMEOUT_MS = 10 * 60_000;
+
+export class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface GuardContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  sessionId: string;
+  transcriptPath: string;
+  channel: ControlChannel;
+  /** Hooks' systemMessage lines and warnings, for the host and the person. */
+  onSystemMessage: (message: string) => void;
+}
+
+export interface Guards {
+  permissions: PermissionState;
+  hooks: HookRunner;
+  /** What every tool call of this session passes through (subagents inherit it). */
+  pipeline: Omit<PipelineDeps, 'tools'>;
+  /** initialize: the host's callback hooks. */
+  setHostHooks(hooks: unknown): void;
+  /** UserPromptSubmit (and SessionStart before the first prompt). */
+  beforePrompt(prompt: unknown, signal: AbortSignal): Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  stopHook(stopHookActive: boolean, signal: AbortSignal): Promise<StopHookVerdict | undefined>;
+  sessionEnd(reason: string): Promise<void>;
+}
+
+function parseSources(value: string | undefined): SettingSource[] {
+  if (value === undefined) return ALL_SOURCES;
+  const out: SettingSource[] = [];
+  for (const s of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (s !== 'user' && s !== 'project' && s !== 'local')
+      throw new StartupError(`--setting-sources: unknown source ${JSON.stringify(s)} (use user, project, local)`, 2);
+    out.push(s);
+  }
+  return out;
+}
+
+export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
+  let loaded;
+  try {
+    loaded = loadSettings({ cwd: ctx.cwd, env: ctx.env, sources: parseSources(o.settingSources), settingsArg: o.settings });
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    throw new StartupError((err as Error).message, 1);
+  }
+  if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
+    throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: only "stdio" is supported yet (MCP permission tools are not)`, 2);
+
+  const allowBypass = o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions;
+  const mode: PermissionMode =
+    o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : ((loaded.permissions.defaultMode as PermissionMode | undefined) ?? 'default'));
+  let permissions: PermissionState;
+  try {
+    permissions = createPermissionState({
+      mode,
+      allow: [...loaded.permissions.allow, ...o.allowedTools],
+      deny: [...loaded.permissions.deny, ...o.disallowedTools],
+      ask: loaded.permissions.ask,
+      additionalDirectories: [...loaded.permissions.additionalDirectories, ...o.addDir],
+      cwd: ctx.cwd,
+      allowBypass,
+    });
+  } catch (err) {
+    throw new StartupError((err as Error).message, 2);
+  }
+
+  const warn = (msg: string) => process.stderr.write(`agent: ${msg}\n`);
+  const hooks = new HookRunner({
+    commandHooks: loaded.hooks as never,
+    onWarning: warn,
+    base: () => ({
+      session_id: ctx.sessionId,
+      transcript_path: ctx.transcriptPath,
+      cwd: ctx.cwd,
+      permission_mode: permissions.mode,
+    }),
+  });
+  const callHost = (callbackId: string, input: object, toolUseId: string | undefined, signal: AbortSignal) =>
+    ctx.channel.request(
+      'hook_callback',
+      { callback_id: callbackId, input, tool_use_id: toolUseId },
+      { timeoutMs: HOOK_CALLBACK_TIMEOUT_MS, signal },
+    );
+
+  const askHost =
+    o.permissionPromptTool === 'stdio'
+      ? async (req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> => {
+          const answer = (await ctx.channel.request('can_use_tool', { ...req }, { timeoutMs: PERMISSION_TIMEOUT_MS, signal })) as Record<string, unknown>;
+          return normalizeAnswer(answer, req);
+        }
+      : undefined;
+
+  let sessionStarted = false;
+  return {
+    permissions,
+    hooks,
+    pipeline: { permissions, hooks, askHost, onSystemMessage: ctx.onSystemMessage, onWarning: warn },
+    setHostHooks(value) {
+      const parsed = callbackHooksSchema.safeParse(value ?? {});
+      if (!parsed.success) throw new Error(`initialize: hooks: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      hooks.setCallbackHooks(parsed.data, callHost);
+    },
+    async beforePrompt(prompt, signal) {
+      const context: string[] = [];
+      if (!sessionStarted) {
+        sessionStarted = true;
+        if (hooks.has('SessionStart')) {
+          const start = await hooks.run('SessionStart', { source: 'startup' }, { matchValue: 'startup', signal });
+          report(start.systemMessages);
+          context.push(...start.additionalContext);
+        }
+      }
+      if (hooks.has('UserPromptSubmit')) {
+        const text = typeof prompt === 'string' ? prompt : promptText(prompt);
+        const gate = await hooks.run('UserPromptSubmit', { prompt: text }, { signal });
+        report(gate.systemMessages);
+        if (gate.blockReason !== undefined || gate.stop) return { blockReason: gate.blockReason ?? gate.stop!.reason };
+        context.push(...gate.additionalContext);
+      }
+      return { additionalContext: context };
+    },
+    async stopHook(stopHookActive, signal) {
+      if (!hooks.has('Stop')) return undefined;
+      const out = await hooks.run('Stop', { stop_hook_active: stopHookActive }, { signal });
+      report(out.systemMessages);
+      if (out.stop) return { preventContinuation: out.stop.reason };
+      if (out.blockReason !== undefined) return { blockReason: out.blockReason };
+      return undefined;
+    },
+    async sessionEnd(reason) {
+      if (!hooks.has('SessionEnd')) return;
+      const ac = new AbortController();
+      const timer = setTimeout(() => ac.abort(), 5000);
+      try {
+        await hooks.run('SessionEnd', { reason }, { matchValue: reason, signal: ac.signal });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+
+  function report(messages: string[]): void {
+    for (const m of messages) ctx.onSystemMessage(m);
+  }
+}
+
+function promptText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b): b is { type: 'text'; text: string } => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}
+
+/** The host's answer to can_use_tool, in today's shape or the older {allowed} one. */
+function normalizeAnswer(answer: Record<string, unknown>, req: AskHostRequest): AskHostAnswer {
+  const behavior = answer.behavior ?? (answer.allowed === true ? 'allow' : answer.allowed === false ? 'deny' : undefined);
+  if (behavior === 'allow') {
+    const updatedInput = answer.updatedInput && typeof answer.updatedInput === 'object' ? (answer.updatedInput as Record<string, unknown>) : undefined;
+    return {
+      behavior: 'allow',
+      updatedInput: updatedInput ?? (req.input as Record<string, unknown>),
+      updatedPermissions: Array.isArray(answer.updatedPermissions) ? answer.updatedPermissions : undefined,
+    };
+  }
+  if (behavior === 'deny')
+    return {
+      behavior: 'deny',
+      message: typeof answer.message === 'string' && answer.message ? answer.message : typeof answer.reason === 'string' ? answer.reason : 'Permission denied by the host',
+      interrupt: answer.interrupt === true,
+    };
+  return { behavior: 'deny', message: `The host answered can_use_tool without a valid behavior: ${JSON.stringify(answer).slice(0, 200)}` };
+}

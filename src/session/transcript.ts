@@ -1,0 +1,34 @@
+// The session transcript: one JSON line per message, under
+// $CLAUDE_CONFIG_DIR/projects/<cwd with / replaced by ->/<session>.jsonl, where hooks
+// (transcript_path) and people can read it. Appended synchronously so an exit loses nothing.
+// Streaming deltas are not kept; everything else the host saw is, plus the prompts.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function transcriptPath(env: NodeJS.ProcessEnv, cwd: string, sessionId: string): string {
+  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+  return join(configDir, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${sessionId}.jsonl`);
+}
+
+export class Transcript {
+  private ready = false;
+  private failed = false;
+
+  constructor(readonly path: string) {}
+
+  append(entry: object): void {
+    if (this.failed) return;
+    try {
+      if (!this.ready) {
+        mkdirSync(dirname(this.path), { recursive: true });
+        this.ready = true;
+      }
+      appendFileSync(this.path, JSON.stringify({ ...entry, timestamp: new Date().toISOString() }) + '\n');
+    } catch (err) {
+      // A read-only home must not stop the run; say so once.
+      this.failed = true;
+      process.stderr.write(`agent: cannot write the transcript ${this.path}: ${(err as Error).message}\n`);
+    }
+  }
+}
