@@ -1,0 +1,270 @@
+// Background work: subagents and shells that outlive their tool call, their notifications, the
+// post-result re-entry into the loop, TaskOutput / TaskStop, exit with tasks still running,
+// tool_progress for long foreground tools, and TodoWrite.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
+import { startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids in a process group, from the process table. */
+function groupMembers(pgid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when nothing matches
+  }
+}
+
+function pgidOf(pid: number): number {
+  return Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+}
+
+async function waitUntil(pred: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return pred();
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b: any) => b.text ?? '').join('');
+  return '';
+}
+
+function turns(req: RecordedRequest): number {
+  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
+}
+
+function taskIdIn(req: RecordedRequest): string {
+  const t = resultText(lastToolResults(req)[0]?.content);
+  const m = /(?:ID|agentId): ([ab][0-9a-f]{8})/.exec(t);
+  if (!m) throw new Error(`no task id in: ${t}`);
+  return m[1];
+}
+
+const isMain = (req: RecordedRequest) => !firstUserText(req).startsWith('SUB');
+
+describe('background subagents', () => {
+  it('returns at once; its messages are tagged; its notification comes after the first result and re-enters the loop for a second result', async () => {
+    let notified = '';
+    api = await startFakeApi((req): ScriptedReply => {
+      if (!isMain(req)) return { ...text('background findings: 42'), delayMs: 700, usage: { input_tokens: 500, output_tokens: 50 } };
+      const n = turns(req);
+      if (n === 0)
+        return toolUse('Task', { description: 'Research', prompt: 'SUBBG: research', subagent_type: 'general-purpose', run_in_background: true }, 'toolu_bgtask');
+      if (n === 1) return text('started it');
+      notified = lastUserText(req);
+      return text('acted on the notification');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('research in the background'));
+    const first = await p.waitFor((m) => m.type === 'result');
+    expect(first).toMatchObject({ subtype: 'success', result: 'started it' });
+    const second = await p.waitFor((m) => m.type === 'result' && m.uuid !== first.uuid, 10_000);
+    expect(second).toMatchObject({ subtype: 'success', result: 'acted on the notification' });
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+
+    const msgs = p.json();
+    const idx = (pred: (m: any) => boolean) => msgs.findIndex(pred);
+    const started = msgs.find((m) => m.type === 'system' && m.subtype === 'task_started')!;
+    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research' });
+    const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ task_id: started.task_id, tool_use_id: 'toolu_bgtask', status: 'completed', summary: 'background findings: 42' });
+    expect(note.usage).toMatchObject({ total_tokens: 550, tool_uses: 0 });
+    expect(existsSync(note.output_file)).toBe(true);
+    const resultIdx = msgs.filter((m) => m.type === 'result').map((r) => msgs.indexOf(r));
+    expect(idx((m) => m.subtype === 'task_started')).toBeLessThan(resultIdx[0]);
+    expect(idx((m) => m.subtype === 'task_notification')).toBeGreaterThan(resultIdx[0]);
+    expect(idx((m) => m.subtype === 'task_notification')).toBeLessThan(resultIdx[1]);
+    // The launch result names the task and its output file; the subagent's own messages are tagged.
+    const launch = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bgtask');
+    expect(launch.message.content[0].content).toContain(started.task_id);
+    expect(launch.message.content[0].content).toContain(note.output_file);
+    expect(launch.tool_use_result).toMatchObject({ status: 'async_launched', agentId: started.task_id, outputFile: note.output_file });
+    const tagged = msgs.filter((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_bgtask');
+    expect(tagged).toHaveLength(1);
+    // The model got the notification as a new user turn.
+    expect(notified).toContain('<task-notification>');
+    expect(notified).toContain(`<task-id>${started.task_id}</task-id>`);
+    expect(notified).toContain('<status>completed</status>');
+    expect(notified).toContain('<summary>background findings: 42</summary>');
+    // The background agent's cost counts in the result of the run it re-entered.
+    expect(second.modelUsage['claude-sonnet-4-5'].inputTokens).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('background shells', () => {
+  it('Bash run_in_background: TaskOutput reads it while it runs, TaskStop kills its whole group; the notification says stopped', async () => {
+    const cwd = tempDir();
+    let taskId = '';
+    const outputs: string[] = [];
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (n === 0) return toolUse('Bash', { command: 'echo hello-bg; sleep 30 & echo $! > bg.pid; wait', description: 'Sleep a while', run_in_background: true });
+      if (n === 1) {
+        taskId = taskIdIn(req);
+        return toolUse('TaskOutput', { task_id: taskId, block: true, timeout: 700 });
+      }
+      if (n === 2) {
+        outputs.push(resultText(lastToolResults(req)[0].content));
+        return toolUse('TaskStop', { task_id: taskId });
+      }
+      outputs.push(resultText(lastToolResults(req)[0].content));
+      return text('stopped it');
+    });
+    const p = startAgent({ api, cwd, args: ARGS });
+    p.sendRaw(userLine('run in the background'));
+    const result = await p.waitFor((m) => m.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success', result: 'stopped it' });
+
+    expect(outputs[0]).toContain('<retrieval_status>timeout</retrieval_status>');
+    expect(outputs[0]).toContain('<status>running</status>');
+    expect(outputs[0]).toContain('hello-bg');
+    expect(outputs[1]).toBe(`Successfully stopped task: ${taskId} (echo hello-bg; sleep 30 & echo $! > bg.pid; wait)`);
+
+    const pid = Number(readFileSync(join(cwd, 'bg.pid'), 'utf8'));
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+    const msgs = p.json();
+    const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ task_id: taskId, status: 'stopped' });
+    expect(readFileSync(note.output_file, 'utf8')).toMatch(/^hello-bg\n[\s\S]*\[stopped\]\n$/);
+    // The model stopped it itself: no extra turn for the notification.
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    expect(p.json().filter((m) => m.type === 'result')).toHaveLength(1);
+    expect(api.requests).toHaveLength(4);
+  });
+
+  it('a finished background shell: TaskOutput waits for it; the output file ends with [exited with code N]; no process is left', async () => {
+    const cwd = tempDir();
+    let out = '';
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (n === 0) return toolUse('Bash', { command: 'echo $$ > leader.pid; sleep 0.3; echo done-bg; exit 3', run_in_background: true });
+      if (n === 1) return toolUse('TaskOutput', { task_id: taskIdIn(req) });
+      out = resultText(lastToolResults(req)[0].content);
+      return text('read it');
+    });
+    const p = startAgent({ api, cwd, args: ARGS });
+    p.sendRaw(userLine('go'));
+    await p.waitFor((m) => m.type === 'result');
+    expect(out).toContain('<retrieval_status>success</retrieval_status>');
+    expect(out).toContain('<status>failed</status>');
+    expect(out).toContain('<exit_code>3</exit_code>');
+    expect(out).toContain('done-bg');
+    const note = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_notification');
+    expect(note).toMatchObject({ status: 'failed', summary: expect.stringContaining('failed with exit code 3') });
+    expect(readFileSync(note.output_file, 'utf8')).toBe('done-bg\n\n[exited with code 3]\n');
+    const leader = Number(readFileSync(join(cwd, 'leader.pid'), 'utf8'));
+    expect(groupMembers(leader)).toEqual([]);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+  });
+
+  it('stdin EOF while a background task runs: it finishes, is reported (notification and a further result), then exit 0', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (n === 0) return toolUse('Bash', { command: 'sleep 1; echo finished-late', description: 'Finish late', run_in_background: true });
+      if (n === 1) return text('launched');
+      return text(`heard: ${lastUserText(req).includes('completed (exit code 0)') ? 'completed' : 'something else'}`);
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('start it and go'));
+    p.endInput();
+    const exit = await p.exited;
+    expect(exit.code).toBe(0);
+    const msgs = p.json();
+    const results = msgs.filter((m) => m.type === 'result');
+    expect(results.map((r) => r.result)).toEqual(['launched', 'heard: completed']);
+    const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ status: 'completed', summary: 'Background command "Finish late" completed (exit code 0)' });
+    expect(readFileSync(note.output_file, 'utf8')).toBe('finished-late\n\n[exited with code 0]\n');
+  });
+
+  it('SIGTERM with a background shell running: it is stopped and reported, no process is left, exit 143', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi((req): ScriptedReply =>
+      turns(req) === 0 ? toolUse('Bash', { command: 'echo $$ > leader.pid; sleep 30 & echo $! > child.pid; wait', run_in_background: true }) : text('running'),
+    );
+    const p = startAgent({ api, cwd, args: ARGS });
+    p.sendRaw(userLine('start a long one'));
+    await p.waitFor((m) => m.type === 'result');
+    expect(await waitUntil(() => existsSync(join(cwd, 'child.pid')) && readFileSync(join(cwd, 'child.pid'), 'utf8').trim() !== '')).toBe(true);
+    const leader = Number(readFileSync(join(cwd, 'leader.pid'), 'utf8'));
+    const child = Number(readFileSync(join(cwd, 'child.pid'), 'utf8'));
+    expect(pgidOf(child)).toBe(leader);
+    expect(groupMembers(leader).length).toBeGreaterThanOrEqual(2);
+    p.child.kill('SIGTERM');
+    const exit = await p.exited;
+    expect(exit.code).toBe(143);
+    const note = p.json().find((m) => m.type === 'system' && m.subtype === 'task_notification');
+    expect(note).toMatchObject({ status: 'stopped' });
+    expect(await waitUntil(() => groupMembers(leader).length === 0 && !alive(child))).toBe(true);
+    expect(readFileSync(note!.output_file, 'utf8')).toMatch(/\[stopped\]\n$/);
+  });
+});
+
+describe('foreground progress and todos', () => {
+  it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'), text('slept')]);
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('sleep'));
+    await p.waitFor((m) => m.type === 'result');
+    p.endInput();
+    await p.exited;
+    const progress = p.json().filter((m) => m.type === 'tool_progress');
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeLessThanOrEqual(2);
+    for (const m of progress) {
+      expect(m).toMatchObject({ tool_use_id: 'toolu_slow', tool_name: 'Bash', parent_tool_use_id: null });
+      expect(m.elapsed_time_seconds).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async () => {
+    const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
+    api = await startFakeApi([
+      toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'in_progress')] }, 'toolu_t1'),
+      toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }, 'toolu_t2'),
+      toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }, 'toolu_t3'),
+      text('planned'),
+    ]);
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('plan'));
+    await p.waitFor((m) => m.type === 'result');
+    p.endInput();
+    await p.exited;
+    const byId = (id: string) => p.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id);
+    expect(byId('toolu_t1').message.content[0].is_error).toBe(true);
+    expect(byId('toolu_t1').message.content[0].content).toContain('at most one todo may be in_progress');
+    expect(byId('toolu_t2').tool_use_result).toEqual({ oldTodos: [], newTodos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] });
+    expect(byId('toolu_t3').tool_use_result.oldTodos).toEqual([todo('Plan', 'in_progress'), todo('Build', 'pending')]);
+    expect(byId('toolu_t3').message.content[0].content).toContain('Todos have been modified successfully');
+  });
+});
