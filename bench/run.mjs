@@ -15,7 +15,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const userLine = (text) =>
   JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
-const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
 
 /** Peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone. */
 function peakRssKiB(pid) {
