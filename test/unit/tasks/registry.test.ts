@@ -1,0 +1,181 @@
+// The task registry and background shells: announcements, notices for the model, stop, output files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createBackgroundShellService } from '../../../src/tasks/backgroundShell.js';
+import { createBackgroundHost } from '../../../src/tasks/host.js';
+import { noticeText, TaskRegistry } from '../../../src/tasks/registry.js';
+import { createTaskControlService } from '../../../src/tasks/service.js';
+import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { tempDir } from '../tools/helpers.js';
+
+function setup() {
+  const emitted: Array<Record<string, any>> = [];
+  const registry = new TaskRegistry({ dir: join(tempDir('tasks-'), 'out'), emit: (m) => void emitted.push(m) });
+  return { registry, emitted };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('TaskRegistry', () => {
+  it('announces a task, reports its end once, and hands its notice to the model once', async () => {
+    const { registry, emitted } = setup();
+    const rec = registry.register('local_agent', { description: 'Research', toolUseId: 'toolu_1', subagentType: 'Explore' });
+    expect(rec.id).toMatch(/^a[0-9a-f]{8}$/);
+    expect(emitted[0]).toEqual({
+      type: 'system',
+      subtype: 'task_started',
+      task_id: rec.id,
+      tool_use_id: 'toolu_1',
+      description: 'Research',
+      task_type: 'local_agent',
+      subagent_type: 'Explore',
+      is_backgrounded: true,
+    });
+    expect(registry.hasRunning()).toBe(true);
+    registry.finish(rec.id, { status: 'completed', summary: 'found it', usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 } });
+    registry.finish(rec.id, { status: 'failed', summary: 'ignored' });
+    await rec.done;
+    expect(emitted.filter((m) => m.subtype === 'task_notification')).toEqual([
+      {
+        type: 'system',
+        subtype: 'task_notification',
+        task_id: rec.id,
+        tool_use_id: 'toolu_1',
+        status: 'completed',
+        output_file: rec.outputFile,
+        summary: 'found it',
+        usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 },
+      },
+    ]);
+    expect(registry.hasRunning()).toBe(false);
+    expect(registry.hasNotices()).toBe(true);
+    const notices = registry.takeNotices();
+    expect(notices.map((t) => t.id)).toEqual([rec.id]);
+    expect(registry.takeNotices()).toEqual([]);
+    const t = noticeText(notices);
+    expect(t).toContain(`<task-id>${rec.id}</task-id>`);
+    expect(t).toContain('<status>completed</status>');
+    expect(t).toContain('<summary>found it</summary>');
+  });
+
+  it('a task the model already read (TaskOutput) or stopped gets no separate notice', async () => {
+    const { registry } = setup();
+    const rec = registry.register('local_bash', { description: 'x', toolUseId: 't', command: 'x' });
+    registry.markSeen(rec.id);
+    registry.finish(rec.id, { status: 'completed', summary: 'done' });
+    await rec.done;
+    expect(registry.hasNotices()).toBe(false);
+    expect(registry.takeNotices()).toEqual([]);
+  });
+
+  it('waitForChange resolves when a task ends, or after its timeout', async () => {
+    const { registry } = setup();
+    const rec = registry.register('local_agent', { description: 'x', toolUseId: 't' });
+    const t0 = Date.now();
+    await registry.waitForChange(60);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(50);
+    const waiting = registry.waitForChange(10_000);
+    setTimeout(() => registry.finish(rec.id, { status: 'completed', summary: 's' }), 30);
+    const t1 = Date.now();
+    await waiting;
+    expect(Date.now() - t1).toBeLessThan(1000);
+  });
+
+  it('stopAll aborts every running task and reports it stopped, without waking the model', async () => {
+    const { registry, emitted } = setup();
+    const rec = registry.register('local_agent', { description: 'slow', toolUseId: 't' });
+    rec.abort.signal.addEventListener('abort', () => registry.finish(rec.id, { status: 'stopped', summary: 'stopped by abort' }));
+    await registry.stopAll();
+    expect(rec.status).toBe('stopped');
+    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'stopped by abort' });
+    expect(registry.hasNotices()).toBe(false);
+  });
+
+  it('a task that ignores its abort is reported stopped after the grace period', async () => {
+    const { registry } = setup();
+    const rec = registry.register('local_agent', { description: 'stubborn', toolUseId: 't' });
+    await registry.stop(rec.id, 50);
+    expect(rec.status).toBe('stopped');
+    expect(rec.summary).toBe('Agent "stubborn" was stopped');
+  });
+
+  it('the background host counts late usage once, in the next result', () => {
+    const { registry } = setup();
+    const host = createBackgroundHost(registry);
+    const late = new UsageAccumulator();
+    late.add('claude-haiku-4-5', { input_tokens: 10, output_tokens: 2 });
+    host.addLateUsage(late);
+    const r1 = new UsageAccumulator();
+    host.drainUsage(r1);
+    expect(r1.totals().input_tokens).toBe(10);
+    const r2 = new UsageAccumulator();
+    host.drainUsage(r2);
+    expect(r2.totals().input_tokens).toBe(0);
+  });
+});
+
+describe('background shells', () => {
+  it('output goes to the file as it comes; the file ends with [exited with code N]; the summary names the command', async () => {
+    const { registry, emitted } = setup();
+    const svc = createBackgroundShellService(registry);
+    const cwd = tempDir();
+    const { taskId, outputFile } = await svc.start('echo one; sleep 0.3; echo two >&2; exit 0', { cwd, toolUseId: 't1', description: 'Two lines' });
+    const control = createTaskControlService(registry);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(readFileSync(outputFile, 'utf8')).toBe('one\n');
+    expect(control.get(taskId)?.status).toBe('running');
+    await control.wait(taskId, 5000, new AbortController().signal);
+    expect(readFileSync(outputFile, 'utf8')).toBe('one\ntwo\n\n[exited with code 0]\n');
+    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({
+      status: 'completed',
+      summary: 'Background command "Two lines" completed (exit code 0)',
+    });
+    expect(control.get(taskId)).toMatchObject({ status: 'completed', exitCode: 0 });
+  });
+
+  it('stop kills the whole process group and the file says so', async () => {
+    const { registry } = setup();
+    const svc = createBackgroundShellService(registry);
+    const cwd = tempDir();
+    const { taskId, outputFile } = await svc.start('sleep 30 & echo $! > kid.pid; echo started; wait', { cwd, toolUseId: 't2' });
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline && !readFileSync(outputFile, 'utf8').includes('started')) await new Promise((r) => setTimeout(r, 20));
+    const kid = Number(readFileSync(join(cwd, 'kid.pid'), 'utf8'));
+    expect(alive(kid)).toBe(true);
+    const view = await createTaskControlService(registry).stop(taskId);
+    expect(view?.status).toBe('stopped');
+    const gone = Date.now() + 3000;
+    while (Date.now() < gone && alive(kid)) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(kid)).toBe(false);
+    expect(readFileSync(outputFile, 'utf8')).toBe('started\n\n[stopped]\n');
+  });
+
+  it('the output file is capped', async () => {
+    const { registry } = setup();
+    const svc = createBackgroundShellService(registry, { maxFileBytes: 1000 });
+    const { taskId, outputFile } = await svc.start('head -c 5000 /dev/zero | tr "\\0" x', { cwd: tempDir(), toolUseId: 't3' });
+    await registry.get(taskId)!.done;
+    const content = readFileSync(outputFile, 'utf8');
+    expect(content.startsWith('x'.repeat(1000) + '\n[output truncated: 4000 bytes')).toBe(true);
+    expect(content.endsWith('[exited with code 0]\n')).toBe(true);
+  });
+
+  it('TaskOutput-style reads return the tail of a long output', async () => {
+    const { registry } = setup();
+    const svc = createBackgroundShellService(registry);
+    const { taskId } = await svc.start('seq 1 20000', { cwd: tempDir(), toolUseId: 't4' });
+    await registry.get(taskId)!.done;
+    const out = createTaskControlService(registry).readOutput(taskId, 200);
+    expect(out).toContain('[earlier output omitted');
+    expect(out).toContain('20000\n');
+    expect(out).not.toContain('\n1\n');
+  });
+});
