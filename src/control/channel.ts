@@ -73,7 +73,7 @@ export class ControlChannel {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
         cleanup();
-        reject(new ControlError(`the host did not answer the ${subtype} request within ${Math.round(opts.timeoutMs / 1000)} s`));
+        reject(new ControlError(`the host did not answer the ${subtype} request within ${Number((opts.timeoutMs / 1000).toFixed(1))} s`));
       }, opts.timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);

@@ -37,12 +37,16 @@ export interface PermissionRequest {
 
 /** Tools that steer the session rather than act on the world: plan mode lets them through. */
 const PLAN_EXEMPT = new Set(['ExitPlanMode', 'TodoWrite', 'AskUserQuestion', 'EnterPlanMode']);
+/** Tools whose path is a folder they search. */
+const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
+/** A name standing for "any file in this folder" when a deny rule is checked against a search. */
+const PROBE = '__any_file__';
 /** Read-only, but they reach the network: never allowed by default. */
 const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch']);
 
 type CallShape =
   | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[] }
-  | { kind: 'file'; paths: ResolvedPath[]; edit: boolean }
+  | { kind: 'file'; paths: ResolvedPath[]; edit: boolean; search: boolean }
   | { kind: 'other' };
 
 function shapeOf(state: PermissionState, toolName: string, input: unknown): CallShape {
@@ -52,7 +56,7 @@ function shapeOf(state: PermissionState, toolName: string, input: unknown): Call
   }
   if (isFileTool(toolName)) {
     const paths = filePathsOf(toolName, input).map((p) => resolvePath(p, state.cwd));
-    return { kind: 'file', paths, edit: EDIT_FAMILY.has(toolName) };
+    return { kind: 'file', paths, edit: EDIT_FAMILY.has(toolName), search: SEARCH_TOOLS.has(toolName) };
   }
   return { kind: 'other' };
 }
@@ -83,7 +87,12 @@ function matchesStrict(entry: RuleEntry, toolName: string, input: unknown, shape
     const words = { ...entry.bash, exactText: undefined };
     return shape.every.some((part) => partMatches(words, { ...part, writesFile: false }));
   }
-  if (shape.kind === 'file' && entry.path) return shape.paths.some((p) => patternMatchesEither(entry.path!, p));
+  if (shape.kind === 'file' && entry.path) {
+    // A search rooted at a folder reads what is inside it: `Read(./secret/**)` holds against
+    // `Grep path=secret` as well as against `Read secret/key`.
+    const inside = (p: ResolvedPath): ResolvedPath => ({ lexical: path.join(p.lexical, PROBE), real: path.join(p.real, PROBE) });
+    return shape.paths.some((p) => patternMatchesEither(entry.path!, p) || (shape.search && patternMatchesEither(entry.path!, inside(p))));
+  }
   return otherContentMatches(entry, toolName, input);
 }
 

@@ -25,6 +25,7 @@ export function fakeTool(name: string, readOnly: boolean | ((input: any) => bool
 export const Bash = fakeTool('Bash', (i: { command: string }) => /^(echo|cat|ls)\b/.test(i.command));
 export const Read = fakeTool('Read', true);
 export const Glob = fakeTool('Glob', true);
+export const Grep = fakeTool('Grep', true);
 export const Write = fakeTool('Write', false);
 export const Edit = fakeTool('Edit', false);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decidePermission, resolvePath } from '../../../src/permissions/index.js';
-import { Bash, Edit, Glob, Read, Write, state, tmpDir } from './helpers.js';
+import { Bash, Edit, Glob, Grep, Read, Write, state, tmpDir } from './helpers.js';
 
 let root: string;
 let cwd: string;
@@ -47,6 +47,15 @@ describe('path rules and working directories', () => {
     expect(bash('cat secre?/*')).toBe('deny');
     expect(bash('cat */key')).toBe('deny');
     expect(bash('echo ok; cat "secret/key"')).toBe('deny');
+  });
+
+  it('a Read deny rule on a folder holds against Grep and Glob searching that folder', () => {
+    const s = state({ cwd, deny: ['Read(./secret/**)'] });
+    const search = (tool: typeof Glob, toolName: string, p: string) => decidePermission(s, { tool, toolName, input: { pattern: 'x', path: p } }).behavior;
+    expect(search(Glob, 'Glob', path.join(cwd, 'secret'))).toBe('deny');
+    expect(search(Glob, 'Glob', 'innocent')).toBe('deny');
+    expect(search(Glob, 'Glob', 'src')).toBe('allow');
+    expect(search(Grep, 'Grep', 'src/../secret')).toBe('deny');
   });
 
   it('gitignore-style patterns: unanchored names match at any depth; //abs and ~ forms', () => {
