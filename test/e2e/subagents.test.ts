@@ -321,3 +321,26 @@ describe('custom agents', () => {
     expect(p.stderr()).toMatch(/--agents: agent "x": description/);
   });
 });
+
+describe('subagent hooks', () => {
+  it('SubagentStart and SubagentStop fire with agent_id, agent_type and the transcript path (command hooks from project settings)', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude'), { recursive: true });
+    const hook = (name: string) => [{ matcher: 'Explore', hooks: [{ type: 'command', command: `cat >> ${name}.log; echo >> ${name}.log` }] }];
+    writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStart: hook('start'), SubagentStop: hook('stop') } }));
+    api = await startFakeApi(
+      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 'h', prompt: 'SUBHOOK: go', subagent_type: 'Explore' }, 'toolu_h') : text('hooked')), {
+        'SUBHOOK:': () => text('explored'),
+      }),
+    );
+    const p = startAgent({ api, cwd, args: ARGS });
+    const { result } = await runSession(p, 'run hooks');
+    expect(result).toMatchObject({ subtype: 'success', result: 'hooked' });
+    const start = JSON.parse(readFileSync(join(cwd, 'start.log'), 'utf8').trim());
+    const stop = JSON.parse(readFileSync(join(cwd, 'stop.log'), 'utf8').trim());
+    expect(start).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'Explore' });
+    expect(stop).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore', agent_id: start.agent_id, stop_hook_active: false });
+    expect(start.agent_id).toMatch(/^a[0-9a-f]+$/);
+    expect(readFileSync(stop.agent_transcript_path, 'utf8')).toContain('explored');
+  });
+});
