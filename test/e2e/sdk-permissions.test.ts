@@ -1,0 +1,306 @@
+// The official Claude Agent SDK as a permission host: canUseTool answers and callback hooks in
+// options.hooks, exchanged with bin/agent as can_use_tool / hook_callback control requests.
+import { query, type CanUseTool, type HookCallback, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastToolResults, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
+import { AGENT_BIN, startFakeApi, tempDir, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+function sdkOptions(cwd: string, extra: Record<string, unknown> = {}) {
+  return {
+    pathToClaudeCodeExecutable: AGENT_BIN,
+    cwd,
+    env: {
+      ...process.env,
+      ANTHROPIC_BASE_URL: api!.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      AGENT_MAX_RETRIES: '1',
+      CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-'),
+    },
+    stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
+    ...extra,
+  };
+}
+
+/** Prompts fed by hand; ends after `count` results so the SDK's stdin stays open while asks arrive. */
+function prompts(texts: string[]) {
+  const queue: SDKUserMessage[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const push = (t: string) => {
+    queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text: t }] } });
+    wake?.();
+  };
+  const rest = [...texts];
+  push(rest.shift()!);
+  return {
+    /** Call on each result: sends the next prompt or ends the input. */
+    onResult() {
+      if (rest.length) push(rest.shift()!);
+      else {
+        done = true;
+        wake?.();
+      }
+    },
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        while (queue.length) yield queue.shift()!;
+        if (done) return;
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+      }
+    },
+  };
+}
+
+/** Runs a query to its end; a non-zero exit after an error result is not a test failure. */
+async function run(texts: string[], options: Record<string, unknown>) {
+  const input = prompts(texts);
+  const messages: SDKMessage[] = [];
+  let error: unknown;
+  try {
+    for await (const m of query({ prompt: input as never, options: options as never })) {
+      messages.push(m);
+      if (m.type === 'result') input.onResult();
+    }
+  } catch (err) {
+    error = err;
+  }
+  return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
+}
+
+function calls(list: Array<[string, Record<string, unknown>]>, prefix = 't'): ScriptedReply {
+  return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
+}
+
+function seen(i: number) {
+  return Object.fromEntries(
+    lastToolResults(api!.requests[i]).map((r) => [r.tool_use_id, { text: typeof r.content === 'string' ? r.content : JSON.stringify(r.content), isError: r.is_error === true }]),
+  );
+}
+
+describe('official SDK canUseTool', () => {
+  it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch first' }],
+        ['Bash', { command: 'touch second' }],
+        ['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }],
+        ['Read', { file_path: join(cwd, 'first') }],
+      ]),
+      text('done'),
+    ]);
+    const asked: Array<{ toolName: string; input: Record<string, unknown>; suggestions?: unknown; toolUseID?: string }> = [];
+    const canUseTool: CanUseTool = async (toolName, input, options) => {
+      asked.push({ toolName, input, suggestions: options.suggestions, toolUseID: (options as { toolUseID?: string }).toolUseID });
+      expect(options.signal).toBeInstanceOf(AbortSignal);
+      if (input.command === 'touch first') return { behavior: 'allow', updatedInput: input };
+      if (input.command === 'touch second') return { behavior: 'allow', updatedInput: { command: 'touch rewritten' } };
+      return { behavior: 'deny', message: `no ${toolName} for you` };
+    };
+    const r = await run(['go'], sdkOptions(cwd, { canUseTool }));
+    expect(r.error).toBeUndefined();
+    expect(asked.map((a) => [a.toolName, a.toolUseID])).toEqual([
+      ['Bash', 't1'],
+      ['Bash', 't2'],
+      ['Write', 't3'],
+    ]);
+    expect(asked[0].suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }], behavior: 'allow', destination: 'session' }]);
+    expect(existsSync(join(cwd, 'first'))).toBe(true);
+    expect(existsSync(join(cwd, 'second'))).toBe(false);
+    expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
+    expect(existsSync(join(cwd, 'w.txt'))).toBe(false);
+    const s = seen(1);
+    expect(s.t3).toEqual({ text: 'no Write for you', isError: true });
+    expect(s.t4.isError).toBe(false);
+    expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'done' });
+    expect(r.results[0].permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: 't3', tool_input: { file_path: join(cwd, 'w.txt'), content: 'w' } }]);
+  });
+
+  it('deny with interrupt ends the run; the next prompt is answered', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch one' }]]), text('after')]);
+    let asks = 0;
+    const canUseTool: CanUseTool = async () => {
+      asks++;
+      return { behavior: 'deny', message: 'halt right there', interrupt: true };
+    };
+    const r = await run(['go', 'again'], sdkOptions(cwd, { canUseTool }));
+    expect(asks).toBe(1);
+    expect(existsSync(join(cwd, 'one'))).toBe(false);
+    expect(r.results).toHaveLength(2);
+    expect(r.results[0].is_error).toBe(true);
+    expect(JSON.stringify(r.results[0])).toContain('halt right there');
+    expect(r.results[1]).toMatchObject({ subtype: 'success', result: 'after' });
+    expect(api.requests).toHaveLength(2);
+    expect(lastUserText(api.requests[1])).toBe('again');
+  });
+
+  it('updatedPermissions from the suggestions: the same command is not asked about again', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch a' }]]), calls([['Bash', { command: 'touch b' }]], 'u'), text('done')]);
+    const asked: string[] = [];
+    const canUseTool: CanUseTool = async (_name, input, options) => {
+      asked.push(String(input.command));
+      return { behavior: 'allow', updatedInput: input, updatedPermissions: options.suggestions };
+    };
+    const r = await run(['go'], sdkOptions(cwd, { canUseTool }));
+    expect(r.error).toBeUndefined();
+    expect(asked).toEqual(['touch a']);
+    expect(existsSync(join(cwd, 'a')) && existsSync(join(cwd, 'b'))).toBe(true);
+  });
+});
+
+describe('official SDK callback hooks', () => {
+  it('PreToolUse: deny stops the tool with its reason; updatedInput replaces the input', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch forbidden' }],
+        ['Bash', { command: 'touch original' }],
+      ]),
+      text('done'),
+    ]);
+    const inputs: Array<Record<string, any>> = [];
+    const pre: HookCallback = async (input, toolUseID) => {
+      const i = input as Record<string, any>;
+      inputs.push({ ...i, toolUseID });
+      if (i.tool_input.command === 'touch forbidden')
+        return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'hook says no' } };
+      return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'touch replaced' } } };
+    };
+    const r = await run(['go'], sdkOptions(cwd, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [pre] }] } }));
+    expect(r.error).toBeUndefined();
+    expect(existsSync(join(cwd, 'forbidden')) || existsSync(join(cwd, 'original'))).toBe(false);
+    expect(existsSync(join(cwd, 'replaced'))).toBe(true);
+    const s = seen(1);
+    expect(s.t1).toEqual({ text: 'hook says no', isError: true });
+    expect(s.t2.isError).toBe(false);
+    const init = r.messages.find((m) => m.type === 'system') as Record<string, any>;
+    expect(inputs[0]).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      session_id: init.session_id,
+      cwd,
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'touch forbidden' },
+      tool_use_id: 't1',
+      toolUseID: 't1',
+    });
+    expect(typeof inputs[0].transcript_path).toBe('string');
+  });
+
+  it('PostToolUse additionalContext reaches the model; PostToolUseFailure fires for a failing tool', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'echo fine' }], ['Bash', { command: 'exit 4' }]]), text('done')]);
+    const post: Array<Record<string, any>> = [];
+    const failed: Array<Record<string, any>> = [];
+    const r = await run(
+      ['go'],
+      sdkOptions(cwd, {
+        allowedTools: ['Bash'],
+        hooks: {
+          PostToolUse: [
+            {
+              hooks: [
+                async (input: Record<string, any>) => {
+                  post.push(input);
+                  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the output was checked' } };
+                },
+              ],
+            },
+          ],
+          PostToolUseFailure: [
+            {
+              hooks: [
+                async (input: Record<string, any>) => {
+                  failed.push(input);
+                  return {};
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(r.error).toBeUndefined();
+    expect(post.map((p) => p.tool_input.command)).toEqual(['echo fine']);
+    expect(failed.map((p) => p.tool_input.command)).toEqual(['exit 4']);
+    expect(failed[0].error).toMatch(/Exit code 4/);
+    expect(JSON.stringify(api.requests[1].body.messages.at(-1))).toContain('the output was checked');
+  });
+
+  it('UserPromptSubmit: a block keeps the prompt from the model; additionalContext is added', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([text('answered')]);
+    const prompts: string[] = [];
+    const gate: HookCallback = async (input) => {
+      const p = (input as { prompt: string }).prompt;
+      prompts.push(p);
+      if (p.includes('secret')) return { decision: 'block', reason: 'no secrets in prompts' };
+      return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'the user is in Paris' } };
+    };
+    const r = await run(['tell me the secret', 'hello'], sdkOptions(cwd, { hooks: { UserPromptSubmit: [{ hooks: [gate] }] } }));
+    expect(prompts).toEqual(['tell me the secret', 'hello']);
+    expect(api.requests).toHaveLength(1);
+    expect(JSON.stringify(api.requests[0].body)).not.toContain('secret');
+    expect(JSON.stringify(api.requests[0].body.messages)).toContain('the user is in Paris');
+    expect(r.results[0].is_error).toBe(true);
+    expect(r.results[0].result).toContain('no secrets in prompts');
+    expect(r.results[1]).toMatchObject({ subtype: 'success', result: 'answered' });
+  });
+
+  it('Stop with block: the feedback goes to the model once, then stop_hook_active is true', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([text('finished'), text('really finished')]);
+    const actives: boolean[] = [];
+    const stop: HookCallback = async (input) => {
+      const active = (input as { stop_hook_active: boolean }).stop_hook_active;
+      actives.push(active);
+      return active ? {} : { decision: 'block', reason: 'double-check your work' };
+    };
+    const r = await run(['work'], sdkOptions(cwd, { hooks: { Stop: [{ hooks: [stop] }] } }));
+    expect(r.error).toBeUndefined();
+    expect(actives).toEqual([false, true]);
+    expect(lastUserText(api.requests[1])).toBe('Stop hook feedback:\ndouble-check your work');
+    expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'really finished' });
+  });
+
+  it('a hook and canUseTool together: the hook allows, so the host is never asked', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch by-hook' }], ['Bash', { command: 'touch by-host' }]]), text('done')]);
+    const asked: string[] = [];
+    const r = await run(
+      ['go'],
+      sdkOptions(cwd, {
+        canUseTool: (async (_n, input) => {
+          asked.push(String(input.command));
+          return { behavior: 'allow', updatedInput: input };
+        }) satisfies CanUseTool,
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                async (input: Record<string, any>) =>
+                  input.tool_input.command === 'touch by-hook' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } : {},
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(r.error).toBeUndefined();
+    expect(asked).toEqual(['touch by-host']);
+    expect(existsSync(join(cwd, 'by-hook')) && existsSync(join(cwd, 'by-host'))).toBe(true);
+    expect(readFileSync(join(cwd, 'by-hook'), 'utf8')).toBe('');
+  });
+});
