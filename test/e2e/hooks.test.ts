@@ -83,7 +83,7 @@ describe('PreToolUse command hooks', () => {
     expect(blocked.text).toContain('no touching today');
     expect(results(api.requests[2])[0]).toMatchObject({ isError: false, text: expect.stringContaining('hello') });
     expect(inputs('guard').map((i) => i.tool_name)).toEqual(['Bash']);
-    expect(r.json().find((m) => m.type === 'result').permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: 'b1', tool_input: { command: 'touch X' } }]);
+    expect(r.json().find((m) => m.type === 'result')!.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: 'b1', tool_input: { command: 'touch X' } }]);
   });
 
   it('JSON permissionDecision allow + updatedInput replaces the input and needs no rule', async () => {
