@@ -15,6 +15,9 @@ import { SessionRunner, type SessionSettings } from './session/runner.js';
 import { buildSystemPrompt } from './session/systemPrompt.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
+import { setupGuards, StartupError, type Guards } from './session/guards.js';
+import { Transcript, transcriptPath } from './session/transcript.js';
+import { envelope } from './session/wire.js';
 import { setupAgents } from './agents/setup.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -24,14 +27,23 @@ export async function main(o: CliOptions): Promise<number> {
   const writer = new StdoutWriter();
   writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
-  const emit = streamJson ? (m: object) => writer.send(m) : collectResult;
+  const sessionId = o.sessionId ?? randomUUID();
+  const cwd = process.cwd();
+  const transcript = o.sessionPersistence ? new Transcript(transcriptPath(process.env, cwd, sessionId)) : null;
+  const send = streamJson ? (m: object) => writer.send(m) : collectResult;
+  const emit = transcript
+    ? (m: object) => {
+        const type = (m as { type?: string }).type;
+        if (type !== 'stream_event' && type !== 'control_request' && type !== 'control_response') transcript.append(m);
+        return send(m);
+      }
+    : send;
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
     if ((m as { type?: string }).type === 'result') lastResult = m as Record<string, unknown>;
     return Promise.resolve();
   }
 
-  const cwd = process.cwd();
   const tools = selectTools(builtinTools(), o);
   const systemParts = {
     cwd,
@@ -39,7 +51,7 @@ export async function main(o: CliOptions): Promise<number> {
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
   };
   const settings: SessionSettings = {
-    sessionId: o.sessionId ?? randomUUID(),
+    sessionId,
     cwd,
     model: resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL),
     fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
@@ -75,19 +87,44 @@ export async function main(o: CliOptions): Promise<number> {
   settings.agents = agents.catalog.names();
 
   const channel = new ControlChannel((m) => writer.send(m));
+  let guards: Guards;
+  try {
+    guards = setupGuards(o, {
+      cwd,
+      env: process.env,
+      sessionId,
+      transcriptPath: transcript?.path ?? '',
+      channel,
+      onSystemMessage: (message) => {
+        process.stderr.write(`agent: hook: ${message}\n`);
+        void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return err instanceof StartupError ? err.exitCode : 1;
+  }
+  settings.permissionMode = guards.permissions.mode;
   const runner = new SessionRunner(
     settings,
     {
       systemPrompt: () => buildSystemPrompt(systemParts),
       services: agents.services,
       background: agents.background,
-      pipeline: () => ({ tools }),
+      pipeline: () => ({ tools, ...guards.pipeline }),
+      beforePrompt: (prompt, signal) => {
+        transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId });
+        return guards.beforePrompt(prompt, signal);
+      },
+      stopHook: (active, signal) => guards.stopHook(active, signal),
+      permissionMode: () => guards.permissions.mode,
     },
     emit,
   );
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
+      if (req.hooks) guards.setHostHooks(req.hooks);
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
@@ -113,6 +150,7 @@ export async function main(o: CliOptions): Promise<number> {
       settings.model = resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
     },
     setPermissionMode: (mode) => {
+      guards.permissions.setMode(mode);
       settings.permissionMode = mode;
     },
     setMaxThinkingTokens: (tokens) => {
@@ -142,6 +180,7 @@ export async function main(o: CliOptions): Promise<number> {
     await runner.run();
   }
   exitOn.dispose();
+  await guards.sessionEnd('other');
 
   if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult) + '\n');
   if (o.outputFormat === 'text' && lastResult) {

@@ -47,6 +47,8 @@ export interface SessionHooks {
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
+  /** The live permission mode (a host's updatedPermissions may change it mid-run). */
+  permissionMode?: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
 }
@@ -220,7 +222,7 @@ export class SessionRunner {
       tools: s.tools.map((t) => t.name),
       mcp_servers: s.mcpServers,
       model: s.model,
-      permissionMode: s.permissionMode,
+      permissionMode: this.hooks.permissionMode?.() ?? s.permissionMode,
       slash_commands: [],
       apiKeySource: s.apiKeySource,
       output_style: 'default',
