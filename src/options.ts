@@ -127,7 +127,7 @@ function buildProgram(): Command {
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
-    .option('--no-session-persistence', 'do not keep a transcript (none is written yet either way)')
+    .option('--no-session-persistence', 'do not write the session transcript')
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
     .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
