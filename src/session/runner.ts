@@ -208,8 +208,13 @@ export class SessionRunner {
     }
   }
 
+  private scratchReady = false;
+
   private ensureScratch(): string {
-    mkdirSync(this.scratchDir, { recursive: true });
+    if (!this.scratchReady) {
+      mkdirSync(this.scratchDir, { recursive: true });
+      this.scratchReady = true;
+    }
     return this.scratchDir;
   }
 

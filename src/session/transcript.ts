@@ -2,7 +2,7 @@
 // $CLAUDE_CONFIG_DIR/projects/<cwd with / replaced by ->/<session>.jsonl, where hooks
 // (transcript_path) and people can read it. Appended synchronously so an exit loses nothing.
 // Streaming deltas are not kept; everything else the host saw is, plus the prompts.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -12,7 +12,8 @@ export function transcriptPath(env: NodeJS.ProcessEnv, cwd: string, sessionId: s
 }
 
 export class Transcript {
-  private ready = false;
+  /** Opened on the first entry and kept open: one write per entry, no open/close each time. */
+  private fd: number | undefined;
   private failed = false;
 
   constructor(readonly path: string) {}
@@ -20,11 +21,11 @@ export class Transcript {
   append(entry: object): void {
     if (this.failed) return;
     try {
-      if (!this.ready) {
-        mkdirSync(dirname(this.path), { recursive: true });
-        this.ready = true;
+      if (this.fd === undefined) {
+        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+        this.fd = openSync(this.path, 'a', 0o600);
       }
-      appendFileSync(this.path, JSON.stringify({ ...entry, timestamp: new Date().toISOString() }) + '\n');
+      writeSync(this.fd, JSON.stringify({ ...entry, timestamp: new Date().toISOString() }) + '\n');
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;
