@@ -1,6 +1,7 @@
 // Token usage and cost, accumulated per model across turns. A subagent keeps its own accumulator
 // and merges it into its parent's, so the final `result` counts every call made for a prompt.
 import { z } from 'zod';
+import { modelUsageEntrySchema, usageSchema } from '../protocol/outbound.js';
 import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
 
 /** The `usage` object of an API message (message_start / message_delta / non-streaming). */
@@ -13,26 +14,9 @@ export const apiUsageSchema = z.looseObject({
 });
 export type ApiUsage = z.infer<typeof apiUsageSchema>;
 
-/** `result.usage`: totals over all models. */
-export const usageTotalsSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  cache_read_input_tokens: z.number(),
-  cache_creation_input_tokens: z.number(),
-});
-export type UsageTotals = z.infer<typeof usageTotalsSchema>;
-
-/** One entry of `result.modelUsage`, keyed by model id. */
-export const modelUsageEntrySchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadInputTokens: z.number(),
-  cacheCreationInputTokens: z.number(),
-  webSearchRequests: z.number(),
-  costUSD: z.number(),
-  contextWindow: z.number(),
-  maxOutputTokens: z.number(),
-});
+// The wire shapes of `result.usage` and `result.modelUsage` live with the protocol schemas.
+export { modelUsageEntrySchema, usageSchema as usageTotalsSchema } from '../protocol/outbound.js';
+export type UsageTotals = z.infer<typeof usageSchema>;
 export type ModelUsageEntry = z.infer<typeof modelUsageEntrySchema>;
 export const modelUsageSchema = z.record(z.string(), modelUsageEntrySchema);
 export type ModelUsage = z.infer<typeof modelUsageSchema>;
