@@ -81,6 +81,7 @@ export const GlobTool = defineTool({
     let capped = false;
     for await (const entry of stream as AsyncIterable<fg.Entry>) {
       if (ctx.signal.aborted) throw new ToolError('Glob was interrupted.');
+      if (ctx.isPathReadable && !ctx.isPathReadable(entry.path)) continue;
       found.push({ path: entry.path, mtimeMs: entry.stats?.mtimeMs ?? 0 });
       if (found.length >= GLOB_MAX_SCANNED) {
         capped = true;

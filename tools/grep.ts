@@ -115,6 +115,8 @@ export interface SearchSpec {
   before: number;
   after: number;
   signal: AbortSignal;
+  /** Files the session may not read are left out of every result. */
+  readable?: (absPath: string) => boolean;
 }
 
 export interface HitLine {
@@ -492,6 +494,7 @@ async function* walkFilesSorted(spec: SearchSpec): AsyncGenerator<string> {
     const rel = relative(spec.root, abs).split(sep).join('/');
     // rg's order: a --glob decides alone; else ignore files, then --type (which can still
     // exclude a file an ignore file re-included); hidden only counts when nothing whitelisted.
+    if (!isDir && spec.readable && !spec.readable(abs)) return false;
     const o = globOverride?.(rel, isDir);
     if (o !== undefined) return o !== 'ignore';
     const m = rules.decide(abs, isDir);
@@ -653,13 +656,15 @@ async function jsContent(spec: SearchSpec, wantLines: number, keepLines: boolean
 // Dispatch and formatting
 
 /** Files holding a match, in no particular order. */
-export function searchFiles(spec: SearchSpec, impl: GrepImpl): Promise<string[]> {
-  return impl === 'rg' ? rgFiles(spec) : jsFiles(spec);
+export async function searchFiles(spec: SearchSpec, impl: GrepImpl): Promise<string[]> {
+  const files = await (impl === 'rg' ? rgFiles(spec) : jsFiles(spec));
+  return spec.readable ? files.filter(spec.readable) : files;
 }
 
 /** Hits per file in rg --sort path order; stops after about `wantLines` lines (0 = all). */
-export function searchContent(spec: SearchSpec, impl: GrepImpl, wantLines: number, keepLines = true): Promise<ContentResult> {
-  return impl === 'rg' ? rgContent(spec, wantLines, keepLines) : jsContent(spec, wantLines, keepLines);
+export async function searchContent(spec: SearchSpec, impl: GrepImpl, wantLines: number, keepLines = true): Promise<ContentResult> {
+  const found = await (impl === 'rg' ? rgContent(spec, wantLines, keepLines) : jsContent(spec, wantLines, keepLines));
+  return spec.readable ? { ...found, files: found.files.filter((f) => spec.readable!(f.path)) } : found;
 }
 
 function paginate<T>(items: T[], offset: number, limit: number): { page: T[]; limited: boolean } {
@@ -695,7 +700,7 @@ export interface GrepRunOptions {
 /** The whole Grep call, with the impl chosen by the caller (tests force each one). */
 export async function runGrep(
   input: GrepInput,
-  ctx: { cwd: string; signal: AbortSignal },
+  ctx: { cwd: string; signal: AbortSignal; isPathReadable?: (absPath: string) => boolean },
   opts: GrepRunOptions = {},
 ): Promise<{ content: string; data: GrepOutput }> {
   const impl = opts.impl ?? defaultGrepImpl();
@@ -722,6 +727,7 @@ export async function runGrep(
     before: mode === 'content' ? (input['-B'] ?? context) : 0,
     after: mode === 'content' ? (input['-A'] ?? context) : 0,
     signal: ctx.signal,
+    readable: ctx.isPathReadable,
   };
   // Validate the type up front: both impls then fail the same way.
   if (spec.type !== undefined && !TYPE_GLOBS[spec.type]) throw new ToolError(`unrecognized file type: ${spec.type}`);

@@ -40,6 +40,11 @@ export interface ToolContext {
   scratchDir: string;
   /** The tool_use id of this call (for task ids, file names, progress). */
   toolUseId: string;
+  /**
+   * False for a file the session's deny rules keep from reading: searches (Grep, Glob) that walk
+   * into a denied folder leave it out. Absent when nothing is denied.
+   */
+  isPathReadable?: (absPath: string) => boolean;
   /** Services that some tools need (background tasks, subagents, todos); absent in bare contexts. */
   services?: ToolServices;
 }

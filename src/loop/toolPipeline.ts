@@ -7,6 +7,7 @@ import { findTool, runTool, noSuchToolResult } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
 import { decidePermission, permissionUpdateSchema, type PermissionDecision, type PermissionState, type PermissionUpdate } from '../permissions/index.js';
 import { describeCall } from '../permissions/toolInput.js';
+import { readableFilter } from '../permissions/readFilter.js';
 
 export interface ToolUseBlock {
   id: string;
@@ -136,7 +137,9 @@ async function* execute(
   const started = Date.now();
   let result: ToolResult;
   try {
-    result = yield* runTool(tool, input, ctx);
+    // Rules may change mid-session (a host's updatedPermissions): build the filter per call.
+    const readable = deps.permissions ? readableFilter(deps.permissions) : undefined;
+    result = yield* runTool(tool, input, readable ? { ...ctx, isPathReadable: readable } : ctx);
   } catch (err) {
     result = { content: `Error: ${err instanceof Error ? err.message : String(err)}`, isError: true };
   }

@@ -3,30 +3,26 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastToolResults, text, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type AgentProcess, type FakeApi } from './harness.js';
+import { text } from '../fake-api/server.js';
+import {
+  calls,
+  resultsById,
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type AgentProcess,
+  type Call,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-type Call = [name: string, input: Record<string, unknown>];
-
-/** One assistant message with several tool_use blocks, ids t1…tn. */
-function calls(list: Call[], prefix = 't'): ScriptedReply {
-  return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
-}
-
-function resultText(r: { content: unknown }): string {
-  return typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
-}
-
-/** tool_use_id → the tool_result the model saw. */
-function resultsById(req: RecordedRequest) {
-  return Object.fromEntries(lastToolResults(req).map((r) => [r.tool_use_id, { text: resultText(r), isError: r.is_error === true }]));
-}
 
 function writeSettings(dir: string, file: string, value: unknown) {
   mkdirSync(dir, { recursive: true });
@@ -116,6 +112,38 @@ describe('rules from settings files', () => {
     expect(JSON.stringify(api.requests.map((q) => q.body))).not.toContain('TOP-SECRET-VALUE');
     expect(r.stdout).not.toContain('TOP-SECRET-VALUE');
     expect(resultOf(r.json()).permission_denials.map((d: any) => d.tool_use_id)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6']);
+  });
+
+  it('a search rooted above a denied folder leaves the denied files out (Grep with rg and in JS, Glob)', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'secret'));
+    mkdirSync(join(cwd, 'src'));
+    writeFileSync(join(cwd, 'secret', 'key'), 'TOP-SECRET-VALUE\n');
+    writeFileSync(join(cwd, 'src', 'ok.txt'), 'SECRET-free mention\n');
+    projectSettings(cwd, { permissions: { deny: ['Read(./secret/**)'] } });
+    for (const impl of ['rg', 'js']) {
+      api = await startFakeApi([
+        calls([
+          ['Grep', { pattern: 'SECRET', output_mode: 'content' }],
+          ['Grep', { pattern: 'SECRET' }],
+          ['Grep', { pattern: 'SECRET', output_mode: 'count' }],
+          ['Glob', { pattern: '**/*' }],
+        ]),
+        text('done'),
+      ]);
+      const r = await runAgent({ api, cwd, args: STREAM_ARGS, env: { AGENT_GREP_IMPL: impl }, input: userLine('search') });
+      expect(r.code).toBe(0);
+      const seen = resultsById(api.requests[1]);
+      for (const id of ['t1', 't2', 't3', 't4']) {
+        expect(seen[id].isError, `${impl} ${id}`).toBe(false);
+        expect(seen[id].text, `${impl} ${id}`).not.toMatch(/secret[/]key|TOP-SECRET/);
+      }
+      expect(seen.t1.text).toContain('SECRET-free mention');
+      expect(seen.t4.text).toContain('ok.txt');
+      expect(r.stdout).not.toContain('TOP-SECRET-VALUE');
+      await api.close();
+      api = undefined;
+    }
   });
 
   it('deny beats allow across sources (user deny vs local allow, project deny vs --allowedTools)', async () => {
