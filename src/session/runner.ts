@@ -8,7 +8,7 @@ import { toolApiSchema } from '../../tools/registry.js';
 import { agentLoop, INTERRUPT_TEXT, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import type { PipelineDeps } from '../loop/toolPipeline.js';
+import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
 import type { PermissionMode } from '../protocol/inbound.js';
 import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
@@ -66,6 +66,8 @@ export class SessionRunner {
   private readonly queue = new AsyncQueue<Prompt>();
   private current: AbortController | null = null;
   private spentUsd = 0;
+  /** Every denial of the running prompt, its subagents' included. */
+  private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
   private apiTools: LoopConfig['apiTools'] | null = null;
 
@@ -195,7 +197,8 @@ export class SessionRunner {
         toolUseId,
         services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
       }),
-      pipeline: this.hooks.pipeline(),
+      // Subagents run with this pipeline too, so their denials land in this prompt's result.
+      pipeline: { ...this.hooks.pipeline(), onDenial: (d) => this.denials.push(d) },
       parentToolUseId: null,
       stopHook: this.hooks.stopHook ? (active) => this.hooks.stopHook!(active, signal) : undefined,
     };
@@ -252,7 +255,7 @@ export class SessionRunner {
       total_cost_usd: usage.totalCostUSD,
       usage: usage.totals(),
       modelUsage: usage.modelUsage(),
-      permission_denials: outcome.permissionDenials,
+      permission_denials: this.denials.splice(0),
       stop_reason: outcome.stopReason,
       ...envelope(this.settings.sessionId),
     };

@@ -38,6 +38,7 @@ export function toWire(ev: LoopEvent, sessionId: string, includePartial: boolean
         ...envelope(sessionId),
       };
     case 'system':
-      return { type: 'system', subtype: ev.subtype, ...ev.fields, ...envelope(sessionId) };
+      // A subagent's system events (api_retry, …) say whose they are, like its other messages.
+      return { type: 'system', subtype: ev.subtype, ...ev.fields, ...(parent ? { parent_tool_use_id: parent } : {}), ...envelope(sessionId) };
   }
 }
