@@ -99,13 +99,26 @@ class HeadText {
   }
 }
 
+/**
+ * The model API's credentials stay in this process: a command the model (or a hook) runs cannot
+ * print them into a tool result, a transcript or a log. AGENT_SHARE_API_KEY=1 passes them on.
+ */
+const CREDENTIAL_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
+
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env.AGENT_SHARE_API_KEY === '1') return env;
+  const out = { ...env };
+  for (const k of CREDENTIAL_ENV) delete out[k];
+  return out;
+}
+
 /** Run `command` through bash in its own process group, with caps, timeout and abort. */
 export function runShellCommand(command: string, opts: GroupRunOptions): Promise<GroupRunResult> {
   const max = opts.maxOutputChars ?? 1_000_000;
   return new Promise((resolve) => {
     const child = spawn('/bin/bash', ['-c', command], {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env: childEnv(opts.env ?? process.env),
       detached: true,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
