@@ -247,6 +247,27 @@ export class SubagentRunner implements SubagentService {
     }
   }
 
+  /**
+   * Fire SubagentStart, then drive the loop to its outcome. Each event goes to `onEvent`, and
+   * what it returns, if anything, is yielded onward.
+   */
+  private async *session<Y>(
+    p: Prepared,
+    signal: AbortSignal,
+    transcript: Transcript,
+    counters: { toolUses: number; lastTool?: string },
+    onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
+  ): AsyncGenerator<Y, LoopOutcome, void> {
+    await this.fireStart(p, signal);
+    const gen = this.drive(p, transcript, counters);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) return step.value;
+      const out = await onEvent(step.value);
+      if (out !== undefined) yield out;
+    }
+  }
+
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
     const agentId = 'a' + randomBytes(8).toString('hex');
     const p = this.prepare(req, ctx, ctx.signal, agentId, this.transcriptPath(agentId));
@@ -255,16 +276,7 @@ export class SubagentRunner implements SubagentService {
     const transcript = new Transcript(p.transcriptPath);
     let outcome: LoopOutcome | undefined;
     try {
-      await this.fireStart(p, ctx.signal);
-      const gen = this.drive(p, transcript, counters);
-      for (;;) {
-        const step = await gen.next();
-        if (step.done) {
-          outcome = step.value;
-          break;
-        }
-        yield { type: 'progress', data: { loopEvent: step.value } };
-      }
+      outcome = yield* this.session(p, ctx.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
     } finally {
       // Its cost counts in the parent's result, under its own model.
       p.parent.usage.merge(p.cfg.usage);
@@ -338,17 +350,13 @@ export class SubagentRunner implements SubagentService {
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
     try {
-      await this.fireStart(p, signal);
-      const gen = this.drive(p, transcript, counters);
-      for (;;) {
-        const step = await gen.next();
-        if (step.done) {
-          outcome = step.value;
-          break;
-        }
-        await this.deps.emitEvent(step.value);
-        if (step.value.type === 'assistant') registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
-      }
+      // Nothing is yielded onward: the first step is the end.
+      const events = this.session<never>(p, signal, transcript, counters, async (ev) => {
+        await this.deps.emitEvent(ev);
+        if (ev.type === 'assistant') registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
+        return undefined;
+      });
+      outcome = (await events.next()).value;
     } catch (err) {
       process.stderr.write(`agent: background agent ${taskId}: ${(err as Error).message}\n`);
     } finally {

@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import { alive, hasText, waitUntil } from '../processes.js';
+import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -15,15 +16,6 @@ afterEach(async () => {
 });
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Pids in a process group, from the process table. */
 function groupMembers(pgid: number): number[] {
@@ -39,25 +31,6 @@ function groupMembers(pgid: number): number[] {
 
 function pgidOf(pid: number): number {
   return Number(execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
-}
-
-async function waitUntil(pred: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (pred()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return pred();
-}
-
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b: any) => b.text ?? '').join('');
-  return '';
-}
-
-function turns(req: RecordedRequest): number {
-  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
 }
 
 function taskIdIn(req: RecordedRequest): string {
@@ -215,7 +188,7 @@ describe('background shells', () => {
     const p = startAgent({ api, cwd, args: ARGS });
     p.sendRaw(userLine('start a long one'));
     await p.waitFor((m) => m.type === 'result');
-    expect(await waitUntil(() => existsSync(join(cwd, 'child.pid')) && readFileSync(join(cwd, 'child.pid'), 'utf8').trim() !== '')).toBe(true);
+    expect(await waitUntil(() => hasText(join(cwd, 'child.pid')))).toBe(true);
     const leader = Number(readFileSync(join(cwd, 'leader.pid'), 'utf8'));
     const child = Number(readFileSync(join(cwd, 'child.pid'), 'utf8'));
     expect(pgidOf(child)).toBe(leader);

@@ -4,7 +4,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeApi, type FakeApi, type Script } from '../fake-api/server.js';
+import { lastToolResults, startFakeApi, type FakeApi, type RecordedRequest, type Script, type ScriptedReply } from '../fake-api/server.js';
 
 export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
 
@@ -124,5 +124,31 @@ export function userLine(text: string): string {
 }
 
 export const STREAM_ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
+
+/** How many assistant turns the conversation already has. */
+export function turns(req: RecordedRequest): number {
+  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
+}
+
+/** The text of a tool_result's content: a string as is, text blocks joined. */
+export function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((b: any) => b.text ?? '').join('');
+  return '';
+}
+
+export type Call = [name: string, input: Record<string, unknown>];
+
+/** One assistant message with several tool_use blocks, ids t1…tn. */
+export function calls(list: Call[], prefix = 't'): ScriptedReply {
+  return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
+}
+
+/** tool_use_id → the tool_result the model saw (non-string content as JSON). */
+export function resultsById(req: RecordedRequest) {
+  return Object.fromEntries(
+    lastToolResults(req).map((r) => [r.tool_use_id, { text: typeof r.content === 'string' ? r.content : JSON.stringify(r.content), isError: r.is_error === true }]),
+  );
+}
 
 export { startFakeApi, type Script, type FakeApi };

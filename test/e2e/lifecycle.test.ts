@@ -1,8 +1,8 @@
 // Interrupts, signals, a vanished host, print mode and usage errors.
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
+import { alive, waitForFile, waitUntil } from '../processes.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
@@ -10,36 +10,6 @@ afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitForFile(path: string, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (existsSync(path)) {
-      const s = readFileSync(path, 'utf8').trim();
-      if (s) return s;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no ${path}`);
-}
-
-async function waitUntil(pred: () => boolean, timeoutMs = 3000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (pred()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return pred();
-}
 
 // A command whose grandchild writes its pid, then everything sleeps.
 const SLEEPER = 'sleep 30 & echo $! > sleeper.pid; wait';
@@ -57,7 +27,7 @@ describe('interrupt and signals', () => {
     const result = await p.waitFor((m) => m.type === 'result');
     expect(Date.now() - asked).toBeLessThan(1500);
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
-    expect(await waitUntil(() => !alive(pid))).toBe(true);
+    expect(await waitUntil(() => !alive(pid), 3000)).toBe(true);
     expect(p.json().find((m) => m.type === 'control_response')?.response).toMatchObject({ subtype: 'success', request_id: 'int-1' });
     p.sendRaw(userLine('are you there?'));
     p.endInput();
@@ -83,7 +53,7 @@ describe('interrupt and signals', () => {
       p.child.kill(signal);
       const exit = await p.exited;
       expect(exit.code).toBe(code);
-      expect(await waitUntil(() => !alive(pid))).toBe(true);
+      expect(await waitUntil(() => !alive(pid), 3000)).toBe(true);
       expect(p.json().pop()).toMatchObject({ type: 'result', is_error: true });
     });
   }

@@ -4,19 +4,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import {
-  calls,
-  resultsById,
-  runAgent,
-  startAgent,
-  startFakeApi,
-  STREAM_ARGS,
-  tempDir,
-  userLine,
-  type AgentProcess,
-  type Call,
-  type FakeApi,
-} from './harness.js';
+import { calls, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type AgentProcess, type Call, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {

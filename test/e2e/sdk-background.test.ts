@@ -1,43 +1,16 @@
 // The official SDK as host, with a streaming-input prompt: a background subagent's notification
 // arrives after the first result and the session goes on to a second result, as a host sees it.
-import { query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { AGENT_BIN, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
+import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
+import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function promptStream() {
-  const queue: SDKUserMessage[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  return {
-    push(t: string) {
-      queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text: t }] } });
-      wake?.();
-    },
-    end() {
-      done = true;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length) yield queue.shift()!;
-        if (done) return;
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-      }
-    },
-  };
-}
-
-function turns(req: RecordedRequest): number {
-  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
-}
 
 describe('official SDK as host: background work', () => {
   it('streaming input: a background subagent reports through task_notification between two results', async () => {
@@ -55,14 +28,7 @@ describe('official SDK as host: background work', () => {
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
-      options: {
-        pathToClaudeCodeExecutable: AGENT_BIN,
-        cwd,
-        permissionMode: 'bypassPermissions',
-        allowDangerouslySkipPermissions: true,
-        env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'test', CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-') },
-        stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
-      } as never,
+      options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
     });
     prompts.push('find the answer in the background');
     const messages: SDKMessage[] = [];
@@ -101,13 +67,7 @@ describe('official SDK as host: background work', () => {
     const messages: SDKMessage[] = [];
     const q = query({
       prompt: 'launch it',
-      options: {
-        pathToClaudeCodeExecutable: AGENT_BIN,
-        cwd: tempDir(),
-        permissionMode: 'bypassPermissions',
-        allowDangerouslySkipPermissions: true,
-        env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'test', CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-') },
-      } as never,
+      options: sdkOptions(api.url, tempDir(), { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
     });
     for await (const m of q) messages.push(m);
     const note = messages.find((m) => m.type === 'system' && m.subtype === 'task_notification');

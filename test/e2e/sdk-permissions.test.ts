@@ -1,64 +1,18 @@
 // The official Claude Agent SDK as a permission host: canUseTool answers and callback hooks in
 // options.hooks, exchanged with bin/agent as can_use_tool / hook_callback control requests.
-import { query, type CanUseTool, type HookCallback, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type CanUseTool, type HookCallback, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastToolResults, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { AGENT_BIN, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { lastUserText, text } from '../fake-api/server.js';
+import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { prompts, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function sdkOptions(cwd: string, extra: Record<string, unknown> = {}) {
-  return {
-    pathToClaudeCodeExecutable: AGENT_BIN,
-    cwd,
-    env: {
-      ...process.env,
-      ANTHROPIC_BASE_URL: api!.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      AGENT_MAX_RETRIES: '1',
-      CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-'),
-    },
-    stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
-    ...extra,
-  };
-}
-
-/** Prompts fed by hand; ends after `count` results so the SDK's stdin stays open while asks arrive. */
-function prompts(texts: string[]) {
-  const queue: SDKUserMessage[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  const push = (t: string) => {
-    queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text: t }] } });
-    wake?.();
-  };
-  const rest = [...texts];
-  push(rest.shift()!);
-  return {
-    /** Call on each result: sends the next prompt or ends the input. */
-    onResult() {
-      if (rest.length) push(rest.shift()!);
-      else {
-        done = true;
-        wake?.();
-      }
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length) yield queue.shift()!;
-        if (done) return;
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-      }
-    },
-  };
-}
 
 /** Runs a query to its end; a non-zero exit after an error result is not a test failure. */
 async function run(texts: string[], options: Record<string, unknown>) {
@@ -74,16 +28,6 @@ async function run(texts: string[], options: Record<string, unknown>) {
     error = err;
   }
   return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
-}
-
-function calls(list: Array<[string, Record<string, unknown>]>, prefix = 't'): ScriptedReply {
-  return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
-}
-
-function seen(i: number) {
-  return Object.fromEntries(
-    lastToolResults(api!.requests[i]).map((r) => [r.tool_use_id, { text: typeof r.content === 'string' ? r.content : JSON.stringify(r.content), isError: r.is_error === true }]),
-  );
 }
 
 describe('official SDK canUseTool', () => {
@@ -106,7 +50,7 @@ describe('official SDK canUseTool', () => {
       if (input.command === 'touch second') return { behavior: 'allow', updatedInput: { command: 'touch rewritten' } };
       return { behavior: 'deny', message: `no ${toolName} for you` };
     };
-    const r = await run(['go'], sdkOptions(cwd, { canUseTool }));
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool }));
     expect(r.error).toBeUndefined();
     expect(asked.map((a) => [a.toolName, a.toolUseID])).toEqual([
       ['Bash', 't1'],
@@ -118,7 +62,7 @@ describe('official SDK canUseTool', () => {
     expect(existsSync(join(cwd, 'second'))).toBe(false);
     expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
     expect(existsSync(join(cwd, 'w.txt'))).toBe(false);
-    const s = seen(1);
+    const s = resultsById(api.requests[1]);
     expect(s.t3).toEqual({ text: 'no Write for you', isError: true });
     expect(s.t4.isError).toBe(false);
     expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'done' });
@@ -133,7 +77,7 @@ describe('official SDK canUseTool', () => {
       asks++;
       return { behavior: 'deny', message: 'halt right there', interrupt: true };
     };
-    const r = await run(['go', 'again'], sdkOptions(cwd, { canUseTool }));
+    const r = await run(['go', 'again'], sdkOptions(api.url, cwd, { canUseTool }));
     expect(asks).toBe(1);
     expect(existsSync(join(cwd, 'one'))).toBe(false);
     expect(r.results).toHaveLength(2);
@@ -152,7 +96,7 @@ describe('official SDK canUseTool', () => {
       asked.push(String(input.command));
       return { behavior: 'allow', updatedInput: input, updatedPermissions: options.suggestions };
     };
-    const r = await run(['go'], sdkOptions(cwd, { canUseTool }));
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool }));
     expect(r.error).toBeUndefined();
     expect(asked).toEqual(['touch a']);
     expect(existsSync(join(cwd, 'a')) && existsSync(join(cwd, 'b'))).toBe(true);
@@ -177,11 +121,11 @@ describe('official SDK callback hooks', () => {
         return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'hook says no' } };
       return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'touch replaced' } } };
     };
-    const r = await run(['go'], sdkOptions(cwd, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [pre] }] } }));
+    const r = await run(['go'], sdkOptions(api.url, cwd, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [pre] }] } }));
     expect(r.error).toBeUndefined();
     expect(existsSync(join(cwd, 'forbidden')) || existsSync(join(cwd, 'original'))).toBe(false);
     expect(existsSync(join(cwd, 'replaced'))).toBe(true);
-    const s = seen(1);
+    const s = resultsById(api.requests[1]);
     expect(s.t1).toEqual({ text: 'hook says no', isError: true });
     expect(s.t2.isError).toBe(false);
     const init = r.messages.find((m) => m.type === 'system') as Record<string, any>;
@@ -205,7 +149,7 @@ describe('official SDK callback hooks', () => {
     const failed: Array<Record<string, any>> = [];
     const r = await run(
       ['go'],
-      sdkOptions(cwd, {
+      sdkOptions(api.url, cwd, {
         allowedTools: ['Bash'],
         hooks: {
           PostToolUse: [
@@ -248,7 +192,7 @@ describe('official SDK callback hooks', () => {
       if (p.includes('secret')) return { decision: 'block', reason: 'no secrets in prompts' };
       return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'the user is in Paris' } };
     };
-    const r = await run(['tell me the secret', 'hello'], sdkOptions(cwd, { hooks: { UserPromptSubmit: [{ hooks: [gate] }] } }));
+    const r = await run(['tell me the secret', 'hello'], sdkOptions(api.url, cwd, { hooks: { UserPromptSubmit: [{ hooks: [gate] }] } }));
     expect(prompts).toEqual(['tell me the secret', 'hello']);
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(api.requests[0].body)).not.toContain('secret');
@@ -267,7 +211,7 @@ describe('official SDK callback hooks', () => {
       actives.push(active);
       return active ? {} : { decision: 'block', reason: 'double-check your work' };
     };
-    const r = await run(['work'], sdkOptions(cwd, { hooks: { Stop: [{ hooks: [stop] }] } }));
+    const r = await run(['work'], sdkOptions(api.url, cwd, { hooks: { Stop: [{ hooks: [stop] }] } }));
     expect(r.error).toBeUndefined();
     expect(actives).toEqual([false, true]);
     expect(lastUserText(api.requests[1])).toBe('Stop hook feedback:\ndouble-check your work');
@@ -280,7 +224,7 @@ describe('official SDK callback hooks', () => {
     const asked: string[] = [];
     const r = await run(
       ['go'],
-      sdkOptions(cwd, {
+      sdkOptions(api.url, cwd, {
         canUseTool: (async (_n, input) => {
           asked.push(String(input.command));
           return { behavior: 'allow', updatedInput: input };

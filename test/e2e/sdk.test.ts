@@ -1,57 +1,18 @@
 // The official Claude Agent SDK as the host: if its query() works against bin/agent, real hosts will.
-import { query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, readFileSync } from 'node:fs';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { AGENT_BIN, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { alive, waitForFile, waitUntil } from '../processes.js';
+import { startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function sdkOptions(cwd: string, extra: Record<string, unknown> = {}) {
-  return {
-    pathToClaudeCodeExecutable: AGENT_BIN,
-    cwd,
-    env: {
-      ...process.env,
-      ANTHROPIC_BASE_URL: api!.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      AGENT_MAX_RETRIES: '1',
-      CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-'),
-    },
-    stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
-    ...extra,
-  };
-}
-
-/** An async-iterable prompt the test feeds by hand, as a streaming host does. */
-function promptStream() {
-  const queue: SDKUserMessage[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  return {
-    push(text: string) {
-      queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text }] } });
-      wake?.();
-    },
-    end() {
-      done = true;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length) yield queue.shift()!;
-        if (done) return;
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-      }
-    },
-  };
-}
 
 describe('official SDK as host', () => {
   it('string prompt: a tool call and an answer come through query()', async () => {
@@ -60,7 +21,7 @@ describe('official SDK as host', () => {
     const messages: SDKMessage[] = [];
     const q = query({
       prompt: 'write hello.txt',
-      options: sdkOptions(cwd, { permissionMode: 'acceptEdits' }) as never,
+      options: sdkOptions(api.url, cwd, { permissionMode: 'acceptEdits' }) as never,
     });
     for await (const m of q) messages.push(m);
     const init = messages.find((m) => m.type === 'system' && m.subtype === 'init');
@@ -76,7 +37,7 @@ describe('official SDK as host', () => {
     api = await startFakeApi([text('first'), text('second')]);
     const cwd = tempDir();
     const prompts = promptStream();
-    const q = query({ prompt: prompts as never, options: sdkOptions(cwd) as never });
+    const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd) as never });
     prompts.push('one');
     const results: string[] = [];
     const sessions = new Set<string>();
@@ -98,14 +59,14 @@ describe('official SDK as host', () => {
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
-      options: sdkOptions(cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
+      options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
     });
     prompts.push('sleep');
     const results: Array<Record<string, unknown>> = [];
     let interruptedAt = 0;
     const pidFile = join(cwd, 'sleeper.pid');
     const watcher = (async () => {
-      while (!existsSync(pidFile) || !readFileSync(pidFile, 'utf8').trim()) await new Promise((r) => setTimeout(r, 25));
+      await waitForFile(pidFile, 30_000);
       interruptedAt = Date.now();
       await q.interrupt();
     })();
@@ -122,15 +83,7 @@ describe('official SDK as host', () => {
     expect(results[0]).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(results[1]).toMatchObject({ subtype: 'success', result: 'after the interrupt' });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(alive()).toBe(false);
+    await waitUntil(() => !alive(pid), 2000, 20);
+    expect(alive(pid)).toBe(false);
   });
 });

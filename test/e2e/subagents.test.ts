@@ -1,7 +1,7 @@
 // Subagents (Task / Agent): a fresh context in the same process, its messages tagged with the Task
 // tool_use id, its final text as the tool result, its cost in the parent's result; concurrency,
 // custom agents from all three sources, unknown types, failures and interrupt.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,8 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import { startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import { alive, hasText, waitUntil } from '../processes.js';
+import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -24,32 +25,8 @@ afterEach(async () => {
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntil(pred: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (pred()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return pred();
-}
-
 function toolNames(req: RecordedRequest): string[] {
   return (req.body.tools ?? []).map((t: any) => t.name);
-}
-
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b: any) => b.text ?? '').join('');
-  return '';
 }
 
 /** A script that serves the parent (by its first user text) and subagents (by theirs). */
@@ -59,11 +36,6 @@ function routed(parent: (req: RecordedRequest) => ScriptedReply, subs: Record<st
     for (const [prefix, sub] of Object.entries(subs)) if (first.startsWith(prefix)) return sub(req);
     return parent(req);
   };
-}
-
-/** How many assistant turns the conversation already has. */
-function turns(req: RecordedRequest): number {
-  return (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
 }
 
 async function runSession(p: ReturnType<typeof startAgent>, prompt: string) {
@@ -224,7 +196,7 @@ describe('synchronous subagents', () => {
     const p = startAgent({ api, cwd, args: ARGS });
     p.sendRaw(userLine('sleep in a subagent'));
     const pidFile = join(cwd, 'sub.pid');
-    expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000)).toBe(true);
+    expect(await waitUntil(() => hasText(pidFile), 10_000)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(alive(pid)).toBe(true);
     const asked = Date.now();

@@ -7,21 +7,13 @@ import { createBackgroundHost } from '../../../src/tasks/host.js';
 import { noticeText, TaskRegistry } from '../../../src/tasks/registry.js';
 import { createTaskControlService } from '../../../src/tasks/service.js';
 import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { alive, waitUntil } from '../../processes.js';
 import { tempDir } from '../tools/helpers.js';
 
 function setup() {
   const emitted: Array<Record<string, any>> = [];
   const registry = new TaskRegistry({ dir: join(tempDir('tasks-'), 'out'), emit: (m) => void emitted.push(m) });
   return { registry, emitted };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('TaskRegistry', () => {
@@ -146,14 +138,12 @@ describe('background shells', () => {
     const svc = createBackgroundShellService(registry);
     const cwd = tempDir();
     const { taskId, outputFile } = await svc.start('sleep 30 & echo $! > kid.pid; echo started; wait', { cwd, toolUseId: 't2' });
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && !readFileSync(outputFile, 'utf8').includes('started')) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => readFileSync(outputFile, 'utf8').includes('started'), 5000, 20);
     const kid = Number(readFileSync(join(cwd, 'kid.pid'), 'utf8'));
     expect(alive(kid)).toBe(true);
     const view = await createTaskControlService(registry).stop(taskId);
     expect(view?.status).toBe('stopped');
-    const gone = Date.now() + 3000;
-    while (Date.now() < gone && alive(kid)) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => !alive(kid), 3000, 20);
     expect(alive(kid)).toBe(false);
     expect(readFileSync(outputFile, 'utf8')).toBe('started\n\n[stopped]\n');
   });

@@ -1,0 +1,60 @@
+// Host-side helpers for the tests that drive bin/agent through the official Claude Agent SDK.
+import type { SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { AGENT_BIN, tempDir } from './harness.js';
+
+/** query() options that run bin/agent against the fake API at `apiUrl`; `extra` is merged on top. */
+export function sdkOptions(apiUrl: string, cwd: string, extra: Record<string, unknown> = {}) {
+  return {
+    pathToClaudeCodeExecutable: AGENT_BIN,
+    cwd,
+    env: {
+      ...process.env,
+      ANTHROPIC_BASE_URL: apiUrl,
+      ANTHROPIC_API_KEY: 'test-key',
+      AGENT_MAX_RETRIES: '1',
+      CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-'),
+    },
+    stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
+    ...extra,
+  };
+}
+
+/** An async-iterable prompt the test feeds by hand, as a streaming host does. */
+export function promptStream() {
+  const queue: SDKUserMessage[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  return {
+    push(text: string) {
+      queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text }] } });
+      wake?.();
+    },
+    end() {
+      done = true;
+      wake?.();
+    },
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        while (queue.length) yield queue.shift()!;
+        if (done) return;
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+      }
+    },
+  };
+}
+
+/** Prompts fed in turn: the first at once, the next on each `onResult()`, then the input ends. */
+export function prompts(texts: string[]) {
+  const stream = promptStream();
+  const rest = [...texts];
+  stream.push(rest.shift()!);
+  return {
+    /** Call on each result: sends the next prompt or ends the input. */
+    onResult() {
+      if (rest.length) stream.push(rest.shift()!);
+      else stream.end();
+    },
+    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+  };
+}

@@ -1,0 +1,33 @@
+// Polling helpers for tests that watch real processes and the files they write.
+import { existsSync, readFileSync } from 'node:fs';
+
+/** Whether a process with this pid exists (signal 0 probes without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the file exists and holds more than whitespace. */
+export function hasText(path: string): boolean {
+  return existsSync(path) && readFileSync(path, 'utf8').trim() !== '';
+}
+
+/** Polls `pred` until it holds or `timeoutMs` passes; returns its last answer. */
+export async function waitUntil(pred: () => boolean, timeoutMs = 5000, intervalMs = 25): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  return pred();
+}
+
+/** Waits for the file to hold text and returns it trimmed; throws after `timeoutMs`. */
+export async function waitForFile(path: string, timeoutMs = 10_000): Promise<string> {
+  if (!(await waitUntil(() => hasText(path), timeoutMs))) throw new Error(`no ${path}`);
+  return readFileSync(path, 'utf8').trim();
+}
