@@ -1,6 +1,7 @@
-// The agent loop: one recursion per model turn. It streams one Messages API call, and either
-// stops (no tool_use: Stop hooks, then return) or runs the tool calls and recurses. Every stop
-// and continue condition of the reference lives here; nothing here knows about stdin or stdout.
+// The agent loop: one recursion per model turn (run as a trampoline, see agentLoop). It streams
+// one Messages API call, and either stops (no tool_use: Stop hooks, then return) or runs the tool
+// calls and recurses. Every stop and continue condition of the reference lives here; nothing here
+// knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
@@ -66,14 +67,23 @@ export async function* agentLoop(
       inner?.(d);
     },
   };
-  return yield* turn(history, { ...cfg, pipeline }, {
-    turn: 1,
-    maxTokensRecoveries: 0,
-    fallbackUsed: false,
-    stopHookRepeats: 0,
-    apiMs: 0,
-    denials,
-  });
+  const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials };
+  const loopCfg = { ...cfg, pipeline };
+  // Each turn either ends the run or asks for the next one. The recursion of the reference is
+  // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
+  // frames (a microtask hop each), so a long session would slow down turn by turn.
+  let next: Recurse = { recurse: true };
+  for (;;) {
+    const step: LoopOutcome | Recurse = yield* turn(history, loopCfg, st, next.modelOverride);
+    if (!('recurse' in step)) return step;
+    next = step;
+  }
+}
+
+/** What a turn returns to ask for the next turn (with the model it must keep using). */
+interface Recurse {
+  recurse: true;
+  modelOverride?: string;
 }
 
 async function* turn(
@@ -81,7 +91,7 @@ async function* turn(
   cfg: LoopConfig,
   st: TurnState,
   modelOverride?: string,
-): AsyncGenerator<LoopEvent, LoopOutcome, void> {
+): AsyncGenerator<LoopEvent, LoopOutcome | Recurse, void> {
   const scope = { parentToolUseId: cfg.parentToolUseId };
   const outcome = (subtype: LoopOutcome['subtype'], resultText: string, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({
     subtype,
@@ -132,7 +142,7 @@ async function* turn(
         subtype: 'model_fallback',
         fields: { from: model, to: cfg.fallbackModel, error: e.message },
       };
-      return yield* turn(history, cfg, st, cfg.fallbackModel);
+      return { recurse: true, modelOverride: cfg.fallbackModel };
     }
     const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' ? e.message : `API Error: ${e.message}`;
     yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.kind };
@@ -155,7 +165,7 @@ async function* turn(
       const limit = checkLimits(cfg, st);
       if (limit) return outcome(limit.subtype, limit.text);
       st.turn++;
-      return yield* turn(history, cfg, st, modelOverride);
+      return { recurse: true, modelOverride };
     }
     if (cfg.stopHook) {
       const verdict = await cfg.stopHook(st.stopHookRepeats > 0);
@@ -167,7 +177,7 @@ async function* turn(
         const limit = checkLimits(cfg, st);
         if (limit) return outcome(limit.subtype, limit.text);
         st.turn++;
-        return yield* turn(history, cfg, st, modelOverride);
+        return { recurse: true, modelOverride };
       }
     }
     return outcome('success', text, { stopReason: message.stop_reason });
@@ -183,7 +193,7 @@ async function* turn(
   st.turn++;
   const limit = checkLimits(cfg, st);
   if (limit) return outcome(limit.subtype, limit.text, { numTurns: st.turn - 1 });
-  return yield* turn(history, cfg, st, modelOverride);
+  return { recurse: true, modelOverride };
 }
 
 function checkLimits(
