@@ -8,12 +8,13 @@
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type {
-  ContentBlock,
-  Message,
-  MessageParam,
-  RawMessageStreamEvent,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { MessageAssembler } from './messageAssembler.js';
+import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, type ApiErrorCategory } from './modelErrors.js';
+
+// Re-exported: the error and retry names callers have always imported from here.
+export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
+export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
 export interface ModelRequest {
   model: string;
@@ -25,15 +26,6 @@ export interface ModelRequest {
   betas?: string[];
   signal: AbortSignal;
 }
-
-/** The categories the host protocol uses for `api_retry.error` and assistant-message errors. */
-export type ApiErrorCategory =
-  | 'authentication_failed'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'invalid_request'
-  | 'server_error'
-  | 'unknown';
 
 export type ModelEvent =
   | { type: 'stream_event'; event: RawMessageStreamEvent }
@@ -47,91 +39,10 @@ export type ModelEvent =
     }
   | { type: 'message'; message: Message; durationMs: number };
 
-export type ModelErrorKind =
-  | 'auth'
-  | 'invalid_request'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'server'
-  | 'connection'
-  | 'aborted'
-  | 'no_credentials';
-
-export class ModelError extends Error {
-  readonly status: number | null;
-  readonly kind: ModelErrorKind;
-  readonly retryable: boolean;
-  /** From `retry-after-ms` / `retry-after`, when the API said how long to wait. */
-  readonly retryAfterMs: number | null;
-  constructor(
-    message: string,
-    init: { status?: number | null; kind: ModelErrorKind; retryable: boolean; retryAfterMs?: number | null; cause?: unknown } = {
-      kind: 'server',
-      retryable: false,
-    },
-  ) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'ModelError';
-    this.status = init.status ?? null;
-    this.kind = init.kind;
-    this.retryable = init.retryable;
-    this.retryAfterMs = init.retryAfterMs ?? null;
-  }
-
-  get category(): ApiErrorCategory {
-    switch (this.kind) {
-      case 'auth':
-      case 'no_credentials':
-        return 'authentication_failed';
-      case 'rate_limit':
-        return 'rate_limit';
-      case 'overloaded':
-        return 'overloaded';
-      case 'invalid_request':
-        return 'invalid_request';
-      case 'server':
-        return 'server_error';
-      default:
-        return 'unknown';
-    }
-  }
-}
-
 export const NOT_LOGGED_IN = 'Not logged in · Please set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)';
-const DEFAULT_MAX_RETRIES = 10;
-const BASE_DELAY_MS = 500;
-const MAX_DELAY_MS = 32_000;
 
 export function hasCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim());
-}
-
-/** AGENT_MAX_RETRIES, else CLAUDE_CODE_MAX_RETRIES (drop-in compatibility), else 10. */
-export function maxRetriesFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  for (const v of [env.AGENT_MAX_RETRIES, env.CLAUDE_CODE_MAX_RETRIES]) {
-    const n = v === undefined || v.trim() === '' ? NaN : Number(v);
-    if (Number.isInteger(n) && n >= 0) return n;
-  }
-  return DEFAULT_MAX_RETRIES;
-}
-
-/** Jittered exponential backoff: ~0.5 s, ~1 s, ~2 s … capped at 32 s; the server's word wins. */
-export function retryDelayMs(attempt: number, retryAfterMs: number | null = null): number {
-  if (retryAfterMs !== null) return retryAfterMs;
-  const base = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
-  return Math.round(base + Math.random() * 0.25 * base);
-}
-
-/** `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date); null if absent. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | null {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
-  const raw = headers?.get('retry-after')?.trim();
-  if (!raw) return null;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 // ---- the SDK client, loaded at first use (importing @anthropic-ai/sdk costs ~130 ms) ----
@@ -157,136 +68,6 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
   });
   cached = { key, client };
   return client;
-}
-
-// ---- error classification ----
-
-function abortedError(cause?: unknown): ModelError {
-  return new ModelError('Request was aborted.', { kind: 'aborted', retryable: false, cause });
-}
-
-const KIND_BY_API_TYPE: Record<string, ModelErrorKind> = {
-  authentication_error: 'auth',
-  permission_error: 'auth',
-  invalid_request_error: 'invalid_request',
-  not_found_error: 'invalid_request',
-  request_too_large: 'invalid_request',
-  rate_limit_error: 'rate_limit',
-  overloaded_error: 'overloaded',
-  api_error: 'server',
-  timeout_error: 'server',
-};
-
-function kindOfStatus(status: number): ModelErrorKind {
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 429) return 'rate_limit';
-  if (status === 529) return 'overloaded';
-  if (status >= 500 || status === 408 || status === 409) return 'server';
-  return 'invalid_request';
-}
-
-const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'connection']);
-
-/** Turn whatever the SDK or the network threw into a ModelError. */
-export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
-  if (e instanceof ModelError) return e;
-  if (signal?.aborted) return abortedError(e);
-  const err = e as any;
-  const name: string = err?.constructor?.name ?? err?.name ?? '';
-  if (name === 'APIUserAbortError' || err?.name === 'AbortError') return abortedError(e);
-  if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError') {
-    return new ModelError(`API Error: ${err.message || 'Connection error.'}`, { kind: 'connection', retryable: true, cause: e });
-  }
-  if (typeof err?.status === 'number' || (err && 'error' in err && 'headers' in err)) {
-    // An APIError: an HTTP status, or an `event: error` in the middle of a stream (no status).
-    const status: number | null = typeof err.status === 'number' ? err.status : null;
-    const body = err.error as { error?: { type?: string; message?: string } } | undefined;
-    const apiType = err.type ?? body?.error?.type ?? null;
-    const apiMessage: string = err.apiMessage ?? body?.error?.message ?? (body ? JSON.stringify(body) : err.message);
-    const kind = status !== null ? kindOfStatus(status) : (KIND_BY_API_TYPE[apiType ?? ''] ?? 'server');
-    const headers = err.headers as { get(n: string): string | null } | undefined;
-    const shouldRetry = headers?.get?.('x-should-retry');
-    const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : RETRYABLE.has(kind);
-    const text = status !== null ? `API Error: ${status} ${apiMessage}` : `API Error: ${apiMessage}`;
-    return new ModelError(text, { status, kind, retryable, retryAfterMs: parseRetryAfter(headers), cause: e });
-  }
-  // Anything else thrown while reading the body (undici's "terminated", ECONNRESET, …) is the
-  // connection dying under us.
-  const msg = err?.message ?? String(e);
-  return new ModelError(`API Error: Connection error (${msg})`, { kind: 'connection', retryable: true, cause: e });
-}
-
-// ---- assembling the streamed message ----
-
-/** Builds the final Message from raw stream events, the way the API's non-streaming reply would look. */
-class MessageAssembler {
-  private message: Message | null = null;
-  private readonly json = new Map<number, string>();
-  private stopped = false;
-
-  add(event: RawMessageStreamEvent): void {
-    switch (event.type) {
-      case 'message_start':
-        this.message = { ...event.message, content: [], usage: { ...event.message.usage } };
-        return;
-      case 'content_block_start': {
-        const block = { ...event.content_block } as ContentBlock;
-        this.need().content[event.index] = block;
-        if (block.type === 'tool_use' || block.type === 'server_tool_use') this.json.set(event.index, '');
-        return;
-      }
-      case 'content_block_delta': {
-        const block = this.need().content[event.index] as any;
-        if (!block) throw new Error(`content_block_delta for unknown block ${event.index}`);
-        const d = event.delta;
-        if (d.type === 'text_delta') block.text += d.text;
-        else if (d.type === 'thinking_delta') block.thinking += d.thinking;
-        else if (d.type === 'signature_delta') block.signature = d.signature;
-        else if (d.type === 'input_json_delta') this.json.set(event.index, (this.json.get(event.index) ?? '') + d.partial_json);
-        else if (d.type === 'citations_delta') (block.citations ??= []).push(d.citation);
-        return;
-      }
-      case 'content_block_stop': {
-        const raw = this.json.get(event.index);
-        if (raw !== undefined) {
-          const block = this.need().content[event.index] as any;
-          // A tool_use with no input streams no JSON at all: that means {}.
-          block.input = raw.trim() === '' ? {} : JSON.parse(raw);
-          this.json.delete(event.index);
-        }
-        return;
-      }
-      case 'message_delta': {
-        const m = this.need();
-        m.stop_reason = event.delta.stop_reason;
-        m.stop_sequence = event.delta.stop_sequence;
-        // Delta usage is cumulative; copy the counts it carries, keep the rest.
-        for (const [k, v] of Object.entries(event.usage ?? {})) {
-          if (v !== null && v !== undefined) (m.usage as any)[k] = v;
-        }
-        return;
-      }
-      case 'message_stop':
-        this.stopped = true;
-        return;
-    }
-  }
-
-  /** The message, or a retryable error if the stream ended before message_stop. */
-  finish(): Message {
-    if (!this.message || !this.stopped) {
-      throw new ModelError('API Error: the response stream ended before the reply was complete', {
-        kind: 'connection',
-        retryable: true,
-      });
-    }
-    return this.message;
-  }
-
-  private need(): Message {
-    if (!this.message) throw new Error('stream event before message_start');
-    return this.message;
-  }
 }
 
 // ---- the call ----
