@@ -124,6 +124,10 @@ export async function main(o: CliOptions): Promise<number> {
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
+      // What the host asks for and we have not built is refused out loud, never ignored.
+      if (req.sdkMcpServers?.length)
+        throw new Error(`initialize: MCP servers are not supported yet (sdkMcpServers: ${req.sdkMcpServers.join(', ')})`);
+      if (req.jsonSchema) throw new Error('initialize: structured output (jsonSchema) is not supported yet');
       if (req.hooks) guards.setHostHooks(req.hooks);
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;
