@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
+import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
@@ -45,6 +46,13 @@ export async function main(o: CliOptions): Promise<number> {
   }
 
   const tools = selectTools(builtinTools(), o);
+  let structuredOutputTool: Tool | undefined;
+  try {
+    if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
+  } catch (err) {
+    process.stderr.write(`agent: --json-schema: ${(err as Error).message}\n`);
+    return 2;
+  }
   const systemParts = {
     cwd,
     custom: o.systemPrompt,
@@ -63,6 +71,7 @@ export async function main(o: CliOptions): Promise<number> {
     includePartialMessages: o.includePartialMessages,
     permissionMode: o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : 'default'),
     tools,
+    structuredOutputTool,
     mcpServers: [],
     agents: [],
     apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : process.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
@@ -127,7 +136,13 @@ export async function main(o: CliOptions): Promise<number> {
       // What the host asks for and we have not built is refused out loud, never ignored.
       if (req.sdkMcpServers?.length)
         throw new Error(`initialize: MCP servers are not supported yet (sdkMcpServers: ${req.sdkMcpServers.join(', ')})`);
-      if (req.jsonSchema) throw new Error('initialize: structured output (jsonSchema) is not supported yet');
+      if (req.jsonSchema) {
+        try {
+          settings.structuredOutputTool = createStructuredOutputTool(req.jsonSchema);
+        } catch (err) {
+          throw new Error(`initialize: jsonSchema: ${(err as Error).message}`);
+        }
+      }
       if (req.hooks) guards.setHostHooks(req.hooks);
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;

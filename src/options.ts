@@ -39,6 +39,7 @@ export const optionsSchema = z.object({
   settings: z.string().optional(),
   sessionPersistence: z.boolean().default(true),
   agents: z.string().optional(),
+  jsonSchema: z.string().optional(),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
@@ -52,7 +53,6 @@ const NOT_YET = [
   'resume-drops-turn',
   'mcp-config',
   'strict-mcp-config',
-  'json-schema',
   'agent',
   'plugin-dir',
   'plugin-dir-no-mcp',
@@ -125,6 +125,7 @@ function buildProgram(): Command {
     .option('--add-dir <dirs...>', 'more directories the tools may work in')
     .option('--betas <list>', 'beta headers for the API', list)
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
+    .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--no-session-persistence', 'do not write the session transcript')

@@ -52,6 +52,10 @@ function dropSafeIntegerBounds(node: unknown): void {
 
 /** The Messages API `tools[]` entry for a tool, its JSON schema derived from the zod schema. */
 export function toolApiSchema(tool: Tool): ToolApiSchema {
+  if (tool.apiInputSchema) {
+    if (tool.apiInputSchema.type !== 'object') throw new Error(`tool ${tool.name}: input schema must be an object schema`);
+    return { name: tool.name, description: tool.description, input_schema: tool.apiInputSchema as ToolApiSchema['input_schema'] };
+  }
   // io: 'input' → fields with defaults stay optional, as the model may omit them.
   const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<
     string,

@@ -73,6 +73,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** Model-facing prose. */
   description: string;
   inputSchema: S;
+  /**
+   * The input_schema the model sees, when it is not derived from `inputSchema` (StructuredOutput
+   * offers a host's JSON schema as given). Must be an object schema.
+   */
+  apiInputSchema?: Record<string, unknown>;
   /** No side effects: safe in plan mode and allowed by default inside the working directories. */
   isReadOnly(input: z.infer<S>): boolean;
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */

@@ -8,6 +8,7 @@ import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
+import { StructuredOutputTracker } from './structuredOutput.js';
 
 export const MAX_TOKENS_RECOVERIES = 3;
 export const MAX_STOP_HOOK_REPEATS = 5;
@@ -51,6 +52,8 @@ interface TurnState {
   stopHookRepeats: number;
   apiMs: number;
   denials: PermissionDenial[];
+  /** Present when the StructuredOutput tool is offered (see structuredOutput.ts). */
+  structured?: StructuredOutputTracker;
 }
 
 /** Runs until the model stops; appends everything it says and every tool result to `history`. */
@@ -67,7 +70,7 @@ export async function* agentLoop(
       inner?.(d);
     },
   };
-  const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials };
+  const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials, structured: StructuredOutputTracker.forTools(cfg.tools) };
   const loopCfg = { ...cfg, pipeline };
   // Each turn either ends the run or asks for the next one. The recursion of the reference is
   // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
@@ -180,6 +183,15 @@ async function* turn(
         return { recurse: true, modelOverride };
       }
     }
+    const so = st.structured?.onEndTurn();
+    if (so?.kind === 'remind') {
+      history.push({ role: 'user', content: so.text });
+      const limit = checkLimits(cfg, st);
+      if (limit) return outcome(limit.subtype, limit.text);
+      st.turn++;
+      return { recurse: true, modelOverride };
+    }
+    if (so) return outcome('error_max_structured_output_retries', so.text, { stopReason: message.stop_reason });
     return outcome('success', text, { stopReason: message.stop_reason });
   }
 
@@ -188,6 +200,10 @@ async function* turn(
   history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] as HistoryContent });
   if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
   if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
+  const so = st.structured?.afterBatch(toolUses, batch.results, batch.data);
+  if (so?.kind === 'done')
+    return outcome('success', text || JSON.stringify(so.value), { stopReason: message.stop_reason, structuredOutput: so.value });
+  if (so) return outcome('error_max_structured_output_retries', so.text, { stopReason: message.stop_reason });
 
   // 4. Recurse, unless a limit says stop.
   st.turn++;

@@ -42,6 +42,8 @@ export interface LoopOutcome {
   stopReason: string | null;
   durationApiMs: number;
   permissionDenials: PermissionDenial[];
+  /** The validated input of the StructuredOutput call that ended the run (structured output). */
+  structuredOutput?: unknown;
   /** Set when the outcome came from an interrupt. */
   interrupted?: boolean;
 }

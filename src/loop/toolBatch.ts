@@ -13,6 +13,8 @@ const PROGRESS_EVERY_MS = 1000;
 
 export interface BatchOutcome {
   results: ToolResultBlock[];
+  /** Each result's host-facing data (`tool_use_result`), aligned with `results`. */
+  data: unknown[];
   /** Text blocks (hooks' additional context) sent after the results in the same user message. */
   extraContent: Array<{ type: 'text'; text: string }>;
   stopRun?: { reason: string };
@@ -47,6 +49,7 @@ export async function* runToolBatch(
   const stop = outcomes.find((o) => o.stopRun)?.stopRun;
   return {
     results: outcomes.map((o) => o.toolResult),
+    data: outcomes.map((o) => o.data),
     extraContent: outcomes.flatMap((o) => (o.additionalContext ?? []).map((text) => ({ type: 'text' as const, text }))),
     ...(stop ? { stopRun: stop } : {}),
   };

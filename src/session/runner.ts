@@ -31,6 +31,8 @@ export interface SessionSettings {
   includePartialMessages: boolean;
   permissionMode: PermissionMode;
   tools: Tool[];
+  /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
+  structuredOutputTool?: Tool;
   mcpServers: Array<{ name: string; status: string }>;
   agents: string[];
   apiKeySource: string;
@@ -174,12 +176,14 @@ export class SessionRunner {
   private async drive(signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
     const s = this.settings;
     this.apiTools ??= s.tools.map(toolApiSchema);
+    const so = s.structuredOutputTool;
+    const tools = so ? [...s.tools, so] : s.tools;
     const cfg: LoopConfig = {
       model: () => this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
-      tools: s.tools,
-      apiTools: this.apiTools,
+      tools,
+      apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
@@ -198,7 +202,7 @@ export class SessionRunner {
         services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
       }),
       // Subagents run with this pipeline too, so their denials land in this prompt's result.
-      pipeline: { ...this.hooks.pipeline(), onDenial: (d) => this.denials.push(d) },
+      pipeline: { ...this.hooks.pipeline(), tools, onDenial: (d) => this.denials.push(d) },
       parentToolUseId: null,
       stopHook: this.hooks.stopHook ? (active) => this.hooks.stopHook!(active, signal) : undefined,
     };
@@ -227,7 +231,7 @@ export class SessionRunner {
       type: 'system',
       subtype: 'init',
       cwd: s.cwd,
-      tools: s.tools.map((t) => t.name),
+      tools: [...s.tools, ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
       mcp_servers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode?.() ?? s.permissionMode,
@@ -257,6 +261,7 @@ export class SessionRunner {
       modelUsage: usage.modelUsage(),
       permission_denials: this.denials.splice(0),
       stop_reason: outcome.stopReason,
+      ...(outcome.structuredOutput !== undefined ? { structured_output: outcome.structuredOutput } : {}),
       ...envelope(this.settings.sessionId),
     };
     if (isError && outcome.resultText !== INTERRUPT_TEXT) process.stderr.write(`agent: ${outcome.resultText}\n`);

@@ -147,18 +147,18 @@ describe('stream-json session', () => {
 });
 
 describe('control requests', () => {
-  it('refuses out loud what initialize asks for and is not built (in-process MCP servers, structured output)', async () => {
+  it('refuses out loud what initialize asks for and is not built (in-process MCP servers) or cannot use (a broken jsonSchema)', async () => {
     api = await startFakeApi([text('still answers')]);
     const p = startAgent({ api, args: STREAM_ARGS });
     p.send({ type: 'control_request', request_id: 'm1', request: { subtype: 'initialize', sdkMcpServers: ['calc'] } });
-    p.send({ type: 'control_request', request_id: 'j1', request: { subtype: 'initialize', jsonSchema: { type: 'object' } } });
+    p.send({ type: 'control_request', request_id: 'j1', request: { subtype: 'initialize', jsonSchema: { type: 'nope' } } });
     await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'j1');
     p.sendRaw(userLine('hi'));
     p.endInput();
     expect((await p.exited).code).toBe(0);
     const responses = Object.fromEntries(p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]));
     expect(responses.m1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/MCP servers are not supported yet.*calc/) });
-    expect(responses.j1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/structured output.*not supported yet/) });
+    expect(responses.j1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/jsonSchema: the JSON schema must describe an object/) });
   });
 
   it('answers initialize, set_model, set_permission_mode and errors on unknown or malformed requests', async () => {
