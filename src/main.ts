@@ -1,7 +1,6 @@
 // Wires one process: options → tools → session runner → input (stream-json lines or one text
 // prompt) → output (stream-json, json or text) → exit code. Signals and a vanished host end the
 // run cleanly: child process groups killed, a final result written where possible.
-import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
@@ -17,7 +16,7 @@ import { buildSystemPrompt } from './session/systemPrompt.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
 import { setupGuards, StartupError, type Guards } from './session/guards.js';
-import { Transcript, transcriptPath } from './session/transcript.js';
+import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { setupAgents } from './agents/setup.js';
 
@@ -28,9 +27,16 @@ export async function main(o: CliOptions): Promise<number> {
   const writer = new StdoutWriter();
   writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
-  const sessionId = o.sessionId ?? randomUUID();
   const cwd = process.cwd();
-  const transcript = o.sessionPersistence ? new Transcript(transcriptPath(process.env, cwd, sessionId)) : null;
+  let start: SessionStart;
+  try {
+    start = await startSession(o, process.env, cwd);
+  } catch (err) {
+    if (!(err instanceof ResumeError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    return 1;
+  }
+  const { sessionId, transcript } = start;
   const send = streamJson ? (m: object) => writer.send(m) : collectResult;
   const emit = transcript
     ? (m: object) => {
@@ -103,6 +109,7 @@ export async function main(o: CliOptions): Promise<number> {
       env: process.env,
       sessionId,
       transcriptPath: transcript?.path ?? '',
+      startSource: start.source,
       channel,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
@@ -130,6 +137,8 @@ export async function main(o: CliOptions): Promise<number> {
     },
     emit,
   );
+  // A resumed session's conversation, before the first prompt.
+  for (const m of start.history) runner.history.push(m);
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {

@@ -38,6 +38,9 @@ export const optionsSchema = z.object({
   settingSources: z.string().optional(),
   settings: z.string().optional(),
   sessionPersistence: z.boolean().default(true),
+  resume: z.uuid({ error: '--resume must be a session id (a UUID)' }).optional(),
+  continue: z.boolean().default(false),
+  forkSession: z.boolean().default(false),
   agents: z.string().optional(),
   jsonSchema: z.string().optional(),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
@@ -46,9 +49,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 
 /** Flags the official SDK (or a person) may pass that are not built yet. */
 const NOT_YET = [
-  'resume',
-  'continue',
-  'fork-session',
   'resume-session-at',
   'resume-drops-turn',
   'mcp-config',
@@ -129,6 +129,9 @@ function buildProgram(): Command {
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--no-session-persistence', 'do not write the session transcript')
+    .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
+    .option('-c, --continue', "resume this directory's most recent session")
+    .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
     .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
@@ -169,11 +172,17 @@ export function parseOptions(argv: string[]): ParseOutcome {
     includePartialMessages: raw.includePartialMessages ?? false,
     dangerouslySkipPermissions: raw.dangerouslySkipPermissions ?? false,
     allowDangerouslySkipPermissions: raw.allowDangerouslySkipPermissions ?? false,
+    continue: raw.continue ?? false,
+    forkSession: raw.forkSession ?? false,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;
   if (o.inputFormat === 'stream-json' && o.outputFormat !== 'stream-json')
     throw new UsageError('--input-format stream-json requires --output-format stream-json');
+  if (o.resume !== undefined && o.continue) throw new UsageError('--resume and --continue cannot be used together');
+  if (o.forkSession && o.resume === undefined && !o.continue) throw new UsageError('--fork-session needs --resume or --continue');
+  if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
+    throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
   if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
   return { kind: 'run', options: o };
 }

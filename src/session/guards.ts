@@ -28,6 +28,8 @@ export interface GuardContext {
   env: NodeJS.ProcessEnv;
   sessionId: string;
   transcriptPath: string;
+  /** SessionStart hooks' source: 'resume' for --resume / --continue. */
+  startSource?: 'startup' | 'resume';
   channel: ControlChannel;
   /** Hooks' systemMessage lines and warnings, for the host and the person. */
   onSystemMessage: (message: string) => void;
@@ -127,7 +129,8 @@ export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
       if (!sessionStarted) {
         sessionStarted = true;
         if (hooks.has('SessionStart')) {
-          const start = await hooks.run('SessionStart', { source: 'startup' }, { matchValue: 'startup', signal });
+          const source = ctx.startSource ?? 'startup';
+          const start = await hooks.run('SessionStart', { source }, { matchValue: source, signal });
           report(start.systemMessages);
           context.push(...start.additionalContext);
         }

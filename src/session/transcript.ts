@@ -19,13 +19,18 @@ export class Transcript {
   constructor(readonly path: string) {}
 
   append(entry: object): void {
+    this.appendRaw({ ...entry, timestamp: new Date().toISOString() });
+  }
+
+  /** One entry as is (a fork copies lines with their original timestamps). */
+  appendRaw(entry: object): void {
     if (this.failed) return;
     try {
       if (this.fd === undefined) {
         mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
         this.fd = openSync(this.path, 'a', 0o600);
       }
-      writeSync(this.fd, JSON.stringify({ ...entry, timestamp: new Date().toISOString() }) + '\n');
+      writeSync(this.fd, JSON.stringify(entry) + '\n');
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;

@@ -1,0 +1,229 @@
+// Session start: a fresh session, or one resumed from its transcript (--resume ID, --continue) or
+// forked from it (--fork-session: new id, new transcript that starts with the copied lines).
+// The transcript is read as a stream; the main conversation is rebuilt so the API accepts it:
+// roles alternate, every tool_use has its tool_result, synthetic API-error turns are left out.
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { HistoryContent, HistoryMessage } from '../loop/events.js';
+import type { CliOptions } from '../options.js';
+import { LineTooLongError, readLines } from '../protocol/lineReader.js';
+import { appendUser } from './runner.js';
+import { Transcript, transcriptPath } from './transcript.js';
+
+/** A session that cannot start as asked (exit 1). */
+export class ResumeError extends Error {}
+
+export const INTERRUPTED_TOOL_RESULT = 'interrupted: the run ended before this tool call returned a result';
+
+export interface SessionStart {
+  sessionId: string;
+  transcript: Transcript | null;
+  /** The conversation so far (empty for a fresh session). */
+  history: HistoryMessage[];
+  /** SessionStart hooks' `source`. */
+  source: 'startup' | 'resume';
+}
+
+type Warn = (message: string) => void;
+
+const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
+export async function startSession(
+  o: Pick<CliOptions, 'sessionId' | 'resume' | 'continue' | 'forkSession' | 'sessionPersistence'>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  warn: Warn = (m) => process.stderr.write(`agent: ${m}\n`),
+): Promise<SessionStart> {
+  const fresh = (): SessionStart => {
+    const sessionId = o.sessionId ?? randomUUID();
+    return { sessionId, transcript: persist(sessionId), history: [], source: 'startup' };
+  };
+  const persist = (id: string) => (o.sessionPersistence ? new Transcript(transcriptPath(env, cwd, id)) : null);
+
+  let path: string;
+  if (o.resume !== undefined) path = transcriptPath(env, cwd, o.resume);
+  else if (o.continue) {
+    const latest = await latestTranscript(dirname(transcriptPath(env, cwd, 'x')));
+    if (!latest) {
+      warn(`--continue: no earlier session in ${dirname(transcriptPath(env, cwd, 'x'))}; starting a new one`);
+      return fresh();
+    }
+    path = latest;
+  } else return fresh();
+
+  const oldId = basename(path, '.jsonl');
+  const sessionId = o.forkSession ? (o.sessionId ?? randomUUID()) : oldId;
+  const transcript = persist(sessionId);
+  // A fork's transcript starts with the original's lines, re-labelled with the new session id.
+  const copy = o.forkSession && transcript ? (entry: Record<string, unknown>) => transcript.appendRaw(relabel(entry, sessionId)) : undefined;
+  const history = await readHistory(path, warn, copy);
+  return { sessionId, transcript, history, source: 'resume' };
+}
+
+/** The most recently modified session transcript in a project dir, or undefined. */
+async function latestTranscript(dir: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return undefined;
+  }
+  let best: { path: string; mtime: number } | undefined;
+  for (const name of names) {
+    if (!SESSION_FILE.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const s = await stat(path);
+      if (s.isFile() && (!best || s.mtimeMs > best.mtime)) best = { path, mtime: s.mtimeMs };
+    } catch {
+      /* vanished meanwhile */
+    }
+  }
+  return best?.path;
+}
+
+function relabel(entry: Record<string, unknown>, sessionId: string): Record<string, unknown> {
+  return 'session_id' in entry ? { ...entry, session_id: sessionId } : entry;
+}
+
+/**
+ * Read a transcript line by line and rebuild the main conversation. A corrupt line is skipped
+ * with a warning; `onEntry` sees every parsed line (for a fork's copy).
+ */
+export async function readHistory(path: string, warn: Warn, onEntry?: (entry: Record<string, unknown>) => void): Promise<HistoryMessage[]> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such session transcript' : `cannot read the session transcript (${e.message})`;
+    throw new ResumeError(`${why}: ${path}`);
+  }
+  const builder = new HistoryBuilder(warn);
+  try {
+    for await (const item of readLines(createReadStream('', { fd: handle.fd, autoClose: false }))) {
+      if (item instanceof LineTooLongError) {
+        warn(`${path}: ${item.message}`);
+        continue;
+      }
+      let entry: unknown;
+      try {
+        entry = JSON.parse(item.text);
+      } catch {
+        warn(`${path}: line ${item.lineNo} is not valid JSON; skipped`);
+        continue;
+      }
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        warn(`${path}: line ${item.lineNo} is not a transcript entry; skipped`);
+        continue;
+      }
+      onEntry?.(entry as Record<string, unknown>);
+      if (!builder.add(entry as Record<string, unknown>)) warn(`${path}: line ${item.lineNo} is not a valid message; skipped`);
+    }
+  } catch (err) {
+    if (err instanceof ResumeError) throw err;
+    throw new ResumeError(`cannot read the session transcript (${(err as Error).message}): ${path}`);
+  } finally {
+    await handle.close();
+  }
+  return builder.finish();
+}
+
+type Block = { type: string; [k: string]: unknown };
+
+/** Turns transcript entries, in order, into API messages that alternate and pair every tool_use. */
+export class HistoryBuilder {
+  private readonly history: HistoryMessage[] = [];
+  /** tool_use ids of the last assistant turn still waiting for their tool_result. */
+  private open: string[] = [];
+  /** A prompt is held until the next line: a `prompt_blocked` line after it means it never ran. */
+  private heldPrompt: string | Block[] | undefined;
+
+  constructor(private readonly warn: Warn = () => {}) {}
+
+  /** False when the entry is not a well-formed message (the caller warns). */
+  add(e: Record<string, unknown>): boolean {
+    if (e.type === 'system' && e.subtype === 'prompt_blocked') {
+      this.heldPrompt = undefined;
+      return true;
+    }
+    if (e.parent_tool_use_id !== undefined && e.parent_tool_use_id !== null) return true; // a subagent's
+    if (e.type !== 'user' && e.type !== 'assistant') return true; // system, result, …
+    const message = e.message as { role?: unknown; content?: unknown; model?: unknown } | undefined;
+    if (!message || typeof message !== 'object') return false;
+    const content = message.content;
+    if (e.type === 'assistant') {
+      if (!Array.isArray(content)) return false;
+      if (message.model === '<synthetic>') return true; // an API error shown to the host, never sent
+      this.flushPrompt();
+      this.addAssistant(content as Block[]);
+      return true;
+    }
+    if (typeof content !== 'string' && !Array.isArray(content)) return false;
+    const blocks = typeof content === 'string' ? [] : (content as Block[]);
+    if (typeof content !== 'string' && blocks.length > 0 && blocks.every((b) => b?.type === 'tool_result')) {
+      this.flushPrompt();
+      this.addResults(blocks);
+      return true;
+    }
+    // A prompt (what beforePrompt recorded).
+    this.flushPrompt();
+    this.heldPrompt = content as string | Block[];
+    return true;
+  }
+
+  finish(): HistoryMessage[] {
+    this.flushPrompt();
+    this.closeOpen();
+    return this.history;
+  }
+
+  private flushPrompt(): void {
+    if (this.heldPrompt === undefined) return;
+    const prompt = this.heldPrompt;
+    this.heldPrompt = undefined;
+    this.closeOpen();
+    appendUser(this.history, prompt, []);
+  }
+
+  private addAssistant(content: Block[]): void {
+    this.closeOpen();
+    if (this.history.length === 0) {
+      // The API wants a user turn first: an answer whose prompt was lost cannot be sent.
+      this.warn('an assistant turn with no prompt before it was left out');
+      return;
+    }
+    const last = this.history[this.history.length - 1]!;
+    // Two assistant turns in a row (e.g. a background notice, not recorded as a prompt): one turn.
+    if (last.role === 'assistant') last.content = [...last.content, ...content];
+    else this.history.push({ role: 'assistant', content: [...content] });
+    const ids = content.filter((b) => b?.type === 'tool_use' && typeof b.id === 'string').map((b) => b.id as string);
+    this.open = ids;
+  }
+
+  private addResults(blocks: Block[]): void {
+    const kept = blocks.filter((b) => {
+      const id = b.tool_use_id as string;
+      if (!this.open.includes(id)) return false; // no tool_use right before it: the API would refuse it
+      this.open = this.open.filter((x) => x !== id);
+      return true;
+    });
+    if (kept.length < blocks.length) this.warn('a tool_result without its tool_use was left out');
+    if (kept.length) appendUser(this.history, kept, []);
+  }
+
+  /** tool_use calls that never got a result (the run was cut off) get an is_error result. */
+  private closeOpen(): void {
+    if (this.open.length === 0) return;
+    const results: HistoryContent = this.open.map((id) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: INTERRUPTED_TOOL_RESULT,
+      is_error: true,
+    }));
+    this.open = [];
+    appendUser(this.history, results, []);
+  }
+}
