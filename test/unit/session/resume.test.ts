@@ -1,0 +1,59 @@
+// Rebuilding the main conversation from transcript entries: what the API would refuse never gets in.
+import { describe, expect, it } from 'vitest';
+import { HistoryBuilder } from '../../../src/session/resume.js';
+
+const prompt = (content: unknown) => ({ type: 'user', message: { role: 'user', content }, session_id: 's' });
+const assistant = (content: unknown[], extra: object = {}) => ({ type: 'assistant', message: { content, ...extra }, parent_tool_use_id: null });
+const result = (id: string) => ({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, parent_tool_use_id: null });
+const use = (id: string) => ({ type: 'tool_use', id, name: 'Bash', input: {} });
+
+function build(entries: object[]) {
+  const warnings: string[] = [];
+  const b = new HistoryBuilder((m) => warnings.push(m));
+  const invalid = entries.filter((e) => !b.add(e as Record<string, unknown>)).length;
+  return { history: b.finish(), warnings, invalid };
+}
+
+describe('HistoryBuilder', () => {
+  it('parallel tool results in separate lines merge into one user message', () => {
+    const { history } = build([prompt('go'), assistant([use('a'), use('b')]), result('a'), result('b'), assistant([{ type: 'text', text: 'done' }])]);
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((history[2].content as any[]).map((b) => b.tool_use_id)).toEqual(['a', 'b']);
+  });
+
+  it('a partly answered batch: the missing result is added as interrupted, before the next prompt', () => {
+    const { history } = build([prompt('go'), assistant([use('a'), use('b')]), result('a'), prompt('next')]);
+    expect(history).toHaveLength(3);
+    const blocks = history[2].content as any[];
+    expect(blocks.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'text']);
+    expect(blocks[1]).toMatchObject({ tool_use_id: 'b', is_error: true });
+  });
+
+  it('a prompt blocked by a hook is left out; an orphan tool_result is dropped with a warning', () => {
+    const { history, warnings } = build([
+      prompt('blocked'),
+      { type: 'system', subtype: 'prompt_blocked', reason: 'no' },
+      prompt('allowed'),
+      result('zz'),
+      assistant([{ type: 'text', text: 'hi' }]),
+    ]);
+    expect(history).toEqual([
+      { role: 'user', content: 'allowed' },
+      { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    ]);
+    expect(warnings.join('\n')).toMatch(/tool_result without its tool_use/);
+  });
+
+  it('two assistant turns in a row become one; malformed messages are reported', () => {
+    const { history, invalid } = build([
+      prompt('go'),
+      assistant([{ type: 'text', text: 'one' }]),
+      assistant([{ type: 'text', text: 'two' }]),
+      { type: 'assistant', message: { content: 'not blocks' } },
+      { type: 'user' },
+    ]);
+    expect(history).toHaveLength(2);
+    expect((history[1].content as any[]).map((b) => b.text)).toEqual(['one', 'two']);
+    expect(invalid).toBe(2);
+  });
+});
