@@ -19,6 +19,8 @@ import { setupGuards, StartupError, type Guards } from './session/guards.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { setupAgents } from './agents/setup.js';
+import type { McpManager } from './mcp/manager.js';
+import { ruleNamesTool, parseRule } from './permissions/rules.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -58,6 +60,28 @@ export async function main(o: CliOptions): Promise<number> {
   } catch (err) {
     process.stderr.write(`agent: --json-schema: ${(err as Error).message}\n`);
     return 2;
+  }
+  // MCP code loads only when a session has servers: most runs never pay for it.
+  let mcpSetup: Promise<McpManager> | undefined;
+  const createMcp = async () => {
+    const { McpManager } = await import('./mcp/manager.js');
+    return new McpManager({ cwd, env: process.env, clientVersion: VERSION, log: (line) => process.stderr.write(`${line}\n`) });
+  };
+  let mcp: McpManager | undefined;
+  if (o.mcpConfig.length) {
+    const { parseMcpConfigs, McpConfigError } = await import('./mcp/config.js');
+    let configs: ReturnType<typeof parseMcpConfigs>;
+    try {
+      configs = parseMcpConfigs(o.mcpConfig, cwd);
+    } catch (err) {
+      if (!(err instanceof McpConfigError)) throw err;
+      process.stderr.write(`agent: ${err.message}\n`);
+      return 2;
+    }
+    mcpSetup = createMcp().then((m) => {
+      m.connectConfigured(configs);
+      return (mcp = m);
+    });
   }
   const systemParts = {
     cwd,
@@ -121,6 +145,22 @@ export async function main(o: CliOptions): Promise<number> {
     return err instanceof StartupError ? err.exitCode : 1;
   }
   settings.permissionMode = guards.permissions.mode;
+  let mcpTools = new Set<Tool>();
+  /** Put the connected servers' tools in the offered list (in place: subagents share it). */
+  const syncMcp = async () => {
+    if (!mcpSetup) return;
+    const m = await mcpSetup;
+    await m.ready();
+    const denied = o.disallowedTools.filter((r) => !r.includes('(')).map(parseRule);
+    const seen = new Set(tools.filter((t) => !mcpTools.has(t)).map((t) => t.name));
+    const fresh = m.tools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+    const before = [...mcpTools].map((t) => t.name).join(',');
+    for (let i = tools.length - 1; i >= 0; i--) if (mcpTools.has(tools[i])) tools.splice(i, 1);
+    tools.push(...fresh);
+    mcpTools = new Set(fresh);
+    settings.mcpServers = m.statuses();
+    if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
+  };
   const runner = new SessionRunner(
     settings,
     {
@@ -134,6 +174,7 @@ export async function main(o: CliOptions): Promise<number> {
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
+      beforeRun: syncMcp,
     },
     emit,
   );
@@ -142,9 +183,15 @@ export async function main(o: CliOptions): Promise<number> {
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
-      // What the host asks for and we have not built is refused out loud, never ignored.
-      if (req.sdkMcpServers?.length)
-        throw new Error(`initialize: MCP servers are not supported yet (sdkMcpServers: ${req.sdkMcpServers.join(', ')})`);
+      if (req.sdkMcpServers?.length) {
+        const names = req.sdkMcpServers;
+        // Connected after this answer is written; the first run waits for them (beforeRun).
+        mcpSetup = (mcpSetup ?? createMcp()).then(async (m) => {
+          await new Promise((r) => setImmediate(r));
+          m.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts));
+          return (mcp = m);
+        });
+      }
       if (req.jsonSchema) {
         try {
           settings.structuredOutputTool = createStructuredOutputTool(req.jsonSchema);
@@ -184,10 +231,10 @@ export async function main(o: CliOptions): Promise<number> {
     setMaxThinkingTokens: (tokens) => {
       settings.maxThinkingTokens = tokens ?? undefined;
     },
-    mcpStatus: () => ({ mcpServers: settings.mcpServers }),
+    mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });
 
-  const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll());
+  const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 
   if (o.inputFormat === 'stream-json') {
     if (o.prompt !== undefined) runner.submit(o.prompt);
@@ -209,6 +256,7 @@ export async function main(o: CliOptions): Promise<number> {
   }
   exitOn.dispose();
   await guards.sessionEnd('other');
+  if (mcpSetup) await (await mcpSetup).closeAll();
 
   if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult) + '\n');
   if (o.outputFormat === 'text' && lastResult) {
@@ -243,7 +291,12 @@ async function readAll(stream: NodeJS.ReadStream): Promise<string> {
  * SIGINT/SIGTERM: interrupt the run (its result comes within a second), kill every child process
  * group, flush, exit 130/143. The host vanishing (EPIPE on stdout): same, without the writing.
  */
-function installExitHandlers(runner: SessionRunner, writer: StdoutWriter, stopTasks?: () => Promise<void>): { dispose(): void } {
+function installExitHandlers(
+  runner: SessionRunner,
+  writer: StdoutWriter,
+  stopTasks?: () => Promise<void>,
+  killMcp: () => void = () => {},
+): { dispose(): void } {
   let exiting = false;
   const finish = async (code: number, waitForResult: boolean) => {
     if (exiting) return;
@@ -258,6 +311,7 @@ function installExitHandlers(runner: SessionRunner, writer: StdoutWriter, stopTa
       while (runner.running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     }
     killAllGroups();
+    killMcp();
     await writer.flush(1000);
     process.exit(code);
   };
@@ -266,7 +320,10 @@ function installExitHandlers(runner: SessionRunner, writer: StdoutWriter, stopTa
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
   writer.onHostGone(() => void finish(1, false));
-  process.on('exit', () => killAllGroups());
+  process.on('exit', () => {
+    killAllGroups();
+    killMcp();
+  });
   return {
     dispose() {
       process.off('SIGINT', onSigint);

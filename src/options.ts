@@ -43,6 +43,8 @@ export const optionsSchema = z.object({
   forkSession: z.boolean().default(false),
   agents: z.string().optional(),
   jsonSchema: z.string().optional(),
+  mcpConfig: z.array(z.string()).default([]),
+  strictMcpConfig: z.boolean().default(false),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
@@ -51,8 +53,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 const NOT_YET = [
   'resume-session-at',
   'resume-drops-turn',
-  'mcp-config',
-  'strict-mcp-config',
   'agent',
   'plugin-dir',
   'plugin-dir-no-mcp',
@@ -126,6 +126,8 @@ function buildProgram(): Command {
     .option('--betas <list>', 'beta headers for the API', list)
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
+    .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--no-session-persistence', 'do not write the session transcript')
@@ -174,6 +176,8 @@ export function parseOptions(argv: string[]): ParseOutcome {
     allowDangerouslySkipPermissions: raw.allowDangerouslySkipPermissions ?? false,
     continue: raw.continue ?? false,
     forkSession: raw.forkSession ?? false,
+    mcpConfig: raw.mcpConfig ?? [],
+    strictMcpConfig: raw.strictMcpConfig ?? false,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;

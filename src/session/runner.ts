@@ -53,6 +53,8 @@ export interface SessionHooks {
   permissionMode?: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
+  beforeRun?: () => Promise<void>;
 }
 
 interface Prompt {
@@ -97,6 +99,11 @@ export class SessionRunner {
 
   get pending(): number {
     return this.queue.size;
+  }
+
+  /** The offered tools changed (MCP servers connected): the next run sends the new list. */
+  toolsChanged(): void {
+    this.apiTools = null;
   }
 
   /** Whether the last result was an error (for the exit code). */
@@ -150,6 +157,9 @@ export class SessionRunner {
     const s = this.settings;
     const usage = new UsageAccumulator();
     try {
+      // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
+      if (this.hooks.beforeRun)
+        await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
       let outcome: LoopOutcome;
       const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};

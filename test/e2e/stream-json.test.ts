@@ -147,18 +147,33 @@ describe('stream-json session', () => {
 });
 
 describe('control requests', () => {
-  it('refuses out loud what initialize asks for and is not built (in-process MCP servers) or cannot use (a broken jsonSchema)', async () => {
+  it('refuses out loud an initialize it cannot use (a broken jsonSchema)', async () => {
     api = await startFakeApi([text('still answers')]);
     const p = startAgent({ api, args: STREAM_ARGS });
-    p.send({ type: 'control_request', request_id: 'm1', request: { subtype: 'initialize', sdkMcpServers: ['calc'] } });
     p.send({ type: 'control_request', request_id: 'j1', request: { subtype: 'initialize', jsonSchema: { type: 'nope' } } });
     await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'j1');
     p.sendRaw(userLine('hi'));
     p.endInput();
     expect((await p.exited).code).toBe(0);
     const responses = Object.fromEntries(p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]));
-    expect(responses.m1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/MCP servers are not supported yet.*calc/) });
     expect(responses.j1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/jsonSchema: the JSON schema must describe an object/) });
+  });
+
+  it('an in-process MCP server the host cannot serve (mcp_message answered with an error) is "failed"; the run goes on', async () => {
+    api = await startFakeApi([text('still answers')]);
+    const p = startAgent({ api, args: STREAM_ARGS });
+    p.send({ type: 'control_request', request_id: 'm1', request: { subtype: 'initialize', sdkMcpServers: ['calc'] } });
+    const ask = await p.waitFor((m) => m.type === 'control_request' && m.request.subtype === 'mcp_message');
+    expect(ask.request).toMatchObject({ server_name: 'calc', message: { jsonrpc: '2.0', method: 'initialize' } });
+    p.send({ type: 'control_response', response: { subtype: 'error', request_id: ask.request_id, error: 'no such server: calc' } });
+    p.sendRaw(userLine('hi'));
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const responses = Object.fromEntries(p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]));
+    expect(responses.m1).toMatchObject({ subtype: 'success' });
+    expect(p.json().find((m) => m.type === 'system' && m.subtype === 'init')!.mcp_servers).toEqual([{ name: 'calc', status: 'failed' }]);
+    expect(p.stderr()).toMatch(/MCP server "calc" failed: .*no such server: calc/);
+    expect(p.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still answers' });
   });
 
   it('answers initialize, set_model, set_permission_mode and errors on unknown or malformed requests', async () => {

@@ -1,0 +1,74 @@
+// An MCP server's tool as one of our tools: `mcp__<server>__<tool>`, the server's description and
+// input schema offered to the model as given, input checked only for being an object (the server
+// validates it), the call made with the run's abort signal. Text content is joined, images pass
+// as image blocks, `isError` becomes an is_error tool_result; the host gets the raw MCP result.
+import { z } from 'zod';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { defineTool, ToolError, type Tool, type ToolContentBlock } from '../../tools/tool.js';
+
+/** Longest text an MCP result hands to the model (env MAX_MCP_OUTPUT_TOKENS, ~4 chars a token). */
+const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+/** A tool call has no deadline of its own unless MCP_TOOL_TIMEOUT (ms) sets one. */
+const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
+
+/** Names the API accepts: letters, digits, `_` and `-`. */
+export function normalizeName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${normalizeName(server)}__${normalizeName(tool)}`;
+}
+
+const looseInput = z.record(z.string(), z.unknown());
+
+export function mcpTool(serverName: string, info: McpToolInfo, client: () => Client): Tool {
+  const { $schema: _drop, ...schema } = info.inputSchema as Record<string, unknown>;
+  return defineTool({
+    name: mcpToolName(serverName, info.name),
+    description: info.description ?? info.title ?? '',
+    inputSchema: looseInput,
+    apiInputSchema: { ...schema, type: 'object' },
+    isReadOnly: () => false,
+    isConcurrencySafe: () => false,
+    async *call(input, ctx) {
+      let result: Awaited<ReturnType<Client['callTool']>>;
+      try {
+        result = await client().callTool({ name: info.name, arguments: input }, undefined, {
+          signal: ctx.signal,
+          timeout: Number(process.env.MCP_TOOL_TIMEOUT) || DEFAULT_TOOL_TIMEOUT_MS,
+        });
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        throw new ToolError(`MCP server "${serverName}" failed to run ${info.name}: ${(err as Error).message}`);
+      }
+      return { content: toContent(result), isError: result.isError === true, data: result };
+    },
+  });
+}
+
+type McpContent = { type: string; text?: string; data?: string; mimeType?: string; resource?: { uri?: string; text?: string; mimeType?: string }; uri?: string; name?: string };
+
+/** MCP content → what the model sees: a string when it is all text, blocks when images come too. */
+export function toContent(result: Record<string, unknown>): string | ToolContentBlock[] {
+  const items = Array.isArray(result.content) ? (result.content as McpContent[]) : [];
+  const blocks: ToolContentBlock[] = [];
+  for (const item of items) {
+    if (item.type === 'text') blocks.push({ type: 'text', text: item.text ?? '' });
+    else if (item.type === 'image' && item.data && item.mimeType)
+      blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mimeType, data: item.data } });
+    else if (item.type === 'resource' && typeof item.resource?.text === 'string') blocks.push({ type: 'text', text: item.resource.text });
+    else if (item.type === 'resource_link') blocks.push({ type: 'text', text: `[resource: ${item.name ?? ''} ${item.uri ?? ''}]`.trim() });
+    else blocks.push({ type: 'text', text: `[${item.type} content of ${item.mimeType ?? 'unknown type'} not shown]` });
+  }
+  if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
+  const limit = (Number(process.env.MAX_MCP_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS) * 4;
+  if (blocks.every((b) => b.type === 'text')) return capText(blocks.map((b) => (b as { text: string }).text).join('\n'), limit);
+  return blocks.map((b) => (b.type === 'text' ? { type: 'text', text: capText(b.text, limit) } : b));
+}
+
+function capText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n\n[MCP output truncated: ${text.length - limit} more characters (MAX_MCP_OUTPUT_TOKENS)]`;
+}
