@@ -1,0 +1,75 @@
+// NDJSON framing and the one stdout writer, as units.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { LineTooLongError, MAX_LINE_CHARS, readLines } from '../../../src/protocol/lineReader.js';
+import { StdoutWriter } from '../../../src/protocol/writer.js';
+
+async function collect(chunks: Array<Buffer | string>) {
+  async function* source() {
+    for (const c of chunks) yield c;
+  }
+  const out: Array<{ lineNo: number; text: string } | string> = [];
+  for await (const item of readLines(source())) out.push(item instanceof LineTooLongError ? `TOO LONG: ${item.message}` : item);
+  return out;
+}
+
+describe('readLines', () => {
+  it('splits on \\n only, keeps U+2028/U+2029 inside a line, strips \\r, skips blank lines but counts them', async () => {
+    const out = await collect(['{"a":"x\u2028y\u2029z"}\r\n', '\n   \n', '{"b":1}\n{"c"', ':2}']);
+    expect(out).toEqual([
+      { lineNo: 1, text: '{"a":"x\u2028y\u2029z"}' },
+      { lineNo: 4, text: '{"b":1}' },
+      { lineNo: 5, text: '{"c":2}' },
+    ]);
+  });
+
+  it('decodes UTF-8 as a stream: a character split across chunks survives', async () => {
+    const bytes = Buffer.from('{"t":"naïve 🙂"}\n', 'utf8');
+    const chunks = [...bytes].map((b) => Buffer.from([b])); // one byte per chunk
+    expect(await collect(chunks)).toEqual([{ lineNo: 1, text: '{"t":"naïve 🙂"}' }]);
+  });
+
+  it('drops an over-long line with one error and goes on with the next line', async () => {
+    const big = 'x'.repeat(MAX_LINE_CHARS + 10);
+    const out = await collect(['{"first":1}\n', big.slice(0, MAX_LINE_CHARS / 2), big.slice(MAX_LINE_CHARS / 2), 'tail of the long line\n{"after":2}\n']);
+    expect(out).toHaveLength(3);
+    expect(out[0]).toEqual({ lineNo: 1, text: '{"first":1}' });
+    expect(out[1]).toMatch(/^TOO LONG: line 2 is longer than/);
+    expect(out[2]).toEqual({ lineNo: 3, text: '{"after":2}' });
+  });
+});
+
+describe('StdoutWriter', () => {
+  it('writes one line per message, and the guard sends every other stdout write to stderr', async () => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    let written = '';
+    (stream as unknown as PassThrough).on('data', (c: Buffer) => (written += c.toString()));
+    const writer = new StdoutWriter(stream);
+    const stderrWrite = process.stderr.write;
+    let diverted = '';
+    process.stderr.write = ((chunk: string) => ((diverted += chunk), true)) as typeof process.stderr.write;
+    try {
+      writer.guard();
+      stream.write('a library printing to stdout\n');
+    } finally {
+      process.stderr.write = stderrWrite;
+    }
+    await writer.send({ type: 'system', n: 1 });
+    await writer.send({ type: 'system', n: 2 });
+    await writer.flush();
+    expect(written).toBe('{"type":"system","n":1}\n{"type":"system","n":2}\n');
+    expect(diverted).toBe('a library printing to stdout\n');
+  });
+
+  it('treats EPIPE as the host going away: listeners hear it once, later writes are dropped', async () => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    const writer = new StdoutWriter(stream);
+    let gone = 0;
+    writer.onHostGone(() => gone++);
+    (stream as unknown as PassThrough).emit('error', Object.assign(new Error('broken pipe'), { code: 'EPIPE' }));
+    (stream as unknown as PassThrough).emit('error', Object.assign(new Error('broken pipe'), { code: 'EPIPE' }));
+    expect(gone).toBe(1);
+    expect(writer.hostGone).toBe(true);
+    await writer.send({ dropped: true }); // resolves at once, writes nothing
+  });
+});
