@@ -5,8 +5,7 @@
 // the Task tool_use id. Synchronous runs forward their events as tool progress and return the
 // final text; background runs are tasks in the registry and emit their events directly.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { platform } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
@@ -19,6 +18,8 @@ import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
+import { envBlock } from '../session/systemPrompt.js';
+import { Transcript } from '../session/transcript.js';
 
 /** Key under which the runner hands each tool call the config of the loop that made it. */
 export const PARENT_LOOP_SERVICE = 'parentLoop';
@@ -58,39 +59,7 @@ export function resolveSubagentModel(requested: string | undefined, parentModel:
 }
 
 export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
-  return [
-    def.prompt,
-    '',
-    '<env>',
-    `Working directory: ${cwd}`,
-    `Platform: ${platform()}`,
-    `Today's date: ${new Date().toISOString().slice(0, 10)}`,
-    '</env>',
-  ].join('\n');
-}
-
-/** A JSONL transcript of a subagent's messages, written synchronously as they come. */
-class Transcript {
-  private fd: number | undefined;
-  constructor(readonly path: string) {
-    try {
-      this.fd = openSync(path, 'a', 0o600);
-    } catch {
-      this.fd = undefined;
-    }
-  }
-  write(entry: object): void {
-    if (this.fd === undefined) return;
-    try {
-      writeSync(this.fd, JSON.stringify(entry) + '\n');
-    } catch {
-      /* a full disk does not stop the agent */
-    }
-  }
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
+  return `${def.prompt}\n\n${envBlock(cwd)}`;
 }
 
 function transcriptEntry(ev: LoopEvent): object | null {
@@ -229,7 +198,7 @@ export class SubagentRunner implements SubagentService {
               counters.lastTool = String(b.name);
             }
         const entry = transcriptEntry(ev);
-        if (entry) transcript.write(entry);
+        if (entry) transcript.appendRaw(entry);
         yield ev;
       }
     } catch (err) {
@@ -258,6 +227,8 @@ export class SubagentRunner implements SubagentService {
     counters: { toolUses: number; lastTool?: string },
     onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
   ): AsyncGenerator<Y, LoopOutcome, void> {
+    // The prompt opens the transcript, so the file exists for SubagentStart hooks and readers.
+    transcript.append({ type: 'user', message: p.history[0] });
     await this.fireStart(p, signal);
     const gen = this.drive(p, transcript, counters);
     for (;;) {

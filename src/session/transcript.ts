@@ -2,7 +2,7 @@
 // $CLAUDE_CONFIG_DIR/projects/<cwd with / replaced by ->/<session>.jsonl, where hooks
 // (transcript_path) and people can read it. Appended synchronously so an exit loses nothing.
 // Streaming deltas are not kept; everything else the host saw is, plus the prompts.
-import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -36,5 +36,10 @@ export class Transcript {
       this.failed = true;
       process.stderr.write(`agent: cannot write the transcript ${this.path}: ${(err as Error).message}\n`);
     }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
