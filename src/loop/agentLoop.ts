@@ -9,6 +9,7 @@ import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
+import { autoCompact, isPromptTooLong, noteUsage, reactiveCompact, type CompactConfig } from './compaction.js';
 
 export const MAX_TOKENS_RECOVERIES = 3;
 export const MAX_STOP_HOOK_REPEATS = 5;
@@ -43,6 +44,8 @@ export interface LoopConfig {
   pipeline: PipelineDeps;
   parentToolUseId: string | null;
   stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
+  /** PreCompact hooks before a compaction (see compaction.ts); a blockReason cancels it. */
+  preCompactHook?: CompactConfig['preCompactHook'];
 }
 
 interface TurnState {
@@ -54,6 +57,8 @@ interface TurnState {
   denials: PermissionDenial[];
   /** Present when the StructuredOutput tool is offered (see structuredOutput.ts). */
   structured?: StructuredOutputTracker;
+  /** A "prompt is too long" 400 was answered by compacting; a second one in a row is the result. */
+  reactiveCompacted?: boolean;
 }
 
 /** Runs until the model stops; appends everything it says and every tool result to `history`. */
@@ -109,8 +114,10 @@ async function* turn(
 
   if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });
 
-  // 1. One streamed API call (with retries inside the client, and one switch to the fallback model).
+  // 1. Compact the history if the last reply's context is near the window; then one streamed API
+  // call (with retries inside the client, and one switch to the fallback model).
   const model = modelOverride ?? cfg.model();
+  st.apiMs += (yield* autoCompact(history, cfg, model)).durationMs;
   const thinkingBudget = cfg.thinkingBudget?.();
   let message: AssistantMessage | undefined;
   try {
@@ -137,6 +144,12 @@ async function* turn(
   } catch (err) {
     if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
     const e = err instanceof ModelError ? err : new ModelError(err instanceof Error ? err.message : String(err));
+    if (isPromptTooLong(e) && !st.reactiveCompacted) {
+      st.reactiveCompacted = true;
+      const compacted = yield* reactiveCompact(history, cfg, model, e);
+      st.apiMs += compacted.durationMs;
+      if (compacted.compacted) return { recurse: true, modelOverride };
+    }
     if (e.retryable && cfg.fallbackModel && !st.fallbackUsed && cfg.fallbackModel !== model) {
       st.fallbackUsed = true;
       yield {
@@ -154,6 +167,8 @@ async function* turn(
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
 
   cfg.usage.add(message.model || model, message.usage as never);
+  noteUsage(history, message.usage);
+  st.reactiveCompacted = false;
   history.push({ role: 'assistant', content: message.content });
   yield { ...scope, type: 'assistant', message };
 

@@ -23,6 +23,8 @@ export interface ModelRequest {
   tools: Array<{ name: string; description: string; input_schema: object }>;
   maxTokens: number;
   thinkingBudget?: number;
+  /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
+  toolChoiceNone?: boolean;
   betas?: string[];
   signal: AbortSignal;
 }
@@ -80,6 +82,7 @@ function buildParams(req: ModelRequest) {
     messages: req.messages,
     ...(systemEmpty ? {} : { system: req.system }),
     ...(req.tools.length ? { tools: req.tools as Anthropic.Messages.Tool[] } : {}),
+    ...(req.tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
     ...(req.thinkingBudget ? { thinking: { type: 'enabled' as const, budget_tokens: req.thinkingBudget } } : {}),
     stream: true as const,
   };

@@ -15,6 +15,7 @@ import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
+import { runPreCompactHooks } from '../loop/compaction.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -188,6 +189,7 @@ export class SessionRunner {
     this.apiTools ??= s.tools.map(toolApiSchema);
     const so = s.structuredOutputTool;
     const tools = so ? [...s.tools, so] : s.tools;
+    const deps = this.hooks.pipeline();
     const cfg: LoopConfig = {
       model: () => this.settings.model,
       fallbackModel: s.fallbackModel,
@@ -212,9 +214,10 @@ export class SessionRunner {
         services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
       }),
       // Subagents run with this pipeline too, so their denials land in this prompt's result.
-      pipeline: { ...this.hooks.pipeline(), tools, onDenial: (d) => this.denials.push(d) },
+      pipeline: { ...deps, tools, onDenial: (d) => this.denials.push(d) },
       parentToolUseId: null,
       stopHook: this.hooks.stopHook ? (active) => this.hooks.stopHook!(active, signal) : undefined,
+      preCompactHook: (trigger, sig) => runPreCompactHooks(deps.hooks, trigger, sig, deps.onSystemMessage),
     };
     const gen = agentLoop(this.history, cfg);
     for (;;) {
