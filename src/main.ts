@@ -21,13 +21,16 @@ import { envelope } from './session/wire.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
+import { Terminal } from './session/terminal.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
-export async function main(o: CliOptions): Promise<number> {
+/** `interactive`: a person at a terminal (src/session/terminal.ts), not a host reading protocol lines. */
+export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
   const writer = new StdoutWriter();
-  writer.guard();
+  const term = mode.interactive ? new Terminal({ color: !process.env.NO_COLOR }) : undefined;
+  if (!term) writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
   const cwd = process.cwd();
   let start: SessionStart;
@@ -39,7 +42,7 @@ export async function main(o: CliOptions): Promise<number> {
     return 1;
   }
   const { sessionId, transcript } = start;
-  const send = streamJson ? (m: object) => writer.send(m) : collectResult;
+  const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
   const emit = transcript
     ? (m: object) => {
         const type = (m as { type?: string }).type;
@@ -98,7 +101,8 @@ export async function main(o: CliOptions): Promise<number> {
     maxThinkingTokens: o.maxThinkingTokens,
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS,
     betas: o.betas.length ? o.betas : undefined,
-    includePartialMessages: o.includePartialMessages,
+    // The terminal draws the text as it streams.
+    includePartialMessages: o.includePartialMessages || term !== undefined,
     permissionMode: o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : 'default'),
     tools,
     structuredOutputTool,
@@ -167,7 +171,7 @@ export async function main(o: CliOptions): Promise<number> {
       systemPrompt: () => buildSystemPrompt(systemParts),
       services: agents.services,
       background: agents.background,
-      pipeline: () => ({ tools, ...guards.pipeline }),
+      pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal) => {
         transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId });
         return guards.beforePrompt(prompt, signal);
@@ -236,7 +240,15 @@ export async function main(o: CliOptions): Promise<number> {
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 
-  if (o.inputFormat === 'stream-json') {
+  if (term) {
+    channel.close('no host in the interactive terminal mode');
+    const running = runner.run();
+    const banner = `agent ${VERSION} · ${settings.model} · ${cwd} · permissions: ${guards.permissions.mode} · /exit to quit, Ctrl+C to interrupt`;
+    await term.run(runner, banner);
+    runner.endInput();
+    runner.interrupt(); // a run still going, background tasks
+    await running;
+  } else if (o.inputFormat === 'stream-json') {
     if (o.prompt !== undefined) runner.submit(o.prompt);
     const running = runner.run();
     await consumeStreamJson(process.stdin, runner, channel, emit);
@@ -255,7 +267,7 @@ export async function main(o: CliOptions): Promise<number> {
     await runner.run();
   }
   exitOn.dispose();
-  await guards.sessionEnd('other');
+  await guards.sessionEnd(term ? 'prompt_input_exit' : 'other');
   if (mcpSetup) await (await mcpSetup).closeAll();
 
   if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult) + '\n');
@@ -265,6 +277,7 @@ export async function main(o: CliOptions): Promise<number> {
     if (!lastResult.is_error) await writer.sendRaw(text.endsWith('\n') ? text : text + '\n');
   }
   await writer.flush();
+  if (term) return 0;
   return runner.lastResultWasError ? 1 : 0;
 }
 

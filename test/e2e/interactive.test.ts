@@ -1,0 +1,181 @@
+// The interactive terminal mode end to end: bin/agent under a real pseudo-terminal (util-linux
+// `script` gives it one), driven by writing keystrokes and reading what a person would see.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastUserText, text, toolUse } from '../fake-api/server.js';
+import { AGENT_BIN, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!hasScript) console.warn('interactive.test.ts: skipped: util-linux `script` is not installed (it provides the pseudo-terminal)');
+
+let api: FakeApi | undefined;
+let tty: Tty | undefined;
+afterEach(async () => {
+  if (tty && tty.child.exitCode === null) tty.child.kill('SIGKILL');
+  tty = undefined;
+  await api?.close();
+  api = undefined;
+});
+
+const ESC = String.fromCharCode(27);
+const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]|${ESC}[()][A-Z0-9]|\\r`, 'g');
+
+interface Tty {
+  child: ChildProcess;
+  raw(): string;
+  /** Everything shown so far, ANSI codes and carriage returns stripped. */
+  screen(): string;
+  type(keys: string): void;
+  /** Resolves when the screen after `from` matches; returns the index just past the match. */
+  waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<number>;
+  exited: Promise<number | null>;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function startTty(args: string[], cwd: string, env: Record<string, string> = {}): Tty {
+  const cmd = [AGENT_BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    cwd,
+    env: { ...process.env, TERM: 'xterm', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api!.url, AGENT_MAX_RETRIES: '0', CLAUDE_CONFIG_DIR: tempDir('agent-config-'), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (c: string) => (out += c));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin!.on('error', () => {});
+  const screen = () => out.replace(ANSI, '');
+  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+  return {
+    child,
+    raw: () => out,
+    screen,
+    type: (keys) => child.stdin!.write(keys),
+    async waitFor(pattern, from = 0, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const s = screen().slice(from);
+        const m = pattern.exec(s);
+        if (m) return from + m.index + m[0].length;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; screen:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    exited,
+  };
+}
+
+/** After the prompt `> ` shows, type one line. Returns the screen position after the prompt. */
+async function submit(t: Tty, line: string, from: number): Promise<number> {
+  const at = await t.waitFor(/^> $|\n> /m, from);
+  t.type(line + '\r');
+  return at;
+}
+
+describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
+  it('two prompts in one session, then /exit exits 0 after the SessionEnd hook; the banner says how to leave', async () => {
+    api = await startFakeApi([text('first answer'), text('second answer')]);
+    const cwd = tempDir();
+    const hookLog = join(cwd, 'session-end.json');
+    const hook = join(tempDir('agent-hooks-'), 'end.sh');
+    writeFileSync(hook, `#!/bin/sh\ncat > '${hookLog}'\n`);
+    chmodSync(hook, 0o755);
+    mkdirSync(join(cwd, '.claude'));
+    writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }));
+    tty = startTty(['--model', 'claude-haiku-4-5'], cwd, { NO_COLOR: '1' });
+    await tty.waitFor(/claude-haiku-4-5.*permissions: default.*\/exit to quit, Ctrl\+C to interrupt/);
+    let at = await submit(tty, 'one', 0);
+    at = await tty.waitFor(/first answer\n\(1 turn, \$[\d.]+, [\d.]+s\)/, at);
+    at = await submit(tty, 'two', at);
+    at = await tty.waitFor(/second answer/, at);
+    await submit(tty, '/exit', at);
+    expect(await tty.exited).toBe(0);
+    expect(JSON.parse(readFileSync(hookLog, 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    expect(api.requests).toHaveLength(2);
+    const msgs = api.requests[1].body.messages;
+    expect(msgs.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(msgs[0].content)).toContain('one');
+    expect(JSON.stringify(msgs[1].content)).toContain('first answer');
+    expect(lastUserText(api.requests[1])).toBe('two');
+    // NO_COLOR: no dim or red, only what readline needs to draw the line.
+    expect(tty.raw()).not.toMatch(new RegExp(`${ESC}\\[(2|31)m`));
+  });
+
+  it('shows a tool call and the first lines of its result; with colors, the result is dim', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'seq 1 10' }), text('counted')]);
+    const cwd = tempDir();
+    tty = startTty(['--allowedTools', 'Bash(seq:*)'], cwd);
+    const at = await submit(tty, 'count', 0);
+    const end = await tty.waitFor(/counted/, at);
+    const shown = tty.screen().slice(at, end);
+    expect(shown).toMatch(/● Bash\(seq 1 10\)\n {2}⎿ 1\n {4}2\n {4}3\n {4}4\n {4}… \+6 lines\n/);
+    expect(tty.raw()).toContain(`${ESC}[2m  ⎿ 1`);
+    tty.type('\x04'); // Ctrl+D leaves too
+    expect(await tty.exited).toBe(0);
+  });
+
+  it('asks before a tool runs: y runs it, n denies it and the model sees the denial', async () => {
+    api = await startFakeApi((req) => {
+      const results = resultsById(req);
+      if (Object.keys(results).length) return text(results.a ? 'made it' : 'ok, not making it');
+      return lastUserText(req) === 'make a' ? toolUse('Bash', { command: 'touch a.txt' }, 'a') : toolUse('Bash', { command: 'touch b.txt' }, 'b');
+    });
+    const cwd = tempDir();
+    tty = startTty([], cwd);
+    let at = await submit(tty, 'make a', 0);
+    at = await tty.waitFor(/● Bash\(touch a\.txt\)\nAllow Bash\(touch a\.txt\)\?.*\[y\]es \/ \[n\]o \/ \[a\]lways $/m, at);
+    tty.type('y\r');
+    at = await tty.waitFor(/made it/, at);
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(true);
+    at = await submit(tty, 'make b', at);
+    at = await tty.waitFor(/Allow Bash\(touch b\.txt\)\?/, at);
+    tty.type('n\r');
+    at = await tty.waitFor(/ok, not making it/, at);
+    expect(existsSync(join(cwd, 'b.txt'))).toBe(false);
+    const seen = resultsById(api.requests[3]);
+    expect(seen.b.isError).toBe(true);
+    expect(seen.b.text).toMatch(/denied/i);
+    expect(tty.screen().slice(0, at)).toMatch(/⎿ The user denied permission to use Bash/);
+    await submit(tty, '/exit', at);
+    expect(await tty.exited).toBe(0);
+  });
+
+  it('[a]lways allows the call and adds the suggested rule: the same call is not asked again', async () => {
+    api = await startFakeApi((req) => (Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' })));
+    const cwd = tempDir();
+    tty = startTty([], cwd);
+    let at = await submit(tty, 'first', 0);
+    at = await tty.waitFor(/Allow Bash\(touch c\.txt\)\?/, at);
+    tty.type('a\r');
+    at = await tty.waitFor(/touched/, at);
+    at = await submit(tty, 'second', at);
+    at = await tty.waitFor(/touched/, at);
+    expect(tty.screen().match(/Allow Bash/g)).toHaveLength(1);
+    expect(Object.values(resultsById(api.requests[3]))).toEqual([expect.objectContaining({ isError: false })]);
+    await submit(tty, '/exit', at);
+    expect(await tty.exited).toBe(0);
+  });
+
+  it('Ctrl+C during a long Bash interrupts it and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
+    api = await startFakeApi((req) => (lastUserText(req) === 'wait' && !Object.keys(resultsById(req)).length ? toolUse('Bash', { command: 'sleep 30' }) : text('back again')));
+    const cwd = tempDir();
+    tty = startTty(['--allowedTools', 'Bash(sleep:*)'], cwd);
+    let at = await submit(tty, 'wait', 0);
+    at = await tty.waitFor(/● Bash\(sleep 30\)\n/, at);
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    tty.type('\x03');
+    at = await tty.waitFor(/Interrupted\n/, at);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    at = await submit(tty, 'hello', at);
+    at = await tty.waitFor(/back again/, at);
+    await tty.waitFor(/\n> $/, at);
+    tty.type('\x03');
+    at = await tty.waitFor(/press Ctrl\+C again to exit/, at);
+    tty.type('\x03');
+    expect(await tty.exited).toBe(0);
+  });
+});
