@@ -179,6 +179,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
+      ...(term ? { reportError: () => {} } : {}),
     },
     emit,
   );

@@ -41,6 +41,11 @@ export interface SessionSettings {
 }
 
 export interface SessionHooks {
+  /**
+   * Where an error result's reason is told to a person (default: a line on stderr). The terminal
+   * mode already shows it in its own output.
+   */
+  reportError?: (text: string) => void;
   /** Build the system prompt at the start of each run (after initialize may have changed it). */
   systemPrompt: () => string;
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
@@ -277,7 +282,8 @@ export class SessionRunner {
       ...(outcome.structuredOutput !== undefined ? { structured_output: outcome.structuredOutput } : {}),
       ...envelope(this.settings.sessionId),
     };
-    if (isError && outcome.resultText !== INTERRUPT_TEXT) process.stderr.write(`agent: ${outcome.resultText}\n`);
+    if (isError && outcome.resultText !== INTERRUPT_TEXT)
+      (this.hooks.reportError ?? ((t: string) => process.stderr.write(`agent: ${t}\n`)))(outcome.resultText);
     await this.emit(result);
   }
 }
