@@ -21,7 +21,7 @@ import { envelope } from './session/wire.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
-import { Terminal } from './session/terminal.js';
+import type { Terminal } from './session/terminal.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -29,7 +29,10 @@ const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 /** `interactive`: a person at a terminal (src/session/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
   const writer = new StdoutWriter();
-  const term = mode.interactive ? new Terminal({ color: !process.env.NO_COLOR }) : undefined;
+  // Loaded only for a person at a terminal: headless starts do not pay for readline.
+  const term: Terminal | undefined = mode.interactive
+    ? new (await import('./session/terminal.js')).Terminal({ color: !process.env.NO_COLOR })
+    : undefined;
   if (!term) writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
   const cwd = process.cwd();
