@@ -115,9 +115,9 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     version: VERSION,
   };
 
-  let agents: ReturnType<typeof setupAgents>;
+  let agents: Awaited<ReturnType<typeof setupAgents>>;
   try {
-    agents = setupAgents({
+    agents = await setupAgents({
       sessionId: settings.sessionId,
       cwd,
       tools,

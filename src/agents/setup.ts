@@ -40,17 +40,17 @@ export interface AgentSetup {
 }
 
 /** Throws with a clear message on a bad `--agents` value. */
-export function setupAgents(o: AgentSetupOptions): AgentSetup {
+export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const env = o.env ?? process.env;
   const catalog = new AgentCatalog();
   const sources = o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
-  const fromFiles = (dir: string, source: 'user' | 'project') => {
-    const { agents, problems } = loadAgentDir(dir, source);
+  const fromFiles = async (dir: string, source: 'user' | 'project') => {
+    const { agents, problems } = await loadAgentDir(dir, source);
     for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);
     catalog.set(source, agents);
   };
-  if (sources.includes('user')) fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
-  if (sources.includes('project')) fromFiles(join(o.cwd, '.claude', 'agents'), 'project');
+  if (sources.includes('user')) await fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
+  if (sources.includes('project')) await fromFiles(join(o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
 
   const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentCatalog, agentToolNames, parseAgentRecord, parseAgentsFlag } from '../../../src/agents/definitions.js';
+import { parse as parseYaml } from 'yaml';
 import { loadAgentDir, parseAgentMarkdown } from '../../../src/agents/markdownAgents.js';
 import { resolveSubagentModel } from '../../../src/agents/subagentRunner.js';
 import { tempDir } from '../tools/helpers.js';
@@ -52,25 +53,27 @@ describe('.claude/agents/*.md', () => {
     const d = parseAgentMarkdown(
       '---\nname: reviewer\ndescription: "Reviews: carefully"\ntools: Read, Grep,Glob\nmodel: opus\n---\n\nYou review code.\n\nBe brief.\n',
       'project',
+      undefined,
+      parseYaml,
     );
     expect(d).toEqual({ name: 'reviewer', description: 'Reviews: carefully', prompt: 'You review code.\n\nBe brief.', tools: ['Read', 'Grep', 'Glob'], model: 'opus', source: 'project' });
   });
 
   it('a YAML list of tools and a folded description work; a missing name falls back to the file name', () => {
-    const d = parseAgentMarkdown('---\ndescription: >\n  Long\n  text\ntools:\n  - Read\n  - Bash\n---\nBody', 'user', 'from-file');
+    const d = parseAgentMarkdown('---\ndescription: >\n  Long\n  text\ntools:\n  - Read\n  - Bash\n---\nBody', 'user', 'from-file', parseYaml);
     expect(d).toMatchObject({ name: 'from-file', description: 'Long text', tools: ['Read', 'Bash'], prompt: 'Body' });
   });
 
-  it('a directory load skips and reports bad files', () => {
+  it('a directory load skips and reports bad files', async () => {
     const dir = join(tempDir(), 'agents');
     mkdirSync(dir);
     writeFileSync(join(dir, 'good.md'), '---\nname: good\ndescription: ok\n---\nPrompt');
     writeFileSync(join(dir, 'bad.md'), 'no front matter');
     writeFileSync(join(dir, 'nodesc.md'), '---\nname: x\n---\nP');
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
-    const { agents, problems } = loadAgentDir(dir, 'project');
+    const { agents, problems } = await loadAgentDir(dir, 'project');
     expect(agents.map((a) => a.name)).toEqual(['good']);
     expect(problems.map((p) => p.problem).sort()).toEqual(['front matter has no description', 'no front matter (the file must start with a --- block)']);
-    expect(loadAgentDir(join(dir, 'missing'), 'project')).toEqual({ agents: [], problems: [] });
+    expect(await loadAgentDir(join(dir, 'missing'), 'project')).toEqual({ agents: [], problems: [] });
   });
 });
