@@ -1,7 +1,7 @@
 // Custom agents from `.claude/agents/*.md`: YAML front matter (name, description, tools as a
 // comma list, model) and a body that is the agent's system prompt. The front matter is parsed
 // with `yaml`, so quoting, colons and folded descriptions work as they do in any YAML file. The
-// yaml module loads only when an agent file exists: evaluating it cost ~10 ms of every start.
+// yaml module loads only when an agent file exists: most starts have none and need not evaluate it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef, AgentSource } from './definitions.js';
