@@ -1,11 +1,10 @@
 // The loop as a library: driven in-process against the fake API, with tiny fake tools.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentLoop, type LoopConfig } from '../../../src/loop/agentLoop.js';
+import type { LoopConfig } from '../../../src/loop/agentLoop.js';
+import { collectLoop, loopConfig } from './loopHarness.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
 import { appendUser } from '../../../src/session/runner.js';
-import { toolApiSchema } from '../../../tools/registry.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
 import { lastUserText, startFakeApi, text, type FakeApi, type Script } from '../../fake-api/server.js';
 
@@ -48,34 +47,11 @@ afterAll(async () => {
 });
 let countBefore = 0;
 
-function config(over: Partial<LoopConfig> = {}): LoopConfig {
-  const usage = new UsageAccumulator();
-  const signal = over.signal ?? new AbortController().signal;
-  return {
-    model: () => 'claude-sonnet-5-5',
-    system: 'test',
-    tools,
-    apiTools: tools.map(toolApiSchema),
-    spentUsd: () => usage.totalCostUSD,
-    maxOutputTokens: 1000,
-    signal,
-    usage,
-    toolContext: (toolUseId) => ({ cwd: '/', signal, sessionId: 's', readFiles: new Map(), scratchDir: '/tmp', toolUseId }),
-    pipeline: { tools },
-    parentToolUseId: null,
-    ...over,
-  };
-}
+const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, over);
 
 async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
   countBefore = api.requests.length;
-  const events: LoopEvent[] = [];
-  const gen = agentLoop(history, cfg);
-  for (;;) {
-    const step = await gen.next();
-    if (step.done) return { events, outcome: step.value };
-    events.push(step.value);
-  }
+  return collectLoop(history, cfg);
 }
 
 const call = (name: string, tag: string, ms: number) => ({ type: 'tool_use' as const, id: `toolu_${tag}`, name, input: { ms, tag } });

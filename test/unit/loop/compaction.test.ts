@@ -1,12 +1,11 @@
 // Automatic context compaction, driven in-process against the fake API.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentLoop, type LoopConfig } from '../../../src/loop/agentLoop.js';
+import type { LoopConfig } from '../../../src/loop/agentLoop.js';
+import { collectLoop, loopConfig } from './loopHarness.js';
 import { autoCompactPct, autoCompactThreshold, SUMMARY_INSTRUCTION, SUMMARY_PREAMBLE } from '../../../src/loop/compaction.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
 import { appendUser } from '../../../src/session/runner.js';
-import { toolApiSchema } from '../../../tools/registry.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
 import { badRequest, lastUserText, serverError, startFakeApi, text, type FakeApi, type RecordedRequest, type ScriptedReply } from '../../fake-api/server.js';
 
@@ -48,34 +47,12 @@ afterEach(() => {
   summaries = [];
 });
 
-function config(over: Partial<LoopConfig> = {}): LoopConfig {
-  const usage = new UsageAccumulator();
-  const signal = new AbortController().signal;
-  return {
-    model: () => 'claude-sonnet-4-5',
-    system: 'test',
-    tools,
-    apiTools: tools.map(toolApiSchema),
-    spentUsd: () => usage.totalCostUSD,
-    maxOutputTokens: 1000,
-    signal,
-    usage,
-    toolContext: (toolUseId) => ({ cwd: '/', signal, sessionId: 's', readFiles: new Map(), scratchDir: '/tmp', toolUseId }),
-    pipeline: { tools },
-    parentToolUseId: null,
-    ...over,
-  };
-}
+const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, over, 'claude-sonnet-4-5');
 
 async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome; requests: RecordedRequest[] }> {
   const before = api.requests.length;
-  const events: LoopEvent[] = [];
-  const gen = agentLoop(history, cfg);
-  for (;;) {
-    const step = await gen.next();
-    if (step.done) return { events, outcome: step.value, requests: api.requests.slice(before) };
-    events.push(step.value);
-  }
+  const r = await collectLoop(history, cfg);
+  return { ...r, requests: api.requests.slice(before) };
 }
 
 const boundaries = (events: LoopEvent[]) => events.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary');

@@ -1,0 +1,36 @@
+// Drives the agent loop in-process: a LoopConfig with sensible test defaults, and a collector.
+import { agentLoop, type LoopConfig } from '../../../src/loop/agentLoop.js';
+import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
+import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { toolApiSchema } from '../../../tools/registry.js';
+import type { Tool } from '../../../tools/tool.js';
+
+export function loopConfig(tools: Tool[], over: Partial<LoopConfig> = {}, model = 'claude-sonnet-5-5'): LoopConfig {
+  const usage = new UsageAccumulator();
+  const signal = over.signal ?? new AbortController().signal;
+  return {
+    model: () => model,
+    system: 'test',
+    tools,
+    apiTools: tools.map(toolApiSchema),
+    spentUsd: () => usage.totalCostUSD,
+    maxOutputTokens: 1000,
+    signal,
+    usage,
+    toolContext: (toolUseId) => ({ cwd: '/', signal, sessionId: 's', readFiles: new Map(), scratchDir: '/tmp', toolUseId }),
+    pipeline: { tools },
+    parentToolUseId: null,
+    ...over,
+  };
+}
+
+/** Runs the loop to its end, collecting every event it yields. */
+export async function collectLoop(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
+  const events: LoopEvent[] = [];
+  const gen = agentLoop(history, cfg);
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) return { events, outcome: step.value };
+    events.push(step.value);
+  }
+}
