@@ -76,7 +76,7 @@ describe('background subagents', () => {
     expect(idx((m) => m.subtype === 'task_notification')).toBeGreaterThan(resultIdx[0]);
     expect(idx((m) => m.subtype === 'task_notification')).toBeLessThan(resultIdx[1]);
     // The launch result names the task and its output file; the subagent's own messages are tagged.
-    const launch = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bgtask');
+    const launch = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bgtask')!;
     expect(launch.message.content[0].content).toContain(started.task_id);
     expect(launch.message.content[0].content).toContain(note.output_file);
     expect(launch.tool_use_result).toMatchObject({ status: 'async_launched', agentId: started.task_id, outputFile: note.output_file });
@@ -233,7 +233,7 @@ describe('foreground progress and todos', () => {
     await p.waitFor((m) => m.type === 'result');
     p.endInput();
     await p.exited;
-    const byId = (id: string) => p.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id);
+    const byId = (id: string) => p.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id)!;
     expect(byId('toolu_t1').message.content[0].is_error).toBe(true);
     expect(byId('toolu_t1').message.content[0].content).toContain('at most one todo may be in_progress');
     expect(byId('toolu_t2').tool_use_result).toEqual({ oldTodos: [], newTodos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] });

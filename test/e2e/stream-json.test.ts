@@ -201,6 +201,6 @@ describe('control requests', () => {
     expect(responses.r6).toMatchObject({ subtype: 'error' });
     expect(api.requests[0].body.model).toBe('claude-haiku-4-5');
     expect(JSON.stringify(api.requests[0].body.system)).toContain('You are a test double.');
-    expect(p.json().find((m) => m.subtype === 'init').permissionMode).toBe('acceptEdits');
+    expect(p.json().find((m) => m.subtype === 'init')!.permissionMode).toBe('acceptEdits');
   });
 });

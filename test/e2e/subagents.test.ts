@@ -87,7 +87,7 @@ describe('synchronous subagents', () => {
     const untagged = msgs.filter((m) => (m.type === 'assistant' || m.type === 'user') && m.parent_tool_use_id === null);
     expect(untagged.length).toBe(3);
     expect(JSON.stringify(untagged)).not.toContain('toolu_sub_bash');
-    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_task1');
+    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_task1')!;
     expect(taskResult.message.content[0].content).toBe('sub final: from-sub');
     expect(taskResult.message.content[0].is_error).toBeUndefined();
     expect(taskResult.tool_use_result).toMatchObject({ status: 'completed', agentType: 'general-purpose', totalToolUseCount: 1 });
@@ -150,7 +150,7 @@ describe('synchronous subagents', () => {
     const p = startAgent({ api, args: ARGS });
     const { result, msgs } = await runSession(p, 'try a bad agent');
     expect(result).toMatchObject({ subtype: 'success', result: 'ok then' });
-    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad').message.content[0];
+    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad')!.message.content[0];
     expect(tr.is_error).toBe(true);
     expect(tr.content).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore");
   });
@@ -177,7 +177,7 @@ describe('synchronous subagents', () => {
     const { result, msgs, exit } = await runSession(p, 'fail twice');
     expect(exit.code).toBe(0);
     expect(result).toMatchObject({ subtype: 'success', result: 'parent survived' });
-    const byId = (id: string) => msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === id).message.content[0];
+    const byId = (id: string) => msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === id)!.message.content[0];
     expect(byId('toolu_f1')).toMatchObject({ is_error: true });
     expect(byId('toolu_f1').content).toContain('subagent request was bad');
     expect(byId('toolu_f2')).toMatchObject({ is_error: true });
@@ -235,7 +235,7 @@ describe('custom agents', () => {
     await p.waitFor((m) => m.type === 'control_response');
     const { result, msgs } = await runSession(p, 'review please');
     expect(result).toMatchObject({ subtype: 'success', result: 'parent: looks fine' });
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init').agents).toEqual(['general-purpose', 'Explore', 'reviewer']);
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual(['general-purpose', 'Explore', 'reviewer']);
     const parentReq = api.requests[0];
     const taskTool = parentReq.body.tools.find((t: any) => t.name === 'Task');
     expect(taskTool.description).toContain('- reviewer: Reviews code carefully (Tools: Read, Grep)');
@@ -272,7 +272,7 @@ describe('custom agents', () => {
     const p = startAgent({ api, cwd, args: [...ARGS, '--agents', agentsJson] });
     const { result, msgs } = await runSession(p, 'use custom agents');
     expect(result).toMatchObject({ subtype: 'success', result: 'both ran' });
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init').agents).toEqual(['general-purpose', 'Explore', 'doc-writer', 'flagged']);
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual(['general-purpose', 'Explore', 'doc-writer', 'flagged']);
     const doc = api.requests.find((r) => firstUserText(r).startsWith('SUBDOC:'))!;
     expect(systemText(doc).startsWith('You are the DOC WRITER.\nWrite plainly.')).toBe(true);
     expect(toolNames(doc)).toEqual(['Read', 'Write']);

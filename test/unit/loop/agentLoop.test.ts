@@ -124,7 +124,7 @@ describe('agentLoop', () => {
     const { outcome } = await drive(history, config({ signal: ac.signal }));
     expect(Date.now() - started).toBeLessThan(1000);
     expect(outcome).toMatchObject({ subtype: 'error_during_execution', interrupted: true });
-    const answered = (history[2].content as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id);
+    const answered = (history[2].content as unknown as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id);
     expect(answered).toEqual(['toolu_slow', 'toolu_never']);
   });
 
