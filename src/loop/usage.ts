@@ -34,6 +34,18 @@ function emptyEntry(model: string): ModelUsageEntry {
   };
 }
 
+type Counts = Pick<ModelUsageEntry, 'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'webSearchRequests' | 'costUSD'>;
+
+/** Adds the counts of `o` to `e`, field by field. */
+function addInto(e: ModelUsageEntry, o: Counts): void {
+  e.inputTokens += o.inputTokens;
+  e.outputTokens += o.outputTokens;
+  e.cacheReadInputTokens += o.cacheReadInputTokens;
+  e.cacheCreationInputTokens += o.cacheCreationInputTokens;
+  e.webSearchRequests += o.webSearchRequests;
+  e.costUSD += o.costUSD;
+}
+
 export class UsageAccumulator {
   private readonly byModel = new Map<string, ModelUsageEntry>();
 
@@ -47,13 +59,14 @@ export class UsageAccumulator {
       web_search_requests: usage?.server_tool_use?.web_search_requests ?? 0,
     };
     const cost = costUSD(model, u);
-    const e = this.entry(model);
-    e.inputTokens += u.input_tokens;
-    e.outputTokens += u.output_tokens;
-    e.cacheReadInputTokens += u.cache_read_input_tokens;
-    e.cacheCreationInputTokens += u.cache_creation_input_tokens;
-    e.webSearchRequests += u.web_search_requests;
-    e.costUSD += cost;
+    addInto(this.entry(model), {
+      inputTokens: u.input_tokens,
+      outputTokens: u.output_tokens,
+      cacheReadInputTokens: u.cache_read_input_tokens,
+      cacheCreationInputTokens: u.cache_creation_input_tokens,
+      webSearchRequests: u.web_search_requests,
+      costUSD: cost,
+    });
     return cost;
   }
 
@@ -65,15 +78,7 @@ export class UsageAccumulator {
   /** Add another accumulator's counts (a subagent's) into this one. The other is left as is. */
   merge(other: UsageAccumulator | ModelUsage): this {
     const entries = other instanceof UsageAccumulator ? other.byModel : new Map(Object.entries(other));
-    for (const [model, o] of entries) {
-      const e = this.entry(model);
-      e.inputTokens += o.inputTokens;
-      e.outputTokens += o.outputTokens;
-      e.cacheReadInputTokens += o.cacheReadInputTokens;
-      e.cacheCreationInputTokens += o.cacheCreationInputTokens;
-      e.webSearchRequests += o.webSearchRequests;
-      e.costUSD += o.costUSD;
-    }
+    for (const [model, o] of entries) addInto(this.entry(model), o);
     return this;
   }
 
