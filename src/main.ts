@@ -106,7 +106,6 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
-    permissionMode: o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : 'default'),
     tools,
     structuredOutputTool,
     mcpServers: [],
@@ -151,7 +150,6 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return err instanceof StartupError ? err.exitCode : 1;
   }
-  settings.permissionMode = guards.permissions.mode;
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -234,7 +232,6 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     setPermissionMode: (mode) => {
       guards.permissions.setMode(mode);
-      settings.permissionMode = mode;
     },
     setMaxThinkingTokens: (tokens) => {
       settings.maxThinkingTokens = tokens ?? undefined;

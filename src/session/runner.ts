@@ -30,7 +30,6 @@ export interface SessionSettings {
   maxOutputTokens: number;
   betas?: string[];
   includePartialMessages: boolean;
-  permissionMode: PermissionMode;
   tools: Tool[];
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
   structuredOutputTool?: Tool;
@@ -55,8 +54,8 @@ export interface SessionHooks {
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
-  /** The live permission mode (a host's updatedPermissions may change it mid-run). */
-  permissionMode?: () => PermissionMode;
+  /** The live permission mode (set_permission_mode or a host's updatedPermissions change it). */
+  permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
@@ -252,7 +251,7 @@ export class SessionRunner {
       tools: [...s.tools, ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
       mcp_servers: s.mcpServers,
       model: s.model,
-      permissionMode: this.hooks.permissionMode?.() ?? s.permissionMode,
+      permissionMode: this.hooks.permissionMode(),
       slash_commands: [],
       apiKeySource: s.apiKeySource,
       output_style: 'default',
