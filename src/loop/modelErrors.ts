@@ -17,7 +17,9 @@ export type ModelErrorKind =
   | 'server'
   | 'connection'
   | 'aborted'
-  | 'no_credentials';
+  | 'no_credentials'
+  /** --replay could not serve the request (it differs from the recording, or goes past it). */
+  | 'replay';
 
 export class ModelError extends Error {
   readonly status: number | null;
