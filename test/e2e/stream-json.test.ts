@@ -88,7 +88,7 @@ describe('stream-json session', () => {
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
     expect(errors).toHaveLength(2);
     expect(errors[0].error).toMatch(/line 1: not valid JSON/);
-    expect(errors[1].error).toMatch(/line 2: not a valid message/);
+    expect(errors[1].error).toMatch(/line 2: not a valid user message \(message.role: /);
     expect(r.stderr).toMatch(/stdin line 1: not valid JSON/);
     expect(r.stderr).toMatch(/stdin line 2/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still here' });
@@ -111,6 +111,12 @@ describe('stream-json session', () => {
     expectPureProtocol(r.lines);
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
     expect(errors.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    // An unknown type is named, with the line and the types that would be understood.
+    expect(errors[5].error).toBe(
+      'stdin line 7: unknown message type "mystery" (expected one of: user, control_request, control_response, control_cancel_request, keep_alive); the line was skipped',
+    );
+    expect(errors[0].error).toMatch(/stdin line 1: not a message: expected a JSON object with a "type" field, got an array/);
+    expect(r.stderr).toMatch(/stdin line 7: unknown message type "mystery"/);
     expect(r.stderr).toMatch(/control_response for unknown request nobody/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'unshaken' });
   });
