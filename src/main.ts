@@ -173,8 +173,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       services: agents.services,
       background: agents.background,
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
-      beforePrompt: (prompt, signal) => {
-        transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId });
+      beforePrompt: (prompt, signal, { uuid }) => {
+        transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId, ...(uuid ? { uuid } : {}) });
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),

@@ -25,12 +25,20 @@ export class Transcript {
   /** One entry as is (a fork copies lines with their original timestamps). */
   appendRaw(entry: object): void {
     if (this.failed) return;
+    let line: string;
+    try {
+      line = JSON.stringify(entry) + '\n';
+    } catch (err) {
+      // One entry that cannot be serialised costs that entry, not the rest of the transcript.
+      process.stderr.write(`agent: a transcript entry was left out: ${(err as Error).message}\n`);
+      return;
+    }
     try {
       if (this.fd === undefined) {
         mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
         this.fd = openSync(this.path, 'a', 0o600);
       }
-      writeSync(this.fd, JSON.stringify(entry) + '\n');
+      writeSync(this.fd, line);
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;

@@ -51,11 +51,16 @@ describe('stream-json session', () => {
     expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toContain('Bash');
   });
 
-  it('answers many prompts in one session, each with its own result, history growing', async () => {
+  it('answers prompts sent one after another, each with its own result, history growing', async () => {
     api = await startFakeApi([text('first answer'), text('second answer'), text('third answer')]);
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('one') + userLine('two') + userLine('three') });
-    expect(r.code).toBe(0);
-    const results = r.json().filter((m) => m.type === 'result');
+    const p = startAgent({ api, args: STREAM_ARGS });
+    for (const [i, prompt] of ['one', 'two', 'three'].entries()) {
+      p.sendRaw(userLine(prompt));
+      await p.waitFor((m) => m.type === 'result' && m.num_turns !== undefined && p.json().filter((x) => x.type === 'result').length === i + 1);
+    }
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
     expect(results.map((m) => m.result)).toEqual(['first answer', 'second answer', 'third answer']);
     expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
     expect(api.requests[2].body.messages).toHaveLength(5);
