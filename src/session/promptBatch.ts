@@ -6,7 +6,7 @@ export type UserContent = string | Array<{ type: string; [k: string]: unknown }>
 
 export interface QueuedPrompt {
   content: UserContent;
-  /** The host's uuid for this message, when it sent one. */
+  /** The host's uuid for this prompt (its transcript line's uuid; rewind_files names it). */
   uuid?: string;
   /** A background task's or a teammate's notice, not a user prompt (no UserPromptSubmit hooks). */
   notification?: boolean;

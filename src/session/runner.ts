@@ -53,11 +53,7 @@ export interface SessionHooks {
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
-  beforePrompt?: (
-    prompt: UserContent,
-    signal: AbortSignal,
-    meta: { uuid?: string },
-  ) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  beforePrompt?: (prompt: UserContent, signal: AbortSignal, uuid: string | undefined) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
@@ -189,7 +185,7 @@ export class SessionRunner {
           continue;
         }
         const gate =
-          this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, { uuid: prompt.uuid }) : {};
+          this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
         if (gate.blockReason !== undefined) {
           await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
           refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
