@@ -195,3 +195,9 @@ try {
 } catch (err) {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
 }
+const f = await (await import('./sandbox.mjs')).benchSandbox();
+console.log(
+  f.skipped
+    ? `(f) Bash sandbox                        skipped: ${f.skipped}`
+    : `(f) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
+);

@@ -143,7 +143,7 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   }
   const platform = o.platform ?? process.platform;
   const unavailable = (what: string): CommandSandbox => {
-    const reason = `Sandbox required but unavailable: ${what}`;
+    const reason = `Sandbox required but unavailable: ${what.replace(/\.+$/, '')}`;
     if (s.failIfUnavailable !== false) {
       throw new SandboxStartupError(`${reason}. To run Bash commands unsandboxed instead, set "sandbox": {"failIfUnavailable": false}.`);
     }
