@@ -90,7 +90,7 @@ function sandboxNotice(input: BashInput, sandbox: CommandSandbox | undefined): s
 }
 
 function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
-  const svc = ctx.services?.backgroundShell as BackgroundShellService | undefined;
+  const svc = ctx.services?.backgroundShell;
   return svc && typeof svc.start === 'function' ? svc : undefined;
 }
 
