@@ -79,7 +79,7 @@ export interface BackgroundShellService {
 
 /** The session's sandbox (src/sandbox), when `sandbox.enabled` is on. */
 function sandboxOf(ctx: ToolContext): CommandSandbox | undefined {
-  const sb = ctx.services?.sandbox as CommandSandbox | undefined;
+  const sb = ctx.services?.sandbox;
   return sb && typeof sb.wrap === 'function' ? sb : undefined;
 }
 
