@@ -43,7 +43,7 @@ export interface SubagentDeps {
   transcriptDir: () => string;
 }
 
-interface Prepared {
+export interface Prepared {
   def: AgentDef;
   agentId: string;
   model: string;
@@ -62,7 +62,7 @@ export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
   return `${def.prompt}\n\n${envBlock(cwd)}`;
 }
 
-function transcriptEntry(ev: LoopEvent): object | null {
+export function transcriptEntry(ev: LoopEvent): object | null {
   switch (ev.type) {
     case 'assistant':
       return { type: 'assistant', message: ev.message, parent_tool_use_id: ev.parentToolUseId, timestamp: new Date().toISOString() };
@@ -78,7 +78,7 @@ function transcriptEntry(ev: LoopEvent): object | null {
   }
 }
 
-function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
+export function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
   const t = usage.totals();
   return {
     total_tokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
@@ -107,7 +107,8 @@ export class SubagentRunner implements SubagentService {
     }));
   }
 
-  private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
+  /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
+  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
     const parent = ctx.services?.[PARENT_LOOP_SERVICE] as LoopConfig | undefined;
     if (!parent || typeof parent.model !== 'function') throw new ToolError('Subagents can only run inside a session run');
     const def = this.deps.catalog.get(req.subagentType);

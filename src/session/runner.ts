@@ -16,6 +16,10 @@ import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import type { TeamHost } from '../teams/team.js';
+import { SHUTDOWN_PROMPT } from '../teams/messages.js';
+
+export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -58,6 +62,10 @@ export interface SessionHooks {
   permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /** The team: the lead's mail re-enters the loop; live teammates keep the session going. */
+  team?: TeamHost;
+  /** How long working teammates may go on once the input has ended (default 10 minutes). */
+  teammateTimeoutMs?: number;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
 }
@@ -78,6 +86,8 @@ export class SessionRunner {
   /** Every denial of the running prompt, its subagents' included. */
   private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
+  /** The running prompt's usage (null between runs). */
+  private currentUsage: UsageAccumulator | null = null;
   private apiTools: LoopConfig['apiTools'] | null = null;
 
   constructor(
@@ -116,6 +126,11 @@ export class SessionRunner {
     return this.lastIsError;
   }
 
+  /** What the session has spent so far, the running prompt included (teammates' budget check). */
+  spentSoFar(): number {
+    return this.spentUsd + (this.currentUsage?.totalCostUSD ?? 0);
+  }
+
   /** Abort the running prompt (interrupt): its result comes within a second. */
   interrupt(): boolean {
     void this.hooks.background?.stopAll();
@@ -124,33 +139,55 @@ export class SessionRunner {
     return true;
   }
 
-  /** Run prompts until the input ends and the queue is empty. */
+  /**
+   * Run prompts until the input ends and the queue is empty. After each result, poll (every
+   * 500 ms, or at once when something changes) for background-task notices and the lead's team
+   * mail: they re-enter the loop as a new prompt, with a result of their own. Once the input has
+   * ended the session still waits for them; live teammates finish their work (bounded by the
+   * teammate timeout, then stopped and reported), the lead gets one wrap-up turn to shut its team
+   * down, idle teammates are ended, and only then does the run end.
+   */
   async run(): Promise<void> {
     const bg = this.hooks.background;
-    if (!bg) {
+    const team = this.hooks.team;
+    if (!bg && !team) {
       for await (const prompt of this.queue) await this.runPrompt(prompt);
       return;
     }
-    // After each result, poll (every 500 ms, or at once when a task ends): a finished task's
-    // notice re-enters the loop. Input ended: leave only when no task runs and no notice waits.
+    const waitForChange = (ms: number) =>
+      Promise.race([bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)), ...(team ? [team.waitForChange(ms)] : [])]);
     let next: Promise<IteratorResult<Prompt>> | null = null;
-    let inputEnded = false;
+    let inputEndedAt: number | null = null;
+    let wrapUpDone = false;
     for (;;) {
-      const notice = bg.takeNotice();
-      if (notice) {
-        await this.runPrompt({ content: notice, notification: true });
+      const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter((t): t is string => t !== null);
+      if (notices.length) {
+        await this.runPrompt({ content: notices.join('\n\n'), notification: true });
         continue;
       }
-      if (inputEnded) {
-        if (!bg.busy()) return;
-        await bg.waitForChange(500);
+      if (inputEndedAt !== null) {
+        if (team?.live()) {
+          if (team.working()) {
+            const left = inputEndedAt + (this.hooks.teammateTimeoutMs ?? DEFAULT_TEAMMATE_TIMEOUT_MS) - Date.now();
+            if (left <= 0) await team.stopWorking('the teammate timeout passed after the input ended');
+            else await waitForChange(Math.min(500, left));
+          } else if (!wrapUpDone) {
+            wrapUpDone = true;
+            await this.runPrompt({ content: SHUTDOWN_PROMPT, notification: true });
+          } else {
+            await team.endIdle();
+          }
+          continue;
+        }
+        if (!bg?.busy()) return;
+        await waitForChange(500);
         continue;
       }
       next ??= this.queue.next();
-      const step = await Promise.race([next, bg.waitForChange(500).then(() => null)]);
+      const step = await Promise.race([next, waitForChange(500).then(() => null)]);
       if (step === null) continue;
       next = null;
-      if (step.done) inputEnded = true;
+      if (step.done) inputEndedAt = Date.now();
       else await this.runPrompt(step.value);
     }
   }
@@ -161,6 +198,7 @@ export class SessionRunner {
     this.current = abort;
     const s = this.settings;
     const usage = new UsageAccumulator();
+    this.currentUsage = usage;
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
@@ -177,6 +215,7 @@ export class SessionRunner {
       }
       this.hooks.background?.drainUsage(usage);
       this.spentUsd += usage.totalCostUSD;
+      this.currentUsage = null;
       await this.emitResult(outcome, usage, started);
     } catch (err) {
       // A bug must not take the session down: report it as this prompt's error result.
@@ -185,6 +224,7 @@ export class SessionRunner {
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       this.current = null;
+      this.currentUsage = null;
     }
   }
 
