@@ -20,6 +20,7 @@ import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 
 export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
+import type { CallModel } from '../loop/model.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -66,6 +67,8 @@ export interface SessionHooks {
   team?: TeamHost;
   /** How long working teammates may go on once the input has ended (default 10 minutes). */
   teammateTimeoutMs?: number;
+  /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
+  callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
 }
@@ -238,6 +241,7 @@ export class SessionRunner {
       model: () => this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
+      callModel: this.hooks.callModel,
       tools,
       apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
       maxTurns: s.maxTurns,
