@@ -31,6 +31,10 @@ export interface AgentSetupOptions {
   env?: NodeJS.ProcessEnv;
   /** What the session has spent so far (teammates check the budget against it). */
   sessionSpent?: () => number;
+  /** The session's folder beside its transcript; without persistence a temp folder is used. */
+  sessionFolder?: string;
+  /** Written on subagent transcript lines. */
+  version: string;
 }
 
 export interface AgentSetup {
@@ -73,7 +77,8 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     tools: () => o.tools,
     emitEvent,
     lateUsage: (u) => background.addLateUsage(u),
-    transcriptDir: () => join(base, 'subagents'),
+    sessionFolder: () => o.sessionFolder ?? base,
+    transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
   });
   const team = new TeamService({
     sessionId: o.sessionId,

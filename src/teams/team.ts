@@ -4,7 +4,7 @@
 // routes SendMessage, and tells the session runner what it needs after a result: the lead's
 // unread mail, whether a teammate is live or working, and how to end them.
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolContext, ToolResult } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
@@ -124,7 +124,9 @@ export class TeamService implements TeamToolService, TeamHost {
     });
     let teammate: Teammate;
     try {
-      const p = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, rec.outputFile);
+      const p = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, this.deps.subagents.transcriptPath(rec.id));
+      // The task's output file is its transcript, kept with the session's other subagents.
+      symlinkSync(p.transcriptPath, rec.outputFile);
       p.cfg.tools = p.cfg.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
       p.cfg.apiTools = p.cfg.tools.map(toolApiSchema);
       p.cfg.pipeline = { ...p.cfg.pipeline, tools: p.cfg.tools };
@@ -134,7 +136,7 @@ export class TeamService implements TeamToolService, TeamHost {
         const c = base(id);
         return { ...c, services: { ...c.services, team: this, teamMember: name, [PARENT_LOOP_SERVICE]: p.cfg } };
       };
-      teammate = new Teammate(name, req.subagentType, rec, p, teammateMessage(LEAD_NAME, req.prompt, req.description), {
+      teammate = new Teammate(name, req.subagentType, rec, p, this.deps.subagents.openTranscript(p, team.name), teammateMessage(LEAD_NAME, req.prompt, req.description), {
         mailbox: team.mailbox,
         registry,
         emitEvent: this.deps.emitEvent,

@@ -8,8 +8,8 @@
 import { agentLoop } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import { stats, transcriptEntry, type Prepared } from '../agents/subagentRunner.js';
-import { Transcript } from '../session/transcript.js';
+import { recordEvent, stats, type Prepared } from '../agents/subagentRunner.js';
+import type { Transcript } from '../session/transcript.js';
 import { appendUser } from '../session/runner.js';
 import type { TaskRecord, TaskRegistry, TaskEnd } from '../tasks/registry.js';
 import type { Mailbox } from './mailbox.js';
@@ -55,6 +55,7 @@ export class Teammate {
     readonly agentType: string,
     readonly task: TaskRecord,
     private readonly p: Prepared,
+    private readonly transcript: Transcript,
     firstMessage: string,
     private readonly deps: TeammateDeps,
   ) {
@@ -88,7 +89,7 @@ export class Teammate {
 
   private async run(firstMessage: string): Promise<void> {
     const signal = this.task.abort.signal;
-    const transcript = new Transcript(this.p.transcriptPath);
+    const transcript = this.transcript;
     let pending: string | null = firstMessage;
     let failure: string | undefined;
     try {
@@ -103,7 +104,7 @@ export class Teammate {
         }
         if (this.status !== 'working') this.setStatus('working');
         appendUser(this.history, pending, []);
-        transcript.append({ type: 'user', message: { role: 'user', content: pending } });
+        transcript.appendMessage({ type: 'user', message: { role: 'user', content: pending } });
         pending = null;
         const outcome = await this.runOnce(transcript);
         if (signal.aborted || this.shutdownApproved) break;
@@ -193,8 +194,7 @@ export class Teammate {
           }
           this.lastActivity = Date.now();
         }
-        const entry = transcriptEntry(ev);
-        if (entry) transcript.appendRaw(entry);
+        recordEvent(transcript, ev);
         await this.deps.emitEvent(ev);
         if (ev.type === 'assistant') this.deps.registry.progress(this.task.id, stats(this.counters, usage, this.started), this.counters.lastTool);
       }
