@@ -33,13 +33,12 @@ export interface TeamToolService {
 }
 
 export function teamService(ctx: ToolContext): TeamToolService {
-  const svc = ctx.services?.team as TeamToolService | undefined;
-  if (!svc || typeof svc.send !== 'function') throw new ToolError('Agent teams are not available in this context');
+  const svc = ctx.services?.team;
+  if (!svc) throw new ToolError('Agent teams are not available in this context');
   return svc;
 }
 
 /** Who is calling: a teammate's name, or the lead. */
 export function callerName(ctx: ToolContext): string {
-  const me = ctx.services?.teamMember;
-  return typeof me === 'string' ? me : TEAM_LEAD;
+  return ctx.services?.teamMember ?? TEAM_LEAD;
 }

@@ -12,7 +12,6 @@ import { toolApiSchema } from '../../tools/registry.js';
 import type { SubagentRequest } from '../../tools/task.js';
 import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
 import type { SubagentRunner } from '../agents/subagentRunner.js';
-import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry } from '../tasks/registry.js';
@@ -134,7 +133,7 @@ export class TeamService implements TeamToolService, TeamHost {
       // Its tools know who is calling (SendMessage's sender) and reach the same team.
       p.cfg.toolContext = (id) => {
         const c = base(id);
-        return { ...c, services: { ...c.services, team: this, teamMember: name, [PARENT_LOOP_SERVICE]: p.cfg } };
+        return { ...c, services: { ...c.services, team: this, teamMember: name } };
       };
       teammate = new Teammate(name, req.subagentType, rec, p, this.deps.subagents.openTranscript(p, team.name), teammateMessage(LEAD_NAME, req.prompt, req.description), {
         mailbox: team.mailbox,
