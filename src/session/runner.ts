@@ -1,5 +1,6 @@
-// The session runner: a queue of prompts, one loop run and one `result` per prompt, all in one
-// session whose history grows. A prompt that arrives while a run is going waits its turn.
+// The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
+// session whose history grows. Prompts that arrive while a run is going wait, and then go to the
+// model together as the next turn (promptBatch.ts).
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +18,12 @@ import type { BackgroundHost } from '../tasks/host.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
 import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
-
-export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
+import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
 
-export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
+export type { UserContent } from './promptBatch.js';
+
+export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
 
 export interface SessionSettings {
   sessionId: string;
@@ -72,25 +74,17 @@ export interface SessionHooks {
   beforeRun?: () => Promise<void>;
 }
 
-interface Prompt {
-  content: UserContent;
-  /** The host's uuid for this prompt (its transcript line's uuid; rewind_files names it). */
-  uuid?: string;
-  /** A background task's notice, not a user prompt (no UserPromptSubmit hooks). */
-  notification?: boolean;
-}
-
 export class SessionRunner {
   readonly history: HistoryMessage[] = [];
   readonly readFiles = new Map<string, FileReadRecord>();
   readonly scratchDir: string;
-  private readonly queue = new AsyncQueue<Prompt>();
+  private readonly queue = new AsyncQueue<QueuedPrompt>();
   private current: AbortController | null = null;
   private spentUsd = 0;
   /** Every denial of the running prompt, its subagents' included. */
   private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
-  /** The running prompt's usage (null between runs). */
+  /** The running turn's usage (null between turns). */
   private currentUsage: UsageAccumulator | null = null;
   private apiTools: LoopConfig['apiTools'] | null = null;
 
@@ -102,9 +96,12 @@ export class SessionRunner {
     this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
   }
 
-  /** Queue a prompt. It runs after the ones before it; nothing queued is ever dropped. */
+  /**
+   * Queue a prompt. It runs after the ones before it, merged with the others waiting when its turn
+   * comes; nothing queued is ever dropped.
+   */
   submit(content: UserContent, uuid?: string): void {
-    this.queue.push({ content, uuid });
+    this.queue.push({ content, ...(uuid ? { uuid } : {}) });
   }
 
   /** No more prompts will come (stdin EOF): the queued ones still run. */
@@ -130,7 +127,7 @@ export class SessionRunner {
     return this.lastIsError;
   }
 
-  /** What the session has spent so far, the running prompt included (teammates' budget check). */
+  /** What the session has spent so far, the running turn included (teammates' budget check). */
   spentSoFar(): number {
     return this.spentUsd + (this.currentUsage?.totalCostUSD ?? 0);
   }
@@ -146,7 +143,7 @@ export class SessionRunner {
   /**
    * Run prompts until the input ends and the queue is empty. After each result, poll (every
    * 500 ms, or at once when something changes) for background-task notices and the lead's team
-   * mail: they re-enter the loop as a new prompt, with a result of their own. Once the input has
+   * mail: they re-enter the loop as a new turn, with a result of its own. Once the input has
    * ended the session still waits for them; live teammates finish their work (bounded by the
    * teammate timeout, then stopped and reported), the lead gets one wrap-up turn to shut its team
    * down, idle teammates are ended, and only then does the run end.
@@ -155,18 +152,18 @@ export class SessionRunner {
     const bg = this.hooks.background;
     const team = this.hooks.team;
     if (!bg && !team) {
-      for await (const prompt of this.queue) await this.runPrompt(prompt);
+      for await (const prompt of this.queue) await this.runQueued(prompt);
       return;
     }
     const waitForChange = (ms: number) =>
       Promise.race([bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)), ...(team ? [team.waitForChange(ms)] : [])]);
-    let next: Promise<IteratorResult<Prompt>> | null = null;
+    let next: Promise<IteratorResult<QueuedPrompt>> | null = null;
     let inputEndedAt: number | null = null;
     let wrapUpDone = false;
     for (;;) {
       const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter((t): t is string => t !== null);
       if (notices.length) {
-        await this.runPrompt({ content: notices.join('\n\n'), notification: true });
+        await this.runTurn([{ content: notices.join('\n\n'), notification: true }]);
         continue;
       }
       if (inputEndedAt !== null) {
@@ -177,7 +174,7 @@ export class SessionRunner {
             else await waitForChange(Math.min(500, left));
           } else if (!wrapUpDone) {
             wrapUpDone = true;
-            await this.runPrompt({ content: SHUTDOWN_PROMPT, notification: true });
+            await this.runTurn([{ content: SHUTDOWN_PROMPT, notification: true }]);
           } else {
             await team.endIdle();
           }
@@ -192,11 +189,17 @@ export class SessionRunner {
       if (step === null) continue;
       next = null;
       if (step.done) inputEndedAt = Date.now();
-      else await this.runPrompt(step.value);
+      else await this.runQueued(step.value);
     }
   }
 
-  private async runPrompt(prompt: Prompt): Promise<void> {
+  /** `first` and every prompt queued behind it, as few turns as keep their order. */
+  private async runQueued(first: QueuedPrompt): Promise<void> {
+    for (const turn of batchQueued([first, ...this.queue.drain()])) await this.runTurn(turn);
+  }
+
+  /** One turn of one or more prompts (merged), and its one result. */
+  private async runTurn(prompts: QueuedPrompt[]): Promise<void> {
     const started = Date.now();
     const abort = new AbortController();
     this.current = abort;
@@ -208,13 +211,32 @@ export class SessionRunner {
       if (this.hooks.beforeRun)
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
+      // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
+      const sendable: QueuedPrompt[] = [];
+      const context: string[] = [];
+      const refused: string[] = [];
+      for (const prompt of prompts) {
+        const unsendable = unsendableReason(prompt.content);
+        if (unsendable) {
+          refused.push(`The prompt could not be sent: ${unsendable}; it was left out of the conversation`);
+          continue;
+        }
+        const gate =
+          this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
+        if (gate.blockReason !== undefined) {
+          await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
+          refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
+          continue;
+        }
+        sendable.push(prompt);
+        context.push(...(gate.additionalContext ?? []));
+      }
       let outcome: LoopOutcome;
-      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
-      if (gate.blockReason !== undefined) {
-        await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
-        outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
+      if (sendable.length === 0) {
+        outcome = blankOutcome('error_during_execution', refused.join('\n'));
       } else {
-        appendUser(this.history, prompt.content, gate.additionalContext ?? []);
+        for (const reason of refused) process.stderr.write(`agent: ${reason}\n`);
+        appendUser(this.history, mergePromptContents(sendable), context);
         outcome = await this.drive(abort.signal, usage);
       }
       this.hooks.background?.drainUsage(usage);
@@ -222,9 +244,11 @@ export class SessionRunner {
       this.currentUsage = null;
       await this.emitResult(outcome, usage, started);
     } catch (err) {
-      // A bug must not take the session down: report it as this prompt's error result.
+      // A bug or an environment fault must not take the session down: it is this turn's error
+      // result, and one line on stderr (the stack only with AGENT_DEBUG=1).
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`agent: internal error: ${err instanceof Error ? err.stack : message}\n`);
+      const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
+      process.stderr.write(`agent: internal error: ${detail}\n`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       this.current = null;
