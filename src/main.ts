@@ -13,10 +13,11 @@ import type { CliOptions } from './options.js';
 import { VERSION, parseDuration } from './options.js';
 import { resolveModel } from './loop/models.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
-import { buildSystemPrompt } from './session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from './session/systemPrompt.js';
+import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { setupGuards, StartupError, type Guards } from './session/guards.js';
+import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
@@ -116,7 +117,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return (mcp = m);
     });
   }
-  const systemParts = {
+  const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
@@ -180,6 +181,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return err instanceof StartupError ? err.exitCode : 1;
   }
+  // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
+  // the session sends the same bytes.
+  const memoryFiles = await loadMemoryFiles({ cwd, env: process.env, sources: parseSources(o.settingSources), addDirs: o.addDir });
+  systemParts.memory = formatMemory(memoryFiles);
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -238,8 +243,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
-      const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
-      if (sp && sp.trim() !== '') systemParts.custom = sp;
+      // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+      if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
       if (req.title !== undefined && req.title.trim() !== '') transcript?.appendMeta({ type: 'custom-title', customTitle: req.title.trim() });
       if (req.agents) {

@@ -5,7 +5,7 @@
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
-import type { ApiTool, CallModel } from './model.js';
+import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
@@ -30,7 +30,7 @@ export interface LoopConfig {
   /** The model for the next call; read each turn so set_model takes effect between turns. */
   model: () => string;
   fallbackModel?: string;
-  system: string;
+  system: ModelRequest['system'];
   tools: Tool[];
   apiTools: ApiTool[];
   /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
