@@ -12,6 +12,8 @@ import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION } from './options.js';
 import { resolveModel } from './loop/models.js';
+import type { CallModel } from './loop/model.js';
+import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
 import { buildSystemPrompt, type SystemPromptParts } from './session/systemPrompt.js';
 import { formatMemory, loadMemoryFiles } from './settings/memory.js';
@@ -89,6 +91,14 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   function collectResult(m: object): Promise<void> {
     if ((m as { type?: string }).type === 'result') lastResult = m as Record<string, unknown>;
     return Promise.resolve();
+  }
+
+  let callModel: CallModel | undefined;
+  try {
+    callModel = await modelClientFor(o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
   }
 
   const tools = selectTools(builtinTools(), o);
@@ -219,6 +229,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
+      callModel,
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
@@ -335,6 +346,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   await writer.flush();
   if (term) return 0;
   return runner.lastResultWasError ? 1 : 0;
+}
+
+/** The model client: the API, the API with every call recorded (--record), or a recording (--replay). */
+async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
+  if (o.record === undefined && o.replay === undefined) return undefined;
+  // Loaded only when asked for: ordinary starts do not pay for it.
+  const rec = await import('./loop/recording.js');
+  if (o.replay !== undefined) return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
+  try {
+    return rec.recordingModel(streamModel, o.record!);
+  } catch (err) {
+    throw new Error(`--record: cannot write ${o.record}: ${(err as Error).message}`);
+  }
 }
 
 /** --tools picks the offered set; plain names in --disallowedTools remove tools too. */
