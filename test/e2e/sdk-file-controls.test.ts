@@ -121,6 +121,7 @@ describe('file checkpoints and rewind_files', () => {
 describe('get_context_usage, read_file, seed_read_state', () => {
   it('getContextUsage counts the system prompt, tools, memory files and messages against the model window', async () => {
     const cwd = tempDir();
+    mkdirSync(join(cwd, '.git')); // the memory walk stops here: no folder above it counts
     writeFileSync(join(cwd, 'CLAUDE.md'), 'Memory: '.padEnd(4000, 'x'));
     api = await startFakeApi([text('answer '.repeat(200))]);
     let usage: any;
