@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
+import { EFFORT_LEVELS } from './loop/pricing.js';
 
 export const VERSION = '0.1.0';
 
@@ -45,7 +46,8 @@ export const optionsSchema = z.object({
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
   strictMcpConfig: z.boolean().default(false),
-  thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
+  thinking: z.enum(['adaptive', 'enabled', 'disabled'], { error: '--thinking must be adaptive, enabled or disabled' }).optional(),
+  effort: z.enum(EFFORT_LEVELS, { error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
 
@@ -58,7 +60,6 @@ const NOT_YET = [
   'plugin-dir-no-mcp',
   'sdk-url',
   'task-budget',
-  'effort',
   'permission-prompts',
   'channels',
   'managed-settings',
@@ -112,7 +113,8 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
-    .option('--max-thinking-tokens <n>', 'extended-thinking budget per turn (0 = off)')
+    .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
+    .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
     .option('--system-prompt <text>', 'replace the default system prompt')
     .option('--append-system-prompt <text>', 'append to the system prompt')
     .option('--tools <list>', 'the offered tools, comma-separated ("" for none)')
@@ -135,7 +137,7 @@ function buildProgram(): Command {
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
-    .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
+    .option('--thinking <mode>', 'adaptive | enabled | disabled (default: adaptive where the model takes it)')
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
     .allowExcessArguments(false)
     .exitOverride()
@@ -187,6 +189,5 @@ export function parseOptions(argv: string[]): ParseOutcome {
   if (o.forkSession && o.resume === undefined && !o.continue) throw new UsageError('--fork-session needs --resume or --continue');
   if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
-  if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
   return { kind: 'run', options: o };
 }

@@ -8,6 +8,7 @@ import type { HookRunner } from '../hooks/index.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from './events.js';
 import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
 import { contextWindow } from './pricing.js';
+import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import type { UsageAccumulator } from './usage.js';
 
 export type CompactTrigger = 'manual' | 'auto';
@@ -19,9 +20,10 @@ export interface PreCompactVerdict {
 
 export interface CompactConfig {
   model: () => string;
-  system: string;
+  system: ModelRequest['system'];
   apiTools: ModelRequest['tools'];
-  maxOutputTokens: number;
+  maxOutputTokens?: number;
+  reasoning?: () => Omit<ReasoningSettings, 'maxOutputTokens'>;
   betas?: string[];
   signal: AbortSignal;
   usage: UsageAccumulator;
@@ -187,7 +189,9 @@ async function* summarise(
     // Offered but not callable: the API wants tools defined when the history holds tool blocks.
     tools: cfg.apiTools,
     toolChoiceNone: true,
-    maxTokens: cfg.maxOutputTokens,
+    // A summary needs no thinking; the effort is the session's.
+    maxTokens: resolveRequestOptions(model, { maxOutputTokens: cfg.maxOutputTokens, thinking: 'disabled' }).maxTokens,
+    effort: resolveRequestOptions(model, { ...cfg.reasoning?.(), thinking: 'disabled' }).effort,
     betas: cfg.betas,
     signal: cfg.signal,
   })) {

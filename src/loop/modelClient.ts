@@ -10,6 +10,9 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { MessageAssembler } from './messageAssembler.js';
+import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
+import type { EffortLevel } from './pricing.js';
+import type { ThinkingParam } from './requestOptions.js';
 import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, type ApiErrorCategory } from './modelErrors.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
@@ -18,11 +21,14 @@ export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
 export interface ModelRequest {
   model: string;
-  system: string | Array<{ type: 'text'; text: string }>;
+  /** One string, or blocks: [static instructions, per-session environment, ...] (see promptCache.ts). */
+  system: string | ReadonlyArray<{ type: 'text'; text: string }>;
   messages: MessageParam[];
-  tools: Array<{ name: string; description: string; input_schema: object }>;
+  tools: ApiTool[];
   maxTokens: number;
-  thinkingBudget?: number;
+  /** Resolved for this model by resolveRequestOptions (requestOptions.ts). */
+  thinking?: ThinkingParam;
+  effort?: EffortLevel;
   /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
   toolChoiceNone?: boolean;
   betas?: string[];
@@ -74,23 +80,29 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
 
 // ---- the call ----
 
-function buildParams(req: ModelRequest) {
-  const systemEmpty = typeof req.system === 'string' ? req.system === '' : req.system.length === 0;
+/**
+ * The Messages API request body. Every request the runtime makes is built here, so prompt-cache
+ * breakpoints reach them all (DISABLE_PROMPT_CACHING=1 leaves them out).
+ */
+export function buildParams(req: Omit<ModelRequest, 'signal'>, env: NodeJS.ProcessEnv = process.env) {
+  const plain = { system: systemBlocks(req.system), tools: req.tools as ApiTool[], messages: req.messages };
+  const { system, tools, messages } = promptCachingDisabled(env) ? plain : withCacheBreakpoints(plain);
   return {
     model: req.model,
     max_tokens: req.maxTokens,
-    messages: req.messages,
-    ...(systemEmpty ? {} : { system: req.system }),
-    ...(req.tools.length ? { tools: req.tools as Anthropic.Messages.Tool[] } : {}),
-    ...(req.tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
-    ...(req.thinkingBudget ? { thinking: { type: 'enabled' as const, budget_tokens: req.thinkingBudget } } : {}),
+    messages,
+    ...(system.length ? { system } : {}),
+    ...(tools.length ? { tools: tools as Anthropic.Messages.Tool[] } : {}),
+    ...(tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
+    ...(req.thinking ? { thinking: req.thinking } : {}),
+    ...(req.effort ? { output_config: { effort: req.effort } } : {}),
     stream: true as const,
   };
 }
 
 async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<ModelEvent, Message> {
   const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
-  const stream = await client.messages.create(buildParams(req), { signal: req.signal, headers });
+  const stream = await client.messages.create(buildParams(req) as Anthropic.Messages.MessageCreateParamsStreaming, { signal: req.signal, headers });
   const assembler = new MessageAssembler();
   for await (const event of stream) {
     try {

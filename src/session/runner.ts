@@ -16,6 +16,9 @@ import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import type { EffortLevel } from '../loop/pricing.js';
+import type { ThinkingMode } from '../loop/requestOptions.js';
+import type { SystemPrompt } from './systemPrompt.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -26,8 +29,12 @@ export interface SessionSettings {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
+  /** --thinking, --max-thinking-tokens (set_max_thinking_tokens changes it), --effort. */
+  thinking?: ThinkingMode;
   maxThinkingTokens?: number;
-  maxOutputTokens: number;
+  effort?: EffortLevel;
+  /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: an upper bound on max_tokens; else the model's ceiling. */
+  maxOutputTokens?: number;
   betas?: string[];
   includePartialMessages: boolean;
   tools: Tool[];
@@ -46,7 +53,7 @@ export interface SessionHooks {
    */
   reportError?: (text: string) => void;
   /** Build the system prompt at the start of each run (after initialize may have changed it). */
-  systemPrompt: () => string;
+  systemPrompt: () => SystemPrompt;
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
@@ -203,7 +210,7 @@ export class SessionRunner {
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
-      thinkingBudget: () => this.settings.maxThinkingTokens || undefined,
+      reasoning: () => ({ thinking: this.settings.thinking, maxThinkingTokens: this.settings.maxThinkingTokens, effort: this.settings.effort }),
       maxOutputTokens: s.maxOutputTokens,
       betas: s.betas,
       signal,

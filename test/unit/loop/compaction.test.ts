@@ -35,6 +35,8 @@ beforeAll(async () => {
   process.env.ANTHROPIC_BASE_URL = api.url;
   process.env.ANTHROPIC_API_KEY = 'unit';
   process.env.AGENT_MAX_RETRIES = '0';
+  // These tests compare the messages sent with the history; cache marks are tested in promptCache.test.ts.
+  process.env.DISABLE_PROMPT_CACHING = '1';
   // 1 % of the 200k window: 2,000 tokens.
   process.env.AGENT_AUTOCOMPACT_PCT = '1';
 });
@@ -83,7 +85,7 @@ describe('context compaction', () => {
     replies = [text('one', { usage: { input_tokens: 1500, cache_read_input_tokens: 400, cache_creation_input_tokens: 90, output_tokens: 20 } })];
     await drive(history, config());
     appendUser(history, 'second', []);
-    replies = [text('two')];
+    replies = [text('two', { usage: { input_tokens: 10, output_tokens: 5 } })];
     summaries = [text('Conversation summary: the user said first.', { usage: { input_tokens: 100, output_tokens: 50 } })];
     const cfg = config();
     const { events, outcome, requests } = await drive(history, cfg);
