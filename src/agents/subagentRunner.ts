@@ -5,11 +5,10 @@
 // the Task tool_use id. Synchronous runs forward their events as tool progress and return the
 // final text; background runs are tasks in the registry and emit their events directly.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
@@ -19,10 +18,7 @@ import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../session/systemPrompt.js';
-import { Transcript } from '../session/transcript.js';
-
-/** Key under which the runner hands each tool call the config of the loop that made it. */
-export const PARENT_LOOP_SERVICE = 'parentLoop';
+import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
 
 export interface SubagentHookInput {
   agent_id: string;
@@ -39,8 +35,10 @@ export interface SubagentDeps {
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
   /** Usage of a background subagent, to be counted in the session's next result. */
   lateUsage: (usage: UsageAccumulator) => void;
-  /** Directory for subagent transcripts (JSONL). */
-  transcriptDir: () => string;
+  /** The session's folder: subagent transcripts go to its subagents/agent-<id>.jsonl. */
+  sessionFolder: () => string;
+  /** Session id, cwd and version written on every transcript line. */
+  transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
 }
 
 interface Prepared {
@@ -66,20 +64,20 @@ export function subagentSystemPrompt(def: AgentDef, cwd: string): Array<{ type: 
   ];
 }
 
-function transcriptEntry(ev: LoopEvent): object | null {
-  switch (ev.type) {
-    case 'assistant':
-      return { type: 'assistant', message: ev.message, parent_tool_use_id: ev.parentToolUseId, timestamp: new Date().toISOString() };
-    case 'tool_result':
-      return {
-        type: 'user',
-        message: { role: 'user', content: [ev.block] },
-        parent_tool_use_id: ev.parentToolUseId,
-        timestamp: new Date().toISOString(),
-      };
-    default:
-      return null;
-  }
+/** A subagent's loop event as its transcript line (deltas and progress are not kept). */
+function recordEvent(transcript: Transcript, ev: LoopEvent): void {
+  if (ev.type === 'assistant')
+    transcript.appendMessage({
+      type: 'assistant',
+      message: ev.message,
+      ...(ev.message.model === '<synthetic>' ? { isApiErrorMessage: true } : {}),
+    });
+  else if (ev.type === 'tool_result')
+    transcript.appendMessage({
+      type: 'user',
+      message: { role: 'user', content: [ev.block] },
+      ...(ev.data !== undefined ? { toolUseResult: ev.data } : {}),
+    });
 }
 
 function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
@@ -112,8 +110,8 @@ export class SubagentRunner implements SubagentService {
   }
 
   private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
-    const parent = ctx.services?.[PARENT_LOOP_SERVICE] as LoopConfig | undefined;
-    if (!parent || typeof parent.model !== 'function') throw new ToolError('Subagents can only run inside a session run');
+    if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
+    const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
     if (!def)
       throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
@@ -121,19 +119,16 @@ export class SubagentRunner implements SubagentService {
     const names = new Set(agentToolNames(def, all.map((t) => t.name)));
     const tools = all.filter((t) => names.has(t.name));
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
-    const usage = new UsageAccumulator();
     const readFiles = new Map();
-    const services = { ...ctx.services, subagents: undefined, todos: createTodoStore(), agentId };
-    const cfg: LoopConfig = {
-      ...parent,
-      model: () => model,
+    // Its own todo list; no Task service: agents cannot launch agents of their own.
+    const services: ToolServices = { ...ctx.services, subagents: undefined, todos: createTodoStore(), agentId };
+    const { config: cfg } = ctx.loop.spawn({
+      model,
       system: subagentSystemPrompt(def, ctx.cwd),
       tools,
-      apiTools: tools.map(toolApiSchema),
-      maxTurns: req.maxTurns ?? def.maxTurns ?? parent.maxTurns,
-      spentUsd: () => parent.spentUsd() + usage.totalCostUSD,
+      maxTurns: req.maxTurns ?? def.maxTurns,
       signal,
-      usage,
+      usage: new UsageAccumulator(),
       toolContext: (toolUseId) => ({
         cwd: ctx.cwd,
         signal,
@@ -141,12 +136,10 @@ export class SubagentRunner implements SubagentService {
         readFiles,
         scratchDir: ctx.scratchDir,
         toolUseId,
-        services: { ...services, [PARENT_LOOP_SERVICE]: cfg },
+        services,
       }),
-      pipeline: { ...parent.pipeline, tools },
       parentToolUseId: ctx.toolUseId,
-      stopHook: undefined,
-    };
+    });
     const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath };
     // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
     const hooks = parent.pipeline.hooks;
@@ -161,9 +154,13 @@ export class SubagentRunner implements SubagentService {
   }
 
   private transcriptPath(agentId: string): string {
-    const dir = this.deps.transcriptDir();
-    mkdirSync(dir, { recursive: true });
-    return join(dir, `agent-${agentId}.jsonl`);
+    const path = subagentTranscriptPath(this.deps.sessionFolder(), agentId);
+    mkdirSync(dirname(path), { recursive: true });
+    return path;
+  }
+
+  private openTranscript(p: Prepared): Transcript {
+    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId });
   }
 
   /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */
@@ -201,8 +198,7 @@ export class SubagentRunner implements SubagentService {
               counters.toolUses++;
               counters.lastTool = String(b.name);
             }
-        const entry = transcriptEntry(ev);
-        if (entry) transcript.appendRaw(entry);
+        recordEvent(transcript, ev);
         yield ev;
       }
     } catch (err) {
@@ -232,7 +228,7 @@ export class SubagentRunner implements SubagentService {
     onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
   ): AsyncGenerator<Y, LoopOutcome, void> {
     // The prompt opens the transcript, so the file exists for SubagentStart hooks and readers.
-    transcript.append({ type: 'user', message: p.history[0] });
+    transcript.appendMessage({ type: 'user', message: p.history[0] });
     await this.fireStart(p, signal);
     const gen = this.drive(p, transcript, counters);
     for (;;) {
@@ -248,7 +244,7 @@ export class SubagentRunner implements SubagentService {
     const p = this.prepare(req, ctx, ctx.signal, agentId, this.transcriptPath(agentId));
     const started = Date.now();
     const counters = { toolUses: 0 };
-    const transcript = new Transcript(p.transcriptPath);
+    const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     try {
       outcome = yield* this.session(p, ctx.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
@@ -294,7 +290,9 @@ export class SubagentRunner implements SubagentService {
     });
     let p: Prepared;
     try {
-      p = this.prepare(req, ctx, rec.abort.signal, rec.id, rec.outputFile);
+      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id));
+      // The task's output file is its transcript, kept with the session's other subagents.
+      symlinkSync(p.transcriptPath, rec.outputFile);
     } catch (err) {
       registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
       throw err;
@@ -321,7 +319,7 @@ export class SubagentRunner implements SubagentService {
     const registry = this.deps.registry;
     const started = Date.now();
     const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
-    const transcript = new Transcript(p.transcriptPath);
+    const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
     try {

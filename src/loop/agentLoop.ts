@@ -4,12 +4,14 @@
 // knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
-import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
+import { ModelError, streamModel } from './modelClient.js';
+import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
+import { loopHandle } from './childLoop.js';
 import { autoCompact, isPromptTooLong, noteUsage, reactiveCompact, type CompactConfig } from './compaction.js';
 
 export const MAX_TOKENS_RECOVERIES = 3;
@@ -32,7 +34,11 @@ export interface LoopConfig {
   /** One string, or [static instructions, per-session environment block, ...]: each gets a cache mark. */
   system: ModelRequest['system'];
   tools: Tool[];
-  apiTools: ModelRequest['tools'];
+  apiTools: ApiTool[];
+  /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
+  callModel?: CallModel;
+  /** See CompactConfig: the compaction threshold, else the environment's. */
+  autoCompactPct?: CompactConfig['autoCompactPct'];
   maxTurns?: number;
   maxBudgetUsd?: number;
   /** Total spend so far that counts against the budget (the session's, plus this run's). */
@@ -80,7 +86,9 @@ export async function* agentLoop(
     },
   };
   const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials, structured: StructuredOutputTracker.forTools(cfg.tools) };
-  const loopCfg = { ...cfg, pipeline };
+  // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
+  const handle = loopHandle(cfg);
+  const loopCfg: LoopConfig = { ...cfg, pipeline, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
   // Each turn either ends the run or asks for the next one. The recursion of the reference is
   // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
   // frames (a microtask hop each), so a long session would slow down turn by turn.
@@ -125,23 +133,24 @@ async function* turn(
   const opts = resolveRequestOptions(model, { ...cfg.reasoning?.(), maxOutputTokens: cfg.maxOutputTokens });
   let message: AssistantMessage | undefined;
   try {
-    for await (const ev of streamModel({
+    for await (const ev of (cfg.callModel ?? streamModel)({
       model,
       system: cfg.system,
-      messages: history as ModelRequest['messages'],
+      messages: history,
       tools: cfg.apiTools,
       maxTokens: opts.maxTokens,
       thinking: opts.thinking,
       effort: opts.effort,
       betas: cfg.betas,
       signal: cfg.signal,
+      caller: cfg.parentToolUseId,
     })) {
-      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event as never };
+      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event };
       else if (ev.type === 'api_retry') {
         const { type: _t, ...fields } = ev;
         yield { ...scope, type: 'system', subtype: 'api_retry', fields };
       } else {
-        message = ev.message as unknown as AssistantMessage;
+        message = ev.message;
         st.apiMs += ev.durationMs;
       }
     }
@@ -170,13 +179,13 @@ async function* turn(
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
 
-  cfg.usage.add(message.model || model, message.usage as never);
+  cfg.usage.add(message.model || model, message.usage);
   noteUsage(history, message.usage);
   st.reactiveCompacted = false;
   history.push({ role: 'assistant', content: message.content });
   yield { ...scope, type: 'assistant', message };
 
-  const toolUses = message.content.filter((b) => b.type === 'tool_use') as unknown as ToolUseBlock[];
+  const toolUses = message.content.filter(isToolUse);
   const text = finalText(message);
 
   // 2. No tool_use: max_tokens recovery, else Stop hooks, then the run is done.
@@ -243,6 +252,10 @@ function checkLimits(
       text: `Reached maximum budget ($${cfg.maxBudgetUsd}); spent $${cfg.spentUsd().toFixed(4)}`,
     };
   return undefined;
+}
+
+function isToolUse(b: AssistantMessage['content'][number]): b is ToolUseBlock & AssistantMessage['content'][number] {
+  return b.type === 'tool_use';
 }
 
 function finalText(message: AssistantMessage): string {

@@ -8,44 +8,18 @@
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantMessage } from './events.js';
+import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
 import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
-import type { EffortLevel } from './pricing.js';
-import type { ThinkingParam } from './requestOptions.js';
 import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, type ApiErrorCategory } from './modelErrors.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
 export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
-export interface ModelRequest {
-  model: string;
-  /** One string, or blocks: [static instructions, per-session environment, ...] (see promptCache.ts). */
-  system: string | ReadonlyArray<{ type: 'text'; text: string }>;
-  messages: MessageParam[];
-  tools: ApiTool[];
-  maxTokens: number;
-  /** Resolved for this model by resolveRequestOptions (requestOptions.ts). */
-  thinking?: ThinkingParam;
-  effort?: EffortLevel;
-  /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
-  toolChoiceNone?: boolean;
-  betas?: string[];
-  signal: AbortSignal;
-}
-
-export type ModelEvent =
-  | { type: 'stream_event'; event: RawMessageStreamEvent }
-  | {
-      type: 'api_retry';
-      attempt: number;
-      max_retries: number;
-      retry_delay_ms: number;
-      error_status: number | null;
-      error: ApiErrorCategory;
-    }
-  | { type: 'message'; message: Message; durationMs: number };
+export type { ApiTool, CallModel, ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 
 export const NOT_LOGGED_IN = 'Not logged in · Please set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)';
 
@@ -82,10 +56,12 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
 
 /**
  * The Messages API request body. Every request the runtime makes is built here, so prompt-cache
- * breakpoints reach them all (DISABLE_PROMPT_CACHING=1 leaves them out).
+ * breakpoints reach them all (DISABLE_PROMPT_CACHING=1 leaves them out). A recording's digest is
+ * taken of it too.
  */
-export function buildParams(req: Omit<ModelRequest, 'signal'>, env: NodeJS.ProcessEnv = process.env) {
-  const plain = { system: systemBlocks(req.system), tools: req.tools as ApiTool[], messages: req.messages };
+export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.ProcessEnv = process.env) {
+  // The one place the loop's structural history meets the SDK's types.
+  const plain = { system: systemBlocks(req.system), tools: req.tools as ApiTool[], messages: req.messages as MessageParam[] };
   const { system, tools, messages } = promptCachingDisabled(env) ? plain : withCacheBreakpoints(plain);
   return {
     model: req.model,
@@ -102,7 +78,7 @@ export function buildParams(req: Omit<ModelRequest, 'signal'>, env: NodeJS.Proce
 
 async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<ModelEvent, Message> {
   const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
-  const stream = await client.messages.create(buildParams(req) as Anthropic.Messages.MessageCreateParamsStreaming, { signal: req.signal, headers });
+  const stream = await client.messages.create(requestBody(req) as Anthropic.Messages.MessageCreateParamsStreaming, { signal: req.signal, headers });
   const assembler = new MessageAssembler();
   for await (const event of stream) {
     try {
@@ -111,7 +87,7 @@ async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<Mo
       // A malformed event is the server's fault or ours, not a flaky network: don't retry it.
       throw new ModelError(`API Error: malformed stream: ${(e as Error).message}`, { kind: 'server', retryable: false, cause: e });
     }
-    yield { type: 'stream_event', event };
+    yield { type: 'stream_event', event: event as unknown as ModelStreamEvent };
   }
   // The SDK's stream ends quietly on abort; don't mistake that for a finished reply.
   if (req.signal.aborted) throw abortedError();
@@ -197,7 +173,7 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
     }
 
     if (!(outcome instanceof ModelError)) {
-      yield { type: 'message', message: outcome, durationMs: Date.now() - started };
+      yield { type: 'message', message: toAssistantMessage(outcome), durationMs: Date.now() - started };
       return;
     }
     const err = outcome;
@@ -213,4 +189,9 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
     };
     await sleep(delay, req.signal);
   }
+}
+
+/** The SDK's Message as the loop's structural AssistantMessage (same JSON; SDK types stop here). */
+function toAssistantMessage(m: Message): AssistantMessage {
+  return m as unknown as AssistantMessage;
 }

@@ -14,11 +14,11 @@ import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
-import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
 import type { EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import type { SystemPrompt } from './systemPrompt.js';
+import type { CallModel } from '../loop/model.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -57,7 +57,7 @@ export interface SessionHooks {
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
-  beforePrompt?: (prompt: UserContent, signal: AbortSignal) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  beforePrompt?: (prompt: UserContent, signal: AbortSignal, uuid: string | undefined) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
@@ -65,12 +65,16 @@ export interface SessionHooks {
   permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
+  callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
 }
 
 interface Prompt {
   content: UserContent;
+  /** The host's uuid for this prompt (its transcript line's uuid; rewind_files names it). */
+  uuid?: string;
   /** A background task's notice, not a user prompt (no UserPromptSubmit hooks). */
   notification?: boolean;
 }
@@ -96,8 +100,8 @@ export class SessionRunner {
   }
 
   /** Queue a prompt. It runs after the ones before it; nothing queued is ever dropped. */
-  submit(content: UserContent): void {
-    this.queue.push({ content });
+  submit(content: UserContent, uuid?: string): void {
+    this.queue.push({ content, uuid });
   }
 
   /** No more prompts will come (stdin EOF): the queued ones still run. */
@@ -174,7 +178,7 @@ export class SessionRunner {
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
       let outcome: LoopOutcome;
-      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};
+      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
       if (gate.blockReason !== undefined) {
         await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
         outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
@@ -205,6 +209,7 @@ export class SessionRunner {
       model: () => this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
+      callModel: this.hooks.callModel,
       tools,
       apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
       maxTurns: s.maxTurns,
@@ -222,7 +227,7 @@ export class SessionRunner {
         readFiles: this.readFiles,
         scratchDir: this.ensureScratch(),
         toolUseId,
-        services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
+        services: this.hooks.services,
       }),
       // Subagents run with this pipeline too, so their denials land in this prompt's result.
       pipeline: { ...deps, tools, onDenial: (d) => this.denials.push(d) },

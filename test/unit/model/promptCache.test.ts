@@ -2,7 +2,8 @@
 // simulation that the end-to-end tests and the bench measure against (test/fake-api/promptCache.ts).
 import { describe, expect, it } from 'vitest';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { buildParams } from '../../../src/loop/modelClient.js';
+import type { HistoryMessage } from '../../../src/loop/events.js';
+import { requestBody } from '../../../src/loop/modelClient.js';
 import { MAX_CACHE_BREAKPOINTS, systemBlocks, withCacheBreakpoints } from '../../../src/loop/promptCache.js';
 import { estimateTokens, MIN_CACHEABLE_TOKENS, PromptCacheSim } from '../../fake-api/promptCache.js';
 
@@ -75,16 +76,16 @@ describe('cache breakpoints', () => {
   });
 
   it('DISABLE_PROMPT_CACHING=1 sends no marks at all', () => {
-    const req = { model: 'm', system: [{ type: 'text' as const, text: 's' }], tools: [tool('A')], messages: [{ role: 'user' as const, content: 'q' }], maxTokens: 10 };
-    expect(JSON.stringify(buildParams(req, {}))).toContain('cache_control');
-    expect(JSON.stringify(buildParams(req, { DISABLE_PROMPT_CACHING: '1' }))).not.toContain('cache_control');
+    const req = { model: 'm', system: [{ type: 'text' as const, text: 's' }], tools: [tool('A')], messages: [{ role: 'user' as const, content: 'q' }] as HistoryMessage[], maxTokens: 10 };
+    expect(JSON.stringify(requestBody(req, {}))).toContain('cache_control');
+    expect(JSON.stringify(requestBody(req, { DISABLE_PROMPT_CACHING: '1' }))).not.toContain('cache_control');
   });
 });
 
 describe('the fake API cache simulation', () => {
   const big = 'x'.repeat(MIN_CACHEABLE_TOKENS * 4 + 400);
   const request = (messages: MessageParam[], model = 'claude-sonnet-5-5') =>
-    buildParams({ model, system: [{ type: 'text', text: big }, { type: 'text', text: 'env' }], tools: [tool('Read')], messages, maxTokens: 100 }, {});
+    requestBody({ model, system: [{ type: 'text', text: big }, { type: 'text', text: 'env' }], tools: [tool('Read')], messages: messages as HistoryMessage[], maxTokens: 100 }, {});
 
   it('writes the prefix up to the last breakpoint, then the next turn reads everything the last one wrote', () => {
     const sim = new PromptCacheSim();
@@ -109,7 +110,7 @@ describe('the fake API cache simulation', () => {
 
     sim.account(request([{ role: 'user', content: 'q1' }]));
     // Another session: same static block, other environment block → reads the static prefix only.
-    const other = buildParams({ model: 'claude-sonnet-5-5', system: [{ type: 'text', text: big }, { type: 'text', text: 'other env' }], tools: [tool('Read')], messages: [{ role: 'user', content: 'q1' }], maxTokens: 100 }, {});
+    const other = requestBody({ model: 'claude-sonnet-5-5', system: [{ type: 'text', text: big }, { type: 'text', text: 'other env' }], tools: [tool('Read')], messages: [{ role: 'user', content: 'q1' }], maxTokens: 100 }, {});
     const u = sim.account(other);
     expect(u.cache_read_input_tokens).toBe(estimateTokens(JSON.stringify(tool('Read'))) + estimateTokens(JSON.stringify({ type: 'text', text: big })));
     expect(u.cache_creation_input_tokens).toBeGreaterThan(0);
@@ -120,7 +121,7 @@ describe('the fake API cache simulation', () => {
     const msgs: MessageParam[] = [{ role: 'user', content: 'q1' }];
     sim.account(request(msgs));
     expect(sim.account(request(msgs, 'claude-opus-5-5')).cache_read_input_tokens).toBe(0);
-    const unmarked = buildParams({ model: 'claude-sonnet-5-5', system: [{ type: 'text', text: big }, { type: 'text', text: 'env' }], tools: [tool('Read')], messages: msgs, maxTokens: 100 }, { DISABLE_PROMPT_CACHING: '1' });
+    const unmarked = requestBody({ model: 'claude-sonnet-5-5', system: [{ type: 'text', text: big }, { type: 'text', text: 'env' }], tools: [tool('Read')], messages: msgs as HistoryMessage[], maxTokens: 100 }, { DISABLE_PROMPT_CACHING: '1' });
     expect(sim.account(unmarked).cache_read_input_tokens).toBe(0);
   });
 
