@@ -1,5 +1,5 @@
 // Automatic context compaction, driven in memory by a scripted model (no HTTP).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
@@ -31,6 +31,15 @@ const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_I
 
 const api = scriptedModel((req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'));
 
+// These tests compare the messages sent with the history; cache marks are tested in promptCache.test.ts.
+const cachingBefore = process.env.DISABLE_PROMPT_CACHING;
+beforeAll(() => {
+  process.env.DISABLE_PROMPT_CACHING = '1';
+});
+afterAll(() => {
+  if (cachingBefore === undefined) delete process.env.DISABLE_PROMPT_CACHING;
+  else process.env.DISABLE_PROMPT_CACHING = cachingBefore;
+});
 afterEach(() => {
   replies = [];
   summaries = [];
