@@ -173,8 +173,8 @@ async function* turn(
       };
       return { recurse: true, modelOverride: cfg.fallbackModel };
     }
-    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' ? e.message : `API Error: ${e.message}`;
-    yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.kind };
+    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' || e.kind === 'replay' ? e.message : `API Error: ${e.message}`;
+    yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.category };
     return outcome('error_during_execution', text);
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
