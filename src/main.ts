@@ -444,8 +444,7 @@ function installExitHandlers(
     if (stopTasks && waitForResult) await Promise.race([stopTasks(), new Promise((r) => setTimeout(r, 1500))]);
     killAllGroups();
     if (wasRunning && waitForResult) {
-      const deadline = Date.now() + 1500;
-      while (runner.running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await Promise.race([runner.whenIdle(), new Promise((r) => setTimeout(r, 1500).unref())]);
     }
     killAllGroups();
     killMcp();
