@@ -22,6 +22,8 @@ import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
+import { createPlanModeService } from './session/planMode.js';
+import { PLAN_MODE_SERVICE } from '../tools/planMode.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -59,7 +61,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return Promise.resolve();
   }
 
-  const tools = selectTools(builtinTools(), o);
+  let tools: Tool[];
+  try {
+    tools = selectTools(builtinTools(process.env), o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -166,16 +174,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     settings.mcpServers = m.statuses();
     if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
   };
+  let planModeInstructions: string | undefined;
+  const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
   const runner = new SessionRunner(
     settings,
     {
       systemPrompt: () => buildSystemPrompt(systemParts),
-      services: agents.services,
+      services: { ...agents.services, [PLAN_MODE_SERVICE]: planMode },
       background: agents.background,
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
-      beforePrompt: (prompt, signal) => {
+      beforePrompt: async (prompt, signal) => {
         transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId });
-        return guards.beforePrompt(prompt, signal);
+        const gate = await guards.beforePrompt(prompt, signal);
+        // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
+        if (gate.blockReason === undefined && guards.permissions.mode === 'plan') gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
+        return gate;
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
@@ -206,6 +219,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
+      if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);

@@ -12,6 +12,9 @@ import { AgentTool, TaskTool } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
+import { NotebookEditTool } from './notebookEdit.js';
+import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
+import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -22,11 +25,15 @@ export function resultCapFor(toolName: string): number {
   return RESULT_CAPS[toolName] ?? MAX_RESULT_CHARS;
 }
 
-/** The built-in tools, in the order the model sees them. */
-export function builtinTools(): Tool[] {
+/**
+ * The built-in tools, in the order the model sees them. `env` carries the SDK's toolConfig
+ * (AskUserQuestion's preview format); a bad value throws.
+ */
+export function builtinTools(env: NodeJS.ProcessEnv = process.env): Tool[] {
   return [
-    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool,
+    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
+    createAskUserQuestionTool(askUserQuestionConfig(env)), EnterPlanModeTool, ExitPlanModeTool,
   ] as Tool[];
 }
 

@@ -78,6 +78,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * offers a host's JSON schema as given). Must be an object schema.
    */
   apiInputSchema?: Record<string, unknown>;
+  /**
+   * The tool asks the person something (AskUserQuestion, ExitPlanMode): every call goes to the
+   * host or the terminal, whatever the mode or the allow rules say; with no one to ask it fails.
+   */
+  requiresUserInteraction?: boolean;
   /** No side effects: safe in plan mode and allowed by default inside the working directories. */
   isReadOnly(input: z.infer<S>): boolean;
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */
