@@ -71,6 +71,7 @@ export const initializeRequestSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({})).optional(),
   /** Replaces the workflow part of the plan-mode reminder. */
   planModeInstructions: z.string().optional(),
+  title: z.string().optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;
 
