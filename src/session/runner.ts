@@ -14,7 +14,6 @@ import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
-import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
 import type { CallModel } from '../loop/model.js';
 
@@ -221,7 +220,7 @@ export class SessionRunner {
         readFiles: this.readFiles,
         scratchDir: this.ensureScratch(),
         toolUseId,
-        services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
+        services: this.hooks.services,
       }),
       // Subagents run with this pipeline too, so their denials land in this prompt's result.
       pipeline: { ...deps, tools, onDenial: (d) => this.denials.push(d) },
