@@ -25,7 +25,6 @@ import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
-import { PLAN_MODE_SERVICE } from '../tools/planMode.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -209,7 +208,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     settings,
     {
       systemPrompt: () => buildSystemPrompt(systemParts),
-      services: { ...agents.services, [PLAN_MODE_SERVICE]: planMode },
+      services: { ...agents.services, planMode },
       background: agents.background,
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {

@@ -16,10 +16,8 @@ export interface PlanModeService {
   reminder(): string;
 }
 
-export const PLAN_MODE_SERVICE = 'planMode';
-
 function service(ctx: ToolContext): PlanModeService {
-  const s = ctx.services?.[PLAN_MODE_SERVICE] as PlanModeService | undefined;
+  const s = ctx.services?.planMode;
   if (!s) throw new ToolError('Plan mode is not available in this context.');
   return s;
 }

@@ -6,6 +6,7 @@ import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';
 import type { TodoStore } from './todoWrite.js';
+import type { PlanModeService } from './planMode.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -73,6 +74,8 @@ export interface ToolServices {
   teamMember?: string;
   /** The subagent's id; absent for the main agent. */
   agentId?: string;
+  /** The session's plan mode (EnterPlanMode, ExitPlanMode); absent in subagents. */
+  planMode?: PlanModeService;
 }
 
 /** Filled in by the team tools' interface when teams land; a slot so the session can hand it over. */
