@@ -12,11 +12,14 @@ import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION } from './options.js';
 import { resolveModel } from './loop/models.js';
+import type { CallModel } from './loop/model.js';
+import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
-import { buildSystemPrompt } from './session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from './session/systemPrompt.js';
+import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { setupGuards, StartupError, type Guards } from './session/guards.js';
+import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
@@ -87,6 +90,14 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return Promise.resolve();
   }
 
+  let callModel: CallModel | undefined;
+  try {
+    callModel = await modelClientFor(o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
+
   let tools: Tool[];
   try {
     tools = selectTools(builtinTools(process.env), o);
@@ -123,7 +134,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return (mcp = m);
     });
   }
-  const systemParts = {
+  const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
@@ -186,6 +197,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return err instanceof StartupError ? err.exitCode : 1;
   }
+  // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
+  // the session sends the same bytes.
+  const memoryFiles = await loadMemoryFiles({ cwd, env: process.env, sources: parseSources(o.settingSources), addDirs: o.addDir });
+  systemParts.memory = formatMemory(memoryFiles);
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -221,6 +236,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
+      callModel,
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
@@ -248,8 +264,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
       if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
-      const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
-      if (sp && sp.trim() !== '') systemParts.custom = sp;
+      // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+      if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
       if (req.title !== undefined && req.title.trim() !== '') transcript?.appendMeta({ type: 'custom-title', customTitle: req.title.trim() });
       if (req.agents) {
@@ -323,6 +339,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   await writer.flush();
   if (term) return 0;
   return runner.lastResultWasError ? 1 : 0;
+}
+
+/** The model client: the API, the API with every call recorded (--record), or a recording (--replay). */
+async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
+  if (o.record === undefined && o.replay === undefined) return undefined;
+  // Loaded only when asked for: ordinary starts do not pay for it.
+  const rec = await import('./loop/recording.js');
+  if (o.replay !== undefined) return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
+  try {
+    return rec.recordingModel(streamModel, o.record!);
+  } catch (err) {
+    throw new Error(`--record: cannot write ${o.record}: ${(err as Error).message}`);
+  }
 }
 
 /** --tools picks the offered set; plain names in --disallowedTools remove tools too. */

@@ -48,7 +48,7 @@ export interface Guards {
   sessionEnd(reason: string): Promise<void>;
 }
 
-function parseSources(value: string | undefined): SettingSource[] {
+export function parseSources(value: string | undefined): SettingSource[] {
   if (value === undefined) return ALL_SOURCES;
   const out: SettingSource[] = [];
   for (const s of value.split(',').map((x) => x.trim()).filter(Boolean)) {
