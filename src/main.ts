@@ -28,6 +28,9 @@ import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
+import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -241,6 +244,27 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     emit,
   );
+  // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
+  try {
+    const env = process.env;
+    const sandbox = await setupSandbox({
+      settings: mergeSandboxSettings(guards.settingsFiles, cwd, env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')),
+      rules: guards.rules,
+      cwd,
+      workingDirs: guards.permissions.workingDirs.map((d) => d.real),
+      scratchDir: runner.scratchDir,
+      warn: (m) => process.stderr.write(`agent: ${m}\n`),
+    });
+    if (sandbox) {
+      guards.permissions.sandbox = sandbox;
+      agents.services.sandbox = sandbox;
+      settings.sandbox = sandbox.status;
+    }
+  } catch (err) {
+    if (!(err instanceof SandboxStartupError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    return 1;
+  }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
 

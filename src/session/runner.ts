@@ -40,6 +40,8 @@ export interface SessionSettings {
   agents: string[];
   apiKeySource: string;
   version: string;
+  /** `sandbox.enabled` was set: whether Bash commands really run sandboxed (init reports it). */
+  sandbox?: { enabled: boolean; active: boolean; reason?: string };
 }
 
 export interface SessionHooks {
@@ -287,6 +289,7 @@ export class SessionRunner {
       output_style: 'default',
       agents: s.agents,
       claude_code_version: s.version,
+      ...(s.sandbox ? { sandbox: s.sandbox } : {}),
       ...envelope(s.sessionId),
     };
   }
