@@ -15,6 +15,10 @@ import { TodoWriteTool } from './todoWrite.js';
 import { NotebookEditTool } from './notebookEdit.js';
 import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
 import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
+import { SendMessageTool } from './sendMessage.js';
+import { ListAgentsTool } from './listAgents.js';
+import { TeamCreateTool } from './teamCreate.js';
+import { TeamDeleteTool } from './teamDelete.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -26,14 +30,18 @@ export function resultCapFor(toolName: string): number {
 }
 
 /**
- * The built-in tools, in the order the model sees them. `env` carries the SDK's toolConfig
- * (AskUserQuestion's preview format); a bad value throws.
+ * The built-in tools, in the order the model sees them. `agentTeams`
+ * (CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) adds the agent-teams spelling's TeamCreate and TeamDelete;
+ * named teammates, SendMessage and ListAgents are always there (the session's implicit team).
+ * `env` carries the SDK's toolConfig (AskUserQuestion's preview format); a bad value throws.
  */
-export function builtinTools(env: NodeJS.ProcessEnv = process.env): Tool[] {
+export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
     BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
-    createAskUserQuestionTool(askUserQuestionConfig(env)), EnterPlanModeTool, ExitPlanModeTool,
+    createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
+    SendMessageTool, ListAgentsTool,
+    ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
   ] as Tool[];
 }
 
