@@ -223,11 +223,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   };
   let planModeInstructions: string | undefined;
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
+  // Set on the shared services object (not a copy): the sandbox is added to it later.
+  agents.services.planMode = planMode;
   const runner = new SessionRunner(
     settings,
     {
       systemPrompt: () => buildSystemPrompt(systemParts),
-      services: { ...agents.services, planMode },
+      services: agents.services,
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
