@@ -80,6 +80,13 @@ export interface ToolServices {
   agentId?: string;
   /** The session's plan mode (EnterPlanMode, ExitPlanMode); absent in subagents. */
   planMode?: PlanModeService;
+  /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
+  fileHistory?: FileHistoryService;
+}
+
+export interface FileHistoryService {
+  /** Copy `absPath` as it is now, if this turn has not copied it yet. */
+  beforeWrite(absPath: string): Promise<void>;
 }
 
 export type TeamService = TeamToolService;
