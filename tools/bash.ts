@@ -1,5 +1,6 @@
 // Bash: one shell command in its own process group, output capped in memory and spilled to a
 // file when it is too big for the model.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { makeDirs } from '../src/util/makeDirs.js';
@@ -80,6 +81,14 @@ function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
   return svc && typeof svc.start === 'function' ? svc : undefined;
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function safeFileName(id: string): string {
   return id.replace(/[^A-Za-z0-9_.-]/g, '_') || 'bash';
 }
@@ -109,6 +118,11 @@ export const BashTool = defineTool({
   async *call(input, ctx) {
     if (input.run_in_background) return await startInBackground(input, ctx);
     const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
+    // spawn() in a missing directory fails as "exit 127", which reads like a missing command.
+    if (!isDirectory(ctx.cwd))
+      throw new ToolError(
+        `The working directory ${ctx.cwd} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.`,
+      );
 
     const spill = new OutputSpill(
       { inlineChars: BASH_MAX_OUTPUT_CHARS, previewChars: BASH_PREVIEW_CHARS, maxFileBytes: BASH_MAX_FILE_BYTES, tailBytes: BASH_FILE_TAIL_BYTES },

@@ -127,6 +127,14 @@ describe('Bash', () => {
     expect(file).toContain('\n[… 2891146 bytes dropped here: the file is capped at 64 MiB …]\n');
   });
 
+  it('says so when the working directory was deleted, instead of a bare exit code', async () => {
+    const gone = tempDir('bash-gone-');
+    removeDir(gone);
+    const r = await run(BashTool, { command: 'echo hi' }, makeCtx(gone));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(`<tool_use_error>The working directory ${gone} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.</tool_use_error>`);
+  });
+
   it('keeps outputs under the limit inline', async () => {
     const r = await run(BashTool, { command: 'yes | head -c 20000' }, makeCtx(dir));
     expect(text(r).length).toBe(19_999); // 10000 "y\n" lines, the final newline trimmed
