@@ -66,6 +66,8 @@ export interface BashOutput {
   timedOutAfterMs?: number;
   persistedOutputPath?: string;
   persistedOutputSize?: number;
+  /** Processes the command left running (`&`, setsid, daemons); they are killed when the session ends. */
+  leftRunning?: number[];
 }
 
 /** Background shells live beyond one call; the session provides this service (when it does). */
@@ -140,6 +142,7 @@ export const BashTool = defineTool({
         // stdout/stderr kept separately for `data` only need the preview's worth.
         maxOutputChars: BASH_MAX_OUTPUT_CHARS,
         onOutput: (chunk, stream) => spill.push(chunk, stream),
+        findLeftovers: true,
       });
     } finally {
       spill.close();
@@ -147,7 +150,12 @@ export const BashTool = defineTool({
 
     const stdout = result.stdout.trimEnd();
     const stderr = result.stderr.trimEnd();
-    const body = spill.text().replace(/\s+$/, '');
+    let body = spill.text().replace(/\s+$/, '');
+    const left = result.leftRunning ?? [];
+    if (left.length) {
+      const n = left.length === 1 ? '1 process' : `${left.length} processes`;
+      body += `${body ? '\n\n' : ''}The command left ${n} running (pid${left.length === 1 ? '' : 's'} ${left.join(', ')}); they are killed when the session ends.`;
+    }
 
     const data: BashOutput = {
       stdout,
@@ -156,6 +164,7 @@ export const BashTool = defineTool({
       ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
       ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       ...(spill.spilled && spill.filePath ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+      ...(left.length ? { leftRunning: left } : {}),
     };
 
     if (result.aborted) {

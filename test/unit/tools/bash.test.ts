@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BashTool, type BackgroundShellService, type BashOutput } from '../../../tools/bash.js';
+import { killAllGroups } from '../../../src/util/processGroup.js';
 import { makeCtx, removeDir, run, tempDir, text } from './helpers.js';
 
 /** Running (a zombie awaiting its reaper is dead: it was killed, only not yet collected). */
@@ -133,6 +134,17 @@ describe('Bash', () => {
     const r = await run(BashTool, { command: 'echo hi' }, makeCtx(gone));
     expect(r.isError).toBe(true);
     expect(text(r)).toBe(`<tool_use_error>The working directory ${gone} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.</tool_use_error>`);
+  });
+
+  it('a command that leaves processes running (setsid, &) says so, and they die when the session ends', async () => {
+    const r = await run(BashTool, { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!; sleep 301 >/dev/null 2>&1 & echo $!' }, makeCtx(dir));
+    expect(r.isError).toBeFalsy();
+    const pids = text(r).split('\n').slice(0, 2).map(Number);
+    expect(pids.every((p) => p > 0 && alive(p))).toBe(true);
+    expect(text(r)).toMatch(new RegExp(`\\n\\nThe command left 2 processes running \\(pids ${pids[0]}, ${pids[1]}\\); they are killed when the session ends\\.$`));
+    expect((r.data as BashOutput).leftRunning).toEqual(pids);
+    killAllGroups(); // what the session does at exit
+    expect(await waitGone(pids)).toEqual([]);
   });
 
   it('keeps outputs under the limit inline', async () => {
