@@ -10,23 +10,29 @@ import { registerControlHandlers } from './control/handlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
-import { VERSION } from './options.js';
+import { VERSION, parseDuration } from './options.js';
 import { resolveModel } from './loop/models.js';
+import type { CallModel } from './loop/model.js';
+import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
-import { buildSystemPrompt } from './session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from './session/systemPrompt.js';
+import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { setupGuards, StartupError, type Guards } from './session/guards.js';
+import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
+import { setupSessionControls, type SessionControls } from './session/sessionControls.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
+import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
-const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
 /** `interactive`: a person at a terminal (src/session/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
@@ -72,13 +78,16 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
   // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
   // go to its own transcript under the session's folder.
-  const emit = transcript
-    ? (m: object) => {
-        const line = m as Record<string, unknown>;
-        if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) transcript.recordProtocolLine(line);
-        return send(m);
-      }
-    : send;
+  let controls: SessionControls | undefined;
+  const record = (m: object) => {
+    const line = m as Record<string, unknown>;
+    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
+    return send(m);
+  };
+  const emit = async (m: object) => {
+    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
+    return record(m);
+  };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
@@ -86,7 +95,15 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return Promise.resolve();
   }
 
-  const tools = selectTools(builtinTools(), o);
+  let callModel: CallModel | undefined;
+  try {
+    callModel = await modelClientFor(o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
+
+  const tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) }), o);
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -116,7 +133,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return (mcp = m);
     });
   }
-  const systemParts = {
+  const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
@@ -128,8 +145,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
     maxTurns: o.maxTurns,
     maxBudgetUsd: o.maxBudgetUsd,
+    thinking: o.thinking,
     maxThinkingTokens: o.maxThinkingTokens,
-    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS,
+    effort: o.effort,
+    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
@@ -151,6 +170,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
+      sessionSpent: () => runner.spentSoFar(),
       sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
       version: VERSION,
     });
@@ -179,6 +199,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return err instanceof StartupError ? err.exitCode : 1;
   }
+  // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
+  // the session sends the same bytes.
+  const memoryFiles = await loadMemoryFiles({ cwd, env: process.env, sources: parseSources(o.settingSources), addDirs: o.addDir });
+  systemParts.memory = formatMemory(memoryFiles);
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -201,20 +225,60 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       systemPrompt: () => buildSystemPrompt(systemParts),
       services: agents.services,
       background: agents.background,
+      team: agents.team,
+      teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal, uuid) => {
-        transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
+        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        controls?.onPrompt(id);
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
+      callModel,
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
   );
+  // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
+  try {
+    const env = process.env;
+    const sandbox = await setupSandbox({
+      settings: mergeSandboxSettings(guards.settingsFiles, cwd, env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')),
+      rules: guards.rules,
+      cwd,
+      workingDirs: guards.permissions.workingDirs.map((d) => d.real),
+      scratchDir: runner.scratchDir,
+      warn: (m) => process.stderr.write(`agent: ${m}\n`),
+    });
+    if (sandbox) {
+      guards.permissions.sandbox = sandbox;
+      agents.services.sandbox = sandbox;
+      settings.sandbox = sandbox.status;
+    }
+  } catch (err) {
+    if (!(err instanceof SandboxStartupError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    return 1;
+  }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
+  controls = setupSessionControls({
+    env: process.env,
+    cwd,
+    sessionId,
+    sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
+    channel,
+    services: agents.services,
+    tools,
+    permissions: () => guards.permissions,
+    runner: () => runner,
+    systemPrompt: () => buildSystemPrompt(systemParts),
+    memoryText: () => systemParts.memory ?? '',
+    memoryFiles,
+    agents: () => agents.catalog.all(),
+  });
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
@@ -235,8 +299,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
-      const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
-      if (sp && sp.trim() !== '') systemParts.custom = sp;
+      // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+      if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
       if (req.title !== undefined && req.title.trim() !== '') transcript?.appendMeta({ type: 'custom-title', customTitle: req.title.trim() });
       if (req.agents) {
@@ -265,6 +329,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     setMaxThinkingTokens: (tokens) => {
       settings.maxThinkingTokens = tokens ?? undefined;
+      // A budget turns thinking back on in a session started with --thinking disabled.
+      if (tokens && settings.thinking === 'disabled') settings.thinking = undefined;
     },
     mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });
@@ -312,6 +378,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   return runner.lastResultWasError ? 1 : 0;
 }
 
+/** The model client: the API, the API with every call recorded (--record), or a recording (--replay). */
+async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
+  if (o.record === undefined && o.replay === undefined) return undefined;
+  // Loaded only when asked for: ordinary starts do not pay for it.
+  const rec = await import('./loop/recording.js');
+  if (o.replay !== undefined) return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
+  try {
+    return rec.recordingModel(streamModel, o.record!);
+  } catch (err) {
+    throw new Error(`--record: cannot write ${o.record}: ${(err as Error).message}`);
+  }
+}
+
 /** --tools picks the offered set; plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {
   let tools = all;
@@ -323,6 +402,20 @@ function selectTools(all: Tool[], o: CliOptions): Tool[] {
   }
   const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));
   return tools.filter((t) => !removed.has(t.name));
+}
+
+/** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (a bad value is told and the default used). */
+function teammateTimeout(o: CliOptions): number | undefined {
+  if (o.teammateTimeoutMs !== undefined) return o.teammateTimeoutMs;
+  const env = process.env.AGENT_TEAMMATE_TIMEOUT_MS;
+  if (env === undefined || env === '') return undefined;
+  const ms = parseDuration(env);
+  if (ms === undefined) process.stderr.write(`agent: AGENT_TEAMMATE_TIMEOUT_MS="${env}" is not a duration; the default (10 minutes) is used\n`);
+  return ms;
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 async function readAll(stream: NodeJS.ReadStream): Promise<string> {

@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
+import { EFFORT_LEVELS } from './loop/pricing.js';
 
 export const VERSION = '0.1.0';
 
@@ -48,7 +49,19 @@ export const optionsSchema = z.object({
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
   strictMcpConfig: z.boolean().default(false),
-  thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
+  teammateTimeoutMs: z
+    .string()
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: `--teammate-timeout: "${v}" is not a duration (e.g. 600000, 90s, 10m)` });
+      return ms ?? 0;
+    })
+    .optional(),
+  thinking: z.enum(['adaptive', 'enabled', 'disabled'], { error: '--thinking must be adaptive, enabled or disabled' }).optional(),
+  effort: z.enum(EFFORT_LEVELS, { error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
+  record: z.string().min(1, '--record needs a file').optional(),
+  replay: z.string().min(1, '--replay needs a file').optional(),
+  replaySpeed: z.enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' }).transform(Number).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
 
@@ -59,7 +72,6 @@ const NOT_YET = [
   'plugin-dir-no-mcp',
   'sdk-url',
   'task-budget',
-  'effort',
   'permission-prompts',
   'channels',
   'managed-settings',
@@ -73,6 +85,14 @@ const NOT_YET = [
   'debug-file',
   'debug-to-stderr',
 ] as const;
+
+/** "600000" / "500ms" (milliseconds), "90s", "10m" → milliseconds; undefined when not a duration. */
+export function parseDuration(v: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
+  return n > 0 ? Math.round(n) : undefined;
+}
 
 /** Split comma- or space-separated lists, repeated or not: `--tools a,b --tools c`. */
 function list(value: string, previous: string[] = []): string[] {
@@ -113,7 +133,8 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
-    .option('--max-thinking-tokens <n>', 'extended-thinking budget per turn (0 = off)')
+    .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
+    .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
     .option('--system-prompt <text>', 'replace the default system prompt')
     .option('--append-system-prompt <text>', 'append to the system prompt')
     .option('--tools <list>', 'the offered tools, comma-separated ("" for none)')
@@ -135,11 +156,15 @@ function buildProgram(): Command {
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
+    .option('--teammate-timeout <duration>', 'once the input has ended, how long working teammates may go on before they are stopped (ms, or 90s, 10m; default 10m, or AGENT_TEAMMATE_TIMEOUT_MS)')
     .option('--resume-session-at <uuid>', 'with --resume: resume the branch that ends at this message')
     .option('--resume-drops-turn <uuid>', 'with --resume-session-at: refuse unless everything past that point is this prompt\'s turn')
     .option('-n, --name <title>', "the session's title (what listSessions shows)")
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
-    .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
+    .option('--thinking <mode>', 'adaptive | enabled | disabled (default: adaptive where the model takes it)')
+    .option('--record <file>', 'write every model request\'s digest and its streamed reply to this file (JSON lines)')
+    .option('--replay <file>', 'answer model requests from a --record file instead of the API (no key, no network)')
+    .option('--replay-speed <0|1>', 'with --replay: 0 answers at once (default), 1 keeps the recorded timing')
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
     .allowExcessArguments(false)
     .exitOverride()
@@ -182,6 +207,7 @@ export function parseOptions(argv: string[]): ParseOutcome {
     forkSession: raw.forkSession ?? false,
     mcpConfig: raw.mcpConfig ?? [],
     strictMcpConfig: raw.strictMcpConfig ?? false,
+    teammateTimeoutMs: raw.teammateTimeout,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;
@@ -195,6 +221,7 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError('--resume-drops-turn needs --resume-session-at');
   if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
-  if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
+  if (o.record !== undefined && o.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
   return { kind: 'run', options: o };
 }

@@ -3,9 +3,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { runBashCommand, violationNote } from '../src/sandbox/run.js';
 import { makeDirs } from '../src/util/makeDirs.js';
-import { runShellCommand } from '../src/util/processGroup.js';
 import { OutputSpill } from './outputSpill.js';
+import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -52,7 +53,9 @@ export const bashInputSchema = z.object({
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
-    .describe('Accepted for compatibility; this runtime has no sandbox.'),
+    .describe(
+      'Set to true to run this command outside the sandbox (when one is on). Only where the settings allow it, and the user is always asked first; use it only when the sandbox blocked something the task needs.',
+    ),
 });
 export type BashInput = z.infer<typeof bashInputSchema>;
 
@@ -66,6 +69,8 @@ export interface BashOutput {
   timedOutAfterMs?: number;
   persistedOutputPath?: string;
   persistedOutputSize?: number;
+  /** The command ran outside an active sandbox because the call asked for it. */
+  dangerouslyDisableSandbox?: boolean;
   /** Processes the command left running (`&`, setsid, daemons); they are killed when the session ends. */
   leftRunning?: number[];
 }
@@ -74,8 +79,20 @@ export interface BashOutput {
 export interface BackgroundShellService {
   start(
     command: string,
-    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string },
+    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string; sandbox?: CommandSandbox; disableSandbox?: boolean },
   ): Promise<{ taskId: string; outputFile: string }>;
+}
+
+/** The session's sandbox (src/sandbox), when `sandbox.enabled` is on. */
+function sandboxOf(ctx: ToolContext): CommandSandbox | undefined {
+  const sb = ctx.services?.sandbox;
+  return sb && typeof sb.wrap === 'function' ? sb : undefined;
+}
+
+/** Said in the result when the call asked to leave the sandbox and the settings do not allow it. */
+function sandboxNotice(input: BashInput, sandbox: CommandSandbox | undefined): string {
+  if (!input.dangerouslyDisableSandbox || !sandbox?.status.active || sandbox.allowUnsandboxedCommands) return '';
+  return 'Note: dangerouslyDisableSandbox was not honoured (sandbox.allowUnsandboxedCommands is false); the command ran inside the sandbox.\n';
 }
 
 function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
@@ -103,10 +120,12 @@ async function startInBackground(input: BashInput, ctx: ToolContext): Promise<To
     timeoutMs: input.timeout,
     description: input.description,
     toolUseId: ctx.toolUseId,
+    sandbox: sandboxOf(ctx),
+    disableSandbox: input.dangerouslyDisableSandbox,
   });
   const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: taskId };
   return {
-    content: `Command running in background with ID: ${taskId}. Output is being written to: ${outputFile}`,
+    content: `${sandboxNotice(input, sandboxOf(ctx))}Command running in background with ID: ${taskId}. Output is being written to: ${outputFile}`,
     data,
   };
 }
@@ -120,12 +139,12 @@ export const BashTool = defineTool({
   async *call(input, ctx) {
     if (input.run_in_background) return await startInBackground(input, ctx);
     const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
+
     // spawn() in a missing directory fails as "exit 127", which reads like a missing command.
     if (!isDirectory(ctx.cwd))
       throw new ToolError(
         `The working directory ${ctx.cwd} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.`,
       );
-
     const spill = new OutputSpill(
       { inlineChars: BASH_MAX_OUTPUT_CHARS, previewChars: BASH_PREVIEW_CHARS, maxFileBytes: BASH_MAX_FILE_BYTES, tailBytes: BASH_FILE_TAIL_BYTES },
       () => {
@@ -133,9 +152,13 @@ export const BashTool = defineTool({
         return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
       },
     );
+    const sandbox = sandboxOf(ctx);
     let result;
     try {
-      result = await runShellCommand(input.command, {
+      result = await runBashCommand(input.command, {
+        sandbox,
+        disableSandbox: input.dangerouslyDisableSandbox,
+        commandId: ctx.toolUseId,
         cwd: ctx.cwd,
         signal: ctx.signal,
         timeoutMs,
@@ -156,6 +179,7 @@ export const BashTool = defineTool({
       const n = left.length === 1 ? '1 process' : `${left.length} processes`;
       body += `${body ? '\n\n' : ''}The command left ${n} running (pid${left.length === 1 ? '' : 's'} ${left.join(', ')}); they are killed when the session ends.`;
     }
+    body = sandboxNotice(input, sandbox) + body + violationNote(result.violations);
 
     const data: BashOutput = {
       stdout,
@@ -165,6 +189,7 @@ export const BashTool = defineTool({
       ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       ...(spill.spilled && spill.filePath ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
       ...(left.length ? { leftRunning: left } : {}),
+      ...(input.dangerouslyDisableSandbox && sandbox?.status.active && !result.sandboxed ? { dangerouslyDisableSandbox: true } : {}),
     };
 
     if (result.aborted) {

@@ -2,6 +2,8 @@
 // validated input and a context, yields progress, and returns what the model and the host see.
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
+import type { TeamToolService } from './teamService.js';
+import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';
@@ -65,6 +67,8 @@ export interface ToolServices {
   subagents?: SubagentService;
   tasks?: TaskControlService;
   backgroundShell?: BackgroundShellService;
+  /** The session's Bash sandbox (src/sandbox), when `sandbox.enabled` is on. */
+  sandbox?: CommandSandbox;
   /** This agent context's todo list (the session and each subagent have their own). */
   todos?: TodoStore;
   /** Agent teams (src/teams): the team the caller is in; the team tools narrow it to what they call. */
@@ -73,11 +77,16 @@ export interface ToolServices {
   teamMember?: string;
   /** The subagent's id; absent for the main agent. */
   agentId?: string;
+  /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
+  fileHistory?: FileHistoryService;
 }
 
-/** Filled in by the team tools' interface when teams land; a slot so the session can hand it over. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface TeamService {}
+export interface FileHistoryService {
+  /** Copy `absPath` as it is now, if this turn has not copied it yet. */
+  beforeWrite(absPath: string): Promise<void>;
+}
+
+export type TeamService = TeamToolService;
 
 /** Thrown by a tool for an expected failure: the message goes to the model as an is_error result. */
 export class ToolError extends Error {

@@ -42,7 +42,7 @@ export interface SubagentDeps {
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
 }
 
-interface Prepared {
+export interface Prepared {
   def: AgentDef;
   agentId: string;
   model: string;
@@ -57,12 +57,16 @@ export function resolveSubagentModel(requested: string | undefined, parentModel:
   return resolveModel(requested);
 }
 
-export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
-  return `${def.prompt}\n\n${envBlock(cwd)}`;
+/** [the agent's instructions, the environment]: cached like the main agent's (promptCache.ts). */
+export function subagentSystemPrompt(def: AgentDef, cwd: string): Array<{ type: 'text'; text: string }> {
+  return [
+    { type: 'text', text: def.prompt },
+    { type: 'text', text: envBlock(cwd) },
+  ];
 }
 
 /** A subagent's loop event as its transcript line (deltas and progress are not kept). */
-function recordEvent(transcript: Transcript, ev: LoopEvent): void {
+export function recordEvent(transcript: Transcript, ev: LoopEvent): void {
   if (ev.type === 'assistant')
     transcript.appendMessage({
       type: 'assistant',
@@ -77,7 +81,7 @@ function recordEvent(transcript: Transcript, ev: LoopEvent): void {
     });
 }
 
-function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
+export function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
   const t = usage.totals();
   return {
     total_tokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
@@ -106,7 +110,8 @@ export class SubagentRunner implements SubagentService {
     }));
   }
 
-  private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
+  /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
+  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
@@ -150,14 +155,16 @@ export class SubagentRunner implements SubagentService {
     return p;
   }
 
-  private transcriptPath(agentId: string): string {
+  /** `<session>/subagents/agent-<id>.jsonl` (its folder made). */
+  transcriptPath(agentId: string): string {
     const path = subagentTranscriptPath(this.deps.sessionFolder(), agentId);
     makeDirs(dirname(path));
     return path;
   }
 
-  private openTranscript(p: Prepared): Transcript {
-    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId });
+  /** The agent's transcript: a side chain of the session (a teammate's lines name its team). */
+  openTranscript(p: Prepared, teamName?: string): Transcript {
+    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId, ...(teamName ? { teamName } : {}) });
   }
 
   /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */
