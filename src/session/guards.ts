@@ -7,7 +7,7 @@ import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPi
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import type { CliOptions } from '../options.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { ALL_SOURCES, loadSettings, type SettingSource } from '../settings/index.js';
+import { ALL_SOURCES, loadSettings, type LoadedSettings, type SettingSource } from '../settings/index.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -33,6 +33,8 @@ export interface GuardContext {
   channel: ControlChannel;
   /** Hooks' systemMessage lines and warnings, for the host and the person. */
   onSystemMessage: (message: string) => void;
+  /** The settings loaded at start (loadSessionSettings). */
+  loaded: LoadedSettings;
 }
 
 export interface Guards {
@@ -59,18 +61,33 @@ function parseSources(value: string | undefined): SettingSource[] {
   return out;
 }
 
-export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
-  let loaded;
+/** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
+export function loadSessionSettings(o: CliOptions, cwd: string, env: NodeJS.ProcessEnv): LoadedSettings {
   try {
-    loaded = loadSettings({ cwd: ctx.cwd, env: ctx.env, sources: parseSources(o.settingSources), settingsArg: o.settings });
+    return loadSettings({
+      cwd,
+      env,
+      sources: parseSources(o.settingSources),
+      settingsArg: o.settings,
+      projectRoot: o.projectConfigRoot,
+      managedArg: o.managedSettings,
+    });
   } catch (err) {
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message, 1);
   }
+}
+
+export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
+  const loaded = ctx.loaded;
   if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
     throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: only "stdio" is supported yet (MCP permission tools are not)`, 2);
 
-  const allowBypass = o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions;
+  const managed = loaded.files.find((f) => f.source === 'managed')?.settings.permissions as Record<string, unknown> | undefined;
+  const bypassDisabled = managed?.disableBypassPermissionsMode === 'disable';
+  if (bypassDisabled && (o.dangerouslySkipPermissions || o.permissionMode === 'bypassPermissions'))
+    throw new StartupError('bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)', 2);
+  const allowBypass = !bypassDisabled && (o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions);
   const mode: PermissionMode =
     o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : ((loaded.permissions.defaultMode as PermissionMode | undefined) ?? 'default'));
   let permissions: PermissionState;
