@@ -4,7 +4,8 @@
 // knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
-import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
+import { ModelError, streamModel } from './modelClient.js';
+import type { ApiTool, CallModel } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
@@ -30,7 +31,11 @@ export interface LoopConfig {
   fallbackModel?: string;
   system: string;
   tools: Tool[];
-  apiTools: ModelRequest['tools'];
+  apiTools: ApiTool[];
+  /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
+  callModel?: CallModel;
+  /** See CompactConfig: the compaction threshold, else the environment's. */
+  autoCompactPct?: CompactConfig['autoCompactPct'];
   maxTurns?: number;
   maxBudgetUsd?: number;
   /** Total spend so far that counts against the budget (the session's, plus this run's). */
@@ -121,23 +126,24 @@ async function* turn(
   const thinkingBudget = cfg.thinkingBudget?.();
   let message: AssistantMessage | undefined;
   try {
-    for await (const ev of streamModel({
+    for await (const ev of (cfg.callModel ?? streamModel)({
       model,
       system: cfg.system,
-      messages: history as ModelRequest['messages'],
+      messages: history,
       tools: cfg.apiTools,
       // The API wants max_tokens above the thinking budget: room for the answer on top.
       maxTokens: thinkingBudget ? Math.max(cfg.maxOutputTokens, thinkingBudget + 4096) : cfg.maxOutputTokens,
       thinkingBudget,
       betas: cfg.betas,
       signal: cfg.signal,
+      caller: cfg.parentToolUseId,
     })) {
-      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event as never };
+      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event };
       else if (ev.type === 'api_retry') {
         const { type: _t, ...fields } = ev;
         yield { ...scope, type: 'system', subtype: 'api_retry', fields };
       } else {
-        message = ev.message as unknown as AssistantMessage;
+        message = ev.message;
         st.apiMs += ev.durationMs;
       }
     }
@@ -166,13 +172,13 @@ async function* turn(
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
 
-  cfg.usage.add(message.model || model, message.usage as never);
+  cfg.usage.add(message.model || model, message.usage);
   noteUsage(history, message.usage);
   st.reactiveCompacted = false;
   history.push({ role: 'assistant', content: message.content });
   yield { ...scope, type: 'assistant', message };
 
-  const toolUses = message.content.filter((b) => b.type === 'tool_use') as unknown as ToolUseBlock[];
+  const toolUses = message.content.filter(isToolUse);
   const text = finalText(message);
 
   // 2. No tool_use: max_tokens recovery, else Stop hooks, then the run is done.
@@ -239,6 +245,10 @@ function checkLimits(
       text: `Reached maximum budget ($${cfg.maxBudgetUsd}); spent $${cfg.spentUsd().toFixed(4)}`,
     };
   return undefined;
+}
+
+function isToolUse(b: AssistantMessage['content'][number]): b is ToolUseBlock & AssistantMessage['content'][number] {
+  return b.type === 'tool_use';
 }
 
 function finalText(message: AssistantMessage): string {

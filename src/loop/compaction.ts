@@ -6,7 +6,8 @@
 // A failed summary leaves the history untouched: the run goes on and the API has the last word.
 import type { HookRunner } from '../hooks/index.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from './events.js';
-import { ModelError, streamModel, type ModelRequest } from './modelClient.js';
+import { ModelError, streamModel } from './modelClient.js';
+import type { ApiTool, CallModel } from './model.js';
 import { contextWindow } from './pricing.js';
 import type { UsageAccumulator } from './usage.js';
 
@@ -20,7 +21,10 @@ export interface PreCompactVerdict {
 export interface CompactConfig {
   model: () => string;
   system: string;
-  apiTools: ModelRequest['tools'];
+  apiTools: ApiTool[];
+  callModel?: CallModel;
+  /** Percent of the context window that triggers compaction, false for never; default: the environment. */
+  autoCompactPct?: number | false;
   maxOutputTokens: number;
   betas?: string[];
   signal: AbortSignal;
@@ -89,8 +93,9 @@ export async function* autoCompact(
   model: string,
 ): AsyncGenerator<LoopEvent, CompactResult, void> {
   const tokens = lastContextTokens.get(history);
-  if (tokens === undefined || isTruthy(process.env.DISABLE_AUTO_COMPACT)) return NOT_COMPACTED;
-  if (tokens <= autoCompactThreshold(model)) return NOT_COMPACTED;
+  if (tokens === undefined) return NOT_COMPACTED;
+  const pct = cfg.autoCompactPct ?? (isTruthy(process.env.DISABLE_AUTO_COMPACT) ? false : autoCompactPct());
+  if (pct === false || tokens <= Math.floor((contextWindow(model) * pct) / 100)) return NOT_COMPACTED;
   return yield* compact(history, cfg, model, 'auto', tokens, false);
 }
 
@@ -180,27 +185,28 @@ async function* summarise(
   const messages = withInstruction(source);
   let message: AssistantMessage | undefined;
   let durationMs = 0;
-  for await (const ev of streamModel({
+  for await (const ev of (cfg.callModel ?? streamModel)({
     model,
     system: cfg.system,
-    messages: messages as ModelRequest['messages'],
+    messages,
     // Offered but not callable: the API wants tools defined when the history holds tool blocks.
     tools: cfg.apiTools,
     toolChoiceNone: true,
     maxTokens: cfg.maxOutputTokens,
     betas: cfg.betas,
     signal: cfg.signal,
+    caller: cfg.parentToolUseId,
   })) {
     if (ev.type === 'api_retry') {
       const { type: _t, ...fields } = ev;
       yield { ...scope, type: 'system', subtype: 'api_retry', fields };
     } else if (ev.type === 'message') {
-      message = ev.message as unknown as AssistantMessage;
+      message = ev.message;
       durationMs = ev.durationMs;
     }
   }
   if (!message) return { text: '', durationMs };
-  cfg.usage.add(message.model || model, message.usage as never);
+  cfg.usage.add(message.model || model, message.usage);
   const text = message.content
     .filter((b) => b.type === 'text')
     .map((b) => String(b.text ?? ''))

@@ -2,6 +2,7 @@
 // these into protocol lines, a subagent's parent forwards them, a test just collects them.
 import type { ResultSubtype } from '../protocol/outbound.js';
 import type { PermissionDenial, ToolResultBlock } from './toolPipeline.js';
+import type { ApiUsage } from './usage.js';
 
 /** Anthropic message shapes, kept structural so the loop does not depend on SDK type churn. */
 export interface AssistantMessage {
@@ -12,7 +13,7 @@ export interface AssistantMessage {
   content: Array<{ type: string; [k: string]: unknown }>;
   stop_reason: string | null;
   stop_sequence?: string | null;
-  usage: Record<string, unknown>;
+  usage: ApiUsage;
 }
 
 export type HistoryContent = Array<{ type: string; [k: string]: unknown }>;

@@ -8,7 +8,9 @@
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantMessage } from './events.js';
+import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
 import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, type ApiErrorCategory } from './modelErrors.js';
 
@@ -16,30 +18,7 @@ import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
 export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
-export interface ModelRequest {
-  model: string;
-  system: string | Array<{ type: 'text'; text: string }>;
-  messages: MessageParam[];
-  tools: Array<{ name: string; description: string; input_schema: object }>;
-  maxTokens: number;
-  thinkingBudget?: number;
-  /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
-  toolChoiceNone?: boolean;
-  betas?: string[];
-  signal: AbortSignal;
-}
-
-export type ModelEvent =
-  | { type: 'stream_event'; event: RawMessageStreamEvent }
-  | {
-      type: 'api_retry';
-      attempt: number;
-      max_retries: number;
-      retry_delay_ms: number;
-      error_status: number | null;
-      error: ApiErrorCategory;
-    }
-  | { type: 'message'; message: Message; durationMs: number };
+export type { ApiTool, CallModel, ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 
 export const NOT_LOGGED_IN = 'Not logged in · Please set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)';
 
@@ -74,12 +53,14 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
 
 // ---- the call ----
 
-function buildParams(req: ModelRequest) {
+/** The Messages API body of a request (a recording's digest is taken of it too). */
+export function requestBody(req: ModelRequest) {
   const systemEmpty = typeof req.system === 'string' ? req.system === '' : req.system.length === 0;
   return {
     model: req.model,
     max_tokens: req.maxTokens,
-    messages: req.messages,
+    // The one place the loop's structural history meets the SDK's types.
+    messages: req.messages as MessageParam[],
     ...(systemEmpty ? {} : { system: req.system }),
     ...(req.tools.length ? { tools: req.tools as Anthropic.Messages.Tool[] } : {}),
     ...(req.tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
@@ -90,7 +71,7 @@ function buildParams(req: ModelRequest) {
 
 async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<ModelEvent, Message> {
   const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
-  const stream = await client.messages.create(buildParams(req), { signal: req.signal, headers });
+  const stream = await client.messages.create(requestBody(req), { signal: req.signal, headers });
   const assembler = new MessageAssembler();
   for await (const event of stream) {
     try {
@@ -99,7 +80,7 @@ async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<Mo
       // A malformed event is the server's fault or ours, not a flaky network: don't retry it.
       throw new ModelError(`API Error: malformed stream: ${(e as Error).message}`, { kind: 'server', retryable: false, cause: e });
     }
-    yield { type: 'stream_event', event };
+    yield { type: 'stream_event', event: event as unknown as ModelStreamEvent };
   }
   // The SDK's stream ends quietly on abort; don't mistake that for a finished reply.
   if (req.signal.aborted) throw abortedError();
@@ -185,7 +166,7 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
     }
 
     if (!(outcome instanceof ModelError)) {
-      yield { type: 'message', message: outcome, durationMs: Date.now() - started };
+      yield { type: 'message', message: toAssistantMessage(outcome), durationMs: Date.now() - started };
       return;
     }
     const err = outcome;
@@ -201,4 +182,9 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
     };
     await sleep(delay, req.signal);
   }
+}
+
+/** The SDK's Message as the loop's structural AssistantMessage (same JSON; SDK types stop here). */
+function toAssistantMessage(m: Message): AssistantMessage {
+  return m as unknown as AssistantMessage;
 }

@@ -16,6 +16,7 @@ import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import type { CallModel } from '../loop/model.js';
 
 export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
 
@@ -58,6 +59,8 @@ export interface SessionHooks {
   permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
+  callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
 }
@@ -198,6 +201,7 @@ export class SessionRunner {
       model: () => this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
+      callModel: this.hooks.callModel,
       tools,
       apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
       maxTurns: s.maxTurns,

@@ -1,12 +1,13 @@
-// The loop as a library: driven in-process against the fake API, with tiny fake tools.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The loop as a library: driven in memory by a scripted model (no HTTP), with tiny fake tools.
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
 import { appendUser } from '../../../src/session/runner.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
-import { lastUserText, startFakeApi, text, type FakeApi, type Script } from '../../fake-api/server.js';
+import { lastUserText, text, type Script } from '../../fake-api/server.js';
+import { scriptedModel } from './scriptedModel.js';
 
 const log: string[] = [];
 
@@ -31,23 +32,11 @@ function sleeper(name: string, concurrencySafe: boolean): Tool {
 }
 
 const tools = [sleeper('SafeSleep', true), sleeper('UnsafeSleep', false)];
-let api: FakeApi;
 let script: Script = [];
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  api = await startFakeApi((req, i) => (typeof script === 'function' ? script(req, i) : script[i - countBefore]));
-  process.env.ANTHROPIC_BASE_URL = api.url;
-  process.env.ANTHROPIC_API_KEY = 'unit';
-  process.env.AGENT_MAX_RETRIES = '0';
-});
-afterAll(async () => {
-  await api.close();
-  process.env = savedEnv;
-});
 let countBefore = 0;
+const api = scriptedModel((req, i) => (typeof script === 'function' ? (script(req, i) as never) : script[i - countBefore]));
 
-const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, over);
+const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, { callModel: api.callModel, ...over });
 
 async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
   countBefore = api.requests.length;

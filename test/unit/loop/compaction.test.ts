@@ -1,5 +1,5 @@
-// Automatic context compaction, driven in-process against the fake API.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// Automatic context compaction, driven in memory by a scripted model (no HTTP).
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
@@ -7,7 +7,8 @@ import { autoCompactPct, autoCompactThreshold, SUMMARY_INSTRUCTION, SUMMARY_PREA
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
 import { appendUser } from '../../../src/session/runner.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
-import { badRequest, lastUserText, serverError, startFakeApi, text, type FakeApi, type RecordedRequest, type ScriptedReply } from '../../fake-api/server.js';
+import { badRequest, lastUserText, serverError, text, type RecordedRequest, type ScriptedReply } from '../../fake-api/server.js';
+import { scriptedModel } from './scriptedModel.js';
 
 const echo = defineTool({
   name: 'Echo',
@@ -21,33 +22,22 @@ const echo = defineTool({
 }) as Tool;
 const tools = [echo];
 
-let api: FakeApi;
 let replies: ScriptedReply[] = [];
 let summaries: ScriptedReply[] = [];
-const savedEnv = { ...process.env };
 const big = { input_tokens: 2500, output_tokens: 10 };
 const tooLong = () => badRequest('prompt is too long: 210000 tokens > 200000 maximum');
 
 const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_INSTRUCTION);
 
-beforeAll(async () => {
-  api = await startFakeApi((req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'));
-  process.env.ANTHROPIC_BASE_URL = api.url;
-  process.env.ANTHROPIC_API_KEY = 'unit';
-  process.env.AGENT_MAX_RETRIES = '0';
-  // 1 % of the 200k window: 2,000 tokens.
-  process.env.AGENT_AUTOCOMPACT_PCT = '1';
-});
-afterAll(async () => {
-  await api.close();
-  process.env = savedEnv;
-});
+const api = scriptedModel((req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'));
+
 afterEach(() => {
   replies = [];
   summaries = [];
 });
 
-const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, over, 'claude-sonnet-4-5');
+const config = (over: Partial<LoopConfig> = {}) => // 1 % of the 200k window: 2,000 tokens.
+  loopConfig(tools, { callModel: api.callModel, autoCompactPct: 1, ...over }, 'claude-sonnet-4-5');
 
 async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome; requests: RecordedRequest[] }> {
   const before = api.requests.length;

@@ -1,4 +1,4 @@
-// Drives the agent loop in-process: a LoopConfig with sensible test defaults, and a collector.
+// Drives the agent loop in memory: a LoopConfig with sensible test defaults, and a collector.
 import { agentLoop, type LoopConfig } from '../../../src/loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
 import { UsageAccumulator } from '../../../src/loop/usage.js';
@@ -20,6 +20,10 @@ export function loopConfig(tools: Tool[], over: Partial<LoopConfig> = {}, model 
     toolContext: (toolUseId) => ({ cwd: '/', signal, sessionId: 's', readFiles: new Map(), scratchDir: '/tmp', toolUseId }),
     pipeline: { tools },
     parentToolUseId: null,
+    // Unit tests give the loop an in-memory model (scriptedModel.ts); none given is a test bug.
+    callModel: () => {
+      throw new Error('loopConfig: no callModel given');
+    },
     ...over,
   };
 }

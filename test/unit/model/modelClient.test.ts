@@ -55,7 +55,7 @@ describe('streamModel: assembling streamed replies', () => {
     const { events, error } = await run(request());
     expect(error).toBeUndefined();
     const jsonDeltas = events.filter(
-      (e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && e.event.delta.type === 'input_json_delta' && e.event.index === 2,
+      (e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && (e.event.delta as { type: string }).type === 'input_json_delta' && e.event.index === 2,
     );
     expect(jsonDeltas.length).toBeGreaterThanOrEqual(3);
 
@@ -158,7 +158,7 @@ describe('streamModel: retries', () => {
     expect(retries[0]).toMatchObject({ attempt: 1, error_status: null, error: 'unknown' });
     // The cut attempt's deltas were streamed before the fault…
     const texts = events
-      .filter((e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && e.event.delta.type === 'text_delta')
+      .filter((e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && (e.event.delta as { type: string }).type === 'text_delta')
       .map((e: any) => e.event.delta.text)
       .join('');
     expect(texts).toBe('partial answcomplete answer');
