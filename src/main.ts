@@ -1,6 +1,7 @@
 // Wires one process: options → tools → session runner → input (stream-json lines or one text
 // prompt) → output (stream-json, json or text) → exit code. Signals and a vanished host end the
 // run cleanly: child process groups killed, a final result written where possible.
+import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
@@ -19,6 +20,7 @@ import { loadSessionSettings, setupGuards, StartupError, type Guards } from './s
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
+import { sessionDir } from './session/transcript.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
@@ -48,21 +50,46 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   applySettingsEnv(loadedSettings.settings, process.env);
   let start: SessionStart;
   try {
-    start = await startSession(o, process.env, cwd);
+    start = await startSession(o, process.env, cwd, { version: VERSION });
   } catch (err) {
     if (!(err instanceof ResumeError)) throw err;
     process.stderr.write(`agent: ${err.message}\n`);
+    // A refused resume is an error result the host can match on (resumeDropsTurn's contract).
+    if (err.asResult && o.outputFormat !== 'text') {
+      const result = {
+        type: 'result',
+        subtype: 'error_during_execution',
+        is_error: true,
+        result: err.message,
+        errors: [err.message],
+        num_turns: 0,
+        duration_ms: 0,
+        duration_api_ms: 0,
+        total_cost_usd: 0,
+        usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        modelUsage: {},
+        permission_denials: [],
+        stop_reason: null,
+        ...envelope(o.sessionId ?? o.resume ?? randomUUID()),
+      };
+      if (o.outputFormat === 'stream-json') await writer.send(result);
+      else await writer.sendRaw(JSON.stringify(result) + '\n');
+      await writer.flush();
+    }
     return 1;
   }
   const { sessionId, transcript } = start;
   const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
+  // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
+  // go to its own transcript under the session's folder.
   const emit = transcript
     ? (m: object) => {
-        const type = (m as { type?: string }).type;
-        if (type !== 'stream_event' && type !== 'control_request' && type !== 'control_response') transcript.append(m);
+        const line = m as Record<string, unknown>;
+        if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) transcript.recordProtocolLine(line);
         return send(m);
       }
     : send;
+  if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
     if ((m as { type?: string }).type === 'result') lastResult = m as Record<string, unknown>;
@@ -135,6 +162,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       agentsFlag: o.agents,
       settingSources: o.settingSources,
       projectRoot: o.projectConfigRoot,
+      sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
+      version: VERSION,
     });
   } catch (err) {
     process.stderr.write(`agent: ${(err as Error).message}\n`);
@@ -185,8 +214,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       services: agents.services,
       background: agents.background,
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
-      beforePrompt: (prompt, signal) => {
-        transcript?.append({ type: 'user', message: { role: 'user', content: prompt }, session_id: sessionId });
+      beforePrompt: (prompt, signal, uuid) => {
+        transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
@@ -221,6 +250,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
       if (sp && sp.trim() !== '') systemParts.custom = sp;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
+      if (req.title !== undefined && req.title.trim() !== '') transcript?.appendMeta({ type: 'custom-title', customTitle: req.title.trim() });
       if (req.agents) {
         agents.setSdkAgents(req.agents);
         settings.agents = agents.catalog.names();

@@ -41,6 +41,9 @@ export const optionsSchema = z.object({
   resume: z.uuid({ error: '--resume must be a session id (a UUID)' }).optional(),
   continue: z.boolean().default(false),
   forkSession: z.boolean().default(false),
+  resumeSessionAt: z.string().min(1, '--resume-session-at needs a message uuid').optional(),
+  resumeDropsTurn: z.string().min(1, '--resume-drops-turn needs a prompt uuid').optional(),
+  name: z.string().optional(),
   agents: z.string().optional(),
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
@@ -53,8 +56,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 
 /** Flags the official SDK (or a person) may pass that are not built yet. */
 const NOT_YET = [
-  'resume-session-at',
-  'resume-drops-turn',
   'agent',
   'plugin-dir',
   'plugin-dir-no-mcp',
@@ -136,6 +137,9 @@ function buildProgram(): Command {
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
+    .option('--resume-session-at <uuid>', 'with --resume: resume the branch that ends at this message')
+    .option('--resume-drops-turn <uuid>', 'with --resume-session-at: refuse unless everything past that point is this prompt\'s turn')
+    .option('-n, --name <title>', "the session's title (what listSessions shows)")
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
     .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
@@ -197,6 +201,10 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError('--input-format stream-json requires --output-format stream-json');
   if (o.resume !== undefined && o.continue) throw new UsageError('--resume and --continue cannot be used together');
   if (o.forkSession && o.resume === undefined && !o.continue) throw new UsageError('--fork-session needs --resume or --continue');
+  if (o.resumeSessionAt !== undefined && o.resume === undefined && !o.continue)
+    throw new UsageError('--resume-session-at needs --resume or --continue');
+  if (o.resumeDropsTurn !== undefined && o.resumeSessionAt === undefined)
+    throw new UsageError('--resume-drops-turn needs --resume-session-at');
   if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
   if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;

@@ -30,6 +30,10 @@ export interface AgentSetupOptions {
   /** `--project-config-root`: where `.claude/agents` is read (default: cwd). */
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
+  /** The session's folder beside its transcript; without persistence a temp folder is used. */
+  sessionFolder?: string;
+  /** Written on subagent transcript lines. */
+  version: string;
 }
 
 export interface AgentSetup {
@@ -70,7 +74,8 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
       return line ? o.emit(line) : undefined;
     },
     lateUsage: (u) => background.addLateUsage(u),
-    transcriptDir: () => join(base, 'subagents'),
+    sessionFolder: () => o.sessionFolder ?? base,
+    transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
   });
   setTaskAgentLister(() => subagents.list());
   const services: ToolServices = {

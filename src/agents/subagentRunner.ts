@@ -5,8 +5,8 @@
 // the Task tool_use id. Synchronous runs forward their events as tool progress and return the
 // final text; background runs are tasks in the registry and emit their events directly.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
 import { toolApiSchema } from '../../tools/registry.js';
@@ -19,7 +19,7 @@ import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../session/systemPrompt.js';
-import { Transcript } from '../session/transcript.js';
+import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
 
 /** Key under which the runner hands each tool call the config of the loop that made it. */
 export const PARENT_LOOP_SERVICE = 'parentLoop';
@@ -39,8 +39,10 @@ export interface SubagentDeps {
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
   /** Usage of a background subagent, to be counted in the session's next result. */
   lateUsage: (usage: UsageAccumulator) => void;
-  /** Directory for subagent transcripts (JSONL). */
-  transcriptDir: () => string;
+  /** The session's folder: subagent transcripts go to its subagents/agent-<id>.jsonl. */
+  sessionFolder: () => string;
+  /** Session id, cwd and version written on every transcript line. */
+  transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
 }
 
 interface Prepared {
@@ -62,20 +64,20 @@ export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
   return `${def.prompt}\n\n${envBlock(cwd)}`;
 }
 
-function transcriptEntry(ev: LoopEvent): object | null {
-  switch (ev.type) {
-    case 'assistant':
-      return { type: 'assistant', message: ev.message, parent_tool_use_id: ev.parentToolUseId, timestamp: new Date().toISOString() };
-    case 'tool_result':
-      return {
-        type: 'user',
-        message: { role: 'user', content: [ev.block] },
-        parent_tool_use_id: ev.parentToolUseId,
-        timestamp: new Date().toISOString(),
-      };
-    default:
-      return null;
-  }
+/** A subagent's loop event as its transcript line (deltas and progress are not kept). */
+function recordEvent(transcript: Transcript, ev: LoopEvent): void {
+  if (ev.type === 'assistant')
+    transcript.appendMessage({
+      type: 'assistant',
+      message: ev.message,
+      ...(ev.message.model === '<synthetic>' ? { isApiErrorMessage: true } : {}),
+    });
+  else if (ev.type === 'tool_result')
+    transcript.appendMessage({
+      type: 'user',
+      message: { role: 'user', content: [ev.block] },
+      ...(ev.data !== undefined ? { toolUseResult: ev.data } : {}),
+    });
 }
 
 function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
@@ -157,9 +159,13 @@ export class SubagentRunner implements SubagentService {
   }
 
   private transcriptPath(agentId: string): string {
-    const dir = this.deps.transcriptDir();
-    mkdirSync(dir, { recursive: true });
-    return join(dir, `agent-${agentId}.jsonl`);
+    const path = subagentTranscriptPath(this.deps.sessionFolder(), agentId);
+    mkdirSync(dirname(path), { recursive: true });
+    return path;
+  }
+
+  private openTranscript(p: Prepared): Transcript {
+    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId });
   }
 
   /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */
@@ -197,8 +203,7 @@ export class SubagentRunner implements SubagentService {
               counters.toolUses++;
               counters.lastTool = String(b.name);
             }
-        const entry = transcriptEntry(ev);
-        if (entry) transcript.appendRaw(entry);
+        recordEvent(transcript, ev);
         yield ev;
       }
     } catch (err) {
@@ -228,7 +233,7 @@ export class SubagentRunner implements SubagentService {
     onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
   ): AsyncGenerator<Y, LoopOutcome, void> {
     // The prompt opens the transcript, so the file exists for SubagentStart hooks and readers.
-    transcript.append({ type: 'user', message: p.history[0] });
+    transcript.appendMessage({ type: 'user', message: p.history[0] });
     await this.fireStart(p, signal);
     const gen = this.drive(p, transcript, counters);
     for (;;) {
@@ -244,7 +249,7 @@ export class SubagentRunner implements SubagentService {
     const p = this.prepare(req, ctx, ctx.signal, agentId, this.transcriptPath(agentId));
     const started = Date.now();
     const counters = { toolUses: 0 };
-    const transcript = new Transcript(p.transcriptPath);
+    const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     try {
       outcome = yield* this.session(p, ctx.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
@@ -290,7 +295,9 @@ export class SubagentRunner implements SubagentService {
     });
     let p: Prepared;
     try {
-      p = this.prepare(req, ctx, rec.abort.signal, rec.id, rec.outputFile);
+      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id));
+      // The task's output file is its transcript, kept with the session's other subagents.
+      symlinkSync(p.transcriptPath, rec.outputFile);
     } catch (err) {
       registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
       throw err;
@@ -317,7 +324,7 @@ export class SubagentRunner implements SubagentService {
     const registry = this.deps.registry;
     const started = Date.now();
     const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
-    const transcript = new Transcript(p.transcriptPath);
+    const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
     try {

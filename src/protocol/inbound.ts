@@ -69,6 +69,7 @@ export const initializeRequestSchema = z.looseObject({
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),
   agents: z.record(z.string(), z.looseObject({})).optional(),
+  title: z.string().optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;
 

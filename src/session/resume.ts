@@ -13,7 +13,14 @@ import { appendUser } from './runner.js';
 import { Transcript, transcriptPath } from './transcript.js';
 
 /** A session that cannot start as asked (exit 1). */
-export class ResumeError extends Error {}
+export class ResumeError extends Error {
+  /** Told to the host as an error result (the SDK matches its message), not only on stderr. */
+  readonly asResult: boolean;
+  constructor(message: string, o: { asResult?: boolean } = {}) {
+    super(message);
+    this.asResult = o.asResult ?? false;
+  }
+}
 
 export const INTERRUPTED_TOOL_RESULT = 'interrupted: the run ended before this tool call returned a result';
 
@@ -30,17 +37,22 @@ type Warn = (message: string) => void;
 
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
+export interface ResumeOptions
+  extends Pick<CliOptions, 'sessionId' | 'resume' | 'continue' | 'forkSession' | 'sessionPersistence' | 'resumeSessionAt' | 'resumeDropsTurn'> {}
+
 export async function startSession(
-  o: Pick<CliOptions, 'sessionId' | 'resume' | 'continue' | 'forkSession' | 'sessionPersistence'>,
+  o: ResumeOptions,
   env: NodeJS.ProcessEnv,
   cwd: string,
+  identity: { version: string },
   warn: Warn = (m) => process.stderr.write(`agent: ${m}\n`),
 ): Promise<SessionStart> {
+  const persist = (id: string) =>
+    o.sessionPersistence ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version }) : null;
   const fresh = (): SessionStart => {
     const sessionId = o.sessionId ?? randomUUID();
     return { sessionId, transcript: persist(sessionId), history: [], source: 'startup' };
   };
-  const persist = (id: string) => (o.sessionPersistence ? new Transcript(transcriptPath(env, cwd, id)) : null);
 
   let path: string;
   if (o.resume !== undefined) path = transcriptPath(env, cwd, o.resume);
@@ -56,10 +68,24 @@ export async function startSession(
   const oldId = basename(path, '.jsonl');
   const sessionId = o.forkSession ? (o.sessionId ?? randomUUID()) : oldId;
   const transcript = persist(sessionId);
-  // A fork's transcript starts with the original's lines, re-labelled with the new session id.
-  const copy = o.forkSession && transcript ? (entry: Record<string, unknown>) => transcript.appendRaw(relabel(entry, sessionId)) : undefined;
-  const history = await readHistory(path, warn, copy);
-  return { sessionId, transcript, history, source: 'resume' };
+  const entries = await readTranscript(path, warn);
+  const branch = selectBranch(entries, o.resumeSessionAt, o.resumeDropsTurn);
+  const builder = new HistoryBuilder(warn);
+  for (const e of branch) if (!builder.add(e.entry)) warn(`${path}: line ${e.lineNo} is not a valid message; skipped`);
+  if (transcript) {
+    // A fork's transcript starts with the resumed branch, re-labelled with the new session id.
+    if (o.forkSession) {
+      let parent: string | null = null;
+      for (const e of branch) {
+        const { session_id: _old, ...rest } = e.entry;
+        transcript.appendRaw({ ...rest, parentUuid: parent, uuid: e.uuid, sessionId, cwd: rest.cwd ?? cwd });
+        parent = e.uuid;
+      }
+    }
+    // New lines hang below the resumed point: a resume at an earlier message starts a branch.
+    transcript.continueFrom(branch.length ? branch[branch.length - 1]!.uuid : null);
+  }
+  return { sessionId, transcript, history: builder.finish(), source: 'resume' };
 }
 
 /** The most recently modified session transcript in a project dir, or undefined. */
@@ -84,15 +110,23 @@ async function latestTranscript(dir: string): Promise<string | undefined> {
   return best?.path;
 }
 
-function relabel(entry: Record<string, unknown>, sessionId: string): Record<string, unknown> {
-  return 'session_id' in entry ? { ...entry, session_id: sessionId } : entry;
+/** One line of the conversation's chain, with the uuid and parent it has (or was given). */
+export interface ChainEntry {
+  uuid: string;
+  parentUuid: string | null;
+  lineNo: number;
+  entry: Record<string, unknown>;
 }
 
+const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progress']);
+
 /**
- * Read a transcript line by line and rebuild the main conversation. A corrupt line is skipped
- * with a warning; `onEntry` sees every parsed line (for a fork's copy).
+ * Read a transcript line by line into its chain entries. Lines of earlier builds (no
+ * parentUuid) are chained in file order; prompts of those builds had no uuid and get a stable
+ * one from their line number. Side-chain lines (subagents) are left out. A line that is not JSON
+ * (a torn last line after a crash) is skipped with a warning.
  */
-export async function readHistory(path: string, warn: Warn, onEntry?: (entry: Record<string, unknown>) => void): Promise<HistoryMessage[]> {
+export async function readTranscript(path: string, warn: Warn): Promise<ChainEntry[]> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -101,7 +135,8 @@ export async function readHistory(path: string, warn: Warn, onEntry?: (entry: Re
     const why = e.code === 'ENOENT' ? 'no such session transcript' : `cannot read the session transcript (${e.message})`;
     throw new ResumeError(`${why}: ${path}`);
   }
-  const builder = new HistoryBuilder(warn);
+  const out: ChainEntry[] = [];
+  let previous: string | null = null;
   try {
     for await (const item of readLines(createReadStream('', { fd: handle.fd, autoClose: false }))) {
       if (item instanceof LineTooLongError) {
@@ -119,8 +154,22 @@ export async function readHistory(path: string, warn: Warn, onEntry?: (entry: Re
         warn(`${path}: line ${item.lineNo} is not a transcript entry; skipped`);
         continue;
       }
-      onEntry?.(entry as Record<string, unknown>);
-      if (!builder.add(entry as Record<string, unknown>)) warn(`${path}: line ${item.lineNo} is not a valid message; skipped`);
+      const e = entry as Record<string, unknown>;
+      if (typeof e.type !== 'string' || !CHAIN_TYPES.has(e.type)) continue; // metadata, results
+      if (e.isSidechain === true) continue;
+      if ('parentUuid' in e) {
+        if (typeof e.uuid !== 'string') continue;
+        const parent = typeof e.parentUuid === 'string' ? e.parentUuid : null;
+        out.push({ uuid: e.uuid, parentUuid: parent, lineNo: item.lineNo, entry: e });
+        previous = e.uuid;
+        continue;
+      }
+      // A line of an earlier build: the protocol line as the host saw it.
+      if (e.parent_tool_use_id !== undefined && e.parent_tool_use_id !== null) continue; // a subagent's
+      if (e.type === 'system' && e.subtype === 'init') continue;
+      const uuid = typeof e.uuid === 'string' ? e.uuid : `legacy-${item.lineNo}`;
+      out.push({ uuid, parentUuid: previous, lineNo: item.lineNo, entry: e });
+      previous = uuid;
     }
   } catch (err) {
     if (err instanceof ResumeError) throw err;
@@ -128,7 +177,72 @@ export async function readHistory(path: string, warn: Warn, onEntry?: (entry: Re
   } finally {
     await handle.close();
   }
-  return builder.finish();
+  return out;
+}
+
+/**
+ * The branch to resume: from the root to `at` when given, else to the newest leaf (the last
+ * written line that no other line continues). Lines on other branches are ignored. With
+ * `dropsTurn`, every main-line entry past `at` must belong to that prompt's turn.
+ */
+export function selectBranch(entries: ChainEntry[], at?: string, dropsTurn?: string): ChainEntry[] {
+  const byUuid = new Map<string, ChainEntry>();
+  for (const e of entries) byUuid.set(e.uuid, e);
+  const parents = new Set<string>();
+  for (const e of entries) if (e.parentUuid) parents.add(e.parentUuid);
+  const walk = (from: ChainEntry | undefined): ChainEntry[] => {
+    const chain: ChainEntry[] = [];
+    const seen = new Set<string>();
+    for (let e = from; e && !seen.has(e.uuid); e = e.parentUuid ? byUuid.get(e.parentUuid) : undefined) {
+      seen.add(e.uuid);
+      chain.push(e);
+    }
+    return chain.reverse();
+  };
+  let leaf: ChainEntry | undefined;
+  for (let i = entries.length - 1; i >= 0; i--)
+    if (!parents.has(entries[i]!.uuid) && entries[i]!.entry.type !== 'progress') {
+      leaf = entries[i];
+      break;
+    }
+  const main = walk(leaf);
+  if (at === undefined) {
+    if (dropsTurn !== undefined) throw new ResumeError('--resume-drops-turn needs --resume-session-at');
+    return main;
+  }
+  const target = byUuid.get(at);
+  if (!target) throw new ResumeError(`--resume-session-at: no message with uuid ${at} in this session`);
+  const branch = walk(target);
+  if (dropsTurn !== undefined) {
+    const idx = main.findIndex((e) => e.uuid === at);
+    const dropped = idx < 0 ? [] : main.slice(idx + 1);
+    const problem = droppedTurnProblem(dropped, dropsTurn);
+    if (problem) throw new ResumeError(`Resume rejected by --resume-drops-turn: ${problem}`, { asResult: true });
+  }
+  return branch;
+}
+
+function isPrompt(e: Record<string, unknown>): boolean {
+  if (e.type !== 'user' || e.isMeta === true) return false;
+  const content = (e.message as { content?: unknown } | undefined)?.content;
+  return !(Array.isArray(content) && content.length > 0 && content.every((b) => (b as { type?: string })?.type === 'tool_result'));
+}
+
+/** Why the entries past the resume point are not all the declared turn's, or undefined. */
+function droppedTurnProblem(dropped: ChainEntry[], prompt: string): string | undefined {
+  let inTurn = false;
+  for (const e of dropped) {
+    if (e.uuid === prompt) {
+      inTurn = true;
+      continue;
+    }
+    if (isPrompt(e.entry))
+      return `the discarded range holds another prompt (${e.uuid}) besides the turn ${prompt}; resume without truncating instead`;
+    if (!inTurn && e.entry.type !== 'system')
+      return `the discarded range holds ${e.entry.type} entry ${e.uuid} before the turn's prompt ${prompt}`;
+  }
+  if (dropped.length > 0 && !inTurn) return `the prompt ${prompt} is not in the discarded range`;
+  return undefined;
 }
 
 type Block = { type: string; [k: string]: unknown };

@@ -51,7 +51,7 @@ export interface SessionHooks {
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
-  beforePrompt?: (prompt: UserContent, signal: AbortSignal) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  beforePrompt?: (prompt: UserContent, signal: AbortSignal, uuid: string | undefined) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
@@ -67,6 +67,8 @@ export interface SessionHooks {
 
 interface Prompt {
   content: UserContent;
+  /** The host's uuid for this prompt (its transcript line's uuid; rewind_files names it). */
+  uuid?: string;
   /** A background task's notice, not a user prompt (no UserPromptSubmit hooks). */
   notification?: boolean;
 }
@@ -92,8 +94,8 @@ export class SessionRunner {
   }
 
   /** Queue a prompt. It runs after the ones before it; nothing queued is ever dropped. */
-  submit(content: UserContent): void {
-    this.queue.push({ content });
+  submit(content: UserContent, uuid?: string): void {
+    this.queue.push({ content, uuid });
   }
 
   /** No more prompts will come (stdin EOF): the queued ones still run. */
@@ -170,7 +172,7 @@ export class SessionRunner {
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
       let outcome: LoopOutcome;
-      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal) : {};
+      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
       if (gate.blockReason !== undefined) {
         await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
         outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);

@@ -44,7 +44,7 @@ export async function consumeStreamJson(
     const msg = parsed.data;
     switch (msg.type) {
       case 'user':
-        runner.submit(msg.message.content as never);
+        runner.submit(msg.message.content as never, msg.uuid);
         break;
       case 'control_request':
         void channel.handleRequest(msg.request_id, msg.request as never);

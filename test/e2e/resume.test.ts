@@ -61,7 +61,10 @@ describe('resume', () => {
     expect(out.find((m) => m.type === 'result')).toMatchObject({ session_id: first.sessionId, result: 'You asked me to say hi.' });
     const after = lines(first.path);
     expect(after.length).toBeGreaterThan(before);
-    expect(after.at(-1)).toMatchObject({ type: 'result', session_id: first.sessionId });
+    // Results are not conversation: the last line is the answer, chained to the new prompt.
+    expect(after.at(-1)).toMatchObject({ type: 'assistant', sessionId: first.sessionId });
+    const prompt = after.find((l) => l.type === 'user' && l.message.content === 'what did I ask?')!;
+    expect(prompt.parentUuid).toBe(after[before - 1].uuid);
     expect(readdirSync(projectDir(first.config, first.cwd)).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 
@@ -120,11 +123,12 @@ describe('resume', () => {
     expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')!.session_id).toBe(newId);
     expect(readFileSync(first.path, 'utf8')).toBe(original);
     const forked = lines(join(projectDir(first.config, first.cwd), `${newId}.jsonl`));
-    // It starts with the copied history (relabelled), then this run's lines.
+    // It starts with the copied history (relabelled), then this run's lines, one chain.
     expect(forked.length).toBeGreaterThan(original.trim().split('\n').length);
-    expect(forked.every((l) => l.session_id === undefined || l.session_id === newId)).toBe(true);
-    expect(forked[0]).toMatchObject({ type: 'system', subtype: 'init' });
-    expect(forked.at(-1)).toMatchObject({ type: 'result', result: 'forked' });
+    expect(forked.every((l) => l.sessionId === newId)).toBe(true);
+    expect(forked[0]).toMatchObject({ type: 'user', parentUuid: null, message: { content: 'say hi with bash' } });
+    forked.slice(1).forEach((l, i) => expect(l.parentUuid).toBe(forked[i].uuid));
+    expect(forked.at(-1)).toMatchObject({ type: 'assistant', message: { content: [{ type: 'text', text: 'forked' }] } });
   });
 
   it('a missing session id exits 1 naming the transcript path; nothing reaches the API', async () => {
@@ -136,16 +140,16 @@ describe('resume', () => {
     expect(api.requests).toHaveLength(0);
   });
 
-  it('usage: a non-UUID id, --resume with --continue, a lone --fork-session, --resume-session-at all exit 2', async () => {
+  it('usage: a non-UUID id, --resume with --continue, a lone --fork-session or --resume-session-at exit 2', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const args of [['--resume', '../x'], ['--resume', id, '--continue'], ['--fork-session'], ['--resume', id, '--resume-session-at', id]]) {
+    for (const args of [['--resume', '../x'], ['--resume', id, '--continue'], ['--fork-session'], ['--resume-session-at', id], ['--resume', id, '--resume-drops-turn', id]]) {
       const r = await runAgent({ args: ['-p', 'hi', ...args] });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--(resume|fork-session|resume-session-at)/);
     }
   });
 
-  it('a corrupt line is skipped with its line number, a cut-off tool_use gets an interrupted result, API-error turns are left out', async () => {
+  it('a transcript of an earlier build (protocol lines): a corrupt line is skipped with its line number, a cut-off tool_use gets an interrupted result, API-error turns are left out', async () => {
     api = await startFakeApi([text('recovered')]);
     const config = tempDir('agent-config-');
     const cwd = tempDir();
