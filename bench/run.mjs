@@ -195,3 +195,9 @@ try {
 } catch (err) {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
 }
+{
+  const { benchLongLines } = await import('./longLines.mjs');
+  const l = await benchLongLines();
+  const row = Object.entries(l).map(([mb, ms]) => `${mb} MB ${fmt(ms)}`).join(', ');
+  console.log(`(f) one long stdin line → its result     ${row}    target: 50 MB ≤ 1000 ms`);
+}

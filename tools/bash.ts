@@ -73,7 +73,7 @@ export interface BackgroundShellService {
 }
 
 function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
-  const svc = ctx.services?.backgroundShell as BackgroundShellService | undefined;
+  const svc = ctx.services?.backgroundShell;
   return svc && typeof svc.start === 'function' ? svc : undefined;
 }
 

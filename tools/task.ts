@@ -79,8 +79,8 @@ Usage notes:
 }
 
 function subagents(ctx: ToolContext): SubagentService {
-  const svc = ctx.services?.subagents as SubagentService | undefined;
-  if (!svc || typeof svc.run !== 'function') throw new ToolError('Subagents are not available in this context');
+  const svc = ctx.services?.subagents;
+  if (!svc) throw new ToolError('Subagents are not available in this context');
   return svc;
 }
 

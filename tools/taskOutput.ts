@@ -32,8 +32,8 @@ export interface TaskControlService {
 }
 
 export function taskControl(ctx: ToolContext): TaskControlService {
-  const svc = ctx.services?.tasks as TaskControlService | undefined;
-  if (!svc || typeof svc.get !== 'function') throw new ToolError('Background tasks are not available in this context');
+  const svc = ctx.services?.tasks;
+  if (!svc) throw new ToolError('Background tasks are not available in this context');
   return svc;
 }
 

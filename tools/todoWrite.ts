@@ -39,8 +39,8 @@ export function createTodoStore(): TodoStore {
 const fallbackStores = new Map<string, TodoStore>();
 
 function storeFor(ctx: ToolContext): TodoStore {
-  const svc = ctx.services?.todos as TodoStore | undefined;
-  if (svc && typeof svc.get === 'function') return svc;
+  const svc = ctx.services?.todos;
+  if (svc) return svc;
   let s = fallbackStores.get(ctx.sessionId);
   if (!s) fallbackStores.set(ctx.sessionId, (s = createTodoStore()));
   return s;

@@ -1,6 +1,11 @@
 // The contract every built-in tool keeps. A tool knows nothing of the wire protocol: it gets
 // validated input and a context, yields progress, and returns what the model and the host see.
 import type { z } from 'zod';
+import type { LoopHandle } from '../src/loop/childLoop.js';
+import type { BackgroundShellService } from './bash.js';
+import type { SubagentService } from './task.js';
+import type { TaskControlService } from './taskOutput.js';
+import type { TodoStore } from './todoWrite.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -47,15 +52,32 @@ export interface ToolContext {
   isPathReadable?: (absPath: string) => boolean;
   /** Services that some tools need (background tasks, subagents, todos); absent in bare contexts. */
   services?: ToolServices;
+  /** The loop that made this call (set by the loop): a tool starts a child loop through it. */
+  loop?: LoopHandle;
 }
 
 /**
- * Extension point for tools that reach beyond one call (Task, TaskOutput, TaskStop, TodoWrite,
- * background Bash). Filled in by the session; kept loose here so tools/ does not import src/.
+ * What tools that reach beyond one call need of the session (Task, TaskOutput, TaskStop,
+ * TodoWrite, background Bash, team tools). Each interface is written by the tool that uses it;
+ * src/ implements them. Absent in bare contexts: a tool says so with a ToolError.
  */
 export interface ToolServices {
-  [name: string]: unknown;
+  subagents?: SubagentService;
+  tasks?: TaskControlService;
+  backgroundShell?: BackgroundShellService;
+  /** This agent context's todo list (the session and each subagent have their own). */
+  todos?: TodoStore;
+  /** Agent teams (src/teams): the team the caller is in; the team tools narrow it to what they call. */
+  team?: TeamService;
+  /** The calling teammate's name; absent for the lead and for agents outside a team. */
+  teamMember?: string;
+  /** The subagent's id; absent for the main agent. */
+  agentId?: string;
 }
+
+/** Filled in by the team tools' interface when teams land; a slot so the session can hand it over. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface TeamService {}
 
 /** Thrown by a tool for an expected failure: the message goes to the model as an is_error result. */
 export class ToolError extends Error {

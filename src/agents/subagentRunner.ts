@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
+import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
@@ -20,9 +19,6 @@ import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../session/systemPrompt.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
-
-/** Key under which the runner hands each tool call the config of the loop that made it. */
-export const PARENT_LOOP_SERVICE = 'parentLoop';
 
 export interface SubagentHookInput {
   agent_id: string;
@@ -110,8 +106,8 @@ export class SubagentRunner implements SubagentService {
   }
 
   private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
-    const parent = ctx.services?.[PARENT_LOOP_SERVICE] as LoopConfig | undefined;
-    if (!parent || typeof parent.model !== 'function') throw new ToolError('Subagents can only run inside a session run');
+    if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
+    const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
     if (!def)
       throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
@@ -119,19 +115,16 @@ export class SubagentRunner implements SubagentService {
     const names = new Set(agentToolNames(def, all.map((t) => t.name)));
     const tools = all.filter((t) => names.has(t.name));
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
-    const usage = new UsageAccumulator();
     const readFiles = new Map();
-    const services = { ...ctx.services, subagents: undefined, todos: createTodoStore(), agentId };
-    const cfg: LoopConfig = {
-      ...parent,
-      model: () => model,
+    // Its own todo list; no Task service: agents cannot launch agents of their own.
+    const services: ToolServices = { ...ctx.services, subagents: undefined, todos: createTodoStore(), agentId };
+    const { config: cfg } = ctx.loop.spawn({
+      model,
       system: subagentSystemPrompt(def, ctx.cwd),
       tools,
-      apiTools: tools.map(toolApiSchema),
-      maxTurns: req.maxTurns ?? def.maxTurns ?? parent.maxTurns,
-      spentUsd: () => parent.spentUsd() + usage.totalCostUSD,
+      maxTurns: req.maxTurns ?? def.maxTurns,
       signal,
-      usage,
+      usage: new UsageAccumulator(),
       toolContext: (toolUseId) => ({
         cwd: ctx.cwd,
         signal,
@@ -139,12 +132,10 @@ export class SubagentRunner implements SubagentService {
         readFiles,
         scratchDir: ctx.scratchDir,
         toolUseId,
-        services: { ...services, [PARENT_LOOP_SERVICE]: cfg },
+        services,
       }),
-      pipeline: { ...parent.pipeline, tools },
       parentToolUseId: ctx.toolUseId,
-      stopHook: undefined,
-    };
+    });
     const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath };
     // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
     const hooks = parent.pipeline.hooks;

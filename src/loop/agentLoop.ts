@@ -10,6 +10,7 @@ import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
+import { loopHandle } from './childLoop.js';
 import { autoCompact, isPromptTooLong, noteUsage, reactiveCompact, type CompactConfig } from './compaction.js';
 
 export const MAX_TOKENS_RECOVERIES = 3;
@@ -81,7 +82,9 @@ export async function* agentLoop(
     },
   };
   const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials, structured: StructuredOutputTracker.forTools(cfg.tools) };
-  const loopCfg = { ...cfg, pipeline };
+  // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
+  const handle = loopHandle(cfg);
+  const loopCfg: LoopConfig = { ...cfg, pipeline, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
   // Each turn either ends the run or asks for the next one. The recursion of the reference is
   // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
   // frames (a microtask hop each), so a long session would slow down turn by turn.

@@ -12,7 +12,7 @@ import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages
 import type { AssistantMessage } from './events.js';
 import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
-import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, type ApiErrorCategory } from './modelErrors.js';
+import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, toRequestError, type ApiErrorCategory } from './modelErrors.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
@@ -69,9 +69,25 @@ export function requestBody(req: ModelRequest) {
   };
 }
 
-async function* attempt(client: Anthropic, req: ModelRequest): AsyncGenerator<ModelEvent, Message> {
+/** The SDK refuses a non-streaming call with a large max_tokens unless a timeout is given. */
+const NON_STREAMING_TIMEOUT_MS = 10 * 60 * 1000;
+
+async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean): AsyncGenerator<ModelEvent, Message> {
   const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
-  const stream = await client.messages.create(requestBody(req), { signal: req.signal, headers });
+  if (!streaming) {
+    const timeout = Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
+    try {
+      return await client.messages.create({ ...requestBody(req), stream: false }, { signal: req.signal, headers, timeout });
+    } catch (e) {
+      throw toRequestError(e, req.signal);
+    }
+  }
+  let stream;
+  try {
+    stream = await client.messages.create(requestBody(req), { signal: req.signal, headers });
+  } catch (e) {
+    throw toRequestError(e, req.signal);
+  }
   const assembler = new MessageAssembler();
   for await (const event of stream) {
     try {
@@ -127,7 +143,9 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /**
  * Stream one model reply. Retries 429, 529, 5xx, connection errors and cut streams up to
- * `maxRetries` times (default: AGENT_MAX_RETRIES, else 10); throws ModelError otherwise.
+ * `maxRetries` times (default: AGENT_MAX_RETRIES, else 10); throws ModelError otherwise. A stream
+ * that is not valid JSON gets one non-streaming attempt (and later retries stay non-streaming);
+ * a request that cannot even be built fails at once.
  * `message.durationMs` is the wall time from the first request to the final message, retries included.
  */
 export async function* streamModel(req: ModelRequest, opts: { maxRetries?: number } = {}): AsyncGenerator<ModelEvent, void> {
@@ -140,8 +158,9 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
   const client = await raceAbort(getClient(env), req.signal);
   const started = Date.now();
 
+  let streaming = true;
   for (let failures = 1; ; failures++) {
-    const it = attempt(client, req);
+    const it = attempt(client, req, streaming);
     let outcome!: Message | ModelError;
     try {
       for (;;) {
@@ -170,6 +189,12 @@ export async function* streamModel(req: ModelRequest, opts: { maxRetries?: numbe
       return;
     }
     const err = outcome;
+    if (err.kind === 'malformed_response' && streaming) {
+      process.stderr.write(`agent: ${err.message}; asking again without streaming\n`);
+      streaming = false;
+      failures--; // not a failure a retry budget is for: the next attempt is a different request
+      continue;
+    }
     if (!err.retryable || failures > maxRetries) throw err;
     const delay = retryDelayMs(failures, err.retryAfterMs);
     yield {

@@ -17,7 +17,11 @@ export type ModelErrorKind =
   | 'server'
   | 'connection'
   | 'aborted'
-  | 'no_credentials';
+  | 'no_credentials'
+  /** The API's reply was not valid JSON: a streamed one gets one non-streaming attempt. */
+  | 'malformed_response'
+  /** Our side failed before anything was sent (the body cannot be serialised): nothing to retry. */
+  | 'local';
 
 export class ModelError extends Error {
   readonly status: number | null;
@@ -117,6 +121,29 @@ function kindOfStatus(status: number): ModelErrorKind {
 
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'connection']);
 
+function isApiError(err: any): boolean {
+  return typeof err?.status === 'number' || Boolean(err && typeof err === 'object' && 'error' in err && 'headers' in err);
+}
+
+function isConnectionError(err: any): boolean {
+  const name: string = err?.constructor?.name ?? err?.name ?? '';
+  return name === 'APIConnectionError' || name === 'APIConnectionTimeoutError';
+}
+
+/**
+ * An error thrown while the request was being made, before any reply: the API's and the network's
+ * errors are classified as usual; anything else (a body JSON.stringify cannot serialise: nesting
+ * too deep, a cycle, a BigInt) is local, and a retry would fail the same way.
+ */
+export function toRequestError(e: unknown, signal?: AbortSignal): ModelError {
+  const err = e as any;
+  if (e instanceof ModelError || signal?.aborted || isApiError(err) || isConnectionError(err) || e instanceof SyntaxError) return toModelError(e, signal);
+  const name: string = err?.constructor?.name ?? err?.name ?? '';
+  if (name === 'APIUserAbortError' || err?.name === 'AbortError') return abortedError(e);
+  const msg = err?.message ?? String(e);
+  return new ModelError(`The request could not be built: ${msg}`, { kind: 'local', retryable: false, cause: e });
+}
+
 /** Turn whatever the SDK or the network threw into a ModelError. */
 export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
   if (e instanceof ModelError) return e;
@@ -124,10 +151,14 @@ export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
   const err = e as any;
   const name: string = err?.constructor?.name ?? err?.name ?? '';
   if (name === 'APIUserAbortError' || err?.name === 'AbortError') return abortedError(e);
-  if (name === 'APIConnectionError' || name === 'APIConnectionTimeoutError') {
+  if (isConnectionError(err)) {
     return new ModelError(`API Error: ${err.message || 'Connection error.'}`, { kind: 'connection', retryable: true, cause: e });
   }
-  if (typeof err?.status === 'number' || (err && 'error' in err && 'headers' in err)) {
+  if (e instanceof SyntaxError) {
+    // The SDK's JSON.parse of an SSE event or a reply body: the bytes arrived, they are wrong.
+    return new ModelError(`API Error: the API's reply was not valid JSON (${err.message})`, { kind: 'malformed_response', retryable: false, cause: e });
+  }
+  if (isApiError(err)) {
     // An APIError: an HTTP status, or an `event: error` in the middle of a stream (no status).
     const status: number | null = typeof err.status === 'number' ? err.status : null;
     const body = err.error as { error?: { type?: string; message?: string } } | undefined;

@@ -46,14 +46,29 @@ export const controlCancelSchema = z.looseObject({
 
 export const keepAliveSchema = z.looseObject({ type: z.literal('keep_alive') });
 
-export const inboundSchema = z.discriminatedUnion('type', [
-  userMessageSchema,
-  controlRequestSchema,
-  controlResponseSchema,
-  controlCancelSchema,
-  keepAliveSchema,
-]);
+const inboundMembers = [userMessageSchema, controlRequestSchema, controlResponseSchema, controlCancelSchema, keepAliveSchema] as const;
+export const inboundSchema = z.discriminatedUnion('type', [...inboundMembers]);
 export type Inbound = z.infer<typeof inboundSchema>;
+export const INBOUND_TYPES: readonly string[] = inboundMembers.map((m) => m.shape.type.value);
+
+/** What is wrong with a parsed stdin line, in words a person can act on; or the valid message. */
+export function describeInboundProblem(json: unknown): { problem: string; message?: undefined } | { problem?: undefined; message: Inbound } {
+  const expected = `expected one of: ${INBOUND_TYPES.join(', ')}`;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
+    return { problem: `not a message: expected a JSON object with a "type" field, got ${got}` };
+  }
+  const type = (json as { type?: unknown }).type;
+  if (type === undefined) return { problem: `not a message: it has no "type" field (${expected})` };
+  if (typeof type !== 'string') return { problem: `not a message: its "type" is ${JSON.stringify(type)?.slice(0, 80)}, not a string (${expected})` };
+  if (!INBOUND_TYPES.includes(type)) {
+    const shown = type.length > 80 ? `${type.slice(0, 80)}…` : type;
+    return { problem: `unknown message type ${JSON.stringify(shown)} (${expected})` };
+  }
+  const parsed = inboundSchema.safeParse(json);
+  if (!parsed.success) return { problem: `not a valid ${type} message (${describeIssues(parsed.error)})` };
+  return { message: parsed.data };
+}
 
 // Payloads of the control requests a host sends us.
 const hookMatcherSchema = z.looseObject({

@@ -1,5 +1,6 @@
-// The session runner: a queue of prompts, one loop run and one `result` per prompt, all in one
-// session whose history grows. A prompt that arrives while a run is going waits its turn.
+// The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
+// session whose history grows. Prompts that arrive while a run is going wait, and then go to the
+// model together as the next turn (promptBatch.ts).
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +15,11 @@ import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
 import type { BackgroundHost } from '../tasks/host.js';
-import { PARENT_LOOP_SERVICE } from '../agents/subagentRunner.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
 
-export type UserContent = string | Array<{ type: string; [k: string]: unknown }>;
+export type { UserContent } from './promptBatch.js';
 
 export interface SessionSettings {
   sessionId: string;
@@ -65,19 +66,11 @@ export interface SessionHooks {
   beforeRun?: () => Promise<void>;
 }
 
-interface Prompt {
-  content: UserContent;
-  /** The host's uuid for this prompt (its transcript line's uuid; rewind_files names it). */
-  uuid?: string;
-  /** A background task's notice, not a user prompt (no UserPromptSubmit hooks). */
-  notification?: boolean;
-}
-
 export class SessionRunner {
   readonly history: HistoryMessage[] = [];
   readonly readFiles = new Map<string, FileReadRecord>();
   readonly scratchDir: string;
-  private readonly queue = new AsyncQueue<Prompt>();
+  private readonly queue = new AsyncQueue<QueuedPrompt>();
   private current: AbortController | null = null;
   private spentUsd = 0;
   /** Every denial of the running prompt, its subagents' included. */
@@ -93,9 +86,12 @@ export class SessionRunner {
     this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
   }
 
-  /** Queue a prompt. It runs after the ones before it; nothing queued is ever dropped. */
+  /**
+   * Queue a prompt. It runs after the ones before it, merged with the others waiting when its turn
+   * comes; nothing queued is ever dropped.
+   */
   submit(content: UserContent, uuid?: string): void {
-    this.queue.push({ content, uuid });
+    this.queue.push({ content, ...(uuid ? { uuid } : {}) });
   }
 
   /** No more prompts will come (stdin EOF): the queued ones still run. */
@@ -133,17 +129,17 @@ export class SessionRunner {
   async run(): Promise<void> {
     const bg = this.hooks.background;
     if (!bg) {
-      for await (const prompt of this.queue) await this.runPrompt(prompt);
+      for await (const prompt of this.queue) await this.runQueued(prompt);
       return;
     }
     // After each result, poll (every 500 ms, or at once when a task ends): a finished task's
     // notice re-enters the loop. Input ended: leave only when no task runs and no notice waits.
-    let next: Promise<IteratorResult<Prompt>> | null = null;
+    let next: Promise<IteratorResult<QueuedPrompt>> | null = null;
     let inputEnded = false;
     for (;;) {
       const notice = bg.takeNotice();
       if (notice) {
-        await this.runPrompt({ content: notice, notification: true });
+        await this.runTurn([{ content: notice, notification: true }]);
         continue;
       }
       if (inputEnded) {
@@ -156,11 +152,17 @@ export class SessionRunner {
       if (step === null) continue;
       next = null;
       if (step.done) inputEnded = true;
-      else await this.runPrompt(step.value);
+      else await this.runQueued(step.value);
     }
   }
 
-  private async runPrompt(prompt: Prompt): Promise<void> {
+  /** `first` and every prompt queued behind it, as few turns as keep their order. */
+  private async runQueued(first: QueuedPrompt): Promise<void> {
+    for (const turn of batchQueued([first, ...this.queue.drain()])) await this.runTurn(turn);
+  }
+
+  /** One turn of one or more prompts (merged), and its one result. */
+  private async runTurn(prompts: QueuedPrompt[]): Promise<void> {
     const started = Date.now();
     const abort = new AbortController();
     this.current = abort;
@@ -171,22 +173,43 @@ export class SessionRunner {
       if (this.hooks.beforeRun)
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
+      // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
+      const sendable: QueuedPrompt[] = [];
+      const context: string[] = [];
+      const refused: string[] = [];
+      for (const prompt of prompts) {
+        const unsendable = unsendableReason(prompt.content);
+        if (unsendable) {
+          refused.push(`The prompt could not be sent: ${unsendable}; it was left out of the conversation`);
+          continue;
+        }
+        const gate =
+          this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
+        if (gate.blockReason !== undefined) {
+          await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
+          refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
+          continue;
+        }
+        sendable.push(prompt);
+        context.push(...(gate.additionalContext ?? []));
+      }
       let outcome: LoopOutcome;
-      const gate = this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
-      if (gate.blockReason !== undefined) {
-        await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
-        outcome = blankOutcome('error_during_execution', `Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
+      if (sendable.length === 0) {
+        outcome = blankOutcome('error_during_execution', refused.join('\n'));
       } else {
-        appendUser(this.history, prompt.content, gate.additionalContext ?? []);
+        for (const reason of refused) process.stderr.write(`agent: ${reason}\n`);
+        appendUser(this.history, mergePromptContents(sendable), context);
         outcome = await this.drive(abort.signal, usage);
       }
       this.hooks.background?.drainUsage(usage);
       this.spentUsd += usage.totalCostUSD;
       await this.emitResult(outcome, usage, started);
     } catch (err) {
-      // A bug must not take the session down: report it as this prompt's error result.
+      // A bug or an environment fault must not take the session down: it is this turn's error
+      // result, and one line on stderr (the stack only with AGENT_DEBUG=1).
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`agent: internal error: ${err instanceof Error ? err.stack : message}\n`);
+      const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
+      process.stderr.write(`agent: internal error: ${detail}\n`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       this.current = null;
@@ -221,7 +244,7 @@ export class SessionRunner {
         readFiles: this.readFiles,
         scratchDir: this.ensureScratch(),
         toolUseId,
-        services: this.hooks.services && { ...this.hooks.services, [PARENT_LOOP_SERVICE]: cfg },
+        services: this.hooks.services,
       }),
       // Subagents run with this pipeline too, so their denials land in this prompt's result.
       pipeline: { ...deps, tools, onDenial: (d) => this.denials.push(d) },

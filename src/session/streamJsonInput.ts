@@ -2,8 +2,8 @@
 // runner's queue, control requests to the channel. A bad line is reported (stderr, and a
 // `system`/`error` line) and reading goes on; nothing queued is lost.
 import type { ControlChannel } from '../control/channel.js';
-import { describeIssues, inboundSchema } from '../protocol/inbound.js';
-import { LineTooLongError, readLines } from '../protocol/lineReader.js';
+import { describeInboundProblem } from '../protocol/inbound.js';
+import { LineTooLongError, MAX_LINE_BYTES, readLines } from '../protocol/lineReader.js';
 import type { SessionRunner } from './runner.js';
 import { envelope } from './wire.js';
 
@@ -26,7 +26,7 @@ export async function consumeStreamJson(
   };
   for await (const item of readLines(input)) {
     if (item instanceof LineTooLongError) {
-      report(undefined, item.message);
+      report(item.lineNo, `longer than the cap of ${MAX_LINE_BYTES} bytes`);
       continue;
     }
     let json: unknown;
@@ -36,12 +36,12 @@ export async function consumeStreamJson(
       report(item.lineNo, `not valid JSON (${(err as Error).message})`);
       continue;
     }
-    const parsed = inboundSchema.safeParse(json);
-    if (!parsed.success) {
-      report(item.lineNo, `not a valid message (${describeIssues(parsed.error)})`);
+    const checked = describeInboundProblem(json);
+    if (checked.problem !== undefined) {
+      report(item.lineNo, checked.problem);
       continue;
     }
-    const msg = parsed.data;
+    const msg = checked.message;
     switch (msg.type) {
       case 'user':
         runner.submit(msg.message.content as never, msg.uuid);

@@ -166,6 +166,14 @@ export class Transcript {
 
   private write(entry: object): void {
     if (this.failed) return;
+    let line: string;
+    try {
+      line = JSON.stringify(entry) + '\n';
+    } catch (err) {
+      // One entry that cannot be serialised costs that entry, not the rest of the transcript.
+      process.stderr.write(`agent: a transcript entry was left out: ${(err as Error).message}\n`);
+      return;
+    }
     try {
       if (this.fd === undefined) {
         mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -178,7 +186,7 @@ export class Transcript {
           if (last[0] !== 0x0a) writeSync(this.fd, '\n');
         }
       }
-      writeSync(this.fd, JSON.stringify(entry) + '\n');
+      writeSync(this.fd, line);
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;

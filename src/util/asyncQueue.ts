@@ -16,6 +16,11 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     for (const w of this.waiters.splice(0)) w({ value: undefined, done: true });
   }
 
+  /** Take every item waiting now, without waiting for more. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+
   get size(): number {
     return this.items.length;
   }

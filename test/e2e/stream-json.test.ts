@@ -51,11 +51,16 @@ describe('stream-json session', () => {
     expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toContain('Bash');
   });
 
-  it('answers many prompts in one session, each with its own result, history growing', async () => {
+  it('answers prompts sent one after another, each with its own result, history growing', async () => {
     api = await startFakeApi([text('first answer'), text('second answer'), text('third answer')]);
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('one') + userLine('two') + userLine('three') });
-    expect(r.code).toBe(0);
-    const results = r.json().filter((m) => m.type === 'result');
+    const p = startAgent({ api, args: STREAM_ARGS });
+    for (const [i, prompt] of ['one', 'two', 'three'].entries()) {
+      p.sendRaw(userLine(prompt));
+      await p.waitFor((m) => m.type === 'result' && m.num_turns !== undefined && p.json().filter((x) => x.type === 'result').length === i + 1);
+    }
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
     expect(results.map((m) => m.result)).toEqual(['first answer', 'second answer', 'third answer']);
     expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
     expect(api.requests[2].body.messages).toHaveLength(5);
@@ -88,7 +93,7 @@ describe('stream-json session', () => {
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
     expect(errors).toHaveLength(2);
     expect(errors[0].error).toMatch(/line 1: not valid JSON/);
-    expect(errors[1].error).toMatch(/line 2: not a valid message/);
+    expect(errors[1].error).toMatch(/line 2: not a valid user message \(message.role: /);
     expect(r.stderr).toMatch(/stdin line 1: not valid JSON/);
     expect(r.stderr).toMatch(/stdin line 2/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still here' });
@@ -111,6 +116,12 @@ describe('stream-json session', () => {
     expectPureProtocol(r.lines);
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
     expect(errors.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    // An unknown type is named, with the line and the types that would be understood.
+    expect(errors[5].error).toBe(
+      'stdin line 7: unknown message type "mystery" (expected one of: user, control_request, control_response, control_cancel_request, keep_alive); the line was skipped',
+    );
+    expect(errors[0].error).toMatch(/stdin line 1: not a message: expected a JSON object with a "type" field, got an array/);
+    expect(r.stderr).toMatch(/stdin line 7: unknown message type "mystery"/);
     expect(r.stderr).toMatch(/control_response for unknown request nobody/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'unshaken' });
   });

@@ -34,6 +34,8 @@ export type ScriptedReply =
   | { cut: { afterText: string } }
   /** answer 200, stream a partial text, then an `event: error` (what the API does when it fails mid-reply) */
   | { streamError: { afterText?: string; type: string; message: string } }
+  /** answer 200, stream a partial text, then an SSE event whose data is not valid JSON (a broken proxy or server) */
+  | { malformed: { afterText?: string } }
   /** accept and never answer; ends when the server closes */
   | { hang: true };
 
@@ -271,6 +273,18 @@ export async function startFakeApi(script: Script, opts: { port?: number } = {})
     if ('cut' in reply) {
       await streamPartialText(res, model, reply.cut.afterText);
       res.socket?.destroy();
+      return;
+    }
+    if ('malformed' in reply) {
+      if (req.body.stream !== true) {
+        // The non-streaming answer is broken the same way: a body that is not JSON.
+        res.writeHead(200, { 'content-type': 'application/json', 'request-id': randomId('req_') });
+        res.end('{"type":"message","content":[{"type":"text","text":"unterminated');
+        return;
+      }
+      await streamPartialText(res, model, reply.malformed.afterText ?? '');
+      res.write('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated\n\n');
+      res.end();
       return;
     }
     if ('streamError' in reply) {

@@ -48,6 +48,8 @@ async function* serve(req: ModelRequest, reply: ScriptedReply): AsyncGenerator<M
     await sleep(2 ** 31 - 1, req.signal);
     throw abortedError();
   }
+  if ('malformed' in reply)
+    throw new ModelError("API Error: the API's reply was not valid JSON (scripted)", { kind: 'malformed_response', retryable: false });
   if ('cut' in reply || 'streamError' in reply) throw new ModelError('API Error: Connection error (terminated)', { kind: 'connection', retryable: true });
   await sleep(reply.delayMs ?? 0, req.signal);
   const content = reply.content.map(finalBlock);

@@ -198,6 +198,45 @@ describe('streamModel: retries', () => {
 });
 
 describe('streamModel: errors that are not retried', () => {
+  it('a stream with malformed JSON gets one non-streaming attempt, which answers; no retry, no backoff', async () => {
+    const malformed = { malformed: { afterText: 'Hel' } } as const;
+    const api = await fakeApi([malformed, { content: [{ type: 'text', text: 'Hello from the fallback' }] }]);
+    const started = Date.now();
+    const { events, error } = await run(request(), { maxRetries: 10 });
+    expect(error).toBeUndefined();
+    expect(finalMessage(events).content).toEqual([{ type: 'text', text: 'Hello from the fallback' }]);
+    expect(events.filter((e) => e.type === 'api_retry')).toEqual([]);
+    expect(api.requests.map((r) => r.body.stream)).toEqual([true, false]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('malformed every time: the stream and then the non-streaming answer → one clear error after two requests', async () => {
+    const malformed = { malformed: {} } as const;
+    const api = await fakeApi([malformed, malformed, malformed, malformed]);
+    const { error } = await run(request(), { maxRetries: 10 });
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'malformed_response', retryable: false });
+    expect(error.message).toMatch(/^API Error: the API's reply was not valid JSON \(/);
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('a request that cannot be serialised (content nested 100,000 deep) fails at once, locally, and is not retried', async () => {
+    const api = await fakeApi([{ content: [{ type: 'text', text: 'x' }] }]);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    const started = Date.now();
+    const { events, error } = await run(
+      request({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', extra: deep } as any] }] }),
+      { maxRetries: 10 },
+    );
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'local', retryable: false });
+    expect(error.message).toMatch(/^The request could not be built: /);
+    expect(events).toEqual([]);
+    expect(api.requests).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('400 → ModelError at once with the API message; exactly one request', async () => {
     const api = await fakeApi([badRequest('messages.1.content: tool_use ids must be unique'), { content: [{ type: 'text', text: 'x' }] }]);
     const { events, error } = await run(request());

@@ -1,0 +1,85 @@
+// A loop started by a tool call of another loop (a subagent, a teammate). What the child inherits
+// from its parent is named here, group by group, in one function, so nothing is inherited by
+// accident and a new LoopConfig field has to be placed in a group.
+import type { Tool, ToolContext } from '../../tools/tool.js';
+import { toolApiSchema } from '../../tools/registry.js';
+import { agentLoop, type LoopConfig, type StopHookVerdict } from './agentLoop.js';
+import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
+import type { UsageAccumulator } from './usage.js';
+
+/** What a child loop has of its own. */
+export interface ChildLoopSpec {
+  model: string;
+  system: string;
+  tools: Tool[];
+  /** Its own turn limit; else the parent's. */
+  maxTurns?: number;
+  /** Its own abort (a background child outlives the tool call that started it). */
+  signal: AbortSignal;
+  /** Its own accumulator: the caller merges it into the parent's (or reports it later). */
+  usage: UsageAccumulator;
+  /** Its own read-files map, todo list and services. */
+  toolContext: (toolUseId: string) => ToolContext;
+  /** The tool_use id that started it: every event it yields carries it. */
+  parentToolUseId: string;
+  /** Its own stop rule (SubagentStop hooks); the parent's Stop hooks never apply to a child. */
+  stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
+}
+
+/** Every LoopConfig field, optional ones too: a field added to LoopConfig must be placed below. */
+type EveryField = { [K in keyof Required<LoopConfig>]: LoopConfig[K] };
+
+export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): LoopConfig {
+  const child: EveryField = {
+    // Its own: identity, prompt, tools, abort, usage, tool context, stop rule.
+    model: () => spec.model,
+    system: spec.system,
+    tools: spec.tools,
+    apiTools: spec.tools.map(toolApiSchema),
+    parentToolUseId: spec.parentToolUseId,
+    signal: spec.signal,
+    usage: spec.usage,
+    toolContext: spec.toolContext,
+    stopHook: spec.stopHook,
+    // Limits: the budget is the session's, so the child's spend counts on top of the parent's.
+    maxTurns: spec.maxTurns ?? parent.maxTurns,
+    maxBudgetUsd: parent.maxBudgetUsd,
+    spentUsd: () => parent.spentUsd() + spec.usage.totalCostUSD,
+    // How the model is called: the same client (a recording or replay covers children too),
+    // fallback, thinking, output cap, betas, compaction.
+    callModel: parent.callModel,
+    fallbackModel: parent.fallbackModel,
+    thinkingBudget: parent.thinkingBudget,
+    maxOutputTokens: parent.maxOutputTokens,
+    betas: parent.betas,
+    autoCompactPct: parent.autoCompactPct,
+    preCompactHook: parent.preCompactHook,
+    // Permissions and hooks: the parent's pipeline (rules, mode, hooks, host questions, where
+    // denials are counted), over the child's tools.
+    pipeline: { ...parent.pipeline, tools: spec.tools },
+  };
+  return child;
+}
+
+export interface ChildLoop {
+  config: LoopConfig;
+  /** Runs the child to its end over `history` (its prompt is the first user message). */
+  run(history: HistoryMessage[]): AsyncGenerator<LoopEvent, LoopOutcome, void>;
+}
+
+/** What a tool call knows of the loop that made it (`ctx.loop`): enough to start a child. */
+export interface LoopHandle {
+  /** The calling loop's config (its model, usage, hooks). */
+  readonly config: LoopConfig;
+  spawn(spec: ChildLoopSpec): ChildLoop;
+}
+
+export function loopHandle(config: LoopConfig): LoopHandle {
+  return {
+    config,
+    spawn(spec) {
+      const child = deriveChildConfig(config, spec);
+      return { config: child, run: (history) => agentLoop(history, child) };
+    },
+  };
+}

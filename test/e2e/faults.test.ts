@@ -1,0 +1,63 @@
+// Faults and hostile input, end to end: bin/agent against the fake Messages API.
+import { afterEach, describe, expect, it } from 'vitest';
+import { text } from '../fake-api/server.js';
+import { runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+describe('model errors that a retry cannot cure', () => {
+  it('a malformed stream gets one non-streaming attempt and the answer comes at once', async () => {
+    api = await startFakeApi([{ malformed: { afterText: 'Hel' } }, text('Hello, answered without streaming')]);
+    const started = Date.now();
+    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('hi'), env: { AGENT_MAX_RETRIES: '10' } });
+    expect(r.code).toBe(0);
+    const result = r.json().find((m) => m.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success', result: 'Hello, answered without streaming' });
+    expect(r.json().filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toEqual([]);
+    expect(api.requests.map((q) => q.body.stream)).toEqual([true, false]);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a prompt nested 100,000 deep is an immediate error result; it is not kept, and the next prompt works', async () => {
+    api = await startFakeApi([text('the session still works')]);
+    let deep = '"bottom"';
+    for (let i = 0; i < 100_000; i++) deep = `{"d":${deep}}`;
+    const line = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"deep","extra":${deep}}]},"parent_tool_use_id":null}\n`;
+    const started = Date.now();
+    const r = await runAgent({ api, args: STREAM_ARGS, input: line + userLine('and now a normal one'), env: { AGENT_MAX_RETRIES: '10' } });
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(r.code).toBe(0);
+    const results = r.json().filter((m) => m.type === 'result');
+    expect(results).toHaveLength(2);
+    expect(results[0]).toMatchObject({ is_error: true, subtype: 'error_during_execution' });
+    expect(results[0].result).toMatch(/^The prompt could not be sent: it cannot be serialised as JSON \(.+\); it was left out of the conversation/);
+    expect(results[1]).toMatchObject({ is_error: false, result: 'the session still works' });
+    expect(api.requests).toHaveLength(1);
+    expect(JSON.stringify(api.requests[0].body.messages)).not.toContain('deep');
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('prompts that queue up while a turn runs', () => {
+  it('1,000 prompts written at once: a few merged turns, every prompt sent once and in order, one result per turn', async () => {
+    api = await startFakeApi(() => ({ content: [{ type: 'text', text: 'answered' }], delayMs: 100 }));
+    const input = Array.from({ length: 1000 }, (_, i) => userLine(`prompt ${i}`)).join('');
+    const started = Date.now();
+    const r = await runAgent({ api, args: STREAM_ARGS, input });
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const results = r.json().filter((m) => m.type === 'result');
+    expect(api.requests.length).toBeLessThanOrEqual(10);
+    expect(results).toHaveLength(api.requests.length);
+    for (const res of results) expect(res).toMatchObject({ is_error: false, result: 'answered' });
+    // The last request holds the whole conversation: every prompt once, in the order written.
+    const sent = api.requests[api.requests.length - 1].body.messages
+      .filter((m: any) => m.role === 'user')
+      .flatMap((m: any) => (typeof m.content === 'string' ? [m.content] : m.content.map((b: any) => b.text)));
+    expect(sent).toEqual(Array.from({ length: 1000 }, (_, i) => `prompt ${i}`));
+  });
+});
