@@ -201,3 +201,9 @@ try {
   const row = Object.entries(l).map(([mb, ms]) => `${mb} MB ${fmt(ms)}`).join(', ');
   console.log(`(f) one long stdin line → its result     ${row}    target: 50 MB ≤ 1000 ms`);
 }
+const f = await (await import('./sandbox.mjs')).benchSandbox();
+console.log(
+  f.skipped
+    ? `(g) Bash sandbox                        skipped: ${f.skipped}`
+    : `(g) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
+);

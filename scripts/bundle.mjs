@@ -12,5 +12,8 @@ await build({
   minify: true,
   sourcemap: false,
   legalComments: 'none',
+  // Loaded with require() only when the sandbox is on; it finds its own helper binaries beside it.
+  external: ['@anthropic-ai/sandbox-runtime'],
+  define: { 'import.meta.url': 'undefined' },
   logLevel: 'warning',
 });

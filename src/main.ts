@@ -12,11 +12,14 @@ import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION } from './options.js';
 import { modelChoices, resolveModel } from './loop/models.js';
+import type { CallModel } from './loop/model.js';
+import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
-import { buildSystemPrompt } from './session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from './session/systemPrompt.js';
+import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { loadSessionSettings, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
@@ -25,6 +28,9 @@ import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
+import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -96,6 +102,14 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return Promise.resolve();
   }
 
+  let callModel: CallModel | undefined;
+  try {
+    callModel = await modelClientFor(o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
+
   const tools = selectTools(builtinTools(), o);
   let structuredOutputTool: Tool | undefined;
   try {
@@ -126,7 +140,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return (mcp = m);
     });
   }
-  const systemParts = {
+  const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
@@ -191,6 +205,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return err instanceof StartupError ? err.exitCode : 1;
   }
+  // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
+  // the session sends the same bytes.
+  const memoryFiles = await loadMemoryFiles({ cwd, env: process.env, sources: parseSources(o.settingSources), addDirs: o.addDir });
+  systemParts.memory = formatMemory(memoryFiles);
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -221,10 +239,32 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
+      callModel,
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
   );
+  // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
+  try {
+    const env = process.env;
+    const sandbox = await setupSandbox({
+      settings: mergeSandboxSettings(guards.settingsFiles, cwd, env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')),
+      rules: guards.rules,
+      cwd,
+      workingDirs: guards.permissions.workingDirs.map((d) => d.real),
+      scratchDir: runner.scratchDir,
+      warn: (m) => process.stderr.write(`agent: ${m}\n`),
+    });
+    if (sandbox) {
+      guards.permissions.sandbox = sandbox;
+      agents.services.sandbox = sandbox;
+      settings.sandbox = sandbox.status;
+    }
+  } catch (err) {
+    if (!(err instanceof SandboxStartupError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    return 1;
+  }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
 
@@ -247,8 +287,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
-      const sp = Array.isArray(req.systemPrompt) ? req.systemPrompt.join('\n') : req.systemPrompt;
-      if (sp && sp.trim() !== '') systemParts.custom = sp;
+      // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+      if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
       if (req.title !== undefined && req.title.trim() !== '') transcript?.appendMeta({ type: 'custom-title', customTitle: req.title.trim() });
       if (req.agents) {
@@ -318,6 +358,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   await writer.flush();
   if (term) return 0;
   return runner.lastResultWasError ? 1 : 0;
+}
+
+/** The model client: the API, the API with every call recorded (--record), or a recording (--replay). */
+async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
+  if (o.record === undefined && o.replay === undefined) return undefined;
+  // Loaded only when asked for: ordinary starts do not pay for it.
+  const rec = await import('./loop/recording.js');
+  if (o.replay !== undefined) return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
+  try {
+    return rec.recordingModel(streamModel, o.record!);
+  } catch (err) {
+    throw new Error(`--record: cannot write ${o.record}: ${(err as Error).message}`);
+  }
 }
 
 /** --tools picks the offered set; plain names in --disallowedTools remove tools too. */

@@ -51,6 +51,9 @@ export const optionsSchema = z.object({
   managedSettings: z.string().optional(),
   projectConfigRoot: z.string().min(1, '--project-config-root must name a directory').optional(),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
+  record: z.string().min(1, '--record needs a file').optional(),
+  replay: z.string().min(1, '--replay needs a file').optional(),
+  replaySpeed: z.enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' }).transform(Number).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
 
@@ -142,6 +145,9 @@ function buildProgram(): Command {
     .option('-n, --name <title>', "the session's title (what listSessions shows)")
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
     .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
+    .option('--record <file>', 'write every model request\'s digest and its streamed reply to this file (JSON lines)')
+    .option('--replay <file>', 'answer model requests from a --record file instead of the API (no key, no network)')
+    .option('--replay-speed <0|1>', 'with --replay: 0 answers at once (default), 1 keeps the recorded timing')
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
     .allowExcessArguments(false)
     .exitOverride()
@@ -207,6 +213,8 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError('--resume-drops-turn needs --resume-session-at');
   if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
+  if (o.record !== undefined && o.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
   if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
   return { kind: 'run', options: o };
 }

@@ -3,7 +3,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runShellCommand } from '../src/util/processGroup.js';
+import { runBashCommand, violationNote } from '../src/sandbox/run.js';
+import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -48,7 +49,9 @@ export const bashInputSchema = z.object({
   dangerouslyDisableSandbox: z
     .boolean()
     .optional()
-    .describe('Accepted for compatibility; this runtime has no sandbox.'),
+    .describe(
+      'Set to true to run this command outside the sandbox (when one is on). Only where the settings allow it, and the user is always asked first; use it only when the sandbox blocked something the task needs.',
+    ),
 });
 export type BashInput = z.infer<typeof bashInputSchema>;
 
@@ -62,14 +65,28 @@ export interface BashOutput {
   timedOutAfterMs?: number;
   persistedOutputPath?: string;
   persistedOutputSize?: number;
+  /** The command ran outside an active sandbox because the call asked for it. */
+  dangerouslyDisableSandbox?: boolean;
 }
 
 /** Background shells live beyond one call; the session provides this service (when it does). */
 export interface BackgroundShellService {
   start(
     command: string,
-    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string },
+    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string; sandbox?: CommandSandbox; disableSandbox?: boolean },
   ): Promise<{ taskId: string; outputFile: string }>;
+}
+
+/** The session's sandbox (src/sandbox), when `sandbox.enabled` is on. */
+function sandboxOf(ctx: ToolContext): CommandSandbox | undefined {
+  const sb = ctx.services?.sandbox;
+  return sb && typeof sb.wrap === 'function' ? sb : undefined;
+}
+
+/** Said in the result when the call asked to leave the sandbox and the settings do not allow it. */
+function sandboxNotice(input: BashInput, sandbox: CommandSandbox | undefined): string {
+  if (!input.dangerouslyDisableSandbox || !sandbox?.status.active || sandbox.allowUnsandboxedCommands) return '';
+  return 'Note: dangerouslyDisableSandbox was not honoured (sandbox.allowUnsandboxedCommands is false); the command ran inside the sandbox.\n';
 }
 
 function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
@@ -160,10 +177,12 @@ async function startInBackground(input: BashInput, ctx: ToolContext): Promise<To
     timeoutMs: input.timeout,
     description: input.description,
     toolUseId: ctx.toolUseId,
+    sandbox: sandboxOf(ctx),
+    disableSandbox: input.dangerouslyDisableSandbox,
   });
   const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: taskId };
   return {
-    content: `Command running in background with ID: ${taskId}. Output is being written to: ${outputFile}`,
+    content: `${sandboxNotice(input, sandboxOf(ctx))}Command running in background with ID: ${taskId}. Output is being written to: ${outputFile}`,
     data,
   };
 }
@@ -182,9 +201,13 @@ export const BashTool = defineTool({
       mkdirSync(ctx.scratchDir, { recursive: true });
       return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
     });
+    const sandbox = sandboxOf(ctx);
     let result;
     try {
-      result = await runShellCommand(input.command, {
+      result = await runBashCommand(input.command, {
+        sandbox,
+        disableSandbox: input.dangerouslyDisableSandbox,
+        commandId: ctx.toolUseId,
         cwd: ctx.cwd,
         signal: ctx.signal,
         timeoutMs,
@@ -208,6 +231,7 @@ export const BashTool = defineTool({
     } else {
       body = spill.text().replace(/\s+$/, '');
     }
+    body = sandboxNotice(input, sandbox) + body + violationNote(result.violations);
 
     const data: BashOutput = {
       stdout,
@@ -216,6 +240,7 @@ export const BashTool = defineTool({
       ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
       ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
       ...(spill.spilled ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+      ...(input.dangerouslyDisableSandbox && sandbox?.status.active && !result.sandboxed ? { dangerouslyDisableSandbox: true } : {}),
     };
 
     if (result.aborted) {

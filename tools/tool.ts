@@ -2,6 +2,7 @@
 // validated input and a context, yields progress, and returns what the model and the host see.
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
+import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';
@@ -65,6 +66,8 @@ export interface ToolServices {
   subagents?: SubagentService;
   tasks?: TaskControlService;
   backgroundShell?: BackgroundShellService;
+  /** The session's Bash sandbox (src/sandbox), when `sandbox.enabled` is on. */
+  sandbox?: CommandSandbox;
   /** This agent context's todo list (the session and each subagent have their own). */
   todos?: TodoStore;
   /** Agent teams (src/teams): the team the caller is in; the team tools narrow it to what they call. */

@@ -5,7 +5,7 @@
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
-import type { ApiTool, CallModel } from './model.js';
+import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
@@ -30,7 +30,7 @@ export interface LoopConfig {
   /** The model for the next call; read each turn so set_model takes effect between turns. */
   model: () => string;
   fallbackModel?: string;
-  system: string;
+  system: ModelRequest['system'];
   tools: Tool[];
   apiTools: ApiTool[];
   /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
@@ -169,8 +169,8 @@ async function* turn(
       };
       return { recurse: true, modelOverride: cfg.fallbackModel };
     }
-    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' ? e.message : `API Error: ${e.message}`;
-    yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.kind };
+    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' || e.kind === 'replay' ? e.message : `API Error: ${e.message}`;
+    yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.category };
     return outcome('error_during_execution', text);
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');

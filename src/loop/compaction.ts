@@ -7,7 +7,7 @@
 import type { HookRunner } from '../hooks/index.js';
 import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
-import type { ApiTool, CallModel } from './model.js';
+import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
 import type { UsageAccumulator } from './usage.js';
 
@@ -20,7 +20,7 @@ export interface PreCompactVerdict {
 
 export interface CompactConfig {
   model: () => string;
-  system: string;
+  system: ModelRequest['system'];
   apiTools: ApiTool[];
   callModel?: CallModel;
   /** Percent of the context window that triggers compaction, false for never; default: the environment. */

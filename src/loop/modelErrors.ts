@@ -21,7 +21,9 @@ export type ModelErrorKind =
   /** The API's reply was not valid JSON: a streamed one gets one non-streaming attempt. */
   | 'malformed_response'
   /** Our side failed before anything was sent (the body cannot be serialised): nothing to retry. */
-  | 'local';
+  | 'local'
+  /** --replay could not serve the request (it differs from the recording, or goes past it). */
+  | 'replay';
 
 export class ModelError extends Error {
   readonly status: number | null;

@@ -255,6 +255,15 @@ export function decidePermission(state: PermissionState, req: PermissionRequest)
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', message: hook.reason || `Permission to use ${what} was denied by a PreToolUse hook.`, reason: 'hook' };
   }
+  // A command that asks to leave an active sandbox is always asked about: no rule, hook or mode
+  // allows it on its own (dontAsk turns the ask into a deny).
+  const sandbox = state.sandbox?.status.active ? state.sandbox : undefined;
+  const disableSandbox = shape.kind === 'bash' && (req.input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true;
+  if (sandbox && disableSandbox && sandbox.allowUnsandboxedCommands) {
+    const reason = 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)';
+    if (mode === 'dontAsk') return { behavior: 'deny', message: `Permission to use ${what} outside the sandbox was denied: the session is in dontAsk mode.`, reason: `dontAsk mode: ${reason}` };
+    return { behavior: 'ask', message: `${what} needs permission: ${reason}.`, reason, suggestions: [], hint: '--permission-prompt-tool stdio (a command outside the sandbox is never allowed by a rule)' };
+  }
   const askRule = firstMatch(state, state.rules.ask, req, shape);
   if (hook?.behavior === 'ask' || askRule) {
     const reason = askRule ? `ask rule ${askRule.text}` : hook?.reason || 'a PreToolUse hook asked for confirmation';
@@ -264,6 +273,11 @@ export function decidePermission(state: PermissionState, req: PermissionRequest)
   if (hook?.behavior === 'allow') return { behavior: 'allow', reason: hook.reason || 'PreToolUse hook' };
   const allowed = allowedByRules(state, req, shape);
   if (allowed) return { behavior: 'allow', reason: `allow rule ${allowed.text}` };
+
+  // autoAllowBashIfSandboxed: what runs inside the sandbox needs no ask (deny and ask rules held above).
+  if (sandbox?.autoAllowBashIfSandboxed && shape.kind === 'bash' && sandbox.sandboxes(shape.command, disableSandbox)) {
+    return { behavior: 'allow', reason: 'sandboxed (sandbox.autoAllowBashIfSandboxed)' };
+  }
 
   // 7. The mode.
   if (mode === 'bypassPermissions') return { behavior: 'allow', reason: 'mode bypassPermissions' };

@@ -15,6 +15,14 @@ export interface RuleEntry {
   path?: PathPattern;
 }
 
+/** The session sandbox as the decision sees it (src/sandbox's CommandSandbox fits). */
+export interface BashSandboxPolicy {
+  readonly status: { active: boolean };
+  readonly autoAllowBashIfSandboxed: boolean;
+  readonly allowUnsandboxedCommands: boolean;
+  sandboxes(command: string, disableRequested?: boolean): boolean;
+}
+
 export interface PermissionStateOptions {
   mode: PermissionMode;
   allow: string[];
@@ -32,6 +40,8 @@ export class PermissionState {
   private currentMode: PermissionMode;
   readonly rules: Record<RuleBehavior, RuleEntry[]> = { allow: [], deny: [], ask: [] };
   workingDirs: WorkingDir[];
+  /** Set once the session's sandbox is up: autoAllowBashIfSandboxed, dangerouslyDisableSandbox. */
+  sandbox?: BashSandboxPolicy;
 
   constructor(opts: PermissionStateOptions) {
     this.cwd = opts.cwd;

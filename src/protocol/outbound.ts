@@ -40,6 +40,8 @@ export const systemInitSchema = z.object({
   output_style: z.string(),
   agents: z.array(z.string()),
   claude_code_version: z.string(),
+  /** Present when `sandbox.enabled` is set: `active` false means Bash runs unsandboxed (reason says why). */
+  sandbox: z.object({ enabled: z.boolean(), active: z.boolean(), reason: z.string().optional() }).optional(),
   ...envelope,
 });
 

@@ -7,7 +7,7 @@ import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPi
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import type { CliOptions } from '../options.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { ALL_SOURCES, loadSettings, type LoadedSettings, type SettingSource } from '../settings/index.js';
+import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource } from '../settings/index.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -40,6 +40,10 @@ export interface GuardContext {
 export interface Guards {
   permissions: PermissionState;
   hooks: HookRunner;
+  /** The loaded settings files, lowest precedence first (the sandbox reads its key from them). */
+  settingsFiles: LoadedFile[];
+  /** Every allow and deny rule of the session (settings and flags), as written. */
+  rules: { allow: string[]; deny: string[] };
   /** What every tool call of this session passes through (subagents inherit it). */
   pipeline: Omit<PipelineDeps, 'tools'>;
   /** initialize: the host's callback hooks. */
@@ -50,7 +54,7 @@ export interface Guards {
   sessionEnd(reason: string): Promise<void>;
 }
 
-function parseSources(value: string | undefined): SettingSource[] {
+export function parseSources(value: string | undefined): SettingSource[] {
   if (value === undefined) return ALL_SOURCES;
   const out: SettingSource[] = [];
   for (const s of value.split(',').map((x) => x.trim()).filter(Boolean)) {
@@ -135,6 +139,8 @@ export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
   return {
     permissions,
     hooks,
+    settingsFiles: loaded.files,
+    rules: { allow: [...loaded.permissions.allow, ...o.allowedTools], deny: [...loaded.permissions.deny, ...o.disallowedTools] },
     pipeline: { permissions, hooks, askHost, onSystemMessage: ctx.onSystemMessage, onWarning: warn },
     setHostHooks(value) {
       const parsed = callbackHooksSchema.safeParse(value ?? {});

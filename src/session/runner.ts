@@ -14,6 +14,7 @@ import type { PermissionMode } from '../protocol/inbound.js';
 import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
+import type { SystemBlocks } from './systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
 import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
@@ -39,6 +40,8 @@ export interface SessionSettings {
   agents: string[];
   apiKeySource: string;
   version: string;
+  /** `sandbox.enabled` was set: whether Bash commands really run sandboxed (init reports it). */
+  sandbox?: { enabled: boolean; active: boolean; reason?: string };
 }
 
 export interface SessionHooks {
@@ -48,7 +51,7 @@ export interface SessionHooks {
    */
   reportError?: (text: string) => void;
   /** Build the system prompt at the start of each run (after initialize may have changed it). */
-  systemPrompt: () => string;
+  systemPrompt: () => SystemBlocks;
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
@@ -286,6 +289,7 @@ export class SessionRunner {
       output_style: 'default',
       agents: s.agents,
       claude_code_version: s.version,
+      ...(s.sandbox ? { sandbox: s.sandbox } : {}),
       ...envelope(s.sessionId),
     };
   }

@@ -2,6 +2,7 @@
 // kept as written (loose objects), so a newer reference setting never breaks a run.
 import { z } from 'zod';
 import { PERMISSION_MODES } from '../permissions/modes.js';
+import { sandboxSettingsSchema } from '../sandbox/settings.js';
 
 const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
 
@@ -45,6 +46,7 @@ export const settingsSchema = z.looseObject(
   {
     permissions: permissionsSettingsSchema.optional(),
     hooks: hooksSettingsSchema.optional(),
+    sandbox: sandboxSettingsSchema.optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z.record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), { error: 'must be an object of NAME → string' }).optional(),
   },

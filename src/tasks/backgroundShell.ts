@@ -2,7 +2,7 @@
 // comes (capped), the file ends with `[exited with code N]`, and the registry reports the end.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { BackgroundShellService } from '../../tools/bash.js';
-import { runShellCommand } from '../util/processGroup.js';
+import { runBashCommand, violationNote } from '../sandbox/run.js';
 import { stoppedSummary, type TaskRecord, type TaskRegistry } from './registry.js';
 
 export const BG_DEFAULT_TIMEOUT_MS = 30 * 60_000;
@@ -49,7 +49,10 @@ export function createBackgroundShellService(
       const rec = registry.register('local_bash', { description, toolUseId: o.toolUseId, command });
       const file = new CappedFile(rec.outputFile, opts.maxFileBytes ?? BG_MAX_FILE_BYTES);
       const timeoutMs = Math.min(Math.max(1, o.timeoutMs ?? BG_DEFAULT_TIMEOUT_MS), BG_MAX_TIMEOUT_MS);
-      void runShellCommand(command, {
+      void runBashCommand(command, {
+        sandbox: o.sandbox,
+        disableSandbox: o.disableSandbox,
+        commandId: o.toolUseId || rec.id,
         cwd: o.cwd,
         signal: rec.abort.signal,
         timeoutMs,
@@ -59,6 +62,7 @@ export function createBackgroundShellService(
         (r) => {
           const code = r.exitCode ?? (r.signal ? 128 + signalNumber(r.signal) : 1);
           const sep = '\n';
+          if (r.violations.length) file.write(violationNote(r.violations));
           if (r.aborted) {
             file.end(`${sep}[stopped]\n`);
             registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), exitCode: r.exitCode });

@@ -1,0 +1,68 @@
+// (f) What the Bash sandbox adds: the same session of 20 Bash calls (`true`) with and without
+// `sandbox.enabled`; the difference per call is the sandbox's cost (wrap + bubblewrap start).
+// Also the start-up cost (spawn → init). Skipped with the reason where bubblewrap is missing.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const AGENT = join(root, 'bin/agent');
+const RUNS = Number(process.env.BENCH_RUNS) || 7;
+const CALLS = 20;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const userLine = (text) =>
+  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+
+function run(api, cwd, settings) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const args = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)];
+    const child = spawn(AGENT, args, { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    let initMs = 0;
+    let result;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c) => {
+      buf += c;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (msg.type === 'system' && msg.subtype === 'init' && !initMs) initMs = performance.now() - t0;
+        if (msg.type === 'result') result = msg;
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0 || result?.is_error) return reject(new Error(`agent exited ${code}: ${JSON.stringify(result)}`));
+      resolve({ initMs, totalMs: performance.now() - t0 });
+    });
+    child.stdin.end(userLine('run true 20 times'));
+  });
+}
+
+export async function benchSandbox() {
+  const missing = ['bwrap', 'socat', 'rg'].filter((c) => spawnSync('which', [c]).status !== 0);
+  if (missing.length) return { skipped: `${missing.join(', ')} not installed` };
+  const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
+  const script = () => {
+    let n = 0;
+    return () => (++n % (CALLS + 1) === 0 ? { content: [{ type: 'text', text: 'done' }] } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }] });
+  };
+  const apiOn = await startFakeApi(script());
+  const apiOff = await startFakeApi(script());
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-f-')));
+  const perCall = [];
+  const startup = [];
+  for (let i = 0; i < RUNS; i++) {
+    const on = await run(apiOn, cwd, { sandbox: { enabled: true } });
+    const off = await run(apiOff, cwd, {});
+    perCall.push((on.totalMs - on.initMs - (off.totalMs - off.initMs)) / CALLS);
+    startup.push(on.initMs - off.initMs);
+  }
+  await apiOn.close();
+  await apiOff.close();
+  return { perCall: median(perCall), startup: median(startup) };
+}

@@ -1,0 +1,4 @@
+export { runBashCommand, violationNote, type BashRunOptions, type BashRunResult } from './run.js';
+export { setupSandbox, buildRuntimeConfig, SandboxStartupError, type CommandSandbox, type SandboxStatus, type SandboxSetupOptions } from './runtime.js';
+export { mergeSandboxSettings, rulesToSandbox, rulePathToSandboxPaths, isExcludedCommand, resolveSettingsPath, type MergedSandboxSettings } from './policy.js';
+export { sandboxSettingsSchema, unsupportedSandboxKeys, type SandboxSettings } from './settings.js';

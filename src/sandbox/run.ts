@@ -1,0 +1,49 @@
+// The one way a Bash command of the model runs (foreground Bash and background shells alike):
+// inside the session's sandbox when it has one and the command is not exempt, else as is.
+import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../util/processGroup.js';
+import type { CommandSandbox } from './runtime.js';
+
+export interface BashRunOptions extends GroupRunOptions {
+  /** The session's sandbox; absent when `sandbox.enabled` is off. */
+  sandbox?: CommandSandbox;
+  /** The call's dangerouslyDisableSandbox (honoured only where allowUnsandboxedCommands allows). */
+  disableSandbox?: boolean;
+  /** A unique id (the tool_use id): violations are looked up by it. */
+  commandId: string;
+}
+
+export interface BashRunResult extends GroupRunResult {
+  /** Ran inside the sandbox. */
+  sandboxed: boolean;
+  /** What the sandbox blocked (`deny openat /etc/x`, `deny network-outbound host:443 …`). */
+  violations: string[];
+}
+
+export async function runBashCommand(command: string, opts: BashRunOptions): Promise<BashRunResult> {
+  const { sandbox, disableSandbox, commandId, ...run } = opts;
+  if (!sandbox || !sandbox.sandboxes(command, disableSandbox)) {
+    return { ...(await runShellCommand(command, run)), sandboxed: false, violations: [] };
+  }
+  let wrapped;
+  try {
+    wrapped = await sandbox.wrap(command, { commandId, signal: run.signal });
+  } catch (err) {
+    // Never fall back to running it unsandboxed.
+    const message = `The sandbox could not prepare this command, so it was not run: ${(err as Error).message}`;
+    return { stdout: '', stderr: message, combined: message, exitCode: 1, signal: null, timedOut: false, aborted: run.signal?.aborted ?? false, truncatedChars: 0, sandboxed: true, violations: [] };
+  }
+  try {
+    const result = await runShellCommand(wrapped.command, run);
+    return { ...result, sandboxed: true, violations: await wrapped.finish() };
+  } finally {
+    await wrapped.finish();
+  }
+}
+
+/** The note a tool result carries when the sandbox blocked something, so the model can adapt. */
+export function violationNote(violations: string[]): string {
+  if (violations.length === 0) return '';
+  const shown = violations.slice(0, 20);
+  const more = violations.length > shown.length ? `\n… and ${violations.length - shown.length} more` : '';
+  return `\n<sandbox_violations>\nThe sandbox blocked (writes outside the allowed folders, network outside the allowed domains):\n${shown.join('\n')}${more}\n</sandbox_violations>`;
+}

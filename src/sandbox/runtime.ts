@@ -1,0 +1,250 @@
+// The sandbox of one session: @anthropic-ai/sandbox-runtime (bubblewrap + seccomp + a filtering
+// proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
+// command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { childEnv } from '../util/processGroup.js';
+import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from './policy.js';
+import { unsupportedSandboxKeys } from './settings.js';
+
+type SrtModule = typeof import('@anthropic-ai/sandbox-runtime');
+type SrtConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
+type SrtManager = SrtModule['SandboxManager'];
+
+/** What `init` and the start-up check report. */
+export interface SandboxStatus {
+  enabled: boolean;
+  /** Bash commands really run inside the sandbox. */
+  active: boolean;
+  /** Why an enabled sandbox is not active (then commands run unsandboxed). */
+  reason?: string;
+}
+
+/** One wrapped command: the shell text to run, and what the sandbox blocked once it has ended. */
+export interface WrappedCommand {
+  command: string;
+  /** Call once the command's processes are gone: releases per-command state, returns the violations. */
+  finish(): Promise<string[]>;
+}
+
+/** The sandbox as tools see it (ToolContext.services.sandbox). */
+export interface CommandSandbox {
+  readonly status: SandboxStatus;
+  readonly autoAllowBashIfSandboxed: boolean;
+  readonly allowUnsandboxedCommands: boolean;
+  /** Would this command run inside the sandbox? `disableRequested`: the call's dangerouslyDisableSandbox. */
+  sandboxes(command: string, disableRequested?: boolean): boolean;
+  wrap(command: string, opts: { commandId: string; signal?: AbortSignal }): Promise<WrappedCommand>;
+}
+
+export class SandboxStartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxStartupError';
+  }
+}
+
+export interface SandboxSetupOptions {
+  settings: MergedSandboxSettings;
+  /** Permission rules (all sources and flags): Read/Edit/WebFetch rules become sandbox limits. */
+  rules: { allow: string[]; deny: string[] };
+  cwd: string;
+  /** --add-dir and permissions.additionalDirectories: writable like cwd. */
+  workingDirs: string[];
+  /** The session's scratch directory: writable; its `tmp/` is the commands' TMPDIR. */
+  scratchDir: string;
+  platform?: NodeJS.Platform;
+  warn: (message: string) => void;
+}
+
+function installHint(platform: NodeJS.Platform): string {
+  if (platform === 'darwin') return 'On macOS the sandbox uses sandbox-exec (part of the system) and ripgrep: brew install ripgrep.';
+  return 'Install them: apt-get install bubblewrap socat ripgrep (Debian/Ubuntu), dnf install bubblewrap socat ripgrep (Fedora), pacman -S bubblewrap socat ripgrep (Arch).';
+}
+
+function loadRuntime(): SrtModule {
+  // A plain require (Node ≥ 20.19 loads the package's ESM this way): the bundle runs in a
+  // vm.Script, where a dynamic import() has no loader.
+  const from = typeof __filename === 'string' ? __filename : import.meta.url;
+  return createRequire(from)('@anthropic-ai/sandbox-runtime') as SrtModule;
+}
+
+/** The runtime config: filesystem and network limits from the sandbox settings and the rules. */
+export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
+  const s = o.settings;
+  const fromRules = rulesToSandbox(o.rules, o.cwd);
+  const network = s.network;
+  const config: SrtConfig = {
+    network: {
+      allowedDomains: [...new Set([...network.allowedDomains, ...fromRules.allowedDomains])],
+      deniedDomains: [...new Set([...network.deniedDomains, ...fromRules.deniedDomains])],
+      ...(network.allowUnixSockets.length ? { allowUnixSockets: network.allowUnixSockets } : {}),
+      ...(network.allowAllUnixSockets !== undefined ? { allowAllUnixSockets: network.allowAllUnixSockets } : {}),
+      ...(network.allowLocalBinding !== undefined ? { allowLocalBinding: network.allowLocalBinding } : {}),
+      ...(network.allowMachLookup ? { allowMachLookup: network.allowMachLookup } : {}),
+      ...(network.httpProxyPort !== undefined ? { httpProxyPort: network.httpProxyPort } : {}),
+      ...(network.socksProxyPort !== undefined ? { socksProxyPort: network.socksProxyPort } : {}),
+    },
+    filesystem: {
+      denyRead: [...new Set([...s.filesystem.denyRead, ...fromRules.denyRead])],
+      allowRead: s.filesystem.allowRead,
+      allowWrite: [...new Set([o.cwd, ...o.workingDirs, o.scratchDir, ...s.filesystem.allowWrite, ...fromRules.allowWrite])],
+      denyWrite: [...new Set([...s.filesystem.denyWrite, ...fromRules.denyWrite])],
+    },
+    ...(Object.keys(s.ignoreViolations).length ? { ignoreViolations: s.ignoreViolations } : {}),
+    ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
+    ...(s.enableWeakerNetworkIsolation !== undefined ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation } : {}),
+    ...(s.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
+    ...(s.ripgrep ? { ripgrep: { command: s.ripgrep.command, ...(s.ripgrep.args ? { args: s.ripgrep.args } : {}) } } : {}),
+    ...(s.bwrapPath ? { bwrapPath: s.bwrapPath } : {}),
+    ...(s.socatPath ? { socatPath: s.socatPath } : {}),
+  } as SrtConfig;
+  return config;
+}
+
+/** Runs `command` through bash once, outside our process-group bookkeeping: the start-up probe. */
+function probe(shellText: string, cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/bash', ['-c', shellText], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const add = (c: Buffer) => {
+      if (output.length < 4000) output += c.toString('utf8');
+    };
+    child.stdout.on('data', add);
+    child.stderr.on('data', add);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: 127, output: err.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
+ * Sets the sandbox up, or says why it cannot. Returns undefined when `sandbox.enabled` is not
+ * true. Throws SandboxStartupError (exit 1) when it is enabled but cannot run and
+ * `failIfUnavailable` is not false, and for settings it cannot enforce; with
+ * `failIfUnavailable: false` it warns and returns an inactive sandbox.
+ */
+export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandbox | undefined> {
+  const s = o.settings;
+  if (s.enabled !== true) return undefined;
+  const unsupported = unsupportedSandboxKeys(s);
+  if (unsupported.length) {
+    throw new SandboxStartupError(
+      `sandbox settings this runtime cannot enforce: ${unsupported.join(', ')}. Remove them (or turn the sandbox off); they are not silently ignored.`,
+    );
+  }
+  const platform = o.platform ?? process.platform;
+  const unavailable = (what: string): CommandSandbox => {
+    const reason = `Sandbox required but unavailable: ${what.replace(/\.+$/, '')}`;
+    if (s.failIfUnavailable !== false) {
+      throw new SandboxStartupError(`${reason}. To run Bash commands unsandboxed instead, set "sandbox": {"failIfUnavailable": false}.`);
+    }
+    o.warn(`${reason}. sandbox.failIfUnavailable is false: Bash commands run UNSANDBOXED.`);
+    return inactiveSandbox(s, `${reason}; Bash commands run UNSANDBOXED (sandbox.failIfUnavailable is false)`);
+  };
+  if (platform !== 'linux' && platform !== 'darwin') return unavailable(`no sandbox is available on ${platform} (Linux needs bubblewrap, macOS sandbox-exec)`);
+
+  let srt: SrtModule;
+  try {
+    srt = loadRuntime();
+  } catch (err) {
+    return unavailable(`@anthropic-ai/sandbox-runtime could not be loaded (${(err as Error).message})`);
+  }
+  const config = buildRuntimeConfig(o);
+  const checked = srt.SandboxRuntimeConfigSchema.safeParse(config);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new SandboxStartupError(`sandbox settings: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const manager = srt.SandboxManager;
+  if (!manager.isSupportedPlatform()) return unavailable(`this platform is not supported by the sandbox runtime`);
+  const deps = manager.checkDependencies(config.ripgrep);
+  if (deps.errors.length) return unavailable(`${deps.errors.join(', ')}. ${installHint(platform)}`);
+  for (const w of deps.warnings) o.warn(`sandbox: ${w}`);
+
+  // The commands' TMPDIR: the session's own, inside a writable directory (the runtime's default
+  // /tmp/claude may not exist and is shared by every user).
+  const tmp = path.join(o.scratchDir, 'tmp');
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  process.env.CLAUDE_CODE_TMPDIR = tmp;
+  try {
+    await manager.initialize(config, undefined, true);
+  } catch (err) {
+    await manager.reset().catch(() => {});
+    return unavailable(`${(err as Error).message}. ${installHint(platform)}`);
+  }
+  for (const w of manager.getLinuxGlobPatternWarnings()) o.warn(`sandbox: ${w}`);
+
+  // Dependencies present is not enough (user namespaces may be off, /proc not mountable): run one.
+  let wrapped: string;
+  try {
+    wrapped = await manager.wrapWithSandbox('true', undefined, undefined, undefined, { commandId: 'agent-sandbox-probe' });
+  } catch (err) {
+    await manager.reset().catch(() => {});
+    return unavailable(`a probe command could not be wrapped (${(err as Error).message})`);
+  }
+  const result = await probe(wrapped, o.cwd);
+  manager.cleanupAfterCommand();
+  if (result.code !== 0) {
+    await manager.reset().catch(() => {});
+    const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 500) || `exit code ${result.code}`;
+    return unavailable(
+      `bubblewrap could not start a sandbox here (${why}). Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0)`,
+    );
+  }
+  return activeSandbox(s, manager);
+}
+
+function policyOf(s: MergedSandboxSettings) {
+  const allowUnsandboxed = s.allowUnsandboxedCommands !== false;
+  return {
+    autoAllowBashIfSandboxed: s.autoAllowBashIfSandboxed === true,
+    allowUnsandboxedCommands: allowUnsandboxed,
+    /** Runs outside: an excluded command, or dangerouslyDisableSandbox where that is allowed. */
+    outside: (command: string, disableRequested?: boolean) => (disableRequested === true && allowUnsandboxed) || isExcludedCommand(s.excludedCommands, command),
+  };
+}
+
+function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandbox {
+  const p = policyOf(s);
+  return {
+    status: { enabled: true, active: false, reason },
+    autoAllowBashIfSandboxed: false,
+    allowUnsandboxedCommands: p.allowUnsandboxedCommands,
+    sandboxes: () => false,
+    wrap: async (command) => ({ command, finish: async () => [] }),
+  };
+}
+
+function activeSandbox(s: MergedSandboxSettings, manager: SrtManager): CommandSandbox {
+  const p = policyOf(s);
+  return {
+    status: { enabled: true, active: true },
+    autoAllowBashIfSandboxed: p.autoAllowBashIfSandboxed,
+    allowUnsandboxedCommands: p.allowUnsandboxedCommands,
+    sandboxes: (command, disableRequested) => !p.outside(command, disableRequested),
+    async wrap(command, opts) {
+      const text = await manager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId, commandText: command });
+      let finished = false;
+      return {
+        command: text,
+        async finish() {
+          if (finished) return [];
+          finished = true;
+          manager.cleanupAfterCommand();
+          // Violation events arrive over a socket; let the ones already sent land first.
+          await new Promise((r) => setImmediate(r));
+          return manager.getSandboxViolationStore().getViolationsForCommand(opts.commandId).map((v) => v.line);
+        },
+      };
+    },
+  };
+}

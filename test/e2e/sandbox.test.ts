@@ -1,0 +1,254 @@
+// The Bash sandbox end to end: bin/agent with `sandbox.enabled` against the fake API, running real
+// commands under bubblewrap. Skipped, with the reason printed, where bubblewrap, socat or ripgrep
+// is missing or user namespaces are off (.ci/run installs the packages).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
+import { alive, waitUntil } from '../processes.js';
+import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
+
+function which(cmd: string): string | undefined {
+  const r = spawnSync('which', [cmd], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Why the sandbox cannot be tested here, or undefined when it can. */
+function unavailableReason(): string | undefined {
+  const missing = ['bwrap', 'socat', 'rg'].filter((c) => !which(c));
+  if (missing.length) return `${missing.join(', ')} not on PATH (apt-get install bubblewrap socat ripgrep)`;
+  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', '--unshare-pid', '--unshare-net', '--', 'true'], { encoding: 'utf8' });
+  if (r.status !== 0) return `bubblewrap cannot create namespaces here: ${r.stderr.trim()}`;
+  return undefined;
+}
+
+const reason = unavailableReason();
+if (reason) console.log(`SKIPPED: the sandbox tests: ${reason}`);
+const describeSandbox = reason ? describe.skip : describe;
+
+let api: FakeApi | undefined;
+let server: http.Server | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  server?.close();
+  server = undefined;
+});
+
+function settingsArg(sandbox: object, permissions: object = {}): string[] {
+  return ['--settings', JSON.stringify({ sandbox: { enabled: true, ...sandbox }, permissions })];
+}
+
+/** Runs one scripted list of Bash calls in one assistant turn; returns results by id (t1…). */
+async function runCalls(list: Array<Record<string, unknown>>, opts: { cwd: string; args: string[]; env?: Record<string, string> }) {
+  api = await startFakeApi([calls(list.map((input) => ['Bash', input])), text('done')]);
+  const r = await runAgent({ api, cwd: opts.cwd, args: [...STREAM_ARGS, ...opts.args], env: opts.env, input: userLine('go'), timeoutMs: 30_000 });
+  const init = r.json().find((m) => m.type === 'system' && m.subtype === 'init');
+  const results = api.requests.length > 1 ? resultsById(api.requests[1]) : {};
+  return { ...r, init, results };
+}
+
+describeSandbox('the Bash sandbox (bubblewrap)', () => {
+  it('writes: outside cwd fail (nothing is created, the violation is reported); inside cwd, the scratch TMPDIR and --add-dir work; init says it is active', async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    const added = tempDir('agent-added-');
+    const r = await runCalls(
+      [
+        { command: `echo leak > ${outside}/escaped.txt` },
+        { command: 'echo kept > inside.txt && cat inside.txt' },
+        { command: 'f=$(mktemp) && echo tmp-ok > "$f" && cat "$f"' },
+        { command: `echo added > ${added}/a.txt` },
+      ],
+      { cwd, args: ['--allowedTools', 'Bash', '--add-dir', added, ...settingsArg({})] },
+    );
+    expect(r.code).toBe(0);
+    expect(r.init?.sandbox).toEqual({ enabled: true, active: true });
+    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    expect(r.results.t1.isError).toBe(true);
+    expect(r.results.t1.text).toMatch(/Read-only file system/);
+    expect(r.results.t1.text).toContain('<sandbox_violations>');
+    expect(r.results.t1.text).toContain(`${outside}/escaped.txt`);
+    expect(r.results.t2).toEqual({ text: 'kept', isError: false });
+    expect(readFileSync(join(cwd, 'inside.txt'), 'utf8')).toBe('kept\n');
+    expect(r.results.t3).toEqual({ text: 'tmp-ok', isError: false });
+    expect(r.results.t4.isError).toBe(false);
+    expect(readFileSync(join(added, 'a.txt'), 'utf8')).toBe('added\n');
+  });
+
+  it('a folder denied by a Read rule cannot be read by any program: grep -r, find -exec cat, python3 open(), a script in cwd', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'secret'));
+    writeFileSync(join(cwd, 'secret', 'key'), 'TOPSECRET=hunter2\n');
+    writeFileSync(join(cwd, 'notes.txt'), 'PUBLIC=ok\n');
+    writeFileSync(join(cwd, 'read.sh'), '#!/bin/sh\ncat secret/key\n');
+    chmodSync(join(cwd, 'read.sh'), 0o755);
+    const r = await runCalls(
+      [
+        { command: 'grep -r =  . ; true' },
+        { command: 'find . -type f -exec cat {} + ; true' },
+        { command: `python3 -c "print(open('secret/key').read())"` },
+        { command: './read.sh' },
+        { command: 'ls secret | wc -l' },
+      ],
+      { cwd, args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })] },
+    );
+    expect(r.code).toBe(0);
+    for (const id of ['t1', 't2', 't3', 't4', 't5']) expect(r.results[id].text).not.toContain('hunter2');
+    // The rest of the project stays readable.
+    expect(r.results.t1.text).toContain('PUBLIC=ok');
+    expect(r.results.t2.text).toContain('PUBLIC=ok');
+    expect(r.results.t3.isError).toBe(true);
+    expect(r.results.t4.isError).toBe(true);
+    expect(r.results.t5.text).toBe('0');
+    expect(readFileSync(join(cwd, 'secret', 'key'), 'utf8')).toBe('TOPSECRET=hunter2\n');
+  });
+
+  it('network: a loopback server the test started is refused (and reported); allowed once its domain is allowed by a WebFetch rule', async () => {
+    let hits = 0;
+    server = http.createServer((_q, s) => {
+      hits++;
+      s.end('hello from the host\n');
+    });
+    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
+    const port = (server.address() as { port: number }).port;
+    const viaProxy = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const direct = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
+
+    const denied = await runCalls([{ command: viaProxy }, { command: direct }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
+    expect(hits).toBe(0);
+    expect(denied.results.t1.text).not.toContain('hello from the host');
+    expect(denied.results.t1.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
+    expect(denied.results.t2.isError).toBe(true);
+    expect(denied.results.t2.text).not.toContain('hello from the host');
+    await api!.close();
+
+    const allowed = await runCalls([{ command: viaProxy }], {
+      cwd: tempDir(),
+      args: ['--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })],
+    });
+    expect(allowed.results.t1).toEqual({ text: 'hello from the host', isError: false });
+    expect(hits).toBe(1);
+  });
+
+  it('the agent process is out of sight: its /proc entry (and the API key in its environ) cannot be reached', async () => {
+    let pid = 0;
+    api = await startFakeApi((req): ScriptedReply =>
+      turns(req) === 0
+        ? toolUse('Bash', { command: `cat /proc/${pid}/environ >/dev/null 2>&1 && echo visible || echo hidden; ls /proc | grep -c '^[0-9]'` })
+        : text('done'),
+    );
+    const p = startAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({})], env: { AGENT_SHARE_API_KEY: '1' } });
+    pid = p.child.pid!;
+    p.sendRaw(userLine('go'));
+    await p.waitFor((m) => m.type === 'result', 20_000);
+    p.endInput();
+    await p.exited;
+    const [seen, count] = resultText(lastToolResults(api.requests[1])[0].content).split('\n');
+    expect(seen).toBe('hidden');
+    // Only the sandbox's own few processes are in its /proc.
+    expect(Number(count)).toBeLessThan(10);
+  });
+
+  it('dangerouslyDisableSandbox always asks the host, even with an allow rule; allowed, the command runs outside', async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    api = await startFakeApi([toolUse('Bash', { command: `touch ${outside}/made`, dangerouslyDisableSandbox: true }, 'toolu_dd'), text('done')]);
+    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', '--allowedTools', 'Bash', ...settingsArg({ allowUnsandboxedCommands: true })] });
+    p.sendRaw(userLine('go'));
+    const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool');
+    expect(ask.request.tool_name).toBe('Bash');
+    expect(ask.request.decision_reason).toMatch(/outside the sandbox/);
+    p.send({ type: 'control_response', response: { subtype: 'success', request_id: ask.request_id, response: { behavior: 'allow', updatedInput: ask.request.input } } });
+    await p.waitFor((m) => m.type === 'result');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    expect(existsSync(join(outside, 'made'))).toBe(true);
+    expect(resultText(lastToolResults(api.requests[1])[0].content)).not.toMatch(/Read-only/);
+  });
+
+  it('with allowUnsandboxedCommands false, dangerouslyDisableSandbox is not honoured: no ask, the command stays inside', async () => {
+    const outside = tempDir('agent-outside-');
+    const r = await runCalls([{ command: `touch ${outside}/made`, dangerouslyDisableSandbox: true }], {
+      cwd: tempDir(),
+      args: ['--allowedTools', 'Bash', ...settingsArg({ allowUnsandboxedCommands: false })],
+    });
+    expect(existsSync(join(outside, 'made'))).toBe(false);
+    expect(r.results.t1.text).toMatch(/dangerouslyDisableSandbox was not honoured/);
+  });
+
+  it('autoAllowBashIfSandboxed: sandboxed commands need no rule; deny rules still hold; an excluded command runs outside through the normal ask', async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    const r = await runCalls(
+      [{ command: 'echo auto > a.txt && cat a.txt' }, { command: 'rm -f a.txt' }, { command: `touch ${outside}/x` }],
+      { cwd, args: [...settingsArg({ autoAllowBashIfSandboxed: true, excludedCommands: ['touch'] }, { deny: ['Bash(rm:*)'] })] },
+    );
+    expect(r.results.t1).toEqual({ text: 'auto', isError: false });
+    expect(r.results.t2.text).toMatch(/denied by the rule Bash\(rm:\*\)/);
+    // touch is excluded: not sandboxed, so not auto-allowed; nobody to ask → denied, never run.
+    expect(r.results.t3.text).toMatch(/no one can be asked/);
+    expect(existsSync(join(outside, 'x'))).toBe(false);
+    expect(existsSync(join(cwd, 'a.txt'))).toBe(true);
+  });
+
+  it('background shells are sandboxed too, and stopping one kills everything it started', async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    const marker = `${Date.now() % 100000}.731`;
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (n === 0) return toolUse('Bash', { command: `echo bg > ${outside}/bg.txt; echo started; sleep ${marker}`, run_in_background: true }, 'toolu_bg');
+      return text('started');
+    });
+    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({})] });
+    p.sendRaw(userLine('go'));
+    const started = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_started');
+    await p.waitFor((m) => m.type === 'result');
+    const pgrep = () => execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    expect(await waitUntil(() => { try { return pgrep().length > 0; } catch { return false; } }, 10_000)).toBe(true);
+    const pids = pgrep();
+    expect(started.task_type).toBe('local_bash');
+    p.send({ type: 'control_request', request_id: 'int1', request: { subtype: 'interrupt' } });
+    await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_notification');
+    expect(await waitUntil(() => pids.every((pid) => !alive(pid)), 5000)).toBe(true);
+    p.endInput();
+    await p.exited;
+    expect(existsSync(join(outside, 'bg.txt'))).toBe(false);
+  });
+
+  it('a missing bubblewrap (PATH without it) stops the start with exit 1 and how to install it', async () => {
+    const bin = tempDir('agent-path-');
+    for (const c of ['node', 'bash', 'sh', 'which', 'socat', 'rg', 'env']) {
+      const at = which(c);
+      if (at) symlinkSync(at, join(bin, c));
+    }
+    api = await startFakeApi([text('never')]);
+    const r = await runAgent({ api, args: ['-p', 'hi', ...settingsArg({})], env: { PATH: bin } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Sandbox required but unavailable: bubblewrap/);
+    expect(r.stderr).toMatch(/apt-get install bubblewrap/);
+    expect(api.requests).toHaveLength(0);
+
+    // failIfUnavailable: false → a warning, init says it is not active, and commands still run.
+    await api.close();
+    api = await startFakeApi([toolUse('Bash', { command: 'echo ran' }), text('done')]);
+    const cwd = tempDir();
+    const soft = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({ failIfUnavailable: false })], env: { PATH: bin }, input: userLine('go') });
+    expect(soft.code).toBe(0);
+    expect(soft.stderr).toMatch(/UNSANDBOXED/);
+    const init = soft.json().find((m) => m.subtype === 'init');
+    expect(init?.sandbox).toMatchObject({ enabled: true, active: false });
+    expect(init?.sandbox.reason).toMatch(/bubblewrap/);
+  });
+
+  it('sandbox settings it cannot enforce stop the start (exit 1), never silently dropped', async () => {
+    api = await startFakeApi([text('never')]);
+    const r = await runAgent({ api, args: ['-p', 'hi', ...settingsArg({ credentials: { envVars: [{ name: 'X', mode: 'deny' }] } })] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/sandbox\.credentials/);
+    expect(api.requests).toHaveLength(0);
+  });
+});
