@@ -10,7 +10,7 @@ import { registerControlHandlers } from './control/handlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
-import { VERSION } from './options.js';
+import { VERSION, parseDuration } from './options.js';
 import { modelChoices, resolveModel } from './loop/models.js';
 import type { CallModel } from './loop/model.js';
 import { streamModel } from './loop/modelClient.js';
@@ -110,7 +110,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
 
-  const tools = selectTools(builtinTools(), o);
+  const tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) }), o);
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -176,6 +176,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       agentsFlag: o.agents,
       settingSources: o.settingSources,
       projectRoot: o.projectConfigRoot,
+      sessionSpent: () => runner.spentSoFar(),
       sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
       version: VERSION,
     });
@@ -231,6 +232,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       systemPrompt: () => buildSystemPrompt(systemParts),
       services: agents.services,
       background: agents.background,
+      team: agents.team,
+      teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal, uuid) => {
         transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
@@ -384,6 +387,20 @@ function selectTools(all: Tool[], o: CliOptions): Tool[] {
   }
   const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));
   return tools.filter((t) => !removed.has(t.name));
+}
+
+/** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (a bad value is told and the default used). */
+function teammateTimeout(o: CliOptions): number | undefined {
+  if (o.teammateTimeoutMs !== undefined) return o.teammateTimeoutMs;
+  const env = process.env.AGENT_TEAMMATE_TIMEOUT_MS;
+  if (env === undefined || env === '') return undefined;
+  const ms = parseDuration(env);
+  if (ms === undefined) process.stderr.write(`agent: AGENT_TEAMMATE_TIMEOUT_MS="${env}" is not a duration; the default (10 minutes) is used\n`);
+  return ms;
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
 async function readAll(stream: NodeJS.ReadStream): Promise<string> {

@@ -50,6 +50,14 @@ export const optionsSchema = z.object({
   strictMcpConfig: z.boolean().default(false),
   managedSettings: z.string().optional(),
   projectConfigRoot: z.string().min(1, '--project-config-root must name a directory').optional(),
+  teammateTimeoutMs: z
+    .string()
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: `--teammate-timeout: "${v}" is not a duration (e.g. 600000, 90s, 10m)` });
+      return ms ?? 0;
+    })
+    .optional(),
   thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
   record: z.string().min(1, '--record needs a file').optional(),
   replay: z.string().min(1, '--replay needs a file').optional(),
@@ -76,6 +84,14 @@ const NOT_YET = [
   'debug-file',
   'debug-to-stderr',
 ] as const;
+
+/** "600000" / "500ms" (milliseconds), "90s", "10m" → milliseconds; undefined when not a duration. */
+export function parseDuration(v: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
+  return n > 0 ? Math.round(n) : undefined;
+}
 
 /** Split comma- or space-separated lists, repeated or not: `--tools a,b --tools c`. */
 function list(value: string, previous: string[] = []): string[] {
@@ -140,6 +156,7 @@ function buildProgram(): Command {
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
+    .option('--teammate-timeout <duration>', 'once the input has ended, how long working teammates may go on before they are stopped (ms, or 90s, 10m; default 10m, or AGENT_TEAMMATE_TIMEOUT_MS)')
     .option('--resume-session-at <uuid>', 'with --resume: resume the branch that ends at this message')
     .option('--resume-drops-turn <uuid>', 'with --resume-session-at: refuse unless everything past that point is this prompt\'s turn')
     .option('-n, --name <title>', "the session's title (what listSessions shows)")
@@ -200,6 +217,7 @@ export function parseOptions(argv: string[]): ParseOutcome {
     forkSession: raw.forkSession ?? false,
     mcpConfig: raw.mcpConfig ?? [],
     strictMcpConfig: raw.strictMcpConfig ?? false,
+    teammateTimeoutMs: raw.teammateTimeout,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;

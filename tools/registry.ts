@@ -12,6 +12,10 @@ import { AgentTool, TaskTool } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
+import { SendMessageTool } from './sendMessage.js';
+import { ListAgentsTool } from './listAgents.js';
+import { TeamCreateTool } from './teamCreate.js';
+import { TeamDeleteTool } from './teamDelete.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -22,11 +26,17 @@ export function resultCapFor(toolName: string): number {
   return RESULT_CAPS[toolName] ?? MAX_RESULT_CHARS;
 }
 
-/** The built-in tools, in the order the model sees them. */
-export function builtinTools(): Tool[] {
+/**
+ * The built-in tools, in the order the model sees them. `agentTeams`
+ * (CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) adds the agent-teams spelling's TeamCreate and TeamDelete;
+ * named teammates, SendMessage and ListAgents are always there (the session's implicit team).
+ */
+export function builtinTools(opts: { agentTeams?: boolean } = {}): Tool[] {
   return [
     BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool,
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
+    SendMessageTool, ListAgentsTool,
+    ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
   ] as Tool[];
 }
 

@@ -3,6 +3,7 @@
 // the agent loop (synchronously, forwarding its events as progress, or in the background).
 import { z } from 'zod';
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolProgress, type ToolResult } from './tool.js';
+import { teamService } from './teamService.js';
 
 export interface SubagentSummary {
   name: string;
@@ -56,6 +57,11 @@ export const taskInputSchema = z.object({
     .optional()
     .describe('Set to true to run the agent in the background; you will be notified when it completes.'),
   max_turns: z.number().int().positive().optional().describe('Optional cap on the agent\'s model turns'),
+  name: z
+    .string()
+    .optional()
+    .describe('Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives'),
+  team_name: z.string().optional().describe('The team it joins (agent teams; default: the team you lead, or the session\'s implicit team)'),
 });
 export type TaskInput = z.infer<typeof taskInputSchema>;
 
@@ -75,6 +81,7 @@ Usage notes:
 - The agent's result is not shown to the user: relay what matters in your own answer.
 - Write a complete, self-contained prompt: say exactly what to do and what to report back, since the agent cannot ask you questions.
 - run_in_background: the call returns at once with a task id and an output file; you are notified when the agent completes. Use TaskOutput to read its result earlier, TaskStop to stop it.
+- name: the agent becomes a teammate: it runs in the background, keeps its conversation between messages, and you talk to it with SendMessage {to: name}; what it sends you (and a notice when it goes idle) arrives as a <teammate-message> turn, also after you have answered. ListAgents lists the live ones.
 - Agents cannot launch agents of their own.`;
 }
 
@@ -107,6 +114,8 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
         ...(input.model ? { model: input.model } : {}),
         ...(input.max_turns ? { maxTurns: input.max_turns } : {}),
       };
+      if (input.name !== undefined) return await teamService(ctx).spawn({ ...req, name: input.name, teamName: input.team_name }, ctx);
+      if (input.team_name !== undefined) throw new ToolError('team_name needs a name: give the teammate a `name`');
       if (input.run_in_background) return await svc.startBackground(req, ctx);
       return yield* svc.run(req, ctx);
     },

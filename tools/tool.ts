@@ -2,6 +2,7 @@
 // validated input and a context, yields progress, and returns what the model and the host see.
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
+import type { TeamToolService } from './teamService.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
@@ -78,9 +79,7 @@ export interface ToolServices {
   agentId?: string;
 }
 
-/** Filled in by the team tools' interface when teams land; a slot so the session can hand it over. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface TeamService {}
+export type TeamService = TeamToolService;
 
 /** Thrown by a tool for an expected failure: the message goes to the model as an is_error result. */
 export class ToolError extends Error {

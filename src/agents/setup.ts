@@ -14,6 +14,7 @@ import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
 import { loadAgentDir } from './markdownAgents.js';
 import { SubagentRunner } from './subagentRunner.js';
+import { TeamService } from '../teams/team.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -30,6 +31,8 @@ export interface AgentSetupOptions {
   /** `--project-config-root`: where `.claude/agents` is read (default: cwd). */
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
+  /** What the session has spent so far (teammates check the budget against it). */
+  sessionSpent?: () => number;
   /** The session's folder beside its transcript; without persistence a temp folder is used. */
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
@@ -41,6 +44,7 @@ export interface AgentSetup {
   registry: TaskRegistry;
   services: ToolServices;
   background: BackgroundHost;
+  team: TeamService;
   /** `initialize.agents` from the host. Throws on a bad definition. */
   setSdkAgents(agents: Record<string, unknown>): void;
 }
@@ -65,17 +69,28 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emit: (m) => o.emit({ ...m, ...envelope(o.sessionId) }),
   });
   const background = createBackgroundHost(registry);
+  const emitEvent = (ev: LoopEvent) => {
+    const line = toWire(ev, o.sessionId, o.includePartialMessages());
+    return line ? o.emit(line) : undefined;
+  };
   const subagents = new SubagentRunner({
     catalog,
     registry,
     tools: () => o.tools,
-    emitEvent: (ev: LoopEvent) => {
-      const line = toWire(ev, o.sessionId, o.includePartialMessages());
-      return line ? o.emit(line) : undefined;
-    },
+    emitEvent,
     lateUsage: (u) => background.addLateUsage(u),
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
+  });
+  const team = new TeamService({
+    sessionId: o.sessionId,
+    env,
+    registry,
+    subagents,
+    emit: (m) => o.emit({ ...m, ...envelope(o.sessionId) }),
+    emitEvent,
+    lateUsage: (u) => background.addLateUsage(u),
+    sessionSpent: () => (o.sessionSpent?.() ?? 0) + background.pendingUsd(),
   });
   setTaskAgentLister(() => subagents.list());
   const services: ToolServices = {
@@ -83,12 +98,14 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     backgroundShell: createBackgroundShellService(registry),
     tasks: createTaskControlService(registry),
     todos: createTodoStore(),
+    team,
   };
   return {
     catalog,
     registry,
     services,
     background,
+    team,
     setSdkAgents(agents) {
       catalog.set('sdk', parseAgentRecord(agents, 'sdk'));
     },

@@ -41,7 +41,7 @@ export interface SubagentDeps {
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
 }
 
-interface Prepared {
+export interface Prepared {
   def: AgentDef;
   agentId: string;
   model: string;
@@ -61,7 +61,7 @@ export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
 }
 
 /** A subagent's loop event as its transcript line (deltas and progress are not kept). */
-function recordEvent(transcript: Transcript, ev: LoopEvent): void {
+export function recordEvent(transcript: Transcript, ev: LoopEvent): void {
   if (ev.type === 'assistant')
     transcript.appendMessage({
       type: 'assistant',
@@ -76,7 +76,7 @@ function recordEvent(transcript: Transcript, ev: LoopEvent): void {
     });
 }
 
-function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
+export function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
   const t = usage.totals();
   return {
     total_tokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
@@ -105,7 +105,8 @@ export class SubagentRunner implements SubagentService {
     }));
   }
 
-  private prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
+  /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
+  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
@@ -149,14 +150,16 @@ export class SubagentRunner implements SubagentService {
     return p;
   }
 
-  private transcriptPath(agentId: string): string {
+  /** `<session>/subagents/agent-<id>.jsonl` (its folder made). */
+  transcriptPath(agentId: string): string {
     const path = subagentTranscriptPath(this.deps.sessionFolder(), agentId);
     mkdirSync(dirname(path), { recursive: true });
     return path;
   }
 
-  private openTranscript(p: Prepared): Transcript {
-    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId });
+  /** The agent's transcript: a side chain of the session (a teammate's lines name its team). */
+  openTranscript(p: Prepared, teamName?: string): Transcript {
+    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId, ...(teamName ? { teamName } : {}) });
   }
 
   /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */

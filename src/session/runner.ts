@@ -17,10 +17,14 @@ import { envelope, toWire } from './wire.js';
 import type { SystemBlocks } from './systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import type { TeamHost } from '../teams/team.js';
+import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
 
 export type { UserContent } from './promptBatch.js';
+
+export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
 
 export interface SessionSettings {
   sessionId: string;
@@ -63,6 +67,10 @@ export interface SessionHooks {
   permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /** The team: the lead's mail re-enters the loop; live teammates keep the session going. */
+  team?: TeamHost;
+  /** How long working teammates may go on once the input has ended (default 10 minutes). */
+  teammateTimeoutMs?: number;
   /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
   callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
@@ -79,6 +87,8 @@ export class SessionRunner {
   /** Every denial of the running prompt, its subagents' included. */
   private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
+  /** The running turn's usage (null between turns). */
+  private currentUsage: UsageAccumulator | null = null;
   private apiTools: LoopConfig['apiTools'] | null = null;
 
   constructor(
@@ -120,6 +130,11 @@ export class SessionRunner {
     return this.lastIsError;
   }
 
+  /** What the session has spent so far, the running turn included (teammates' budget check). */
+  spentSoFar(): number {
+    return this.spentUsd + (this.currentUsage?.totalCostUSD ?? 0);
+  }
+
   /** Abort the running prompt (interrupt): its result comes within a second. */
   interrupt(): boolean {
     void this.hooks.background?.stopAll();
@@ -128,33 +143,55 @@ export class SessionRunner {
     return true;
   }
 
-  /** Run prompts until the input ends and the queue is empty. */
+  /**
+   * Run prompts until the input ends and the queue is empty. After each result, poll (every
+   * 500 ms, or at once when something changes) for background-task notices and the lead's team
+   * mail: they re-enter the loop as a new turn, with a result of its own. Once the input has
+   * ended the session still waits for them; live teammates finish their work (bounded by the
+   * teammate timeout, then stopped and reported), the lead gets one wrap-up turn to shut its team
+   * down, idle teammates are ended, and only then does the run end.
+   */
   async run(): Promise<void> {
     const bg = this.hooks.background;
-    if (!bg) {
+    const team = this.hooks.team;
+    if (!bg && !team) {
       for await (const prompt of this.queue) await this.runQueued(prompt);
       return;
     }
-    // After each result, poll (every 500 ms, or at once when a task ends): a finished task's
-    // notice re-enters the loop. Input ended: leave only when no task runs and no notice waits.
+    const waitForChange = (ms: number) =>
+      Promise.race([bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)), ...(team ? [team.waitForChange(ms)] : [])]);
     let next: Promise<IteratorResult<QueuedPrompt>> | null = null;
-    let inputEnded = false;
+    let inputEndedAt: number | null = null;
+    let wrapUpDone = false;
     for (;;) {
-      const notice = bg.takeNotice();
-      if (notice) {
-        await this.runTurn([{ content: notice, notification: true }]);
+      const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter((t): t is string => t !== null);
+      if (notices.length) {
+        await this.runTurn([{ content: notices.join('\n\n'), notification: true }]);
         continue;
       }
-      if (inputEnded) {
-        if (!bg.busy()) return;
-        await bg.waitForChange(500);
+      if (inputEndedAt !== null) {
+        if (team?.live()) {
+          if (team.working()) {
+            const left = inputEndedAt + (this.hooks.teammateTimeoutMs ?? DEFAULT_TEAMMATE_TIMEOUT_MS) - Date.now();
+            if (left <= 0) await team.stopWorking('the teammate timeout passed after the input ended');
+            else await waitForChange(Math.min(500, left));
+          } else if (!wrapUpDone) {
+            wrapUpDone = true;
+            await this.runTurn([{ content: SHUTDOWN_PROMPT, notification: true }]);
+          } else {
+            await team.endIdle();
+          }
+          continue;
+        }
+        if (!bg?.busy()) return;
+        await waitForChange(500);
         continue;
       }
       next ??= this.queue.next();
-      const step = await Promise.race([next, bg.waitForChange(500).then(() => null)]);
+      const step = await Promise.race([next, waitForChange(500).then(() => null)]);
       if (step === null) continue;
       next = null;
-      if (step.done) inputEnded = true;
+      if (step.done) inputEndedAt = Date.now();
       else await this.runQueued(step.value);
     }
   }
@@ -171,6 +208,7 @@ export class SessionRunner {
     this.current = abort;
     const s = this.settings;
     const usage = new UsageAccumulator();
+    this.currentUsage = usage;
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
@@ -206,6 +244,7 @@ export class SessionRunner {
       }
       this.hooks.background?.drainUsage(usage);
       this.spentUsd += usage.totalCostUSD;
+      this.currentUsage = null;
       await this.emitResult(outcome, usage, started);
     } catch (err) {
       // A bug or an environment fault must not take the session down: it is this turn's error
@@ -216,6 +255,7 @@ export class SessionRunner {
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       this.current = null;
+      this.currentUsage = null;
     }
   }
 

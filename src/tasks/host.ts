@@ -19,12 +19,15 @@ export interface BackgroundHost {
 export interface BackgroundHostWithUsage extends BackgroundHost {
   /** Count a background subagent's usage in the session's next result. */
   addLateUsage(usage: UsageAccumulator): void;
+  /** The cost of background work not yet counted in a result. */
+  pendingUsd(): number;
 }
 
 export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWithUsage {
   let late = new UsageAccumulator();
   return {
-    busy: () => registry.hasRunning() || registry.hasNotices(),
+    // Teammates live on between messages: the team decides when they end (src/teams).
+    busy: () => registry.hasRunning((t) => t.kind !== 'in_process_teammate') || registry.hasNotices(),
     takeNotice() {
       const tasks = registry.takeNotices();
       return tasks.length ? noticeText(tasks) : null;
@@ -37,6 +40,7 @@ export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWith
     addLateUsage(usage) {
       late.merge(usage);
     },
+    pendingUsd: () => late.totalCostUSD,
     stopAll: () => registry.stopAll(),
   };
 }

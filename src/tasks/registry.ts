@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type TaskKind = 'local_bash' | 'local_agent';
+export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
 export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
 
@@ -29,6 +29,8 @@ export interface TaskRecord {
   command?: string;
   /** The agent type (local_agent). */
   subagentType?: string;
+  /** A teammate's name: TaskStop and stop_task accept it in place of the id. */
+  name?: string;
   abort: AbortController;
   startedAt: number;
   endedAt?: number;
@@ -49,6 +51,7 @@ export interface TaskStart {
   toolUseId: string;
   command?: string;
   subagentType?: string;
+  name?: string;
   /** A file name for the output (default: <id>.output). */
   fileName?: (id: string) => string;
 }
@@ -69,7 +72,7 @@ export interface TaskRegistryOptions {
 }
 
 export function newTaskId(kind: TaskKind): string {
-  return (kind === 'local_bash' ? 'b' : 'a') + randomBytes(4).toString('hex');
+  return (kind === 'local_bash' ? 'b' : kind === 'in_process_teammate' ? 't' : 'a') + randomBytes(4).toString('hex');
 }
 
 export class TaskRegistry {
@@ -101,6 +104,7 @@ export class TaskRegistry {
       outputFile: file,
       ...(start.command !== undefined ? { command: start.command } : {}),
       ...(start.subagentType !== undefined ? { subagentType: start.subagentType } : {}),
+      ...(start.name !== undefined ? { name: start.name } : {}),
       abort: new AbortController(),
       startedAt: Date.now(),
       done,
@@ -167,17 +171,21 @@ export class TaskRegistry {
     });
   }
 
+  /** By task id, or by a running teammate's name. */
   get(id: string): TaskRecord | undefined {
-    return this.tasks.get(id);
+    const byId = this.tasks.get(id);
+    if (byId) return byId;
+    for (const t of this.tasks.values()) if (t.name === id && t.status === 'running') return t;
+    return undefined;
   }
 
   list(): TaskRecord[] {
     return [...this.tasks.values()];
   }
 
-  /** Whether any task is still running. */
-  hasRunning(): boolean {
-    for (const t of this.tasks.values()) if (t.status === 'running') return true;
+  /** Whether any task (of those `which` picks) is still running. */
+  hasRunning(which: (t: TaskRecord) => boolean = () => true): boolean {
+    for (const t of this.tasks.values()) if (t.status === 'running' && which(t)) return true;
     return false;
   }
 
@@ -216,13 +224,13 @@ export class TaskRegistry {
 
   /** Stop one task: abort it and wait (up to `graceMs`) until it has reported its end. */
   async stop(id: string, graceMs = 5000): Promise<TaskRecord | undefined> {
-    const rec = this.tasks.get(id);
+    const rec = this.get(id);
     if (!rec) return undefined;
     if (rec.status === 'running') {
       rec.abort.abort();
       await Promise.race([rec.done, new Promise((r) => setTimeout(r, graceMs).unref())]);
       // A task that does not wind down in time is reported as stopped anyway.
-      this.finish(id, { status: 'stopped', summary: stoppedSummary(rec) });
+      this.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec) });
     }
     return rec;
   }
@@ -240,10 +248,10 @@ export class TaskRegistry {
   }
 }
 
-export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'command'>): string {
-  return rec.kind === 'local_bash'
-    ? `Background command "${rec.description || rec.command}" was stopped`
-    : `Agent "${rec.description}" was stopped`;
+export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'command' | 'name'>): string {
+  if (rec.kind === 'local_bash') return `Background command "${rec.description || rec.command}" was stopped`;
+  if (rec.kind === 'in_process_teammate') return `Teammate "${rec.name}" was stopped`;
+  return `Agent "${rec.description}" was stopped`;
 }
 
 /** The `<task-notification>` block the model reads on its next turn. */

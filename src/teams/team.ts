@@ -1,0 +1,341 @@
+// The session's team: at most one at a time, either made with TeamCreate (agent teams spelling)
+// or implicitly by the first Task/Agent call that names its agent. It owns the team directory
+// (config.json, inboxes/), spawns teammates (same loop, same pipeline, their own conversations),
+// routes SendMessage, and tells the session runner what it needs after a result: the lead's
+// unread mail, whether a teammate is live or working, and how to end them.
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ToolContext, ToolResult } from '../../tools/tool.js';
+import { ToolError } from '../../tools/tool.js';
+import { toolApiSchema } from '../../tools/registry.js';
+import type { SubagentRequest } from '../../tools/task.js';
+import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
+import type { SubagentRunner } from '../agents/subagentRunner.js';
+import type { LoopEvent } from '../loop/events.js';
+import type { UsageAccumulator } from '../loop/usage.js';
+import type { TaskRegistry } from '../tasks/registry.js';
+import { Mailbox } from './mailbox.js';
+import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
+import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile } from './teamConfig.js';
+import { Teammate } from './teammate.js';
+
+/** Tools a teammate never gets: no nested teams, no spawning. */
+const LEAD_ONLY_TOOLS = new Set(['Task', 'Agent', 'TeamCreate', 'TeamDelete']);
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export interface TeamServiceDeps {
+  sessionId: string;
+  env: NodeJS.ProcessEnv;
+  registry: TaskRegistry;
+  subagents: SubagentRunner;
+  /** One protocol line (the envelope is added by the caller). */
+  emit: (message: Record<string, unknown>) => void | Promise<void>;
+  emitEvent: (ev: LoopEvent) => void | Promise<void>;
+  lateUsage: (usage: UsageAccumulator) => void;
+  sessionSpent: () => number;
+}
+
+/** What the session runner asks of the team after each result (see SessionRunner.run). */
+export interface TeamHost {
+  /** The lead's unread mail as one prompt (`<teammate-message>` blocks), or null. */
+  takeLeadPrompt(): Promise<string | null>;
+  /** A teammate is still live (working or idle). */
+  live(): boolean;
+  /** A teammate is working right now. */
+  working(): boolean;
+  /** Resolves when something changes (mail for the lead, a teammate's status), or after `ms`. */
+  waitForChange(ms: number): Promise<void>;
+  /** Stop every working teammate (the teammate timeout); each is reported as stopped. */
+  stopWorking(reason: string): Promise<void>;
+  /** End every idle teammate (the session is over); their work is done, nothing is cut. */
+  endIdle(): Promise<void>;
+}
+
+interface ActiveTeam {
+  name: string;
+  dir: string;
+  mailbox: Mailbox;
+  config: TeamConfigFile;
+}
+
+export class TeamService implements TeamToolService, TeamHost {
+  private team: ActiveTeam | null = null;
+  private readonly members = new Map<string, Teammate>();
+  private waiters: Array<() => void> = [];
+  private configProblemTold = false;
+
+  constructor(private readonly deps: TeamServiceDeps) {}
+
+  // ---- tools ----
+
+  async create(caller: string, teamName: string, description?: string): Promise<ToolResult> {
+    this.leadOnly(caller, 'TeamCreate');
+    if (this.team) throw new ToolError(`Already leading team "${this.team.name}". A session leads one team at a time: TeamDelete it first.`);
+    if (!NAME_RE.test(teamName)) throw new ToolError(`Team name "${teamName}" is not usable: letters, digits, ".", "_" and "-" only (at most 64)`);
+    const dir = join(teamsDir(this.deps.env), teamDirName(teamName));
+    if (existsSync(join(dir, 'config.json')))
+      throw new ToolError(`A team named "${teamName}" already exists (${dir}). Choose another name.`);
+    const team = this.open(teamName, dir, description);
+    const data = { team_name: team.name, team_file_path: join(dir, 'config.json'), lead_agent_id: team.config.leadAgentId };
+    return { content: `Team "${team.name}" created. You lead it as "${LEAD_NAME}". Spawn teammates with the Task tool (name + team_name: "${team.name}").`, data };
+  }
+
+  async delete(caller: string): Promise<ToolResult> {
+    this.leadOnly(caller, 'TeamDelete');
+    const team = this.team;
+    if (!team) throw new ToolError('There is no team to delete');
+    const live = [...this.members.values()].filter((m) => m.live);
+    if (live.length)
+      throw new ToolError(
+        `Cannot delete team "${team.name}": ${live.length} teammate(s) still live (${live.map((m) => `${m.name}: ${m.status}`).join(', ')}). ` +
+          'Ask each to shut down (SendMessage type shutdown_request), wait for the approvals, then call TeamDelete again.',
+      );
+    rmSync(team.dir, { recursive: true, force: true });
+    this.team = null;
+    this.members.clear();
+    this.changed();
+    return { content: `Team "${team.name}" deleted (its directory and mailboxes removed).`, data: { success: true, team_name: team.name } };
+  }
+
+  list(): { teamName: string | null; agents: AgentView[] } {
+    const agents = [...this.members.values()]
+      .filter((m) => m.live)
+      .map((m) => ({ name: m.name, agentId: m.task.id, agentType: m.agentType, status: m.status, lastActivity: new Date(m.lastActivity).toISOString() }));
+    return { teamName: this.team?.name ?? null, agents };
+  }
+
+  async spawn(req: SubagentRequest & { name: string; teamName?: string }, ctx: ToolContext): Promise<ToolResult> {
+    const { name } = req;
+    if (!NAME_RE.test(name) || name === LEAD_NAME)
+      throw new ToolError(`Agent name "${name}" is not usable: letters, digits, ".", "_" and "-" (at most 64), and not "${LEAD_NAME}"`);
+    if (this.members.get(name)?.live) throw new ToolError(`An agent named "${name}" is already live in this team; pick another name or message it with SendMessage`);
+    if (req.teamName && this.team && req.teamName !== this.team.name)
+      throw new ToolError(`Team "${req.teamName}" is not the team you lead ("${this.team.name}")`);
+    const team = this.team ?? this.open(req.teamName ?? `session-${this.deps.sessionId.slice(0, 8)}`, undefined, undefined);
+    const registry = this.deps.registry;
+    const rec = registry.register('in_process_teammate', {
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      name,
+      fileName: (id) => `agent-${id}.jsonl`,
+    });
+    let teammate: Teammate;
+    try {
+      const p = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, this.deps.subagents.transcriptPath(rec.id));
+      // The task's output file is its transcript, kept with the session's other subagents.
+      symlinkSync(p.transcriptPath, rec.outputFile);
+      p.cfg.tools = p.cfg.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
+      p.cfg.apiTools = p.cfg.tools.map(toolApiSchema);
+      p.cfg.pipeline = { ...p.cfg.pipeline, tools: p.cfg.tools };
+      const base = p.cfg.toolContext;
+      // Its tools know who is calling (SendMessage's sender) and reach the same team.
+      p.cfg.toolContext = (id) => {
+        const c = base(id);
+        return { ...c, services: { ...c.services, team: this, teamMember: name } };
+      };
+      teammate = new Teammate(name, req.subagentType, rec, p, this.deps.subagents.openTranscript(p, team.name), teammateMessage(LEAD_NAME, req.prompt, req.description), {
+        mailbox: team.mailbox,
+        registry,
+        emitEvent: this.deps.emitEvent,
+        lateUsage: this.deps.lateUsage,
+        sessionSpent: this.deps.sessionSpent,
+        onChange: () => this.memberChanged(),
+        onProblem: (t) => this.problem(t),
+      });
+    } catch (err) {
+      registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
+      throw err;
+    }
+    this.members.set(name, teammate);
+    this.memberChanged();
+    const agentId = `${name}@${team.name}`;
+    return {
+      content:
+        `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team.name}\ntask_id: ${rec.id}\n` +
+        `The agent is now running in the background and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
+      data: { status: 'teammate_spawned', agent_id: agentId, name, team_name: team.name, task_id: rec.id, agent_type: req.subagentType, description: req.description, prompt: req.prompt, outputFile: rec.outputFile },
+    };
+  }
+
+  async send(caller: string, msg: OutgoingMessage): Promise<ToolResult> {
+    const team = this.team;
+    if (!team) throw new ToolError('There is no team yet: spawn a teammate first (Task/Agent with a name)');
+    const deliver = async (to: string, text: string, summary?: string) => {
+      try {
+        await team.mailbox.deliver(to, { from: caller, text, ...(summary ? { summary } : {}) });
+      } catch (err) {
+        throw new ToolError(`The message to "${to}" was not delivered: ${(err as Error).message}`);
+      }
+    };
+    switch (msg.kind) {
+      case 'message': {
+        const to = this.recipient(caller, msg.to);
+        await deliver(to, msg.text, msg.summary);
+        const message = `Message sent to ${to}'s inbox`;
+        return { content: message, data: { success: true, message, routing: { sender: caller, target: to, summary: msg.summary, content: msg.text } } };
+      }
+      case 'broadcast': {
+        const targets = [...this.members.values()].filter((m) => m.live && m.name !== caller).map((m) => m.name);
+        if (caller !== LEAD_NAME) targets.unshift(LEAD_NAME);
+        if (!targets.length) throw new ToolError('Nobody to broadcast to: no other agent of the team is live');
+        for (const to of targets) await deliver(to, msg.text, msg.summary);
+        const message = `Message broadcast to ${targets.length} agent(s): ${targets.join(', ')}`;
+        return { content: message, data: { success: true, message, recipients: targets } };
+      }
+      case 'shutdown_request': {
+        this.leadOnly(caller, 'A shutdown_request');
+        const to = this.recipient(caller, msg.to);
+        const requestId = `shutdown-${randomBytes(4).toString('hex')}@${to}`;
+        await deliver(to, shutdownRequest(caller, requestId, msg.reason), 'shutdown request');
+        const message = `Shutdown request sent to ${to} (request_id ${requestId}). It answers with a shutdown_response once it has wrapped up.`;
+        return { content: message, data: { success: true, message, request_id: requestId, target: to } };
+      }
+      case 'shutdown_response': {
+        const me = this.members.get(caller);
+        if (!me) throw new ToolError('Only a teammate answers a shutdown request');
+        if (!msg.approve && !msg.reason) throw new ToolError('Refusing a shutdown needs a reason (content / reason)');
+        await deliver(LEAD_NAME, shutdownAnswer(caller, msg.requestId, msg.approve, msg.reason), msg.approve ? 'shutdown approved' : 'shutdown refused');
+        if (msg.approve) me.shutdownApproved = true;
+        const message = msg.approve ? 'Shutdown approved: you stop once this turn is over.' : 'Shutdown refused; the lead was told why. Carry on.';
+        return { content: message, data: { success: true, message, request_id: msg.requestId, approve: msg.approve } };
+      }
+      case 'plan_approval_response': {
+        this.leadOnly(caller, 'A plan_approval_response');
+        const to = this.recipient(caller, msg.to);
+        const text = JSON.stringify({ type: 'plan_approval_response', requestId: msg.requestId, approve: msg.approve, ...(msg.feedback ? { feedback: msg.feedback } : {}) });
+        await deliver(to, text, msg.approve ? 'plan approved' : 'plan rejected');
+        const message = `Plan ${msg.approve ? 'approval' : 'rejection'} sent to ${to}`;
+        return { content: message, data: { success: true, message, request_id: msg.requestId } };
+      }
+    }
+  }
+
+  // ---- the runner's side ----
+
+  async takeLeadPrompt(): Promise<string | null> {
+    const team = this.team;
+    if (!team || !team.mailbox.hasUnreadSafe(LEAD_NAME)) return null;
+    try {
+      const mail = await team.mailbox.takeUnread(LEAD_NAME);
+      return mail.length ? inboxTurn(mail) : null;
+    } catch (err) {
+      this.problem(`cannot read the lead's inbox: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  live(): boolean {
+    for (const m of this.members.values()) if (m.live) return true;
+    return false;
+  }
+
+  working(): boolean {
+    for (const m of this.members.values()) if (m.busy) return true;
+    return false;
+  }
+
+  waitForChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        const i = this.waiters.indexOf(done);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.push(done);
+    });
+  }
+
+  async stopWorking(reason: string): Promise<void> {
+    const busy = [...this.members.values()].filter((m) => m.busy);
+    for (const m of busy) m.stopReason = reason;
+    await Promise.all(busy.map((m) => this.deps.registry.stop(m.task.id, 3000)));
+  }
+
+  async endIdle(): Promise<void> {
+    const idle = [...this.members.values()].filter((m) => m.live);
+    for (const m of idle) {
+      // Its work was already reported (idle notice): its end needs no turn of the lead.
+      this.deps.registry.markSeen(m.task.id);
+      m.endIfIdle();
+    }
+    await Promise.race([Promise.all(idle.map((m) => m.finished)), new Promise((r) => setTimeout(r, 3000).unref())]);
+  }
+
+  // ---- inside ----
+
+  private leadOnly(caller: string, what: string): void {
+    if (caller !== LEAD_NAME) throw new ToolError(`${what} is for the team lead only`);
+  }
+
+  /** A live recipient's name (or the lead), else an error naming who can be addressed. */
+  private recipient(caller: string, to: string): string {
+    if (to === caller) throw new ToolError('You cannot send a message to yourself');
+    if (to === LEAD_NAME || to === TEAM_LEAD) return LEAD_NAME;
+    const m = this.members.get(to);
+    if (m?.live) return to;
+    const live = [...this.members.values()].filter((x) => x.live).map((x) => x.name);
+    const why = m ? `"${to}" has ended (${m.status})` : `no agent named "${to}"`;
+    throw new ToolError(`Cannot send: ${why}. Live agents: ${live.length ? live.join(', ') : 'none'}; the lead is "${LEAD_NAME}".`);
+  }
+
+  private open(name: string, dir: string | undefined, description: string | undefined): ActiveTeam {
+    const teamDir = dir ?? join(teamsDir(this.deps.env), teamDirName(name));
+    const mailbox = new Mailbox({
+      teamDir,
+      onProblem: (t) => this.problem(t),
+      onDelivered: (to) => {
+        this.members.get(to)?.notify();
+        if (to === LEAD_NAME) this.changed();
+      },
+    });
+    const config: TeamConfigFile = {
+      name,
+      ...(description ? { description } : {}),
+      createdAt: Date.now(),
+      leadAgentId: `${LEAD_NAME}@${name}`,
+      leadSessionId: this.deps.sessionId,
+      members: [],
+    };
+    this.team = { name, dir: teamDir, mailbox, config };
+    this.writeConfig();
+    return this.team;
+  }
+
+  private memberChanged(): void {
+    this.writeConfig();
+    this.changed();
+  }
+
+  private writeConfig(): void {
+    const team = this.team;
+    if (!team) return;
+    team.config.members = [...this.members.values()].map((m) => ({
+      name: m.name,
+      agentId: `${m.name}@${team.name}`,
+      agentType: m.agentType,
+      status: m.status,
+      toolUseId: m.task.toolUseId,
+      joinedAt: m.task.startedAt,
+      lastActivity: m.lastActivity,
+    }));
+    try {
+      writeTeamConfig(team.dir, team.config);
+    } catch (err) {
+      if (!this.configProblemTold) this.problem(`cannot write the team file in ${team.dir}: ${(err as Error).message}`);
+      this.configProblemTold = true;
+    }
+  }
+
+  private problem(text: string): void {
+    process.stderr.write(`agent: ${text}\n`);
+    void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
+  }
+
+  private changed(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+}

@@ -1,0 +1,209 @@
+// One teammate: its own conversation, run by the same agent loop as the lead, in this process.
+// It works on what its mailbox brings (the lead's first message, then whatever anyone sends it),
+// one loop run per batch of messages; between runs it is idle and wakes when a message arrives.
+// Each run's end is told to the lead (an idle notice carrying its last text), so nothing it did is
+// lost even if it never called SendMessage. It ends when it approves a shutdown request, when the
+// session ends it while idle, or when it is stopped (TaskStop, interrupt, the teammate timeout);
+// then its task notification says how, with what it had done so far.
+import { agentLoop } from '../loop/agentLoop.js';
+import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
+import { UsageAccumulator } from '../loop/usage.js';
+import { recordEvent, stats, type Prepared } from '../agents/subagentRunner.js';
+import type { Transcript } from '../session/transcript.js';
+import { appendUser } from '../session/runner.js';
+import type { TaskRecord, TaskRegistry, TaskEnd } from '../tasks/registry.js';
+import type { Mailbox } from './mailbox.js';
+import { idleNotice, inboxTurn } from './messages.js';
+import { LEAD_NAME, type MemberStatus } from './teamConfig.js';
+
+export interface TeammateDeps {
+  mailbox: Mailbox;
+  registry: TaskRegistry;
+  emitEvent: (ev: LoopEvent) => void | Promise<void>;
+  /** A finished run's usage, counted in the session's next result. */
+  lateUsage: (usage: UsageAccumulator) => void;
+  /** What the whole session has spent so far (every agent): the budget holds for all of them. */
+  sessionSpent: () => number;
+  /** Status or activity changed (the team file is rewritten, the runner wakes). */
+  onChange: (t: Teammate) => void;
+  onProblem: (text: string) => void;
+}
+
+/** How often an idle teammate looks at its inbox file when nobody in this process woke it. */
+const IDLE_POLL_MS = 500;
+
+export class Teammate {
+  status: MemberStatus = 'working';
+  lastActivity = Date.now();
+  /** Set when it approved a shutdown request: it ends once its current run is over. */
+  shutdownApproved = false;
+  /** Why it is being stopped (told in its notification). */
+  stopReason: string | undefined;
+  /** The session is over and it is idle: end without further work. */
+  private endWhenIdle = false;
+  private wake: (() => void) | null = null;
+  private readonly history: HistoryMessage[] = [];
+  private lastText = '';
+  private readonly counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
+  private readonly started = Date.now();
+  /** Every run's usage, for its notification. */
+  private readonly totalUsage = new UsageAccumulator();
+  readonly finished: Promise<void>;
+
+  constructor(
+    readonly name: string,
+    readonly agentType: string,
+    readonly task: TaskRecord,
+    private readonly p: Prepared,
+    private readonly transcript: Transcript,
+    firstMessage: string,
+    private readonly deps: TeammateDeps,
+  ) {
+    this.finished = this.run(firstMessage);
+  }
+
+  get busy(): boolean {
+    return this.status === 'working';
+  }
+
+  get live(): boolean {
+    return this.status === 'working' || this.status === 'idle';
+  }
+
+  /** A message arrived for it: an idle teammate starts at once instead of at its next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  /** End it once idle (the session is over; nothing it is doing is cut short). */
+  endIfIdle(): void {
+    this.endWhenIdle = true;
+    this.wake?.();
+  }
+
+  private setStatus(status: MemberStatus): void {
+    this.status = status;
+    this.lastActivity = Date.now();
+    this.deps.onChange(this);
+  }
+
+  private async run(firstMessage: string): Promise<void> {
+    const signal = this.task.abort.signal;
+    const transcript = this.transcript;
+    let pending: string | null = firstMessage;
+    let failure: string | undefined;
+    try {
+      for (;;) {
+        if (signal.aborted) break;
+        if (pending === null) pending = await this.takeMail();
+        if (pending === null) {
+          if (this.shutdownApproved || this.endWhenIdle) break;
+          if (this.status !== 'idle') this.setStatus('idle');
+          await this.sleep(signal);
+          continue;
+        }
+        if (this.status !== 'working') this.setStatus('working');
+        appendUser(this.history, pending, []);
+        transcript.appendMessage({ type: 'user', message: { role: 'user', content: pending } });
+        pending = null;
+        const outcome = await this.runOnce(transcript);
+        if (signal.aborted || this.shutdownApproved) break;
+        this.lastActivity = Date.now();
+        // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
+        await this.deps.mailbox
+          .deliver(LEAD_NAME, { from: this.name, text: idleNotice(this.name, { ok: outcome.subtype === 'success', text: outcome.resultText }), summary: `${this.name} is idle` })
+          .catch((err) => this.deps.onProblem(`teammate ${this.name}: could not tell the lead it is idle: ${(err as Error).message}`));
+      }
+    } catch (err) {
+      failure = `Teammate "${this.name}" failed: ${(err as Error).message}`;
+      process.stderr.write(`agent: ${failure}\n`);
+    } finally {
+      transcript.close();
+    }
+    this.end(failure);
+  }
+
+  private end(failure: string | undefined): void {
+    const usage = stats(this.counters, this.totalUsage, this.started);
+    const soFar = this.lastText ? ` Its last message: ${this.lastText}` : '';
+    let end: TaskEnd;
+    if (failure) {
+      this.status = 'failed';
+      end = { status: 'failed', summary: failure, resultText: this.lastText || failure, usage };
+    } else if (this.task.abort.signal.aborted) {
+      this.status = 'stopped';
+      const why = this.stopReason ? ` (${this.stopReason})` : '';
+      end = { status: 'stopped', summary: `Teammate "${this.name}" was stopped${why} after ${this.counters.toolUses} tool use(s).${soFar}`, resultText: this.lastText, usage };
+    } else {
+      this.status = 'shutdown';
+      const how = this.shutdownApproved ? 'shut down at the lead\'s request' : 'was idle when the session ended and shut down';
+      end = { status: 'completed', summary: `Teammate "${this.name}" ${how}.${soFar}`, resultText: this.lastText, usage };
+    }
+    this.lastActivity = Date.now();
+    this.deps.registry.finish(this.task.id, end);
+    this.deps.onChange(this);
+  }
+
+  /** Unread mail as one user turn, or null. A mailbox that cannot be read is reported, not fatal. */
+  private async takeMail(): Promise<string | null> {
+    try {
+      const mail = await this.deps.mailbox.takeUnread(this.name);
+      return mail.length ? inboxTurn(mail) : null;
+    } catch (err) {
+      this.deps.onProblem(`teammate ${this.name}: cannot read its inbox: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  private sleep(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_POLL_MS);
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  /** One loop run over its conversation; its usage counts for the session, its limits hold. */
+  private async runOnce(transcript: Transcript): Promise<LoopOutcome> {
+    const usage = new UsageAccumulator();
+    const cfg = this.p.cfg;
+    cfg.usage = usage;
+    cfg.spentUsd = () => this.deps.sessionSpent() + usage.totalCostUSD;
+    const gen = agentLoop(this.history, cfg);
+    try {
+      for (;;) {
+        const step = await gen.next();
+        if (step.done) {
+          if (step.value.subtype === 'success') this.lastText = step.value.resultText || this.lastText;
+          return step.value;
+        }
+        const ev = step.value;
+        if (ev.type === 'assistant') {
+          for (const b of ev.message.content) {
+            if (b.type === 'tool_use') {
+              this.counters.toolUses++;
+              this.counters.lastTool = String(b.name);
+            }
+            if (b.type === 'text' && String(b.text ?? '').trim()) this.lastText = String(b.text);
+          }
+          this.lastActivity = Date.now();
+        }
+        recordEvent(transcript, ev);
+        await this.deps.emitEvent(ev);
+        if (ev.type === 'assistant') this.deps.registry.progress(this.task.id, stats(this.counters, usage, this.started), this.counters.lastTool);
+      }
+    } catch (err) {
+      const text = `Internal error: ${(err as Error).message}`;
+      return { subtype: 'error_during_execution', resultText: text, errors: [text], numTurns: 0, stopReason: null, durationApiMs: 0, permissionDenials: [] };
+    } finally {
+      this.totalUsage.merge(usage);
+      this.deps.lateUsage(usage);
+    }
+  }
+}
