@@ -5,7 +5,6 @@ import type { ControlChannel } from '../control/channel.js';
 import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
-import type { CliOptions } from '../options.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
 import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource } from '../settings/index.js';
 
@@ -65,8 +64,25 @@ export function parseSources(value: string | undefined): SettingSource[] {
   return out;
 }
 
+/** What guards a session: the settings to load and the permission flags (the session takes no CLI options). */
+export interface GuardOptions {
+  settingSources?: string;
+  settings?: string;
+  /** `--project-config-root`: where the project and local settings files are read. */
+  projectConfigRoot?: string;
+  /** `--managed-settings`: policy settings (else the managed file). */
+  managedSettings?: string;
+  permissionPromptTool?: string;
+  permissionMode?: PermissionMode;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  addDir: string[];
+}
+
 /** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
-export function loadSessionSettings(o: CliOptions, cwd: string, env: NodeJS.ProcessEnv): LoadedSettings {
+export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.ProcessEnv): LoadedSettings {
   try {
     return loadSettings({
       cwd,
@@ -82,7 +98,7 @@ export function loadSessionSettings(o: CliOptions, cwd: string, env: NodeJS.Proc
   }
 }
 
-export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
+export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
   const loaded = ctx.loaded;
   if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
     throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: only "stdio" is supported yet (MCP permission tools are not)`, 2);
