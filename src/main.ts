@@ -33,7 +33,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
-const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
 /** `interactive`: a person at a terminal (src/session/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
@@ -152,8 +151,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
     maxTurns: o.maxTurns,
     maxBudgetUsd: o.maxBudgetUsd,
+    thinking: o.thinking,
     maxThinkingTokens: o.maxThinkingTokens,
-    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS,
+    effort: o.effort,
+    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
@@ -316,6 +317,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     setMaxThinkingTokens: (tokens) => {
       settings.maxThinkingTokens = tokens ?? undefined;
+      // A budget turns thinking back on in a session started with --thinking disabled.
+      if (tokens && settings.thinking === 'disabled') settings.thinking = undefined;
     },
     mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });
