@@ -24,6 +24,7 @@ import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
+import { setupSessionControls, type SessionControls } from './session/sessionControls.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
@@ -87,13 +88,16 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
   // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
   // go to its own transcript under the session's folder.
-  const emit = transcript
-    ? (m: object) => {
-        const line = m as Record<string, unknown>;
-        if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) transcript.recordProtocolLine(line);
-        return send(m);
-      }
-    : send;
+  let controls: SessionControls | undefined;
+  const record = (m: object) => {
+    const line = m as Record<string, unknown>;
+    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
+    return send(m);
+  };
+  const emit = async (m: object) => {
+    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
+    return record(m);
+  };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
@@ -237,7 +241,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal, uuid) => {
-        transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
+        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        controls?.onPrompt(id);
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
@@ -271,6 +276,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
+  controls = setupSessionControls({
+    env: process.env,
+    cwd,
+    sessionId,
+    sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
+    channel,
+    services: agents.services,
+    tools,
+    permissions: () => guards.permissions,
+    runner: () => runner,
+    systemPrompt: () => buildSystemPrompt(systemParts),
+    memoryText: () => systemParts.memory ?? '',
+    memoryFiles,
+    agents: () => agents.catalog.all(),
+  });
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
