@@ -207,3 +207,9 @@ console.log(
     ? `(g) Bash sandbox                        skipped: ${f.skipped}`
     : `(g) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
 );
+{
+  const r = await (await import('./replay.mjs')).benchReplay(Math.max(3, Math.ceil(RUNS / 2)));
+  console.log(
+    `(h) 50-turn session, --record then --replay   recorded ${fmt(r.recordMs)}, replayed ${fmt(r.replayMs)} (${fmt(r.replayMs / 50)} a turn), recording ${r.kib.toFixed(0)} KiB`,
+  );
+}
