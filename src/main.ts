@@ -11,7 +11,7 @@ import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION, parseDuration } from './options.js';
-import { resolveModel } from './loop/models.js';
+import { modelChoices, resolveModel } from './loop/models.js';
 import type { CallModel } from './loop/model.js';
 import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
@@ -19,7 +19,8 @@ import { buildSystemPrompt, type SystemPromptParts } from './session/systemPromp
 import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
@@ -44,6 +45,15 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   if (!term) writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
   const cwd = process.cwd();
+  let loadedSettings: LoadedSettings;
+  try {
+    loadedSettings = loadSessionSettings(o, cwd, process.env);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return err instanceof StartupError ? err.exitCode : 1;
+  }
+  // Before anything reads the environment or starts a child.
+  applySettingsEnv(loadedSettings.settings, process.env);
   let start: SessionStart;
   try {
     start = await startSession(o, process.env, cwd, { version: VERSION });
@@ -170,6 +180,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
+      projectRoot: o.projectConfigRoot,
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
       version: VERSION,
@@ -190,6 +201,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       transcriptPath: transcript?.path ?? '',
       startSource: start.source,
       channel,
+      loaded: loadedSettings,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
@@ -311,12 +323,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         commands: [],
         output_style: 'default',
         available_output_styles: ['default'],
-        models: [
-          { value: 'default', displayName: 'Default', description: settings.model },
-          { value: 'sonnet', displayName: 'Sonnet', description: 'Claude Sonnet' },
-          { value: 'opus', displayName: 'Opus', description: 'Claude Opus' },
-          { value: 'haiku', displayName: 'Haiku', description: 'Claude Haiku' },
-        ],
+        agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
+        models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
       };
     },
