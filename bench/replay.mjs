@@ -1,4 +1,4 @@
-// (h) --replay: a 50-turn session (Read each turn) recorded once against the fake API, then
+// (i) --replay: a 50-turn session (Read each turn) recorded once against the fake API, then
 // replayed offline at --replay-speed 0. Reports the replay's wall time per turn and the recording's size.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
