@@ -304,6 +304,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     memoryText: () => systemParts.memory ?? '',
     memoryFiles,
     agents: () => agents.catalog.all(),
+    transcript,
+    restoredCheckpoints: start.checkpoints,
   });
 
   registerControlHandlers(channel, {
