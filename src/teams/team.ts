@@ -64,6 +64,7 @@ export class TeamService implements TeamToolService, TeamHost {
   private readonly members = new Map<string, Teammate>();
   private waiters: Array<() => void> = [];
   private configProblemTold = false;
+  private readonly toldProblems = new Set<string>();
 
   constructor(private readonly deps: TeamServiceDeps) {}
 
@@ -331,6 +332,9 @@ export class TeamService implements TeamToolService, TeamHost {
   }
 
   private problem(text: string): void {
+    // Told once: a fault that lasts (an inbox that cannot be read) is not repeated every poll.
+    if (this.toldProblems.has(text)) return;
+    this.toldProblems.add(text);
     process.stderr.write(`agent: ${text}\n`);
     void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
   }

@@ -1,11 +1,13 @@
 // Agent teams end to end: a lead that forms a team, teammates that work in parallel in the same
 // process and talk through their mailboxes, the lead's re-prompts after its result, and the end of
 // the session when the host closes stdin while teammates still work.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
+import { waitUntil } from '../processes.js';
+import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -77,6 +79,146 @@ describe('agent teams: stdin open', () => {
     const note = p.json().find((m) => m.subtype === 'task_notification')!;
     expect(note).toMatchObject({ tool_use_id: 'toolu_spawn', status: 'completed' });
     expect(note.summary).toContain('worker');
+  });
+});
+
+/** A lead that spawns the named teammates (one Agent call each, in one turn) and then says `dispatched`. */
+function spawnTurn(names: string[], prefix: string, tool = 'Agent'): ScriptedReply {
+  return {
+    content: names.map((name) => ({
+      type: 'tool_use' as const,
+      id: `toolu_spawn_${name}`,
+      name: tool,
+      input: { name, description: `Work as ${name}`, prompt: `${prefix}: you are ${name}`, subagent_type: 'general-purpose' },
+    })),
+  };
+}
+
+/** Which named teammate a request is from (`X: you are NAME`), or null for the lead. */
+function memberOf(req: RecordedRequest): string | null {
+  const m = /^<teammate-message teammate_id="team-lead"[^>]*>\n\w+: you are (\w+)/.exec(firstUserText(req));
+  return m ? m[1] : null;
+}
+
+/** Processes whose command line contains `marker` (ps, not our own grep). */
+function processesWith(marker: string): string[] {
+  try {
+    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+  } catch {
+    return [];
+  }
+}
+
+describe('agent teams: the host closes stdin while teammates work', () => {
+  it('stdin closed right after the prompt: the teammate finishes, its message reaches the lead, then the wrap-up turn, then exit; nothing lost', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who === 'worker') {
+        if (n === 0) return toolUse('Bash', { command: 'sleep 2; echo slept' });
+        if (n === 1) return toolUse('SendMessage', { to: 'team-lead', message: 'findings: 17 files', summary: 'findings' });
+        return text('worker finished');
+      }
+      if (n === 0) return spawnTurn(['worker'], 'C');
+      if (n === 1) return text('dispatched');
+      if (isShutdownTurn(req)) return text('team wrapped up');
+      if (lastUserText(req).includes('findings: 17 files')) return text('lead read the findings');
+      return text('noted');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('dispatch a worker'));
+    p.endInput();
+    const { code } = await p.exited;
+    expect(code).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
+    const texts = results.map((r) => r.result);
+    expect(texts[0]).toBe('dispatched');
+    expect(texts).toContain('lead read the findings');
+    expect(texts[texts.length - 1]).toBe('team wrapped up');
+    expect(texts.indexOf('lead read the findings')).toBeLessThan(texts.length - 1);
+    expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
+    // The worker's whole run was seen: its command's output, its last words, and its end.
+    const msgs = p.json();
+    const bashOut = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === 'toolu_spawn_worker' && m.tool_use_result?.stdout?.includes('slept'));
+    expect(bashOut).toBeDefined();
+    const note = msgs.find((m) => m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ tool_use_id: 'toolu_spawn_worker', status: 'completed' });
+    expect(note.summary).toContain('worker finished');
+  });
+
+  it('the teammate timeout: a teammate that never finishes is stopped and reported stopped with what it had done; no process is left', async () => {
+    const marker = `31.${Math.floor(Math.random() * 1e6)}`;
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who === 'slow') {
+        if (n === 0) return { content: [{ type: 'text', text: 'starting the long job' }, { type: 'tool_use', name: 'Bash', input: { command: `sleep ${marker}` } }] };
+        return text('never reached');
+      }
+      if (n === 0) return spawnTurn(['slow'], 'D');
+      if (n === 1) return text('dispatched');
+      return text(`lead saw: ${lastUserText(req).slice(0, 40)}`);
+    });
+    const p = startAgent({ api, args: [...ARGS, '--teammate-timeout', '1500ms'] });
+    p.sendRaw(userLine('start a slow teammate'));
+    p.endInput();
+    const started = Date.now();
+    const { code } = await p.exited;
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(code).toBe(0);
+    const msgs = p.json();
+    const note = msgs.find((m) => m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ tool_use_id: 'toolu_spawn_slow', status: 'stopped' });
+    expect(note.summary).toContain('slow');
+    expect(note.summary).toContain('teammate timeout');
+    expect(note.summary).toContain('starting the long job');
+    // The lead was told (its last turn carries the notification), and the sleep is gone.
+    expect(api.requests.some((r) => lastUserText(r).includes('<status>stopped</status>'))).toBe(true);
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0, 3000)).toBe(true);
+  });
+});
+
+describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessage {to})', () => {
+  it('two named agents run in parallel, ListAgents lists them, SendMessage {to} reaches the lead; TeamCreate is not offered without the flag', async () => {
+    const sentAt: Record<string, number> = {};
+    let listed = '';
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who) {
+        if (n === 0) return toolUse('Bash', { command: 'sleep 1' });
+        if (n === 1) {
+          sentAt[who] = Date.now();
+          return toolUse('SendMessage', { to: 'team-lead', message: `${who} done`, summary: `${who} report` });
+        }
+        return text(`${who} idle`);
+      }
+      if (n === 0) return spawnTurn(['alice', 'bob'], 'H');
+      if (n === 1) return toolUse('ListAgents', {});
+      if (n === 2) {
+        listed = resultText(lastToolResults(req)[0]?.content);
+        return text('dispatched');
+      }
+      return text('got it');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('two teammates'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
+    // Both messages reach the lead (in one turn or two).
+    const seen = () => api!.requests.filter((r) => !memberOf(r)).map(lastUserText).join('\n');
+    expect(await waitUntil(() => seen().includes('alice done') && seen().includes('bob done'), 10_000)).toBe(true);
+    expect(seen()).toMatch(/<teammate-message teammate_id="alice" summary="alice report">/);
+    // The two 1 s commands ran side by side, not one after the other.
+    expect(Math.abs(sentAt.alice - sentAt.bob)).toBeLessThan(900);
+    expect(listed).toMatch(/alice \(general-purpose\): (working|idle)/);
+    expect(listed).toMatch(/bob \(general-purpose\): (working|idle)/);
+    const init = p.json().find((m) => m.subtype === 'init')!;
+    expect(init.tools).toEqual(expect.arrayContaining(['SendMessage', 'ListAgents']));
+    expect(init.tools).not.toContain('TeamCreate');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
   });
 });
 
