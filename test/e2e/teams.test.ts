@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import { resultsById, resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -217,6 +217,104 @@ describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessa
     const init = p.json().find((m) => m.subtype === 'init')!;
     expect(init.tools).toEqual(expect.arrayContaining(['SendMessage', 'ListAgents']));
     expect(init.tools).not.toContain('TeamCreate');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+  });
+});
+
+describe('agent teams: mailboxes', () => {
+  it('two teammates messaging each other and the lead at the same time: no message is lost', async () => {
+    const config = tempDir('agent-teams-config-');
+    const N = 4;
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who) {
+        const other = who === 'alice' ? 'bob' : 'alice';
+        if (n === 0)
+          return {
+            content: Array.from({ length: N }, (_, i) => [
+              { type: 'tool_use' as const, name: 'SendMessage', input: { to: other, message: `${who}->${other} #${i}` } },
+              { type: 'tool_use' as const, name: 'SendMessage', input: { type: 'message', recipient: 'team-lead', content: `${who}->lead #${i}` } },
+            ]).flat(),
+          };
+        return text(`${who} sent all`);
+      }
+      if (n === 0) return toolUse('TeamCreate', { team_name: 'mail' });
+      if (n === 1) return spawnTurn(['alice', 'bob'], 'E', 'Task');
+      if (n === 2) return text('dispatched');
+      return text('ok');
+    });
+    const p = startAgent({ api, args: ARGS, env: { ...TEAMS_ENV, CLAUDE_CONFIG_DIR: config } });
+    p.sendRaw(userLine('chat'));
+    const inboxes = join(config, 'teams', 'mail', 'inboxes');
+    const texts = (name: string) => {
+      try {
+        return JSON.parse(readFileSync(join(inboxes, `${name}.json`), 'utf8')).map((m: any) => m.text as string);
+      } catch {
+        return [];
+      }
+    };
+    const want = (from: string, to: string) => Array.from({ length: N }, (_, i) => `${from}->${to} #${i}`);
+    const complete = () =>
+      want('alice', 'lead').every((t) => texts('team-lead').includes(t)) &&
+      want('bob', 'lead').every((t) => texts('team-lead').includes(t)) &&
+      want('alice', 'bob').every((t) => texts('bob').includes(t)) &&
+      want('bob', 'alice').every((t) => texts('alice').includes(t));
+    expect(await waitUntil(complete, 10_000)).toBe(true);
+    // Every tool call said it was delivered; no stray temp or lock file is left.
+    const sends = p.json().filter((m) => m.type === 'user' && m.parent_tool_use_id && m.tool_use_result?.routing);
+    expect(sends).toHaveLength(4 * N);
+    expect(sends.every((m) => m.message.content[0].is_error !== true)).toBe(true);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const { readdirSync } = await import('node:fs');
+    if (existsSync(inboxes)) expect(readdirSync(inboxes).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('a corrupted inbox is reported and set aside, the session goes on; a message that cannot be written is a failed SendMessage', async () => {
+    const config = tempDir('agent-teams-config-');
+    const inboxes = join(config, 'teams', 'broken', 'inboxes');
+    let failedSend: { text: string; isError: boolean } | undefined;
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who === 'worker') {
+        // Half-written JSON in the lead's inbox, as a writer that died mid-write leaves it.
+        if (n === 0) return toolUse('Bash', { command: `mkdir -p ${inboxes} && printf '[{"from": "x", "te' > ${join(inboxes, 'team-lead.json')}` });
+        if (n === 1) return toolUse('SendMessage', { to: 'team-lead', message: 'after the corruption' });
+        return text('worker done');
+      }
+      if (n === 0) return toolUse('TeamCreate', { team_name: 'broken' });
+      if (n === 1) return spawnTurn(['worker'], 'F', 'Task');
+      if (n === 2) return text('dispatched');
+      const results = resultsById(req);
+      if (results.toolu_failsend) {
+        failedSend = results.toolu_failsend;
+        return text('the send failed');
+      }
+      if (lastUserText(req).endsWith('message the worker')) return toolUse('SendMessage', { to: 'worker', message: 'hi' }, 'toolu_failsend');
+      if (lastUserText(req).includes('after the corruption')) return text('lead still works');
+      return text('ok');
+    });
+    const p = startAgent({ api, args: ARGS, env: { ...TEAMS_ENV, CLAUDE_CONFIG_DIR: config } });
+    p.sendRaw(userLine('go'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'lead still works', 10_000);
+    const problem = await p.waitFor((m) => m.type === 'system' && m.subtype === 'team_problem');
+    expect(problem.message).toMatch(/team-lead\.json is malformed/);
+    expect(p.stderr()).toMatch(/team-lead\.json is malformed/);
+    const { readdirSync, mkdirSync } = await import('node:fs');
+    const aside = readdirSync(inboxes).filter((f) => f.startsWith('team-lead.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(inboxes, aside[0]), 'utf8')).toBe('[{"from": "x", "te');
+
+    // A mailbox that cannot be written: the lead's SendMessage fails with the reason.
+    await waitIdle(join(config, 'teams', 'broken', 'config.json'), 'worker');
+    mkdirSync(join(inboxes, 'worker.json'), { recursive: true });
+    p.sendRaw(userLine('message the worker'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'the send failed');
+    expect(failedSend).toMatchObject({ isError: true });
+    expect(failedSend!.text).toMatch(/The message to "worker" was not delivered: .*EISDIR/);
     p.endInput();
     expect((await p.exited).code).toBe(0);
   });
