@@ -2,7 +2,7 @@
 // process and talk through their mailboxes, the lead's re-prompts after its result, and the end of
 // the session when the host closes stdin while teammates still work.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
@@ -222,6 +222,52 @@ describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessa
   });
 });
 
+describe('agent teams: interrupt and signals with live teammates', () => {
+  const slowTeam = (marker: string) => (req: RecordedRequest): ScriptedReply => {
+    const who = memberOf(req);
+    const n = turns(req);
+    if (who) return n === 0 ? toolUse('Bash', { command: `sleep ${marker}` }) : text('never');
+    if (n === 0) return spawnTurn(['one', 'two'], 'G');
+    if (n === 1) return text('dispatched');
+    return text('after');
+  };
+
+  it('interrupt stops every working teammate mid-tool; each is reported stopped and its command is gone', async () => {
+    const marker = `32.${Math.floor(Math.random() * 1e6)}`;
+    api = await startFakeApi(slowTeam(marker));
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('start two'));
+    await p.waitFor((m) => m.type === 'result');
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 2, 5000)).toBe(true);
+    p.send({ type: 'control_request', request_id: 'int1', request: { subtype: 'interrupt' } });
+    await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === 'int1');
+    expect(await waitUntil(() => p.json().filter((m) => m.subtype === 'task_notification' && m.status === 'stopped').length === 2, 5000)).toBe(true);
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0, 3000)).toBe(true);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+  });
+
+  it('SIGTERM stops everything at once: each teammate reported stopped, exit 143, no process left', async () => {
+    const marker = `33.${Math.floor(Math.random() * 1e6)}`;
+    api = await startFakeApi(slowTeam(marker));
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('start two'));
+    await p.waitFor((m) => m.type === 'result');
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 2, 5000)).toBe(true);
+    const sent = Date.now();
+    p.child.kill('SIGTERM');
+    const { code } = await p.exited;
+    expect(Date.now() - sent).toBeLessThan(4000);
+    expect(code).toBe(143);
+    const notes = p.json().filter((m) => m.subtype === 'task_notification');
+    expect(notes.map((n) => [n.tool_use_id, n.status]).sort()).toEqual([
+      ['toolu_spawn_one', 'stopped'],
+      ['toolu_spawn_two', 'stopped'],
+    ]);
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0, 3000)).toBe(true);
+  });
+});
+
 describe('agent teams: mailboxes', () => {
   it('two teammates messaging each other and the lead at the same time: no message is lost', async () => {
     const config = tempDir('agent-teams-config-');
@@ -333,6 +379,3 @@ async function waitIdle(configFile: string, name: string, timeoutMs = 10_000): P
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-
-void existsSync;
-void writeFileSync;
