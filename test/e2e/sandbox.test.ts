@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { sdkOptions } from './sdkHost.js';
 import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
 
 function which(cmd: string): string | undefined {
@@ -242,6 +244,29 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const init = soft.json().find((m) => m.subtype === 'init');
     expect(init?.sandbox).toMatchObject({ enabled: true, active: false });
     expect(init?.sandbox.reason).toMatch(/bubblewrap/);
+  });
+
+  it("the official SDK's sandbox option (sent in --settings) turns it on: init says active, autoAllowBashIfSandboxed needs no canUseTool", async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    api = await startFakeApi([calls([['Bash', { command: `touch ${outside}/sdk` }], ['Bash', { command: 'echo sdk > s.txt && cat s.txt' }]]), text('done')]);
+    const messages: SDKMessage[] = [];
+    let asked = 0;
+    const options = sdkOptions(api.url, cwd, {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true },
+      canUseTool: async () => {
+        asked++;
+        return { behavior: 'deny', message: 'no' };
+      },
+    });
+    for await (const m of query({ prompt: 'go', options: options as never })) messages.push(m);
+    const init = messages.find((m) => m.type === 'system' && m.subtype === 'init') as Record<string, any>;
+    expect(init.sandbox).toEqual({ enabled: true, active: true });
+    expect(asked).toBe(0);
+    const r = resultsById(api.requests[1]);
+    expect(r.t1.text).toMatch(/Read-only file system/);
+    expect(r.t2).toEqual({ text: 'sdk', isError: false });
+    expect(existsSync(join(outside, 'sdk'))).toBe(false);
   });
 
   it('sandbox settings it cannot enforce stop the start (exit 1), never silently dropped', async () => {
