@@ -1,6 +1,6 @@
 // What the agent loop yields. The loop never touches stdin or stdout: the session runner turns
 // these into protocol lines, a subagent's parent forwards them, a test just collects them.
-import type { ResultSubtype } from '../protocol/outbound.js';
+import { z } from 'zod';
 import type { PermissionDenial, ToolResultBlock } from './toolPipeline.js';
 import type { ApiUsage } from './usage.js';
 
@@ -33,6 +33,16 @@ export type LoopEvent =
   | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
   | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
   | (Scoped & { type: 'system'; subtype: string; fields: Record<string, unknown> });
+
+/** How a run ended: the `subtype` of its result. */
+export const resultSubtypeSchema = z.enum([
+  'success',
+  'error_during_execution',
+  'error_max_turns',
+  'error_max_budget_usd',
+  'error_max_structured_output_retries',
+]);
+export type ResultSubtype = z.infer<typeof resultSubtypeSchema>;
 
 export interface LoopOutcome {
   subtype: ResultSubtype;

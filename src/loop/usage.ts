@@ -1,7 +1,6 @@
 // Token usage and cost, accumulated per model across turns. A subagent keeps its own accumulator
 // and merges it into its parent's, so the final `result` counts every call made for a prompt.
 import { z } from 'zod';
-import { modelUsageEntrySchema, usageSchema } from '../protocol/outbound.js';
 import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
 
 /** The `usage` object of an API message (message_start / message_delta / non-streaming). */
@@ -14,9 +13,26 @@ export const apiUsageSchema = z.looseObject({
 });
 export type ApiUsage = z.infer<typeof apiUsageSchema>;
 
-// The wire shapes of `result.usage` and `result.modelUsage` live with the protocol schemas.
-export { modelUsageEntrySchema, usageSchema as usageTotalsSchema } from '../protocol/outbound.js';
-export type UsageTotals = z.infer<typeof usageSchema>;
+/** A result's `usage`: token totals of every call of a prompt (the protocol carries it as is). */
+export const usageTotalsSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+});
+export type UsageTotals = z.infer<typeof usageTotalsSchema>;
+
+/** One model's entry of a result's `modelUsage`. */
+export const modelUsageEntrySchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+  webSearchRequests: z.number(),
+  costUSD: z.number(),
+  contextWindow: z.number(),
+  maxOutputTokens: z.number(),
+});
 export type ModelUsageEntry = z.infer<typeof modelUsageEntrySchema>;
 export const modelUsageSchema = z.record(z.string(), modelUsageEntrySchema);
 export type ModelUsage = z.infer<typeof modelUsageSchema>;

@@ -1,5 +1,6 @@
 // Every line a host may send us on stdin, as zod schemas. The types are inferred, never restated.
 import { z } from 'zod';
+import { permissionModeSchema } from '../permissions/modes.js';
 
 const contentBlock = z.looseObject({ type: z.string() });
 
@@ -88,8 +89,8 @@ export const initializeRequestSchema = z.looseObject({
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;
 
-export const permissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk']);
-export type PermissionMode = z.infer<typeof permissionModeSchema>;
+// The modes are the permissions' own; the wire names them the same.
+export { permissionModeSchema, type PermissionMode } from '../permissions/modes.js';
 
 export const setModelRequestSchema = z.looseObject({
   subtype: z.literal('set_model'),

@@ -2,30 +2,18 @@
 // The writer does not re-validate at run time (a hot path); the tests parse what the binary prints.
 import { z } from 'zod';
 import { permissionModeSchema } from './inbound.js';
+import { modelUsageEntrySchema, usageTotalsSchema as usageSchema } from '../loop/usage.js';
+import { resultSubtypeSchema } from '../loop/events.js';
 
 const envelope = {
   session_id: z.string(),
   uuid: z.string(),
 };
 
-export const usageSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  cache_read_input_tokens: z.number(),
-  cache_creation_input_tokens: z.number(),
-});
-export type Usage = z.infer<typeof usageSchema>;
-
-export const modelUsageEntrySchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadInputTokens: z.number(),
-  cacheCreationInputTokens: z.number(),
-  webSearchRequests: z.number(),
-  costUSD: z.number(),
-  contextWindow: z.number(),
-  maxOutputTokens: z.number(),
-});
+// Usage, cost and result subtypes belong to the loop (it counts them); the wire carries them as is.
+export { usageTotalsSchema as usageSchema, modelUsageEntrySchema } from '../loop/usage.js';
+export type { UsageTotals as Usage } from '../loop/usage.js';
+export { resultSubtypeSchema, type ResultSubtype } from '../loop/events.js';
 
 export const systemInitSchema = z.object({
   type: z.literal('system'),
@@ -95,15 +83,6 @@ export const toolProgressSchema = z.object({
   elapsed_time_seconds: z.number(),
   ...envelope,
 });
-
-export const resultSubtypeSchema = z.enum([
-  'success',
-  'error_during_execution',
-  'error_max_turns',
-  'error_max_budget_usd',
-  'error_max_structured_output_retries',
-]);
-export type ResultSubtype = z.infer<typeof resultSubtypeSchema>;
 
 export const permissionDenialSchema = z.object({
   tool_name: z.string(),

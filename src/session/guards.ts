@@ -5,7 +5,6 @@ import type { ControlChannel } from '../control/channel.js';
 import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
-import type { CliOptions } from '../options.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
 import { ALL_SOURCES, loadSettings, type LoadedFile, type SettingSource } from '../settings/index.js';
 
@@ -63,7 +62,20 @@ export function parseSources(value: string | undefined): SettingSource[] {
   return out;
 }
 
-export function setupGuards(o: CliOptions, ctx: GuardContext): Guards {
+/** What guards a session: the settings to load and the permission flags (the session takes no CLI options). */
+export interface GuardOptions {
+  settingSources?: string;
+  settings?: string;
+  permissionPromptTool?: string;
+  permissionMode?: PermissionMode;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  addDir: string[];
+}
+
+export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
   let loaded;
   try {
     loaded = loadSettings({ cwd: ctx.cwd, env: ctx.env, sources: parseSources(o.settingSources), settingsArg: o.settings });

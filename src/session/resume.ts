@@ -7,7 +7,6 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { HistoryContent, HistoryMessage } from '../loop/events.js';
-import type { CliOptions } from '../options.js';
 import { LineTooLongError, readLines } from '../protocol/lineReader.js';
 import { appendUser } from './runner.js';
 import { Transcript, transcriptPath } from './transcript.js';
@@ -37,8 +36,16 @@ type Warn = (message: string) => void;
 
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
-export interface ResumeOptions
-  extends Pick<CliOptions, 'sessionId' | 'resume' | 'continue' | 'forkSession' | 'sessionPersistence' | 'resumeSessionAt' | 'resumeDropsTurn'> {}
+/** Which session to start: a new one, or one resumed (the flags of the same names). */
+export interface ResumeOptions {
+  sessionId?: string;
+  resume?: string;
+  continue: boolean;
+  forkSession: boolean;
+  sessionPersistence: boolean;
+  resumeSessionAt?: string;
+  resumeDropsTurn?: string;
+}
 
 export async function startSession(
   o: ResumeOptions,
