@@ -111,6 +111,54 @@ function processesWith(marker: string): string[] {
   }
 }
 
+describe('agent teams: the shutdown handshake', () => {
+  it('TeamDelete refuses while a member is live; shutdown_request → the teammate refuses with a reason, then approves → it stops → TeamDelete works', async () => {
+    const config = tempDir('agent-teams-config-');
+    const leadSaw: string[] = [];
+    const results: Record<string, { text: string; isError: boolean }> = {};
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      const last = lastUserText(req);
+      if (who === 'worker') {
+        if (n === 0) return text('ready');
+        if (lastToolResults(req).length) return text('ok');
+        const id = /"requestId":"([^"]+)"/.exec(last)?.[1];
+        if (id && !last.includes('second'))
+          return toolUse('SendMessage', { type: 'shutdown_response', request_id: id, approve: false, content: 'still writing the report' });
+        if (id) return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: id, approve: true } });
+        return text('ok');
+      }
+      Object.assign(results, resultsById(req));
+      if (n === 0) return toolUse('TeamCreate', { team_name: 'hs' });
+      if (n === 1) return spawnTurn(['worker'], 'S', 'Task');
+      if (n === 2) return toolUse('TeamDelete', {}, 'toolu_del1');
+      if (n === 3) return toolUse('SendMessage', { type: 'shutdown_request', recipient: 'worker', content: 'first' });
+      if (n === 4) return text('asked');
+      if (lastToolResults(req).length) return text(results.toolu_del2 ? 'team deleted' : 'noted');
+      leadSaw.push(last);
+      if (last.includes('shutdown_rejected')) return toolUse('SendMessage', { to: 'worker', message: { type: 'shutdown_request', reason: 'second' } });
+      if (last.includes('shutdown_approved')) return toolUse('TeamDelete', {}, 'toolu_del2');
+      return text('noted');
+    });
+    const p = startAgent({ api, args: ARGS, env: { ...TEAMS_ENV, CLAUDE_CONFIG_DIR: config } });
+    p.sendRaw(userLine('form, then shut down'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'team deleted', 15_000);
+    expect(results.toolu_del1).toMatchObject({ isError: true });
+    expect(results.toolu_del1.text).toMatch(/Cannot delete team "hs": 1 teammate\(s\) still live \(worker: /);
+    expect(leadSaw.join('\n')).toMatch(/"type":"shutdown_rejected".*"reason":"still writing the report"/);
+    expect(results.toolu_del2).toMatchObject({ isError: false });
+    expect(existsSync(join(config, 'teams', 'hs'))).toBe(false);
+    const note = p.json().find((m) => m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ status: 'completed' });
+    expect(note.summary).toContain('shut down at the lead');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    // The team was gone before stdin ended: no wrap-up turn was needed.
+    expect(api.requests.some(isShutdownTurn)).toBe(false);
+  });
+});
+
 describe('agent teams: the host closes stdin while teammates work', () => {
   it('stdin closed right after the prompt: the teammate finishes, its message reaches the lead, then the wrap-up turn, then exit; nothing lost', async () => {
     api = await startFakeApi((req): ScriptedReply => {
