@@ -23,6 +23,7 @@ import { parseSources, setupGuards, StartupError, type Guards } from './session/
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
+import { setupSessionControls, type SessionControls } from './session/sessionControls.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
@@ -32,7 +33,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
-const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
 
 /** `interactive`: a person at a terminal (src/session/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
@@ -78,13 +78,16 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
   // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
   // go to its own transcript under the session's folder.
-  const emit = transcript
-    ? (m: object) => {
-        const line = m as Record<string, unknown>;
-        if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) transcript.recordProtocolLine(line);
-        return send(m);
-      }
-    : send;
+  let controls: SessionControls | undefined;
+  const record = (m: object) => {
+    const line = m as Record<string, unknown>;
+    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
+    return send(m);
+  };
+  const emit = async (m: object) => {
+    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
+    return record(m);
+  };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
@@ -142,8 +145,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
     maxTurns: o.maxTurns,
     maxBudgetUsd: o.maxBudgetUsd,
+    thinking: o.thinking,
     maxThinkingTokens: o.maxThinkingTokens,
-    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS,
+    effort: o.effort,
+    maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
@@ -224,7 +229,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal, uuid) => {
-        transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
+        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        controls?.onPrompt(id);
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
@@ -258,6 +264,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
+  controls = setupSessionControls({
+    env: process.env,
+    cwd,
+    sessionId,
+    sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
+    channel,
+    services: agents.services,
+    tools,
+    permissions: () => guards.permissions,
+    runner: () => runner,
+    systemPrompt: () => buildSystemPrompt(systemParts),
+    memoryText: () => systemParts.memory ?? '',
+    memoryFiles,
+    agents: () => agents.catalog.all(),
+  });
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
@@ -308,6 +329,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     setMaxThinkingTokens: (tokens) => {
       settings.maxThinkingTokens = tokens ?? undefined;
+      // A budget turns thinking back on in a session started with --thinking disabled.
+      if (tokens && settings.thinking === 'disabled') settings.thinking = undefined;
     },
     mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });

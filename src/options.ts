@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
+import { EFFORT_LEVELS } from './loop/pricing.js';
 
 export const VERSION = '0.1.0';
 
@@ -56,7 +57,8 @@ export const optionsSchema = z.object({
       return ms ?? 0;
     })
     .optional(),
-  thinking: z.enum(['disabled'], { error: '--thinking: only "disabled" is supported yet' }).optional(),
+  thinking: z.enum(['adaptive', 'enabled', 'disabled'], { error: '--thinking must be adaptive, enabled or disabled' }).optional(),
+  effort: z.enum(EFFORT_LEVELS, { error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
   record: z.string().min(1, '--record needs a file').optional(),
   replay: z.string().min(1, '--replay needs a file').optional(),
   replaySpeed: z.enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' }).transform(Number).optional(),
@@ -70,7 +72,6 @@ const NOT_YET = [
   'plugin-dir-no-mcp',
   'sdk-url',
   'task-budget',
-  'effort',
   'permission-prompts',
   'channels',
   'managed-settings',
@@ -132,7 +133,8 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
-    .option('--max-thinking-tokens <n>', 'extended-thinking budget per turn (0 = off)')
+    .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
+    .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
     .option('--system-prompt <text>', 'replace the default system prompt')
     .option('--append-system-prompt <text>', 'append to the system prompt')
     .option('--tools <list>', 'the offered tools, comma-separated ("" for none)')
@@ -159,7 +161,7 @@ function buildProgram(): Command {
     .option('--resume-drops-turn <uuid>', 'with --resume-session-at: refuse unless everything past that point is this prompt\'s turn')
     .option('-n, --name <title>', "the session's title (what listSessions shows)")
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
-    .addOption(new Option('--thinking <mode>', 'disabled (the only value supported yet)'))
+    .option('--thinking <mode>', 'adaptive | enabled | disabled (default: adaptive where the model takes it)')
     .option('--record <file>', 'write every model request\'s digest and its streamed reply to this file (JSON lines)')
     .option('--replay <file>', 'answer model requests from a --record file instead of the API (no key, no network)')
     .option('--replay-speed <0|1>', 'with --replay: 0 answers at once (default), 1 keeps the recorded timing')
@@ -221,6 +223,5 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
   if (o.record !== undefined && o.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
-  if (o.maxThinkingTokens === undefined && o.thinking === 'disabled') o.maxThinkingTokens = 0;
   return { kind: 'run', options: o };
 }

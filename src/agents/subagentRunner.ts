@@ -56,8 +56,12 @@ export function resolveSubagentModel(requested: string | undefined, parentModel:
   return resolveModel(requested);
 }
 
-export function subagentSystemPrompt(def: AgentDef, cwd: string): string {
-  return `${def.prompt}\n\n${envBlock(cwd)}`;
+/** [the agent's instructions, the environment]: cached like the main agent's (promptCache.ts). */
+export function subagentSystemPrompt(def: AgentDef, cwd: string): Array<{ type: 'text'; text: string }> {
+  return [
+    { type: 'text', text: def.prompt },
+    { type: 'text', text: envBlock(cwd) },
+  ];
 }
 
 /** A subagent's loop event as its transcript line (deltas and progress are not kept). */

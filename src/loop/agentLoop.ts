@@ -10,6 +10,7 @@ import type { UsageAccumulator } from './usage.js';
 import { runToolBatch } from './toolBatch.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
+import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import { loopHandle } from './childLoop.js';
 import { autoCompact, isPromptTooLong, noteUsage, reactiveCompact, type CompactConfig } from './compaction.js';
 
@@ -30,6 +31,7 @@ export interface LoopConfig {
   /** The model for the next call; read each turn so set_model takes effect between turns. */
   model: () => string;
   fallbackModel?: string;
+  /** One string, or [static instructions, per-session environment block, ...]: each gets a cache mark. */
   system: ModelRequest['system'];
   tools: Tool[];
   apiTools: ApiTool[];
@@ -41,8 +43,10 @@ export interface LoopConfig {
   maxBudgetUsd?: number;
   /** Total spend so far that counts against the budget (the session's, plus this run's). */
   spentUsd: () => number;
-  thinkingBudget?: () => number | undefined;
-  maxOutputTokens: number;
+  /** Thinking and effort wishes, read each turn (set_max_thinking_tokens changes them). */
+  reasoning?: () => Omit<ReasoningSettings, 'maxOutputTokens'>;
+  /** An upper bound on max_tokens (CLAUDE_CODE_MAX_OUTPUT_TOKENS); else the model's ceiling. */
+  maxOutputTokens?: number;
   betas?: string[];
   signal: AbortSignal;
   usage: UsageAccumulator;
@@ -126,7 +130,7 @@ async function* turn(
   // call (with retries inside the client, and one switch to the fallback model).
   const model = modelOverride ?? cfg.model();
   st.apiMs += (yield* autoCompact(history, cfg, model)).durationMs;
-  const thinkingBudget = cfg.thinkingBudget?.();
+  const opts = resolveRequestOptions(model, { ...cfg.reasoning?.(), maxOutputTokens: cfg.maxOutputTokens });
   let message: AssistantMessage | undefined;
   try {
     for await (const ev of (cfg.callModel ?? streamModel)({
@@ -134,9 +138,9 @@ async function* turn(
       system: cfg.system,
       messages: history,
       tools: cfg.apiTools,
-      // The API wants max_tokens above the thinking budget: room for the answer on top.
-      maxTokens: thinkingBudget ? Math.max(cfg.maxOutputTokens, thinkingBudget + 4096) : cfg.maxOutputTokens,
-      thinkingBudget,
+      maxTokens: opts.maxTokens,
+      thinking: opts.thinking,
+      effort: opts.effort,
       betas: cfg.betas,
       signal: cfg.signal,
       caller: cfg.parentToolUseId,

@@ -6,11 +6,12 @@ import { toolApiSchema } from '../../tools/registry.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from './agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import type { UsageAccumulator } from './usage.js';
+import type { ModelRequest } from './model.js';
 
 /** What a child loop has of its own. */
 export interface ChildLoopSpec {
   model: string;
-  system: string;
+  system: ModelRequest['system'];
   tools: Tool[];
   /** Its own turn limit; else the parent's. */
   maxTurns?: number;
@@ -49,7 +50,7 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     // fallback, thinking, output cap, betas, compaction.
     callModel: parent.callModel,
     fallbackModel: parent.fallbackModel,
-    thinkingBudget: parent.thinkingBudget,
+    reasoning: parent.reasoning,
     maxOutputTokens: parent.maxOutputTokens,
     betas: parent.betas,
     autoCompactPct: parent.autoCompactPct,

@@ -9,6 +9,7 @@ import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
+import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import type { UsageAccumulator } from './usage.js';
 
 export type CompactTrigger = 'manual' | 'auto';
@@ -25,7 +26,8 @@ export interface CompactConfig {
   callModel?: CallModel;
   /** Percent of the context window that triggers compaction, false for never; default: the environment. */
   autoCompactPct?: number | false;
-  maxOutputTokens: number;
+  maxOutputTokens?: number;
+  reasoning?: () => Omit<ReasoningSettings, 'maxOutputTokens'>;
   betas?: string[];
   signal: AbortSignal;
   usage: UsageAccumulator;
@@ -192,7 +194,9 @@ async function* summarise(
     // Offered but not callable: the API wants tools defined when the history holds tool blocks.
     tools: cfg.apiTools,
     toolChoiceNone: true,
-    maxTokens: cfg.maxOutputTokens,
+    // A summary needs no thinking; the effort is the session's.
+    maxTokens: resolveRequestOptions(model, { maxOutputTokens: cfg.maxOutputTokens, thinking: 'disabled' }).maxTokens,
+    effort: resolveRequestOptions(model, { ...cfg.reasoning?.(), thinking: 'disabled' }).effort,
     betas: cfg.betas,
     signal: cfg.signal,
     caller: cfg.parentToolUseId,

@@ -3,6 +3,8 @@
 // tests, a recorder or a replayer with --record/--replay), so nothing in the loop knows HTTP.
 import type { AssistantMessage, HistoryMessage } from './events.js';
 import type { ApiErrorCategory } from './modelErrors.js';
+import type { EffortLevel } from './pricing.js';
+import type { ThinkingParam } from './requestOptions.js';
 
 /** A tool as the model sees it. */
 export interface ApiTool {
@@ -13,11 +15,14 @@ export interface ApiTool {
 
 export interface ModelRequest {
   model: string;
-  system: string | Array<{ type: 'text'; text: string }>;
+  /** One string, or blocks: [static instructions, per-session environment, ...] (see promptCache.ts). */
+  system: string | ReadonlyArray<{ type: 'text'; text: string }>;
   messages: HistoryMessage[];
   tools: ApiTool[];
   maxTokens: number;
-  thinkingBudget?: number;
+  /** Resolved for this model by resolveRequestOptions (requestOptions.ts). */
+  thinking?: ThinkingParam;
+  effort?: EffortLevel;
   /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
   toolChoiceNone?: boolean;
   betas?: string[];

@@ -12,6 +12,7 @@ import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages
 import type { AssistantMessage } from './events.js';
 import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
+import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
 import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, toRequestError, type ApiErrorCategory } from './modelErrors.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
@@ -53,18 +54,24 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
 
 // ---- the call ----
 
-/** The Messages API body of a request (a recording's digest is taken of it too). */
-export function requestBody(req: ModelRequest) {
-  const systemEmpty = typeof req.system === 'string' ? req.system === '' : req.system.length === 0;
+/**
+ * The Messages API request body. Every request the runtime makes is built here, so prompt-cache
+ * breakpoints reach them all (DISABLE_PROMPT_CACHING=1 leaves them out). A recording's digest is
+ * taken of it too.
+ */
+export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.ProcessEnv = process.env) {
+  // The one place the loop's structural history meets the SDK's types.
+  const plain = { system: systemBlocks(req.system), tools: req.tools as ApiTool[], messages: req.messages as MessageParam[] };
+  const { system, tools, messages } = promptCachingDisabled(env) ? plain : withCacheBreakpoints(plain);
   return {
     model: req.model,
     max_tokens: req.maxTokens,
-    // The one place the loop's structural history meets the SDK's types.
-    messages: req.messages as MessageParam[],
-    ...(systemEmpty ? {} : { system: req.system }),
-    ...(req.tools.length ? { tools: req.tools as Anthropic.Messages.Tool[] } : {}),
-    ...(req.tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
-    ...(req.thinkingBudget ? { thinking: { type: 'enabled' as const, budget_tokens: req.thinkingBudget } } : {}),
+    messages,
+    ...(system.length ? { system } : {}),
+    ...(tools.length ? { tools: tools as Anthropic.Messages.Tool[] } : {}),
+    ...(tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
+    ...(req.thinking ? { thinking: req.thinking } : {}),
+    ...(req.effort ? { output_config: { effort: req.effort } } : {}),
     stream: true as const,
   };
 }

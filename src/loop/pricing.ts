@@ -1,4 +1,6 @@
-// Prices of Claude models, in USD per million tokens, and the model facts cost accounting needs.
+// THE per-model table: prices in USD per million tokens, and the facts a request needs (the
+// max_tokens ceiling, the context window, whether the model takes adaptive thinking, which effort
+// levels it accepts).
 //
 // Source: Anthropic's published pricing (platform.claude.com/docs/en/about-claude/pricing, "Model
 // pricing" and "Prompt caching"): Opus 4.5+ $5/$25, Opus 4/4.1 $15/$75, Sonnet 3.7/4.x $3/$15,
@@ -25,8 +27,20 @@ export interface ModelFacts {
   /** The row applies to versions >= this (within its family), up to the next row. */
   minVersion: number;
   prices: ModelPrices;
+  /** The ceiling for `max_tokens`; also what we send when nothing asks for less. */
   maxOutputTokens: number;
+  /** `thinking: {type: "adaptive"}` is accepted (and is the default); else only a fixed budget. */
+  adaptiveThinking: boolean;
+  /** The `output_config.effort` levels accepted, lowest first; empty: the model takes no effort. */
+  effortLevels: readonly EffortLevel[];
 }
+
+export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type EffortLevel = (typeof EFFORT_LEVELS)[number];
+const ALL_EFFORTS = EFFORT_LEVELS;
+const EFFORTS_4_6: readonly EffortLevel[] = ['low', 'medium', 'high', 'max'];
+const EFFORTS_4_5: readonly EffortLevel[] = ['low', 'medium', 'high'];
+const NONE: readonly EffortLevel[] = [];
 
 function prices(input: number, output: number): ModelPrices {
   return { input, output, cacheRead: round(input * 0.1), cacheWrite5m: round(input * 1.25) };
@@ -37,20 +51,39 @@ function round(n: number): number {
 
 /** THE price table. Within a family, rows are ordered newest first. */
 export const MODEL_TABLE: readonly ModelFacts[] = [
-  { name: 'opus-4.5', family: 'opus', minVersion: 4.5, prices: prices(5, 25), maxOutputTokens: 64_000 },
-  { name: 'opus-4', family: 'opus', minVersion: 4, prices: prices(15, 75), maxOutputTokens: 32_000 },
-  { name: 'opus-3', family: 'opus', minVersion: 0, prices: prices(15, 75), maxOutputTokens: 4_096 },
-  { name: 'sonnet-4', family: 'sonnet', minVersion: 4, prices: prices(3, 15), maxOutputTokens: 64_000 },
-  { name: 'sonnet-3.7', family: 'sonnet', minVersion: 3.7, prices: prices(3, 15), maxOutputTokens: 64_000 },
-  { name: 'sonnet-3', family: 'sonnet', minVersion: 0, prices: prices(3, 15), maxOutputTokens: 8_192 },
-  { name: 'haiku-4.5', family: 'haiku', minVersion: 4.5, prices: prices(1, 5), maxOutputTokens: 64_000 },
-  { name: 'haiku-3.5', family: 'haiku', minVersion: 3.5, prices: prices(0.8, 4), maxOutputTokens: 8_192 },
-  { name: 'haiku-3', family: 'haiku', minVersion: 0, prices: prices(0.25, 1.25), maxOutputTokens: 4_096 },
+  row('opus-5', 'opus', 5, prices(5, 25), 128_000, true, ALL_EFFORTS),
+  row('opus-4.6', 'opus', 4.6, prices(5, 25), 128_000, true, EFFORTS_4_6),
+  row('opus-4.5', 'opus', 4.5, prices(5, 25), 64_000, false, EFFORTS_4_5),
+  row('opus-4', 'opus', 4, prices(15, 75), 32_000, false, NONE),
+  row('opus-3', 'opus', 0, prices(15, 75), 4_096, false, NONE),
+  row('sonnet-5', 'sonnet', 5, prices(3, 15), 128_000, true, ALL_EFFORTS),
+  row('sonnet-4.6', 'sonnet', 4.6, prices(3, 15), 64_000, true, EFFORTS_4_6),
+  row('sonnet-4', 'sonnet', 4, prices(3, 15), 64_000, false, NONE),
+  row('sonnet-3.7', 'sonnet', 3.7, prices(3, 15), 64_000, false, NONE),
+  row('sonnet-3', 'sonnet', 0, prices(3, 15), 8_192, false, NONE),
+  row('haiku-5', 'haiku', 5, prices(1, 5), 64_000, true, NONE),
+  row('haiku-4.5', 'haiku', 4.5, prices(1, 5), 64_000, false, NONE),
+  row('haiku-3.5', 'haiku', 3.5, prices(0.8, 4), 8_192, false, NONE),
+  row('haiku-3', 'haiku', 0, prices(0.25, 1.25), 4_096, false, NONE),
 ];
+
+function row(
+  name: string,
+  family: ModelFamily,
+  minVersion: number,
+  p: ModelPrices,
+  maxOutputTokens: number,
+  adaptiveThinking: boolean,
+  effortLevels: readonly EffortLevel[],
+): ModelFacts {
+  return { name, family, minVersion, prices: p, maxOutputTokens, adaptiveThinking, effortLevels };
+}
 
 export const WEB_SEARCH_USD_PER_REQUEST = 0.01;
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
+// An unknown model: priced like Sonnet, and sent nothing it might refuse (no adaptive thinking,
+// no effort).
 const FALLBACK = MODEL_TABLE.find((r) => r.name === 'sonnet-4')!;
 
 /**

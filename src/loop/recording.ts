@@ -59,7 +59,8 @@ function sha(value: unknown): string {
 const DATE_LINE = /(Today's date: )\d{4}-\d{2}-\d{2}/g;
 
 export function digestRequest(req: ModelRequest): RequestDigest {
-  const body = requestBody(req);
+  // Cache marks move with the newest message: they are how a request is billed, not what it asks.
+  const body = requestBody(req, { DISABLE_PROMPT_CACHING: '1' });
   const { messages, system, tools, model, stream: _s, ...rest } = body as typeof body & { system?: unknown; tools?: unknown[] };
   const systemText = JSON.stringify(system ?? '').replace(DATE_LINE, '$1<date>');
   const d = {

@@ -17,6 +17,8 @@ import { envelope, toWire } from './wire.js';
 import type { SystemBlocks } from './systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { runPreCompactHooks } from '../loop/compaction.js';
+import type { EffortLevel } from '../loop/pricing.js';
+import type { ThinkingMode } from '../loop/requestOptions.js';
 import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
@@ -33,8 +35,12 @@ export interface SessionSettings {
   fallbackModel?: string;
   maxTurns?: number;
   maxBudgetUsd?: number;
+  /** --thinking, --max-thinking-tokens (set_max_thinking_tokens changes it), --effort. */
+  thinking?: ThinkingMode;
   maxThinkingTokens?: number;
-  maxOutputTokens: number;
+  effort?: EffortLevel;
+  /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: an upper bound on max_tokens; else the model's ceiling. */
+  maxOutputTokens?: number;
   betas?: string[];
   includePartialMessages: boolean;
   tools: Tool[];
@@ -275,7 +281,7 @@ export class SessionRunner {
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
-      thinkingBudget: () => this.settings.maxThinkingTokens || undefined,
+      reasoning: () => ({ thinking: this.settings.thinking, maxThinkingTokens: this.settings.maxThinkingTokens, effort: this.settings.effort }),
       maxOutputTokens: s.maxOutputTokens,
       betas: s.betas,
       signal,

@@ -41,7 +41,7 @@ function project(exit: number) {
 describe('context compaction (bin/agent)', () => {
   it('usage above the threshold: PreCompact fires, the conversation is summarised, a compact_boundary line, the next request carries the summary', async () => {
     const { cwd, inputs } = project(0);
-    await fakeApi([text('one', { usage: big }), text('two')], [text('Conversation summary: the user said first.', { usage: { input_tokens: 700, output_tokens: 40 } })]);
+    await fakeApi([text('one', { usage: big }), text('two', { usage: { input_tokens: 10, output_tokens: 5 } })], [text('Conversation summary: the user said first.', { usage: { input_tokens: 700, output_tokens: 40 } })]);
     const r = await runAgent({ api, cwd, env: ENV, args: STREAM_ARGS, input: userLine('first') + userLine('second') });
     expect(r.code).toBe(0);
     expect(api!.requests.map(isSummary)).toEqual([false, true, false]);
@@ -66,7 +66,7 @@ describe('context compaction (bin/agent)', () => {
 
   it('a PreCompact hook that exits 2 cancels the compaction: the full history goes out', async () => {
     const { cwd, inputs } = project(2);
-    await fakeApi([text('one', { usage: big }), text('two')], []);
+    await fakeApi([text('one', { usage: big }), text('two', { usage: { input_tokens: 10, output_tokens: 5 } })], []);
     const r = await runAgent({ api, cwd, env: ENV, args: STREAM_ARGS, input: userLine('first') + userLine('second') });
     expect(r.code).toBe(0);
     expect(api!.requests.map(isSummary)).toEqual([false, false]);
@@ -93,7 +93,7 @@ describe('context compaction (bin/agent)', () => {
   });
 
   it('a failing summary call leaves the history intact and the run answers', async () => {
-    await fakeApi([text('one', { usage: big }), text('two')], [serverError('summary broke')]);
+    await fakeApi([text('one', { usage: big }), text('two', { usage: { input_tokens: 10, output_tokens: 5 } })], [serverError('summary broke')]);
     const r = await runAgent({ api, env: { ...ENV, AGENT_MAX_RETRIES: '0' }, args: STREAM_ARGS, input: userLine('first') + userLine('second') });
     expect(r.code).toBe(0);
     expect(api!.requests.map(isSummary)).toEqual([false, true, false]);

@@ -78,14 +78,14 @@ describe('print mode and usage', () => {
     const r = await runAgent({ api, args: ['-p', 'what is the answer?'] });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The answer is 42.');
-    expect(api.requests[0].body.messages[0].content).toBe('what is the answer?');
+    expect(api.requests[0].body.messages[0].content).toEqual([{ type: 'text', text: 'what is the answer?', cache_control: { type: 'ephemeral' } }]);
   });
 
   it('-p takes the prompt from stdin when no argument is given', async () => {
     api = await startFakeApi([text('piped ok')]);
     const r = await runAgent({ api, args: ['-p'], input: 'prompt from a pipe\n' });
     expect(r.stdout).toBe('piped ok');
-    expect(api.requests[0].body.messages[0].content).toBe('prompt from a pipe\n');
+    expect(api.requests[0].body.messages[0].content).toEqual([{ type: 'text', text: 'prompt from a pipe\n', cache_control: { type: 'ephemeral' } }]);
   });
 
   it('--output-format json prints one result object', async () => {
@@ -105,9 +105,9 @@ describe('print mode and usage', () => {
   });
 
   it('a flag that is not built yet fails loudly with exit 2', async () => {
-    const r = await runAgent({ args: ['-p', 'q', '--effort=high'] });
+    const r = await runAgent({ args: ['-p', 'q', '--task-budget=1000'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('agent: --effort is not supported yet');
+    expect(r.stderr).toContain('agent: --task-budget is not supported yet');
   });
 
   it('bad flag values and unknown flags exit 2 with a message', async () => {

@@ -64,7 +64,8 @@ describe('stream-json session', () => {
     expect(results.map((m) => m.result)).toEqual(['first answer', 'second answer', 'third answer']);
     expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
     expect(api.requests[2].body.messages).toHaveLength(5);
-    expect(api.requests[2].body.messages[4].content).toEqual([{ type: 'text', text: 'three' }]);
+    // The newest block carries the rolling prompt-cache mark.
+    expect(api.requests[2].body.messages[4].content).toEqual([{ type: 'text', text: 'three', cache_control: { type: 'ephemeral' } }]);
   });
 
   it('queues a prompt that arrives while a run is going, and drops nothing', async () => {

@@ -4,10 +4,14 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { CacheRequestError, PromptCacheSim, uncachedUsage } from './promptCache.js';
+
+export { estimateTokens, MIN_CACHEABLE_TOKENS, PromptCacheSim } from './promptCache.js';
 
 export type ScriptedBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id?: string; name: string; input: unknown };
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
@@ -23,6 +27,10 @@ export type ScriptedReply =
   | {
       content: ScriptedBlock[];
       stop_reason?: StopReason;
+      /**
+       * Billed as given when it names input_tokens; otherwise input and cache tokens come from the
+       * prompt-cache simulation (promptCache.ts) and output_tokens from here (default 5).
+       */
       usage?: ScriptedUsage;
       /** wait before the response starts */
       delayMs?: number;
@@ -43,6 +51,8 @@ export interface RecordedRequest {
   body: any;
   headers: Record<string, string | string[] | undefined>;
   path: string;
+  /** What the prompt-cache simulation billed for this request's prompt (set once it is accounted). */
+  billed?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
 }
 
 export type Script =
@@ -130,6 +140,9 @@ export function lastToolResults(req: RecordedRequest): Array<{ tool_use_id: stri
 
 // ---- the server ----
 
+type CacheBill = Pick<Required<ScriptedUsage>, 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
+
+
 function randomId(prefix: string): string {
   return prefix + randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
 }
@@ -184,6 +197,8 @@ function toApiBlock(block: ScriptedBlock): ApiBlock {
         final: { type: 'thinking', thinking: block.thinking, signature },
       };
     }
+    case 'redacted_thinking':
+      return { start: { type: 'redacted_thinking', data: block.data }, deltas: [], final: { type: 'redacted_thinking', data: block.data } };
     case 'tool_use': {
       const id = block.id ?? randomId('toolu_');
       const json = JSON.stringify(block.input ?? {});
@@ -197,8 +212,32 @@ function toApiBlock(block: ScriptedBlock): ApiBlock {
   }
 }
 
-export async function startFakeApi(script: Script, opts: { port?: number } = {}): Promise<FakeApi> {
+/**
+ * What the real API refuses in a conversation we build: a thinking block that lost its signature,
+ * a redacted_thinking block that lost its data (they must come back exactly as received).
+ */
+function invalidThinking(messages: any[]): string | null {
+  for (const [i, m] of messages.entries()) {
+    if (m?.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    for (const [j, b] of m.content.entries()) {
+      if (b?.type === 'thinking' && (typeof b.signature !== 'string' || b.signature === ''))
+        return `messages.${i}.content.${j}.thinking.signature: Field required`;
+      if (b?.type === 'redacted_thinking' && (typeof b.data !== 'string' || b.data === ''))
+        return `messages.${i}.content.${j}.redacted_thinking.data: Field required`;
+    }
+  }
+  return null;
+}
+
+export interface FakeApiOptions {
+  port?: number;
+  /** Simulate the prompt cache (default true); false reports every input token as uncached. */
+  promptCache?: boolean;
+}
+
+export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): Promise<FakeApi> {
   const requests: RecordedRequest[] = [];
+  const cache = opts.promptCache === false ? null : new PromptCacheSim();
   const sockets = new Set<Socket>();
   let closing = false;
   let messageCalls = 0;
@@ -263,7 +302,7 @@ export async function startFakeApi(script: Script, opts: { port?: number } = {})
     await sleep(20, res);
   }
 
-  async function answer(req: RecordedRequest, res: http.ServerResponse, reply: ScriptedReply) {
+  async function answer(req: RecordedRequest, res: http.ServerResponse, reply: ScriptedReply, billed: CacheBill) {
     const model = typeof req.body.model === 'string' ? req.body.model : 'claude-sonnet-4-5-20250929';
     if ('error' in reply) {
       sendJson(res, reply.error.status, errorBody(reply.error.type, reply.error.message), reply.error.headers ?? {});
@@ -296,11 +335,12 @@ export async function startFakeApi(script: Script, opts: { port?: number } = {})
 
     await sleep(reply.delayMs ?? 0, res);
     if (res.destroyed) return;
+    const scripted = reply.usage?.input_tokens !== undefined;
     const usage: Required<ScriptedUsage> = {
-      input_tokens: reply.usage?.input_tokens ?? 10,
+      input_tokens: scripted ? reply.usage!.input_tokens! : billed.input_tokens,
       output_tokens: reply.usage?.output_tokens ?? 5,
-      cache_read_input_tokens: reply.usage?.cache_read_input_tokens ?? 0,
-      cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: scripted ? (reply.usage?.cache_read_input_tokens ?? 0) : billed.cache_read_input_tokens,
+      cache_creation_input_tokens: scripted ? (reply.usage?.cache_creation_input_tokens ?? 0) : billed.cache_creation_input_tokens,
     };
     const blocks = reply.content.map(toApiBlock);
     const stopReason = reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
@@ -397,8 +437,22 @@ export async function startFakeApi(script: Script, opts: { port?: number } = {})
         return;
       }
     }
+    const thinkingError = invalidThinking(body.messages);
+    if (thinkingError) {
+      sendJson(res, 400, errorBody('invalid_request_error', thinkingError));
+      return;
+    }
+    let billed: CacheBill;
+    try {
+      billed = cache ? cache.account(body) : uncachedUsage(body);
+    } catch (e) {
+      if (!(e instanceof CacheRequestError)) throw e;
+      sendJson(res, 400, errorBody('invalid_request_error', e.message));
+      return;
+    }
+    rec.billed = billed;
     const reply = await nextReply(rec, messageCalls++);
-    await answer(rec, res, reply);
+    await answer(rec, res, reply, billed);
   }
 
   const server = http.createServer((req, res) => {

@@ -117,9 +117,9 @@ describe('agentLoop', () => {
     expect(answered).toEqual(['toolu_slow', 'toolu_never']);
   });
 
-  it('raises max_tokens above the thinking budget', async () => {
+  it('raises max_tokens above a fixed thinking budget', async () => {
     script = [text('thought')];
-    await drive([{ role: 'user', content: 'go' }], config({ thinkingBudget: () => 5000 }));
+    await drive([{ role: 'user', content: 'go' }], config({ reasoning: () => ({ thinking: 'enabled', maxThinkingTokens: 5000 }) }));
     const body = api.requests[api.requests.length - 1].body;
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 5000 });
     expect(body.max_tokens).toBeGreaterThan(5000);

@@ -5,7 +5,7 @@ import { deriveChildConfig } from '../../../src/loop/childLoop.js';
 import { UsageAccumulator } from '../../../src/loop/usage.js';
 import type { LoopOutcome } from '../../../src/loop/events.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
-import { text, toolUse } from '../../fake-api/server.js';
+import { systemText, text, toolUse } from '../../fake-api/server.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
 import { scriptedModel } from './scriptedModel.js';
 
@@ -41,14 +41,14 @@ describe('child loops', () => {
       },
     }) as Tool;
     const model = scriptedModel((req) => {
-      if (req.body.system === 'child system') return text('child says hi');
+      if (systemText(req) === 'child system') return text('child says hi');
       return model.requests.length === 1 ? toolUse('Spawn', { prompt: 'go, child' }, 'toolu_spawn') : text('parent done');
     });
     const { outcome } = await collectLoop([{ role: 'user', content: 'start' }], loopConfig([spawner], { callModel: model.callModel, maxBudgetUsd: 5 }));
     expect(outcome.resultText).toBe('parent done');
     expect(childOutcomes[0].resultText).toBe('child says hi');
-    const childReq = model.requests.find((r) => r.body.system === 'child system')!;
-    expect(childReq.body).toMatchObject({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'go, child' }] });
+    const childReq = model.requests.find((r) => systemText(r) === 'child system')!;
+    expect(childReq.body).toMatchObject({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'go, child' }] }] });
     expect(childReq.body.tools).toBeUndefined();
     expect(childUsage.totals().output_tokens).toBe(5);
     // The tool result carries the child's answer back to the parent.

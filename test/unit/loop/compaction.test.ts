@@ -1,5 +1,5 @@
 // Automatic context compaction, driven in memory by a scripted model (no HTTP).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
@@ -31,6 +31,15 @@ const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_I
 
 const api = scriptedModel((req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'));
 
+// These tests compare the messages sent with the history; cache marks are tested in promptCache.test.ts.
+const cachingBefore = process.env.DISABLE_PROMPT_CACHING;
+beforeAll(() => {
+  process.env.DISABLE_PROMPT_CACHING = '1';
+});
+afterAll(() => {
+  if (cachingBefore === undefined) delete process.env.DISABLE_PROMPT_CACHING;
+  else process.env.DISABLE_PROMPT_CACHING = cachingBefore;
+});
 afterEach(() => {
   replies = [];
   summaries = [];
@@ -73,7 +82,7 @@ describe('context compaction', () => {
     replies = [text('one', { usage: { input_tokens: 1500, cache_read_input_tokens: 400, cache_creation_input_tokens: 90, output_tokens: 20 } })];
     await drive(history, config());
     appendUser(history, 'second', []);
-    replies = [text('two')];
+    replies = [text('two', { usage: { input_tokens: 10, output_tokens: 5 } })];
     summaries = [text('Conversation summary: the user said first.', { usage: { input_tokens: 100, output_tokens: 50 } })];
     const cfg = config();
     const { events, outcome, requests } = await drive(history, cfg);

@@ -73,8 +73,10 @@ describe('fake Messages API', () => {
       model: 'claude-haiku-4-5',
       stop_reason: 'tool_use',
       content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*.ts' } }],
-      usage: { input_tokens: 10, output_tokens: 5 },
+      usage: { output_tokens: 5 },
     });
+    // Billed for the prompt it was sent: about 4 characters a token.
+    expect(msg.usage.input_tokens).toBe(Math.ceil(JSON.stringify({ role: 'user', type: 'text', text: 'hi' }).length / 4));
     expect(msg.id).toMatch(/^msg_/);
     expect(msg.content[0].id).toMatch(/^toolu_/);
   });
@@ -149,7 +151,7 @@ describe('fake Messages API', () => {
     const file = join(dir, 'script.json');
     writeFileSync(file, JSON.stringify([{ content: [{ type: 'text', text: 'from cli' }] }]));
     // Node 20 cannot run .ts: transpile the two files (they import node built-ins only) next to the script.
-    for (const name of ['server', 'cli']) {
+    for (const name of ['server', 'cli', 'promptCache']) {
       const src = readFileSync(join('test/fake-api', `${name}.ts`), 'utf8');
       const out = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
       writeFileSync(join(dir, `${name}.js`), out.outputText);

@@ -20,7 +20,9 @@ describe('streamModel: assembling streamed replies', () => {
     expect(msg.stop_reason).toBe('end_turn');
     expect(msg.model).toBe('claude-sonnet-4-5-20250929');
     expect(msg.id).toMatch(/^msg_/);
-    expect(msg.usage.input_tokens).toBe(10);
+    // The fake bills the prompt it was sent (about 4 characters a token); too short to cache.
+    expect(msg.usage.input_tokens).toBeGreaterThan(5);
+    expect(msg.usage.cache_creation_input_tokens).toBe(0);
     expect(msg.usage.output_tokens).toBe(5);
 
     const kinds = events.filter((e) => e.type === 'stream_event').map((e) => (e as any).event.type);
@@ -33,7 +35,8 @@ describe('streamModel: assembling streamed replies', () => {
 
     expect(api.requests).toHaveLength(1);
     const body = api.requests[0].body;
-    expect(body).toMatchObject({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1024, stream: true, system: 'You are a test.' });
+    expect(body).toMatchObject({ model: 'claude-sonnet-4-5-20250929', max_tokens: 1024, stream: true });
+    expect(body.system).toEqual([{ type: 'text', text: 'You are a test.', cache_control: { type: 'ephemeral' } }]);
     expect(body.tools).toBeUndefined();
     // SDK 1.x sends an API key as a bearer token; older ones used x-api-key. Either reaches the API.
     const h = api.requests[0].headers;
@@ -73,13 +76,20 @@ describe('streamModel: assembling streamed replies', () => {
     const api = await fakeApi([{ content: [{ type: 'text', text: 'ok' }] }]);
     const tools = [{ name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }];
     const { error } = await run(
-      request({ tools, thinkingBudget: 2048, betas: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'], system: [{ type: 'text', text: 'sys' }] }),
+      request({
+        tools,
+        thinking: { type: 'enabled', budget_tokens: 2048 },
+        effort: 'high',
+        betas: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'],
+        system: [{ type: 'text', text: 'sys' }],
+      }),
     );
     expect(error).toBeUndefined();
     const r = api.requests[0];
     expect(r.body.tools).toEqual(tools);
     expect(r.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    expect(r.body.system).toEqual([{ type: 'text', text: 'sys' }]);
+    expect(r.body.output_config).toEqual({ effort: 'high' });
+    expect(r.body.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }]);
     expect(r.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,context-1m-2025-08-07');
   });
 

@@ -5,19 +5,21 @@ import { UsageAccumulator, modelUsageSchema, usageTotalsSchema } from '../../../
 describe('pricing: model id → price row', () => {
   it.each([
     ['claude-opus-4-5-20251101', 'opus-4.5', 5, 25],
-    ['claude-opus-4-6', 'opus-4.5', 5, 25],
-    ['opus', 'opus-4.5', 5, 25],
+    ['claude-opus-4-6', 'opus-4.6', 5, 25],
+    ['claude-opus-5-5', 'opus-5', 5, 25],
+    ['opus', 'opus-5', 5, 25],
     ['claude-opus-4-1-20250805', 'opus-4', 15, 75],
     ['claude-opus-4-20250514', 'opus-4', 15, 75],
     ['claude-3-opus-20240229', 'opus-3', 15, 75],
     ['claude-sonnet-4-5-20250929', 'sonnet-4', 3, 15],
     ['claude-sonnet-4-20250514', 'sonnet-4', 3, 15],
-    ['sonnet', 'sonnet-4', 3, 15],
-    ['sonnet[1m]', 'sonnet-4', 3, 15],
+    ['sonnet', 'sonnet-5', 3, 15],
+    ['sonnet[1m]', 'sonnet-5', 3, 15],
+    ['claude-sonnet-4-6', 'sonnet-4.6', 3, 15],
     ['claude-3-7-sonnet-20250219', 'sonnet-3.7', 3, 15],
     ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'sonnet-4', 3, 15],
     ['claude-haiku-4-5-20251001', 'haiku-4.5', 1, 5],
-    ['haiku', 'haiku-4.5', 1, 5],
+    ['haiku', 'haiku-5', 1, 5],
     ['claude-3-5-haiku-20241022', 'haiku-3.5', 0.8, 4],
     ['claude-3-haiku-20240307', 'haiku-3', 0.25, 1.25],
     ['gpt-something', 'sonnet-4', 3, 15],
@@ -58,7 +60,18 @@ describe('pricing: model id → price row', () => {
     expect(contextWindow('unknown')).toBe(200_000);
     expect(contextWindow('claude-sonnet-4-5[1m]')).toBe(1_000_000);
     expect(maxOutputTokens('claude-opus-4-1')).toBe(32_000);
-    expect(maxOutputTokens('sonnet')).toBe(64_000);
+    expect(maxOutputTokens('sonnet')).toBe(128_000);
+    expect(maxOutputTokens('claude-sonnet-4-5')).toBe(64_000);
+  });
+
+  it('the table says which models take adaptive thinking and which effort levels', () => {
+    expect(modelFacts('claude-sonnet-5-5')).toMatchObject({ adaptiveThinking: true, maxOutputTokens: 128_000 });
+    expect(modelFacts('claude-sonnet-5-5').effortLevels).toContain('xhigh');
+    expect(modelFacts('claude-opus-4-6').effortLevels).toEqual(['low', 'medium', 'high', 'max']);
+    expect(modelFacts('claude-opus-4-5').adaptiveThinking).toBe(false);
+    expect(modelFacts('claude-haiku-4-5').effortLevels).toEqual([]);
+    // An unknown model is sent nothing it might refuse.
+    expect(modelFacts('mystery-model')).toMatchObject({ adaptiveThinking: false, effortLevels: [] });
   });
 });
 
