@@ -316,6 +316,63 @@ describe('agent teams: interrupt and signals with live teammates', () => {
   });
 });
 
+describe('agent teams: limits and TaskStop reach teammates', () => {
+  it('--max-budget-usd holds for the whole session: a teammate over it stops with the budget error, and the lead hears so', async () => {
+    const costly = { input_tokens: 1_000_000, output_tokens: 0 }; // $3 a call on Sonnet 4.5
+    let mateCalls = 0;
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who) {
+        mateCalls++;
+        return { ...toolUse('Bash', { command: 'echo spend' }), usage: costly };
+      }
+      if (n === 0) return { ...spawnTurn(['spender'], 'B'), usage: costly };
+      if (n === 1) return text('dispatched');
+      return text('lead after the budget');
+    });
+    const p = startAgent({ api, args: [...ARGS, '--max-budget-usd', '5'] });
+    p.sendRaw(userLine('spend'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
+    const leadTold = () => api!.requests.some((r) => !memberOf(r) && lastUserText(r).includes('Reached maximum budget'));
+    expect(await waitUntil(leadTold, 10_000)).toBe(true);
+    expect(mateCalls).toBe(1);
+    p.endInput();
+    await p.exited;
+  });
+
+  it('TaskStop takes a teammate\'s name and stops it mid-tool', async () => {
+    const marker = `34.${Math.floor(Math.random() * 1e6)}`;
+    let stopResult: { text: string; isError: boolean } | undefined;
+    api = await startFakeApi((req): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who) return n === 0 ? toolUse('Bash', { command: `sleep ${marker}` }) : text('never');
+      if (n === 0) return spawnTurn(['sleeper'], 'T');
+      if (n === 1) return text('dispatched');
+      const r = resultsById(req);
+      if (r.toolu_stop) {
+        stopResult = r.toolu_stop;
+        return text('stopped it');
+      }
+      return toolUse('TaskStop', { task_id: 'sleeper' }, 'toolu_stop');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('start'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 1, 5000)).toBe(true);
+    p.sendRaw(userLine('stop the sleeper'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'stopped it');
+    expect(stopResult).toMatchObject({ isError: false });
+    expect(stopResult!.text).toMatch(/Successfully stopped task: t[0-9a-f]{8}/);
+    const note = p.json().find((m) => m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ tool_use_id: 'toolu_spawn_sleeper', status: 'stopped' });
+    expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0, 3000)).toBe(true);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+  });
+});
+
 describe('agent teams: mailboxes', () => {
   it('two teammates messaging each other and the lead at the same time: no message is lost', async () => {
     const config = tempDir('agent-teams-config-');
@@ -357,8 +414,9 @@ describe('agent teams: mailboxes', () => {
       want('bob', 'alice').every((t) => texts('alice').includes(t));
     expect(await waitUntil(complete, 10_000)).toBe(true);
     // Every tool call said it was delivered; no stray temp or lock file is left.
-    const sends = p.json().filter((m) => m.type === 'user' && m.parent_tool_use_id && m.tool_use_result?.routing);
-    expect(sends).toHaveLength(4 * N);
+    const sendResults = () => p.json().filter((m) => m.type === 'user' && m.parent_tool_use_id && m.tool_use_result?.routing);
+    expect(await waitUntil(() => sendResults().length === 4 * N, 5000)).toBe(true);
+    const sends = sendResults();
     expect(sends.every((m) => m.message.content[0].is_error !== true)).toBe(true);
     p.endInput();
     expect((await p.exited).code).toBe(0);
