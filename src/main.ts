@@ -11,7 +11,7 @@ import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION, parseDuration } from './options.js';
-import { resolveModel } from './loop/models.js';
+import { modelChoices, resolveModel } from './loop/models.js';
 import type { CallModel } from './loop/model.js';
 import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
@@ -19,7 +19,8 @@ import { buildSystemPrompt, type SystemPromptParts } from './session/systemPromp
 import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
@@ -28,6 +29,7 @@ import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
+import { createPlanModeService } from './session/planMode.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +46,15 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   if (!term) writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
   const cwd = process.cwd();
+  let loadedSettings: LoadedSettings;
+  try {
+    loadedSettings = loadSessionSettings(o, cwd, process.env);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return err instanceof StartupError ? err.exitCode : 1;
+  }
+  // Before anything reads the environment or starts a child.
+  applySettingsEnv(loadedSettings.settings, process.env);
   let start: SessionStart;
   try {
     start = await startSession(o, process.env, cwd, { version: VERSION });
@@ -103,7 +114,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
 
-  const tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) }), o);
+  let tools: Tool[];
+  try {
+    tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env: process.env }), o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -170,6 +187,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
+      projectRoot: o.projectConfigRoot,
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
       version: VERSION,
@@ -190,6 +208,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       transcriptPath: transcript?.path ?? '',
       startSource: start.source,
       channel,
+      loaded: loadedSettings,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
@@ -219,6 +238,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     settings.mcpServers = m.statuses();
     if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
   };
+  let planModeInstructions: string | undefined;
+  const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
+  // Set on the shared services object (not a copy): the sandbox is added to it later.
+  agents.services.planMode = planMode;
   const runner = new SessionRunner(
     settings,
     {
@@ -228,10 +251,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
-      beforePrompt: (prompt, signal, uuid) => {
+      beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
-        return guards.beforePrompt(prompt, signal);
+        const gate = await guards.beforePrompt(prompt, signal);
+        // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
+        if (gate.blockReason === undefined && guards.permissions.mode === 'plan') gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
+        return gate;
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
@@ -299,6 +325,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
+      if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
       if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
@@ -311,12 +338,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         commands: [],
         output_style: 'default',
         available_output_styles: ['default'],
-        models: [
-          { value: 'default', displayName: 'Default', description: settings.model },
-          { value: 'sonnet', displayName: 'Sonnet', description: 'Claude Sonnet' },
-          { value: 'opus', displayName: 'Opus', description: 'Claude Opus' },
-          { value: 'haiku', displayName: 'Haiku', description: 'Claude Haiku' },
-        ],
+        agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
+        models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
       };
     },

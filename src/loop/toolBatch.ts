@@ -68,8 +68,9 @@ async function* runGroup(
 
   group.forEach((block, i) => {
     void (async () => {
-      const gen = runToolUse(block, cfg.toolContext(block.id), cfg.pipeline);
       try {
+        // Inside the try: a context that cannot be made (an environment fault) is this call's error.
+        const gen = runToolUse(block, cfg.toolContext(block.id), cfg.pipeline);
         for (;;) {
           const step = await gen.next();
           if (step.done) {

@@ -14,7 +14,7 @@ import { makeCtx, run, tempDir, removeDir, text } from './helpers.js';
 describe('registry', () => {
   it('lists the built-in tools and finds them by name', () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite', 'SendMessage', 'ListAgents']);
+    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'SendMessage', 'ListAgents']);
     expect(builtinTools({ agentTeams: true }).map((t) => t.name).slice(-2)).toEqual(['TeamCreate', 'TeamDelete']);
     expect(findTool(tools, 'Read')?.name).toBe('Read');
     expect(findTool(tools, 'Nope')).toBeUndefined();
@@ -84,6 +84,9 @@ describe('registry', () => {
       content: '<tool_use_error>Error: No such tool available: X</tool_use_error>',
       isError: true,
     });
+    // A hostile 64 KiB name is not echoed back whole.
+    const clipped = noSuchToolResult('N'.repeat(65_536)).content as string;
+    expect(clipped).toBe(`<tool_use_error>Error: No such tool available: ${'N'.repeat(100)}… (a name of 65536 characters)</tool_use_error>`);
   });
 
   it('caps content and passes progress through', async () => {
