@@ -207,3 +207,9 @@ console.log(
     ? `(g) Bash sandbox                        skipped: ${f.skipped}`
     : `(g) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
 );
+{
+  const { benchTeams } = await import('./teams.mjs');
+  const t = await benchTeams();
+  console.log(`(h) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
+  console.log(`(h) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+}
