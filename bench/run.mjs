@@ -208,8 +208,13 @@ console.log(
     : `(g) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
 );
 {
+  const { benchResume } = await import('./resume.mjs');
+  const r = await benchResume();
+  console.log(`(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
+}
+{
   const { benchTeams } = await import('./teams.mjs');
   const t = await benchTeams();
-  console.log(`(h) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
-  console.log(`(h) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+  console.log(`(i) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
+  console.log(`(i) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
 }

@@ -79,6 +79,9 @@ async function* runGroup(
           }
           const fwd = (step.value.data as ForwardedEvent | undefined)?.loopEvent;
           if (fwd) queue.push(fwd);
+          // A tool's own progress (an MCP server's notifications/progress): a tool_progress now.
+          if ((step.value.data as { toolProgress?: boolean } | undefined)?.toolProgress)
+            queue.push({ parentToolUseId, type: 'tool_progress', toolUseId: block.id, toolName: block.name, elapsedSeconds: Math.round((Date.now() - started) / 100) / 10 });
         }
       } catch (err) {
         outcomes[i] = {
