@@ -213,8 +213,14 @@ console.log(
   console.log(`(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
 }
 {
+  const r = await (await import('./replay.mjs')).benchReplay(Math.max(3, Math.ceil(RUNS / 2)));
+  console.log(
+    `(i) 50-turn session, --record then --replay   recorded ${fmt(r.recordMs)}, replayed ${fmt(r.replayMs)} (${fmt(r.replayMs / 50)} a turn), recording ${r.kib.toFixed(0)} KiB`,
+  );
+}
+{
   const { benchTeams } = await import('./teams.mjs');
   const t = await benchTeams();
-  console.log(`(i) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
-  console.log(`(i) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+  console.log(`(j) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
+  console.log(`(j) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
 }

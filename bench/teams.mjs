@@ -1,4 +1,4 @@
-// Benchmark (i): agent teams (the issue's bench (h)). A lead spawns two named teammates in one turn; each runs `sleep 1`
+// Benchmark (j): agent teams (the issue's bench (h)). A lead spawns two named teammates in one turn; each runs `sleep 1`
 // through Bash and then messages the lead. Prints (median of 3):
 //   - from the lead's spawn turn until both teammates have sent their message (≈ 1 s when they
 //     run side by side, 2 s if one waited for the other);
@@ -87,5 +87,5 @@ export async function benchTeams() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const r = await benchTeams();
-  console.log(`(i) two teammates, each \`sleep 1\`: both done ${r.both} ms after the spawn; lead re-prompt ${r.reprompt} ms after a teammate's SendMessage`);
+  console.log(`(j) two teammates, each \`sleep 1\`: both done ${r.both} ms after the spawn; lead re-prompt ${r.reprompt} ms after a teammate's SendMessage`);
 }
