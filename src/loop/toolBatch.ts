@@ -2,7 +2,7 @@
 // others one at a time; results keep the order of the tool_use blocks. While a call runs longer
 // than a couple of seconds, a tool_progress event goes out at most once a second.
 import type { Tool } from '../../tools/tool.js';
-import { findTool } from '../../tools/registry.js';
+import { findTool, validateInput } from '../../tools/registry.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
@@ -137,7 +137,7 @@ function partition(toolUses: ToolUseBlock[], tools: Tool[]): ToolUseBlock[][] {
 function isConcurrencySafe(block: ToolUseBlock, tools: Tool[]): boolean {
   const tool = findTool(tools, block.name);
   if (!tool) return false;
-  const parsed = tool.inputSchema.safeParse(block.input);
+  const parsed = validateInput(tool, block.input);
   if (!parsed.success) return false;
   try {
     return tool.isConcurrencySafe(parsed.data);
