@@ -11,7 +11,7 @@ import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
 import { VERSION, parseDuration } from './options.js';
-import { resolveModel } from './loop/models.js';
+import { modelChoices, resolveModel } from './loop/models.js';
 import type { CallModel } from './loop/model.js';
 import { streamModel } from './loop/modelClient.js';
 import { SessionRunner, type SessionSettings } from './session/runner.js';
@@ -19,10 +19,12 @@ import { buildSystemPrompt, type SystemPromptParts } from './session/systemPromp
 import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
-import { parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
+import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
+import { setupSessionControls, type SessionControls } from './session/sessionControls.js';
 import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
@@ -43,6 +45,15 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   if (!term) writer.guard();
   const streamJson = o.outputFormat === 'stream-json';
   const cwd = process.cwd();
+  let loadedSettings: LoadedSettings;
+  try {
+    loadedSettings = loadSessionSettings(o, cwd, process.env);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return err instanceof StartupError ? err.exitCode : 1;
+  }
+  // Before anything reads the environment or starts a child.
+  applySettingsEnv(loadedSettings.settings, process.env);
   let start: SessionStart;
   try {
     start = await startSession(o, process.env, cwd, { version: VERSION });
@@ -77,13 +88,16 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   const send = term ? (m: object) => term.show(m) : streamJson ? (m: object) => writer.send(m) : collectResult;
   // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
   // go to its own transcript under the session's folder.
-  const emit = transcript
-    ? (m: object) => {
-        const line = m as Record<string, unknown>;
-        if (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null) transcript.recordProtocolLine(line);
-        return send(m);
-      }
-    : send;
+  let controls: SessionControls | undefined;
+  const record = (m: object) => {
+    const line = m as Record<string, unknown>;
+    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
+    return send(m);
+  };
+  const emit = async (m: object) => {
+    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
+    return record(m);
+  };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
   let lastResult: Record<string, unknown> | undefined;
   function collectResult(m: object): Promise<void> {
@@ -166,6 +180,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
+      projectRoot: o.projectConfigRoot,
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
       version: VERSION,
@@ -186,6 +201,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       transcriptPath: transcript?.path ?? '',
       startSource: start.source,
       channel,
+      loaded: loadedSettings,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
@@ -225,7 +241,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: (prompt, signal, uuid) => {
-        transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } });
+        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        controls?.onPrompt(id);
         return guards.beforePrompt(prompt, signal);
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
@@ -259,6 +276,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   }
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) runner.history.push(m);
+  controls = setupSessionControls({
+    env: process.env,
+    cwd,
+    sessionId,
+    sessionFolder: transcript ? sessionDir(process.env, cwd, sessionId) : undefined,
+    channel,
+    services: agents.services,
+    tools,
+    permissions: () => guards.permissions,
+    runner: () => runner,
+    systemPrompt: () => buildSystemPrompt(systemParts),
+    memoryText: () => systemParts.memory ?? '',
+    memoryFiles,
+    agents: () => agents.catalog.all(),
+  });
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
@@ -291,12 +323,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         commands: [],
         output_style: 'default',
         available_output_styles: ['default'],
-        models: [
-          { value: 'default', displayName: 'Default', description: settings.model },
-          { value: 'sonnet', displayName: 'Sonnet', description: 'Claude Sonnet' },
-          { value: 'opus', displayName: 'Opus', description: 'Claude Opus' },
-          { value: 'haiku', displayName: 'Haiku', description: 'Claude Haiku' },
-        ],
+        agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
+        models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
       };
     },

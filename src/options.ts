@@ -49,6 +49,8 @@ export const optionsSchema = z.object({
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
   strictMcpConfig: z.boolean().default(false),
+  managedSettings: z.string().optional(),
+  projectConfigRoot: z.string().min(1, '--project-config-root must name a directory').optional(),
   teammateTimeoutMs: z
     .string()
     .transform((v, ctx) => {
@@ -74,11 +76,9 @@ const NOT_YET = [
   'task-budget',
   'permission-prompts',
   'channels',
-  'managed-settings',
   'managed-settings-in-initialize',
   'initialize-fields',
   'session-mirror',
-  'project-config-root',
   'include-hook-events',
   'thinking-display',
   'debug',
@@ -152,6 +152,8 @@ function buildProgram(): Command {
     .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
+    .option('--managed-settings <file-or-json>', 'policy settings: highest precedence, nothing overrides them')
+    .option('--project-config-root <dir>', 'read the project settings, agents and .mcp.json from this directory instead of the working directory')
     .option('--no-session-persistence', 'do not write the session transcript')
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
@@ -171,6 +173,16 @@ function buildProgram(): Command {
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   for (const flag of NOT_YET) program.addOption(new Option(`--${flag} [value]`).hideHelp());
   return program;
+}
+
+/** Every long flag the parser knows, and whether it is built (the rest exit 2 at start). */
+export function flagCatalog(): Array<{ flag: string; takesValue: boolean; built: boolean }> {
+  const notYet = new Set<string>(NOT_YET);
+  return buildProgram().options.flatMap((opt) => {
+    const names = [opt.long, ...opt.flags.split(/[ ,|]+/).filter((f) => f.startsWith('--'))].filter((f): f is string => !!f);
+    const takesValue = opt.required || opt.optional;
+    return [...new Set(names)].map((flag) => ({ flag, takesValue, built: !notYet.has(flag.slice(2)) }));
+  });
 }
 
 export type ParseOutcome = { kind: 'run'; options: CliOptions } | { kind: 'exit'; code: number };

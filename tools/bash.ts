@@ -1,9 +1,11 @@
 // Bash: one shell command in its own process group, output capped in memory and spilled to a
 // file when it is too big for the model.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runBashCommand, violationNote } from '../src/sandbox/run.js';
+import { makeDirs } from '../src/util/makeDirs.js';
+import { OutputSpill } from './outputSpill.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 import { isReadOnlyBashCommand } from '../src/permissions/readOnlyBash.js';
@@ -12,10 +14,12 @@ export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** The model sees at most this many characters of output. */
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
-/** What the model sees of an output too long to show whole (the rest is in the file). */
+/** What the model sees of each end of an output too long to show whole (the rest is in the file). */
 export const BASH_PREVIEW_CHARS = 2_000;
-/** The full-output file stops growing here, so a runaway command cannot fill the disk. */
+/** The full-output file stops growing here, so a runaway command cannot fill the disk... */
 export const BASH_MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** ...except for the output's last bytes, which it keeps after a marker. */
+export const BASH_FILE_TAIL_BYTES = 64 * 1024;
 
 export const BASH_DESCRIPTION = `Executes a given bash command and returns its output.
 
@@ -68,6 +72,8 @@ export interface BashOutput {
   persistedOutputSize?: number;
   /** The command ran outside an active sandbox because the call asked for it. */
   dangerouslyDisableSandbox?: boolean;
+  /** Processes the command left running (`&`, setsid, daemons); they are killed when the session ends. */
+  leftRunning?: number[];
 }
 
 /** Background shells live beyond one call; the session provides this service (when it does). */
@@ -95,74 +101,11 @@ function backgroundShell(ctx: ToolContext): BackgroundShellService | undefined {
   return svc && typeof svc.start === 'function' ? svc : undefined;
 }
 
-/**
- * Keeps the first `limit` characters of the combined output in memory; once more arrives, it
- * writes everything to a file (capped at `maxFileBytes`) so the model gets a preview + a path.
- */
-export class OutputSpill {
-  private head: string[] = [];
-  private headChars = 0;
-  private fd: number | undefined;
-  private fileBytes = 0;
-  /** Bytes of output the file could not take (past its cap). */
-  droppedBytes = 0;
-  totalChars = 0;
-  filePath: string | undefined;
-
-  constructor(
-    private readonly limit: number,
-    private readonly makePath: () => string,
-    private readonly maxFileBytes = BASH_MAX_FILE_BYTES,
-  ) {}
-
-  push(chunk: string): void {
-    this.totalChars += chunk.length;
-    if (this.fd === undefined && this.headChars + chunk.length <= this.limit) {
-      this.head.push(chunk);
-      this.headChars += chunk.length;
-      return;
-    }
-    if (this.fd === undefined) {
-      this.filePath = this.makePath();
-      this.fd = openSync(this.filePath, 'w', 0o600);
-      for (const part of this.head) this.write(part);
-      // The preview only needs the head; keep what we have, drop the rest from memory.
-    }
-    this.write(chunk);
-  }
-
-  private write(chunk: string): void {
-    if (this.fd === undefined) return;
-    const buf = Buffer.from(chunk, 'utf8');
-    const room = this.maxFileBytes - this.fileBytes;
-    if (room <= 0) {
-      this.droppedBytes += buf.length;
-      return;
-    }
-    const part = buf.length <= room ? buf : buf.subarray(0, room);
-    writeSync(this.fd, part);
-    this.fileBytes += part.length;
-    this.droppedBytes += buf.length - part.length;
-  }
-
-  get spilled(): boolean {
-    return this.filePath !== undefined;
-  }
-
-  get fileSize(): number {
-    return this.fileBytes;
-  }
-
-  /** The in-memory head (the whole output when not spilled). */
-  text(): string {
-    return this.head.join('');
-  }
-
-  close(): void {
-    if (this.fd !== undefined) {
-      closeSync(this.fd);
-      this.fd = undefined;
-    }
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -199,10 +142,18 @@ export const BashTool = defineTool({
     if (input.run_in_background) return await startInBackground(input, ctx);
     const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);
 
-    const spill = new OutputSpill(BASH_MAX_OUTPUT_CHARS, () => {
-      mkdirSync(ctx.scratchDir, { recursive: true });
-      return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
-    });
+    // spawn() in a missing directory fails as "exit 127", which reads like a missing command.
+    if (!isDirectory(ctx.cwd))
+      throw new ToolError(
+        `The working directory ${ctx.cwd} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.`,
+      );
+    const spill = new OutputSpill(
+      { inlineChars: BASH_MAX_OUTPUT_CHARS, previewChars: BASH_PREVIEW_CHARS, maxFileBytes: BASH_MAX_FILE_BYTES, tailBytes: BASH_FILE_TAIL_BYTES },
+      () => {
+        makeDirs(ctx.scratchDir);
+        return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
+      },
+    );
     const sandbox = sandboxOf(ctx);
     let result;
     try {
@@ -215,7 +166,8 @@ export const BashTool = defineTool({
         timeoutMs,
         // stdout/stderr kept separately for `data` only need the preview's worth.
         maxOutputChars: BASH_MAX_OUTPUT_CHARS,
-        onOutput: (chunk) => spill.push(chunk),
+        onOutput: (chunk, stream) => spill.push(chunk, stream),
+        findLeftovers: true,
       });
     } finally {
       spill.close();
@@ -223,15 +175,11 @@ export const BashTool = defineTool({
 
     const stdout = result.stdout.trimEnd();
     const stderr = result.stderr.trimEnd();
-    let body: string;
-    if (spill.spilled) {
-      const preview = spill.text().slice(0, BASH_PREVIEW_CHARS);
-      const dropped = spill.droppedBytes > 0 ? ` (the file holds the first ${spill.fileSize} bytes; ${spill.droppedBytes} more bytes were discarded)` : '';
-      body =
-        `Output too large (${spill.totalChars} characters). Full output saved to: ${spill.filePath}${dropped}\n\n` +
-        `Preview (first ${preview.length} characters):\n${preview}\n...`;
-    } else {
-      body = spill.text().replace(/\s+$/, '');
+    let body = spill.text().replace(/\s+$/, '');
+    const left = result.leftRunning ?? [];
+    if (left.length) {
+      const n = left.length === 1 ? '1 process' : `${left.length} processes`;
+      body += `${body ? '\n\n' : ''}The command left ${n} running (pid${left.length === 1 ? '' : 's'} ${left.join(', ')}); they are killed when the session ends.`;
     }
     body = sandboxNotice(input, sandbox) + body + violationNote(result.violations);
 
@@ -241,7 +189,8 @@ export const BashTool = defineTool({
       interrupted: result.aborted || result.timedOut,
       ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
       ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
-      ...(spill.spilled ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+      ...(spill.spilled && spill.filePath ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+      ...(left.length ? { leftRunning: left } : {}),
       ...(input.dangerouslyDisableSandbox && sandbox?.status.active && !result.sandboxed ? { dangerouslyDisableSandbox: true } : {}),
     };
 

@@ -107,6 +107,8 @@ export const EditTool = defineTool({
       }
     }
 
+    // File checkpoints (when on) copy the file before its first change of this turn.
+    await ctx.services?.fileHistory?.beforeWrite(filePath);
     await writeFileAtomic(filePath, updated);
     await recordWritten(ctx, filePath);
     const data: EditOutput = {

@@ -85,7 +85,9 @@ export function toolUseError(message: string): string {
 
 /** The result for a tool_use naming a tool that does not exist (or is not offered). */
 export function noSuchToolResult(name: string): ToolResult {
-  return { content: toolUseError(`Error: No such tool available: ${name}`), isError: true };
+  // Clipped: a model (or a hostile API) can send a name of any length.
+  const shown = name.length > 100 ? `${name.slice(0, 100)}… (a name of ${name.length} characters)` : name;
+  return { content: toolUseError(`Error: No such tool available: ${shown}`), isError: true };
 }
 
 function typeName(value: unknown): string {

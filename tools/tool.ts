@@ -77,6 +77,13 @@ export interface ToolServices {
   teamMember?: string;
   /** The subagent's id; absent for the main agent. */
   agentId?: string;
+  /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
+  fileHistory?: FileHistoryService;
+}
+
+export interface FileHistoryService {
+  /** Copy `absPath` as it is now, if this turn has not copied it yet. */
+  beforeWrite(absPath: string): Promise<void>;
 }
 
 export type TeamService = TeamToolService;

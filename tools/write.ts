@@ -122,6 +122,8 @@ export const WriteTool = defineTool({
       assertReadAndUnchanged(ctx, filePath, st);
       originalFile = st.size <= MAX_DIFF_CHARS ? await fsp.readFile(filePath, 'utf8') : null;
     }
+    // File checkpoints (when on) copy the file before its first change of this turn.
+    await ctx.services?.fileHistory?.beforeWrite(filePath);
     await writeFileAtomic(filePath, input.content);
     await recordWritten(ctx, filePath);
     const data: WriteOutput = {

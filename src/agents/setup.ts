@@ -28,6 +28,8 @@ export interface AgentSetupOptions {
   agentsFlag?: string;
   /** `--setting-sources`: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
   settingSources?: string;
+  /** `--project-config-root`: where `.claude/agents` is read (default: cwd). */
+  projectRoot?: string;
   env?: NodeJS.ProcessEnv;
   /** What the session has spent so far (teammates check the budget against it). */
   sessionSpent?: () => number;
@@ -58,7 +60,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     catalog.set(source, agents);
   };
   if (sources.includes('user')) await fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
-  if (sources.includes('project')) await fromFiles(join(o.cwd, '.claude', 'agents'), 'project');
+  if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
 
   const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);

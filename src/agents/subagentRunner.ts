@@ -4,8 +4,9 @@
 // hook pipeline, fallback model and budget. Every event it produces carries parent_tool_use_id =
 // the Task tool_use id. Synchronous runs forward their events as tool progress and return the
 // final text; background runs are tasks in the registry and emit their events directly.
+import { makeDirs } from '../util/makeDirs.js';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
@@ -157,7 +158,7 @@ export class SubagentRunner implements SubagentService {
   /** `<session>/subagents/agent-<id>.jsonl` (its folder made). */
   transcriptPath(agentId: string): string {
     const path = subagentTranscriptPath(this.deps.sessionFolder(), agentId);
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     return path;
   }
 

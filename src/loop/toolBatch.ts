@@ -97,8 +97,9 @@ export class ToolExecutor {
     e.startedAt = Date.now();
     this.running++;
     void (async () => {
-      const gen = runToolUse(e.block, this.cfg.toolContext(e.block.id), this.cfg.pipeline);
       try {
+        // Inside the try: a context that cannot be made (an environment fault) is this call's error.
+        const gen = runToolUse(e.block, this.cfg.toolContext(e.block.id), this.cfg.pipeline);
         for (;;) {
           const step = await gen.next();
           if (step.done) {

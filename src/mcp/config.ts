@@ -21,7 +21,8 @@ const remoteSchema = z.object({
 export type StdioServerConfig = z.infer<typeof stdioSchema>;
 export type RemoteServerConfig = z.infer<typeof remoteSchema>;
 /** `unsupported`: a config we keep only to report it as failed, with the reason. */
-export type McpServerConfig = StdioServerConfig | RemoteServerConfig | { type: 'unsupported'; reason: string };
+/** `sdk`: the host's in-process server; it connects over mcp_message once initialize names it. */
+export type McpServerConfig = StdioServerConfig | RemoteServerConfig | { type: 'sdk' } | { type: 'unsupported'; reason: string };
 
 const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
 
@@ -41,6 +42,7 @@ export function parseMcpConfigs(values: string[], cwd: string): Map<string, McpS
 
 function parseServer(name: string, config: unknown): McpServerConfig {
   const type = (config as { type?: unknown } | null)?.type;
+  if (type === 'sdk') return { type: 'sdk' };
   const schema = type === undefined || type === 'stdio' ? stdioSchema : type === 'sse' || type === 'http' ? remoteSchema : null;
   if (!schema) return { type: 'unsupported', reason: `server type ${JSON.stringify(type)} is not supported (stdio, sse and http are)` };
   const r = schema.safeParse(config);

@@ -52,6 +52,7 @@ export class McpManager {
   /** Start connecting the --mcp-config servers (all at once; `ready()` waits for them). */
   connectConfigured(configs: Map<string, McpServerConfig>): void {
     for (const [name, config] of configs) {
+      if (config.type === 'sdk') continue; // connected by connectHost when initialize names it
       if (config.type === 'unsupported') this.fail(this.add(name), config.reason);
       else if ('url' in config) this.start(name, () => remoteTransport(config));
       else this.start(name, () => stdioTransport(config, this.opts.cwd, this.opts.env));

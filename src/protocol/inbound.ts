@@ -112,3 +112,25 @@ export function describeIssues(error: z.ZodError): string {
     .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
 }
+
+// Session and file-state control requests (src/control/sessionHandlers.ts).
+export const rewindFilesRequestSchema = z.looseObject({
+  subtype: z.literal('rewind_files'),
+  user_message_id: z.string({ error: 'rewind_files: user_message_id must be the uuid of a user message' }).min(1),
+  dry_run: z.boolean().nullish(),
+});
+export const getContextUsageRequestSchema = z.looseObject({
+  subtype: z.literal('get_context_usage'),
+  detail: z.enum(['summary', 'full']).optional(),
+});
+export const readFileRequestSchema = z.looseObject({
+  subtype: z.literal('read_file'),
+  path: z.string({ error: 'read_file: path must be a string' }).min(1, 'read_file: path is empty'),
+  max_bytes: z.number().int().positive().nullish(),
+  encoding: z.enum(['utf-8', 'base64']).nullish(),
+});
+export const seedReadStateRequestSchema = z.looseObject({
+  subtype: z.literal('seed_read_state'),
+  path: z.string({ error: 'seed_read_state: path must be a string' }).min(1, 'seed_read_state: path is empty'),
+  mtime: z.number({ error: 'seed_read_state: mtime must be a number (ms)' }).nonnegative(),
+});

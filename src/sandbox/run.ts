@@ -32,12 +32,15 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
     const message = `The sandbox could not prepare this command, so it was not run: ${(err as Error).message}`;
     return { stdout: '', stderr: message, combined: message, exitCode: 1, signal: null, timedOut: false, aborted: run.signal?.aborted ?? false, truncatedChars: 0, sandboxed: true, violations: [] };
   }
+  let result: GroupRunResult;
+  let violations: string[] = [];
   try {
-    const result = await runShellCommand(wrapped.command, run);
-    return { ...result, sandboxed: true, violations: await wrapped.finish() };
+    result = await runShellCommand(wrapped.command, run);
   } finally {
-    await wrapped.finish();
+    // Once, also when the run threw: the runtime's per-command mount points must be released.
+    violations = await wrapped.finish();
   }
+  return { ...result, sandboxed: true, violations };
 }
 
 /** The note a tool result carries when the sandbox blocked something, so the model can adapt. */

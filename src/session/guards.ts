@@ -6,7 +6,7 @@ import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { ALL_SOURCES, loadSettings, type LoadedFile, type SettingSource } from '../settings/index.js';
+import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource } from '../settings/index.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -32,6 +32,8 @@ export interface GuardContext {
   channel: ControlChannel;
   /** Hooks' systemMessage lines and warnings, for the host and the person. */
   onSystemMessage: (message: string) => void;
+  /** The settings loaded at start (loadSessionSettings). */
+  loaded: LoadedSettings;
 }
 
 export interface Guards {
@@ -66,6 +68,10 @@ export function parseSources(value: string | undefined): SettingSource[] {
 export interface GuardOptions {
   settingSources?: string;
   settings?: string;
+  /** `--project-config-root`: where the project and local settings files are read. */
+  projectConfigRoot?: string;
+  /** `--managed-settings`: policy settings (else the managed file). */
+  managedSettings?: string;
   permissionPromptTool?: string;
   permissionMode?: PermissionMode;
   dangerouslySkipPermissions: boolean;
@@ -75,18 +81,33 @@ export interface GuardOptions {
   addDir: string[];
 }
 
-export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
-  let loaded;
+/** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
+export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.ProcessEnv): LoadedSettings {
   try {
-    loaded = loadSettings({ cwd: ctx.cwd, env: ctx.env, sources: parseSources(o.settingSources), settingsArg: o.settings });
+    return loadSettings({
+      cwd,
+      env,
+      sources: parseSources(o.settingSources),
+      settingsArg: o.settings,
+      projectRoot: o.projectConfigRoot,
+      managedArg: o.managedSettings,
+    });
   } catch (err) {
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message, 1);
   }
+}
+
+export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
+  const loaded = ctx.loaded;
   if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
     throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: only "stdio" is supported yet (MCP permission tools are not)`, 2);
 
-  const allowBypass = o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions;
+  const managed = loaded.files.find((f) => f.source === 'managed')?.settings.permissions as Record<string, unknown> | undefined;
+  const bypassDisabled = managed?.disableBypassPermissionsMode === 'disable';
+  if (bypassDisabled && (o.dangerouslySkipPermissions || o.permissionMode === 'bypassPermissions'))
+    throw new StartupError('bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)', 2);
+  const allowBypass = !bypassDisabled && (o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions);
   const mode: PermissionMode =
     o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : ((loaded.permissions.defaultMode as PermissionMode | undefined) ?? 'default'));
   let permissions: PermissionState;

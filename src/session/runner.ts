@@ -1,7 +1,6 @@
 // The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
 // session whose history grows. Prompts that arrive while a run is going wait, and then go to the
 // model together as the next turn (promptBatch.ts).
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
@@ -291,7 +290,8 @@ export class SessionRunner {
         signal,
         sessionId: s.sessionId,
         readFiles: this.readFiles,
-        scratchDir: this.ensureScratch(),
+        // Created by the tool that first needs it, so an unusable TMPDIR costs that tool, not the run.
+        scratchDir: this.scratchDir,
         toolUseId,
         services: this.hooks.services,
       }),
@@ -308,16 +308,6 @@ export class SessionRunner {
       const line = toWire(step.value, s.sessionId, s.includePartialMessages);
       if (line) await this.emit(line);
     }
-  }
-
-  private scratchReady = false;
-
-  private ensureScratch(): string {
-    if (!this.scratchReady) {
-      mkdirSync(this.scratchDir, { recursive: true });
-      this.scratchReady = true;
-    }
-    return this.scratchDir;
   }
 
   initMessage(): object {

@@ -5,7 +5,8 @@
 // Every message line carries uuid, parentUuid (the chain resume and fork follow), sessionId,
 // timestamp, cwd and type; metadata lines (custom-title, tag) carry no chain. Appended
 // synchronously, one write per line, so an exit loses nothing and a crash tears at most one line.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { makeDirs } from '../util/makeDirs.js';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -176,7 +177,7 @@ export class Transcript {
     }
     try {
       if (this.fd === undefined) {
-        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+        makeDirs(dirname(this.path));
         this.fd = openSync(this.path, 'a+', 0o600);
         // A torn last line (a crash mid-write) must not swallow the first line written now.
         const size = fstatSync(this.fd).size;

@@ -21,7 +21,8 @@ export class SettingsError extends Error {
 }
 
 export interface LoadedFile {
-  source: SettingSource | 'flag';
+  /** `managed`: policy settings, merged last, so nothing below overrides them. */
+  source: SettingSource | 'flag' | 'managed';
   /** The file, or `--settings` for inline JSON. */
   path: string;
   settings: Settings;
@@ -49,14 +50,25 @@ export interface LoadSettingsOptions {
   sources?: SettingSource[];
   /** `--settings FILE_OR_JSON`. */
   settingsArg?: string;
+  /** `--project-config-root DIR`: where the project and local files live (default: cwd). */
+  projectRoot?: string;
+  /** `--managed-settings JSON-OR-FILE`; otherwise the managed file (see managedSettingsPath). */
+  managedArg?: string;
+  /** Settings a host applied at run time (apply_flag_settings): above --settings, below managed. */
+  flagLayer?: Settings;
 }
 
-export function settingsPaths(cwd: string, env: NodeJS.ProcessEnv): Record<SettingSource, string> {
+/** The machine's policy file; AGENT_MANAGED_SETTINGS_FILE names another (tests, odd installs). */
+export function managedSettingsPath(env: NodeJS.ProcessEnv): string {
+  return env.AGENT_MANAGED_SETTINGS_FILE || '/etc/claude-code/managed-settings.json';
+}
+
+export function settingsPaths(projectRoot: string, env: NodeJS.ProcessEnv): Record<SettingSource, string> {
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), '.claude');
   return {
     user: path.join(configDir, 'settings.json'),
-    project: path.join(cwd, '.claude', 'settings.json'),
-    local: path.join(cwd, '.claude', 'settings.local.json'),
+    project: path.join(projectRoot, '.claude', 'settings.json'),
+    local: path.join(projectRoot, '.claude', 'settings.local.json'),
   };
 }
 
@@ -136,7 +148,7 @@ function deepMerge(low: Record<string, unknown>, high: Record<string, unknown>):
 const union = (lists: Array<string[] | undefined>): string[] => [...new Set(lists.flatMap((l) => l ?? []))];
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
-  const paths = settingsPaths(opts.cwd, opts.env);
+  const paths = settingsPaths(opts.projectRoot ?? opts.cwd, opts.env);
   const files: LoadedFile[] = [];
   for (const source of ALL_SOURCES) {
     if (!(opts.sources ?? ALL_SOURCES).includes(source)) continue;
@@ -151,7 +163,22 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
       files.push({ source: 'flag', path: file, settings: readSettingsFile(file, true)! });
     }
   }
+  if (opts.flagLayer) files.push({ source: 'flag', path: 'apply_flag_settings', settings: opts.flagLayer });
+  const managed = readManaged(opts);
+  if (managed) files.push(managed);
   return mergeSettings(files);
+}
+
+function readManaged(opts: LoadSettingsOptions): LoadedFile | undefined {
+  const arg = opts.managedArg?.trim();
+  if (arg) {
+    if (arg.startsWith('{')) return { source: 'managed', path: '--managed-settings', settings: parseSettingsText(arg, '--managed-settings') };
+    const file = path.resolve(opts.cwd, arg);
+    return { source: 'managed', path: file, settings: readSettingsFile(file, true)! };
+  }
+  const file = managedSettingsPath(opts.env);
+  const settings = readSettingsFile(file, false);
+  return settings && { source: 'managed', path: file, settings };
 }
 
 /** Files lowest precedence first. */

@@ -47,6 +47,8 @@ export const settingsSchema = z.looseObject(
     permissions: permissionsSettingsSchema.optional(),
     hooks: hooksSettingsSchema.optional(),
     sandbox: sandboxSettingsSchema.optional(),
+    /** Set in the session's environment (and so its children's) at start. */
+    env: z.record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), { error: 'must be an object of NAME → string' }).optional(),
   },
   { error: 'must be a JSON object' },
 );

@@ -3,7 +3,7 @@
 // (`system`/`task_started`), reports its end (`system`/`task_notification`), keeps the notices the
 // model has not seen yet for the runner to feed back, and stops everything on the way out.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { makeDirs } from '../util/makeDirs.js';
 import { join } from 'node:path';
 
 export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
@@ -85,7 +85,13 @@ export class TaskRegistry {
   constructor(private readonly opts: TaskRegistryOptions) {}
 
   get dir(): string {
-    mkdirSync(this.opts.dir, { recursive: true });
+    try {
+      makeDirs(this.opts.dir);
+    } catch (err) {
+      throw new Error(
+        `cannot create the directory for task output files ${this.opts.dir} (${(err as Error).message}); set TMPDIR to a writable directory`,
+      );
+    }
     return this.opts.dir;
   }
 

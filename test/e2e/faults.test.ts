@@ -1,7 +1,7 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import { resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -59,5 +59,29 @@ describe('prompts that queue up while a turn runs', () => {
       .filter((m: any) => m.role === 'user')
       .flatMap((m: any) => (typeof m.content === 'string' ? [m.content] : m.content.map((b: any) => b.text)));
     expect(sent).toEqual(Array.from({ length: 1000 }, (_, i) => `prompt ${i}`));
+  });
+});
+
+describe('environment faults', () => {
+  it('an unusable TMPDIR: Bash still answers (preview of head and tail, the file that could not be written named); no crash, no stack trace', async () => {
+    api = await startFakeApi([
+      { content: [{ type: 'tool_use', id: 'small', name: 'Bash', input: { command: 'echo small' } }] },
+      { content: [{ type: 'tool_use', id: 'big', name: 'Bash', input: { command: 'seq 1 20000' } }] },
+      { content: [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: 'echo later', run_in_background: true } }] },
+      text('survived'),
+    ]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go'), env: { TMPDIR: '/proc/no-such-dir' } });
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(0);
+    expect(r.json().find((m) => m.type === 'result')).toMatchObject({ is_error: false, result: 'survived' });
+    const small = resultsById(api.requests[1]).small;
+    expect(small).toEqual({ text: 'small', isError: false });
+    const big = resultsById(api.requests[2]).big;
+    expect(big.text).toMatch(/^Output too large \(108894 characters\)\. The full output could not be saved \(.*ENOENT.*\/proc\/no-such-dir.*\)/);
+    expect(big.text).toContain('\n1\n2\n3\n');
+    expect(big.text).toMatch(/19999\n20000$/);
+    const bg = resultsById(api.requests[3]).bg;
+    expect(bg.isError).toBe(true);
+    expect(bg.text).toMatch(/cannot create the directory for task output files \/proc\/no-such-dir\/.*ENOENT.*set TMPDIR to a writable directory/);
   });
 });

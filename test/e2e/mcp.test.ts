@@ -82,7 +82,7 @@ describe('MCP servers from --mcp-config (stdio)', () => {
     const r = await runAgent({
       api,
       cwd,
-      env: { MCP_TIMEOUT: '1500' },
+      env: { MCP_TIMEOUT: '3000' },
       args: [...STREAM_ARGS, '--mcp-config', calcConfig(undefined, { silent: { command: process.execPath, args: [silent] } })],
       input: userLine('hi'),
     });
@@ -92,7 +92,7 @@ describe('MCP servers from --mcp-config (stdio)', () => {
       { name: 'silent', status: 'failed' },
     ]);
     // The reason and the server's own stderr tail are told on our stderr, never on stdout.
-    expect(r.stderr).toMatch(/MCP server "silent" failed: no answer within 1.5 s \(MCP_TIMEOUT\)\nsilent: up/);
+    expect(r.stderr).toMatch(/MCP server "silent" failed: no answer within 3 s \(MCP_TIMEOUT\)\nsilent: up/);
     expect(r.stdout).not.toContain('silent: up');
     expect(r.stdout).not.toContain('calc server: starting');
   });

@@ -21,8 +21,10 @@ function write(path: string, content: string) {
 
 /** A repository with a nested working directory and memory files at every level. */
 function project() {
-  const repo = tempDir('agent-memory-repo-');
-  mkdirSync(join(repo, '.git'));
+  // The repository sits inside a folder of its own, so the file above its root is ours alone.
+  const outer = tempDir('agent-memory-outer-');
+  const repo = join(outer, 'repo');
+  mkdirSync(join(repo, '.git'), { recursive: true });
   const cwd = join(repo, 'pkg', 'app');
   mkdirSync(cwd, { recursive: true });
   const config = tempDir('agent-memory-config-');
@@ -35,7 +37,7 @@ function project() {
   write(join(cwd, '.claude', 'rules', 'a-always.md'), 'RULE-ALWAYS: run the tests.');
   write(join(cwd, '.claude', 'rules', 'b-tests.md'), '---\npaths:\n  - "src/**/*.test.ts"\n---\nRULE-TESTS: use vitest.');
   // Above the repository root: never read.
-  write(join(repo, '..', 'CLAUDE.md'), 'OUTSIDE-MEMORY');
+  write(join(outer, 'CLAUDE.md'), 'OUTSIDE-MEMORY');
   return { repo, cwd, config };
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMcpConfigs, McpConfigError } from '../../../src/mcp/config.js';
 import { HostMcpTransport } from '../../../src/mcp/hostTransport.js';
 import { mcpToolName, toContent } from '../../../src/mcp/tools.js';
+import { McpManager } from '../../../src/mcp/manager.js';
 
 describe('MCP result content → tool_result content', () => {
   it('joins text, passes images as image blocks, shows embedded text resources', () => {
@@ -71,6 +72,16 @@ describe('--mcp-config parsing', () => {
     expect(m.get('a')).toEqual({ command: 'two', args: ['-v'], env: {} });
     expect(m.get('b')).toEqual({ type: 'http', url: 'http://x/mcp', headers: { h: 'v' } });
     expect(m.get('c')).toMatchObject({ type: 'unsupported', reason: expect.stringMatching(/"ws" is not supported/) });
+  });
+
+  it("the host's in-process servers (type sdk) are not failures: they connect through initialize", () => {
+    const m = parseMcpConfigs(['{"mcpServers": {"acp": {"type": "sdk", "name": "acp"}}}'], '/');
+    expect(m.get('acp')).toEqual({ type: 'sdk' });
+    const lines: string[] = [];
+    const manager = new McpManager({ cwd: '/', env: {}, clientVersion: '0', log: (l) => lines.push(l) });
+    manager.connectConfigured(m);
+    expect(manager.statuses()).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('not JSON, or not {mcpServers}, is an McpConfigError', () => {

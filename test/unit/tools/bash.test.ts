@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BashTool, type BackgroundShellService, type BashOutput } from '../../../tools/bash.js';
+import { killAllGroups } from '../../../src/util/processGroup.js';
 import { makeCtx, removeDir, run, tempDir, text } from './helpers.js';
 
 /** Running (a zombie awaiting its reaper is dead: it was killed, only not yet collected). */
@@ -98,13 +99,52 @@ describe('Bash', () => {
     const r = await run(BashTool, { command: 'yes | head -c 5000000' }, ctx);
     expect(r.isError).toBeFalsy();
     const t = text(r);
-    expect(t.length).toBeLessThan(3000);
+    expect(t.length).toBeLessThan(4500);
     const data = r.data as BashOutput;
     expect(data.persistedOutputPath).toBeDefined();
     expect(t).toContain(data.persistedOutputPath!);
     expect(data.persistedOutputPath!.startsWith(ctx.scratchDir)).toBe(true);
     expect(statSync(data.persistedOutputPath!).size).toBe(5_000_000);
     expect(data.stdout.length).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a large block written at once: the preview holds its start and its end', async () => {
+    const r = await run(BashTool, { command: "python3 -c \"import sys; sys.stdout.write('START' + 'x' * 5000000 + 'END\\\\n')\"" }, makeCtx(dir));
+    const t = text(r);
+    expect(t).toMatch(/^Output too large \(5000009 characters\)\. Full output saved to: \S+/);
+    expect(t).toContain('\n\nFirst 2000 characters:\nSTARTxxx');
+    expect(t).toMatch(/\[… 4996009 characters omitted …\]\n\nLast 2000 characters:\nx+END$/);
+    expect(t.length).toBeLessThan(4500);
+  });
+
+  it('output past the file cap: the preview and the file both keep the end (stdout\'s last line after 70 MB of stderr)', async () => {
+    const r = await run(BashTool, { command: "head -c 70000000 /dev/zero | tr '\\0' e >&2; echo LAST-LINE" }, makeCtx(dir));
+    const t = text(r);
+    const data = r.data as BashOutput;
+    expect(t).toMatch(/^Output too large \(70000010 characters\)\. Full output saved to: \S+ \(it holds the first 67043328 bytes and the last 65536; 2891146 bytes in between were dropped\)/);
+    expect(t).toMatch(/\n\nLast 2000 characters:\ne+LAST-LINE$/);
+    const file = readFileSync(data.persistedOutputPath!, 'utf8');
+    expect(file.endsWith('eeeeLAST-LINE\n')).toBe(true);
+    expect(file).toContain('\n[… 2891146 bytes dropped here: the file is capped at 64 MiB …]\n');
+  });
+
+  it('says so when the working directory was deleted, instead of a bare exit code', async () => {
+    const gone = tempDir('bash-gone-');
+    removeDir(gone);
+    const r = await run(BashTool, { command: 'echo hi' }, makeCtx(gone));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(`<tool_use_error>The working directory ${gone} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.</tool_use_error>`);
+  });
+
+  it('a command that leaves processes running (setsid, &) says so, and they die when the session ends', async () => {
+    const r = await run(BashTool, { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!; sleep 301 >/dev/null 2>&1 & echo $!' }, makeCtx(dir));
+    expect(r.isError).toBeFalsy();
+    const pids = text(r).split('\n').slice(0, 2).map(Number);
+    expect(pids.every((p) => p > 0 && alive(p))).toBe(true);
+    expect(text(r)).toMatch(new RegExp(`\\n\\nThe command left 2 processes running \\(pids ${pids[0]}, ${pids[1]}\\); they are killed when the session ends\\.$`));
+    expect((r.data as BashOutput).leftRunning).toEqual(pids);
+    killAllGroups(); // what the session does at exit
+    expect(await waitGone(pids)).toEqual([]);
   });
 
   it('keeps outputs under the limit inline', async () => {

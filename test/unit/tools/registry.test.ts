@@ -84,6 +84,9 @@ describe('registry', () => {
       content: '<tool_use_error>Error: No such tool available: X</tool_use_error>',
       isError: true,
     });
+    // A hostile 64 KiB name is not echoed back whole.
+    const clipped = noSuchToolResult('N'.repeat(65_536)).content as string;
+    expect(clipped).toBe(`<tool_use_error>Error: No such tool available: ${'N'.repeat(100)}… (a name of 65536 characters)</tool_use_error>`);
   });
 
   it('caps content and passes progress through', async () => {

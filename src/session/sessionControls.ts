@@ -1,0 +1,120 @@
+// Wires the session's file and context controls into one process: file checkpoints (on with
+// CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING, which the SDK sets for enableFileCheckpointing), and
+// the rewind_files / get_context_usage / read_file / seed_read_state control requests.
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Tool, ToolServices } from '../../tools/tool.js';
+import { toolApiSchema } from '../../tools/registry.js';
+import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
+import type { ControlChannel } from '../control/channel.js';
+import { decidePermission } from '../permissions/decision.js';
+import type { PermissionState } from '../permissions/state.js';
+import type { MemoryFile } from '../settings/memory.js';
+import { contextUsage } from './contextUsage.js';
+import { FileCheckpoints } from './fileCheckpoints.js';
+import { readFileForHost, seedReadState } from './hostFileAccess.js';
+import type { SessionRunner } from './runner.js';
+import type { SystemBlocks } from './systemPrompt.js';
+import { envelope } from './wire.js';
+
+export interface SessionControlsOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  sessionId: string;
+  /** The session's folder beside its transcript; undefined without persistence. */
+  sessionFolder?: string;
+  channel: ControlChannel;
+  services: ToolServices;
+  tools: Tool[];
+  permissions: () => PermissionState;
+  runner: () => SessionRunner;
+  systemPrompt: () => SystemBlocks;
+  memoryText: () => string;
+  memoryFiles: MemoryFile[];
+  agents: () => Array<{ name: string; description: string; source: string }>;
+}
+
+export interface SessionControls {
+  /** A user message (its transcript uuid) starts a turn: file changes are checkpointed against it. */
+  onPrompt(messageId: string): void;
+  /** Lines to write before this one (files_persisted before a result), and what to remember of it. */
+  before(line: Record<string, unknown>): object[];
+}
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+export function setupSessionControls(o: SessionControlsOptions): SessionControls {
+  const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
+    ? new FileCheckpoints(join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'))
+    : undefined;
+  if (checkpoints) o.services.fileHistory = checkpoints;
+  let apiUsage: Parameters<typeof contextUsage>[0]['apiUsage'] = null;
+
+  const hostFiles = () => ({
+    cwd: o.cwd,
+    readFiles: o.runner().readFiles,
+    decideRead: (absPath: string) => {
+      const read = o.tools.find((t) => t.name === 'Read');
+      return decidePermission(o.permissions(), { tool: read, toolName: 'Read', input: { file_path: absPath } });
+    },
+  });
+
+  registerSessionControlHandlers(o.channel, {
+    async rewindFiles(userMessageId, dryRun) {
+      if (!checkpoints)
+        throw new Error(
+          'rewind_files: file checkpointing is off in this session; start it with enableFileCheckpointing (CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true)',
+        );
+      return checkpoints.rewind(userMessageId, dryRun);
+    },
+    contextUsage(detail) {
+      const runner = o.runner();
+      return contextUsage(
+        {
+          model: runner.settings.model,
+          system: o.systemPrompt(),
+          memoryText: o.memoryText(),
+          memoryFiles: o.memoryFiles,
+          tools: o.tools.map(toolApiSchema),
+          history: runner.history,
+          agents: o.agents().map((a) => ({ agentType: a.name, source: a.source, description: a.description })),
+          apiUsage,
+          env: o.env,
+        },
+        detail,
+      );
+    },
+    readFile: (req) => readFileForHost(hostFiles(), req),
+    async seedReadState(path, mtime) {
+      await seedReadState(hostFiles(), path, mtime);
+    },
+  });
+
+  return {
+    onPrompt(messageId) {
+      checkpoints?.beginTurn(messageId);
+    },
+    before(line) {
+      const main = line.parent_tool_use_id === undefined || line.parent_tool_use_id === null;
+      if (!main) return [];
+      if (line.type === 'assistant') {
+        const u = (line.message as { usage?: Record<string, unknown>; model?: string } | undefined)?.usage;
+        const n = (k: string) => (typeof u?.[k] === 'number' ? (u[k] as number) : 0);
+        if (u)
+          apiUsage = {
+            input_tokens: n('input_tokens'),
+            output_tokens: n('output_tokens'),
+            cache_creation_input_tokens: n('cache_creation_input_tokens'),
+            cache_read_input_tokens: n('cache_read_input_tokens'),
+          };
+      }
+      if (line.type !== 'result' || !checkpoints) return [];
+      const kept = checkpoints.takeTurnBackups();
+      if (!kept.files.length && !kept.failed.length) return [];
+      // The turn's checkpoint copies: file_id is the copy's content hash in the session's folder.
+      return [{ type: 'system', subtype: 'files_persisted', files: kept.files, failed: kept.failed, processed_at: new Date().toISOString(), ...envelope(o.sessionId) }];
+    },
+  };
+}
