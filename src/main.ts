@@ -29,6 +29,7 @@ import { setupAgents } from './agents/setup.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
+import { createPlanModeService } from './session/planMode.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -113,7 +114,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
 
-  const tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) }), o);
+  let tools: Tool[];
+  try {
+    tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env: process.env }), o);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -231,6 +238,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     settings.mcpServers = m.statuses();
     if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
   };
+  let planModeInstructions: string | undefined;
+  const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
+  // Set on the shared services object (not a copy): the sandbox is added to it later.
+  agents.services.planMode = planMode;
   const runner = new SessionRunner(
     settings,
     {
@@ -240,10 +251,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
       pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
-      beforePrompt: (prompt, signal, uuid) => {
+      beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
-        return guards.beforePrompt(prompt, signal);
+        const gate = await guards.beforePrompt(prompt, signal);
+        // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
+        if (gate.blockReason === undefined && guards.permissions.mode === 'plan') gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
+        return gate;
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
@@ -290,6 +304,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     memoryText: () => systemParts.memory ?? '',
     memoryFiles,
     agents: () => agents.catalog.all(),
+    transcript,
+    restoredCheckpoints: start.checkpoints,
   });
 
   registerControlHandlers(channel, {
@@ -311,6 +327,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
+      if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
       if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);

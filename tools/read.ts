@@ -5,10 +5,13 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 import { requireAbsolute } from './write.js';
+import { parseNotebook, renderNotebook } from './notebook.js';
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** A notebook is parsed whole (it is one JSON document); past this, Bash with jq reads parts. */
+export const READ_MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 /** Binary sniffing looks at this much of the file's head. */
 const SNIFF_BYTES = 8192;
 /** Shown lines are joined into at most this many characters; past it the output says where it stopped. */
@@ -23,6 +26,7 @@ Usage:
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
 - Results are returned like \`cat -n\`: the line number, a tab, then the line as it is in the file.
 - This tool can read images (PNG, JPG, GIF, WEBP): their contents are presented to you visually.
+- Jupyter notebooks (.ipynb) are shown cell by cell, each with its id, type and outputs (plots as images); edit them with NotebookEdit.
 - It reads files, not directories: to list a directory use Bash with ls, or Glob.
 - Reading a file that exists but is empty returns a warning in place of contents.
 - Read several files at once by making several Read calls in one message.`;
@@ -191,6 +195,17 @@ export const ReadTool = defineTool({
       const result = await readImage(filePath, st.size, mediaType);
       record(ctx, filePath, st.mtimeMs, st.size);
       return result;
+    }
+
+    if (extname(filePath).toLowerCase() === '.ipynb') {
+      if (st.size > READ_MAX_NOTEBOOK_BYTES) {
+        throw new ToolError(
+          `Notebook is too large to read whole (${st.size} bytes; the limit is ${READ_MAX_NOTEBOOK_BYTES}). Use Bash with jq to read parts of it, e.g. jq '.cells[0:10]' ${filePath}`,
+        );
+      }
+      const nb = parseNotebook(await fsp.readFile(filePath, 'utf8'), filePath);
+      record(ctx, filePath, st.mtimeMs, st.size);
+      return { content: renderNotebook(nb), data: { type: 'notebook', file: { filePath, cells: nb.cells } } };
     }
 
     if (st.size === 0) {

@@ -12,6 +12,9 @@ import { AgentTool, TaskTool } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
+import { NotebookEditTool } from './notebookEdit.js';
+import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
+import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
 import { SendMessageTool } from './sendMessage.js';
 import { ListAgentsTool } from './listAgents.js';
 import { TeamCreateTool } from './teamCreate.js';
@@ -30,11 +33,13 @@ export function resultCapFor(toolName: string): number {
  * The built-in tools, in the order the model sees them. `agentTeams`
  * (CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS) adds the agent-teams spelling's TeamCreate and TeamDelete;
  * named teammates, SendMessage and ListAgents are always there (the session's implicit team).
+ * `env` carries the SDK's toolConfig (AskUserQuestion's preview format); a bad value throws.
  */
-export function builtinTools(opts: { agentTeams?: boolean } = {}): Tool[] {
+export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
-    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool,
+    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
+    createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
     SendMessageTool, ListAgentsTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
   ] as Tool[];

@@ -8,6 +8,7 @@ import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';
 import type { TodoStore } from './todoWrite.js';
+import type { PlanModeService } from './planMode.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -77,6 +78,8 @@ export interface ToolServices {
   teamMember?: string;
   /** The subagent's id; absent for the main agent. */
   agentId?: string;
+  /** The session's plan mode (EnterPlanMode, ExitPlanMode); absent in subagents. */
+  planMode?: PlanModeService;
   /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
   fileHistory?: FileHistoryService;
 }
@@ -109,6 +112,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * offers a host's JSON schema as given). Must be an object schema.
    */
   apiInputSchema?: Record<string, unknown>;
+  /**
+   * The tool asks the person something (AskUserQuestion, ExitPlanMode): every call goes to the
+   * host or the terminal, whatever the mode or the allow rules say; with no one to ask it fails.
+   */
+  requiresUserInteraction?: boolean;
   /** No side effects: safe in plan mode and allowed by default inside the working directories. */
   isReadOnly(input: z.infer<S>): boolean;
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */

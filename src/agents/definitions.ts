@@ -30,7 +30,14 @@ export const agentDefinitionSchema = z.looseObject({
 });
 
 /** Tools a subagent never gets: no nested subagents. */
-export const SUBAGENT_EXCLUDED_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
+export const SUBAGENT_EXCLUDED_TOOLS: ReadonlySet<string> = new Set([
+  'Task',
+  'Agent',
+  // A subagent has no person of its own to ask, and the session's mode is not its to change.
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+]);
 
 const GENERAL_PURPOSE_PROMPT = `You are an agent working for a user through a parent agent. Given the user's message, use the tools available to complete the task fully — do not gold-plate, but do not leave it half-done. When you are done, answer with a concise report of what you did and what you found: the parent agent relays the essentials to the user, so include the facts it needs (file paths, names, results) and nothing it does not.
 

@@ -184,6 +184,14 @@ async function resolveAsk(
     if (a?.behavior === 'allow') return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
   }
   if (!deps.askHost) {
+    if (decision.userInteraction) {
+      return {
+        behavior: 'deny',
+        message:
+          `${block.name} needs a person to answer, and no one can be asked in this non-interactive run (the host answers only with --permission-prompt-tool stdio, as the SDK's canUseTool sets it up). ` +
+          'Go on without asking: make a reasonable choice, and say which one you made and why.',
+      };
+    }
     return {
       behavior: 'deny',
       message:

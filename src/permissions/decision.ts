@@ -1,5 +1,5 @@
 // The decision for one tool call. Order: deny rules → plan mode → hook decision (deny > ask >
-// allow) → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
+// allow) → tools that ask the user → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import type { Tool } from '../../tools/tool.js';
@@ -21,6 +21,8 @@ export type PermissionDecision =
       suggestions?: PermissionUpdate[];
       /** What would allow it without asking: `--allowedTools "Bash(npm test:*)"`, `--add-dir …`. */
       hint: string;
+      /** The tool asks the user a question (no rule can answer it for them). */
+      userInteraction?: true;
     };
 
 export interface HookPermissionDecision {
@@ -254,6 +256,17 @@ export function decidePermission(state: PermissionState, req: PermissionRequest)
   const hook = req.hookDecision;
   if (hook?.behavior === 'deny') {
     return { behavior: 'deny', message: hook.reason || `Permission to use ${what} was denied by a PreToolUse hook.`, reason: 'hook' };
+  }
+  // A question for the person is asked whatever the mode or the allow rules: the answer is the point.
+  if (req.tool?.requiresUserInteraction) {
+    if (req.toolName === 'ExitPlanMode' && state.mode !== 'plan') {
+      return { behavior: 'deny', message: 'ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead with the task.', reason: 'not in plan mode' };
+    }
+    const reason = `${req.toolName} asks the user`;
+    if (state.mode === 'dontAsk') {
+      return { behavior: 'deny', message: `${req.toolName} was not run: the session is in dontAsk mode, where no one is asked. Decide without the user and say what you assumed.`, reason: `dontAsk mode: ${reason}` };
+    }
+    return { behavior: 'ask', message: `${what} needs the user's answer.`, reason, suggestions: [], hint: 'a host that answers can_use_tool (--permission-prompt-tool stdio) or a person at the terminal', userInteraction: true };
   }
   // A command that asks to leave an active sandbox is always asked about: no rule, hook or mode
   // allows it on its own (dontAsk turns the ask into a deny).

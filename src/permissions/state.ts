@@ -58,9 +58,14 @@ export class PermissionState {
     return this.currentMode;
   }
 
+  /** The mode plan mode was entered from: where leaving it (ExitPlanMode) returns to. */
+  modeBeforePlan: PermissionMode = 'default';
+
   /** Throws PermissionConfigError for bypassPermissions without the opt-in flag. */
   setMode(mode: PermissionMode): void {
-    this.currentMode = validatePermissionMode(mode, { allowBypass: this.allowBypass });
+    const next = validatePermissionMode(mode, { allowBypass: this.allowBypass });
+    if (next === 'plan' && this.currentMode !== 'plan') this.modeBeforePlan = this.currentMode;
+    this.currentMode = next;
   }
 
   compile(rule: PermissionRule): RuleEntry {

@@ -85,6 +85,8 @@ export const initializeRequestSchema = z.looseObject({
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),
   agents: z.record(z.string(), z.looseObject({})).optional(),
+  /** Replaces the workflow part of the plan-mode reminder. */
+  planModeInstructions: z.string().optional(),
   title: z.string().optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;

@@ -12,7 +12,10 @@ import { diffLines } from 'diff';
 /** A file larger than this is not copied (and so cannot be rewound); the host is told. */
 export const MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024;
 
-type Snapshot = { absent: true } | { absent?: false; hash: string; mode: number };
+export type Snapshot = { absent: true } | { absent?: false; hash: string; mode: number };
+
+/** One checkpoint fact as the transcript keeps it: a turn began, or a file was copied in it. */
+export type CheckpointRecord = { messageId: string; path?: string; snapshot?: Snapshot };
 
 interface Checkpoint {
   messageId: string;
@@ -37,12 +40,28 @@ export class FileCheckpoints {
   private readonly checkpoints: Checkpoint[] = [];
   private turn: TurnBackups = { files: [], failed: [] };
 
-  /** `dir`: where the copies go (the session's folder, file-history/). */
-  constructor(readonly dir: string) {}
+  /**
+   * `dir`: where the copies go (the session's folder, file-history/). `record` keeps each fact in
+   * the transcript, so a resumed session can still rewind to the messages of earlier runs.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly record: (r: CheckpointRecord) => void = () => {},
+  ) {}
+
+  /** Rebuild the checkpoints of earlier runs from their records (in transcript order). */
+  restore(records: CheckpointRecord[]): void {
+    for (const r of records) {
+      let cp = this.checkpoints.find((c) => c.messageId === r.messageId);
+      if (!cp) this.checkpoints.push((cp = { messageId: r.messageId, files: new Map() }));
+      if (r.path && r.snapshot && !cp.files.has(r.path)) cp.files.set(r.path, r.snapshot);
+    }
+  }
 
   /** A user message starts: later changes are checkpointed against it. */
   beginTurn(messageId: string): void {
     this.checkpoints.push({ messageId, files: new Map() });
+    this.record({ messageId });
   }
 
   /** The turn's copies so far, and a fresh list for what comes next. */
@@ -62,6 +81,7 @@ export class FileCheckpoints {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
         cp.files.set(path, { absent: true });
+        this.record({ messageId: cp.messageId, path, snapshot: { absent: true } });
         return;
       }
       throw err;
@@ -81,7 +101,9 @@ export class FileCheckpoints {
     await fsp.writeFile(copy, content, { flag: 'wx', mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'EEXIST') throw err;
     });
-    cp.files.set(path, { hash, mode: st.mode & 0o7777 });
+    const snapshot: Snapshot = { hash, mode: st.mode & 0o7777 };
+    cp.files.set(path, snapshot);
+    this.record({ messageId: cp.messageId, path, snapshot });
     this.turn.files.push({ filename: path, file_id: hash });
   }
 

@@ -10,6 +10,10 @@ import type { HistoryContent, HistoryMessage } from '../loop/events.js';
 import { LineTooLongError, readLines } from '../protocol/lineReader.js';
 import { appendUser } from './runner.js';
 import { Transcript, transcriptPath } from './transcript.js';
+import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
+
+/** The transcript line of one file-checkpoint fact (outside the conversation chain). */
+export const FILE_HISTORY_LINE = 'file-checkpoint';
 
 /** A session that cannot start as asked (exit 1). */
 export class ResumeError extends Error {
@@ -30,6 +34,8 @@ export interface SessionStart {
   history: HistoryMessage[];
   /** SessionStart hooks' `source`. */
   source: 'startup' | 'resume';
+  /** File-checkpoint records of earlier runs of this session (not carried into a fork). */
+  checkpoints: CheckpointRecord[];
 }
 
 type Warn = (message: string) => void;
@@ -58,7 +64,7 @@ export async function startSession(
     o.sessionPersistence ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version }) : null;
   const fresh = (): SessionStart => {
     const sessionId = o.sessionId ?? randomUUID();
-    return { sessionId, transcript: persist(sessionId), history: [], source: 'startup' };
+    return { sessionId, transcript: persist(sessionId), history: [], source: 'startup', checkpoints: [] };
   };
 
   let path: string;
@@ -75,7 +81,8 @@ export async function startSession(
   const oldId = basename(path, '.jsonl');
   const sessionId = o.forkSession ? (o.sessionId ?? randomUUID()) : oldId;
   const transcript = persist(sessionId);
-  const entries = await readTranscript(path, warn);
+  const checkpoints: CheckpointRecord[] = [];
+  const entries = await readTranscript(path, warn, (r) => checkpoints.push(r));
   const branch = selectBranch(entries, o.resumeSessionAt, o.resumeDropsTurn);
   const builder = new HistoryBuilder(warn);
   for (const e of branch) if (!builder.add(e.entry)) warn(`${path}: line ${e.lineNo} is not a valid message; skipped`);
@@ -92,7 +99,7 @@ export async function startSession(
     // New lines hang below the resumed point: a resume at an earlier message starts a branch.
     transcript.continueFrom(branch.length ? branch[branch.length - 1]!.uuid : null);
   }
-  return { sessionId, transcript, history: builder.finish(), source: 'resume' };
+  return { sessionId, transcript, history: builder.finish(), source: 'resume', checkpoints: o.forkSession ? [] : checkpoints };
 }
 
 /** The most recently modified session transcript in a project dir, or undefined. */
@@ -133,7 +140,7 @@ const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progr
  * one from their line number. Side-chain lines (subagents) are left out. A line that is not JSON
  * (a torn last line after a crash) is skipped with a warning.
  */
-export async function readTranscript(path: string, warn: Warn): Promise<ChainEntry[]> {
+export async function readTranscript(path: string, warn: Warn, onCheckpoint?: (r: CheckpointRecord) => void): Promise<ChainEntry[]> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -162,6 +169,13 @@ export async function readTranscript(path: string, warn: Warn): Promise<ChainEnt
         continue;
       }
       const e = entry as Record<string, unknown>;
+      if (e.type === FILE_HISTORY_LINE && typeof e.messageId === 'string') {
+        onCheckpoint?.({
+          messageId: e.messageId,
+          ...(typeof e.path === 'string' && e.snapshot && typeof e.snapshot === 'object' ? { path: e.path, snapshot: e.snapshot as Snapshot } : {}),
+        });
+        continue;
+      }
       if (typeof e.type !== 'string' || !CHAIN_TYPES.has(e.type)) continue; // metadata, results
       if (e.isSidechain === true) continue;
       if ('parentUuid' in e) {

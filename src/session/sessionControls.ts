@@ -11,7 +11,9 @@ import { decidePermission } from '../permissions/decision.js';
 import type { PermissionState } from '../permissions/state.js';
 import type { MemoryFile } from '../settings/memory.js';
 import { contextUsage } from './contextUsage.js';
-import { FileCheckpoints } from './fileCheckpoints.js';
+import { FileCheckpoints, type CheckpointRecord } from './fileCheckpoints.js';
+import { FILE_HISTORY_LINE } from './resume.js';
+import type { Transcript } from './transcript.js';
 import { readFileForHost, seedReadState } from './hostFileAccess.js';
 import type { SessionRunner } from './runner.js';
 import type { SystemBlocks } from './systemPrompt.js';
@@ -32,6 +34,10 @@ export interface SessionControlsOptions {
   memoryText: () => string;
   memoryFiles: MemoryFile[];
   agents: () => Array<{ name: string; description: string; source: string }>;
+  /** Where checkpoint records are kept (absent without persistence). */
+  transcript?: Transcript | null;
+  /** Checkpoint records of earlier runs of a resumed session. */
+  restoredCheckpoints?: CheckpointRecord[];
 }
 
 export interface SessionControls {
@@ -47,9 +53,14 @@ function truthy(v: string | undefined): boolean {
 
 export function setupSessionControls(o: SessionControlsOptions): SessionControls {
   const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
-    ? new FileCheckpoints(join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'))
+    ? new FileCheckpoints(join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'), (r) =>
+        o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+      )
     : undefined;
-  if (checkpoints) o.services.fileHistory = checkpoints;
+  if (checkpoints) {
+    checkpoints.restore(o.restoredCheckpoints ?? []);
+    o.services.fileHistory = checkpoints;
+  }
   let apiUsage: Parameters<typeof contextUsage>[0]['apiUsage'] = null;
 
   const hostFiles = () => ({

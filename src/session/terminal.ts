@@ -6,6 +6,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { INTERRUPT_TEXT } from '../loop/agentLoop.js';
 import type { SessionRunner } from './runner.js';
+import { parseChoice, planAnswer, planLines, questionLines, questionPrompt, questionsAnswer, type Question } from './terminalQuestions.js';
 
 const RESULT_PREVIEW_LINES = 4;
 const LINE_MAX = 160;
@@ -154,32 +155,62 @@ export class Terminal {
   }
 
   private async askNow(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> {
-    const denied = (message: string): AskHostAnswer => ({ behavior: 'deny', message });
-    if (signal.aborted || !this.rl) return denied('The run was interrupted before the user answered.');
-    const why = req.decision_reason ? this.style.dim(` (${req.decision_reason})`) : '';
+    const interrupted: AskHostAnswer = { behavior: 'deny', message: 'The run was interrupted before the user answered.' };
+    if (signal.aborted || !this.rl) return interrupted;
     if (!this.atLineStart) this.write('\n');
-    for (;;) {
-      const answer = await new Promise<string | null>((resolve) => {
-        const onAbort = () => settle(null);
-        const settle = (v: string | null) => {
-          signal.removeEventListener('abort', onAbort);
-          this.question = null;
-          resolve(v);
-        };
-        this.question = { resolve: settle };
-        signal.addEventListener('abort', onAbort, { once: true });
-        this.rl!.setPrompt(`${this.style.bold(`Allow ${callLabel(req.tool_name, req.input)}?`)}${why} [y]es / [n]o / [a]lways `);
-        this.rl!.prompt();
-        this.atLineStart = false;
-      });
-      this.atLineStart = true;
-      if (answer === null) return denied('The run was interrupted before the user answered.');
-      const a = answer.trim().toLowerCase();
-      if (a === 'y' || a === 'yes') return { behavior: 'allow', updatedInput: req.input as Record<string, unknown> };
-      if (a === 'a' || a === 'always')
-        return { behavior: 'allow', updatedInput: req.input as Record<string, unknown>, updatedPermissions: req.permission_suggestions ?? [] };
-      if (a === 'n' || a === 'no') return denied(`The user denied permission to use ${req.tool_name}.`);
+    const input = (req.input && typeof req.input === 'object' ? req.input : {}) as Record<string, unknown>;
+    if (req.tool_name === 'AskUserQuestion' && Array.isArray(input.questions)) {
+      const answers: Record<string, string> = {};
+      for (const q of input.questions as Question[]) {
+        for (const l of questionLines(q)) this.line(l);
+        let answer: string | undefined;
+        while (answer === undefined) {
+          const typed = await this.readAnswer(this.style.bold(questionPrompt(q)), signal);
+          if (typed === null) return interrupted;
+          answer = parseChoice(typed, q);
+        }
+        answers[q.question] = answer;
+      }
+      return questionsAnswer(input, answers);
     }
+    if (req.tool_name === 'ExitPlanMode' && typeof input.plan === 'string') {
+      for (const l of planLines(input.plan)) this.line(l);
+      for (;;) {
+        const typed = await this.readAnswer(`${this.style.bold('Approve this plan and leave plan mode?')} [y]es / [a]ccept edits too / [n]o `, signal);
+        if (typed === null) return interrupted;
+        const answer = planAnswer(typed);
+        if (answer) return answer.behavior === 'allow' ? { ...answer, updatedInput: input } : answer;
+      }
+    }
+    const why = req.decision_reason ? this.style.dim(` (${req.decision_reason})`) : '';
+    for (;;) {
+      const answer = await this.readAnswer(`${this.style.bold(`Allow ${callLabel(req.tool_name, req.input)}?`)}${why} [y]es / [n]o / [a]lways `, signal);
+      if (answer === null) return interrupted;
+      const a = answer.trim().toLowerCase();
+      if (a === 'y' || a === 'yes') return { behavior: 'allow', updatedInput: input };
+      if (a === 'a' || a === 'always') return { behavior: 'allow', updatedInput: input, updatedPermissions: req.permission_suggestions ?? [] };
+      if (a === 'n' || a === 'no') return { behavior: 'deny', message: `The user denied permission to use ${req.tool_name}.` };
+    }
+  }
+
+  /** One line typed at `prompt`; null when the run is interrupted first. */
+  private async readAnswer(prompt: string, signal: AbortSignal): Promise<string | null> {
+    if (signal.aborted || !this.rl) return null;
+    const answer = await new Promise<string | null>((resolve) => {
+      const onAbort = () => settle(null);
+      const settle = (v: string | null) => {
+        signal.removeEventListener('abort', onAbort);
+        this.question = null;
+        resolve(v);
+      };
+      this.question = { resolve: settle };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.rl!.setPrompt(prompt);
+      this.rl!.prompt();
+      this.atLineStart = false;
+    });
+    this.atLineStart = true;
+    return answer;
   }
 
   private showPrompt(): void {

@@ -144,6 +144,29 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     expect(await tty.exited).toBe(0);
   });
 
+  it('AskUserQuestion is a numbered choice; ExitPlanMode shows the plan and [a] approves it into acceptEdits', async () => {
+    const question = { question: 'Which color?', header: 'Color', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }], multiSelect: false };
+    api = await startFakeApi([
+      toolUse('AskUserQuestion', { questions: [question] }, 'q'),
+      toolUse('ExitPlanMode', { plan: 'Paint it blue.' }, 'p'),
+      text('painting'),
+    ]);
+    const cwd = tempDir();
+    tty = startTty(['--permission-mode', 'plan'], cwd);
+    let at = await submit(tty, 'paint', 0);
+    at = await tty.waitFor(/\[Color\] Which color\?\n  1\. Red — warm\n  2\. Blue — cool\n  3\. Other \(type your own answer\)\nChoose 1-3, or type an answer: $/m, at);
+    tty.type('7\r'); // out of range: asked again
+    at = await tty.waitFor(/Choose 1-3, or type an answer: $/m, at);
+    tty.type('2\r');
+    at = await tty.waitFor(/Plan for approval:\n  Paint it blue\.\nApprove this plan and leave plan mode\?/, at);
+    tty.type('a\r');
+    at = await tty.waitFor(/painting/, at);
+    expect(resultsById(api.requests[1]).q.text).toContain('"Which color?"="Blue"');
+    expect(resultsById(api.requests[2]).p.text).toContain('permission mode now: acceptEdits');
+    await submit(tty, '/exit', at);
+    expect(await tty.exited).toBe(0);
+  });
+
   it('[a]lways allows the call and adds the suggested rule: the same call is not asked again', async () => {
     api = await startFakeApi((req) => (Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' })));
     const cwd = tempDir();

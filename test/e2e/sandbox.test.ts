@@ -80,6 +80,19 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(readFileSync(join(added, 'a.txt'), 'utf8')).toBe('added\n');
   });
 
+  it('ignoreViolations leaves matching violations out of the report (the write is still blocked)', async () => {
+    const outside = tempDir('agent-outside-');
+    const other = tempDir('agent-outside-');
+    const r = await runCalls([{ command: `echo x > ${outside}/quiet.txt` }, { command: `echo x > ${other}/loud.txt` }], {
+      cwd: tempDir(),
+      args: ['--allowedTools', 'Bash', ...settingsArg({ ignoreViolations: { '*': [outside] } })],
+    });
+    expect(r.results.t1.text).toMatch(/Read-only file system/);
+    expect(r.results.t1.text).not.toContain('<sandbox_violations>');
+    expect(r.results.t2.text).toContain(`${other}/loud.txt`);
+    expect(existsSync(join(outside, 'quiet.txt'))).toBe(false);
+  });
+
   it('a folder denied by a Read rule cannot be read by any program: grep -r, find -exec cat, python3 open(), a script in cwd', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'secret'));

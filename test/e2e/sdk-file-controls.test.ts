@@ -107,6 +107,29 @@ describe('file checkpoints and rewind_files', () => {
     expect(persisted[1].files[0].file_id).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('a resumed session can rewind to a message of an earlier run (checkpoints are kept in the transcript)', async () => {
+    const cwd = tempDir();
+    const a = join(cwd, 'a.txt');
+    api = await startFakeApi([toolUse('Write', { file_path: a, content: 'from run one\n' }, 'w1'), text('written'), text('second run')]);
+    const u1 = randomUUID();
+    const config = tempDir('agent-config-');
+    const opts = (extra: Record<string, unknown>) => ({ enableFileCheckpointing: true, permissionMode: 'acceptEdits', ...extra });
+    const withConfig = (o: Record<string, unknown>) => {
+      const full = sdkOptions(api!.url, cwd, o);
+      full.env.CLAUDE_CONFIG_DIR = config;
+      return full;
+    };
+    const first = await host(cwd, [{ uuid: u1, text: 'write it' }], { ...opts({}), env: withConfig({}).env }, async () => {});
+    const sessionId = first.find((m) => m.type === 'result')!.session_id;
+    expect(readFileSync(a, 'utf8')).toBe('from run one\n');
+    let answer: unknown;
+    await host(cwd, [{ uuid: randomUUID(), text: 'and now' }], { ...opts({ resume: sessionId }), env: withConfig({}).env }, async (q) => {
+      answer = await q.rewindFiles(u1);
+    });
+    expect(answer).toMatchObject({ canRewind: true, filesChanged: [a] });
+    expect(existsSync(a)).toBe(false);
+  });
+
   it('without enableFileCheckpointing, rewindFiles fails loudly and says how to turn it on', async () => {
     const cwd = tempDir();
     api = await startFakeApi([text('ok')]);
