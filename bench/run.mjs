@@ -207,3 +207,8 @@ console.log(
     ? `(g) Bash sandbox                        skipped: ${f.skipped}`
     : `(g) Bash sandbox: added per Bash call   ${fmt(f.perCall)}, added at start ${fmt(f.startup)}    target ≤ 15 ms per call`,
 );
+{
+  const { benchResume } = await import('./resume.mjs');
+  const r = await benchResume();
+  console.log(`(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
+}

@@ -58,6 +58,7 @@ export class ModelError extends Error {
       case 'invalid_request':
         return 'invalid_request';
       case 'server':
+      case 'malformed_response':
         return 'server_error';
       default:
         return 'unknown';

@@ -1,7 +1,8 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import { resultsById, runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -83,5 +84,33 @@ describe('environment faults', () => {
     const bg = resultsById(api.requests[3]).bg;
     expect(bg.isError).toBe(true);
     expect(bg.text).toMatch(/cannot create the directory for task output files \/proc\/no-such-dir\/.*ENOENT.*set TMPDIR to a writable directory/);
+  });
+});
+
+describe('processes a command leaves behind', () => {
+  it('a daemonizing command (setsid … &) is reported in its tool result and killed when the session ends', async () => {
+    api = await startFakeApi([
+      { content: [{ type: 'tool_use', id: 'd', name: 'Bash', input: { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!' } }] },
+      text('left it running'),
+    ]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('start a daemon') });
+    expect(r.code).toBe(0);
+    const d = resultsById(api.requests[1]).d;
+    const pid = Number(d.text.split('\n')[0]);
+    expect(pid).toBeGreaterThan(0);
+    expect(d.text).toContain(`The command left 1 process running (pid ${pid}); they are killed when the session ends.`);
+    // The agent has exited: the daemon went with it.
+    let alive = true;
+    for (let i = 0; i < 40 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        alive = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+      } catch {
+        alive = false;
+      }
+      if (alive) await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(alive).toBe(false);
   });
 });

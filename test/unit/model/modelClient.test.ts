@@ -225,7 +225,7 @@ describe('streamModel: errors that are not retried', () => {
     const api = await fakeApi([malformed, malformed, malformed, malformed]);
     const { error } = await run(request(), { maxRetries: 10 });
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ kind: 'malformed_response', retryable: false });
+    expect(error).toMatchObject({ kind: 'malformed_response', retryable: false, category: 'server_error' });
     expect(error.message).toMatch(/^API Error: the API's reply was not valid JSON \(/);
     expect(api.requests).toHaveLength(2);
   });
