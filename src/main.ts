@@ -7,6 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
+import { registerTaskControlHandlers } from './control/taskHandlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
@@ -359,6 +360,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });
+
+  registerTaskControlHandlers(channel, agents.registry);
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 

@@ -108,6 +108,15 @@ export class ToolExecutor {
           }
           const fwd = (step.value.data as ForwardedEvent | undefined)?.loopEvent;
           if (fwd) this.push(fwd);
+          // A tool's own progress (an MCP server's notifications/progress): a tool_progress now.
+          if ((step.value.data as { toolProgress?: boolean } | undefined)?.toolProgress)
+            this.push({
+              parentToolUseId: this.parentToolUseId,
+              type: 'tool_progress',
+              toolUseId: e.block.id,
+              toolName: e.block.name,
+              elapsedSeconds: Math.round((Date.now() - e.startedAt) / 100) / 10,
+            });
         }
       } catch (err) {
         e.outcome = { toolResult: toResultBlock(e.block.id, `Error: ${err instanceof Error ? err.message : String(err)}`, true) };

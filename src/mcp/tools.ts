@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { defineTool, ToolError, type Tool, type ToolContentBlock } from '../../tools/tool.js';
+import { defineTool, ToolError, type Tool, type ToolContentBlock, type ToolProgress } from '../../tools/tool.js';
+import { AsyncQueue } from '../util/asyncQueue.js';
 
 /** Longest text an MCP result hands to the model (env MAX_MCP_OUTPUT_TOKENS, ~4 chars a token). */
 const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
@@ -33,12 +34,24 @@ export function mcpTool(serverName: string, info: McpToolInfo, client: () => Cli
     isReadOnly: () => false,
     isConcurrencySafe: () => false,
     async *call(input, ctx) {
-      let result: Awaited<ReturnType<Client['callTool']>>;
-      try {
-        result = await client().callTool({ name: info.name, arguments: input }, undefined, {
+      // The server's progress notifications arrive while the call is awaited: queue them as
+      // progress (the runner turns each into tool_progress) until the call settles.
+      const progress = new AsyncQueue<ToolProgress>();
+      // Hosts' servers (an editor's in-process tools) find their own record of the call by the
+      // tool_use id; onprogress makes the client add a progressToken beside it.
+      const call = client()
+        .callTool({ name: info.name, arguments: input, _meta: { 'claudecode/toolUseId': ctx.toolUseId } }, undefined, {
           signal: ctx.signal,
           timeout: Number(process.env.MCP_TOOL_TIMEOUT) || DEFAULT_TOOL_TIMEOUT_MS,
-        });
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => progress.push({ type: 'progress', data: { toolProgress: true, progress: p } }),
+        })
+        .finally(() => progress.close());
+      call.catch(() => {});
+      for await (const p of progress) yield p;
+      let result: Awaited<ReturnType<Client['callTool']>>;
+      try {
+        result = await call;
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         throw new ToolError(`MCP server "${serverName}" failed to run ${info.name}: ${(err as Error).message}`);
@@ -50,7 +63,12 @@ export function mcpTool(serverName: string, info: McpToolInfo, client: () => Cli
 
 type McpContent = { type: string; text?: string; data?: string; mimeType?: string; resource?: { uri?: string; text?: string; mimeType?: string }; uri?: string; name?: string };
 
-/** MCP content → what the model sees: a string when it is all text, blocks when images come too. */
+/**
+ * MCP content → what the model sees: one block per block the server sent (text, image; an
+ * embedded text resource as its text), in order, never flattened into one string — hosts render
+ * them apart (an editor's diff beside its summary). A result with no content shows its
+ * structuredContent as JSON.
+ */
 export function toContent(result: Record<string, unknown>): string | ToolContentBlock[] {
   const items = Array.isArray(result.content) ? (result.content as McpContent[]) : [];
   const blocks: ToolContentBlock[] = [];
@@ -64,8 +82,15 @@ export function toContent(result: Record<string, unknown>): string | ToolContent
   }
   if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
   const limit = (Number(process.env.MAX_MCP_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS) * 4;
-  if (blocks.every((b) => b.type === 'text')) return capText(blocks.map((b) => (b as { text: string }).text).join('\n'), limit);
-  return blocks.map((b) => (b.type === 'text' ? { type: 'text', text: capText(b.text, limit) } : b));
+  if (blocks.length === 1 && blocks[0].type === 'text') return capText(blocks[0].text, limit);
+  // The cap holds for the text of all blocks together.
+  let left = limit;
+  return blocks.map((b) => {
+    if (b.type !== 'text') return b;
+    const text = capText(b.text, Math.max(0, left));
+    left -= b.text.length;
+    return { type: 'text', text };
+  });
 }
 
 function capText(text: string, limit: number): string {

@@ -125,6 +125,13 @@ export class TaskRegistry {
       rec.exitCode = end.exitCode;
       rec.usage = end.usage;
       rec.endedAt = Date.now();
+      // Hosts that keep a task map merge this patch (the SDK's TaskState says `killed` for stopped).
+      void this.opts.emit({
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: id,
+        patch: { status: end.status === 'stopped' ? 'killed' : end.status, end_time: rec.endedAt },
+      });
       const emitted = this.opts.emit({
         type: 'system',
         subtype: 'task_notification',

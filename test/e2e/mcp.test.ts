@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { text, toolUse, type RecordedRequest } from '../fake-api/server.js';
+import { lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
 import { calls, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
@@ -208,5 +208,30 @@ describe('SDK in-process MCP servers (initialize.sdkMcpServers → mcp_message)'
     expect(seen).toEqual([{ city: 'Oslo' }]);
     expect(resultsById(api.requests[1]).w1).toEqual({ text: 'Sunny in Oslo', isError: false });
     expect(messages.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'It will be sunny.' });
+  });
+});
+
+describe('what an editor host needs of an MCP tool call', () => {
+  const META_SERVER = fileURLToPath(new URL('../fixtures/mcp-meta-server.mjs', import.meta.url));
+
+  it('tools/call carries _meta with the tool_use id and a progress token; progress becomes tool_progress; content blocks stay apart', async () => {
+    api = await startFakeApi([toolUse('mcp__editor__edit', { path: 'a.ts' }, 'toolu_E1'), text('edited')]);
+    const config = JSON.stringify({ mcpServers: { editor: { command: process.execPath, args: [META_SERVER] } } });
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', config, '--allowedTools', 'mcp__editor'], input: userLine('edit') });
+    expect(r.code).toBe(0);
+    const lines = r.json();
+    const toolResult = lines.find((m) => m.type === 'user' && m.message.content[0]?.tool_use_id === 'toolu_E1')!;
+    const content = toolResult.message.content[0].content;
+    expect(content).toEqual([
+      { type: 'text', text: expect.stringMatching(/^edited a\.ts for toolu_E1 \(progressToken \d+\)$/) },
+      { type: 'text', text: '--- a.ts\n+++ a.ts\n-old\n+new' },
+    ]);
+    expect(toolResult.tool_use_result.content).toHaveLength(2);
+    const progress = lines.filter((m) => m.type === 'tool_progress' && m.tool_use_id === 'toolu_E1');
+    expect(progress.length).toBe(2);
+    expect(progress[0]).toMatchObject({ tool_name: 'mcp__editor__edit', parent_tool_use_id: null });
+    // The model sees the two blocks too.
+    const seen = lastToolResults(api.requests[1])[0];
+    expect(seen.content).toHaveLength(2);
   });
 });

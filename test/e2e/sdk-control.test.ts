@@ -4,7 +4,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text } from '../fake-api/server.js';
+import { text, toolUse } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
@@ -38,5 +38,33 @@ describe('lists a host shows its user', () => {
     expect(models.find((m) => m.value === 'opus')?.resolvedModel).toMatch(/^claude-opus/);
     prompts.end();
     for await (const _ of q) void _;
+  });
+});
+
+describe('task control', () => {
+  it('stopTask stops a background shell: task_updated (killed) and task_notification (stopped) follow; an unknown id is an error; background_tasks is refused by name', async () => {
+    api = await startFakeApi((req, n) => {
+      if (n === 0) return toolUse('Bash', { command: 'sleep 30', description: 'Long sleep', run_in_background: true }, 'toolu_bg');
+      return text(n === 1 ? 'started' : 'noted');
+    });
+    const cwd = tempDir();
+    const prompts = promptStream();
+    const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never });
+    prompts.push('run it');
+    const seen: Array<Record<string, any>> = [];
+    let stopped = false;
+    for await (const m of q) {
+      seen.push(m as never);
+      if (m.type === 'system' && m.subtype === 'task_started' && !stopped) {
+        stopped = true;
+        await expect(q.stopTask('no-such-task')).rejects.toThrow(/no task with id no-such-task/);
+        await expect(q.backgroundTasks()).rejects.toThrow(/background_tasks is not supported/);
+        await q.stopTask((m as { task_id: string }).task_id);
+      }
+      if (m.type === 'system' && m.subtype === 'task_notification') prompts.end();
+    }
+    const updated = seen.find((m) => m.type === 'system' && m.subtype === 'task_updated');
+    expect(updated).toMatchObject({ patch: { status: 'killed', end_time: expect.any(Number) } });
+    expect(seen.find((m) => m.type === 'system' && m.subtype === 'task_notification')).toMatchObject({ status: 'stopped' });
   });
 });

@@ -7,8 +7,8 @@ import { mcpToolName, toContent } from '../../../src/mcp/tools.js';
 import { McpManager } from '../../../src/mcp/manager.js';
 
 describe('MCP result content → tool_result content', () => {
-  it('joins text, passes images as image blocks, shows embedded text resources', () => {
-    expect(toContent({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toBe('a\nb');
+  it('keeps text blocks apart, passes images as image blocks, shows embedded text resources', () => {
+    expect(toContent({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]);
     expect(toContent({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] })).toEqual([
       { type: 'text', text: 'see' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
