@@ -212,3 +212,9 @@ console.log(
   const r = await benchResume();
   console.log(`(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
 }
+{
+  const r = await (await import('./replay.mjs')).benchReplay(Math.max(3, Math.ceil(RUNS / 2)));
+  console.log(
+    `(i) 50-turn session, --record then --replay   recorded ${fmt(r.recordMs)}, replayed ${fmt(r.replayMs)} (${fmt(r.replayMs / 50)} a turn), recording ${r.kib.toFixed(0)} KiB`,
+  );
+}

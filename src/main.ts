@@ -328,6 +328,17 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         }
       }
       if (req.hooks) guards.setHostHooks(req.hooks);
+      // Not built yet: a host that asks for skills or plugins gets an error, not a session without them.
+      // The SDK does not wait for initialize's answer, so an error response alone would go unseen:
+      // the process also ends with exit 2, as for a flag that is not built.
+      const unbuilt =
+        req.skills !== undefined && (req.skills === 'all' || req.skills.length > 0) ? 'skills: Skills are' : req.plugins?.length ? 'plugins: Plugins are' : undefined;
+      if (unbuilt) {
+        const message = `initialize: ${unbuilt} not supported yet by this agent runtime`;
+        process.stderr.write(`agent: ${message}\n`);
+        setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
+        throw new Error(message);
+      }
       if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
       if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
@@ -419,11 +430,16 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
   }
 }
 
-/** --tools picks the offered set; plain names in --disallowedTools remove tools too. */
+/** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+
+/** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {
   let tools = all;
   if (o.tools !== undefined && o.tools !== 'default') {
     const wanted = new Set(o.tools.split(/[ ,]+/).filter(Boolean));
+    const unbuilt = [...wanted].filter((n) => NOT_BUILT_TOOLS.has(n));
+    if (unbuilt.length) throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
     const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
     if (unknown.length) process.stderr.write(`agent: --tools: unknown tool(s) ignored: ${unknown.join(', ')}\n`);
     tools = all.filter((t) => wanted.has(t.name));
@@ -472,8 +488,7 @@ function installExitHandlers(
     if (stopTasks && waitForResult) await Promise.race([stopTasks(), new Promise((r) => setTimeout(r, 1500))]);
     killAllGroups();
     if (wasRunning && waitForResult) {
-      const deadline = Date.now() + 1500;
-      while (runner.running && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await Promise.race([runner.whenIdle(), new Promise((r) => setTimeout(r, 1500).unref())]);
     }
     killAllGroups();
     killMcp();

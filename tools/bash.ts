@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runBashCommand, violationNote } from '../src/sandbox/run.js';
+import { exitCodeOf } from '../src/util/exitCode.js';
 import { makeDirs } from '../src/util/makeDirs.js';
 import { OutputSpill } from './outputSpill.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
@@ -202,7 +203,7 @@ export const BashTool = defineTool({
       const text = body ? `${body}\n` : '';
       return { content: `${text}Command timed out after ${timeoutMs} ms; its processes were killed.`, isError: true, data };
     }
-    const code = result.exitCode ?? (result.signal ? 128 : 1);
+    const code = exitCodeOf(result.exitCode, result.signal);
     if (code !== 0) {
       const why = result.exitCode === null && result.signal ? ` (killed by ${result.signal})` : '';
       return { content: `Exit code ${code}${why}${body ? `\n${body}` : ''}`, isError: true, data };

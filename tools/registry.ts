@@ -145,6 +145,20 @@ function capResult(result: ToolResult, max: number): ToolResult {
   return { ...result, content };
 }
 
+// A tool call's input is checked by the batch (may it run concurrently?), the pipeline (before
+// hooks, permissions and the host see it) and the runner; each input is validated only once.
+const validated = new WeakMap<object, Map<Tool, z.ZodSafeParseResult<unknown>>>();
+
+/** The tool's schema applied to `input`, remembered per input object (inputs are never mutated). */
+export function validateInput(tool: Tool, input: unknown): z.ZodSafeParseResult<unknown> {
+  if (typeof input !== 'object' || input === null) return tool.inputSchema.safeParse(input);
+  let byTool = validated.get(input);
+  if (!byTool) validated.set(input, (byTool = new Map()));
+  let result = byTool.get(tool);
+  if (!result) byTool.set(tool, (result = tool.inputSchema.safeParse(input)));
+  return result;
+}
+
 /**
  * Validate, run, and shape any failure as an is_error result. Progress passes through; the
  * generator's return value is always a ToolResult.
@@ -154,7 +168,7 @@ export async function* runTool(
   rawInput: unknown,
   ctx: ToolContext,
 ): AsyncGenerator<ToolProgress, ToolResult, void> {
-  const parsed = tool.inputSchema.safeParse(rawInput);
+  const parsed = validateInput(tool, rawInput);
   if (!parsed.success) return validationErrorResult(tool, parsed.error, rawInput);
   try {
     const result = yield* tool.call(parsed.data, ctx);

@@ -83,10 +83,6 @@ export class HookRunner {
     }
   }
 
-  setCallHost(callHost: CallHost): void {
-    this.callHost = callHost;
-  }
-
   /** Cheap: lets callers skip building inputs when no hook listens. */
   has(event: HookEvent): boolean {
     return this.commands.has(event) || (this.callbacks.has(event) && this.callHost !== undefined);

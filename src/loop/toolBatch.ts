@@ -7,7 +7,7 @@
 // Events the calls produce (a subagent's messages, tool_progress after a couple of seconds, at
 // most once a second) are held until the loop has emitted the assistant message, then streamed.
 import type { Tool } from '../../tools/tool.js';
-import { findTool } from '../../tools/registry.js';
+import { findTool, validateInput } from '../../tools/registry.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
 import { runToolUse, toResultBlock, type PipelineOutcome, type ToolResultBlock, type ToolUseBlock } from './toolPipeline.js';
@@ -186,7 +186,7 @@ export async function* runToolBatch(
 function isConcurrencySafe(block: ToolUseBlock, tools: Tool[]): boolean {
   const tool = findTool(tools, block.name);
   if (!tool) return false;
-  const parsed = tool.inputSchema.safeParse(block.input);
+  const parsed = validateInput(tool, block.input);
   if (!parsed.success) return false;
   try {
     return tool.isConcurrencySafe(parsed.data);

@@ -3,7 +3,7 @@
 // → the tool → PostToolUse / PostToolUseFailure hooks → tool_result. With no hooks registered
 // every hook step is a Map lookup; nothing here waits without a timeout or the run's signal.
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
-import { findTool, runTool, noSuchToolResult } from '../../tools/registry.js';
+import { findTool, runTool, noSuchToolResult, validateInput } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
 import { decidePermission, permissionUpdateSchema, type PermissionDecision, type PermissionState, type PermissionUpdate } from '../permissions/index.js';
 import { describeCall } from '../permissions/toolInput.js';
@@ -80,7 +80,7 @@ export async function* runToolUse(
   }
   let input = block.input;
   // Invalid input never reaches hooks or the host: runTool answers with the validation error.
-  if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps);
+  if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps);
 
   const hooks = deps.hooks;
   const context: string[] = [];
@@ -99,14 +99,14 @@ export async function* runToolUse(
     if (pre.blockReason !== undefined) return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
     if (pre.updatedInput) {
       input = pre.updatedInput;
-      if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps, context);
+      if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps, context);
     }
     if (pre.permissionDecision) hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
   }
 
   // 2. The permission decision.
   if (deps.permissions) {
-    const parsed = tool.inputSchema.parse(input);
+    const parsed = validateInput(tool, input).data;
     const decision = decidePermission(deps.permissions, { tool, toolName: block.name, input: parsed, hookDecision });
     if (decision.behavior === 'deny') return deny(decision.message);
     if (decision.behavior === 'ask') {
@@ -117,7 +117,7 @@ export async function* runToolUse(
       if (answer.updatedPermissions?.length) applyUpdates(answer.updatedPermissions, deps);
       if (answer.updatedInput) {
         input = answer.updatedInput;
-        if (!tool.inputSchema.safeParse(input).success) return yield* execute(tool, block, input, ctx, deps, context);
+        if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps, context);
       }
     }
   }
@@ -199,6 +199,8 @@ async function resolveAsk(
         `To allow it, pass ${decision.hint}, or run with --permission-prompt-tool stdio so the host is asked.`,
     };
   }
+  // Notification hooks hear that a question waits for a person (they cannot answer it).
+  notify(deps, `Claude needs your permission to use ${block.name}`, 'permission_prompt', signal);
   try {
     const answer = await deps.askHost(
       {
@@ -252,4 +254,13 @@ export function toResultBlock(
   isError?: boolean,
 ): ToolResultBlock {
   return { type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) };
+}
+
+/** Fires Notification hooks (matcher: the notification type) without waiting for them. */
+function notify(deps: PipelineDeps, message: string, type: string, signal: AbortSignal): void {
+  if (!deps.hooks?.has('Notification')) return;
+  deps.hooks.run('Notification', { message, notification_type: type }, { matchValue: type, signal }).then(
+    (out) => report(out, deps),
+    (err) => deps.onWarning?.(`Notification hook failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
 }

@@ -128,7 +128,3 @@ export class UsageAccumulator {
     return e;
   }
 }
-
-export function createUsageAccumulator(): UsageAccumulator {
-  return new UsageAccumulator();
-}

@@ -87,6 +87,9 @@ export const initializeRequestSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({})).optional(),
   /** Replaces the workflow part of the plan-mode reminder. */
   planModeInstructions: z.string().optional(),
+  /** Not built yet: only read to refuse them (see main.ts). */
+  skills: z.union([z.array(z.string()), z.literal('all')]).optional(),
+  plugins: z.array(z.unknown()).optional(),
   title: z.string().optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;

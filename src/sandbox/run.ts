@@ -36,11 +36,35 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
   let violations: string[] = [];
   try {
     result = await runShellCommand(wrapped.command, run);
+    // What the command left running lives in the sandbox's PID namespace, which the kernel tears
+    // down as the command ends, a few ms after it: report only what outlives that.
+    if (result.leftRunning?.length) {
+      const left = await stillAlive(result.leftRunning, 500);
+      result = { ...result, leftRunning: left.length ? left : undefined };
+    }
   } finally {
     // Once, also when the run threw: the runtime's per-command mount points must be released.
     violations = await wrapped.finish();
   }
   return { ...result, sandboxed: true, violations };
+}
+
+async function stillAlive(pids: number[], withinMs: number): Promise<number[]> {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + withinMs;
+  let left = pids.filter(alive);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+    left = left.filter(alive);
+  }
+  return left;
 }
 
 /** The note a tool result carries when the sandbox blocked something, so the model can adapt. */

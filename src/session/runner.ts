@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import { toolApiSchema } from '../../tools/registry.js';
-import { agentLoop, INTERRUPT_TEXT, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
+import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
@@ -119,6 +119,14 @@ export class SessionRunner {
 
   get running(): boolean {
     return this.current !== null;
+  }
+
+  private readonly idleWaiters: Array<() => void> = [];
+
+  /** Resolves when no turn is running (at once if none is): its result has been emitted. */
+  whenIdle(): Promise<void> {
+    if (!this.current) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   get pending(): number {
@@ -261,6 +269,7 @@ export class SessionRunner {
     } finally {
       this.current = null;
       this.currentUsage = null;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
@@ -350,7 +359,7 @@ export class SessionRunner {
       ...(outcome.structuredOutput !== undefined ? { structured_output: outcome.structuredOutput } : {}),
       ...envelope(this.settings.sessionId),
     };
-    if (isError && outcome.resultText !== INTERRUPT_TEXT)
+    if (isError && !outcome.interrupted)
       (this.hooks.reportError ?? ((t: string) => process.stderr.write(`agent: ${t}\n`)))(outcome.resultText);
     await this.emit(result);
   }

@@ -1,5 +1,6 @@
 // Background Bash: the command runs in its own process group, its output goes to a file as it
 // comes (capped), the file ends with `[exited with code N]`, and the registry reports the end.
+import { exitCodeOf } from '../util/exitCode.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { BackgroundShellService } from '../../tools/bash.js';
 import { runBashCommand, violationNote } from '../sandbox/run.js';
@@ -60,7 +61,7 @@ export function createBackgroundShellService(
         onOutput: (chunk) => file.write(chunk),
       }).then(
         (r) => {
-          const code = r.exitCode ?? (r.signal ? 128 + signalNumber(r.signal) : 1);
+          const code = exitCodeOf(r.exitCode, r.signal);
           const sep = '\n';
           if (r.violations.length) file.write(violationNote(r.violations));
           if (r.aborted) {
@@ -96,14 +97,4 @@ export function shellSummary(description: string, code: number): string {
   return code === 0
     ? `Background command "${description}" completed (exit code 0)`
     : `Background command "${description}" failed with exit code ${code}`;
-}
-
-function signalNumber(sig: NodeJS.Signals): number {
-  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
-  return table[sig] ?? 0;
-}
-
-/** The command (or description) a task stop message names. */
-export function taskLabel(rec: TaskRecord): string {
-  return rec.command ?? rec.description;
 }

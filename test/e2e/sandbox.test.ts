@@ -167,6 +167,14 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(Number(count)).toBeLessThan(10);
   });
 
+  it('a daemon a sandboxed command leaves behind (setsid, nohup) dies with the sandbox and is not reported as left running', async () => {
+    const marker = `${Date.now() % 100000}.913`;
+    const r = await runCalls([{ command: `nohup setsid sleep ${marker} >/dev/null 2>&1 & echo started` }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
+    expect(r.results.t1).toEqual({ text: 'started', isError: false });
+    const running = () => spawnSync('pgrep', ['-f', `^sleep ${marker}`]).status === 0;
+    expect(await waitUntil(() => !running(), 2000)).toBe(true);
+  });
+
   it('dangerouslyDisableSandbox always asks the host, even with an allow rule; allowed, the command runs outside', async () => {
     const cwd = tempDir();
     const outside = tempDir('agent-outside-');

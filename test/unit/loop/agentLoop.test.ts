@@ -117,6 +117,24 @@ describe('agentLoop', () => {
     expect(answered).toEqual(['toolu_slow', 'toolu_never']);
   });
 
+  it('validates a tool call once, though the batch, the pipeline and the runner all need it', async () => {
+    let checks = 0;
+    const counted = defineTool({
+      name: 'Counted',
+      description: 'counts its validations',
+      inputSchema: z.object({ n: z.number() }).refine(() => (checks++, true)),
+      isReadOnly: () => true,
+      isConcurrencySafe: () => true,
+      async *call() {
+        return { content: 'ok' };
+      },
+    }) as Tool;
+    script = [{ content: [{ type: 'tool_use', id: 'toolu_c', name: 'Counted', input: { n: 1 } }] }, text('done')];
+    const { outcome } = await drive([{ role: 'user', content: 'go' }], loopConfig([counted], { callModel: api.callModel }));
+    expect(outcome.resultText).toBe('done');
+    expect(checks).toBe(1);
+  });
+
   it('raises max_tokens above a fixed thinking budget', async () => {
     script = [text('thought')];
     await drive([{ role: 'user', content: 'go' }], config({ reasoning: () => ({ thinking: 'enabled', maxThinkingTokens: 5000 }) }));

@@ -149,6 +149,18 @@ describe('tool pipeline', () => {
     expect(a.out.toolResult.content).toBe('ran echo rewritten');
   });
 
+  it('a Notification hook fires (permission_prompt) when a question waits for the host, and only then', async () => {
+    const heard: Array<Record<string, unknown>> = [];
+    const callHost: CallHost = async (_id, input) => (heard.push(input as Record<string, unknown>), {});
+    const hooks = new HookRunner({ base, callHost, callbackHooks: { Notification: [{ matcher: 'permission_prompt', hookCallbackIds: ['n'] }] } });
+    await run({ command: 'make' }, { tools: [Shell], hooks, permissions: perms(), askHost: async () => ({ behavior: 'allow' }) });
+    await new Promise((r) => setImmediate(r));
+    expect(heard).toEqual([expect.objectContaining({ hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' })]);
+    await run({ command: 'ls' }, { tools: [Shell], hooks, permissions: perms({ allow: ['Bash'] }), askHost: async () => ({ behavior: 'allow' }) });
+    await new Promise((r) => setImmediate(r));
+    expect(heard).toHaveLength(1);
+  });
+
   it('a PermissionRequest hook answers the ask before the host is asked', async () => {
     let asked = false;
     const callHost: CallHost = async () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
