@@ -126,7 +126,8 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     const cwd = tempDir();
     tty = startTty([], cwd);
     let at = await submit(tty, 'make a', 0);
-    at = await tty.waitFor(/● Bash\(touch a\.txt\)\nAllow Bash\(touch a\.txt\)\?.*\[y\]es \/ \[n\]o \/ \[a\]lways $/m, at);
+    // Tools start while the reply streams, so the question may come before the reply's "● Bash" line.
+    at = await tty.waitFor(/Allow Bash\(touch a\.txt\)\?.*\[y\]es \/ \[n\]o \/ \[a\]lways /m, at);
     tty.type('y\r');
     at = await tty.waitFor(/made it/, at);
     expect(existsSync(join(cwd, 'a.txt'))).toBe(true);
