@@ -22,6 +22,8 @@ import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
 import { setupCommands } from './commands/setup.js';
+import { SkillCatalog } from './skills/catalog.js';
+import { makeSkillTool } from '../tools/skill.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
@@ -117,9 +119,12 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
 
+  // Skills of the setting sources: the Skill tool is offered when there is at least one.
+  const skills = new SkillCatalog({ cwd, projectRoot: o.projectConfigRoot, env: process.env, sources: parseSources(o.settingSources) });
+  const skillTool = (await skills.reload()).length ? [makeSkillTool(() => skills.enabled())] : [];
   let tools: Tool[];
   try {
-    tools = selectTools(builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env: process.env }), o);
+    tools = selectTools([...builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env: process.env }), ...skillTool], o);
   } catch (err) {
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return 2;
@@ -313,6 +318,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         };
       },
       slashCommandNames: () => slash.names(),
+      skillNames: () => (tools.some((t) => t.name === 'Skill') ? skills.enabled().map((sk) => sk.name) : []),
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
@@ -380,8 +386,22 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       // Not built yet: a host that asks for skills or plugins gets an error, not a session without them.
       // The SDK does not wait for initialize's answer, so an error response alone would go unseen:
       // the process also ends with exit 2, as for a flag that is not built.
-      const unbuilt =
-        req.skills !== undefined && (req.skills === 'all' || req.skills.length > 0) ? 'skills: Skills are' : req.plugins?.length ? 'plugins: Plugins are' : undefined;
+      if (req.skills !== undefined) {
+        try {
+          skills.select(req.skills);
+        } catch (err) {
+          // As for an unbuilt option: the SDK does not wait for this answer, so the process ends too.
+          const message = `initialize: ${(err as Error).message}`;
+          process.stderr.write(`agent: ${message}\n`);
+          setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
+          throw new Error(message);
+        }
+        if (skills.enabled().length && !tools.some((t) => t.name === 'Skill')) {
+          tools.push(makeSkillTool(() => skills.enabled()));
+          runner.toolsChanged();
+        }
+      }
+      const unbuilt = req.plugins?.length ? 'plugins: Plugins are' : undefined;
       if (unbuilt) {
         const message = `initialize: ${unbuilt} not supported yet by this agent runtime`;
         process.stderr.write(`agent: ${message}\n`);
@@ -422,6 +442,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
+  // reload_skills: the skill folders read again; the answer lists what is now enabled.
+  channel.on('reload_skills', async () => ({
+    skills: (await skills.reload()).map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source})`, argumentHint: '' })),
+  }));
   registerMcpControlHandlers(channel, {
     manager: () => (mcpSetup ??= createMcp().then((m) => (mcp = m))),
     parseServer: async (name, config) => {
@@ -488,7 +512,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {

@@ -24,6 +24,8 @@ export const systemInitSchema = z.object({
   model: z.string(),
   permissionMode: permissionModeSchema,
   slash_commands: z.array(z.string()),
+  /** The skills the model can load with the Skill tool. */
+  skills: z.array(z.string()).optional(),
   apiKeySource: z.string(),
   output_style: z.string(),
   agents: z.array(z.string()),

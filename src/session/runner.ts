@@ -87,6 +87,8 @@ export interface SessionHooks {
   allowForTurn?: (rules: string[]) => () => void;
   /** The slash commands' names, for system/init. */
   slashCommandNames?: () => string[];
+  /** The skills the model can load (system/init's `skills`). */
+  skillNames?: () => string[];
 }
 
 /** The text of a prompt that is a slash command, else undefined. */
@@ -399,6 +401,7 @@ export class SessionRunner {
       model: s.model,
       permissionMode: this.hooks.permissionMode(),
       slash_commands: this.hooks.slashCommandNames?.() ?? [],
+      skills: this.hooks.skillNames?.() ?? [],
       apiKeySource: s.apiKeySource,
       output_style: 'default',
       agents: s.agents,

@@ -1,0 +1,95 @@
+// Skills: `.claude/skills/<name>/SKILL.md` (project) and `$CLAUDE_CONFIG_DIR/skills/<name>/SKILL.md`
+// (user), YAML front matter (name, description, allowed-tools, model) and a body loaded into the
+// conversation only when the Skill tool is called. The SDK's `skills` option selects which are on.
+import { readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { SkillEntry } from '../../tools/skill.js';
+
+const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+export interface SkillSourceOptions {
+  cwd: string;
+  projectRoot?: string;
+  env: NodeJS.ProcessEnv;
+  sources: string[];
+}
+
+async function loadDir(root: string, source: 'user' | 'project', warn: (m: string) => void): Promise<SkillEntry[]> {
+  let names: string[];
+  try {
+    names = readdirSync(root).sort();
+  } catch {
+    return [];
+  }
+  const out: SkillEntry[] = [];
+  let parse: ((t: string) => unknown) | undefined;
+  for (const dirName of names) {
+    const file = join(root, dirName, 'SKILL.md');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const m = FRONT_MATTER.exec(text);
+      if (!m) throw new Error('no front matter (the file must start with a --- block)');
+      parse ??= (await import('yaml')).parse;
+      const meta = parse(m[1]);
+      if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter must be a mapping');
+      const f = meta as Record<string, unknown>;
+      const str = (k: string) => (typeof f[k] === 'string' && (f[k] as string).trim() ? (f[k] as string).trim() : undefined);
+      const description = str('description');
+      if (!description) throw new Error('front matter has no description');
+      const allowed = f['allowed-tools'];
+      const allowedTools = Array.isArray(allowed) ? allowed.map(String) : typeof allowed === 'string' ? allowed.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      const model = str('model');
+      out.push({ name: str('name') ?? dirName, description, allowedTools, ...(model ? { model } : {}), body: text.slice(m[0].length).trim(), dir: join(root, dirName), source });
+    } catch (err) {
+      warn(`${file}: ${(err as Error).message}; the skill was skipped`);
+    }
+  }
+  return out;
+}
+
+export class SkillCatalog {
+  private found: SkillEntry[] = [];
+  private selection: string[] | 'all' | undefined;
+
+  constructor(
+    private readonly o: SkillSourceOptions,
+    private readonly warn: (m: string) => void = (m) => process.stderr.write(`agent: ${m}\n`),
+  ) {}
+
+  /** Read the skill folders again; a project skill shadows a user skill of the same name. */
+  async reload(): Promise<SkillEntry[]> {
+    const all: SkillEntry[] = [];
+    const add = (list: SkillEntry[]) => {
+      for (const s of list) {
+        const i = all.findIndex((x) => x.name === s.name);
+        if (i >= 0) all.splice(i, 1);
+        all.push(s);
+      }
+    };
+    if (this.o.sources.includes('user')) add(await loadDir(join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'), 'user', this.warn));
+    if (this.o.sources.includes('project')) add(await loadDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
+    this.found = all;
+    return this.enabled();
+  }
+
+  /** The SDK's `skills` option: 'all' or names; an unknown name is an error naming the known ones. */
+  select(selection: string[] | 'all'): void {
+    if (selection !== 'all') {
+      const unknown = selection.filter((n) => !this.found.some((s) => s.name === n));
+      if (unknown.length)
+        throw new Error(`skills: no skill named ${unknown.join(', ')} (found: ${this.found.map((s) => s.name).join(', ') || 'none'})`);
+    }
+    this.selection = selection;
+  }
+
+  enabled(): SkillEntry[] {
+    const sel = this.selection;
+    return sel === undefined || sel === 'all' ? this.found : this.found.filter((s) => sel.includes(s.name));
+  }
+}
