@@ -48,6 +48,9 @@ export class Teammate {
   private readonly started = Date.now();
   /** Every run's usage, for its notification. */
   private readonly totalUsage = new UsageAccumulator();
+  /** `--max-turns` (or its agent's maxTurns) bounds its whole life, not each run: turns so far. */
+  private readonly maxTurns: number | undefined;
+  private turnsUsed = 0;
   readonly finished: Promise<void>;
 
   constructor(
@@ -59,6 +62,7 @@ export class Teammate {
     firstMessage: string,
     private readonly deps: TeammateDeps,
   ) {
+    this.maxTurns = p.cfg.maxTurns;
     this.finished = this.run(firstMessage);
   }
 
@@ -108,6 +112,13 @@ export class Teammate {
         pending = null;
         const outcome = await this.runOnce(transcript);
         if (signal.aborted || this.shutdownApproved) break;
+        if (this.maxTurns !== undefined && this.turnsUsed >= this.maxTurns) {
+          // Its turns are spent: it stops (reported as stopped, with its last words) rather than
+          // idling, so no later message can start a run the limit forbids.
+          this.stopReason = `reached its maximum of ${this.maxTurns} turns`;
+          this.task.abort.abort();
+          break;
+        }
         this.lastActivity = Date.now();
         // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
         await this.deps.mailbox
@@ -175,11 +186,21 @@ export class Teammate {
     const cfg = this.p.cfg;
     cfg.usage = usage;
     cfg.spentUsd = () => this.deps.sessionSpent() + usage.totalCostUSD;
+    if (this.maxTurns !== undefined) cfg.maxTurns = this.maxTurns - this.turnsUsed;
+    // Mail that arrives while it works joins its conversation before its next model call.
+    cfg.betweenTurns = async () => {
+      const mail = await this.takeMail();
+      if (mail === null) return undefined;
+      transcript.appendMessage({ type: 'user', message: { role: 'user', content: mail } });
+      this.lastActivity = Date.now();
+      return mail;
+    };
     const gen = agentLoop(this.history, cfg);
     try {
       for (;;) {
         const step = await gen.next();
         if (step.done) {
+          this.turnsUsed += step.value.numTurns;
           if (step.value.subtype === 'success') this.lastText = step.value.resultText || this.lastText;
           return step.value;
         }
