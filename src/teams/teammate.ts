@@ -27,7 +27,12 @@ export interface TeammateDeps {
   /** Status or activity changed (the team file is rewritten, the runner wakes). */
   onChange: (t: Teammate) => void;
   onProblem: (text: string) => void;
+  /** Its team's name (the TeammateIdle hook's `team_name`). */
+  teamName: string;
 }
+
+/** How many times in a row a TeammateIdle hook may send it back to work (as Stop hooks). */
+const MAX_IDLE_HOOK_REPEATS = 5;
 
 /** How often an idle teammate looks at its inbox file when nobody in this process woke it. */
 const IDLE_POLL_MS = 500;
@@ -51,6 +56,7 @@ export class Teammate {
   /** `--max-turns` (or its agent's maxTurns) bounds its whole life, not each run: turns so far. */
   private readonly maxTurns: number | undefined;
   private turnsUsed = 0;
+  private idleHookRepeats = 0;
   readonly finished: Promise<void>;
 
   constructor(
@@ -119,6 +125,19 @@ export class Teammate {
           this.task.abort.abort();
           break;
         }
+        // TeammateIdle hooks: a block sends it back to work with the reason; continue:false stops it.
+        const idle = await this.idleHook(signal);
+        if (idle?.stop !== undefined) {
+          this.stopReason = `a TeammateIdle hook stopped it${idle.stop ? `: ${idle.stop}` : ''}`;
+          this.task.abort.abort();
+          break;
+        }
+        if (idle?.block !== undefined && this.idleHookRepeats < MAX_IDLE_HOOK_REPEATS) {
+          this.idleHookRepeats++;
+          pending = `TeammateIdle hook feedback:\n${idle.block}`;
+          continue;
+        }
+        this.idleHookRepeats = 0;
         this.lastActivity = Date.now();
         // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
         await this.deps.mailbox
@@ -153,6 +172,24 @@ export class Teammate {
     this.lastActivity = Date.now();
     this.deps.registry.finish(this.task.id, end);
     this.deps.onChange(this);
+  }
+
+  /** Runs TeammateIdle hooks (input: sdk.d.ts TeammateIdleHookInput) as it is about to go idle. */
+  private async idleHook(signal: AbortSignal): Promise<{ block?: string; stop?: string } | undefined> {
+    const hooks = this.p.parent.pipeline.hooks;
+    if (!hooks?.has('TeammateIdle')) return undefined;
+    try {
+      const out = await hooks.run(
+        'TeammateIdle',
+        { agent_id: this.p.agentId, agent_type: this.agentType, teammate_name: this.name, team_name: this.deps.teamName },
+        { signal },
+      );
+      if (out.stop) return { stop: out.stop.reason ?? '' };
+      return out.blockReason !== undefined ? { block: out.blockReason } : undefined;
+    } catch (err) {
+      this.deps.onProblem(`teammate ${this.name}: TeammateIdle hook failed: ${(err as Error).message}`);
+      return undefined;
+    }
   }
 
   /** Unread mail as one user turn, or null. A mailbox that cannot be read is reported, not fatal. */

@@ -1,6 +1,6 @@
 // A teammate's mail between its model turns (not only once its run ends), and --max-turns as a
-// bound on a teammate's whole life across its runs.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// bound on a teammate's whole life across its runs; the TeammateIdle hook.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
@@ -95,3 +95,50 @@ describe('agent teams: --max-turns bounds a teammate\'s whole life', () => {
     expect((await p.exited).code).toBe(0);
   });
 });
+
+describe('agent teams: the TeammateIdle hook', () => {
+  it('fires with teammate_name and team_name as a teammate goes idle; exit 2 sends it back to work with the reason', async () => {
+    const config = tempDir('agent-teams-config-');
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude'), { recursive: true });
+    const command = 'cat >> idle.log; echo >> idle.log; if [ ! -e once ]; then touch once; echo "also write the summary" >&2; exit 2; fi';
+    writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { TeammateIdle: [{ hooks: [{ type: 'command', command }] }] } }));
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (isTeammate(req, 'hk')) return text(lastUserText(req).includes('also write the summary') ? 'summary written' : 'ready');
+      if (n === 0) return spawn('hk');
+      if (n === 1) return text('dispatched');
+      return text('noted');
+    });
+    const p = startAgent({ api, cwd, args: ARGS, env: { ...TEAMS_ENV, CLAUDE_CONFIG_DIR: config } });
+    p.sendRaw(userLine('start a teammate'));
+    await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
+    await waitFor(() => readLines(join(cwd, 'idle.log')).length === 2);
+    const [first, second] = readLines(join(cwd, 'idle.log')).map((l) => JSON.parse(l));
+    expect(first).toMatchObject({ hook_event_name: 'TeammateIdle', teammate_name: 'hk', agent_type: 'general-purpose' });
+    expect(typeof first.team_name).toBe('string');
+    expect(first.team_name.length).toBeGreaterThan(0);
+    expect(second).toMatchObject({ hook_event_name: 'TeammateIdle', teammate_name: 'hk' });
+    const mine = api.requests.filter((r) => isTeammate(r, 'hk'));
+    expect(mine).toHaveLength(2);
+    expect(lastUserText(mine[1])).toContain('TeammateIdle hook feedback:\nalso write the summary');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+  });
+});
+
+function readLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  } catch {
+    return [];
+  }
+}
+
+async function waitFor(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition never held');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
