@@ -8,6 +8,7 @@ import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
 import { registerTaskControlHandlers } from './control/taskHandlers.js';
+import { registerMcpControlHandlers } from './control/mcpHandlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
@@ -421,6 +422,14 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
+  registerMcpControlHandlers(channel, {
+    manager: () => (mcpSetup ??= createMcp().then((m) => (mcp = m))),
+    parseServer: async (name, config) => {
+      const { parseServer } = await import('./mcp/config.js');
+      return parseServer(name, config, 'mcp_set_servers');
+    },
+    hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+  });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 
