@@ -218,3 +218,9 @@ console.log(
     `(i) 50-turn session, --record then --replay   recorded ${fmt(r.recordMs)}, replayed ${fmt(r.replayMs)} (${fmt(r.replayMs / 50)} a turn), recording ${r.kib.toFixed(0)} KiB`,
   );
 }
+{
+  const { benchTeams } = await import('./teams.mjs');
+  const t = await benchTeams();
+  console.log(`(j) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
+  console.log(`(j) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+}

@@ -210,6 +210,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       startSource: start.source,
       channel,
       loaded: loadedSettings,
+      onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });

@@ -50,6 +50,7 @@ export const optionsSchema = z.object({
   mcpConfig: z.array(z.string()).default([]),
   strictMcpConfig: z.boolean().default(false),
   managedSettings: z.string().optional(),
+  includeHookEvents: z.boolean().default(false),
   projectConfigRoot: z.string().min(1, '--project-config-root must name a directory').optional(),
   teammateTimeoutMs: z
     .string()
@@ -79,7 +80,6 @@ const NOT_YET = [
   'managed-settings-in-initialize',
   'initialize-fields',
   'session-mirror',
-  'include-hook-events',
   'thinking-display',
   'debug',
   'debug-file',
@@ -152,6 +152,7 @@ function buildProgram(): Command {
     .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
+    .option('--include-hook-events', 'emit system hook_started / hook_response lines for every command hook run')
     .option('--managed-settings <file-or-json>', 'policy settings: highest precedence, nothing overrides them')
     .option('--project-config-root <dir>', 'read the project settings, agents and .mcp.json from this directory instead of the working directory')
     .option('--no-session-persistence', 'do not write the session transcript')
@@ -219,6 +220,7 @@ export function parseOptions(argv: string[]): ParseOutcome {
     forkSession: raw.forkSession ?? false,
     mcpConfig: raw.mcpConfig ?? [],
     strictMcpConfig: raw.strictMcpConfig ?? false,
+    includeHookEvents: raw.includeHookEvents ?? false,
     teammateTimeoutMs: raw.teammateTimeout,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));

@@ -10,7 +10,7 @@ export const taskStopInputSchema = z.object({
 
 export const TaskStopTool = defineTool({
   name: 'TaskStop',
-  description: `Stops a running background task by its id (a shell started with Bash run_in_background, or an agent started with Task run_in_background). A shell is killed with every process it started. The task's notification then reports it as stopped.`,
+  description: `Stops a running background task by its id (a shell started with Bash run_in_background, or an agent started with Task run_in_background; a teammate by its id or its name). A shell is killed with every process it started. The task's notification then reports it as stopped.`,
   inputSchema: taskStopInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
@@ -21,10 +21,11 @@ export const TaskStopTool = defineTool({
     const t = svc.get(id);
     if (!t) throw new ToolError(`No task found with ID: ${id}`);
     if (t.status !== 'running') throw new ToolError(`Task ${id} is not running (status: ${t.status})`);
-    await svc.stop(id);
-    svc.markSeen(id);
+    // A teammate may be named instead of its id: from here on, its id.
+    await svc.stop(t.id);
+    svc.markSeen(t.id);
     const label = t.command ?? t.description;
-    const message = `Successfully stopped task: ${id} (${label})`;
-    return { content: message, data: { message, task_id: id, task_type: t.kind, command: label } };
+    const message = `Successfully stopped task: ${t.id} (${label})`;
+    return { content: message, data: { message, task_id: t.id, task_type: t.kind, command: label } };
   },
 });

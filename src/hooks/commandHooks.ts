@@ -19,6 +19,8 @@ export interface CommandHookRunOptions {
   warn: (msg: string) => void;
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Sees the command's raw outcome (for --include-hook-events' hook_response). */
+  observe?: (raw: { stdout: string; stderr: string; exitCode: number | null; outcome: 'success' | 'error' | 'cancelled' }) => void;
 }
 
 const MAX_OUTPUT = 100_000;
@@ -39,6 +41,12 @@ export async function runCommandHook(hook: CommandHookSpec, opts: CommandHookRun
     timeoutMs,
     signal: opts.signal,
     maxOutputChars: MAX_OUTPUT,
+  });
+  opts.observe?.({
+    stdout: r.stdout,
+    stderr: r.stderr,
+    exitCode: r.exitCode,
+    outcome: r.aborted || r.timedOut ? 'cancelled' : r.exitCode === 0 ? 'success' : 'error',
   });
   if (r.aborted) return { kind: 'none' };
   if (r.timedOut) {

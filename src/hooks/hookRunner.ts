@@ -1,5 +1,6 @@
 // One registry for both kinds of hooks: command hooks from settings and callback hooks of the
 // host. The hooks of one event run in parallel; their results merge (merge.ts).
+import { randomUUID } from 'node:crypto';
 import { runCallbackHook, type CallHost } from './callbackHooks.js';
 import { runCommandHook, type CommandHookSpec } from './commandHooks.js';
 import { isHookEvent, type BaseHookInput, type CallbackHooksConfig, type HookEvent, type HookOutcome, type HookResult } from './events.js';
@@ -19,6 +20,8 @@ export interface HookRunnerOptions {
   /** For tests: the timeout of hooks that set none (default 60 s). */
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** --include-hook-events: each command hook's start and end, as system hook_started / hook_response. */
+  onHookEvent?: (subtype: 'hook_started' | 'hook_response', fields: Record<string, unknown>) => void;
 }
 
 export interface HookRunOptions {
@@ -99,7 +102,13 @@ export class HookRunner {
     for (const c of this.commands.get(event) ?? []) {
       if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
       seen.add(c.hook.command); // the same command registered twice runs once
+      const report = this.opts.onHookEvent;
+      const who = { hook_id: randomUUID(), hook_name: opts.matchValue ? `${event}:${opts.matchValue}` : event, hook_event: event };
+      report?.('hook_started', who);
       const run = runCommandHook(c.hook, {
+        observe: report
+          ? (raw) => report('hook_response', { ...who, output: raw.stdout + raw.stderr, stdout: raw.stdout, stderr: raw.stderr, ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}), outcome: raw.outcome })
+          : undefined,
         event,
         input,
         cwd,

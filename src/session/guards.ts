@@ -34,6 +34,8 @@ export interface GuardContext {
   onSystemMessage: (message: string) => void;
   /** The settings loaded at start (loadSessionSettings). */
   loaded: LoadedSettings;
+  /** --include-hook-events: where hook_started / hook_response go. */
+  onHookEvent?: (subtype: 'hook_started' | 'hook_response', fields: Record<string, unknown>) => void;
 }
 
 export interface Guards {
@@ -128,6 +130,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
   const warn = (msg: string) => process.stderr.write(`agent: ${msg}\n`);
   const hooks = new HookRunner({
     commandHooks: loaded.hooks as never,
+    onHookEvent: ctx.onHookEvent,
     onWarning: warn,
     base: () => ({
       session_id: ctx.sessionId,

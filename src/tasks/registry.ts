@@ -209,7 +209,7 @@ export class TaskRegistry {
 
   /** The model learned how this task ended through a tool: no separate notice is needed. */
   markSeen(id: string): void {
-    const rec = this.tasks.get(id);
+    const rec = this.get(id);
     if (rec) rec.seenByModel = true;
   }
 

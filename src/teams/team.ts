@@ -64,6 +64,9 @@ export class TeamService implements TeamToolService, TeamHost {
   private readonly members = new Map<string, Teammate>();
   private waiters: Array<() => void> = [];
   private configProblemTold = false;
+  private readonly toldProblems = new Set<string>();
+  /** Teammates that approved a shutdown: name → request id, told to the lead once they stop. */
+  private readonly approvals = new Map<string, string>();
 
   constructor(private readonly deps: TeamServiceDeps) {}
 
@@ -141,7 +144,7 @@ export class TeamService implements TeamToolService, TeamHost {
         emitEvent: this.deps.emitEvent,
         lateUsage: this.deps.lateUsage,
         sessionSpent: this.deps.sessionSpent,
-        onChange: () => this.memberChanged(),
+        onChange: (t) => this.memberChanged(t),
         onProblem: (t) => this.problem(t),
       });
     } catch (err) {
@@ -196,8 +199,12 @@ export class TeamService implements TeamToolService, TeamHost {
         const me = this.members.get(caller);
         if (!me) throw new ToolError('Only a teammate answers a shutdown request');
         if (!msg.approve && !msg.reason) throw new ToolError('Refusing a shutdown needs a reason (content / reason)');
-        await deliver(LEAD_NAME, shutdownAnswer(caller, msg.requestId, msg.approve, msg.reason), msg.approve ? 'shutdown approved' : 'shutdown refused');
-        if (msg.approve) me.shutdownApproved = true;
+        if (msg.approve) {
+          // The lead hears of it once the teammate has really stopped (see memberChanged), so a
+          // TeamDelete it makes on that news finds no live member.
+          me.shutdownApproved = true;
+          this.approvals.set(caller, msg.requestId);
+        } else await deliver(LEAD_NAME, shutdownAnswer(caller, msg.requestId, false, msg.reason), 'shutdown refused');
         const message = msg.approve ? 'Shutdown approved: you stop once this turn is over.' : 'Shutdown refused; the lead was told why. Carry on.';
         return { content: message, data: { success: true, message, request_id: msg.requestId, approve: msg.approve } };
       }
@@ -305,7 +312,14 @@ export class TeamService implements TeamToolService, TeamHost {
     return this.team;
   }
 
-  private memberChanged(): void {
+  private memberChanged(t?: Teammate): void {
+    const approved = t && !t.live ? this.approvals.get(t.name) : undefined;
+    if (t && approved !== undefined) {
+      this.approvals.delete(t.name);
+      this.team?.mailbox
+        .deliver(LEAD_NAME, { from: t.name, text: shutdownAnswer(t.name, approved, true), summary: 'shutdown approved' })
+        .catch((err) => this.problem(`could not tell the lead that ${t.name} shut down: ${(err as Error).message}`));
+    }
     this.writeConfig();
     this.changed();
   }
@@ -331,6 +345,9 @@ export class TeamService implements TeamToolService, TeamHost {
   }
 
   private problem(text: string): void {
+    // Told once: a fault that lasts (an inbox that cannot be read) is not repeated every poll.
+    if (this.toldProblems.has(text)) return;
+    this.toldProblems.add(text);
     process.stderr.write(`agent: ${text}\n`);
     void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
   }

@@ -73,3 +73,34 @@ describe('--project-config-root', () => {
     expect(resultsById(api.requests[1]).b1.text).toContain('where=root');
   });
 });
+
+describe('--include-hook-events', () => {
+  it('emits hook_started and hook_response for each command hook run, and nothing without the flag', async () => {
+    const cwd = tempDir();
+    writeJson(join(cwd, '.claude', 'settings.json'), {
+      permissions: { allow: ['Bash'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo checked; echo note >&2' }] }] },
+    });
+    for (const flag of [true, false]) {
+      api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('done')]);
+      const r = await runAgent({ api, cwd, args: ['-p', 'go', '--output-format', 'stream-json', '--verbose', ...(flag ? ['--include-hook-events'] : [])] });
+      expect(r.code).toBe(0);
+      const lines = r.json().filter((m) => m.type === 'system' && String(m.subtype).startsWith('hook_'));
+      if (!flag) {
+        expect(lines).toEqual([]);
+        break;
+      }
+      const started = lines.find((m) => m.subtype === 'hook_started');
+      expect(started).toMatchObject({ hook_event: 'PreToolUse', hook_name: 'PreToolUse:Bash', hook_id: expect.any(String) });
+      expect(lines.find((m) => m.subtype === 'hook_response')).toMatchObject({
+        hook_id: started!.hook_id,
+        hook_event: 'PreToolUse',
+        stdout: 'checked\n',
+        stderr: 'note\n',
+        exit_code: 0,
+        outcome: 'success',
+      });
+      await api.close();
+    }
+  });
+});

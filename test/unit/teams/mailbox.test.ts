@@ -1,0 +1,118 @@
+// Mailboxes: locked, atomic read-modify-write, so two writers never lose a message (two processes
+// here, as with a team directory shared between sessions); malformed inboxes are set aside.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Mailbox } from '../../../src/teams/mailbox.js';
+import { inboxTurn, teammateMessage } from '../../../src/teams/messages.js';
+import { normalizeSendMessage } from '../../../tools/sendMessage.js';
+import { tempDir } from '../../e2e/harness.js';
+
+const COMPILED = fileURLToPath(new URL('../../../dist/src/teams/mailbox.js', import.meta.url));
+
+function writer(teamDir: string, from: string, count: number): Promise<number | null> {
+  const script = `
+    const { Mailbox } = await import(${JSON.stringify(COMPILED)});
+    const box = new Mailbox({ teamDir: ${JSON.stringify(teamDir)}, onProblem: (p) => { console.error(p); process.exit(3); } });
+    for (let i = 0; i < ${count}; i++) await box.deliver('lead', { from: ${JSON.stringify(from)}, text: ${JSON.stringify(from)} + ' #' + i });
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((r) => child.on('close', r));
+}
+
+describe('Mailbox', () => {
+  it('two processes and this one writing to one inbox at once: every message lands, none twice', async () => {
+    const teamDir = tempDir('mailbox-');
+    const here = new Mailbox({ teamDir, onProblem: (p) => expect.fail(p) });
+    const N = 40;
+    const [a, b] = await Promise.all([
+      writer(teamDir, 'a', N),
+      writer(teamDir, 'b', N),
+      (async () => {
+        for (let i = 0; i < N; i++) await here.deliver('lead', { from: 'c', text: `c #${i}` });
+        return 0;
+      })(),
+    ]);
+    expect([a, b]).toEqual([0, 0]);
+    const texts = here.all('lead').map((m) => m.text);
+    expect(texts).toHaveLength(3 * N);
+    for (const who of ['a', 'b', 'c']) for (let i = 0; i < N; i++) expect(texts).toContain(`${who} #${i}`);
+    expect(readdirSync(join(teamDir, 'inboxes'))).toEqual(['lead.json']);
+  });
+
+  it('takeUnread hands each message out once and keeps it (read: true)', async () => {
+    const box = new Mailbox({ teamDir: tempDir('mailbox-'), onProblem: (p) => expect.fail(p) });
+    await box.deliver('w', { from: 'team-lead', text: 'one', summary: 's' });
+    await box.deliver('w', { from: 'team-lead', text: 'two' });
+    expect((await box.takeUnread('w')).map((m) => m.text)).toEqual(['one', 'two']);
+    expect(await box.takeUnread('w')).toEqual([]);
+    expect(box.all('w').map((m) => [m.text, m.read, m.summary])).toEqual([
+      ['one', true, 's'],
+      ['two', true, undefined],
+    ]);
+  });
+
+  it('a malformed inbox is reported once, kept aside, and replaced; good entries of a partly bad one are kept', async () => {
+    const teamDir = tempDir('mailbox-');
+    const problems: string[] = [];
+    const box = new Mailbox({ teamDir, onProblem: (p) => problems.push(p) });
+    mkdirSync(join(teamDir, 'inboxes'), { recursive: true });
+    writeFileSync(join(teamDir, 'inboxes', 'x.json'), '[{"from": "a", "te');
+    expect(box.hasUnreadSafe('x')).toBe(true);
+    expect(await box.takeUnread('x')).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/x\.json is malformed \(not JSON/);
+    const aside = readdirSync(join(teamDir, 'inboxes')).find((f) => f.startsWith('x.json.corrupt-'))!;
+    expect(readFileSync(join(teamDir, 'inboxes', aside), 'utf8')).toBe('[{"from": "a", "te');
+    await box.deliver('x', { from: 'b', text: 'fresh' });
+    expect((await box.takeUnread('x')).map((m) => m.text)).toEqual(['fresh']);
+    expect(problems).toHaveLength(1);
+
+    const good = { from: 'a', text: 'kept', timestamp: new Date().toISOString(), read: false };
+    writeFileSync(join(teamDir, 'inboxes', 'y.json'), JSON.stringify([good, { nope: 1 }]));
+    expect((await box.takeUnread('y')).map((m) => m.text)).toEqual(['kept']);
+    expect(problems[1]).toMatch(/1 malformed message\(s\) skipped/);
+  });
+
+  it('a write that cannot happen throws (the sender learns it failed)', async () => {
+    const teamDir = tempDir('mailbox-');
+    mkdirSync(join(teamDir, 'inboxes', 'd.json'), { recursive: true });
+    const box = new Mailbox({ teamDir, onProblem: () => {} });
+    await expect(box.deliver('d', { from: 'a', text: 'x' })).rejects.toThrow(/EISDIR/);
+    expect(existsSync(join(teamDir, 'inboxes', 'd.json.lock'))).toBe(false);
+  });
+});
+
+describe('team message text', () => {
+  it('wraps messages as <teammate-message> blocks, attributes escaped', () => {
+    expect(teammateMessage('team-lead', 'do it', 'a "quoted" task')).toBe(
+      '<teammate-message teammate_id="team-lead" summary="a &quot;quoted&quot; task">\ndo it\n</teammate-message>',
+    );
+    const turn = inboxTurn([
+      { from: 'a', text: 'one', timestamp: '', read: false },
+      { from: 'b', text: 'two', summary: 'sum', timestamp: '', read: false },
+    ]);
+    expect(turn).toBe('<teammate-message teammate_id="a">\none\n</teammate-message>\n\n<teammate-message teammate_id="b" summary="sum">\ntwo\n</teammate-message>');
+  });
+});
+
+describe('SendMessage spellings', () => {
+  it('today\'s {to, message} and the agent-teams {type, recipient, content} mean the same', () => {
+    expect(normalizeSendMessage({ to: 'w', message: 'hi', summary: 's' })).toEqual({ kind: 'message', to: 'w', text: 'hi', summary: 's' });
+    expect(normalizeSendMessage({ type: 'message', recipient: 'w', content: 'hi', summary: 's' })).toEqual({ kind: 'message', to: 'w', text: 'hi', summary: 's' });
+    expect(normalizeSendMessage({ to: '*', message: 'all' })).toEqual({ kind: 'broadcast', text: 'all', summary: undefined });
+    expect(normalizeSendMessage({ type: 'broadcast', content: 'all' })).toMatchObject({ kind: 'broadcast', text: 'all' });
+    expect(normalizeSendMessage({ to: 'w', message: { type: 'shutdown_request', reason: 'done' } })).toEqual({ kind: 'shutdown_request', to: 'w', reason: 'done' });
+    expect(normalizeSendMessage({ type: 'shutdown_request', recipient: 'w', content: 'done' })).toEqual({ kind: 'shutdown_request', to: 'w', reason: 'done' });
+    expect(normalizeSendMessage({ type: 'shutdown_response', request_id: 'r1', approve: true })).toEqual({ kind: 'shutdown_response', requestId: 'r1', approve: true, reason: undefined });
+    expect(normalizeSendMessage({ message: { type: 'shutdown_response', request_id: 'r1', approve: false, reason: 'busy' } })).toEqual({ kind: 'shutdown_response', requestId: 'r1', approve: false, reason: 'busy' });
+  });
+
+  it('names what is missing', () => {
+    expect(() => normalizeSendMessage({ message: 'hi' })).toThrow('SendMessage message needs `to`');
+    expect(() => normalizeSendMessage({ type: 'shutdown_response', approve: true })).toThrow('needs `request_id`');
+    expect(() => normalizeSendMessage({ to: 'w' })).toThrow('needs `message`');
+  });
+});
