@@ -3,14 +3,14 @@
 // counts in the run's usage like any other call.
 import type { AssistantMessage } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
-import type { ApiTool, ModelRequest } from './model.js';
+import type { ModelRequest } from './model.js';
 import { streamModel } from './modelClient.js';
 
 export interface SideCallRequest {
   model: string;
   system: ModelRequest['system'];
   prompt: string;
-  tools?: ApiTool[];
+  tools?: ModelRequest['tools'];
   maxTokens: number;
   signal: AbortSignal;
   /** The tool_use id that asks: a recording orders this call's requests on their own. */
