@@ -9,6 +9,7 @@ import { makeDirs } from '../src/util/makeDirs.js';
 import { OutputSpill } from './outputSpill.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
+import { isReadOnlyBashCommand } from '../src/permissions/readOnlyBash.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -136,7 +137,8 @@ export const BashTool = defineTool({
   description: BASH_DESCRIPTION,
   inputSchema: bashInputSchema,
   isReadOnly: () => false,
-  isConcurrencySafe: () => false,
+  // Read-only commands (ls, cat, grep, git status, sleep, …) run beside the turn's other such calls.
+  isConcurrencySafe: (input) => !input.run_in_background && isReadOnlyBashCommand(input.command),
   async *call(input, ctx) {
     if (input.run_in_background) return await startInBackground(input, ctx);
     const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);

@@ -7,7 +7,9 @@ import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopO
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
-import { runToolBatch } from './toolBatch.js';
+import { ToolExecutor } from './toolBatch.js';
+import { MessageAssembler } from './messageAssembler.js';
+import type { ModelStreamEvent } from './model.js';
 import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
@@ -132,6 +134,13 @@ async function* turn(
   st.apiMs += (yield* autoCompact(history, cfg, model)).durationMs;
   const opts = resolveRequestOptions(model, { ...cfg.reasoning?.(), maxOutputTokens: cfg.maxOutputTokens });
   let message: AssistantMessage | undefined;
+  // Tools start as their blocks complete (toolBatch.ts). Once one has started, the reply is not
+  // retried (a retry could call the same tool again): a failed stream keeps its complete blocks.
+  const tools = new ToolExecutor(cfg, scope.parentToolUseId);
+  const assembler = new MessageAssembler();
+  const cutAfterTools = (): AssistantMessage | undefined =>
+    tools.startedCount > 0 ? ((assembler.partial() ?? undefined) as AssistantMessage | undefined) : undefined;
+  let failure: unknown;
   try {
     for await (const ev of (cfg.callModel ?? streamModel)({
       model,
@@ -145,8 +154,12 @@ async function* turn(
       signal: cfg.signal,
       caller: cfg.parentToolUseId,
     })) {
-      if (ev.type === 'stream_event') yield { ...scope, type: 'stream_event', event: ev.event };
-      else if (ev.type === 'api_retry') {
+      if (ev.type === 'stream_event') {
+        yield { ...scope, type: 'stream_event', event: ev.event };
+        startCompleteToolUse(ev.event, assembler, tools);
+      } else if (ev.type === 'api_retry') {
+        message = cutAfterTools();
+        if (message) break;
         const { type: _t, ...fields } = ev;
         yield { ...scope, type: 'system', subtype: 'api_retry', fields };
       } else {
@@ -155,6 +168,11 @@ async function* turn(
       }
     }
   } catch (err) {
+    failure = err;
+    message = cfg.signal.aborted ? undefined : cutAfterTools();
+  }
+  if (!message && failure !== undefined) {
+    const err = failure;
     if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
     const e = err instanceof ModelError ? err : new ModelError(err instanceof Error ? err.message : String(err));
     if (isPromptTooLong(e) && !st.reactiveCompacted) {
@@ -224,7 +242,7 @@ async function* turn(
   }
 
   // 3. Run the tool calls; their results go back as one user message.
-  const batch = yield* runToolBatch(toolUses, cfg, scope.parentToolUseId);
+  const batch = yield* tools.finish(toolUses);
   history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] as HistoryContent });
   if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
   if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
@@ -238,6 +256,18 @@ async function* turn(
   const limit = checkLimits(cfg, st);
   if (limit) return outcome(limit.subtype, limit.text, { numTurns: st.turn - 1 });
   return { recurse: true, modelOverride };
+}
+
+/** Feeds the assembler; a tool_use block that just completed goes to the executor at once. */
+function startCompleteToolUse(event: ModelStreamEvent, assembler: MessageAssembler, tools: ToolExecutor): void {
+  try {
+    assembler.add(event as never);
+  } catch {
+    return; // a malformed stream is the model client's to report
+  }
+  if (event.type !== 'content_block_stop') return;
+  const block = assembler.completedBlock(event.index as number);
+  if (block?.type === 'tool_use') tools.add(block as unknown as ToolUseBlock);
 }
 
 function checkLimits(

@@ -6,12 +6,15 @@ import { ModelError } from './modelErrors.js';
 export class MessageAssembler {
   private message: Message | null = null;
   private readonly json = new Map<number, string>();
+  private readonly complete = new Set<number>();
   private stopped = false;
 
   add(event: RawMessageStreamEvent): void {
     switch (event.type) {
       case 'message_start':
         this.message = { ...event.message, content: [], usage: { ...event.message.usage } };
+        this.complete.clear();
+        this.json.clear();
         return;
       case 'content_block_start': {
         const block = { ...event.content_block } as ContentBlock;
@@ -34,10 +37,11 @@ export class MessageAssembler {
         const raw = this.json.get(event.index);
         if (raw !== undefined) {
           const block = this.need().content[event.index] as any;
-          // A tool_use with no input streams no JSON at all: that means {}.
-          block.input = raw.trim() === '' ? {} : JSON.parse(raw);
+          // No JSON streamed: the input is what content_block_start carried (the API sends {}).
+          block.input = raw.trim() === '' ? (block.input ?? {}) : JSON.parse(raw);
           this.json.delete(event.index);
         }
+        this.complete.add(event.index);
         return;
       }
       case 'message_delta': {
@@ -54,6 +58,24 @@ export class MessageAssembler {
         this.stopped = true;
         return;
     }
+  }
+
+  /** The block at `index` once its content_block_stop has arrived. */
+  completedBlock(index: number): ContentBlock | undefined {
+    return this.complete.has(index) ? this.message?.content[index] : undefined;
+  }
+
+  /**
+   * The reply so far, cut to its complete blocks (a thinking block only with its signature, so
+   * the next request stays valid), or null before message_start. For a stream that failed after
+   * a tool had started: the conversation keeps what the model said up to there.
+   */
+  partial(): Message | null {
+    if (!this.message) return null;
+    const content = this.message.content.filter(
+      (b, i) => this.complete.has(i) && b !== undefined && !(b.type === 'thinking' && !b.signature),
+    );
+    return { ...this.message, content, stop_reason: 'tool_use' };
   }
 
   /** The message, or a retryable error if the stream ended before message_stop. */

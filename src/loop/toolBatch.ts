@@ -1,9 +1,13 @@
-// Runs the tool calls of one assistant turn: consecutive concurrency-safe calls together, the
-// others one at a time; results keep the order of the tool_use blocks. While a call runs longer
-// than a couple of seconds, a tool_progress event goes out at most once a second.
+// Runs the tool calls of one assistant turn, each as soon as its tool_use block is complete: the
+// loop adds a call at its content_block_stop, while the model may still be streaming the next
+// block. The rules of order hold whatever the timing:
+// - a concurrency-safe call starts at once, unless a not-safe call before it has not finished;
+// - any other call starts only after every earlier call of the turn has finished;
+// - results keep the order of the tool_use blocks.
+// Events the calls produce (a subagent's messages, tool_progress after a couple of seconds, at
+// most once a second) are held until the loop has emitted the assistant message, then streamed.
 import type { Tool } from '../../tools/tool.js';
 import { findTool, validateInput } from '../../tools/registry.js';
-import { AsyncQueue } from '../util/asyncQueue.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
 import { runToolUse, toResultBlock, type PipelineOutcome, type ToolResultBlock, type ToolUseBlock } from './toolPipeline.js';
@@ -25,113 +29,158 @@ export interface ForwardedEvent {
   loopEvent: LoopEvent;
 }
 
+interface Entry {
+  block: ToolUseBlock;
+  safe: boolean;
+  started: boolean;
+  startedAt: number;
+  outcome?: PipelineOutcome;
+}
+
+export class ToolExecutor {
+  private readonly entries: Entry[] = [];
+  private events: LoopEvent[] = [];
+  private running = 0;
+  private stopped: { reason: string } | undefined;
+  /** Wakes finish() when a call ends. */
+  private notify: (() => void) | null = null;
+
+  constructor(
+    private readonly cfg: LoopConfig,
+    private readonly parentToolUseId: string | null,
+  ) {}
+
+  /** How many calls have started (the loop must not let the model client retry after one did). */
+  get startedCount(): number {
+    return this.entries.filter((e) => e.started).length;
+  }
+
+  has(id: string): boolean {
+    return this.entries.some((e) => e.block.id === id);
+  }
+
+  /** A complete tool_use block: it starts now if the rules allow, else as soon as they do. */
+  add(block: ToolUseBlock): void {
+    if (this.has(block.id)) return;
+    this.entries.push({ block, safe: isConcurrencySafe(block, this.cfg.tools), started: false, startedAt: 0 });
+    this.schedule();
+  }
+
+  private push(ev: LoopEvent): void {
+    this.events.push(ev);
+    this.notify?.();
+  }
+
+  private schedule(): void {
+    let earlierUnfinished = false;
+    let earlierUnsafeUnfinished = false;
+    for (const e of this.entries) {
+      if (!e.started) {
+        if (this.stopped) {
+          e.started = true;
+          e.outcome = { toolResult: toResultBlock(e.block.id, 'Not run: the run was stopped', true) };
+        } else if (this.cfg.signal.aborted) {
+          e.started = true;
+          e.outcome = { toolResult: toResultBlock(e.block.id, 'Interrupted by user', true) };
+        } else if (e.safe ? !earlierUnsafeUnfinished : !earlierUnfinished) this.start(e);
+        else break;
+      }
+      if (!e.outcome) {
+        earlierUnfinished = true;
+        if (!e.safe) earlierUnsafeUnfinished = true;
+      }
+    }
+  }
+
+  private start(e: Entry): void {
+    e.started = true;
+    e.startedAt = Date.now();
+    this.running++;
+    void (async () => {
+      try {
+        // Inside the try: a context that cannot be made (an environment fault) is this call's error.
+        const gen = runToolUse(e.block, this.cfg.toolContext(e.block.id), this.cfg.pipeline);
+        for (;;) {
+          const step = await gen.next();
+          if (step.done) {
+            e.outcome = step.value;
+            break;
+          }
+          const fwd = (step.value.data as ForwardedEvent | undefined)?.loopEvent;
+          if (fwd) this.push(fwd);
+          // A tool's own progress (an MCP server's notifications/progress): a tool_progress now.
+          if ((step.value.data as { toolProgress?: boolean } | undefined)?.toolProgress)
+            this.push({
+              parentToolUseId: this.parentToolUseId,
+              type: 'tool_progress',
+              toolUseId: e.block.id,
+              toolName: e.block.name,
+              elapsedSeconds: Math.round((Date.now() - e.startedAt) / 100) / 10,
+            });
+        }
+      } catch (err) {
+        e.outcome = { toolResult: toResultBlock(e.block.id, `Error: ${err instanceof Error ? err.message : String(err)}`, true) };
+      } finally {
+        this.running--;
+        if (e.outcome?.stopRun) this.stopped ??= e.outcome.stopRun;
+        this.schedule();
+        this.notify?.();
+      }
+    })();
+  }
+
+  /**
+   * Streams the calls' events until every call has finished, then one tool_result event per call
+   * in block order. `blocks` are all the turn's tool_use blocks (any not added yet are added now).
+   */
+  async *finish(blocks: ToolUseBlock[]): AsyncGenerator<LoopEvent, BatchOutcome, void> {
+    for (const b of blocks) this.add(b);
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      for (const e of this.entries)
+        if (e.started && !e.outcome && now - e.startedAt >= PROGRESS_AFTER_MS)
+          this.push({
+            parentToolUseId: this.parentToolUseId,
+            type: 'tool_progress',
+            toolUseId: e.block.id,
+            toolName: e.block.name,
+            elapsedSeconds: Math.round((now - e.startedAt) / 100) / 10,
+          });
+    }, PROGRESS_EVERY_MS);
+    try {
+      for (;;) {
+        const ready = this.events;
+        this.events = [];
+        for (const ev of ready) yield ev;
+        if (this.entries.every((e) => e.outcome)) break;
+        if (this.events.length === 0) await new Promise<void>((resolve) => (this.notify = resolve));
+        this.notify = null;
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+    const order = new Map(blocks.map((b, i) => [b.id, i]));
+    const outcomes = this.entries
+      .slice()
+      .sort((a, b) => (order.get(a.block.id) ?? Infinity) - (order.get(b.block.id) ?? Infinity))
+      .map((e) => e.outcome!);
+    for (const o of outcomes) yield { parentToolUseId: this.parentToolUseId, type: 'tool_result', block: o.toolResult, data: o.data };
+    return {
+      results: outcomes.map((o) => o.toolResult),
+      data: outcomes.map((o) => o.data),
+      extraContent: outcomes.flatMap((o) => (o.additionalContext ?? []).map((text) => ({ type: 'text' as const, text }))),
+      ...(this.stopped ? { stopRun: this.stopped } : {}),
+    };
+  }
+}
+
+/** Runs a whole turn's calls at once (no streaming): what the executor does when all arrive together. */
 export async function* runToolBatch(
   toolUses: ToolUseBlock[],
   cfg: LoopConfig,
   parentToolUseId: string | null,
 ): AsyncGenerator<LoopEvent, BatchOutcome, void> {
-  const outcomes: PipelineOutcome[] = [];
-  for (const group of partition(toolUses, cfg.tools)) {
-    if (cfg.signal.aborted) {
-      for (const b of group) outcomes.push({ toolResult: toResultBlock(b.id, 'Interrupted by user', true) });
-      continue;
-    }
-    const groupOutcomes = yield* runGroup(group, cfg, parentToolUseId);
-    outcomes.push(...groupOutcomes);
-    if (groupOutcomes.some((o) => o.stopRun)) {
-      // The host stopped the run: the calls not yet made are answered, never left dangling.
-      const done = new Set(outcomes.map((o) => o.toolResult.tool_use_id));
-      for (const b of toolUses)
-        if (!done.has(b.id)) outcomes.push({ toolResult: toResultBlock(b.id, 'Not run: the run was stopped', true) });
-      break;
-    }
-  }
-  const stop = outcomes.find((o) => o.stopRun)?.stopRun;
-  return {
-    results: outcomes.map((o) => o.toolResult),
-    data: outcomes.map((o) => o.data),
-    extraContent: outcomes.flatMap((o) => (o.additionalContext ?? []).map((text) => ({ type: 'text' as const, text }))),
-    ...(stop ? { stopRun: stop } : {}),
-  };
-}
-
-async function* runGroup(
-  group: ToolUseBlock[],
-  cfg: LoopConfig,
-  parentToolUseId: string | null,
-): AsyncGenerator<LoopEvent, PipelineOutcome[], void> {
-  const queue = new AsyncQueue<LoopEvent>();
-  const outcomes = new Array<PipelineOutcome>(group.length);
-  const started = Date.now();
-  const running = new Set(group.map((b) => b.id));
-  let remaining = group.length;
-
-  group.forEach((block, i) => {
-    void (async () => {
-      try {
-        // Inside the try: a context that cannot be made (an environment fault) is this call's error.
-        const gen = runToolUse(block, cfg.toolContext(block.id), cfg.pipeline);
-        for (;;) {
-          const step = await gen.next();
-          if (step.done) {
-            outcomes[i] = step.value;
-            break;
-          }
-          const fwd = (step.value.data as ForwardedEvent | undefined)?.loopEvent;
-          if (fwd) queue.push(fwd);
-          // A tool's own progress (an MCP server's notifications/progress): a tool_progress now.
-          if ((step.value.data as { toolProgress?: boolean } | undefined)?.toolProgress)
-            queue.push({ parentToolUseId, type: 'tool_progress', toolUseId: block.id, toolName: block.name, elapsedSeconds: Math.round((Date.now() - started) / 100) / 10 });
-        }
-      } catch (err) {
-        outcomes[i] = {
-          toolResult: toResultBlock(block.id, `Error: ${err instanceof Error ? err.message : String(err)}`, true),
-        };
-      } finally {
-        running.delete(block.id);
-        if (--remaining === 0) queue.close();
-      }
-    })();
-  });
-
-  const ticker = setInterval(() => {
-    const elapsed = Date.now() - started;
-    if (elapsed < PROGRESS_AFTER_MS) return;
-    for (const b of group)
-      if (running.has(b.id))
-        queue.push({
-          parentToolUseId,
-          type: 'tool_progress',
-          toolUseId: b.id,
-          toolName: b.name,
-          elapsedSeconds: Math.round(elapsed / 100) / 10,
-        });
-  }, PROGRESS_EVERY_MS);
-  try {
-    for await (const ev of queue) yield ev;
-  } finally {
-    clearInterval(ticker);
-  }
-  for (let i = 0; i < group.length; i++)
-    yield { parentToolUseId, type: 'tool_result', block: outcomes[i].toolResult, data: outcomes[i].data };
-  return outcomes;
-}
-
-/** Consecutive concurrency-safe calls form one group; every other call is a group of its own. */
-function partition(toolUses: ToolUseBlock[], tools: Tool[]): ToolUseBlock[][] {
-  const groups: ToolUseBlock[][] = [];
-  let safeRun: ToolUseBlock[] = [];
-  for (const b of toolUses) {
-    if (isConcurrencySafe(b, tools)) {
-      safeRun.push(b);
-      continue;
-    }
-    if (safeRun.length) groups.push(safeRun);
-    safeRun = [];
-    groups.push([b]);
-  }
-  if (safeRun.length) groups.push(safeRun);
-  return groups;
+  return yield* new ToolExecutor(cfg, parentToolUseId).finish(toolUses);
 }
 
 function isConcurrencySafe(block: ToolUseBlock, tools: Tool[]): boolean {

@@ -36,6 +36,8 @@ export type ScriptedReply =
       delayMs?: number;
       /** wait between SSE events */
       chunkDelayMs?: number;
+      /** after this many complete blocks, fail: `cut` destroys the socket, `error` sends an error event */
+      failAfterBlocks?: { blocks: number; how: 'cut' | 'error' };
     }
   | { error: { status: number; type: string; message: string; headers?: Record<string, string> } }
   /** stream a partial text, then destroy the socket */
@@ -359,6 +361,16 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     writeEvent(res, 'message_start', { type: 'message_start', message });
     writeEvent(res, 'ping', { type: 'ping' });
     for (const [index, block] of blocks.entries()) {
+      if (reply.failAfterBlocks && index === reply.failAfterBlocks.blocks) {
+        await new Promise<void>((r) => res.write('', () => r()));
+        await sleep(Math.max(gap, 20), res);
+        if (reply.failAfterBlocks.how === 'cut') res.socket?.destroy();
+        else {
+          writeEvent(res, 'error', errorBody('overloaded_error', 'Overloaded'));
+          res.end();
+        }
+        return;
+      }
       await sleep(gap, res);
       writeEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: block.start });
       for (const delta of block.deltas) {
