@@ -2,6 +2,7 @@
 // tools listed and wrapped. A server that cannot start, answer or list its tools is "failed" —
 // told on stderr and in system/init — and the session goes on without it. At exit every client is
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
+import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
@@ -154,6 +155,7 @@ export class McpManager {
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
+      debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);
     } catch (err) {
       entry.pid ??= opened?.pid() ?? undefined;
       const tail = opened?.stderrTail().trim();
@@ -169,6 +171,7 @@ export class McpManager {
   private fail(entry: Entry, reason: string): void {
     entry.status = 'failed';
     entry.error = reason;
+    debugLog('mcp', `MCP server "${entry.name}": failed: ${reason}`);
     entry.tools = [];
     this.opts.log(`agent: MCP server "${entry.name}" failed: ${reason}`);
   }
