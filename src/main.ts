@@ -241,6 +241,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
   };
   let planModeInstructions: string | undefined;
+  let toolAliases: Record<string, string> | undefined;
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
   // Set on the shared services object (not a copy): the sandbox is added to it later.
   agents.services.planMode = planMode;
@@ -252,7 +253,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
@@ -341,6 +342,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         throw new Error(message);
       }
       if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
+      if (req.toolAliases !== undefined) toolAliases = req.toolAliases;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
       if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
