@@ -8,6 +8,9 @@ import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
 import { registerTaskControlHandlers } from './control/taskHandlers.js';
+import { registerSettingsControlHandlers, savedEffort } from './control/settingsHandlers.js';
+import { settingsPaths } from './settings/load.js';
+import { EFFORT_LEVELS, type EffortLevel } from './loop/pricing.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
@@ -33,7 +36,7 @@ import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -165,7 +168,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     maxBudgetUsd: o.maxBudgetUsd,
     thinking: o.thinking,
     maxThinkingTokens: o.maxThinkingTokens,
-    effort: o.effort,
+    effort: o.effort ?? savedEffortFor(loadedSettings.settings, resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL)),
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
@@ -376,6 +379,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
+  const settingsRoot = o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd;
+  registerSettingsControlHandlers(channel, {
+    reload: (flagLayer) => loadSessionSettings(o, cwd, process.env, flagLayer),
+    initial: loadedSettings,
+    permissions: guards.permissions,
+    cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
+    setModel: (model) => {
+      settings.model = resolveModel(model ?? o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+    },
+    currentModel: () => settings.model,
+    sources: parseSources(o.settingSources),
+    paths: settingsPaths(settingsRoot, process.env),
+  });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 
@@ -513,4 +529,10 @@ function installExitHandlers(
       process.off('SIGTERM', onSigterm);
     },
   };
+}
+
+/** The default effort update_settings saved for this model, when valid. */
+function savedEffortFor(loaded: LoadedSettings['settings'], model: string): EffortLevel | undefined {
+  const level = savedEffort(loaded, model);
+  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level) ? (level as EffortLevel) : undefined;
 }
