@@ -4,12 +4,14 @@
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
 // The host changes the set while the session runs (mcp_set_servers replaces the dynamic servers,
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
+import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
 import { mcpTool } from './tools.js';
+import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
@@ -184,10 +186,19 @@ export class McpManager {
     return this.entries.get(name)?.configKey === JSON.stringify({ type: 'sdk' });
   }
 
-  /** Connected servers with their clients, in order (for the resource tools). */
-  connectedClients(): Array<{ name: string; client: Client }> {
-    return [...this.entries.values()].filter((e) => e.status === 'connected' && e.client).map((e) => ({ name: e.name, client: e.client! }));
+  /** Connected servers that declare resources, with their clients, in order (the resource tools). */
+  resourceServers(): Array<{ name: string; client: Client }> {
+    return [...this.entries.values()]
+      .filter((e) => e.status === 'connected' && e.client?.getServerCapabilities()?.resources)
+      .map((e) => ({ name: e.name, client: e.client! }));
   }
+
+  /** The tools of the connected servers, then ListMcpResources / ReadMcpResource while any server has resources. */
+  offeredTools(): Tool[] {
+    return this.resourceServers().length ? [...this.tools(), ...this.resourceTools] : this.tools();
+  }
+
+  private readonly resourceTools = resourceTools({ servers: () => this.resourceServers() });
 
   private known(name: string, subtype: string): Entry {
     const entry = this.entries.get(name);
@@ -314,6 +325,7 @@ export class McpManager {
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
+      debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);
     } catch (err) {
       entry.pid ??= opened?.pid() ?? undefined;
       const tail = opened?.stderrTail().trim();
@@ -331,6 +343,7 @@ export class McpManager {
   private fail(entry: Entry, reason: string): void {
     entry.status = 'failed';
     entry.error = reason;
+    debugLog('mcp', `MCP server "${entry.name}": failed: ${reason}`);
     entry.tools = [];
     this.opts.log(`agent: MCP server "${entry.name}" failed: ${reason}`);
   }
