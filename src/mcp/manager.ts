@@ -4,6 +4,7 @@
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
 // The host changes the set while the session runs (mcp_set_servers replaces the dynamic servers,
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
+import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
@@ -324,6 +325,7 @@ export class McpManager {
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
+      debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);
     } catch (err) {
       entry.pid ??= opened?.pid() ?? undefined;
       const tail = opened?.stderrTail().trim();
@@ -341,6 +343,7 @@ export class McpManager {
   private fail(entry: Entry, reason: string): void {
     entry.status = 'failed';
     entry.error = reason;
+    debugLog('mcp', `MCP server "${entry.name}": failed: ${reason}`);
     entry.tools = [];
     this.opts.log(`agent: MCP server "${entry.name}" failed: ${reason}`);
   }
