@@ -1,5 +1,6 @@
 // Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
 import { parseOptions, UsageError } from './options.js';
+import { debugLoggerFromFlags, setDebugLogger } from './util/debugLog.js';
 
 async function start(): Promise<number> {
   let parsed;
@@ -17,6 +18,12 @@ async function start(): Promise<number> {
   const headless = o.print || o.inputFormat === 'stream-json' || o.outputFormat !== 'text' || !process.stdin.isTTY || o.prompt !== undefined;
   if (!headless && !process.stdout.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal on stdout too; run `agent -p "your prompt"`\n');
+    return 2;
+  }
+  try {
+    setDebugLogger(debugLoggerFromFlags(o));
+  } catch (err) {
+    process.stderr.write(`agent: --debug-file: ${(err as Error).message}\n`);
     return 2;
   }
   const { main } = await import('./main.js');

@@ -8,6 +8,9 @@ import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
 import { registerTaskControlHandlers } from './control/taskHandlers.js';
+import { registerSettingsControlHandlers, savedEffort } from './control/settingsHandlers.js';
+import { settingsPaths } from './settings/load.js';
+import { EFFORT_LEVELS, type EffortLevel } from './loop/pricing.js';
 import { registerMcpControlHandlers } from './control/mcpHandlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
@@ -35,7 +38,7 @@ import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from './sandbox/index.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -167,7 +170,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     maxBudgetUsd: o.maxBudgetUsd,
     thinking: o.thinking,
     maxThinkingTokens: o.maxThinkingTokens,
-    effort: o.effort,
+    effort: o.effort ?? savedEffortFor(loadedSettings.settings, resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL)),
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
     // The terminal draws the text as it streams.
@@ -268,6 +271,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     if (fresh.map((t) => t.name).join(',') !== before) runner.toolsChanged();
   };
   let planModeInstructions: string | undefined;
+  let toolAliases: Record<string, string> | undefined;
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
   // Set on the shared services object (not a copy): the sandbox is added to it later.
   agents.services.planMode = planMode;
@@ -279,7 +283,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
@@ -389,6 +393,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         throw new Error(message);
       }
       if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
+      if (req.toolAliases !== undefined) toolAliases = req.toolAliases;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
       if (req.systemPrompt !== undefined) systemParts.custom = req.systemPrompt;
       if (req.appendSystemPrompt) systemParts.append.push(req.appendSystemPrompt);
@@ -422,6 +427,19 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
+  const settingsRoot = o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd;
+  registerSettingsControlHandlers(channel, {
+    reload: (flagLayer) => loadSessionSettings(o, cwd, process.env, flagLayer),
+    initial: loadedSettings,
+    permissions: guards.permissions,
+    cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
+    setModel: (model) => {
+      settings.model = resolveModel(model ?? o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+    },
+    currentModel: () => settings.model,
+    sources: parseSources(o.settingSources),
+    paths: settingsPaths(settingsRoot, process.env),
+  });
   registerMcpControlHandlers(channel, {
     manager: () => (mcpSetup ??= createMcp().then((m) => (mcp = m))),
     parseServer: async (name, config) => {
@@ -488,7 +506,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {
@@ -567,4 +585,10 @@ function installExitHandlers(
       process.off('SIGTERM', onSigterm);
     },
   };
+}
+
+/** The default effort update_settings saved for this model, when valid. */
+function savedEffortFor(loaded: LoadedSettings['settings'], model: string): EffortLevel | undefined {
+  const level = savedEffort(loaded, model);
+  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level) ? (level as EffortLevel) : undefined;
 }

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
 import { EFFORT_LEVELS } from './loop/pricing.js';
+import { parseDebugFilter } from './util/debugLog.js';
 
 export const VERSION = '0.1.0';
 
@@ -64,6 +65,9 @@ export const optionsSchema = z.object({
   effort: z.enum(EFFORT_LEVELS, { error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
   record: z.string().min(1, '--record needs a file').optional(),
   replay: z.string().min(1, '--replay needs a file').optional(),
+  debug: z.union([z.boolean(), z.string()]).optional(),
+  debugFile: z.string().min(1, '--debug-file needs a path').optional(),
+  debugToStderr: z.boolean().default(false),
   replaySpeed: z.enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' }).transform(Number).optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
@@ -81,9 +85,6 @@ const NOT_YET = [
   'initialize-fields',
   'session-mirror',
   'thinking-display',
-  'debug',
-  'debug-file',
-  'debug-to-stderr',
 ] as const;
 
 /** "600000" / "500ms" (milliseconds), "90s", "10m" → milliseconds; undefined when not a duration. */
@@ -168,6 +169,9 @@ function buildProgram(): Command {
     .option('--record <file>', 'write every model request\'s digest and its streamed reply to this file (JSON lines)')
     .option('--replay <file>', 'answer model requests from a --record file instead of the API (no key, no network)')
     .option('--replay-speed <0|1>', 'with --replay: 0 answers at once (default), 1 keeps the recorded timing')
+    .option('--debug [filter]', 'debug lines (api, hooks, permissions, mcp) to stderr; a filter such as "api,hooks" or "!mcp" picks categories')
+    .option('--debug-file <path>', 'append the debug lines to this file instead of stderr (implies --debug)')
+    .option('--debug-to-stderr', 'debug lines to stderr (also with --debug-file)')
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
     .allowExcessArguments(false)
     .exitOverride()
@@ -222,6 +226,7 @@ export function parseOptions(argv: string[]): ParseOutcome {
     strictMcpConfig: raw.strictMcpConfig ?? false,
     includeHookEvents: raw.includeHookEvents ?? false,
     teammateTimeoutMs: raw.teammateTimeout,
+    debugToStderr: raw.debugToStderr ?? false,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;
@@ -237,5 +242,10 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
   if (o.record !== undefined && o.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
+  try {
+    parseDebugFilter(typeof o.debug === 'string' ? o.debug : undefined);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   return { kind: 'run', options: o };
 }

@@ -1,6 +1,7 @@
 // One registry for both kinds of hooks: command hooks from settings and callback hooks of the
 // host. The hooks of one event run in parallel; their results merge (merge.ts).
 import { randomUUID } from 'node:crypto';
+import { debugLog } from '../util/debugLog.js';
 import { runCallbackHook, type CallHost } from './callbackHooks.js';
 import { runCommandHook, type CommandHookSpec } from './commandHooks.js';
 import { isHookEvent, type BaseHookInput, type CallbackHooksConfig, type HookEvent, type HookOutcome, type HookResult } from './events.js';
@@ -98,6 +99,7 @@ export class HookRunner {
     const input = { ...this.opts.base(), hook_event_name: event, ...fields };
     const cwd = this.opts.base().cwd;
     const jobs: Array<Promise<HookResult>> = [];
+    debugLog('hooks', () => `${event}${opts.matchValue ? ` (${opts.matchValue})` : ''}: running matching hooks`);
     const seen = new Set<string>();
     for (const c of this.commands.get(event) ?? []) {
       if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
@@ -139,6 +141,8 @@ export class HookRunner {
       }
     }
     if (jobs.length === 0) return emptyOutcome();
-    return mergeResults(event, await Promise.all(jobs));
+    const merged = mergeResults(event, await Promise.all(jobs));
+    debugLog('hooks', () => `${event}: ${jobs.length} hook(s) done`);
+    return merged;
   }
 }

@@ -7,6 +7,7 @@
 // A stream cut mid-reply is retried; its stream_events were already yielded (a consumer that shows
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
+import { debugLog } from '../util/debugLog.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage } from './events.js';
@@ -89,10 +90,12 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
       throw toRequestError(e, req.signal);
     }
   }
+  debugLog('api', () => `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${req.betas!.join(',')}` : ''}`);
   let stream;
   try {
     stream = await client.messages.create(requestBody(req), { signal: req.signal, headers });
   } catch (e) {
+    debugLog('api', () => `request failed: ${(e as Error).message}`);
     throw toRequestError(e, req.signal);
   }
   const assembler = new MessageAssembler();
@@ -107,7 +110,9 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
   }
   // The SDK's stream ends quietly on abort; don't mistake that for a finished reply.
   if (req.signal.aborted) throw abortedError();
-  return assembler.finish();
+  const reply = assembler.finish();
+  debugLog('api', () => `reply: stop_reason ${reply.stop_reason}, ${reply.usage.input_tokens} in / ${reply.usage.output_tokens} out, cache read ${reply.usage.cache_read_input_tokens ?? 0}`);
+  return reply;
 }
 
 /** Resolves after `ms`, or rejects with an aborted ModelError as soon as `signal` aborts. */

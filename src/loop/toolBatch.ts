@@ -10,7 +10,7 @@ import type { Tool } from '../../tools/tool.js';
 import { findTool, validateInput } from '../../tools/registry.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
-import { runToolUse, toResultBlock, type PipelineOutcome, type ToolResultBlock, type ToolUseBlock } from './toolPipeline.js';
+import { resolveToolAlias, runToolUse, toResultBlock, type PipelineOutcome, type ToolResultBlock, type ToolUseBlock } from './toolPipeline.js';
 
 const PROGRESS_AFTER_MS = 2000;
 const PROGRESS_EVERY_MS = 1000;
@@ -60,8 +60,9 @@ export class ToolExecutor {
   }
 
   /** A complete tool_use block: it starts now if the rules allow, else as soon as they do. */
-  add(block: ToolUseBlock): void {
-    if (this.has(block.id)) return;
+  add(called: ToolUseBlock): void {
+    if (this.has(called.id)) return;
+    const block = resolveToolAlias(called, this.cfg.pipeline.toolAliases?.());
     this.entries.push({ block, safe: isConcurrencySafe(block, this.cfg.tools), started: false, startedAt: 0 });
     this.schedule();
   }

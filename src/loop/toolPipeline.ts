@@ -66,6 +66,18 @@ export interface PipelineDeps {
   onSystemMessage?: (message: string) => void;
   /** Non-fatal problems (a malformed updatedPermissions from the host). */
   onWarning?: (message: string) => void;
+  /** initialize.toolAliases: a name the model calls → the tool that runs (read at each call). */
+  toolAliases?: () => Record<string, string> | undefined;
+}
+
+/**
+ * The call as it runs: a tool_use whose name is an alias key becomes a call of the mapped tool
+ * (single hop, so `{A: 'B', B: 'A'}` cannot loop). Hooks, permissions and the tool all see the real
+ * name; the result keeps the model's tool_use id.
+ */
+export function resolveToolAlias(block: ToolUseBlock, aliases: Record<string, string> | undefined): ToolUseBlock {
+  const target = aliases && Object.hasOwn(aliases, block.name) ? aliases[block.name] : undefined;
+  return target ? { ...block, name: target } : block;
 }
 
 export async function* runToolUse(

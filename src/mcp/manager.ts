@@ -4,6 +4,7 @@
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
 // The host changes the set while the session runs (mcp_set_servers replaces the dynamic servers,
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
+import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
@@ -334,6 +335,7 @@ export class McpManager {
       });
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
+      debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);
     } catch (err) {
       entry.pid ??= opened?.pid() ?? undefined;
       const tail = opened?.stderrTail().trim();
@@ -351,6 +353,7 @@ export class McpManager {
   private fail(entry: Entry, reason: string): void {
     entry.status = 'failed';
     entry.error = reason;
+    debugLog('mcp', `MCP server "${entry.name}": failed: ${reason}`);
     entry.tools = [];
     this.opts.log(`agent: MCP server "${entry.name}" failed: ${reason}`);
   }

@@ -1,5 +1,6 @@
 // The decision for one tool call. Order: deny rules → plan mode → hook decision (deny > ask >
 // allow) → tools that ask the user → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
+import { debugLog } from '../util/debugLog.js';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import type { Tool } from '../../tools/tool.js';
@@ -43,8 +44,8 @@ const PLAN_EXEMPT = new Set(['ExitPlanMode', 'TodoWrite', 'AskUserQuestion', 'En
 const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
 /** A name standing for "any file in this folder" when a deny rule is checked against a search. */
 const PROBE = '__any_file__';
-/** Read-only, but they reach the network: never allowed by default. */
-const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch']);
+/** Read-only, but they reach the network (and a search is billed): never allowed by default. */
+const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch', 'WebSearch']);
 
 type CallShape =
   | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[] }
@@ -227,6 +228,12 @@ function allowedPart(state: PermissionState, part: SimpleCommand): boolean {
 }
 
 export function decidePermission(state: PermissionState, req: PermissionRequest): PermissionDecision {
+  const decision = decide(state, req);
+  debugLog('permissions', () => `${req.toolName}: ${decision.behavior}${'reason' in decision && decision.reason ? ` (${decision.reason})` : ''} [mode ${state.mode}]`);
+  return decision;
+}
+
+function decide(state: PermissionState, req: PermissionRequest): PermissionDecision {
   const shape = shapeOf(state, req.toolName, req.input);
   const what = describeCall(req.toolName, req.input);
 

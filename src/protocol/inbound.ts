@@ -91,6 +91,8 @@ export const initializeRequestSchema = z.looseObject({
   skills: z.union([z.array(z.string()), z.literal('all')]).optional(),
   plugins: z.array(z.unknown()).optional(),
   title: z.string().optional(),
+  /** A tool name the model may call → the tool that runs instead (single hop). */
+  toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;
 

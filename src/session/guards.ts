@@ -6,7 +6,7 @@ import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource } from '../settings/index.js';
+import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource, type Settings } from '../settings/index.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -84,7 +84,7 @@ export interface GuardOptions {
 }
 
 /** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
-export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.ProcessEnv): LoadedSettings {
+export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.ProcessEnv, flagLayer?: Settings): LoadedSettings {
   try {
     return loadSettings({
       cwd,
@@ -93,6 +93,7 @@ export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.Pr
       settingsArg: o.settings,
       projectRoot: o.projectConfigRoot,
       managedArg: o.managedSettings,
+      flagLayer,
     });
   } catch (err) {
     if (err instanceof StartupError) throw err;

@@ -1,0 +1,73 @@
+// Debug output (`--debug [filter]`, `--debug-file PATH`, `--debug-to-stderr`): one line per event,
+// tagged with a category (api, hooks, permissions, mcp). Goes to stderr or a file, never stdout —
+// stdout carries protocol lines only. Off by default: `debugLog` is then a cheap no-op.
+import { appendFileSync } from 'node:fs';
+
+export type DebugCategory = 'api' | 'hooks' | 'permissions' | 'mcp';
+
+/** "api,hooks" shows only those; "!mcp,!hooks" shows all but those; a mix of both is refused. */
+export interface DebugFilter {
+  include: string[];
+  exclude: string[];
+}
+
+export function parseDebugFilter(text: string | undefined): DebugFilter | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const parts = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const negated = parts.filter((p) => p.startsWith('!'));
+  if (negated.length && negated.length !== parts.length)
+    throw new Error(`--debug filter "${text}" mixes included and excluded (!) categories; use one kind`);
+  return negated.length ? { include: [], exclude: negated.map((p) => p.slice(1)) } : { include: parts, exclude: [] };
+}
+
+export interface DebugSink {
+  write(line: string): void;
+}
+
+export class DebugLogger {
+  constructor(
+    private readonly sinks: DebugSink[],
+    private readonly filter: DebugFilter | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  enabled(category: DebugCategory): boolean {
+    if (!this.sinks.length) return false;
+    if (!this.filter) return true;
+    if (this.filter.include.length) return this.filter.include.includes(category);
+    return !this.filter.exclude.includes(category);
+  }
+
+  log(category: DebugCategory, message: string): void {
+    if (!this.enabled(category)) return;
+    const line = `${this.now().toISOString()} [DEBUG] [${category}] ${message}\n`;
+    for (const sink of this.sinks) sink.write(line);
+  }
+}
+
+let current = new DebugLogger([], undefined);
+
+/** Set once at start from the flags; tests install their own sinks. */
+export function setDebugLogger(logger: DebugLogger): void {
+  current = logger;
+}
+
+export function debugLog(category: DebugCategory, message: string | (() => string)): void {
+  if (!current.enabled(category)) return;
+  current.log(category, typeof message === 'function' ? message() : message);
+}
+
+/** The logger the flags ask for: a file (appended synchronously so nothing is lost at exit), stderr, or both. */
+export function debugLoggerFromFlags(o: { debug?: string | boolean; debugFile?: string; debugToStderr?: boolean }): DebugLogger {
+  const on = o.debug !== undefined || o.debugFile !== undefined || o.debugToStderr === true;
+  if (!on) return new DebugLogger([], undefined);
+  const filter = parseDebugFilter(typeof o.debug === 'string' ? o.debug : undefined);
+  const sinks: DebugSink[] = [];
+  if (o.debugFile !== undefined) {
+    const path = o.debugFile;
+    appendFileSync(path, ''); // fail at start, not silently later, when the file cannot be written
+    sinks.push({ write: (line) => appendFileSync(path, line) });
+  }
+  if (o.debugFile === undefined || o.debugToStderr) sinks.push({ write: (line) => process.stderr.write(line) });
+  return new DebugLogger(sinks, filter);
+}
