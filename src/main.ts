@@ -544,7 +544,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {

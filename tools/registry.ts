@@ -14,6 +14,7 @@ import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
 import { NotebookEditTool } from './notebookEdit.js';
 import { WebFetchTool } from './webFetch.js';
+import { WebSearchTool } from './webSearch.js';
 import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
 import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
 import { SendMessageTool } from './sendMessage.js';
@@ -39,7 +40,7 @@ export function resultCapFor(toolName: string): number {
 export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
     BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
-    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool,
+    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool, WebSearchTool,
     createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
     SendMessageTool, ListAgentsTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),

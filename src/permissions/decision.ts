@@ -44,8 +44,8 @@ const PLAN_EXEMPT = new Set(['ExitPlanMode', 'TodoWrite', 'AskUserQuestion', 'En
 const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
 /** A name standing for "any file in this folder" when a deny rule is checked against a search. */
 const PROBE = '__any_file__';
-/** Read-only, but they reach the network: never allowed by default. */
-const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch']);
+/** Read-only, but they reach the network (and a search is billed): never allowed by default. */
+const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch', 'WebSearch']);
 
 type CallShape =
   | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[] }

@@ -12,7 +12,19 @@ export type ScriptedBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id?: string; name: string; input: unknown };
+  | { type: 'tool_use'; id?: string; name: string; input: unknown }
+  /** The API's own web search call (only when the request offers the web_search server tool). */
+  | { type: 'server_tool_use'; id: string; name: 'web_search'; input: { query: string } }
+  /** Its results (or `{error_code}`); the API sends the whole block at once, no deltas. */
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: WebSearchHit[] | { type: 'web_search_tool_result_error'; error_code: string } };
+
+export interface WebSearchHit {
+  type: 'web_search_result';
+  title: string;
+  url: string;
+  encrypted_content: string;
+  page_age?: string;
+}
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence';
 
@@ -21,6 +33,8 @@ export interface ScriptedUsage {
   output_tokens?: number;
   cache_read_input_tokens?: number;
   cache_creation_input_tokens?: number;
+  /** usage.server_tool_use.web_search_requests; by default, the reply's server_tool_use blocks. */
+  web_search_requests?: number;
 }
 
 export type ScriptedReply =
@@ -94,6 +108,20 @@ export function unauthorized(): ScriptedReply {
 export function text(t: string, extra: { usage?: ScriptedUsage; stop_reason?: StopReason } = {}): ScriptedReply {
   return { content: [{ type: 'text', text: t }], ...extra };
 }
+/**
+ * A reply that searched the web: the server_tool_use block, its results, then the model's text,
+ * as the API answers a request that offers the web_search server tool.
+ */
+export function webSearch(query: string, hits: Array<{ title: string; url: string }>, answer: string, id = randomId('srvtoolu_')): ScriptedReply {
+  return {
+    content: [
+      { type: 'server_tool_use', id, name: 'web_search', input: { query } },
+      { type: 'web_search_tool_result', tool_use_id: id, content: hits.map((h) => ({ type: 'web_search_result', ...h, encrypted_content: randomId('enc_'), page_age: '1 day ago' })) },
+      { type: 'text', text: answer },
+    ],
+  };
+}
+
 export function toolUse(name: string, input: unknown, id?: string): ScriptedReply {
   return { content: [{ type: 'tool_use', name, input, ...(id ? { id } : {}) }] };
 }
@@ -142,7 +170,7 @@ export function lastToolResults(req: RecordedRequest): Array<{ tool_use_id: stri
 
 // ---- the server ----
 
-type CacheBill = Pick<Required<ScriptedUsage>, 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
+type CacheBill = Pick<Required<Omit<ScriptedUsage, 'web_search_requests'>>, 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
 
 
 function randomId(prefix: string): string {
@@ -211,6 +239,16 @@ function toApiBlock(block: ScriptedBlock): ApiBlock {
         final: { type: 'tool_use', id, name: block.name, input: block.input ?? {} },
       };
     }
+    case 'server_tool_use': {
+      const json = JSON.stringify(block.input);
+      return {
+        start: { type: 'server_tool_use', id: block.id, name: block.name, input: {} },
+        deltas: ['', ...split(json, 3)].map((p) => ({ type: 'input_json_delta', partial_json: p })),
+        final: { type: 'server_tool_use', id: block.id, name: block.name, input: block.input },
+      };
+    }
+    case 'web_search_tool_result':
+      return { start: { ...block }, deltas: [], final: { ...block } };
   }
 }
 
@@ -272,7 +310,7 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     });
   }
 
-  function baseMessage(model: string, usage: Required<ScriptedUsage>) {
+  function baseMessage(model: string, usage: Required<Omit<ScriptedUsage, 'web_search_requests'>>) {
     return {
       id: randomId('msg_'),
       type: 'message',
@@ -338,15 +376,25 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     await sleep(reply.delayMs ?? 0, res);
     if (res.destroyed) return;
     const scripted = reply.usage?.input_tokens !== undefined;
-    const usage: Required<ScriptedUsage> = {
+    const usage: Required<Omit<ScriptedUsage, 'web_search_requests'>> = {
       input_tokens: scripted ? reply.usage!.input_tokens! : billed.input_tokens,
       output_tokens: reply.usage?.output_tokens ?? 5,
       cache_read_input_tokens: scripted ? (reply.usage?.cache_read_input_tokens ?? 0) : billed.cache_read_input_tokens,
       cache_creation_input_tokens: scripted ? (reply.usage?.cache_creation_input_tokens ?? 0) : billed.cache_creation_input_tokens,
     };
+    // The API searches only when the request offers the server tool; a script that says otherwise is a test bug.
+    const searches = reply.content.filter((b) => b.type === 'server_tool_use').length;
+    const offered = Array.isArray(req.body.tools) && req.body.tools.some((t: any) => typeof t?.type === 'string' && t.type.startsWith('web_search_'));
+    if (searches && !offered) {
+      sendJson(res, 400, errorBody('invalid_request_error', 'fake API: the script answers with web search blocks, but the request does not offer the web_search tool'));
+      return;
+    }
+    const webSearchRequests = reply.usage?.web_search_requests ?? searches;
+    const serverToolUse = webSearchRequests ? { server_tool_use: { web_search_requests: webSearchRequests } } : {};
     const blocks = reply.content.map(toApiBlock);
     const stopReason = reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     const message = baseMessage(model, usage);
+    Object.assign(message.usage, serverToolUse);
 
     if (req.body.stream !== true) {
       message.content = blocks.map((b) => b.final);
@@ -383,7 +431,7 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     writeEvent(res, 'message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens },
+      usage: { output_tokens: usage.output_tokens, ...serverToolUse },
     });
     writeEvent(res, 'message_stop', { type: 'message_stop' });
     res.end();

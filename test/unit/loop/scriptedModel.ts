@@ -84,6 +84,7 @@ function finalBlock(b: ScriptedBlock): AssistantMessage['content'][number] {
   if (b.type === 'tool_use') return { type: 'tool_use', id: b.id ?? `toolu_scripted${++ids}`, name: b.name, input: b.input ?? {} };
   if (b.type === 'thinking') return { type: 'thinking', thinking: b.thinking, signature: 'sig' };
   if (b.type === 'redacted_thinking') return { type: 'redacted_thinking', data: b.data };
+  if (b.type !== 'text') return { ...b };
   return { type: 'text', text: b.text };
 }
 
