@@ -34,6 +34,8 @@ import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
 import { setupSessionControls, type SessionControls } from './session/sessionControls.js';
 import { setupAgents } from './agents/setup.js';
+import { findMainAgent, narrowTools } from './agents/mainAgent.js';
+import type { AgentDef } from './agents/definitions.js';
 import type { McpManager } from './mcp/manager.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
@@ -208,6 +210,29 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
   settings.agents = agents.catalog.names();
+  // --agent: the host's agents come in initialize, so a stream-json session looks the name up then.
+  let mainAgent: AgentDef | undefined;
+  const lookupMainAgent = (name: string) => findMainAgent(name, (n) => agents.catalog.get(n), agents.catalog.names());
+  if (o.agent !== undefined && o.inputFormat !== 'stream-json') {
+    try {
+      lookupMainAgent(o.agent);
+    } catch (err) {
+      process.stderr.write(`agent: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
+  /** Before each run: the first one takes the agent's prompt and model; every one narrows the tools (MCP may add some). */
+  const applyMainAgent = () => {
+    if (o.agent === undefined) return;
+    if (!mainAgent) {
+      mainAgent = lookupMainAgent(o.agent);
+      // The host's or --system-prompt's own text wins; an empty one (what the SDK sends by default) does not.
+      const custom = systemParts.custom;
+      if (custom === undefined || custom === '' || (Array.isArray(custom) && custom.join('') === '')) systemParts.custom = mainAgent.prompt;
+      if (o.model === undefined && mainAgent.model !== undefined && mainAgent.model !== 'inherit') settings.model = resolveModel(mainAgent.model);
+    }
+    if (narrowTools(tools, mainAgent)) runner.toolsChanged();
+  };
 
   const channel = new ControlChannel((m) => writer.send(m));
   let guards: Guards;
@@ -299,7 +324,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
-      beforeRun: syncMcp,
+      beforeRun: async () => {
+        await syncMcp();
+        applyMainAgent();
+      },
       callModel,
       slashCommand: async (text) => {
         const out = await slash.run(text);
@@ -421,6 +449,16 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       if (req.agents) {
         agents.setSdkAgents(req.agents);
         settings.agents = agents.catalog.names();
+      }
+      if (o.agent !== undefined) {
+        try {
+          lookupMainAgent(o.agent);
+        } catch (err) {
+          // As for skills above: the SDK does not wait for this answer, so the process ends with exit 2.
+          process.stderr.write(`agent: ${(err as Error).message}\n`);
+          setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
+          throw err;
+        }
       }
       return {
         commands: slash.list(),

@@ -46,6 +46,7 @@ export const optionsSchema = z.object({
   resumeSessionAt: z.string().min(1, '--resume-session-at needs a message uuid').optional(),
   resumeDropsTurn: z.string().min(1, '--resume-drops-turn needs a prompt uuid').optional(),
   name: z.string().optional(),
+  agent: z.string().min(1, '--agent needs an agent name').optional(),
   agents: z.string().optional(),
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
@@ -74,7 +75,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 
 /** Flags the official SDK (or a person) may pass that are not built yet. */
 const NOT_YET = [
-  'agent',
   'plugin-dir',
   'plugin-dir-no-mcp',
   'sdk-url',
@@ -147,6 +147,7 @@ function buildProgram(): Command {
     .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
     .option('--add-dir <dirs...>', 'more directories the tools may work in')
     .option('--betas <list>', 'beta headers for the API', list)
+    .option('--agent <name>', 'run the main thread as this agent (built-in, .claude/agents, --agents or the host\'s): its prompt, tools and model')
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
     .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])

@@ -6,7 +6,7 @@
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
 import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
@@ -323,6 +323,16 @@ export class McpManager {
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
+      // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (entry.client !== client || entry.status !== 'connected') return;
+        try {
+          const fresh = await listTools(client, timeoutMs);
+          if (entry.client === client && entry.status === 'connected') entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client));
+        } catch (err) {
+          this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
+        }
+      });
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
       debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);

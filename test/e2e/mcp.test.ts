@@ -260,3 +260,19 @@ describe('MCP resources as tools', () => {
     expect(offered(api.requests[0]).map((t) => t.name)).not.toContain('ListMcpResources');
   });
 });
+
+describe('tools/list_changed', () => {
+  it('a server that adds a tool mid-session has it offered on the next turn, and the call works', async () => {
+    api = await startFakeApi([toolUse('mcp__calc__grow', {}, 'g1'), text('grown'), toolUse('mcp__calc__mul', { a: 6, b: 7 }, 'm1'), text('42')]);
+    const r = await runAgent({
+      api,
+      cwd: tempDir(),
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'],
+      input: userLine('grow') + userLine('multiply'),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(offered(api.requests[0]).map((t) => t.name)).not.toContain('mcp__calc__mul');
+    expect(offered(api.requests[2]).map((t) => t.name)).toContain('mcp__calc__mul');
+    expect(resultsById(api.requests[3]).m1).toEqual({ text: '42', isError: false });
+  });
+});

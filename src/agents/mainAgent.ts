@@ -1,0 +1,34 @@
+// `--agent NAME` (the SDK's `agent` option): the main thread runs as a named agent — its prompt
+// replaces the default system prompt, its tool list narrows the offered tools, its model is the
+// session's unless --model was given. The SDK sends its `agents` in initialize, after the flags, so
+// the name is looked up when the first run starts (or at start when no initialize can come).
+import type { Tool } from '../../tools/tool.js';
+import type { AgentDef } from './definitions.js';
+
+export class UnknownMainAgentError extends Error {}
+
+export function findMainAgent(name: string, lookup: (name: string) => AgentDef | undefined, known: string[]): AgentDef {
+  const def = lookup(name);
+  if (!def) throw new UnknownMainAgentError(`--agent ${name}: no agent of that name (this session has: ${known.join(', ') || 'none'})`);
+  return def;
+}
+
+/** Whether the agent may use this tool: its `tools` list (names, or `Name(…)` rules) and `disallowedTools`. */
+export function agentAllowsTool(def: AgentDef, toolName: string): boolean {
+  const base = (entry: string) => entry.replace(/\(.*$/, '').trim();
+  if (def.disallowedTools?.some((d) => base(d) === toolName)) return false;
+  if (def.tools === undefined || def.tools.includes('*')) return true;
+  return def.tools.some((t) => base(t) === toolName);
+}
+
+/** Narrow `tools` in place (the session's live list); true when something was removed. */
+export function narrowTools(tools: Tool[], def: AgentDef): boolean {
+  let changed = false;
+  for (let i = tools.length - 1; i >= 0; i--) {
+    if (!agentAllowsTool(def, tools[i].name)) {
+      tools.splice(i, 1);
+      changed = true;
+    }
+  }
+  return changed;
+}
