@@ -224,6 +224,18 @@ function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandb
   };
 }
 
+/**
+ * On Linux the library starts its in-sandbox proxy bridges (socat on :3128 and :1080) in the
+ * background and runs the command at once; on a loaded machine the command's first connection
+ * can beat the bridge's bind ("Failed to connect to localhost port 3128"). Wait, briefly and only
+ * when the proxy is in use, until both listeners show in the sandbox's own /proc/net/tcp.
+ */
+const AWAIT_PROXY_BRIDGE = [
+  'case "${HTTP_PROXY:-}" in *localhost:3128*)',
+  "  for _ in $(seq 1 400); do grep -q ':0C38 00000000:0000 0A' /proc/net/tcp 2>/dev/null && grep -q ':0438 00000000:0000 0A' /proc/net/tcp 2>/dev/null && break; sleep 0.005; done;;",
+  'esac',
+].join('\n');
+
 function activeSandbox(s: MergedSandboxSettings, manager: SrtManager): CommandSandbox {
   const p = policyOf(s);
   return {
@@ -232,7 +244,8 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager): CommandSa
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: (command, disableRequested) => !p.outside(command, disableRequested),
     async wrap(command, opts) {
-      const text = await manager.wrapWithSandbox(command, undefined, undefined, opts.signal, { commandId: opts.commandId, commandText: command });
+      const inner = process.platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}\n${command}` : command;
+      const text = await manager.wrapWithSandbox(inner, undefined, undefined, opts.signal, { commandId: opts.commandId, commandText: command });
       let finished = false;
       return {
         command: text,
