@@ -239,3 +239,10 @@ console.log(
   const m = await econ.benchParallelReadOnly(runs);
   console.log(`(m) 4 read-only \`sleep 1\` Bash calls in one turn, request → next request ${fmt(m)}    target ≤ 1.3 s (reference 1.2 s)`);
 }
+{
+  const { benchSoak } = await import('./soak.mjs');
+  const s = await benchSoak(3);
+  console.log(
+    `(n) 300-turn Read session: RSS ${s.rss10.toFixed(1)} MiB at turn 10, ${s.rss300.toFixed(1)} MiB at turn 300, growth ${s.growth.toFixed(1)} MiB    target ≤ 10 MiB`,
+  );
+}
