@@ -8,6 +8,7 @@ import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
 import { registerControlHandlers } from './control/handlers.js';
 import { registerTaskControlHandlers } from './control/taskHandlers.js';
+import { registerMcpControlHandlers } from './control/mcpHandlers.js';
 import type { InitializeRequest } from './protocol/inbound.js';
 import { StdoutWriter } from './protocol/writer.js';
 import type { CliOptions } from './options.js';
@@ -20,6 +21,7 @@ import { buildSystemPrompt, type SystemPromptParts } from './session/systemPromp
 import { formatMemory, loadMemoryFiles } from './settings/memory.js';
 import { consumeStreamJson } from './session/streamJsonInput.js';
 import { killAllGroups } from './util/processGroup.js';
+import { setupCommands } from './commands/setup.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
@@ -224,6 +226,31 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   // the session sends the same bytes.
   const memoryFiles = await loadMemoryFiles({ cwd, env: process.env, sources: parseSources(o.settingSources), addDirs: o.addDir });
   systemParts.memory = formatMemory(memoryFiles);
+  const slash = await setupCommands({
+    cwd,
+    projectRoot: o.projectConfigRoot,
+    env: process.env,
+    sources: parseSources(o.settingSources),
+    tools,
+    permissions: () => guards.permissions,
+    session: {
+      clear: () => {
+        runner.history.length = 0;
+        runner.readFiles.clear();
+      },
+      costText: () => `Total cost: $${runner.spentSoFar().toFixed(4)}`,
+      contextText: () => {
+        if (!controls) return 'Context usage is not available in this session';
+        const u = controls.contextUsage('summary');
+        const n = (x: number) => x.toLocaleString('en-US');
+        return [`Context usage · ${u.model}: ${n(u.totalTokens)} / ${n(u.maxTokens)} tokens (${u.percentage}%)`, ...u.categories.map((c) => `  ${c.name}: ${n(c.tokens)}`)].join('\n');
+      },
+      model: (name) => {
+        if (name) settings.model = resolveModel(name === 'default' ? (o.model ?? DEFAULT_MODEL) : name);
+        return settings.model;
+      },
+    },
+  });
   let mcpTools = new Set<Tool>();
   /** Put the connected servers' tools in the offered list (in place: subagents share it). */
   const syncMcp = async () => {
@@ -265,6 +292,27 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       permissionMode: () => guards.permissions.mode,
       beforeRun: syncMcp,
       callModel,
+      slashCommand: async (text) => {
+        const out = await slash.run(text);
+        if (out?.kind !== 'prompt') return out;
+        for (const r of out.allowedTools) {
+          try {
+            parseRule(r);
+          } catch (err) {
+            return { kind: 'local', text: `${text.split(/\s/)[0]}: allowed-tools: ${(err as Error).message}`, isError: true };
+          }
+        }
+        return out.model ? { ...out, model: resolveModel(out.model) } : out;
+      },
+      allowForTurn: (rules) => {
+        const allow = guards.permissions.rules.allow;
+        const entries = rules.map((r) => guards.permissions.compile(parseRule(r)));
+        allow.push(...entries);
+        return () => {
+          for (const e of entries) allow.splice(allow.indexOf(e), 1);
+        };
+      },
+      slashCommandNames: () => slash.names(),
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
@@ -350,7 +398,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         settings.agents = agents.catalog.names();
       }
       return {
-        commands: [],
+        commands: slash.list(),
         output_style: 'default',
         available_output_styles: ['default'],
         agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
@@ -374,6 +422,14 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
+  registerMcpControlHandlers(channel, {
+    manager: () => (mcpSetup ??= createMcp().then((m) => (mcp = m))),
+    parseServer: async (name, config) => {
+      const { parseServer } = await import('./mcp/config.js');
+      return parseServer(name, config, 'mcp_set_servers');
+    },
+    hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+  });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 

@@ -62,6 +62,8 @@ export const taskInputSchema = z.object({
     .optional()
     .describe('Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives'),
   team_name: z.string().optional().describe('The team it joins (agent teams; default: the team you lead, or the session\'s implicit team)'),
+  // In the schema so it is not silently dropped: worktrees are not built, so asking fails loudly.
+  isolation: z.enum(['worktree', 'remote']).optional().describe('Not supported by this runtime: leave it out (the agent runs in the session\'s working directory)'),
 });
 export type TaskInput = z.infer<typeof taskInputSchema>;
 
@@ -102,6 +104,8 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async *call(input, ctx) {
+      if (input.isolation !== undefined)
+        throw new ToolError(`isolation: "${input.isolation}" is not supported by this agent runtime (worktrees are not built): call Agent again without isolation`);
       const svc = subagents(ctx);
       const type = input.subagent_type?.trim() || DEFAULT_SUBAGENT_TYPE;
       const known = svc.list();

@@ -101,6 +101,41 @@ export async function* autoCompact(
   return yield* compact(history, cfg, model, 'auto', tokens, false);
 }
 
+/**
+ * /compact: summarise the whole conversation now, between turns (the history ends with a reply),
+ * with the person's extra instructions; the summary alone then stands for the history.
+ */
+export async function* manualCompact(
+  history: HistoryMessage[],
+  cfg: CompactConfig,
+  model: string,
+  instructions: string,
+): AsyncGenerator<LoopEvent, CompactResult & { error?: string }, void> {
+  if (history.length === 0) return { ...NOT_COMPACTED, error: 'there is no conversation to compact yet' };
+  if (cfg.preCompactHook) {
+    let verdict: PreCompactVerdict | undefined;
+    try {
+      verdict = await cfg.preCompactHook('manual', cfg.signal);
+    } catch (err) {
+      verdict = { blockReason: err instanceof Error ? err.message : String(err) };
+    }
+    if (verdict?.blockReason !== undefined) return { ...NOT_COMPACTED, error: `a PreCompact hook blocked it: ${verdict.blockReason}` };
+  }
+  const preTokens = lastContextTokens.get(history) ?? 0;
+  let r: { text: string; durationMs: number };
+  try {
+    r = yield* summarise(history, cfg, model, instructions);
+  } catch (err) {
+    return { ...NOT_COMPACTED, error: err instanceof Error ? err.message : String(err) };
+  }
+  if (cfg.signal.aborted) return { compacted: false, durationMs: r.durationMs, error: 'interrupted' };
+  if (!r.text) return { compacted: false, durationMs: r.durationMs, error: 'the summary was empty' };
+  history.splice(0, history.length, { role: 'user', content: SUMMARY_PREAMBLE + r.text });
+  lastContextTokens.delete(history);
+  yield { parentToolUseId: cfg.parentToolUseId, type: 'system', subtype: 'compact_boundary', fields: { compact_metadata: { trigger: 'manual', pre_tokens: preTokens } } };
+  return { compacted: true, durationMs: r.durationMs };
+}
+
 /** After a "prompt is too long" 400: compact (dropping the oldest turns from the summary request if it is too long too). */
 export async function* reactiveCompact(
   history: HistoryMessage[],
@@ -182,9 +217,10 @@ async function* summarise(
   source: HistoryMessage[],
   cfg: CompactConfig,
   model: string,
+  instructions = '',
 ): AsyncGenerator<LoopEvent, { text: string; durationMs: number }, void> {
   const scope = { parentToolUseId: cfg.parentToolUseId };
-  const messages = withInstruction(source);
+  const messages = withInstruction(source, instructions);
   let message: AssistantMessage | undefined;
   let durationMs = 0;
   for await (const ev of (cfg.callModel ?? streamModel)({
@@ -220,10 +256,10 @@ async function* summarise(
 }
 
 /** The history with the summarisation instruction as the last user message's final text block. */
-function withInstruction(source: HistoryMessage[]): HistoryMessage[] {
+function withInstruction(source: HistoryMessage[], extra = ''): HistoryMessage[] {
   const out = source.slice();
   const last = out[out.length - 1];
-  const instruction = { type: 'text', text: SUMMARY_INSTRUCTION };
+  const instruction = { type: 'text', text: extra ? `${SUMMARY_INSTRUCTION}\n\nAdditional instructions: ${extra}` : SUMMARY_INSTRUCTION };
   if (last?.role === 'user') out[out.length - 1] = { role: 'user', content: [...blocksOf(last), instruction] };
   else out.push({ role: 'user', content: [instruction] });
   return out;

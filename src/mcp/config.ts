@@ -40,7 +40,8 @@ export function parseMcpConfigs(values: string[], cwd: string): Map<string, McpS
   return out;
 }
 
-function parseServer(name: string, config: unknown): McpServerConfig {
+/** One server's config; a malformed one throws McpConfigError naming the server (`origin` starts the message). */
+export function parseServer(name: string, config: unknown, origin = '--mcp-config'): McpServerConfig {
   const type = (config as { type?: unknown } | null)?.type;
   if (type === 'sdk') return { type: 'sdk' };
   const schema = type === undefined || type === 'stdio' ? stdioSchema : type === 'sse' || type === 'http' ? remoteSchema : null;
@@ -48,7 +49,7 @@ function parseServer(name: string, config: unknown): McpServerConfig {
   const r = schema.safeParse(config);
   if (!r.success) {
     const why = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
-    throw new McpConfigError(`--mcp-config: server "${name}": ${why}`);
+    throw new McpConfigError(`${origin}: server "${name}": ${why}`);
   }
   return r.data;
 }

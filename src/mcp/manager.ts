@@ -2,6 +2,8 @@
 // tools listed and wrapped. A server that cannot start, answer or list its tools is "failed" —
 // told on stderr and in system/init — and the session goes on without it. At exit every client is
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
+// The host changes the set while the session runs (mcp_set_servers replaces the dynamic servers,
+// mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../../tools/tool.js';
@@ -10,7 +12,7 @@ import { HostMcpTransport, type HostRequest } from './hostTransport.js';
 import { mcpTool } from './tools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 
-export type McpStatus = 'pending' | 'connected' | 'failed';
+export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
 export interface McpServerStatus {
   name: string;
@@ -24,7 +26,25 @@ interface Entry extends McpServerStatus {
   tools: Tool[];
   pid?: number;
   exited?: boolean;
+  /** How to (re)open its transport; absent for a config we can only report as failed. */
+  open?: () => OpenedTransport;
+  /** Its config as JSON: mcp_set_servers restarts a server whose config changed. */
+  configKey: string;
+  /** Named by mcp_set_servers (or an in-process server): the set the next call replaces. */
+  dynamic: boolean;
+  /** True from the moment we close it on purpose: its closing is not a failure. */
+  leaving?: boolean;
+  /** The pending connect, awaited by whoever needs its outcome. */
+  connecting?: Promise<void>;
 }
+
+export interface SetServersResult {
+  added: string[];
+  removed: string[];
+  errors: Record<string, string>;
+}
+
+export class McpControlError extends Error {}
 
 export interface McpManagerOptions {
   cwd: string;
@@ -53,18 +73,151 @@ export class McpManager {
   connectConfigured(configs: Map<string, McpServerConfig>): void {
     for (const [name, config] of configs) {
       if (config.type === 'sdk') continue; // connected by connectHost when initialize names it
-      if (config.type === 'unsupported') this.fail(this.add(name), config.reason);
-      else if ('url' in config) this.start(name, () => remoteTransport(config));
-      else this.start(name, () => stdioTransport(config, this.opts.cwd, this.opts.env));
+      this.startConfig(name, config, false);
     }
   }
 
   /** Start connecting the host's in-process servers (initialize.sdkMcpServers) over the control channel. */
   connectHost(names: string[], request: HostRequest): void {
-    for (const name of names) {
-      const transport = new HostMcpTransport(name, request, HOST_REQUEST_TIMEOUT_MS);
-      this.start(name, () => ({ transport, stderrTail: () => '', pid: () => null }));
+    this.hostRequest = request;
+    for (const name of names) this.startConfig(name, { type: 'sdk' }, true);
+  }
+
+  private hostRequest?: HostRequest;
+
+  private opener(name: string, config: McpServerConfig): (() => OpenedTransport) | undefined {
+    if (config.type === 'unsupported') return undefined;
+    if (config.type === 'sdk') {
+      const request = this.hostRequest;
+      if (!request) return undefined;
+      return () => ({ transport: new HostMcpTransport(name, request, HOST_REQUEST_TIMEOUT_MS), stderrTail: () => '', pid: () => null });
     }
+    if ('url' in config) return () => remoteTransport(config);
+    return () => stdioTransport(config, this.opts.cwd, this.opts.env);
+  }
+
+  private startConfig(name: string, config: McpServerConfig, dynamic: boolean): Entry {
+    const entry = this.add(name, JSON.stringify(config), dynamic);
+    entry.open = this.opener(name, config);
+    if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
+    else this.begin(entry);
+    return entry;
+  }
+
+  /**
+   * mcp_set_servers: the dynamic servers become exactly `configs` (parsed by the caller). A server
+   * whose config is unchanged stays connected; a changed one is restarted; one left out is closed.
+   * Servers from --mcp-config stay unless an earlier call named them. Answers once every added
+   * server has connected or failed.
+   */
+  async setServers(configs: Map<string, McpServerConfig>, request?: HostRequest): Promise<SetServersResult> {
+    if (request) this.hostRequest = request;
+    const removed: string[] = [];
+    const added: string[] = [];
+    for (const entry of [...this.entries.values()]) {
+      if (!entry.dynamic || configs.has(entry.name)) continue;
+      await this.close(entry);
+      this.entries.delete(entry.name);
+      removed.push(entry.name);
+    }
+    for (const [name, config] of configs) {
+      const old = this.entries.get(name);
+      const key = JSON.stringify(config);
+      if (old && old.configKey === key) {
+        old.dynamic = true;
+        continue;
+      }
+      if (old) {
+        await this.close(old);
+        this.entries.delete(name);
+      }
+      this.startConfig(name, config, true);
+      added.push(name);
+    }
+    await Promise.all(added.map((n) => this.entries.get(n)?.connecting));
+    const errors: Record<string, string> = {};
+    for (const name of added) {
+      const e = this.entries.get(name);
+      if (e?.status === 'failed') errors[name] = e.error ?? 'failed to connect';
+    }
+    return { added, removed, errors };
+  }
+
+  /** mcp_reconnect: close the server (whatever its state) and connect it again; throws if that fails. */
+  async reconnect(name: string): Promise<void> {
+    const entry = this.known(name, 'mcp_reconnect');
+    if (entry.status === 'disabled') throw new McpControlError(`mcp_reconnect: MCP server "${name}" is disabled; enable it with mcp_toggle`);
+    if (!entry.open) throw new McpControlError(`mcp_reconnect: MCP server "${name}" cannot be connected: ${entry.error}`);
+    await this.close(entry);
+    this.begin(entry);
+    await entry.connecting;
+    if (entry.status !== 'connected') throw new McpControlError(`mcp_reconnect: MCP server "${name}" failed: ${entry.error}`);
+  }
+
+  /** mcp_toggle: disabled closes the server and withdraws its tools; enabled connects it again. */
+  async toggle(name: string, enabled: boolean): Promise<void> {
+    const entry = this.known(name, 'mcp_toggle');
+    if (!enabled) {
+      if (entry.status === 'disabled') return;
+      await this.close(entry);
+      entry.status = 'disabled';
+      entry.error = undefined;
+      return;
+    }
+    if (entry.status !== 'disabled') return;
+    if (!entry.open) return void this.fail(entry, entry.error ?? 'cannot be connected');
+    this.begin(entry);
+    await entry.connecting;
+    if ((entry.status as McpStatus) !== 'connected') throw new McpControlError(`mcp_toggle: MCP server "${name}" failed to connect: ${entry.error}`);
+  }
+
+  /** The connected client of a server, or an error that names why there is none. */
+  connectedClient(name: string, subtype: string): Client {
+    const entry = this.known(name, subtype);
+    if (entry.status !== 'connected' || !entry.client)
+      throw new McpControlError(`${subtype}: MCP server "${name}" is not connected (${entry.status}${entry.error ? `: ${entry.error.split('\n')[0]}` : ''}); send mcp_reconnect`);
+    return entry.client;
+  }
+
+  /** Whether a server is the host's in-process one (its resources the host reads itself). */
+  isHostServer(name: string): boolean {
+    return this.entries.get(name)?.configKey === JSON.stringify({ type: 'sdk' });
+  }
+
+  /** Connected servers with their clients, in order (for the resource tools). */
+  connectedClients(): Array<{ name: string; client: Client }> {
+    return [...this.entries.values()].filter((e) => e.status === 'connected' && e.client).map((e) => ({ name: e.name, client: e.client! }));
+  }
+
+  private known(name: string, subtype: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) {
+      const names = [...this.entries.keys()];
+      throw new McpControlError(`${subtype}: no MCP server named "${name}"${names.length ? ` (servers: ${names.join(', ')})` : ''}`);
+    }
+    return entry;
+  }
+
+  /** Close one server on purpose: no failure reported, its tools gone, its child ended. */
+  private async close(entry: Entry): Promise<void> {
+    entry.leaving = true;
+    entry.tools = [];
+    const client = entry.client;
+    entry.client = undefined;
+    await entry.connecting?.catch(() => {});
+    if (client) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([client.close().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 1500)))]);
+      clearTimeout(timer);
+    }
+    if (entry.pid !== undefined && !entry.exited) {
+      try {
+        process.kill(entry.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
+    entry.exited = true;
   }
 
   /** Resolves when no server is still connecting. */
@@ -116,15 +269,20 @@ export class McpManager {
     }
   }
 
-  private add(name: string): Entry {
-    const entry: Entry = { name, status: 'pending', tools: [] };
+  private add(name: string, configKey: string, dynamic: boolean): Entry {
+    const entry: Entry = { name, status: 'pending', tools: [], configKey, dynamic };
     this.entries.set(name, entry);
     return entry;
   }
 
-  private start(name: string, open: () => OpenedTransport): void {
-    const entry = this.add(name);
-    const p = this.connect(entry, open).finally(() => this.connecting.delete(p));
+  private begin(entry: Entry): void {
+    entry.status = 'pending';
+    entry.error = undefined;
+    entry.leaving = false;
+    entry.exited = false;
+    entry.pid = undefined;
+    const p = this.connect(entry, entry.open!).finally(() => this.connecting.delete(p));
+    entry.connecting = p;
     this.connecting.add(p);
   }
 
@@ -138,8 +296,9 @@ export class McpManager {
     try {
       opened = open();
       opened.transport.onclose = () => {
+        if (entry.client !== client) return; // an older connection of a reconnected server
         entry.exited = true;
-        if (entry.status === 'connected' && !this.closing) this.fail(entry, 'the connection closed');
+        if (entry.status === 'connected' && !this.closing && !entry.leaving) this.fail(entry, 'the connection closed');
       };
       const connected = client.connect(opened.transport, { timeout: timeoutMs });
       // A stdio child is spawned synchronously inside connect(): its pid is known now.
@@ -151,13 +310,16 @@ export class McpManager {
       const infos = await Promise.race([work, deadline]);
       entry.pid ??= opened.pid() ?? undefined;
       if (this.closing) throw new Error('the session is ending');
+      if (entry.leaving || entry.client !== client) throw new Error('closed on request');
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
     } catch (err) {
       entry.pid ??= opened?.pid() ?? undefined;
       const tail = opened?.stderrTail().trim();
-      if (this.closing) entry.status = 'failed';
+      if (entry.leaving || entry.client !== client) {
+        /* closed on purpose while connecting: its new state is set by whoever closed it */
+      } else if (this.closing) entry.status = 'failed';
       else this.fail(entry, (err as Error).message + (tail ? `\n${tail}` : ''));
       // Closing the client closes the transport: a stdio child is ended.
       void client.close().catch(() => {});

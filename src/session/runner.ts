@@ -15,7 +15,8 @@ import { AsyncQueue } from '../util/asyncQueue.js';
 import { envelope, toWire } from './wire.js';
 import type { SystemBlocks } from './systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
-import { runPreCompactHooks } from '../loop/compaction.js';
+import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
+import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
 import type { EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import type { TeamHost } from '../teams/team.js';
@@ -80,6 +81,20 @@ export interface SessionHooks {
   callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
+  /** Slash commands: a prompt `/name …` is run by them (src/commands); undefined → a plain prompt. */
+  slashCommand?: (text: string) => Promise<SlashOutcome | undefined>;
+  /** A command's allowed-tools as allow rules for its turn; returns their removal. */
+  allowForTurn?: (rules: string[]) => () => void;
+  /** The slash commands' names, for system/init. */
+  slashCommandNames?: () => string[];
+}
+
+/** The text of a prompt that is a slash command, else undefined. */
+function slashText(p: QueuedPrompt): string | undefined {
+  if (p.notification) return undefined;
+  const c = p.content;
+  const text = typeof c === 'string' ? c : Array.isArray(c) && c.length === 1 && c[0]?.type === 'text' ? String((c[0] as { text?: unknown }).text ?? '') : undefined;
+  return text !== undefined && parseSlash(text) ? text : undefined;
 }
 
 export class SessionRunner {
@@ -211,7 +226,18 @@ export class SessionRunner {
 
   /** `first` and every prompt queued behind it, as few turns as keep their order. */
   private async runQueued(first: QueuedPrompt): Promise<void> {
-    for (const turn of batchQueued([first, ...this.queue.drain()])) await this.runTurn(turn);
+    // A slash command is a turn of its own, in its place among the prompts around it.
+    let plain: QueuedPrompt[] = [];
+    for (const p of [first, ...this.queue.drain()]) {
+      if (!this.hooks.slashCommand || slashText(p) === undefined) {
+        plain.push(p);
+        continue;
+      }
+      for (const turn of batchQueued(plain)) await this.runTurn(turn);
+      plain = [];
+      await this.runTurn([p]);
+    }
+    for (const turn of batchQueued(plain)) await this.runTurn(turn);
   }
 
   /** One turn of one or more prompts (merged), and its one result. */
@@ -222,11 +248,30 @@ export class SessionRunner {
     const s = this.settings;
     const usage = new UsageAccumulator();
     this.currentUsage = usage;
+    let undoTurn: (() => void) | undefined;
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
       await this.emit(this.initMessage());
+      const slash = prompts.length === 1 ? slashText(prompts[0]) : undefined;
+      const command = slash !== undefined ? await this.hooks.slashCommand!(slash) : undefined;
+      if (command && command.kind !== 'prompt') {
+        const outcome = command.kind === 'local' ? blankOutcome(command.isError ? 'error_during_execution' : 'success', command.text) : await this.compactNow(command.instructions, abort.signal, usage);
+        this.spentUsd += usage.totalCostUSD;
+        this.currentUsage = null;
+        await this.emitResult(outcome, usage, started);
+        return;
+      }
+      if (command) {
+        prompts = [{ ...prompts[0], content: command.prompt }];
+        const undoRules = command.allowedTools.length && this.hooks.allowForTurn ? this.hooks.allowForTurn(command.allowedTools) : undefined;
+        if (command.model) this.turnModel = command.model;
+        undoTurn = () => {
+          undoRules?.();
+          this.turnModel = undefined;
+        };
+      }
       // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
       const sendable: QueuedPrompt[] = [];
       const context: string[] = [];
@@ -267,20 +312,51 @@ export class SessionRunner {
       process.stderr.write(`agent: internal error: ${detail}\n`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
+      undoTurn?.();
       this.current = null;
       this.currentUsage = null;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
+  /** A command's model, for its turn only. */
+  private turnModel: string | undefined;
+
+  /** /compact: one summary call now; the result tells what happened. */
+  private async compactNow(instructions: string, signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
+    const cfg = this.loopConfig(signal, usage);
+    const gen = manualCompact(this.history, cfg, cfg.model(), instructions);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) {
+        const r = step.value;
+        const outcome = r.compacted ? blankOutcome('success', 'Conversation compacted.') : blankOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`);
+        return { ...outcome, durationApiMs: r.durationMs };
+      }
+      const line = toWire(step.value, this.settings.sessionId, this.settings.includePartialMessages);
+      if (line) await this.emit(line);
+    }
+  }
+
   private async drive(signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
+    const cfg = this.loopConfig(signal, usage);
+    const gen = agentLoop(this.history, cfg);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) return step.value;
+      const line = toWire(step.value, this.settings.sessionId, this.settings.includePartialMessages);
+      if (line) await this.emit(line);
+    }
+  }
+
+  private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
     const s = this.settings;
     this.apiTools ??= s.tools.map(toolApiSchema);
     const so = s.structuredOutputTool;
     const tools = so ? [...s.tools, so] : s.tools;
     const deps = this.hooks.pipeline();
-    const cfg: LoopConfig = {
-      model: () => this.settings.model,
+    return {
+      model: () => this.turnModel ?? this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
       callModel: this.hooks.callModel,
@@ -310,13 +386,6 @@ export class SessionRunner {
       stopHook: this.hooks.stopHook ? (active) => this.hooks.stopHook!(active, signal) : undefined,
       preCompactHook: (trigger, sig) => runPreCompactHooks(deps.hooks, trigger, sig, deps.onSystemMessage),
     };
-    const gen = agentLoop(this.history, cfg);
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) return step.value;
-      const line = toWire(step.value, s.sessionId, s.includePartialMessages);
-      if (line) await this.emit(line);
-    }
   }
 
   initMessage(): object {
@@ -329,7 +398,7 @@ export class SessionRunner {
       mcp_servers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode(),
-      slash_commands: [],
+      slash_commands: this.hooks.slashCommandNames?.() ?? [],
       apiKeySource: s.apiKeySource,
       output_style: 'default',
       agents: s.agents,

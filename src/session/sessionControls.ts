@@ -45,6 +45,8 @@ export interface SessionControls {
   onPrompt(messageId: string): void;
   /** Lines to write before this one (files_persisted before a result), and what to remember of it. */
   before(line: Record<string, unknown>): object[];
+  /** What the context holds now (get_context_usage, /context). */
+  contextUsage(detail: 'summary' | 'full'): ReturnType<typeof contextUsage>;
 }
 
 function truthy(v: string | undefined): boolean {
@@ -72,17 +74,9 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     },
   });
 
-  registerSessionControlHandlers(o.channel, {
-    async rewindFiles(userMessageId, dryRun) {
-      if (!checkpoints)
-        throw new Error(
-          'rewind_files: file checkpointing is off in this session; start it with enableFileCheckpointing (CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true)',
-        );
-      return checkpoints.rewind(userMessageId, dryRun);
-    },
-    contextUsage(detail) {
-      const runner = o.runner();
-      return contextUsage(
+  const usageNow = (detail: 'summary' | 'full') => {
+    const runner = o.runner();
+    return contextUsage(
         {
           model: runner.settings.model,
           system: o.systemPrompt(),
@@ -95,8 +89,18 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
           env: o.env,
         },
         detail,
-      );
+    );
+  };
+
+  registerSessionControlHandlers(o.channel, {
+    async rewindFiles(userMessageId, dryRun) {
+      if (!checkpoints)
+        throw new Error(
+          'rewind_files: file checkpointing is off in this session; start it with enableFileCheckpointing (CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true)',
+        );
+      return checkpoints.rewind(userMessageId, dryRun);
     },
+    contextUsage: (detail) => usageNow(detail),
     readFile: (req) => readFileForHost(hostFiles(), req),
     async seedReadState(path, mtime) {
       await seedReadState(hostFiles(), path, mtime);
@@ -104,6 +108,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
   });
 
   return {
+    contextUsage: usageNow,
     onPrompt(messageId) {
       checkpoints?.beginTurn(messageId);
     },

@@ -135,6 +135,8 @@ export class Terminal {
       case 'result': {
         if (m.result === INTERRUPT_TEXT) this.line(red('Interrupted'));
         else if (m.is_error && m.result !== this.lastError) this.line(red(`✗ ${m.result}`));
+        // A slash command answered without the model (/help, /cost …): its text is the answer.
+        else if (!m.is_error && m.num_turns === 0 && typeof m.result === 'string' && m.result) this.line(m.result);
         this.lastError = undefined;
         const cost = typeof m.total_cost_usd === 'number' ? `$${m.total_cost_usd.toFixed(4)}` : '';
         const secs = typeof m.duration_ms === 'number' ? `${(m.duration_ms / 1000).toFixed(1)}s` : '';

@@ -104,6 +104,22 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     expect(tty.raw()).not.toMatch(new RegExp(`${ESC}\\[(2|31)m`));
   });
 
+  it('slash commands: /help prints the list, a project command becomes the prompt', async () => {
+    api = await startFakeApi([text('greeted')]);
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(join(cwd, '.claude', 'commands', 'greet.md'), '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n');
+    tty = startTty([], cwd, { NO_COLOR: '1' });
+    let at = await submit(tty, '/help', 0);
+    at = await tty.waitFor(/\/greet <name> — Greet someone \(project\)[\s\S]*\(0 turns/, at);
+    at = await submit(tty, '/greet Ada', at);
+    await tty.waitFor(/greeted/, at);
+    tty.type('\x04');
+    expect(await tty.exited).toBe(0);
+    expect(api.requests).toHaveLength(1);
+    expect(lastUserText(api.requests[0])).toBe('Greet Ada warmly');
+  });
+
   it('shows a tool call and the first lines of its result; with colors, the result is dim', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'seq 1 10' }), text('counted')]);
     const cwd = tempDir();

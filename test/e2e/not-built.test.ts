@@ -2,7 +2,7 @@
 // loudly when a host asks for it: never a session that silently runs without it.
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text } from '../fake-api/server.js';
+import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { prompts, sdkOptions } from './sdkHost.js';
 
@@ -39,5 +39,15 @@ describe('not built yet: loud failures', () => {
     expect(await firstError(sdkOptions(api.url, cwd, { skills: ['review'] }))).toContain('Skills are not supported yet');
     expect(await firstError(sdkOptions(api.url, cwd, { plugins: [{ type: 'local', path: cwd }] }))).toMatch(/exited with code 2|plugin-dir/);
     expect(api.requests).toHaveLength(0);
+  });
+
+  it('Agent with isolation: "worktree" is a clear tool error (worktrees are not built), not a run in the main tree', async () => {
+    api = await startFakeApi([toolUse('Agent', { description: 'iso', prompt: 'do it', isolation: 'worktree' }, 'toolu_iso'), text('ok')]);
+    const r = await runAgent({ api, args: ['-p', 'go', '--dangerously-skip-permissions'] });
+    expect(r.code).toBe(0);
+    expect(api.requests).toHaveLength(2); // no subagent request in between
+    const [res] = lastToolResults(api.requests[1]);
+    expect(res.is_error).toBe(true);
+    expect(JSON.stringify(res.content)).toContain('isolation: \\"worktree\\" is not supported by this agent runtime (worktrees are not built)');
   });
 });

@@ -205,7 +205,7 @@ describe('control requests', () => {
     const responses = Object.fromEntries(
       p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]),
     );
-    expect(responses.r1).toMatchObject({ subtype: 'success', response: { commands: [], output_style: 'default' } });
+    expect(responses.r1).toMatchObject({ subtype: 'success', response: { commands: expect.arrayContaining([expect.objectContaining({ name: 'compact', builtin: true })]), output_style: 'default' } });
     expect(responses.r2).toMatchObject({ subtype: 'error', error: 'Unsupported control request subtype: no_such_thing' });
     expect(responses.r3).toMatchObject({ subtype: 'error', error: 'set_model: model must be a string' });
     expect(responses.r4.subtype).toBe('success');

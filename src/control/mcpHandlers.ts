@@ -1,0 +1,66 @@
+// Control requests that change or read the session's MCP servers: mcp_set_servers (replace the
+// dynamic set), mcp_reconnect, mcp_toggle, mcp_read_resource. Each answers once the change has
+// happened (servers connected or failed), or throws a message naming what is wrong; the next turn
+// offers the tools of whatever is connected then.
+import { z } from 'zod';
+import type { McpManager } from '../mcp/manager.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import type { HostRequest } from '../mcp/hostTransport.js';
+import type { ControlChannel } from './channel.js';
+
+const setServersSchema = z.object({
+  servers: z.record(z.string(), z.unknown(), { error: 'mcp_set_servers: servers must be an object of name → config' }),
+});
+const serverNameSchema = z.object({ serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty') });
+const toggleSchema = serverNameSchema.extend({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
+const readResourceSchema = serverNameSchema.extend({ uri: z.string({ error: 'uri must be a string' }) });
+
+export interface McpControlTarget {
+  /** The session's manager, created on first use (a session may start with no servers). */
+  manager(): Promise<McpManager>;
+  /** Parse one server config; throws a message naming the server. */
+  parseServer(name: string, config: unknown): Promise<McpServerConfig>;
+  hostRequest: HostRequest;
+}
+
+function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string): z.infer<S> {
+  const r = schema.safeParse(request);
+  if (!r.success) {
+    const msg = r.error.issues[0].message;
+    throw new Error(msg.startsWith(subtype) ? msg : `${subtype}: ${msg}`);
+  }
+  return r.data;
+}
+
+export function registerMcpControlHandlers(channel: ControlChannel, target: McpControlTarget): void {
+  channel.on('mcp_set_servers', async (req) => {
+    const { servers } = parse(setServersSchema, req, 'mcp_set_servers');
+    // Every config is checked before anything changes: a bad one leaves the set as it was.
+    const configs = new Map<string, McpServerConfig>();
+    for (const [name, config] of Object.entries(servers)) configs.set(name, await target.parseServer(name, config));
+    return (await target.manager()).setServers(configs, target.hostRequest);
+  });
+  channel.on('mcp_reconnect', async (req) => {
+    await (await target.manager()).reconnect(parse(serverNameSchema, req, 'mcp_reconnect').serverName);
+    return {};
+  });
+  channel.on('mcp_toggle', async (req) => {
+    const r = parse(toggleSchema, req, 'mcp_toggle');
+    await (await target.manager()).toggle(r.serverName, r.enabled);
+    return {};
+  });
+  channel.on('mcp_read_resource', async (req) => {
+    const r = parse(readResourceSchema, req, 'mcp_read_resource');
+    if (!r.uri.startsWith('ui://')) throw new Error(`mcp_read_resource: only ui:// resources can be read this way, not ${JSON.stringify(r.uri)}`);
+    const m = await target.manager();
+    if (m.isHostServer(r.serverName))
+      throw new Error(`mcp_read_resource: MCP server "${r.serverName}" runs in the host (type sdk); read its resources there`);
+    const client = m.connectedClient(r.serverName, 'mcp_read_resource');
+    try {
+      const result = await client.readResource({ uri: r.uri });
+      return { contents: result.contents };
+    } catch (err) {
+      throw new Error(`mcp_read_resource: MCP server "${r.serverName}" could not read ${r.uri}: ${(err as Error).message}`);
+    }
+  });
+}
