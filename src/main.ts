@@ -259,7 +259,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     await m.ready();
     const denied = o.disallowedTools.filter((r) => !r.includes('(')).map(parseRule);
     const seen = new Set(tools.filter((t) => !mcpTools.has(t)).map((t) => t.name));
-    const fresh = m.tools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+    const fresh = m.offeredTools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
     const before = [...mcpTools].map((t) => t.name).join(',');
     for (let i = tools.length - 1; i >= 0; i--) if (mcpTools.has(tools[i])) tools.splice(i, 1);
     tools.push(...fresh);
@@ -488,7 +488,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebFetch', 'WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['WebSearch', 'Skill', 'SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {

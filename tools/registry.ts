@@ -13,6 +13,7 @@ import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
 import { NotebookEditTool } from './notebookEdit.js';
+import { WebFetchTool } from './webFetch.js';
 import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
 import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
 import { SendMessageTool } from './sendMessage.js';
@@ -38,7 +39,7 @@ export function resultCapFor(toolName: string): number {
 export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
     BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
-    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool,
+    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool,
     createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
     SendMessageTool, ListAgentsTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),

@@ -14,6 +14,7 @@ export const HOOK_EVENTS = [
   'PreCompact',
   'PermissionRequest',
   'Notification',
+  'TeammateIdle',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 

@@ -58,6 +58,12 @@ export interface LoopConfig {
   stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
   /** PreCompact hooks before a compaction (see compaction.ts); a blockReason cancels it. */
   preCompactHook?: CompactConfig['preCompactHook'];
+  /**
+   * Awaited before each model call: text that arrived meanwhile (a teammate's new mail) to add to
+   * the conversation. It joins the last user message (the one holding the tool results), so every
+   * tool_use still has its tool_result right after it. The caller records it in its transcript.
+   */
+  betweenTurns?: () => Promise<string | undefined>;
 }
 
 interface TurnState {
@@ -127,6 +133,8 @@ async function* turn(
   });
 
   if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });
+  const arrived = await cfg.betweenTurns?.();
+  if (arrived) appendToLastUser(history, arrived);
 
   // 1. Compact the history if the last reply's context is near the window; then one streamed API
   // call (with retries inside the client, and one switch to the fallback model).
@@ -256,6 +264,17 @@ async function* turn(
   const limit = checkLimits(cfg, st);
   if (limit) return outcome(limit.subtype, limit.text, { numTurns: st.turn - 1 });
   return { recurse: true, modelOverride };
+}
+
+/** Adds text to the last user message (or a new one): tool_use/tool_result pairs stay adjacent. */
+function appendToLastUser(history: HistoryMessage[], text: string): void {
+  const last = history[history.length - 1];
+  if (last?.role !== 'user') {
+    history.push({ role: 'user', content: text });
+    return;
+  }
+  const prev: HistoryContent = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+  last.content = [...prev, { type: 'text', text }] as HistoryContent;
 }
 
 /** Feeds the assembler; a tool_use block that just completed goes to the executor at once. */

@@ -25,6 +25,8 @@ export interface ChildLoopSpec {
   parentToolUseId: string;
   /** Its own stop rule (SubagentStop hooks); the parent's Stop hooks never apply to a child. */
   stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
+  /** Its own between-turns input (a teammate's mail); never the parent's. */
+  betweenTurns?: LoopConfig['betweenTurns'];
 }
 
 /** Every LoopConfig field, optional ones too: a field added to LoopConfig must be placed below. */
@@ -42,6 +44,7 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     usage: spec.usage,
     toolContext: spec.toolContext,
     stopHook: spec.stopHook,
+    betweenTurns: spec.betweenTurns,
     // Limits: the budget is the session's, so the child's spend counts on top of the parent's.
     maxTurns: spec.maxTurns ?? parent.maxTurns,
     maxBudgetUsd: parent.maxBudgetUsd,

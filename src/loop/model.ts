@@ -13,12 +13,19 @@ export interface ApiTool {
   input_schema: object;
 }
 
+/** A tool the API runs itself (web_search): named by its versioned type, no input_schema. */
+export interface ServerTool {
+  type: string;
+  name: string;
+  [k: string]: unknown;
+}
+
 export interface ModelRequest {
   model: string;
   /** One string, or blocks: [static instructions, per-session environment, ...] (see promptCache.ts). */
   system: string | ReadonlyArray<{ type: 'text'; text: string }>;
   messages: HistoryMessage[];
-  tools: ApiTool[];
+  tools: Array<ApiTool | ServerTool>;
   maxTokens: number;
   /** Resolved for this model by resolveRequestOptions (requestOptions.ts). */
   thinking?: ThinkingParam;

@@ -10,6 +10,7 @@ import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
 import { mcpTool } from './tools.js';
+import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
@@ -184,10 +185,19 @@ export class McpManager {
     return this.entries.get(name)?.configKey === JSON.stringify({ type: 'sdk' });
   }
 
-  /** Connected servers with their clients, in order (for the resource tools). */
-  connectedClients(): Array<{ name: string; client: Client }> {
-    return [...this.entries.values()].filter((e) => e.status === 'connected' && e.client).map((e) => ({ name: e.name, client: e.client! }));
+  /** Connected servers that declare resources, with their clients, in order (the resource tools). */
+  resourceServers(): Array<{ name: string; client: Client }> {
+    return [...this.entries.values()]
+      .filter((e) => e.status === 'connected' && e.client?.getServerCapabilities()?.resources)
+      .map((e) => ({ name: e.name, client: e.client! }));
   }
+
+  /** The tools of the connected servers, then ListMcpResources / ReadMcpResource while any server has resources. */
+  offeredTools(): Tool[] {
+    return this.resourceServers().length ? [...this.tools(), ...this.resourceTools] : this.tools();
+  }
+
+  private readonly resourceTools = resourceTools({ servers: () => this.resourceServers() });
 
   private known(name: string, subtype: string): Entry {
     const entry = this.entries.get(name);

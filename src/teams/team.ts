@@ -146,6 +146,7 @@ export class TeamService implements TeamToolService, TeamHost {
         sessionSpent: this.deps.sessionSpent,
         onChange: (t) => this.memberChanged(t),
         onProblem: (t) => this.problem(t),
+        teamName: team.name,
       });
     } catch (err) {
       registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });

@@ -27,7 +27,12 @@ export interface TeammateDeps {
   /** Status or activity changed (the team file is rewritten, the runner wakes). */
   onChange: (t: Teammate) => void;
   onProblem: (text: string) => void;
+  /** Its team's name (the TeammateIdle hook's `team_name`). */
+  teamName: string;
 }
+
+/** How many times in a row a TeammateIdle hook may send it back to work (as Stop hooks). */
+const MAX_IDLE_HOOK_REPEATS = 5;
 
 /** How often an idle teammate looks at its inbox file when nobody in this process woke it. */
 const IDLE_POLL_MS = 500;
@@ -48,6 +53,10 @@ export class Teammate {
   private readonly started = Date.now();
   /** Every run's usage, for its notification. */
   private readonly totalUsage = new UsageAccumulator();
+  /** `--max-turns` (or its agent's maxTurns) bounds its whole life, not each run: turns so far. */
+  private readonly maxTurns: number | undefined;
+  private turnsUsed = 0;
+  private idleHookRepeats = 0;
   readonly finished: Promise<void>;
 
   constructor(
@@ -59,6 +68,7 @@ export class Teammate {
     firstMessage: string,
     private readonly deps: TeammateDeps,
   ) {
+    this.maxTurns = p.cfg.maxTurns;
     this.finished = this.run(firstMessage);
   }
 
@@ -108,6 +118,26 @@ export class Teammate {
         pending = null;
         const outcome = await this.runOnce(transcript);
         if (signal.aborted || this.shutdownApproved) break;
+        if (this.maxTurns !== undefined && this.turnsUsed >= this.maxTurns) {
+          // Its turns are spent: it stops (reported as stopped, with its last words) rather than
+          // idling, so no later message can start a run the limit forbids.
+          this.stopReason = `reached its maximum of ${this.maxTurns} turns`;
+          this.task.abort.abort();
+          break;
+        }
+        // TeammateIdle hooks: a block sends it back to work with the reason; continue:false stops it.
+        const idle = await this.idleHook(signal);
+        if (idle?.stop !== undefined) {
+          this.stopReason = `a TeammateIdle hook stopped it${idle.stop ? `: ${idle.stop}` : ''}`;
+          this.task.abort.abort();
+          break;
+        }
+        if (idle?.block !== undefined && this.idleHookRepeats < MAX_IDLE_HOOK_REPEATS) {
+          this.idleHookRepeats++;
+          pending = `TeammateIdle hook feedback:\n${idle.block}`;
+          continue;
+        }
+        this.idleHookRepeats = 0;
         this.lastActivity = Date.now();
         // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
         await this.deps.mailbox
@@ -144,6 +174,24 @@ export class Teammate {
     this.deps.onChange(this);
   }
 
+  /** Runs TeammateIdle hooks (input: sdk.d.ts TeammateIdleHookInput) as it is about to go idle. */
+  private async idleHook(signal: AbortSignal): Promise<{ block?: string; stop?: string } | undefined> {
+    const hooks = this.p.parent.pipeline.hooks;
+    if (!hooks?.has('TeammateIdle')) return undefined;
+    try {
+      const out = await hooks.run(
+        'TeammateIdle',
+        { agent_id: this.p.agentId, agent_type: this.agentType, teammate_name: this.name, team_name: this.deps.teamName },
+        { signal },
+      );
+      if (out.stop) return { stop: out.stop.reason ?? '' };
+      return out.blockReason !== undefined ? { block: out.blockReason } : undefined;
+    } catch (err) {
+      this.deps.onProblem(`teammate ${this.name}: TeammateIdle hook failed: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
   /** Unread mail as one user turn, or null. A mailbox that cannot be read is reported, not fatal. */
   private async takeMail(): Promise<string | null> {
     try {
@@ -175,11 +223,21 @@ export class Teammate {
     const cfg = this.p.cfg;
     cfg.usage = usage;
     cfg.spentUsd = () => this.deps.sessionSpent() + usage.totalCostUSD;
+    if (this.maxTurns !== undefined) cfg.maxTurns = this.maxTurns - this.turnsUsed;
+    // Mail that arrives while it works joins its conversation before its next model call.
+    cfg.betweenTurns = async () => {
+      const mail = await this.takeMail();
+      if (mail === null) return undefined;
+      transcript.appendMessage({ type: 'user', message: { role: 'user', content: mail } });
+      this.lastActivity = Date.now();
+      return mail;
+    };
     const gen = agentLoop(this.history, cfg);
     try {
       for (;;) {
         const step = await gen.next();
         if (step.done) {
+          this.turnsUsed += step.value.numTurns;
           if (step.value.subtype === 'success') this.lastText = step.value.resultText || this.lastText;
           return step.value;
         }

@@ -128,15 +128,19 @@ describe('PreToolUse command hooks', () => {
   });
 
   it('hooks of one event run in parallel and merge: deny > allow', async () => {
-    const { cwd } = project([
-      { name: 'slowallow', event: 'PreToolUse', body: `sleep 0.6\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })}` },
-      { name: 'slowdeny', event: 'PreToolUse', body: `sleep 0.6\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'two heads say no' } })}` },
+    // Each hook stamps when it starts and ends; run in parallel, each starts before the other ends
+    // (an overlap, not a wall-clock bound, so a loaded machine cannot decide the test).
+    const stamp = (what: string) => `date +%s%N >> "$LOG.${what}"`;
+    const { cwd, scripts } = project([
+      { name: 'slowallow', event: 'PreToolUse', body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })}` },
+      { name: 'slowdeny', event: 'PreToolUse', body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'two heads say no' } })}` },
     ]);
     api = await startFakeApi([toolUse('Bash', { command: 'touch P' }), text('done')]);
-    const started = Date.now();
     const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('go') });
-    expect(Date.now() - started).toBeLessThan(1150 + 1500); // not 1.2 s of hooks back to back plus start-up
     expect(r.code).toBe(0);
+    const at = (name: string, what: string) => BigInt(readFileSync(join(scripts, `${name}.jsonl.${what}`), 'utf8').trim());
+    expect(at('slowallow', 'start') < at('slowdeny', 'end')).toBe(true);
+    expect(at('slowdeny', 'start') < at('slowallow', 'end')).toBe(true);
     expect(results(api.requests[1])[0]).toMatchObject({ isError: true, text: 'two heads say no' });
     expect(existsSync(join(cwd, 'P'))).toBe(false);
   });

@@ -235,3 +235,28 @@ describe('what an editor host needs of an MCP tool call', () => {
     expect(seen.content).toHaveLength(2);
   });
 });
+
+describe('MCP resources as tools', () => {
+  it('ListMcpResources lists the server resources, ReadMcpResource reads one; an unknown server is an is_error result', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([['ListMcpResources', {}], ['ReadMcpResource', { server: 'calc', uri: 'ui://calc/widget' }], ['ReadMcpResource', { server: 'nope', uri: 'ui://x' }]], 'r'),
+      text('read'),
+    ]);
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--mcp-config', calcConfig()], input: userLine('resources') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(offered(api.requests[0]).map((t) => t.name)).toEqual(expect.arrayContaining(['ListMcpResources', 'ReadMcpResource']));
+    const results = resultsById(api.requests[1]);
+    expect(JSON.parse(results.r1.text)).toEqual([{ uri: 'ui://calc/widget', name: 'widget', mimeType: 'text/html', server: 'calc' }]);
+    expect(results.r1.isError).toBe(false);
+    expect(JSON.parse(results.r2.text)).toEqual({ contents: [{ uri: 'ui://calc/widget', mimeType: 'text/html', text: '<p>calc widget</p>' }] });
+    expect(results.r3).toEqual({ text: expect.stringMatching(/Server "nope" not found.*Servers with resources: calc/), isError: true });
+  });
+
+  it('the resource tools are not offered when no server has resources', async () => {
+    api = await startFakeApi([text('ok')]);
+    const r = await runAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS], input: userLine('hi') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(offered(api.requests[0]).map((t) => t.name)).not.toContain('ListMcpResources');
+  });
+});

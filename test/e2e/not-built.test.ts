@@ -27,9 +27,9 @@ async function firstError(options: Record<string, unknown>): Promise<string> {
 describe('not built yet: loud failures', () => {
   it('--tools naming a tool not built yet stops the start (exit 2), naming it', async () => {
     api = await startFakeApi([text('never')]);
-    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,WebFetch,ToolSearch'] });
+    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,ToolSearch,EnterWorktree'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('agent: --tools: WebFetch, ToolSearch are not built yet');
+    expect(r.stderr).toContain('agent: --tools: ToolSearch, EnterWorktree are not built yet');
     expect(api.requests).toHaveLength(0);
   });
 

@@ -98,8 +98,11 @@ describe('command hooks', () => {
   });
 
   it('parallel hooks merge: deny > ask > allow, any block blocks, continue:false stops', async () => {
-    const allow = script('m-allow.sh', 'sleep 0.3; echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'');
-    const deny = script('m-deny.sh', 'sleep 0.3; echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy says no"}}\'');
+    // Each of allow and deny stamps its start and end: run at once, each starts before the other ends.
+    const stamped = (n: string) => `date +%s%N > ${path.join(dir, n)}.start; sleep 0.3; date +%s%N > ${path.join(dir, n)}.end;`;
+    const at = (n: string, what: string) => BigInt(fs.readFileSync(path.join(dir, `${n}.${what}`), 'utf8').trim());
+    const allow = script('m-allow.sh', stamped('m-allow') + ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'');
+    const deny = script('m-deny.sh', stamped('m-deny') + ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy says no"}}\'');
     const ask = script('m-ask.sh', 'sleep 0.3; echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}\'');
     const stop = script('m-stop.sh', 'sleep 0.3; echo \'{"continue":false,"stopReason":"budget exhausted","systemMessage":"stopping"}\'');
     const cfg: CommandHooksConfig = {
@@ -109,9 +112,8 @@ describe('command hooks', () => {
       ],
     };
     const { r } = runner(cfg);
-    const t0 = Date.now();
     const out = await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() });
-    expect(Date.now() - t0).toBeLessThan(900); // three 0.3 s hooks at once
+    expect(at('m-allow', 'start') < at('m-deny', 'end') && at('m-deny', 'start') < at('m-allow', 'end')).toBe(true);
     expect(out.permissionDecision).toBe('deny');
     expect(out.permissionDecisionReason).toBe('policy says no');
     const { r: r2 } = runner({ PreToolUse: [{ hooks: [{ type: 'command', command: allow }, { type: 'command', command: ask }] }] });

@@ -1,0 +1,47 @@
+// One model call made on behalf of a tool (WebFetch's page question, WebSearch's search): through
+// the loop's CallModel, so a recording, a replay and the prompt cache cover it, and its usage
+// counts in the run's usage like any other call.
+import type { AssistantMessage } from './events.js';
+import type { LoopConfig } from './agentLoop.js';
+import type { ModelRequest } from './model.js';
+import { streamModel } from './modelClient.js';
+
+export interface SideCallRequest {
+  model: string;
+  system: ModelRequest['system'];
+  prompt: string;
+  tools?: ModelRequest['tools'];
+  maxTokens: number;
+  signal: AbortSignal;
+  /** The tool_use id that asks: a recording orders this call's requests on their own. */
+  caller: string;
+}
+
+/** The whole reply (usage already counted in `loop.usage`). */
+export async function sideModelCall(loop: LoopConfig, req: SideCallRequest): Promise<AssistantMessage> {
+  let message: AssistantMessage | undefined;
+  for await (const ev of (loop.callModel ?? streamModel)({
+    model: req.model,
+    system: req.system,
+    messages: [{ role: 'user', content: [{ type: 'text', text: req.prompt }] }],
+    tools: req.tools ?? [],
+    maxTokens: req.maxTokens,
+    betas: loop.betas,
+    signal: req.signal,
+    caller: req.caller,
+  })) {
+    if (ev.type === 'message') message = ev.message;
+  }
+  if (!message) throw new Error('the model sent no reply');
+  loop.usage.add(message.model || req.model, message.usage);
+  return message;
+}
+
+/** The reply's text blocks joined. */
+export function replyText(message: AssistantMessage): string {
+  return message.content
+    .filter((b) => b.type === 'text')
+    .map((b) => String(b.text ?? ''))
+    .join('')
+    .trim();
+}
