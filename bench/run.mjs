@@ -224,3 +224,25 @@ console.log(
   console.log(`(j) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
   console.log(`(j) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
 }
+{
+  const econ = await import('./economics.mjs');
+  const runs = Math.max(3, Math.ceil(RUNS / 2));
+  const k = await econ.benchReviewCost(runs);
+  console.log(
+    `(k) 30-turn review session (Read 6 KB / ls), prompt cache simulated: $${k.cost.toFixed(3)} (the agent's total_cost_usd $${k.reported.toFixed(3)}), ` +
+      `${(k.share * 100).toFixed(1)} % of input tokens from cache    target ≤ $0.37, ≥ 85 % (reference $0.44)`,
+  );
+  const l = await econ.benchStreamedTools(runs);
+  console.log(
+    `(l) 3 tool calls 1 s apart in one reply, request → next request: read-only \`sleep 1\` ${fmt(l.readOnly)}, writing \`sleep 1 && echo N > F\` ${fmt(l.writing)}    target ≤ 4.3 s each (reference 4.1 s)`,
+  );
+  const m = await econ.benchParallelReadOnly(runs);
+  console.log(`(m) 4 read-only \`sleep 1\` Bash calls in one turn, request → next request ${fmt(m)}    target ≤ 1.3 s (reference 1.2 s)`);
+}
+{
+  const { benchSoak } = await import('./soak.mjs');
+  const s = await benchSoak(3);
+  console.log(
+    `(n) 300-turn Read session: RSS ${s.rss10.toFixed(1)} MiB at turn 10, ${s.rss300.toFixed(1)} MiB at turn 300, growth ${s.growth.toFixed(1)} MiB    target ≤ 10 MiB`,
+  );
+}
