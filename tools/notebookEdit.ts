@@ -124,6 +124,8 @@ export const NotebookEditTool = defineTool({
     }
 
     const updated = serializeNotebook(nb);
+    // File checkpoints (when on) copy the notebook before its first change of this turn.
+    await ctx.services?.fileHistory?.beforeWrite(filePath);
     await writeFileAtomic(filePath, updated);
     await recordWritten(ctx, filePath);
     const data: NotebookEditOutput = {

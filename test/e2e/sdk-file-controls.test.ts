@@ -107,6 +107,26 @@ describe('file checkpoints and rewind_files', () => {
     expect(persisted[1].files[0].file_id).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('a NotebookEdit is checkpointed too: rewind restores the notebook', async () => {
+    const cwd = tempDir();
+    const nb = join(cwd, 'n.ipynb');
+    const original = JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['print(1)'], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1);
+    writeFileSync(nb, original);
+    api = await startFakeApi([
+      toolUse('Read', { file_path: nb }, 'r1'),
+      toolUse('NotebookEdit', { notebook_path: nb, cell_id: 'c1', new_source: 'print(2)' }, 'n1'),
+      text('edited'),
+    ]);
+    const u1 = randomUUID();
+    let answer: unknown;
+    await host(cwd, [{ uuid: u1, text: 'edit the notebook' }], { enableFileCheckpointing: true, permissionMode: 'acceptEdits' }, async (q) => {
+      expect(readFileSync(nb, 'utf8')).toContain('print(2)');
+      answer = await q.rewindFiles(u1);
+    });
+    expect(answer).toMatchObject({ canRewind: true, filesChanged: [nb] });
+    expect(readFileSync(nb, 'utf8')).toBe(original);
+  });
+
   it('a resumed session can rewind to a message of an earlier run (checkpoints are kept in the transcript)', async () => {
     const cwd = tempDir();
     const a = join(cwd, 'a.txt');
