@@ -14,13 +14,13 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, onJsonLines } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 
 const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }; // USD per million tokens
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const userLine = (text) =>
   JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
@@ -35,17 +35,9 @@ function runSession(api, cwd, prompt) {
       env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
-    let buf = '';
     let result;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c) => {
-      buf += c;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const msg = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        if (msg.type === 'result') result = msg;
-      }
+    onJsonLines(child.stdout, (msg) => {
+      if (msg.type === 'result') result = msg;
     });
     child.on('error', reject);
     child.on('close', (code) => {

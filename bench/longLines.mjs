@@ -5,11 +5,11 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, onJsonLines } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const userLine = (text, padBytes = 0) =>
   JSON.stringify({
     type: 'user',
@@ -26,17 +26,9 @@ function session(api) {
     env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  let buf = '';
   let onResult = () => {};
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (c) => {
-    buf += c;
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const msg = JSON.parse(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-      if (msg.type === 'result') onResult(msg);
-    }
+  onJsonLines(child.stdout, (msg) => {
+    if (msg.type === 'result') onResult(msg);
   });
   const ask = (line) =>
     new Promise((resolve, reject) => {

@@ -8,12 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const RUNS = 5;
 const TURNS = 1000;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function writeTranscript(config, cwd, sessionId) {
   const dir = join(config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));

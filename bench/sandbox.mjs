@@ -6,12 +6,12 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, onJsonLines } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const RUNS = Number(process.env.BENCH_RUNS) || 7;
 const CALLS = 20;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const userLine = (text) =>
   JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
 
@@ -20,19 +20,11 @@ function run(api, cwd, settings) {
     const t0 = performance.now();
     const args = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)];
     const child = spawn(AGENT, args, { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd }, stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
     let initMs = 0;
     let result;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c) => {
-      buf += c;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const msg = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        if (msg.type === 'system' && msg.subtype === 'init' && !initMs) initMs = performance.now() - t0;
-        if (msg.type === 'result') result = msg;
-      }
+    onJsonLines(child.stdout, (msg) => {
+      if (msg.type === 'system' && msg.subtype === 'init' && !initMs) initMs = performance.now() - t0;
+      if (msg.type === 'result') result = msg;
     });
     child.on('error', reject);
     child.on('close', (code) => {
