@@ -49,9 +49,13 @@ export class PreparedWraps {
     this.maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
   }
 
-  /** Starts making the next command's wrap, unless one is pending or a command of ours runs. */
+  /** Starts making the next command's wrap, unless a valid one is pending or a command of ours runs. */
   prepare(): void {
-    if (this.next || this.activity.running > 0) return;
+    if (this.activity.running > 0) return;
+    if (this.next) {
+      if (this.valid(this.next)) return;
+      this.drop(this.next);
+    }
     const id = this.newId();
     // A failed preparation is not an error: the command is then wrapped afresh (and that error shown).
     const text = this.source.wrap(id).catch(() => undefined);
@@ -65,7 +69,7 @@ export class PreparedWraps {
     if (p) {
       const text = await p.text;
       // Judged after the wait: whatever started meanwhile counts too.
-      if (text !== undefined && p.generation === this.activity.generation && this.now() - p.at <= this.maxAgeMs) {
+      if (text !== undefined && this.valid(p)) {
         return { id: p.id, text, prepared: true };
       }
       if (text !== undefined) this.source.release();
@@ -79,6 +83,18 @@ export class PreparedWraps {
     const p = this.next;
     this.next = undefined;
     if (p && (await p.text) !== undefined) this.source.release();
+  }
+
+  /** As good as a fresh wrap: nothing of ours happened since it was begun, and it is young enough. */
+  private valid(p: Pending): boolean {
+    return p.generation === this.activity.generation && this.now() - p.at <= this.maxAgeMs;
+  }
+
+  private drop(p: Pending): void {
+    if (this.next === p) this.next = undefined;
+    void p.text.then((text) => {
+      if (text !== undefined) this.source.release();
+    });
   }
 
   private newId(): string {

@@ -40,6 +40,8 @@ export interface CommandSandbox {
   /** Would this command run inside the sandbox? `disableRequested`: the call's dangerouslyDisableSandbox. */
   sandboxes(command: string, disableRequested?: boolean): boolean;
   wrap(command: string, opts: { commandId: string; signal?: AbortSignal }): Promise<WrappedCommand>;
+  /** A command is coming (the model started a Bash call): make its wrap now, if none is ready. */
+  prepare(): void;
 }
 
 export class SandboxStartupError extends Error {
@@ -230,6 +232,7 @@ function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandb
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: () => false,
     wrap: async (command) => ({ command, env: {}, finish: async () => [] }),
+    prepare: () => {},
   };
 }
 
@@ -290,6 +293,7 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
     autoAllowBashIfSandboxed: p.autoAllowBashIfSandboxed,
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: (command, disableRequested) => !p.outside(command, disableRequested),
+    prepare: () => wraps.prepare(),
     async wrap(command, opts) {
       const bytes = Buffer.byteLength(command);
       if (bytes > MAX_COMMAND_BYTES) {

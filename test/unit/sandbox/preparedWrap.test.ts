@@ -103,6 +103,22 @@ describe('PreparedWraps', () => {
     expect(t.released()).toBe(1);
   });
 
+  it('prepare() again (a Bash call starts streaming) keeps a valid pending wrap and replaces a stale one', async () => {
+    const t = setup();
+    t.wraps.prepare();
+    t.wraps.prepare();
+    expect(t.made).toEqual(['w1']);
+    t.advance(MAX_AGE_MS + 1);
+    t.wraps.prepare();
+    expect(t.made).toEqual(['w1', 'w2']);
+    await new Promise((r) => setImmediate(r));
+    expect(t.released()).toBe(1);
+    t.activity.changed();
+    t.wraps.prepare();
+    expect(await t.wraps.take()).toMatchObject({ id: 'w3', prepared: true });
+    expect(t.released()).toBe(2);
+  });
+
   it('discard releases a pending wrap', async () => {
     const t = setup();
     t.wraps.prepare();
