@@ -245,7 +245,11 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       startSource: start.source,
       channel,
       loaded: loadedSettings,
-      onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
+      // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
+      onHookEvent: (subtype, fields) => {
+        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
+          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+      },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });

@@ -154,7 +154,7 @@ function buildProgram(): Command {
     .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
-    .option('--include-hook-events', 'emit system hook_started / hook_response lines for every command hook run')
+    .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')
     .option('--managed-settings <file-or-json>', 'policy settings: highest precedence, nothing overrides them')
     .option('--project-config-root <dir>', 'read the project settings, agents and .mcp.json from this directory instead of the working directory')
     .option('--no-session-persistence', 'do not write the session transcript')
