@@ -317,7 +317,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term && o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);

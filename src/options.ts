@@ -33,6 +33,7 @@ export const optionsSchema = z.object({
   disallowedTools: z.array(z.string()).default([]),
   permissionMode: permissionModeSchema.optional(),
   permissionPromptTool: z.string().optional(),
+  permissionPrompts: z.enum(['host', 'none'], { error: '--permission-prompts must be host or none' }).optional(),
   dangerouslySkipPermissions: z.boolean().default(false),
   allowDangerouslySkipPermissions: z.boolean().default(false),
   addDir: z.array(z.string()).default([]),
@@ -79,7 +80,6 @@ const NOT_YET = [
   'plugin-dir-no-mcp',
   'sdk-url',
   'task-budget',
-  'permission-prompts',
   'channels',
   'managed-settings-in-initialize',
   'initialize-fields',
@@ -143,6 +143,7 @@ function buildProgram(): Command {
     .option('--disallowedTools, --disallowed-tools <rules>', 'permission rules that deny; plain tool names also remove the tool', list)
     .option('--permission-mode <mode>', 'default | acceptEdits | plan | dontAsk | bypassPermissions')
     .option('--permission-prompt-tool <name>', '"stdio": ask the host with can_use_tool control requests')
+    .option('--permission-prompts <who>', 'host (default): the host or the terminal answers permission prompts; none: nobody does, what would ask is denied at once')
     .option('--dangerously-skip-permissions', 'bypass all permission checks')
     .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
     .option('--add-dir <dirs...>', 'more directories the tools may work in')

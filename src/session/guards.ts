@@ -75,6 +75,8 @@ export interface GuardOptions {
   /** `--managed-settings`: policy settings (else the managed file). */
   managedSettings?: string;
   permissionPromptTool?: string;
+  /** `--permission-prompts none`: no one answers permission prompts (the SDK's permissionPrompts). */
+  permissionPrompts?: 'host' | 'none';
   permissionMode?: PermissionMode;
   dangerouslySkipPermissions: boolean;
   allowDangerouslySkipPermissions: boolean;
@@ -161,7 +163,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
     hooks,
     settingsFiles: loaded.files,
     rules: { allow: [...loaded.permissions.allow, ...o.allowedTools], deny: [...loaded.permissions.deny, ...o.disallowedTools] },
-    pipeline: { permissions, hooks, askHost, onSystemMessage: ctx.onSystemMessage, onWarning: warn },
+    pipeline: { permissions, hooks, askHost, noApprovalSurface: o.permissionPrompts === 'none', onSystemMessage: ctx.onSystemMessage, onWarning: warn },
     setHostHooks(value) {
       const parsed = callbackHooksSchema.safeParse(value ?? {});
       if (!parsed.success) throw new Error(`initialize: hooks: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
