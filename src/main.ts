@@ -180,6 +180,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     effort: o.effort ?? savedEffortFor(loadedSettings.settings, resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL)),
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
     tools,

@@ -25,6 +25,7 @@ export const optionsSchema = z.object({
   fallbackModel: z.string().min(1).optional(),
   maxTurns: positiveInt('--max-turns').optional(),
   maxBudgetUsd: z.coerce.number({ error: '--max-budget-usd must be a number' }).positive('--max-budget-usd must be above 0').optional(),
+  taskBudget: positiveInt('--task-budget').optional(),
   maxThinkingTokens: z.coerce.number({ error: '--max-thinking-tokens must be a number' }).int().nonnegative().optional(),
   systemPrompt: z.string().optional(),
   appendSystemPrompt: z.string().optional(),
@@ -79,7 +80,6 @@ const NOT_YET = [
   'plugin-dir',
   'plugin-dir-no-mcp',
   'sdk-url',
-  'task-budget',
   'channels',
   'managed-settings-in-initialize',
   'initialize-fields',
@@ -134,6 +134,7 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
+    .option('--task-budget <tokens>', "an advisory token budget for the whole agentic loop: the API counts it down for the model (output_config.task_budget, beta task-budgets-2026-03-13)")
     .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
     .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
     .option('--system-prompt <text>', 'replace the default system prompt')
