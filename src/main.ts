@@ -3,6 +3,7 @@
 // run cleanly: child process groups killed, a final result written where possible.
 import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
+import { parseToolSearchSetting, type ToolSearchSetting } from './loop/deferredTools.js';
 import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
@@ -134,6 +135,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return 2;
   }
+  let toolSearch: ToolSearchSetting;
+  try {
+    toolSearch = parseToolSearchSetting(process.env.ENABLE_TOOL_SEARCH);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -180,9 +188,11 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     effort: o.effort ?? savedEffortFor(loadedSettings.settings, resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL)),
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
     tools,
+    toolSearch,
     structuredOutputTool,
     mcpServers: [],
     agents: [],
@@ -245,7 +255,11 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       startSource: start.source,
       channel,
       loaded: loadedSettings,
-      onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
+      // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
+      onHookEvent: (subtype, fields) => {
+        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
+          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+      },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
@@ -313,7 +327,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term && o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
@@ -568,7 +582,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {

@@ -39,6 +39,8 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     system: spec.system,
     tools: spec.tools,
     apiTools: spec.tools.map(toolApiSchema),
+    // Tool search works the same in the child; what it loads is its own.
+    deferredTools: parent.deferredTools?.forTools(spec.tools),
     parentToolUseId: spec.parentToolUseId,
     signal: spec.signal,
     usage: spec.usage,
@@ -56,6 +58,8 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     reasoning: parent.reasoning,
     maxOutputTokens: parent.maxOutputTokens,
     betas: parent.betas,
+    // The task budget counts down the parent's agentic loop; a child is a task of its own.
+    taskBudget: undefined,
     autoCompactPct: parent.autoCompactPct,
     preCompactHook: parent.preCompactHook,
     // Permissions and hooks: the parent's pipeline (rules, mode, hooks, host questions, where
