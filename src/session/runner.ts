@@ -43,7 +43,8 @@ export interface SessionSettings {
   maxOutputTokens?: number;
   betas?: string[];
   includePartialMessages: boolean;
-  tools: Tool[];
+  /** The offered tools now: a new array when they change (MCP servers, --agent), else the same one. */
+  tools: () => Tool[];
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
   structuredOutputTool?: Tool;
   mcpServers: Array<{ name: string; status: string }>;
@@ -111,7 +112,8 @@ export class SessionRunner {
   private lastIsError = false;
   /** The running turn's usage (null between turns). */
   private currentUsage: UsageAccumulator | null = null;
-  private apiTools: LoopConfig['apiTools'] | null = null;
+  /** The API schemas of the offered tools, and the list they were made from. */
+  private apiTools: { of: Tool[]; schemas: LoopConfig['apiTools'] } | null = null;
 
   constructor(
     readonly settings: SessionSettings,
@@ -148,11 +150,6 @@ export class SessionRunner {
 
   get pending(): number {
     return this.queue.size;
-  }
-
-  /** The offered tools changed (MCP servers connected): the next run sends the new list. */
-  toolsChanged(): void {
-    this.apiTools = null;
   }
 
   /** Whether the last result was an error (for the exit code). */
@@ -353,9 +350,10 @@ export class SessionRunner {
 
   private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
     const s = this.settings;
-    this.apiTools ??= s.tools.map(toolApiSchema);
+    const offered = s.tools();
+    if (this.apiTools?.of !== offered) this.apiTools = { of: offered, schemas: offered.map(toolApiSchema) };
     const so = s.structuredOutputTool;
-    const tools = so ? [...s.tools, so] : s.tools;
+    const tools = so ? [...offered, so] : offered;
     const deps = this.hooks.pipeline();
     return {
       model: () => this.turnModel ?? this.settings.model,
@@ -363,7 +361,7 @@ export class SessionRunner {
       system: this.hooks.systemPrompt(),
       callModel: this.hooks.callModel,
       tools,
-      apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
+      apiTools: so ? [...this.apiTools.schemas, toolApiSchema(so)] : this.apiTools.schemas,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
@@ -396,7 +394,7 @@ export class SessionRunner {
       type: 'system',
       subtype: 'init',
       cwd: s.cwd,
-      tools: [...s.tools, ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
+      tools: [...s.tools(), ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
       mcp_servers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode(),

@@ -27,7 +27,7 @@ export interface SessionControlsOptions {
   sessionFolder?: string;
   channel: ControlChannel;
   services: ToolServices;
-  tools: Tool[];
+  tools: () => Tool[];
   permissions: () => PermissionState;
   runner: () => SessionRunner;
   systemPrompt: () => SystemBlocks;
@@ -69,7 +69,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     cwd: o.cwd,
     readFiles: o.runner().readFiles,
     decideRead: (absPath: string) => {
-      const read = o.tools.find((t) => t.name === 'Read');
+      const read = o.tools().find((t) => t.name === 'Read');
       return decidePermission(o.permissions(), { tool: read, toolName: 'Read', input: { file_path: absPath } });
     },
   });
@@ -82,7 +82,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
           system: o.systemPrompt(),
           memoryText: o.memoryText(),
           memoryFiles: o.memoryFiles,
-          tools: o.tools.map(toolApiSchema),
+          tools: o.tools().map(toolApiSchema),
           history: runner.history,
           agents: o.agents().map((a) => ({ agentType: a.name, source: a.source, description: a.description })),
           apiUsage,
