@@ -161,6 +161,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     effort: o.effort ?? savedEffortFor(loadedSettings.settings, startModel),
     maxOutputTokens: Number(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
     includePartialMessages: o.includePartialMessages || io.interactive === true,
     tools: () => tools.list(),
     structuredOutputTool,
@@ -221,7 +222,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       startSource: start.source,
       channel,
       loaded: loadedSettings,
-      onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
+      // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
+      onHookEvent: (subtype, fields) => {
+        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
+          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+      },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });

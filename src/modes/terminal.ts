@@ -12,7 +12,8 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     writer,
     output: (m) => term.show(m),
     interactive: true,
-    askHost: (req, signal) => term.ask(req, signal),
+    // --permission-prompts none: nobody is asked, not even the person at the terminal.
+    ...(o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}),
     // The terminal already draws an error result.
     reportError: () => {},
   });

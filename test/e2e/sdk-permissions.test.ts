@@ -232,3 +232,49 @@ describe('official SDK callback hooks', () => {
     expect(readFileSync(join(cwd, 'by-hook'), 'utf8')).toBe('');
   });
 });
+
+describe('permissionPrompts through the SDK', () => {
+  it("'none': canUseTool is never called; what would prompt is denied at once with the reason, rules and modes still allow", async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch asked' }],
+        ['Bash', { command: 'echo allowed-by-rule' }],
+        ['Read', { file_path: join(cwd, 'nothing-here') }],
+      ]),
+      text('done'),
+    ]);
+    let asked = 0;
+    const canUseTool: CanUseTool = async () => {
+      asked++;
+      return { behavior: 'allow' };
+    };
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'none', allowedTools: ['Bash(echo:*)'] }));
+    expect(r.error).toBeUndefined();
+    expect(asked).toBe(0);
+    const seen = resultsById(api.requests[1]);
+    expect(seen.t1.isError).toBe(true);
+    expect(seen.t1.text).toMatch(/no approval surface \(--permission-prompts none\)/);
+    expect(existsSync(join(cwd, 'asked'))).toBe(false);
+    expect(seen.t2).toMatchObject({ isError: false });
+    expect(seen.t2.text).toContain('allowed-by-rule');
+    // A read in the working directory needs no prompt: it runs (and fails only because the file is absent).
+    expect(seen.t3.text).not.toMatch(/approval surface/);
+    expect(r.results[0]).toMatchObject({ subtype: 'success' });
+    expect((r.results[0].permission_denials as Array<{ tool_use_id: string }>).map((d) => d.tool_use_id)).toEqual(['t1']);
+  });
+
+  it("'host' is the default: canUseTool is asked", async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch asked' }]]), text('done')]);
+    let asked = 0;
+    const canUseTool: CanUseTool = async (_n, input) => {
+      asked++;
+      return { behavior: 'allow', updatedInput: input };
+    };
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'host' }));
+    expect(r.error).toBeUndefined();
+    expect(asked).toBe(1);
+    expect(existsSync(join(cwd, 'asked'))).toBe(true);
+  });
+});
