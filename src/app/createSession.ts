@@ -44,6 +44,7 @@ import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
 import { writeRefusedResume } from './refusedResume.js';
 import { selectTools } from './selectTools.js';
+import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -127,6 +128,12 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     throw fail(2, (err as Error).message);
   }
   const tools = new ToolSet(builtin);
+  let toolSearch: ToolSearchSetting;
+  try {
+    toolSearch = parseToolSearchSetting(env.ENABLE_TOOL_SEARCH);
+  } catch (err) {
+    throw fail(2, (err as Error).message);
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -164,6 +171,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     taskBudget: o.taskBudget,
     includePartialMessages: o.includePartialMessages || io.interactive === true,
     tools: () => tools.list(),
+    toolSearch,
     structuredOutputTool,
     mcpServers: [],
     agents: [],

@@ -4,7 +4,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
@@ -23,6 +22,8 @@ import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
+import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
+import { contextWindow } from '../loop/pricing.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -47,6 +48,8 @@ export interface SessionSettings {
   includePartialMessages: boolean;
   /** The offered tools now: a new array when they change (MCP servers, --agent), else the same one. */
   tools: () => Tool[];
+  /** ENABLE_TOOL_SEARCH: when MCP tools are deferred behind ToolSearch (default auto, 10 %). */
+  toolSearch?: ToolSearchSetting;
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
   structuredOutputTool?: Tool;
   mcpServers: Array<{ name: string; status: string }>;
@@ -114,8 +117,10 @@ export class SessionRunner {
   private lastIsError = false;
   /** The running turn's usage (null between turns). */
   private currentUsage: UsageAccumulator | null = null;
-  /** The API schemas of the offered tools, and the list they were made from. */
-  private apiTools: { of: Tool[]; schemas: LoopConfig['apiTools'] } | null = null;
+  /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
+  private readonly offer: DeferredTools;
+  /** What the offer was built from: the session's tool list (a new array when it changes) and StructuredOutput. */
+  private offerOf: { tools: Tool[]; structured: Tool | undefined; all: Tool[] } | null = null;
 
   constructor(
     readonly settings: SessionSettings,
@@ -123,6 +128,22 @@ export class SessionRunner {
     private readonly emit: (message: object) => Promise<void>,
   ) {
     this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
+    this.offer = new DeferredTools({
+      setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
+      contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),
+    });
+  }
+
+  /** The main loop's tools (StructuredOutput last), with the offer brought up to date. */
+  private offeredTools(): Tool[] {
+    const offered = this.settings.tools();
+    const so = this.settings.structuredOutputTool;
+    if (this.offerOf?.tools !== offered || this.offerOf.structured !== so) {
+      const all = so ? [...offered, so] : offered;
+      this.offer.setTools(all);
+      this.offerOf = { tools: offered, structured: so, all };
+    }
+    return this.offerOf.all;
   }
 
   /**
@@ -152,6 +173,13 @@ export class SessionRunner {
 
   get pending(): number {
     return this.queue.size;
+  }
+
+  /** The tools the next request sends, and the deferred ones it does not (for get_context_usage). */
+  offeredToolSchemas(): { tools: LoopConfig['apiTools']; deferredTools: LoopConfig['apiTools'] } {
+    this.offeredTools();
+    const sent = new Set(this.offer.apiTools().map((t) => t.name));
+    return { tools: this.offer.apiTools(), deferredTools: this.offer.deferred().filter((t) => !sent.has(t.name)) };
   }
 
   /** Whether the last result was an error (for the exit code). */
@@ -352,10 +380,7 @@ export class SessionRunner {
 
   private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
     const s = this.settings;
-    const offered = s.tools();
-    if (this.apiTools?.of !== offered) this.apiTools = { of: offered, schemas: offered.map(toolApiSchema) };
-    const so = s.structuredOutputTool;
-    const tools = so ? [...offered, so] : offered;
+    const tools = this.offeredTools();
     const deps = this.hooks.pipeline();
     return {
       model: () => this.turnModel ?? this.settings.model,
@@ -363,7 +388,8 @@ export class SessionRunner {
       system: this.hooks.systemPrompt(),
       callModel: this.hooks.callModel,
       tools,
-      apiTools: so ? [...this.apiTools.schemas, toolApiSchema(so)] : this.apiTools.schemas,
+      apiTools: this.offer.apiTools(),
+      deferredTools: this.offer,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
@@ -393,11 +419,13 @@ export class SessionRunner {
 
   initMessage(): object {
     const s = this.settings;
+    this.offeredTools();
     return {
       type: 'system',
       subtype: 'init',
       cwd: s.cwd,
-      tools: [...s.tools(), ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
+      // Every tool the model can reach, deferred ones included (ToolSearch only when it is useful).
+      tools: this.offer.toolNames(),
       mcp_servers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode(),
