@@ -244,14 +244,11 @@ function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandb
  * Builtins only for the first checks (they usually pass at once): no process is started unless
  * the bridges are late.
  */
-const AWAIT_PROXY_BRIDGE = `case "\${HTTP_PROXY:-}" in *localhost:3128*)
-  __agent_n=0
-  while IFS= read -r -d '' __agent_t </proc/net/tcp; [[ $__agent_t != *':0C38 00000000:0000 0A'* || $__agent_t != *':0438 00000000:0000 0A'* ]]; do
-    (( ++__agent_n > 400 )) && break
-    (( __agent_n > 20 )) && sleep 0.005
-  done
-  unset __agent_n __agent_t;;
-esac`;
+const AWAIT_PROXY_BRIDGE = [
+  'case "${HTTP_PROXY:-}" in *localhost:3128*) __agent_n=0;',
+  "while IFS= read -r -d '' __agent_t </proc/net/tcp; [[ $__agent_t != *':0C38 00000000:0000 0A'* || $__agent_t != *':0438 00000000:0000 0A'* ]]; do",
+  '(( ++__agent_n > 400 )) && break; (( __agent_n > 20 )) && sleep 0.005; done; unset __agent_n __agent_t;; esac',
+].join(' ');
 
 /** The variable that carries a sandboxed command into the runner script. */
 export const COMMAND_ENV = 'AGENT_SANDBOXED_COMMAND';
@@ -264,7 +261,8 @@ const MAX_COMMAND_BYTES = 128 * 1024 - COMMAND_ENV.length - 2;
  */
 export function runnerScript(platform: NodeJS.Platform): string {
   const run = `eval "unset ${COMMAND_ENV}; \$${COMMAND_ENV}"`;
-  return platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}\n${run}` : run;
+  // One line, so the command's own line numbers are the ones its error messages give.
+  return platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}; ${run}` : run;
 }
 
 /** Would `ignoreViolations` leave this violation out? The runtime's own rule, applied by us because

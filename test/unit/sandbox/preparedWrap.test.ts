@@ -132,7 +132,8 @@ describe('PreparedWraps', () => {
 describe('the runner script and ignoreViolations', () => {
   it('the wrapped script is the same for every command, which it reads from the environment', () => {
     expect(runnerScript('darwin')).toBe(`eval "unset ${COMMAND_ENV}; $${COMMAND_ENV}"`);
-    expect(runnerScript('linux').endsWith(`\neval "unset ${COMMAND_ENV}; $${COMMAND_ENV}"`)).toBe(true);
+    expect(runnerScript('linux').endsWith(`; eval "unset ${COMMAND_ENV}; $${COMMAND_ENV}"`)).toBe(true);
+    expect(runnerScript('linux')).not.toContain('\n');
   });
 
   it('ignoreViolations: `*` paths for every command, other keys by a substring of the command', () => {
