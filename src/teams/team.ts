@@ -29,12 +29,15 @@ export interface TeamServiceDeps {
   env: NodeJS.ProcessEnv;
   registry: TaskRegistry;
   subagents: SubagentRunner;
-  /** One protocol line (the envelope is added by the caller). */
-  emit: (message: Record<string, unknown>) => void | Promise<void>;
+  /** A team event for the host (the session adds the envelope). */
+  emit: (event: TeamEvent) => void | Promise<void>;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
   lateUsage: (usage: UsageAccumulator) => void;
   sessionSpent: () => number;
 }
+
+/** What the team tells the host besides its teammates' own loop events. */
+export type TeamEvent = { type: 'system'; subtype: 'team_problem'; message: string };
 
 /** What the session runner asks of the team after each result (see SessionRunner.run). */
 export interface TeamHost {
