@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from './loop/deferredTools.js';
+import { createWorktreeSession } from './worktrees/session.js';
 import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
@@ -317,6 +318,15 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   let planModeInstructions: string | undefined;
   let toolAliases: Record<string, string> | undefined;
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
+  // EnterWorktree / ExitWorktree move the session: tool contexts read settings.cwd per call.
+  const worktrees = createWorktreeSession({
+    cwd: () => settings.cwd,
+    moveTo: (dir) => {
+      settings.cwd = dir;
+      guards.permissions.moveTo(dir);
+    },
+  });
+  agents.services.worktrees = worktrees;
   // Set on the shared services object (not a copy): the sandbox is added to it later.
   agents.services.planMode = planMode;
   const runner = new SessionRunner(
@@ -555,6 +565,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   }
   exitOn.dispose();
   await guards.sessionEnd(term ? 'prompt_input_exit' : 'other');
+  const kept = await worktrees.close();
+  if (kept) process.stderr.write(`agent: ${kept}\n`);
   if (mcpSetup) await (await mcpSetup).closeAll();
 
   if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult) + '\n');
@@ -582,7 +594,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {
