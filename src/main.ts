@@ -37,6 +37,7 @@ import { setupAgents } from './agents/setup.js';
 import { findMainAgent, narrowTools } from './agents/mainAgent.js';
 import type { AgentDef } from './agents/definitions.js';
 import type { McpManager } from './mcp/manager.js';
+import { parseServer, type McpServerConfig } from './mcp/config.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
@@ -398,6 +399,18 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
 
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
+      // mcpServersDelivery 'initialize': every config is checked before any starts; a bad one is an
+      // error answer, which ends the SDK's session (the SDK's contract for this delivery).
+      let initServers: Map<string, McpServerConfig> | undefined;
+      if (req.mcpServers) {
+        initServers = new Map();
+        for (const [name, config] of Object.entries(req.mcpServers)) initServers.set(name, parseServer(name, config, 'initialize: mcpServers'));
+        const configs = initServers;
+        mcpSetup = (mcpSetup ?? createMcp()).then((m) => {
+          m.connectConfigured(configs, 'dynamic');
+          return (mcp = m);
+        });
+      }
       if (req.sdkMcpServers?.length) {
         const names = req.sdkMcpServers;
         // Connected after this answer is written; the first run waits for them (beforeRun).
@@ -467,6 +480,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
         models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
+        // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say this.
+        mcp_servers_applied: initServers !== undefined,
       };
     },
     interrupt: () => void runner.interrupt(),
@@ -509,6 +524,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return parseServer(name, config, 'mcp_set_servers');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+    askedServers: () => guards.permissions.mcpServersAsked,
+    knownServers: async () => (mcpSetup ? (await mcpSetup).statuses().map((st) => st.name) : []),
   });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());

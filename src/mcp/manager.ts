@@ -16,9 +16,13 @@ import { remoteTransport, stdioTransport, type OpenedTransport } from './transpo
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
+/** Where a server's definition came from (mcp_status `scope`): the reference's names. */
+export type McpScope = 'user' | 'project' | 'local' | 'dynamic' | 'managed' | 'sdk';
+
 export interface McpServerStatus {
   name: string;
   status: McpStatus;
+  scope: McpScope;
   serverInfo?: { name: string; version: string };
   error?: string;
 }
@@ -71,18 +75,31 @@ export class McpManager {
     return Number(this.opts.env.MCP_TIMEOUT) || DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
-  /** Start connecting the --mcp-config servers (all at once; `ready()` waits for them). */
-  connectConfigured(configs: Map<string, McpServerConfig>): void {
+  /**
+   * Start connecting configured servers (all at once; `ready()` waits for them). `held` names the
+   * ones that must not start yet (a project server nobody approved): they are listed as disabled
+   * with the reason, and mcp_toggle can start them.
+   */
+  connectConfigured(configs: Map<string, McpServerConfig>, scope: McpScope = 'dynamic', held: Map<string, string> = new Map()): void {
     for (const [name, config] of configs) {
       if (config.type === 'sdk') continue; // connected by connectHost when initialize names it
-      this.startConfig(name, config, false);
+      const reason = held.get(name);
+      if (reason === undefined) {
+        this.startConfig(name, config, false, scope);
+        continue;
+      }
+      const entry = this.add(name, JSON.stringify(config), false, scope);
+      entry.open = this.opener(name, config);
+      entry.status = 'disabled';
+      entry.error = reason;
+      this.opts.log(`agent: MCP server "${name}" (${scope}) not started: ${reason}`);
     }
   }
 
   /** Start connecting the host's in-process servers (initialize.sdkMcpServers) over the control channel. */
   connectHost(names: string[], request: HostRequest): void {
     this.hostRequest = request;
-    for (const name of names) this.startConfig(name, { type: 'sdk' }, true);
+    for (const name of names) this.startConfig(name, { type: 'sdk' }, true, 'sdk');
   }
 
   private hostRequest?: HostRequest;
@@ -98,8 +115,8 @@ export class McpManager {
     return () => stdioTransport(config, this.opts.cwd, this.opts.env);
   }
 
-  private startConfig(name: string, config: McpServerConfig, dynamic: boolean): Entry {
-    const entry = this.add(name, JSON.stringify(config), dynamic);
+  private startConfig(name: string, config: McpServerConfig, dynamic: boolean, scope: McpScope): Entry {
+    const entry = this.add(name, JSON.stringify(config), dynamic, scope);
     entry.open = this.opener(name, config);
     if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
     else this.begin(entry);
@@ -133,7 +150,7 @@ export class McpManager {
         await this.close(old);
         this.entries.delete(name);
       }
-      this.startConfig(name, config, true);
+      this.startConfig(name, config, true, config.type === 'sdk' ? 'sdk' : 'dynamic');
       added.push(name);
     }
     await Promise.all(added.map((n) => this.entries.get(n)?.connecting));
@@ -248,9 +265,12 @@ export class McpManager {
 
   /** For mcp_status: with serverInfo (connected) or the error (failed). */
   details(): McpServerStatus[] {
-    return [...this.entries.values()].map(({ name, status, serverInfo, error }) => ({
+    return [...this.entries.values()].map(({ name, status, scope, serverInfo, error }) => ({
       name,
       status,
+      scope,
+      // The SDK's `source`: the config scope, or sdk for the host's in-process servers.
+      source: scope,
       ...(serverInfo ? { serverInfo } : {}),
       ...(error ? { error } : {}),
     }));
@@ -280,8 +300,8 @@ export class McpManager {
     }
   }
 
-  private add(name: string, configKey: string, dynamic: boolean): Entry {
-    const entry: Entry = { name, status: 'pending', tools: [], configKey, dynamic };
+  private add(name: string, configKey: string, dynamic: boolean, scope: McpScope): Entry {
+    const entry: Entry = { name, status: 'pending', scope, tools: [], configKey, dynamic };
     this.entries.set(name, entry);
     return entry;
   }
