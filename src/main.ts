@@ -38,6 +38,7 @@ import { findMainAgent, narrowTools } from './agents/mainAgent.js';
 import type { AgentDef } from './agents/definitions.js';
 import type { McpManager } from './mcp/manager.js';
 import { parseServer, type McpServerConfig } from './mcp/config.js';
+import { isMcpPromptTool, mcpPermissionPrompt } from './mcp/permissionPromptTool.js';
 import { ruleNamesTool, parseRule } from './permissions/rules.js';
 import type { Terminal } from './session/terminal.js';
 import { createPlanModeService } from './session/planMode.js';
@@ -236,6 +237,12 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   };
 
   const channel = new ControlChannel((m) => writer.send(m));
+  const promptTool = o.permissionPromptTool;
+  /** The MCP permission prompt tool's call: it waits for the servers, then calls the named tool. */
+  const mcpPromptCall = (name: string) => async (args: Record<string, unknown>, signal: AbortSignal) => {
+    if (!mcpSetup) throw new Error('has no MCP server: give its server with --mcp-config, settings or .mcp.json');
+    return (await mcpSetup).callByName(name, args, signal);
+  };
   let guards: Guards;
   try {
     guards = setupGuards(o, {
@@ -246,6 +253,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       startSource: start.source,
       channel,
       loaded: loadedSettings,
+      askMcpTool: promptTool && isMcpPromptTool(promptTool) ? mcpPermissionPrompt(promptTool, mcpPromptCall(promptTool)) : undefined,
       onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
@@ -293,7 +301,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     await m.ready();
     const denied = o.disallowedTools.filter((r) => !r.includes('(')).map(parseRule);
     const seen = new Set(tools.filter((t) => !mcpTools.has(t)).map((t) => t.name));
-    const fresh = m.offeredTools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+    // The permission prompt tool decides about calls; the model does not call it.
+    const fresh = m
+      .offeredTools()
+      .filter((t) => t.name !== promptTool && !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
     const before = [...mcpTools].map((t) => t.name).join(',');
     for (let i = tools.length - 1; i >= 0; i--) if (mcpTools.has(tools[i])) tools.splice(i, 1);
     tools.push(...fresh);
@@ -314,7 +325,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term && !promptTool ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);

@@ -10,7 +10,7 @@ import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@mo
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
-import { mcpTool } from './tools.js';
+import { mcpTool, mcpToolName } from './tools.js';
 import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 
@@ -30,6 +30,8 @@ export interface McpServerStatus {
 interface Entry extends McpServerStatus {
   client?: Client;
   tools: Tool[];
+  /** The server's own tool list, as tools/list gave it. */
+  infos?: McpToolInfo[];
   pid?: number;
   exited?: boolean;
   /** How to (re)open its transport; absent for a config we can only report as failed. */
@@ -61,6 +63,8 @@ export interface McpManagerOptions {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a permission prompt tool may think before the call is denied (MCP_TOOL_TIMEOUT overrides). */
+const PERMISSION_TOOL_TIMEOUT_MS = 10 * 60_000;
 /** The longest a host round trip may take (the MCP client's own deadlines come first). */
 const HOST_REQUEST_TIMEOUT_MS = 100_000_000;
 
@@ -196,6 +200,22 @@ export class McpManager {
     if (entry.status !== 'connected' || !entry.client)
       throw new McpControlError(`${subtype}: MCP server "${name}" is not connected (${entry.status}${entry.error ? `: ${entry.error.split('\n')[0]}` : ''}); send mcp_reconnect`);
     return entry.client;
+  }
+
+  /**
+   * Call a connected server's tool by its qualified name (mcp__server__tool) outside a model turn
+   * (the permission prompt tool); throws naming why it cannot be called.
+   */
+  async callByName(qualified: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    await this.ready();
+    for (const e of this.entries.values()) {
+      const info = e.infos?.find((i) => mcpToolName(e.name, i.name) === qualified);
+      if (!info) continue;
+      if (e.status !== 'connected' || !e.client) throw new Error(`its MCP server "${e.name}" is ${e.status}${e.error ? `: ${e.error.split('\n')[0]}` : ''}`);
+      return (await e.client.callTool({ name: info.name, arguments: args }, undefined, { signal, timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS })) as Record<string, unknown>;
+    }
+    const down = [...this.entries.values()].filter((e) => e.status !== 'connected').map((e) => `${e.name} (${e.status})`);
+    throw new Error(`is not a tool of any connected MCP server${down.length ? ` (not connected: ${down.join(', ')})` : ''}`);
   }
 
   /** Whether a server is the host's in-process one (its resources the host reads itself). */
@@ -343,12 +363,16 @@ export class McpManager {
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
+      entry.infos = infos;
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         if (entry.client !== client || entry.status !== 'connected') return;
         try {
           const fresh = await listTools(client, timeoutMs);
-          if (entry.client === client && entry.status === 'connected') entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client));
+          if (entry.client === client && entry.status === 'connected') {
+            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client));
+            entry.infos = fresh;
+          }
         } catch (err) {
           this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
         }

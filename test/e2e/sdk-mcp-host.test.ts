@@ -1,13 +1,16 @@
 // MCP as the official SDK configures it: servers delivered in the initialize request
 // (mcpServersDelivery 'initialize') and setMcpPermissionModeOverride, against a real stdio server.
 import { query, type CanUseTool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { calls, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const PERMIT = fileURLToPath(new URL('../fixtures/mcp-permit-server.mjs', import.meta.url));
 const calc = { type: 'stdio', command: process.execPath, args: [CALC] };
 
 let api: FakeApi | undefined;
@@ -94,5 +97,62 @@ describe('setMcpPermissionModeOverride', () => {
     expect(resultsById(api.requests[3]).a2).toEqual({ text: '4', isError: false });
     prompts.end();
     await untilResult();
+  });
+});
+
+describe('--permission-prompt-tool mcp__server__tool', () => {
+  it('the MCP tool decides every ask: allow with updatedInput, deny; malformed, wrong-shaped and error answers deny with the reason; the model is not offered the tool', async () => {
+    const cwd = tempDir();
+    const log = join(tempDir(), 'permit.log');
+    const permit = { type: 'stdio', command: process.execPath, args: [PERMIT], env: { MCP_PERMIT_LOG: log } };
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch allowed' }],
+        ['Bash', { command: 'touch denied' }],
+        ['Bash', { command: 'touch malformed' }],
+        ['Bash', { command: 'touch wrongshape' }],
+        ['Bash', { command: 'touch erroring' }],
+      ]),
+      text('done'),
+    ]);
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: 'go', options: sdkOptions(api.url, cwd, { mcpServers: { permit }, permissionPromptToolName: 'mcp__permit__decide' }) as never }))
+      messages.push(m);
+    expect((messages.find((m) => m.type === 'result') as Record<string, unknown>).is_error).toBe(false);
+    const r = resultsById(api.requests[1]);
+    expect(r.t1.isError).toBe(false);
+    expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
+    expect(existsSync(join(cwd, 'allowed'))).toBe(false);
+    expect(r.t2).toEqual({ text: 'the permit server says no', isError: true });
+    expect(r.t3.text).toMatch(/permission prompt tool mcp__permit__decide answered with text that is not JSON: "sure, go ahead"/);
+    expect(r.t4.text).toMatch(/mcp__permit__decide answered \{"behavior":"maybe"\}: behavior must be "allow" or "deny"/);
+    expect(r.t5.text).toMatch(/mcp__permit__decide answered with an error: permit database is down/);
+    for (const t of ['t3', 't4', 't5']) expect(r[t].isError).toBe(true);
+    for (const f of ['denied', 'malformed', 'wrongshape', 'erroring']) expect(existsSync(join(cwd, f))).toBe(false);
+    const asked = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(asked[0]).toEqual({ tool_name: 'Bash', input: { command: 'touch allowed' }, tool_use_id: 't1' });
+    expect(asked).toHaveLength(5);
+    const offered = ((api.requests[0].body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
+    expect(offered).toContain('Bash');
+    expect(offered).not.toContain('mcp__permit__decide');
+  });
+
+  it('a --permission-prompt-tool that is neither stdio nor mcp__server__tool stops the start with exit 2', async () => {
+    api = await startFakeApi([text('never')]);
+    const r = await runAgent({ api, args: ['-p', 'hi', '--permission-prompt-tool', 'decide'] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--permission-prompt-tool decide: expected "stdio" \(ask the host\) or an MCP tool named mcp__<server>__<tool>/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('a prompt tool no connected server has: every ask is denied, naming the tool and the failed server', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch x' }]]), text('done')]);
+    const broken = { type: 'stdio', command: '/nonexistent/permit-server' };
+    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, cwd, { mcpServers: { permit: broken }, permissionPromptToolName: 'mcp__permit__decide' }) as never })) {
+      /* drain */
+    }
+    expect(resultsById(api.requests[1]).t1.text).toMatch(/mcp__permit__decide could not be called: is not a tool of any connected MCP server \(not connected: permit \(failed\)\)/);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
 });
