@@ -150,20 +150,34 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return new McpManager({ cwd, env: process.env, clientVersion: VERSION, log: (line) => process.stderr.write(`${line}\n`) });
   };
   let mcp: McpManager | undefined;
-  if (o.mcpConfig.length) {
+  // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  {
     const { parseMcpConfigs, McpConfigError } = await import('./mcp/config.js');
-    let configs: ReturnType<typeof parseMcpConfigs>;
+    const { gatherMcpServers } = await import('./mcp/sources.js');
+    let found: ReturnType<typeof gatherMcpServers>;
     try {
-      configs = parseMcpConfigs(o.mcpConfig, cwd);
+      const flagServers = o.mcpConfig.length ? parseMcpConfigs(o.mcpConfig, cwd) : new Map();
+      found = gatherMcpServers({
+        projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
+        sources: parseSources(o.settingSources),
+        files: loadedSettings.files,
+        flagServers,
+        strict: o.strictMcpConfig,
+        env: process.env,
+      });
     } catch (err) {
       if (!(err instanceof McpConfigError)) throw err;
       process.stderr.write(`agent: ${err.message}\n`);
-      return 2;
+      // A bad flag is a usage error (2); a broken file is a broken configuration (1).
+      return err.message.startsWith('--mcp-config') ? 2 : 1;
     }
-    mcpSetup = createMcp().then((m) => {
-      m.connectConfigured(configs);
-      return (mcp = m);
-    });
+    for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+    const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
+    if (groups.length)
+      mcpSetup = createMcp().then((m) => {
+        for (const g of groups) m.connectConfigured(g.configs, g.scope, g.held);
+        return (mcp = m);
+      });
   }
   const systemParts: SystemPromptParts = {
     cwd,
