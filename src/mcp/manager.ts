@@ -40,6 +40,8 @@ interface Entry extends McpServerStatus {
   configKey: string;
   /** Named by mcp_set_servers (or an in-process server): the set the next call replaces. */
   dynamic: boolean;
+  /** The config's `alwaysLoad`: its tools are never deferred behind ToolSearch. */
+  alwaysLoad?: boolean;
   /** True from the moment we close it on purpose: its closing is not a failure. */
   leaving?: boolean;
   /** The pending connect, awaited by whoever needs its outcome. */
@@ -122,6 +124,7 @@ export class McpManager {
   private startConfig(name: string, config: McpServerConfig, dynamic: boolean, scope: McpScope): Entry {
     const entry = this.add(name, JSON.stringify(config), dynamic, scope);
     entry.open = this.opener(name, config);
+    if ('alwaysLoad' in config) entry.alwaysLoad = config.alwaysLoad;
     if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
     else this.begin(entry);
     return entry;
@@ -362,7 +365,7 @@ export class McpManager {
       entry.pid ??= opened.pid() ?? undefined;
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
-      entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
+      entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
       entry.infos = infos;
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -370,7 +373,7 @@ export class McpManager {
         try {
           const fresh = await listTools(client, timeoutMs);
           if (entry.client === client && entry.status === 'connected') {
-            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client));
+            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
             entry.infos = fresh;
           }
         } catch (err) {
