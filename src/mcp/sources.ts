@@ -44,11 +44,17 @@ export interface McpSources {
   warnings: string[];
 }
 
+const POLICY_KEYS = ['allowedMcpServers', 'deniedMcpServers', 'managedMcpServers'] as const;
 const APPROVAL_KEYS = ['enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'] as const;
 const mcpJsonSchema = z.object({ mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }) });
 
 /** Every source's servers, resolved to one config per name; throws McpConfigError for a broken .mcp.json. */
 export function gatherMcpServers(o: McpSourceOptions): McpSources {
+  // Policy lists we do not enforce yet: refusing beats running a server the policy would block.
+  for (const f of o.files) {
+    const set = POLICY_KEYS.filter((k) => (f.settings as Record<string, unknown>)[k] !== undefined);
+    if (set.length) throw new McpConfigError(`${f.path}: ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} not enforced by this agent runtime yet; refusing to start rather than ignore an MCP server policy`);
+  }
   const layers: Array<{ scope: McpScope; origin: string; servers: Record<string, unknown> | Map<string, McpServerConfig>; needsApproval: boolean }> = [];
   const warnings: string[] = [];
   if (!o.strict) {

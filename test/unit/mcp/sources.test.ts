@@ -56,3 +56,9 @@ describe('MCP server sources', () => {
     expect([...missing]).toEqual(['C']);
   });
 });
+
+describe('MCP server policy lists', () => {
+  it('a settings file with deniedMcpServers (not enforced yet) stops the start, naming the file and key', () => {
+    expect(() => gather([file('managed', { deniedMcpServers: [{ serverName: 'x' }] })])).toThrow(/managed\.json: deniedMcpServers is not enforced by this agent runtime yet; refusing to start/);
+  });
+});
