@@ -23,22 +23,26 @@ import { VERSION, parseDuration } from '../options.js';
 import { modelChoices, resolveModel } from '../loop/models.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
-import { buildSystemPrompt, type SystemPromptParts } from '../session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupCommands } from '../commands/setup.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from '../session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
-import { envelope } from '../session/wire.js';
-import { sessionDir } from '../session/transcript.js';
+import { toWire, type WireLine } from '../session/wire.js';
+import { isMainThread, type SessionEvent } from '../session/events.js';
+import { sessionDir } from '../transcript/transcript.js';
 import { setupSessionControls, type SessionControls } from '../session/sessionControls.js';
 import { setupAgents } from '../agents/setup.js';
 import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
 import type { AgentDef } from '../agents/definitions.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
+import { parseServer } from '../mcp/config.js';
+import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
+import { createWorktreeSession } from '../worktrees/session.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from '../sandbox/index.js';
 import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
@@ -51,8 +55,11 @@ const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** What the mode gives the session. */
 export interface SessionIO {
   writer: StdoutWriter;
-  /** Where the session's messages go: protocol lines, a result collector, the terminal. */
-  output: (message: object) => Promise<void>;
+  /**
+   * Where the session's events go: protocol lines, a result collector, the terminal. `line` is the
+   * event's protocol line (null for one a host does not see in this mode).
+   */
+  output: (event: SessionEvent, line: WireLine | null) => Promise<void>;
   /** A person at a terminal: partial messages always on (the text is drawn as it streams). */
   interactive?: boolean;
   /** Permission questions asked here instead of the host (the terminal). */
@@ -65,8 +72,8 @@ export interface Session {
   runner: SessionRunner;
   channel: ControlChannel;
   settings: SessionSettings;
-  /** Writes one message the way the session's own messages go (transcript, output). */
-  emit: (message: object) => Promise<void>;
+  /** Tells one event the way the session's own go (transcript, output). */
+  emit: (event: SessionEvent) => Promise<void>;
   permissionMode(): string;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
@@ -100,17 +107,17 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const { sessionId, transcript } = start;
   const sessionFolder = transcript ? sessionDir(env, cwd, sessionId) : undefined;
 
-  // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
-  // go to its own transcript under the session's folder.
+  // The main transcript keeps the main conversation's lines; a subagent's go to its own transcript
+  // under the session's folder.
   let controls: SessionControls | undefined;
-  const record = (m: object) => {
-    const line = m as Record<string, unknown>;
-    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
-    return io.output(m);
+  const deliver = (ev: SessionEvent) => {
+    const line = toWire(ev, sessionId, settings.includePartialMessages);
+    if (line && transcript && isMainThread(ev)) transcript.recordProtocolLine(line);
+    return io.output(ev, line);
   };
-  const emit = async (m: object) => {
-    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
-    return record(m);
+  const emit = async (ev: SessionEvent) => {
+    for (const extra of controls?.before(ev) ?? []) await deliver(extra);
+    return deliver(ev);
   };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
 
@@ -140,14 +147,35 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, `--json-schema: ${(err as Error).message}`);
   }
-  const mcp = new SessionMcp({ cwd, env, clientVersion: VERSION, log: (line) => process.stderr.write(`${line}\n`), disallowedTools: o.disallowedTools });
-  if (o.mcpConfig.length) {
+  const promptTool = o.permissionPromptTool;
+  const mcp = new SessionMcp({
+    cwd,
+    env,
+    clientVersion: VERSION,
+    log: (line) => process.stderr.write(`${line}\n`),
+    disallowedTools: o.disallowedTools,
+    promptTool,
+  });
+  // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  {
     const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
+    const { gatherMcpServers } = await import('../mcp/sources.js');
     try {
-      mcp.connectConfigured(parseMcpConfigs(o.mcpConfig, cwd));
+      const found = gatherMcpServers({
+        projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
+        sources: parseSources(o.settingSources),
+        files: loadedSettings.files,
+        flagServers: o.mcpConfig.length ? parseMcpConfigs(o.mcpConfig, cwd) : new Map(),
+        strict: o.strictMcpConfig,
+        env,
+      });
+      for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+      const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
+      if (groups.length) mcp.connectConfigured(groups);
     } catch (err) {
       if (!(err instanceof McpConfigError)) throw err;
-      throw fail(2, err.message);
+      // A bad flag is a usage error (2); a broken file is a broken configuration (1).
+      throw fail(err.message.startsWith('--mcp-config') ? 2 : 1, err.message);
     }
   }
   const systemParts: SystemPromptParts = {
@@ -186,7 +214,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       cwd,
       tools: () => tools.list(),
       emit,
-      includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
       projectRoot: o.projectConfigRoot,
@@ -230,14 +257,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       startSource: start.source,
       channel,
       loaded: loadedSettings,
+      askMcpTool: promptTool && isMcpPromptTool(promptTool) ? mcpPermissionPrompt(promptTool, (args, signal) => mcp.callByName(promptTool, args, signal)) : undefined,
       // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
       onHookEvent: (subtype, fields) => {
         if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
-          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+          void emit({ type: 'notice', notice: { subtype, fields } });
       },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
-        void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
+        void emit({ type: 'notice', notice: { subtype: 'hook_system_message', message } });
       },
     });
   } catch (err) {
@@ -279,6 +307,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
   // Set on the shared services object (not a copy): the sandbox is added to it later.
   agents.services.planMode = planMode;
+  // EnterWorktree / ExitWorktree move the session: tool contexts read settings.cwd per call.
+  const worktrees = createWorktreeSession({
+    cwd: () => settings.cwd,
+    moveTo: (dir) => {
+      settings.cwd = dir;
+      guards.permissions.moveTo(dir);
+    },
+  });
+  agents.services.worktrees = worktrees;
   const runner = new SessionRunner(
     settings,
     {
@@ -287,7 +324,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost ? { askHost: io.askHost } : {}) }),
+      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost && !promptTool ? { askHost: io.askHost } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
@@ -370,6 +407,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   });
 
   const initialize: InitializeTarget = {
+    connectInitializeMcp: (servers) => {
+      // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
+      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, parseServer(name, config, 'initialize: mcpServers')]));
+      mcp.connectConfigured([{ scope: 'dynamic', configs }]);
+    },
     connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
     setJsonSchema: (schema) => {
       settings.structuredOutputTool = createStructuredOutputTool(schema);
@@ -453,6 +495,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       return parseServer(name, config, 'mcp_set_servers');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+    askedServers: () => guards.permissions.mcpServersAsked,
+    knownServers: () => mcp.names(),
   });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp.killAll());
@@ -465,6 +509,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     async close(reason) {
       exitOn.dispose();
       await guards.sessionEnd(reason);
+      const kept = await worktrees.close();
+      if (kept) process.stderr.write(`agent: ${kept}\n`);
       await mcp.closeAll();
     },
   };
