@@ -27,6 +27,9 @@ import { killAllGroups } from './util/processGroup.js';
 import { setupCommands } from './commands/setup.js';
 import { SkillCatalog } from './skills/catalog.js';
 import { makeSkillTool } from '../tools/skill.js';
+import { PluginSet } from './plugins/pluginSet.js';
+import { PluginError } from './plugins/manifest.js';
+import { applyPlugins, pluginInfo, registerPluginControlHandlers, specsFromConfigs, type PluginTargets } from './plugins/session.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
@@ -124,9 +127,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return 2;
   }
 
-  // Skills of the setting sources: the Skill tool is offered when there is at least one.
+  // Plugins (--plugin-dir, --plugin-dir-no-mcp): a broken one stops the start, naming its file.
+  const plugins = new PluginSet(cwd, (m) => process.stderr.write(`agent: ${m}\n`));
+  try {
+    await plugins.add([...o.pluginDir.map((path) => ({ path })), ...o.pluginDirNoMcp.map((path) => ({ path, skipMcp: true }))]);
+  } catch (err) {
+    if (!(err instanceof PluginError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    return 2;
+  }
+  // Skills of the setting sources and the plugins: the Skill tool is offered when there is at least one.
   const skills = new SkillCatalog({ cwd, projectRoot: o.projectConfigRoot, env: process.env, sources: parseSources(o.settingSources) });
-  const skillTool = (await skills.reload()).length ? [makeSkillTool(() => skills.enabled())] : [];
+  let pluginSkills = plugins.list().flatMap((p) => p.skills);
+  skills.setPluginSkills(() => pluginSkills);
+  const skillToolOf = () => makeSkillTool(() => skills.enabled());
+  const skillTool = (await skills.reload()).length ? [skillToolOf()] : [];
   let tools: Tool[];
   try {
     tools = selectTools([...builtinTools({ agentTeams: isTruthy(process.env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env: process.env }), ...skillTool], o);
@@ -134,6 +149,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return 2;
   }
+  // --tools / --disallowedTools decide whether Skill may be offered when skills appear later.
+  const skillToolAllowed = (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) && !o.disallowedTools.includes('Skill');
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -209,6 +226,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return 2;
   }
+  agents.catalog.set('plugin', plugins.list().flatMap((p) => p.agents));
   settings.agents = agents.catalog.names();
   // --agent: the host's agents come in initialize, so a stream-json session looks the name up then.
   let mainAgent: AgentDef | undefined;
@@ -325,6 +343,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: async () => {
+        await pluginsReady;
         await syncMcp();
         applyMainAgent();
       },
@@ -351,10 +370,26 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       },
       slashCommandNames: () => slash.names(),
       skillNames: () => (tools.some((t) => t.name === 'Skill') ? skills.enabled().map((sk) => sk.name) : []),
+      plugins: () => pluginInfo(plugins.list()).map(({ name, path }) => ({ name, path })),
       ...(term ? { reportError: () => {} } : {}),
     },
     emit,
   );
+  // A skill the model loads: its allowed-tools and model for the rest of the turn (tools/skill.ts).
+  agents.services.skills = {
+    activate: ({ name, allowedTools, model }) => {
+      for (const r of allowedTools) {
+        try {
+          parseRule(r);
+        } catch (err) {
+          throw new Error(`its allowed-tools entry "${r}" is not a permission rule: ${(err as Error).message} (fix the SKILL.md front matter of ${name})`);
+        }
+      }
+      const resolved = model ? resolveModel(model) : undefined;
+      if (!runner.applyForTurn(allowedTools, resolved)) throw new Error('no turn is running');
+      return { allowedTools, ...(resolved ? { model: resolved } : {}) };
+    },
+  };
   // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
   try {
     const env = process.env;
@@ -396,8 +431,38 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     restoredCheckpoints: start.checkpoints,
   });
 
+  /** Skills appeared (reload_skills, a plugin): offer the Skill tool unless --tools left it out; its description lists them. */
+  const skillsChanged = () => {
+    if (skillToolAllowed && skills.enabled().length && !tools.some((t) => t.name === 'Skill')) tools.push(skillToolOf());
+    runner.toolsChanged();
+  };
+  const pluginTargets: PluginTargets = {
+    setCommands: (commands) => slash.setPluginCommands(commands),
+    setAgents: (defs) => {
+      agents.catalog.set('plugin', defs);
+      settings.agents = agents.catalog.names();
+    },
+    setSkills: async (list) => {
+      pluginSkills = list;
+      await skills.reload();
+      skillsChanged();
+    },
+    setHooks: (list) => guards.hooks.setPluginHooks(list),
+    setMcpServers: async (servers) => {
+      if (!servers.size && !mcpSetup) return;
+      const m = await (mcpSetup ??= createMcp().then((x) => (mcp = x)));
+      await m.setPluginServers(servers);
+    },
+    mcpServerNames: async () => (mcpSetup ? (await mcpSetup).pluginServerNames() : []),
+  };
+  // Applied in the background (plugin MCP servers connect meanwhile); every run waits for it.
+  let pluginsReady: Promise<void> = plugins.list().length ? applyPlugins(plugins.list(), pluginTargets) : Promise.resolve();
+  let initialized = false;
+
   registerControlHandlers(channel, {
     initialize: (req: InitializeRequest) => {
+      const first = !initialized;
+      initialized = true;
       if (req.sdkMcpServers?.length) {
         const names = req.sdkMcpServers;
         // Connected after this answer is written; the first run waits for them (beforeRun).
@@ -418,28 +483,38 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       // Not built yet: a host that asks for skills or plugins gets an error, not a session without them.
       // The SDK does not wait for initialize's answer, so an error response alone would go unseen:
       // the process also ends with exit 2, as for a flag that is not built.
-      if (req.skills !== undefined) {
-        try {
-          skills.select(req.skills);
-        } catch (err) {
-          // As for an unbuilt option: the SDK does not wait for this answer, so the process ends too.
-          const message = `initialize: ${(err as Error).message}`;
-          process.stderr.write(`agent: ${message}\n`);
-          setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
-          throw new Error(message);
-        }
-        if (skills.enabled().length && !tools.some((t) => t.name === 'Skill')) {
-          tools.push(makeSkillTool(() => skills.enabled()));
-          runner.toolsChanged();
-        }
-      }
-      const unbuilt = req.plugins?.length ? 'plugins: Plugins are' : undefined;
-      if (unbuilt) {
-        const message = `initialize: ${unbuilt} not supported yet by this agent runtime`;
+      /** A host's setting the session cannot run as asked: the SDK does not wait for this answer, so the process ends too (exit 2). */
+      const refuseStart = (message: string): never => {
         process.stderr.write(`agent: ${message}\n`);
         setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
         throw new Error(message);
-      }
+      };
+      const selectSkills = () => {
+        if (req.skills === undefined) return;
+        try {
+          skills.select(req.skills);
+        } catch (err) {
+          refuseStart(`initialize: ${(err as Error).message}`);
+        }
+        skillsChanged();
+      };
+      // pluginDelivery 'initialize': the stdin form of --plugin-dir, loaded on the first initialize
+      // only (the reference's rule); the skills option is applied once their skills are known.
+      const hostPlugins = req.plugins?.length ? specsFromConfigs(req.plugins) : undefined;
+      let loading: Promise<void> | undefined;
+      if (hostPlugins && first) {
+        loading = pluginsReady.then(async () => {
+          try {
+            await plugins.add(hostPlugins);
+          } catch (err) {
+            if (!(err instanceof PluginError)) throw err;
+            refuseStart(`initialize: plugins: ${err.message}`);
+          }
+          await applyPlugins(plugins.list(), pluginTargets);
+          selectSkills();
+        });
+        pluginsReady = loading.catch(() => {});
+      } else selectSkills();
       if (req.planModeInstructions !== undefined) planModeInstructions = req.planModeInstructions;
       if (req.toolAliases !== undefined) toolAliases = req.toolAliases;
       // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
@@ -450,24 +525,27 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
         agents.setSdkAgents(req.agents);
         settings.agents = agents.catalog.names();
       }
-      if (o.agent !== undefined) {
+      // The main thread's agent may come from the host's agents or (once loaded) its plugins.
+      const checkMainAgent = () => {
+        if (o.agent === undefined) return;
         try {
           lookupMainAgent(o.agent);
         } catch (err) {
-          // As for skills above: the SDK does not wait for this answer, so the process ends with exit 2.
-          process.stderr.write(`agent: ${(err as Error).message}\n`);
-          setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
-          throw err;
+          refuseStart((err as Error).message);
         }
-      }
-      return {
+      };
+      if (loading) loading = loading.then(checkMainAgent);
+      else checkMainAgent();
+      const answer = () => ({
         commands: slash.list(),
         output_style: 'default',
         available_output_styles: ['default'],
-        agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
+        agents: agentInfos(),
         models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
-      };
+        ...(hostPlugins ? { plugins_applied: hostPlugins.every((p) => plugins.has(p.path)) } : {}),
+      });
+      return loading ? loading.then(answer) : answer();
     },
     interrupt: () => void runner.interrupt(),
     setModel: (model) => {
@@ -485,10 +563,21 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
   });
 
   registerTaskControlHandlers(channel, agents.registry);
-  // reload_skills: the skill folders read again; the answer lists what is now enabled.
-  channel.on('reload_skills', async () => ({
-    skills: (await skills.reload()).map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source})`, argumentHint: '' })),
-  }));
+  // reload_skills: the skill folders read again (plugin skills as last loaded); the answer lists
+  // what is now enabled, and the next turn offers them (the Skill tool too, if it was not offered).
+  channel.on('reload_skills', async () => {
+    const list = await skills.reload();
+    skillsChanged();
+    return { skills: list.map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source === 'plugin' ? `plugin:${sk.name.split(':')[0]}` : sk.source})`, argumentHint: '' })) };
+  });
+  registerPluginControlHandlers(channel, plugins, pluginTargets, {
+    commands: () => slash.list(),
+    agents: () => agentInfos(),
+    mcpServers: async () => (mcpSetup ? (await mcpSetup).details() : []),
+    hasHistory: () => runner.history.length > 0,
+    busy: () => runner.running || runner.pending > 0,
+    warn: (m) => process.stderr.write(`agent: ${m}\n`),
+  });
   const settingsRoot = o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd;
   registerSettingsControlHandlers(channel, {
     reload: (flagLayer) => loadSessionSettings(o, cwd, process.env, flagLayer),
@@ -510,6 +599,10 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
   });
+
+  function agentInfos() {
+    return agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) }));
+  }
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp?.killAll());
 

@@ -123,7 +123,7 @@ export class SubagentRunner implements SubagentService {
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, todos: createTodoStore(), agentId };
+    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, skills: undefined, todos: createTodoStore(), agentId };
     const { config: cfg } = ctx.loop.spawn({
       model,
       system: subagentSystemPrompt(def, ctx.cwd),

@@ -13,7 +13,8 @@ import {
 import type { ControlChannel } from './channel.js';
 
 export interface ControlTarget {
-  initialize(req: InitializeRequest): Record<string, unknown>;
+  /** A promise when the answer waits for something (plugins named in the request). */
+  initialize(req: InitializeRequest): Record<string, unknown> | Promise<Record<string, unknown>>;
   interrupt(): void;
   setModel(model: string | undefined): void;
   setPermissionMode(mode: PermissionMode): void;

@@ -19,6 +19,8 @@ export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 export interface McpServerStatus {
   name: string;
   status: McpStatus;
+  scope?: string;
+  source?: string;
   serverInfo?: { name: string; version: string };
   error?: string;
 }
@@ -34,6 +36,8 @@ interface Entry extends McpServerStatus {
   configKey: string;
   /** Named by mcp_set_servers (or an in-process server): the set the next call replaces. */
   dynamic: boolean;
+  /** Shipped by a plugin: mcp_set_servers leaves it alone; reload_plugins replaces the set. */
+  plugin?: boolean;
   /** True from the moment we close it on purpose: its closing is not a failure. */
   leaving?: boolean;
   /** The pending connect, awaited by whoever needs its outcome. */
@@ -145,6 +149,38 @@ export class McpManager {
     return { added, removed, errors };
   }
 
+  /**
+   * reload_plugins (and the start): the plugin servers become exactly `configs`, as setServers
+   * does for the dynamic ones. Answers once every added server has connected or failed.
+   */
+  async setPluginServers(configs: Map<string, McpServerConfig>): Promise<{ added: string[]; removed: string[] }> {
+    const removed: string[] = [];
+    const added: string[] = [];
+    for (const entry of [...this.entries.values()]) {
+      if (!entry.plugin || configs.has(entry.name)) continue;
+      await this.close(entry);
+      this.entries.delete(entry.name);
+      removed.push(entry.name);
+    }
+    for (const [name, config] of configs) {
+      const old = this.entries.get(name);
+      if (old && old.configKey === JSON.stringify(config)) continue;
+      if (old) {
+        await this.close(old);
+        this.entries.delete(name);
+      }
+      this.startConfig(name, config, false).plugin = true;
+      added.push(name);
+    }
+    await Promise.all(added.map((n) => this.entries.get(n)?.connecting));
+    return { added, removed };
+  }
+
+  /** The plugin servers' names (reload_plugins' cache check compares them). */
+  pluginServerNames(): string[] {
+    return [...this.entries.values()].filter((e) => e.plugin).map((e) => e.name);
+  }
+
   /** mcp_reconnect: close the server (whatever its state) and connect it again; throws if that fails. */
   async reconnect(name: string): Promise<void> {
     const entry = this.known(name, 'mcp_reconnect');
@@ -248,11 +284,13 @@ export class McpManager {
 
   /** For mcp_status: with serverInfo (connected) or the error (failed). */
   details(): McpServerStatus[] {
-    return [...this.entries.values()].map(({ name, status, serverInfo, error }) => ({
+    return [...this.entries.values()].map(({ name, status, serverInfo, error, plugin }) => ({
       name,
       status,
       ...(serverInfo ? { serverInfo } : {}),
       ...(error ? { error } : {}),
+      // Where its definition came from, for a host that keys trust on it.
+      ...(plugin ? { scope: 'plugin', source: 'plugin' } : {}),
     }));
   }
 
