@@ -6,28 +6,14 @@
 //     it (the tool run, the mailbox write, the poll wake-up; target ≤ 600 ms).
 // The host closes stdin right after the prompt, as the official SDK does with a string prompt.
 // `node bench/teams.mjs` (after `npm run build`), or imported by bench/run.mjs.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './lib.mjs';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { median, runStreamSession, startBenchApi, textOf } from './lib.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const AGENT = join(root, 'bin/agent');
 const RUNS = 3;
 
-const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
-
-function textOf(content) {
-  if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.filter((b) => b?.type === 'text').map((b) => b.text).join('\n') : '';
-}
-
 async function startApi(t) {
-  const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
-  return startFakeApi((req) => {
+  return startBenchApi((req) => {
     const messages = req.body.messages ?? [];
     const first = textOf(messages.find((m) => m.role === 'user')?.content);
     const turns = messages.filter((m) => m.role === 'assistant').length;
@@ -52,18 +38,8 @@ async function startApi(t) {
   });
 }
 
-function runOnce(api) {
-  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-teams-')));
-  return new Promise((resolve, reject) => {
-    const child = spawn(AGENT, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], {
-      cwd,
-      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
-      stdio: ['pipe', 'ignore', 'inherit'],
-    });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bench session failed (exit ${code})`))));
-    child.stdin.end(userLine('two teammates'));
-  });
+async function runOnce(api) {
+  await runStreamSession(api, 'two teammates', { prefix: 'bench-teams-' });
 }
 
 /** {both, reprompt}: ms from the spawn turn until both have sent; ms from a send to the lead's re-prompt (worst of the two). */

@@ -197,6 +197,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     effort: o.effort ?? savedEffortFor(loadedSettings.settings, resolveModel(o.model ?? process.env.ANTHROPIC_MODEL ?? DEFAULT_MODEL)),
     maxOutputTokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
     betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
     tools,
@@ -263,7 +264,11 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       startSource: start.source,
       channel,
       loaded: loadedSettings,
-      onHookEvent: o.includeHookEvents ? (subtype, fields) => void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) }) : undefined,
+      // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
+      onHookEvent: (subtype, fields) => {
+        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
+          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+      },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
         void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
@@ -331,7 +336,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
+      pipeline: () => ({ tools, ...guards.pipeline, toolAliases: () => toolAliases, ...(term && o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);

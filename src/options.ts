@@ -25,6 +25,7 @@ export const optionsSchema = z.object({
   fallbackModel: z.string().min(1).optional(),
   maxTurns: positiveInt('--max-turns').optional(),
   maxBudgetUsd: z.coerce.number({ error: '--max-budget-usd must be a number' }).positive('--max-budget-usd must be above 0').optional(),
+  taskBudget: positiveInt('--task-budget').optional(),
   maxThinkingTokens: z.coerce.number({ error: '--max-thinking-tokens must be a number' }).int().nonnegative().optional(),
   systemPrompt: z.string().optional(),
   appendSystemPrompt: z.string().optional(),
@@ -33,6 +34,7 @@ export const optionsSchema = z.object({
   disallowedTools: z.array(z.string()).default([]),
   permissionMode: permissionModeSchema.optional(),
   permissionPromptTool: z.string().optional(),
+  permissionPrompts: z.enum(['host', 'none'], { error: '--permission-prompts must be host or none' }).optional(),
   dangerouslySkipPermissions: z.boolean().default(false),
   allowDangerouslySkipPermissions: z.boolean().default(false),
   addDir: z.array(z.string()).default([]),
@@ -78,8 +80,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 /** Flags the official SDK (or a person) may pass that are not built yet. */
 const NOT_YET = [
   'sdk-url',
-  'task-budget',
-  'permission-prompts',
   'channels',
   'managed-settings-in-initialize',
   'initialize-fields',
@@ -134,6 +134,7 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
+    .option('--task-budget <tokens>', "an advisory token budget for the whole agentic loop: the API counts it down for the model (output_config.task_budget, beta task-budgets-2026-03-13)")
     .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
     .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
     .option('--system-prompt <text>', 'replace the default system prompt')
@@ -143,6 +144,7 @@ function buildProgram(): Command {
     .option('--disallowedTools, --disallowed-tools <rules>', 'permission rules that deny; plain tool names also remove the tool', list)
     .option('--permission-mode <mode>', 'default | acceptEdits | plan | dontAsk | bypassPermissions')
     .option('--permission-prompt-tool <name>', '"stdio": ask the host with can_use_tool control requests')
+    .option('--permission-prompts <who>', 'host (default): the host or the terminal answers permission prompts; none: nobody does, what would ask is denied at once')
     .option('--dangerously-skip-permissions', 'bypass all permission checks')
     .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
     .option('--add-dir <dirs...>', 'more directories the tools may work in')
@@ -156,7 +158,7 @@ function buildProgram(): Command {
     .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
-    .option('--include-hook-events', 'emit system hook_started / hook_response lines for every command hook run')
+    .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')
     .option('--managed-settings <file-or-json>', 'policy settings: highest precedence, nothing overrides them')
     .option('--project-config-root <dir>', 'read the project settings, agents and .mcp.json from this directory instead of the working directory')
     .option('--no-session-persistence', 'do not write the session transcript')

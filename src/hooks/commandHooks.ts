@@ -23,6 +23,8 @@ export interface CommandHookRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Sees the command's raw outcome (for --include-hook-events' hook_response). */
   observe?: (raw: { stdout: string; stderr: string; exitCode: number | null; outcome: 'success' | 'error' | 'cancelled' }) => void;
+  /** Sees the command's output as it comes (for --include-hook-events' hook_progress). */
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
 }
 
 const MAX_OUTPUT = 100_000;
@@ -43,6 +45,7 @@ export async function runCommandHook(hook: CommandHookSpec, opts: CommandHookRun
     timeoutMs,
     signal: opts.signal,
     maxOutputChars: MAX_OUTPUT,
+    onOutput: opts.onOutput,
   });
   opts.observe?.({
     stdout: r.stdout,

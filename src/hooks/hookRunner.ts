@@ -21,9 +21,17 @@ export interface HookRunnerOptions {
   /** For tests: the timeout of hooks that set none (default 60 s). */
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
-  /** --include-hook-events: each command hook's start and end, as system hook_started / hook_response. */
-  onHookEvent?: (subtype: 'hook_started' | 'hook_response', fields: Record<string, unknown>) => void;
+  /** --include-hook-events: each command hook's start, output while it runs, and end. */
+  onHookEvent?: (subtype: HookEventSubtype, fields: Record<string, unknown>) => void;
+  /** How often a running command hook's new output is reported as hook_progress (default 500 ms). */
+  progressIntervalMs?: number;
 }
+
+export type HookEventSubtype = 'hook_started' | 'hook_progress' | 'hook_response';
+
+const PROGRESS_INTERVAL_MS = 500;
+/** hook_progress carries the output so far; past this many characters per stream only the tail. */
+const PROGRESS_MAX_CHARS = 10_000;
 
 export interface HookRunOptions {
   /** Tool name for tool events; source/trigger/type for the others. */
@@ -129,10 +137,15 @@ export class HookRunner {
       const report = this.opts.onHookEvent;
       const who = { hook_id: randomUUID(), hook_name: opts.matchValue ? `${event}:${opts.matchValue}` : event, hook_event: event };
       report?.('hook_started', who);
+      const progress = report ? this.watchOutput((fields) => report('hook_progress', { ...who, ...fields })) : undefined;
       const run = runCommandHook(c.hook, {
         observe: report
-          ? (raw) => report('hook_response', { ...who, output: raw.stdout + raw.stderr, stdout: raw.stdout, stderr: raw.stderr, ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}), outcome: raw.outcome })
+          ? (raw) => {
+              progress?.stop();
+              report('hook_response', { ...who, output: raw.stdout + raw.stderr, stdout: raw.stdout, stderr: raw.stderr, ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}), outcome: raw.outcome });
+            }
           : undefined,
+        onOutput: progress?.onOutput,
         event,
         input,
         cwd,
@@ -166,5 +179,30 @@ export class HookRunner {
     const merged = mergeResults(event, await Promise.all(jobs));
     debugLog('hooks', () => `${event}: ${jobs.length} hook(s) done`);
     return merged;
+  }
+
+  /**
+   * While a command hook runs: every interval, if it printed something new, one hook_progress
+   * with its output so far (the tail, past the cap). A hook that prints nothing sends none.
+   */
+  private watchOutput(send: (fields: { stdout: string; stderr: string; output: string }) => void) {
+    let stdout = '';
+    let stderr = '';
+    let changed = false;
+    const tail = (s: string) => (s.length > PROGRESS_MAX_CHARS ? s.slice(s.length - PROGRESS_MAX_CHARS) : s);
+    const timer = setInterval(() => {
+      if (!changed) return;
+      changed = false;
+      send({ stdout, stderr, output: stdout + stderr });
+    }, this.opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+    timer.unref();
+    return {
+      onOutput: (chunk: string, stream: 'stdout' | 'stderr') => {
+        if (stream === 'stdout') stdout = tail(stdout + chunk);
+        else stderr = tail(stderr + chunk);
+        changed = true;
+      },
+      stop: () => clearInterval(timer),
+    };
   }
 }

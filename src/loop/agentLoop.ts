@@ -29,6 +29,9 @@ export interface StopHookVerdict {
   preventContinuation?: string;
 }
 
+/** The beta header the API wants with `output_config.task_budget`. */
+export const TASK_BUDGET_BETA = 'task-budgets-2026-03-13';
+
 export interface LoopConfig {
   /** The model for the next call; read each turn so set_model takes effect between turns. */
   model: () => string;
@@ -50,6 +53,12 @@ export interface LoopConfig {
   /** An upper bound on max_tokens (CLAUDE_CODE_MAX_OUTPUT_TOKENS); else the model's ceiling. */
   maxOutputTokens?: number;
   betas?: string[];
+  /**
+   * --task-budget: an advisory token budget the API counts down for the model across the agentic
+   * loop (`output_config.task_budget` under its beta header). The main thread's only: a subagent is
+   * a task of its own.
+   */
+  taskBudget?: number;
   signal: AbortSignal;
   usage: UsageAccumulator;
   toolContext: (toolUseId: string) => ToolContext;
@@ -158,7 +167,8 @@ async function* turn(
       maxTokens: opts.maxTokens,
       thinking: opts.thinking,
       effort: opts.effort,
-      betas: cfg.betas,
+      betas: cfg.taskBudget ? [...(cfg.betas ?? []).filter((b) => b !== TASK_BUDGET_BETA), TASK_BUDGET_BETA] : cfg.betas,
+      ...(cfg.taskBudget ? { taskBudget: { total: cfg.taskBudget } } : {}),
       signal: cfg.signal,
       caller: cfg.parentToolUseId,
     })) {

@@ -56,6 +56,8 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     reasoning: parent.reasoning,
     maxOutputTokens: parent.maxOutputTokens,
     betas: parent.betas,
+    // The task budget counts down the parent's agentic loop; a child is a task of its own.
+    taskBudget: undefined,
     autoCompactPct: parent.autoCompactPct,
     preCompactHook: parent.preCompactHook,
     // Permissions and hooks: the parent's pipeline (rules, mode, hooks, host questions, where

@@ -33,6 +33,8 @@ export interface ModelRequest {
   /** Offer the tools but let the model call none (tool_choice none): compaction's summary call. */
   toolChoiceNone?: boolean;
   betas?: string[];
+  /** --task-budget: `output_config.task_budget` (the caller adds its beta header to `betas`). */
+  taskBudget?: { total: number };
   signal: AbortSignal;
   /**
    * Who asks: null for the main agent, the Task tool_use id for a subagent. The API never sees

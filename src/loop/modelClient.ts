@@ -72,7 +72,14 @@ export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.Proce
     ...(tools.length ? { tools: tools as Anthropic.Messages.Tool[] } : {}),
     ...(tools.length && req.toolChoiceNone ? { tool_choice: { type: 'none' as const } } : {}),
     ...(req.thinking ? { thinking: req.thinking } : {}),
-    ...(req.effort ? { output_config: { effort: req.effort } } : {}),
+    ...(req.effort || req.taskBudget
+      ? {
+          output_config: {
+            ...(req.effort ? { effort: req.effort } : {}),
+            ...(req.taskBudget ? { task_budget: { type: 'tokens' as const, total: req.taskBudget.total } } : {}),
+          },
+        }
+      : {}),
     stream: true as const,
   };
 }

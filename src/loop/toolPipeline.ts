@@ -62,6 +62,8 @@ export interface PipelineDeps {
   hooks?: HookRunner;
   /** `--permission-prompt-tool stdio`: ask the host (can_use_tool; the caller owns its timeout). */
   askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** `--permission-prompts none`: nobody answers prompts; what would ask is denied at once (askHost is never called). */
+  noApprovalSurface?: boolean;
   /** Hooks' systemMessage lines, for the host. */
   onSystemMessage?: (message: string) => void;
   /** Non-fatal problems (a malformed updatedPermissions from the host). */
@@ -194,6 +196,14 @@ async function resolveAsk(
     const a = pr.permissionRequest;
     if (a?.behavior === 'deny') return { behavior: 'deny', message: a.message || `A PermissionRequest hook denied ${block.name}.`, interrupt: a.interrupt };
     if (a?.behavior === 'allow') return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
+  }
+  if (deps.noApprovalSurface) {
+    return {
+      behavior: 'deny',
+      message:
+        `${block.name} was denied: ${decision.userInteraction ? 'it needs a person to answer' : decision.reason}, and this session has no approval surface (--permission-prompts none): nobody can be asked. ` +
+        'Do not retry it; go on with what is allowed, or say what you would need and stop.',
+    };
   }
   if (!deps.askHost) {
     if (decision.userInteraction) {

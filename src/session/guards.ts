@@ -2,7 +2,7 @@
 // the runner need to guard every tool call and every prompt. Built once at start; a broken
 // settings file or a forbidden mode stops the start with a clear message, never half a config.
 import type { ControlChannel } from '../control/channel.js';
-import { callbackHooksSchema, HookRunner } from '../hooks/index.js';
+import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
@@ -34,8 +34,8 @@ export interface GuardContext {
   onSystemMessage: (message: string) => void;
   /** The settings loaded at start (loadSessionSettings). */
   loaded: LoadedSettings;
-  /** --include-hook-events: where hook_started / hook_response go. */
-  onHookEvent?: (subtype: 'hook_started' | 'hook_response', fields: Record<string, unknown>) => void;
+  /** --include-hook-events: where hook_started / hook_progress / hook_response go. */
+  onHookEvent?: (subtype: HookEventSubtype, fields: Record<string, unknown>) => void;
 }
 
 export interface Guards {
@@ -75,6 +75,8 @@ export interface GuardOptions {
   /** `--managed-settings`: policy settings (else the managed file). */
   managedSettings?: string;
   permissionPromptTool?: string;
+  /** `--permission-prompts none`: no one answers permission prompts (the SDK's permissionPrompts). */
+  permissionPrompts?: 'host' | 'none';
   permissionMode?: PermissionMode;
   dangerouslySkipPermissions: boolean;
   allowDangerouslySkipPermissions: boolean;
@@ -161,7 +163,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
     hooks,
     settingsFiles: loaded.files,
     rules: { allow: [...loaded.permissions.allow, ...o.allowedTools], deny: [...loaded.permissions.deny, ...o.disallowedTools] },
-    pipeline: { permissions, hooks, askHost, onSystemMessage: ctx.onSystemMessage, onWarning: warn },
+    pipeline: { permissions, hooks, askHost, noApprovalSurface: o.permissionPrompts === 'none', onSystemMessage: ctx.onSystemMessage, onWarning: warn },
     setHostHooks(value) {
       const parsed = callbackHooksSchema.safeParse(value ?? {});
       if (!parsed.success) throw new Error(`initialize: hooks: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

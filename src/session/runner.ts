@@ -42,6 +42,8 @@ export interface SessionSettings {
   /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: an upper bound on max_tokens; else the model's ceiling. */
   maxOutputTokens?: number;
   betas?: string[];
+  /** --task-budget: tokens (see LoopConfig.taskBudget). */
+  taskBudget?: number;
   includePartialMessages: boolean;
   tools: Tool[];
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
@@ -383,6 +385,7 @@ export class SessionRunner {
       reasoning: () => ({ thinking: this.settings.thinking, maxThinkingTokens: this.settings.maxThinkingTokens, effort: this.settings.effort }),
       maxOutputTokens: s.maxOutputTokens,
       betas: s.betas,
+      taskBudget: s.taskBudget,
       signal,
       usage,
       toolContext: (toolUseId) => ({

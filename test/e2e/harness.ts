@@ -1,8 +1,8 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lastToolResults, startFakeApi, type FakeApi, type RecordedRequest, type Script, type ScriptedReply } from '../fake-api/server.js';
 
@@ -10,6 +10,12 @@ export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.ur
 
 export function tempDir(prefix = 'agent-e2e-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Writes `value` as JSON to `file`, making its folder first (settings files and the like). */
+export function writeJson(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(value));
 }
 
 export interface AgentProcess {

@@ -7,28 +7,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text } from '../fake-api/server.js';
 import { calls, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { prompts, sdkOptions } from './sdkHost.js';
+import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-async function run(texts: string[], options: Record<string, unknown>) {
-  const input = prompts(texts);
-  const messages: SDKMessage[] = [];
-  let error: unknown;
-  try {
-    for await (const m of query({ prompt: input as never, options: options as never })) {
-      messages.push(m);
-      if (m.type === 'result') input.onResult();
-    }
-  } catch (err) {
-    error = err;
-  }
-  return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
-}
 
 const QUESTIONS = {
   questions: [

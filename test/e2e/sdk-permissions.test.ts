@@ -6,29 +6,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text } from '../fake-api/server.js';
 import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { prompts, sdkOptions } from './sdkHost.js';
+import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-/** Runs a query to its end; a non-zero exit after an error result is not a test failure. */
-async function run(texts: string[], options: Record<string, unknown>) {
-  const input = prompts(texts);
-  const messages: SDKMessage[] = [];
-  let error: unknown;
-  try {
-    for await (const m of query({ prompt: input as never, options: options as never })) {
-      messages.push(m);
-      if (m.type === 'result') input.onResult();
-    }
-  } catch (err) {
-    error = err;
-  }
-  return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
-}
 
 describe('official SDK canUseTool', () => {
   it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {
@@ -246,5 +230,51 @@ describe('official SDK callback hooks', () => {
     expect(asked).toEqual(['touch by-host']);
     expect(existsSync(join(cwd, 'by-hook')) && existsSync(join(cwd, 'by-host'))).toBe(true);
     expect(readFileSync(join(cwd, 'by-hook'), 'utf8')).toBe('');
+  });
+});
+
+describe('permissionPrompts through the SDK', () => {
+  it("'none': canUseTool is never called; what would prompt is denied at once with the reason, rules and modes still allow", async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch asked' }],
+        ['Bash', { command: 'echo allowed-by-rule' }],
+        ['Read', { file_path: join(cwd, 'nothing-here') }],
+      ]),
+      text('done'),
+    ]);
+    let asked = 0;
+    const canUseTool: CanUseTool = async () => {
+      asked++;
+      return { behavior: 'allow' };
+    };
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'none', allowedTools: ['Bash(echo:*)'] }));
+    expect(r.error).toBeUndefined();
+    expect(asked).toBe(0);
+    const seen = resultsById(api.requests[1]);
+    expect(seen.t1.isError).toBe(true);
+    expect(seen.t1.text).toMatch(/no approval surface \(--permission-prompts none\)/);
+    expect(existsSync(join(cwd, 'asked'))).toBe(false);
+    expect(seen.t2).toMatchObject({ isError: false });
+    expect(seen.t2.text).toContain('allowed-by-rule');
+    // A read in the working directory needs no prompt: it runs (and fails only because the file is absent).
+    expect(seen.t3.text).not.toMatch(/approval surface/);
+    expect(r.results[0]).toMatchObject({ subtype: 'success' });
+    expect((r.results[0].permission_denials as Array<{ tool_use_id: string }>).map((d) => d.tool_use_id)).toEqual(['t1']);
+  });
+
+  it("'host' is the default: canUseTool is asked", async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([calls([['Bash', { command: 'touch asked' }]]), text('done')]);
+    let asked = 0;
+    const canUseTool: CanUseTool = async (_n, input) => {
+      asked++;
+      return { behavior: 'allow', updatedInput: input };
+    };
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'host' }));
+    expect(r.error).toBeUndefined();
+    expect(asked).toBe(1);
+    expect(existsSync(join(cwd, 'asked'))).toBe(true);
   });
 });

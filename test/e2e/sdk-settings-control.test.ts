@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { resultsById, startFakeApi, tempDir, writeJson, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -13,11 +13,6 @@ afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function writeJson(file: string, value: unknown) {
-  mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, JSON.stringify(value));
-}
 
 /** Each prompt makes the model run `echo <n>` in Bash, then answer. */
 function echoEachPrompt() {

@@ -1,5 +1,5 @@
 // Host-side helpers for the tests that drive bin/agent through the official Claude Agent SDK.
-import type { SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { AGENT_BIN, tempDir } from './harness.js';
 
 /** query() options that run bin/agent against the fake API at `apiUrl`; `extra` is merged on top. */
@@ -57,4 +57,23 @@ export function prompts(texts: string[]) {
     },
     [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
   };
+}
+
+/**
+ * Runs a query over `texts` (one prompt per result) to its end and collects what it said; an error
+ * the SDK throws (e.g. a non-zero exit after an error result) is returned, not thrown.
+ */
+export async function runQuery(texts: string[], options: Record<string, unknown>) {
+  const input = prompts(texts);
+  const messages: SDKMessage[] = [];
+  let error: unknown;
+  try {
+    for await (const m of query({ prompt: input as never, options: options as never })) {
+      messages.push(m);
+      if (m.type === 'result') input.onResult();
+    }
+  } catch (err) {
+    error = err;
+  }
+  return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
 }

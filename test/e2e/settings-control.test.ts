@@ -4,18 +4,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { resultsById, runAgent, startFakeApi, tempDir, writeJson, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
-
-function writeJson(file: string, value: unknown) {
-  mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, JSON.stringify(value));
-}
 
 describe('settings env', () => {
   it('sets the variables of the user settings `env` key for the session and its children', async () => {

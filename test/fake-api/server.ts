@@ -269,6 +269,21 @@ function invalidThinking(messages: any[]): string | null {
   return null;
 }
 
+/**
+ * What the real API refuses in `output_config.task_budget` (docs: Task budgets): the field needs the
+ * `task-budgets-2026-03-13` beta header, `type: "tokens"`, and a positive whole `total`.
+ */
+function invalidTaskBudget(body: any, betaHeader: string | string[] | undefined): string | null {
+  const tb = body?.output_config?.task_budget;
+  if (tb === undefined) return null;
+  const betas = (Array.isArray(betaHeader) ? betaHeader.join(',') : (betaHeader ?? '')).split(',').map((b) => b.trim());
+  if (!betas.includes('task-budgets-2026-03-13'))
+    return 'output_config.task_budget: task budgets require the beta header task-budgets-2026-03-13';
+  if (tb?.type !== 'tokens') return 'output_config.task_budget.type: Input should be \'tokens\'';
+  if (!Number.isInteger(tb.total) || tb.total <= 0) return 'output_config.task_budget.total: Input should be a positive integer';
+  return null;
+}
+
 export interface FakeApiOptions {
   port?: number;
   /** Simulate the prompt cache (default true); false reports every input token as uncached. */
@@ -496,6 +511,11 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
         sendJson(res, 400, errorBody('invalid_request_error', `${field}: Field required`));
         return;
       }
+    }
+    const budgetError = invalidTaskBudget(body, req.headers['anthropic-beta']);
+    if (budgetError) {
+      sendJson(res, 400, errorBody('invalid_request_error', budgetError));
+      return;
     }
     const thinkingError = invalidThinking(body.messages);
     if (thinkingError) {
