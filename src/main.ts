@@ -454,6 +454,11 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     },
     setHooks: (list) => guards.hooks.setPluginHooks(list),
     setMcpServers: async (servers) => {
+      // --strict-mcp-config: only its own servers run; the plugins' are left out, and said so.
+      if (o.strictMcpConfig && servers.size) {
+        process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
+        servers = new Map();
+      }
       if (!servers.size && !mcpSetup) return;
       const m = await (mcpSetup ??= createMcp().then((x) => (mcp = x)));
       await m.setPluginServers(servers);

@@ -87,16 +87,29 @@ describe('plugins from --plugin-dir', () => {
     expect(lastUserText(api.requests[4])).toBe(`Say hello to Ana; templates live in ${root}/templates.`);
   });
 
-  it('--plugin-dir-no-mcp loads everything but the MCP servers', async () => {
+  it('--plugin-dir-no-mcp loads everything but the MCP servers; the plugin agent runs as a subagent', async () => {
     const root = makePlugin('kit');
-    api = await startFakeApi([text('ok')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--plugin-dir-no-mcp', root], input: userLine('hi') + '\n' });
+    api = await startFakeApi([toolUse('Agent', { description: 'review', prompt: 'review the diff', subagent_type: 'kit:reviewer' }, 'toolu_a'), text('looks fine'), text('ok')]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--plugin-dir-no-mcp', root], input: userLine('hi') + '\n' });
     expect(r.code).toBe(0);
     const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init.plugins).toEqual([{ name: 'kit', path: root }]);
     expect(init.slash_commands).toContain('kit:greet');
     expect(init.mcp_servers).toEqual([]);
     expect(init.tools.some((t: string) => t.startsWith('mcp__plugin_kit'))).toBe(false);
+    expect(JSON.stringify(api.requests[1].body.system)).toContain('You review code.');
+    expect(JSON.stringify(lastToolResults(api.requests[2]))).toContain('looks fine');
+  });
+
+  it('--strict-mcp-config leaves the plugins\' MCP servers out, and says so', async () => {
+    const root = makePlugin('kit');
+    api = await startFakeApi([text('ok')]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--strict-mcp-config', '--plugin-dir', root], input: userLine('hi') + '\n' });
+    expect(r.code).toBe(0);
+    const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init.mcp_servers).toEqual([]);
+    expect(init.slash_commands).toContain('kit:greet');
+    expect(r.stderr).toContain("agent: --strict-mcp-config: the plugins' MCP servers are not started: plugin:kit:calc");
   });
 
   it('a malformed manifest, a broken hooks file, a missing folder or two plugins of one name stop the start (exit 2), naming the file', async () => {
