@@ -1,10 +1,8 @@
-// What issue 12 has not built yet (tool search, worktrees) fails
+// What issue 12 has not built yet (worktrees) fails
 // loudly when a host asks for it: never a session that silently runs without it.
-import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
-import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { prompts, sdkOptions } from './sdkHost.js';
+import { runAgent, startFakeApi, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -12,24 +10,12 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function firstError(options: Record<string, unknown>): Promise<string> {
-  const input = prompts(['hi']);
-  try {
-    for await (const m of query({ prompt: input as never, options: options as never })) {
-      if (m.type === 'result') return `result: ${JSON.stringify(m).slice(0, 300)}`;
-    }
-    return 'no error';
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
-
 describe('not built yet: loud failures', () => {
   it('--tools naming a tool not built yet stops the start (exit 2), naming it', async () => {
     api = await startFakeApi([text('never')]);
-    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,ToolSearch,EnterWorktree'] });
+    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,EnterWorktree,ExitWorktree'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('agent: --tools: ToolSearch, EnterWorktree are not built yet');
+    expect(r.stderr).toContain('agent: --tools: EnterWorktree, ExitWorktree are not built yet');
     expect(api.requests).toHaveLength(0);
   });
 
