@@ -155,7 +155,7 @@ function buildProgram(): Command {
     .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--plugin-dir <dir>', 'load the plugin in this folder (.claude-plugin/plugin.json; its commands, agents, skills, hooks, MCP servers) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--plugin-dir-no-mcp <dir>', 'as --plugin-dir, without the plugin\'s MCP servers (the host runs them) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
+    .option('--strict-mcp-config', 'use only the servers of --mcp-config and the host: no settings-file, .mcp.json or plugin servers')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')
