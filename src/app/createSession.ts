@@ -49,6 +49,8 @@ import { selectTools } from './selectTools.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
+/** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
+const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
 /** What the mode gives the session. */
 export interface SessionIO {
@@ -142,8 +144,25 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, `--json-schema: ${(err as Error).message}`);
   }
+  const channel = new ControlChannel((m) => writer.send(m));
   const promptTool = o.permissionPromptTool;
+  const hooksFor = (event: 'Elicitation' | 'ElicitationResult') =>
+    async (fields: object & { mcp_server_name: string }, signal: AbortSignal) => {
+      if (!guards.hooks.has(event)) return undefined;
+      return (await guards.hooks.run(event, fields, { matchValue: fields.mcp_server_name, signal })).elicitation;
+    };
   const mcp = new SessionMcp({
+    // Elicitation: hooks first, then the host (stream-json only); nobody else can answer.
+    elicitation: {
+      hook: hooksFor('Elicitation'),
+      resultHook: hooksFor('ElicitationResult'),
+      ...(o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none'
+        ? { askHost: (payload, signal) => channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }) }
+        : {}),
+      unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
+      log: (line) => process.stderr.write(`${line}\n`),
+    },
+    onElicitationComplete: (server, id) => void emit({ type: 'system', subtype: 'elicitation_complete', mcp_server_name: server, elicitation_id: id, ...envelope(sessionId) }),
     cwd,
     env,
     clientVersion: VERSION,
@@ -242,7 +261,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     tools.narrow((t) => agentAllowsTool(def, t.name));
   };
 
-  const channel = new ControlChannel((m) => writer.send(m));
   let guards: Guards;
   try {
     guards = setupGuards(o, {

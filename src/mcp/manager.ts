@@ -6,7 +6,13 @@
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
 import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import { elicitationHandler, type ElicitationDeps } from './elicitation.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
@@ -62,6 +68,10 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** One human-readable line for stderr. */
   log: (line: string) => void;
+  /** Who answers a server's elicitation/create (hooks, the host); without it the capability is not offered. */
+  elicitation?: ElicitationDeps;
+  /** A server's notifications/elicitation/complete (url mode). */
+  onElicitationComplete?: (serverName: string, elicitationId: string) => void;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -342,7 +352,15 @@ export class McpManager {
 
   private async connect(entry: Entry, open: () => OpenedTransport): Promise<void> {
     let opened: OpenedTransport | undefined;
-    const client = new Client({ name: 'agent-runtime', version: this.opts.clientVersion }, { capabilities: {} });
+    // Elicitation is offered when something answers it; an answer (a decline when nobody can be
+    // asked) always comes, so a server never waits on us.
+    const elicit = this.opts.elicitation;
+    const client = new Client({ name: 'agent-runtime', version: this.opts.clientVersion }, { capabilities: elicit ? { elicitation: { form: {}, url: {} } } : {} });
+    if (elicit) {
+      const answer = elicitationHandler(entry.name, elicit);
+      client.setRequestHandler(ElicitRequestSchema, (req, extra) => answer(req, extra.signal));
+    }
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => this.opts.onElicitationComplete?.(entry.name, n.params.elicitationId));
     const timeoutMs = this.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     // Known from the start, so closeAll/killAll also end a server that is still connecting.
