@@ -386,17 +386,21 @@ export class McpManager {
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
       entry.infos = infos;
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      // The re-list counts as connecting work, so the next turn (which waits for ready()) sees the new set.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (entry.client !== client || entry.status !== 'connected') return;
-        try {
-          const fresh = await listTools(client, timeoutMs);
-          if (entry.client === client && entry.status === 'connected') {
-            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
-            entry.infos = fresh;
+        const relist = (async () => {
+          try {
+            const fresh = await listTools(client, timeoutMs);
+            if (entry.client === client && entry.status === 'connected') {
+              entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
+              entry.infos = fresh;
+            }
+          } catch (err) {
+            this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
           }
-        } catch (err) {
-          this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
-        }
+        })().finally(() => this.connecting.delete(relist));
+        this.connecting.add(relist);
       });
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';
