@@ -19,8 +19,8 @@ import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
-import { envBlock } from '../session/systemPrompt.js';
-import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
+import { envBlock } from '../prompt/systemPrompt.js';
+import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
 
 export interface SubagentHookInput {
   agent_id: string;
