@@ -39,6 +39,8 @@ import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
 import type { AgentDef } from '../agents/definitions.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
 import { parseServer } from '../mcp/config.js';
+import { withPolicy } from '../mcp/sources.js';
+import type { McpPolicy } from '../mcp/policy.js';
 import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
@@ -167,7 +169,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
       log: (line) => process.stderr.write(`${line}\n`),
     },
-    onElicitationComplete: (server, id) => void emit({ type: 'system', subtype: 'elicitation_complete', mcp_server_name: server, elicitation_id: id, ...envelope(sessionId) }),
+    onElicitationComplete: (server, id) => void emit({ type: 'notice', notice: { subtype: 'elicitation_complete', serverName: server, elicitationId: id } }),
     cwd,
     env,
     clientVersion: VERSION,
@@ -176,6 +178,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     promptTool,
   });
   // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  let policy: McpPolicy | undefined;
   {
     const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
     const { gatherMcpServers } = await import('../mcp/sources.js');
@@ -189,6 +192,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         env,
       });
       for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+      policy = found.policy;
       const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
       if (groups.length) mcp.connectConfigured(groups);
     } catch (err) {
@@ -427,7 +431,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const initialize: InitializeTarget = {
     connectInitializeMcp: (servers) => {
       // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
-      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, parseServer(name, config, 'initialize: mcpServers')]));
+      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, withPolicy(policy!, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic')]));
       mcp.connectConfigured([{ scope: 'dynamic', configs }]);
     },
     connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
@@ -510,7 +514,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     manager: () => mcp.manager(),
     parseServer: async (name, config) => {
       const { parseServer } = await import('../mcp/config.js');
-      return parseServer(name, config, 'mcp_set_servers');
+      return withPolicy(policy!, name, parseServer(name, config, 'mcp_set_servers'), 'dynamic');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
     askedServers: () => guards.permissions.mcpServersAsked,
