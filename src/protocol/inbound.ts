@@ -89,8 +89,9 @@ export const initializeRequestSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({})).optional(),
   /** Replaces the workflow part of the plan-mode reminder. */
   planModeInstructions: z.string().optional(),
-  /** Not built yet: only read to refuse them (see main.ts). */
+  /** The skills to enable (an unknown name ends the session: src/control/initializeHandler.ts). */
   skills: z.union([z.array(z.string()), z.literal('all')]).optional(),
+  /** Not built yet: only read to refuse them (src/control/initializeHandler.ts). */
   plugins: z.array(z.unknown()).optional(),
   title: z.string().optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
