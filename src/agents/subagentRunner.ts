@@ -151,7 +151,7 @@ export class SubagentRunner implements SubagentService {
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, todos: createTodoStore(), agentId };
+    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, skills: undefined, todos: createTodoStore(), agentId };
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({

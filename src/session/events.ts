@@ -21,9 +21,13 @@ export interface SessionInit {
   permissionMode: PermissionMode;
   slashCommands: string[];
   skills: string[];
+  /** The loaded plugins (--plugin-dir, the SDK's plugins). */
+  plugins: Array<{ name: string; path: string }>;
   apiKeySource: string;
   agents: string[];
   version: string;
+  /** Protocol capabilities a host may feature-detect. */
+  capabilities: string[];
   sandbox?: { enabled: boolean; active: boolean; reason?: string };
 }
 
