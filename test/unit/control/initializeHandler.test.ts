@@ -18,6 +18,8 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     setJsonSchema: log('setJsonSchema'),
     setHostHooks: log('setHostHooks'),
     selectSkills: log('selectSkills'),
+    loadPlugins: () => undefined,
+    pluginsLoaded: () => true,
     setPlanModeInstructions: log('setPlanModeInstructions'),
     setToolAliases: log('setToolAliases'),
     setSystemPrompt: log('setSystemPrompt'),
@@ -63,10 +65,10 @@ describe('handleInitialize', () => {
     expect(exits).toEqual([]);
   });
 
-  it('plugins, an unknown skill or an unknown --agent end the process after the error answer', () => {
-    const plugins = target();
-    expect(() => handleInitialize(req({ plugins: [{ type: 'local', path: '/p' }] }), plugins.t)).toThrow(/plugins: Plugins are not supported yet/);
-    expect(plugins.exits).toHaveLength(1);
+  it('a broken plugin, an unknown skill or an unknown --agent end the process after the error answer', async () => {
+    const plugins = target({ loadPlugins: () => Promise.reject(new Error('/p: no .claude-plugin/plugin.json')) });
+    await expect(handleInitialize(req({ plugins: [{ type: 'local', path: '/p' }] }), plugins.t)).rejects.toThrow('initialize: plugins: /p: no .claude-plugin/plugin.json');
+    expect(plugins.exits).toEqual(['initialize: plugins: /p: no .claude-plugin/plugin.json']);
 
     const skills = target({
       selectSkills: () => {
@@ -85,10 +87,16 @@ describe('handleInitialize', () => {
     expect(agent.exits).toEqual(['--agent x: no agent of that name']);
   });
 
-  it('the host agents are set before --agent is looked up', () => {
+  it('the host agents are set, and its plugins loaded, before skills are chosen and --agent is looked up', async () => {
     const order: string[] = [];
-    const { t } = target({ setSdkAgents: () => void order.push('agents'), checkMainAgent: () => void order.push('lookup') });
-    handleInitialize(req({ agents: { x: {} } }), t);
-    expect(order).toEqual(['agents', 'lookup']);
+    const { t } = target({
+      setSdkAgents: () => void order.push('agents'),
+      loadPlugins: async () => void order.push('plugins'),
+      selectSkills: () => void order.push('skills'),
+      checkMainAgent: () => void order.push('lookup'),
+    });
+    const answer = await handleInitialize(req({ agents: { x: {} }, plugins: [{ type: 'local', path: '/p' }], skills: 'all' }), t);
+    expect(order).toEqual(['agents', 'plugins', 'skills', 'lookup']);
+    expect(answer).toMatchObject({ plugins_applied: true });
   });
 });
