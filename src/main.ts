@@ -489,7 +489,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     mcpStatus: async () => ({ mcpServers: mcpSetup ? (await mcpSetup).details() : [] }),
   });
 
-  registerTaskControlHandlers(channel, agents.registry);
+  registerTaskControlHandlers(channel, agents.registry, agents.foreground);
   // reload_skills: the skill folders read again; the answer lists what is now enabled.
   channel.on('reload_skills', async () => ({
     skills: (await skills.reload()).map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source})`, argumentHint: '' })),

@@ -10,6 +10,7 @@ import { envelope, toWire } from '../session/wire.js';
 import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
 import { TaskRegistry } from '../tasks/registry.js';
+import { ForegroundTasks } from '../tasks/foreground.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
 import { loadAgentDir } from './markdownAgents.js';
@@ -42,6 +43,8 @@ export interface AgentSetupOptions {
 export interface AgentSetup {
   catalog: AgentCatalog;
   registry: TaskRegistry;
+  /** The main thread's blocking Bash calls and subagents (background_tasks moves them). */
+  foreground: ForegroundTasks;
   services: ToolServices;
   background: BackgroundHost;
   team: TeamService;
@@ -93,9 +96,11 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     sessionSpent: () => (o.sessionSpent?.() ?? 0) + background.pendingUsd(),
   });
   setTaskAgentLister(() => subagents.list());
+  const foreground = new ForegroundTasks();
   const services: ToolServices = {
     subagents,
     backgroundShell: createBackgroundShellService(registry),
+    foreground,
     tasks: createTaskControlService(registry),
     todos: createTodoStore(),
     team,
@@ -103,6 +108,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   return {
     catalog,
     registry,
+    foreground,
     services,
     background,
     team,

@@ -143,6 +143,7 @@ export class TaskRegistry {
         ...(end.usage ? { usage: end.usage } : {}),
       });
       this.notices.push(rec);
+      this.emitLevel();
       const settle = () => {
         resolveDone();
         this.changed();
@@ -150,6 +151,7 @@ export class TaskRegistry {
       if (emitted && typeof (emitted as Promise<void>).then === 'function') (emitted as Promise<void>).then(settle, settle);
       else settle();
     });
+    this.emitLevel();
     void this.opts.emit({
       type: 'system',
       subtype: 'task_started',
@@ -254,6 +256,22 @@ export class TaskRegistry {
     // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
     for (const t of running) t.seenByModel = true;
     await Promise.all(running.map((t) => this.stop(t.id, graceMs)));
+  }
+
+  /**
+   * `system`/`background_tasks_changed`: every live task after a start or an end (a level the
+   * host replaces its set with, as sdk.d.ts documents).
+   */
+  private emitLevel(): void {
+    const tasks = this.list()
+      .filter((t) => t.status === 'running')
+      .map((t) => ({
+        task_id: t.id,
+        task_type: t.kind,
+        ...(t.subagentType ? { subagent_type: t.subagentType } : {}),
+        description: t.description,
+      }));
+    void this.opts.emit({ type: 'system', subtype: 'background_tasks_changed', tasks });
   }
 
   private changed(): void {
