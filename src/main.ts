@@ -29,6 +29,7 @@ import { SkillCatalog } from './skills/catalog.js';
 import { makeSkillTool } from '../tools/skill.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from './session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from './settings/index.js';
+import { OutputStyleCatalog } from './settings/outputStyles.js';
 import { ResumeError, startSession, type SessionStart } from './session/resume.js';
 import { envelope } from './session/wire.js';
 import { sessionDir } from './session/transcript.js';
@@ -163,10 +164,31 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       return (mcp = m);
     });
   }
+  // Output styles of the setting sources; the `outputStyle` setting picks the one in use.
+  const outputStyles = new OutputStyleCatalog(
+    { cwd, projectRoot: o.projectConfigRoot, env: process.env, sources: parseSources(o.settingSources) },
+    (m) => process.stderr.write(`agent: ${m}\n`),
+  );
+  await outputStyles.reload();
+  const wantedStyle = (loadedSettings.settings as Record<string, unknown>).outputStyle;
+  if (typeof wantedStyle === 'string' && wantedStyle !== '') {
+    try {
+      outputStyles.select(wantedStyle);
+    } catch (err) {
+      process.stderr.write(`agent: settings outputStyle: ${(err as Error).message}; using "default"\n`);
+    }
+  }
   const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
+    outputStyle: outputStyles.currentStyle(),
+  };
+  /** Switch the session to a style (throws for an unknown one): init's output_style and the next system prompt follow. */
+  const useOutputStyle = (name: string) => {
+    outputStyles.select(name);
+    systemParts.outputStyle = outputStyles.currentStyle();
+    settings.outputStyle = outputStyles.current;
   };
   const settings: SessionSettings = {
     sessionId,
@@ -189,6 +211,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     agents: [],
     apiKeySource: process.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : process.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
     version: VERSION,
+    outputStyle: outputStyles.current,
   };
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
@@ -467,8 +490,8 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
       }
       return {
         commands: slash.list(),
-        output_style: 'default',
-        available_output_styles: ['default'],
+        output_style: outputStyles.current,
+        available_output_styles: outputStyles.names(),
         agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
         models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
@@ -506,6 +529,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     currentModel: () => settings.model,
     sources: parseSources(o.settingSources),
     paths: settingsPaths(settingsRoot, process.env),
+    outputStyles: { names: () => outputStyles.names(), use: useOutputStyle },
+  });
+  // reload_output_styles: the style folders read again; the answer lists every style there is now.
+  channel.on('reload_output_styles', async () => {
+    const names = await outputStyles.reload();
+    useOutputStyle(outputStyles.current);
+    return { available_output_styles: names };
   });
   registerMcpControlHandlers(channel, {
     manager: () => (mcpSetup ??= createMcp().then((m) => (mcp = m))),

@@ -42,6 +42,8 @@ export interface SessionSettings {
   /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: an upper bound on max_tokens; else the model's ceiling. */
   maxOutputTokens?: number;
   betas?: string[];
+  /** The output style in use (system/init's output_style). */
+  outputStyle?: string;
   /** --task-budget: tokens (see LoopConfig.taskBudget). */
   taskBudget?: number;
   includePartialMessages: boolean;
@@ -406,7 +408,7 @@ export class SessionRunner {
       slash_commands: this.hooks.slashCommandNames?.() ?? [],
       skills: this.hooks.skillNames?.() ?? [],
       apiKeySource: s.apiKeySource,
-      output_style: 'default',
+      output_style: s.outputStyle ?? 'default',
       agents: s.agents,
       claude_code_version: s.version,
       ...(s.sandbox ? { sandbox: s.sandbox } : {}),
