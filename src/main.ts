@@ -3,6 +3,7 @@
 // run cleanly: child process groups killed, a final result written where possible.
 import { randomUUID } from 'node:crypto';
 import { builtinTools } from '../tools/registry.js';
+import { parseToolSearchSetting, type ToolSearchSetting } from './loop/deferredTools.js';
 import type { Tool } from '../tools/tool.js';
 import { createStructuredOutputTool } from '../tools/structuredOutput.js';
 import { ControlChannel } from './control/channel.js';
@@ -135,6 +136,13 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     process.stderr.write(`agent: ${(err as Error).message}\n`);
     return 2;
   }
+  let toolSearch: ToolSearchSetting;
+  try {
+    toolSearch = parseToolSearchSetting(process.env.ENABLE_TOOL_SEARCH);
+  } catch (err) {
+    process.stderr.write(`agent: ${(err as Error).message}\n`);
+    return 2;
+  }
   let structuredOutputTool: Tool | undefined;
   try {
     if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
@@ -206,6 +214,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     // The terminal draws the text as it streams.
     includePartialMessages: o.includePartialMessages || term !== undefined,
     tools,
+    toolSearch,
     structuredOutputTool,
     mcpServers: [],
     agents: [],
@@ -603,7 +612,7 @@ async function modelClientFor(o: CliOptions): Promise<CallModel | undefined> {
 }
 
 /** Tools the reference offers that this build does not have yet: asking for one is an error, never a silent omission. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'ToolSearch', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'EnterWorktree', 'ExitWorktree']);
 
 /** --tools picks the offered set (a tool not built yet is an error); plain names in --disallowedTools remove tools too. */
 function selectTools(all: Tool[], o: CliOptions): Tool[] {

@@ -21,6 +21,7 @@ import { SendMessageTool } from './sendMessage.js';
 import { ListAgentsTool } from './listAgents.js';
 import { TeamCreateTool } from './teamCreate.js';
 import { TeamDeleteTool } from './teamDelete.js';
+import { ToolSearchTool } from './toolSearch.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -43,6 +44,8 @@ export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessE
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool, WebSearchTool,
     createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
     SendMessageTool, ListAgentsTool,
+    // Offered only while tools are deferred (src/loop/deferredTools.ts).
+    ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
   ] as Tool[];
 }

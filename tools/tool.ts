@@ -56,7 +56,7 @@ export interface ToolContext {
   isPathReadable?: (absPath: string) => boolean;
   /** Services that some tools need (background tasks, subagents, todos); absent in bare contexts. */
   services?: ToolServices;
-  /** The loop that made this call (set by the loop): a tool starts a child loop through it. */
+  /** The loop that made this call (set by the loop): a tool starts a child loop through it; ToolSearch loads tools into it. */
   loop?: LoopHandle;
 }
 
@@ -120,6 +120,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * host or the terminal, whatever the mode or the allow rules say; with no one to ask it fails.
    */
   requiresUserInteraction?: boolean;
+  /** Never deferred behind ToolSearch (an MCP server's or tool's alwaysLoad). */
+  alwaysLoad?: boolean;
   /** No side effects: safe in plan mode and allowed by default inside the working directories. */
   isReadOnly(input: z.infer<S>): boolean;
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */

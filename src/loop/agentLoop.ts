@@ -14,6 +14,7 @@ import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipelin
 import { StructuredOutputTracker } from './structuredOutput.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import { loopHandle } from './childLoop.js';
+import type { DeferredTools } from './deferredTools.js';
 import { autoCompact, isPromptTooLong, noteUsage, reactiveCompact, type CompactConfig } from './compaction.js';
 
 export const MAX_TOKENS_RECOVERIES = 3;
@@ -40,6 +41,11 @@ export interface LoopConfig {
   system: ModelRequest['system'];
   tools: Tool[];
   apiTools: ApiTool[];
+  /**
+   * Tool search (deferredTools.ts): when set, the request's tools come from it (MCP tools may be
+   * withheld until ToolSearch loads them) instead of `apiTools`.
+   */
+  deferredTools?: DeferredTools;
   /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
   callModel?: CallModel;
   /** See CompactConfig: the compaction threshold, else the environment's. */
@@ -102,6 +108,8 @@ export async function* agentLoop(
       inner?.(d);
     },
   };
+  // Tools the history already used (a resumed session) are offered again: the API wants them defined.
+  cfg.deferredTools?.loadUsedIn(history);
   const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials, structured: StructuredOutputTracker.forTools(cfg.tools) };
   // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
   const handle = loopHandle(cfg);
@@ -148,7 +156,12 @@ async function* turn(
   // 1. Compact the history if the last reply's context is near the window; then one streamed API
   // call (with retries inside the client, and one switch to the fallback model).
   const model = modelOverride ?? cfg.model();
-  st.apiMs += (yield* autoCompact(history, cfg, model)).durationMs;
+  const compacted = yield* autoCompact(history, cfg, model);
+  st.apiMs += compacted.durationMs;
+  // The deferred tools' names, when the model has not been told them (or was, before a compaction).
+  if (compacted.compacted) cfg.deferredTools?.forgetAnnouncement();
+  const deferredNote = cfg.deferredTools?.takeAnnouncement();
+  if (deferredNote) appendToLastUser(history, deferredNote);
   const opts = resolveRequestOptions(model, { ...cfg.reasoning?.(), maxOutputTokens: cfg.maxOutputTokens });
   let message: AssistantMessage | undefined;
   // Tools start as their blocks complete (toolBatch.ts). Once one has started, the reply is not
@@ -163,7 +176,7 @@ async function* turn(
       model,
       system: cfg.system,
       messages: history,
-      tools: cfg.apiTools,
+      tools: cfg.deferredTools?.apiTools() ?? cfg.apiTools,
       maxTokens: opts.maxTokens,
       thinking: opts.thinking,
       effort: opts.effort,

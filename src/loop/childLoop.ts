@@ -39,6 +39,8 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     system: spec.system,
     tools: spec.tools,
     apiTools: spec.tools.map(toolApiSchema),
+    // Tool search works the same in the child; what it loads is its own.
+    deferredTools: parent.deferredTools?.forTools(spec.tools),
     parentToolUseId: spec.parentToolUseId,
     signal: spec.signal,
     usage: spec.usage,

@@ -23,6 +23,8 @@ export interface CompactConfig {
   model: () => string;
   system: ModelRequest['system'];
   apiTools: ApiTool[];
+  /** Tool search: the tools the loop offers now (deferredTools.ts), else `apiTools`. */
+  deferredTools?: { apiTools(): ApiTool[] };
   callModel?: CallModel;
   /** Percent of the context window that triggers compaction, false for never; default: the environment. */
   autoCompactPct?: number | false;
@@ -228,7 +230,7 @@ async function* summarise(
     system: cfg.system,
     messages,
     // Offered but not callable: the API wants tools defined when the history holds tool blocks.
-    tools: cfg.apiTools,
+    tools: cfg.deferredTools?.apiTools() ?? cfg.apiTools,
     toolChoiceNone: true,
     // A summary needs no thinking; the effort is the session's.
     maxTokens: resolveRequestOptions(model, { maxOutputTokens: cfg.maxOutputTokens, thinking: 'disabled' }).maxTokens,

@@ -11,11 +11,14 @@ const stdioSchema = z.object({
   command: z.string().min(1, 'command must not be empty'),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /** Never defer this server's tools behind ToolSearch. */
+  alwaysLoad: z.boolean().optional(),
 });
 const remoteSchema = z.object({
   type: z.enum(['sse', 'http']),
   url: z.url({ error: 'url must be a URL' }),
   headers: z.record(z.string(), z.string()).default({}),
+  alwaysLoad: z.boolean().optional(),
 });
 
 export type StdioServerConfig = z.infer<typeof stdioSchema>;

@@ -34,6 +34,8 @@ interface Entry extends McpServerStatus {
   configKey: string;
   /** Named by mcp_set_servers (or an in-process server): the set the next call replaces. */
   dynamic: boolean;
+  /** The config's `alwaysLoad`: its tools are never deferred behind ToolSearch. */
+  alwaysLoad?: boolean;
   /** True from the moment we close it on purpose: its closing is not a failure. */
   leaving?: boolean;
   /** The pending connect, awaited by whoever needs its outcome. */
@@ -101,6 +103,7 @@ export class McpManager {
   private startConfig(name: string, config: McpServerConfig, dynamic: boolean): Entry {
     const entry = this.add(name, JSON.stringify(config), dynamic);
     entry.open = this.opener(name, config);
+    if ('alwaysLoad' in config) entry.alwaysLoad = config.alwaysLoad;
     if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
     else this.begin(entry);
     return entry;
@@ -322,13 +325,13 @@ export class McpManager {
       entry.pid ??= opened.pid() ?? undefined;
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
-      entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client));
+      entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         if (entry.client !== client || entry.status !== 'connected') return;
         try {
           const fresh = await listTools(client, timeoutMs);
-          if (entry.client === client && entry.status === 'connected') entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client));
+          if (entry.client === client && entry.status === 'connected') entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
         } catch (err) {
           this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
         }

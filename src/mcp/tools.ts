@@ -24,10 +24,17 @@ export function mcpToolName(server: string, tool: string): string {
 
 const looseInput = z.record(z.string(), z.unknown());
 
-export function mcpTool(serverName: string, info: McpToolInfo, client: () => Client): Tool {
+/**
+ * `serverAlwaysLoad`: the server's config says `alwaysLoad: true` — its tools are never deferred
+ * behind ToolSearch, except one the server lists with `_meta["anthropic/alwaysLoad"]: false`; a
+ * tool listed with `true` is never deferred whatever its server says.
+ */
+export function mcpTool(serverName: string, info: McpToolInfo, client: () => Client, serverAlwaysLoad = false): Tool {
   const { $schema: _drop, ...schema } = info.inputSchema as Record<string, unknown>;
+  const own = (info._meta as Record<string, unknown> | undefined)?.['anthropic/alwaysLoad'];
   return defineTool({
     name: mcpToolName(serverName, info.name),
+    alwaysLoad: typeof own === 'boolean' ? own : serverAlwaysLoad,
     description: info.description ?? info.title ?? '',
     inputSchema: looseInput,
     apiInputSchema: { ...schema, type: 'object' },

@@ -19,6 +19,8 @@ export interface ContextUsageInput {
   memoryText: string;
   memoryFiles: MemoryFile[];
   tools: ApiTool[];
+  /** MCP tools withheld behind ToolSearch and not loaded: listed as a 'deferred' row, outside the usage. */
+  deferredTools?: ApiTool[];
   history: HistoryMessage[];
   agents: Array<{ agentType: string; source: string; description: string }>;
   apiUsage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } | null;
@@ -48,6 +50,8 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
   const mcp = i.tools.filter((t) => t.name.startsWith('mcp__'));
   const builtinTokens = builtin.reduce((n, t) => n + toolTokens(t), 0);
   const mcpTokens = mcp.reduce((n, t) => n + toolTokens(t), 0);
+  const deferred = i.deferredTools ?? [];
+  const deferredTokens = deferred.reduce((n, t) => n + toolTokens(t), 0);
   const messageTokens = i.history.reduce((n, m) => n + estimateTokens(JSON.stringify(m.content)), 0);
   const compactEnabled = !['1', 'true'].includes(String(env.DISABLE_AUTO_COMPACT ?? '').toLowerCase());
   const threshold = Math.floor((window * autoCompactPct(env)) / 100);
@@ -58,6 +62,7 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
     { id: 'system_prompt', name: 'System prompt', tokens: systemTokens, kind: 'used' },
     { id: 'system_tools', name: 'System tools', tokens: builtinTokens, kind: 'used' },
     ...(mcp.length ? [{ id: 'mcp_tools', name: 'MCP tools', tokens: mcpTokens, kind: 'used' as Kind }] : []),
+    ...(deferred.length ? [{ id: 'mcp_tools_deferred', name: 'MCP tools (deferred)', tokens: deferredTokens, kind: 'deferred' as Kind }] : []),
     ...(i.memoryFiles.length ? [{ id: 'memory_files', name: 'Memory files', tokens: memoryTokens, kind: 'used' as Kind }] : []),
     { id: 'messages', name: 'Messages', tokens: messageTokens, kind: 'used' },
     ...(buffer ? [{ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, kind: 'buffer' as Kind }] : []),
@@ -74,7 +79,10 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
     gridRows: grid(categories, window),
     model: i.model,
     memoryFiles,
-    mcpTools: mcp.map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: toolTokens(t), isLoaded: true })),
+    mcpTools: [
+      ...mcp.map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: toolTokens(t), isLoaded: true })),
+      ...deferred.map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: toolTokens(t), isLoaded: false })),
+    ],
     ...(detail === 'full' ? { systemTools: builtin.map((t) => ({ name: t.name, tokens: toolTokens(t) })) } : {}),
     agents: i.agents.map((a) => ({ agentType: a.agentType, source: a.source, tokens: estimateTokens(a.description) })),
     ...(compactEnabled ? { autoCompactThreshold: threshold } : {}),

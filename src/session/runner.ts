@@ -4,7 +4,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
@@ -23,6 +22,8 @@ import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
+import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
+import { contextWindow } from '../loop/pricing.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -48,6 +49,8 @@ export interface SessionSettings {
   taskBudget?: number;
   includePartialMessages: boolean;
   tools: Tool[];
+  /** ENABLE_TOOL_SEARCH: when MCP tools are deferred behind ToolSearch (default auto, 10 %). */
+  toolSearch?: ToolSearchSetting;
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
   structuredOutputTool?: Tool;
   mcpServers: Array<{ name: string; status: string }>;
@@ -115,7 +118,10 @@ export class SessionRunner {
   private lastIsError = false;
   /** The running turn's usage (null between turns). */
   private currentUsage: UsageAccumulator | null = null;
-  private apiTools: LoopConfig['apiTools'] | null = null;
+  /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
+  private readonly offer: DeferredTools;
+  private offerStale = true;
+  private offerStructured: Tool | undefined;
 
   constructor(
     readonly settings: SessionSettings,
@@ -123,6 +129,23 @@ export class SessionRunner {
     private readonly emit: (message: object) => Promise<void>,
   ) {
     this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
+    this.offer = new DeferredTools({
+      setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
+      contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),
+    });
+  }
+
+  /** The main loop's tools (StructuredOutput last), with the offer brought up to date. */
+  private offeredTools(): Tool[] {
+    const s = this.settings;
+    const so = s.structuredOutputTool;
+    const tools = so ? [...s.tools, so] : s.tools;
+    if (this.offerStale || this.offerStructured !== so) {
+      this.offer.setTools(tools);
+      this.offerStale = false;
+      this.offerStructured = so;
+    }
+    return tools;
   }
 
   /**
@@ -156,7 +179,14 @@ export class SessionRunner {
 
   /** The offered tools changed (MCP servers connected): the next run sends the new list. */
   toolsChanged(): void {
-    this.apiTools = null;
+    this.offerStale = true;
+  }
+
+  /** The tools the next request sends, and the deferred ones it does not (for get_context_usage). */
+  offeredToolSchemas(): { tools: LoopConfig['apiTools']; deferredTools: LoopConfig['apiTools'] } {
+    this.offeredTools();
+    const sent = new Set(this.offer.apiTools().map((t) => t.name));
+    return { tools: this.offer.apiTools(), deferredTools: this.offer.deferred().filter((t) => !sent.has(t.name)) };
   }
 
   /** Whether the last result was an error (for the exit code). */
@@ -357,9 +387,7 @@ export class SessionRunner {
 
   private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
     const s = this.settings;
-    this.apiTools ??= s.tools.map(toolApiSchema);
-    const so = s.structuredOutputTool;
-    const tools = so ? [...s.tools, so] : s.tools;
+    const tools = this.offeredTools();
     const deps = this.hooks.pipeline();
     return {
       model: () => this.turnModel ?? this.settings.model,
@@ -367,7 +395,8 @@ export class SessionRunner {
       system: this.hooks.systemPrompt(),
       callModel: this.hooks.callModel,
       tools,
-      apiTools: so ? [...this.apiTools, toolApiSchema(so)] : this.apiTools,
+      apiTools: this.offer.apiTools(),
+      deferredTools: this.offer,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
@@ -397,11 +426,13 @@ export class SessionRunner {
 
   initMessage(): object {
     const s = this.settings;
+    this.offeredTools();
     return {
       type: 'system',
       subtype: 'init',
       cwd: s.cwd,
-      tools: [...s.tools, ...(s.structuredOutputTool ? [s.structuredOutputTool] : [])].map((t) => t.name),
+      // Every tool the model can reach, deferred ones included (ToolSearch only when it is useful).
+      tools: this.offer.toolNames(),
       mcp_servers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode(),

@@ -4,7 +4,6 @@
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Tool, ToolServices } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
 import type { ControlChannel } from '../control/channel.js';
 import { decidePermission } from '../permissions/decision.js';
@@ -82,7 +81,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
           system: o.systemPrompt(),
           memoryText: o.memoryText(),
           memoryFiles: o.memoryFiles,
-          tools: o.tools.map(toolApiSchema),
+          ...runner.offeredToolSchemas(),
           history: runner.history,
           agents: o.agents().map((a) => ({ agentType: a.name, source: a.source, description: a.description })),
           apiUsage,

@@ -131,6 +131,7 @@ export class TeamService implements TeamToolService, TeamHost {
       symlinkSync(p.transcriptPath, rec.outputFile);
       p.cfg.tools = p.cfg.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
       p.cfg.apiTools = p.cfg.tools.map(toolApiSchema);
+      p.cfg.deferredTools = p.cfg.deferredTools?.forTools(p.cfg.tools);
       p.cfg.pipeline = { ...p.cfg.pipeline, tools: p.cfg.tools };
       const base = p.cfg.toolContext;
       // Its tools know who is calling (SendMessage's sender) and reach the same team.

@@ -1,4 +1,4 @@
-// What issue 12 has not built yet (web tools, plugins, tool search, worktrees) fails
+// What issue 12 has not built yet (plugins, worktrees) fails
 // loudly when a host asks for it: never a session that silently runs without it.
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,9 +27,9 @@ async function firstError(options: Record<string, unknown>): Promise<string> {
 describe('not built yet: loud failures', () => {
   it('--tools naming a tool not built yet stops the start (exit 2), naming it', async () => {
     api = await startFakeApi([text('never')]);
-    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,ToolSearch,EnterWorktree'] });
+    const r = await runAgent({ api, args: ['-p', 'hi', '--tools', 'Read,EnterWorktree,ExitWorktree'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('agent: --tools: ToolSearch, EnterWorktree are not built yet');
+    expect(r.stderr).toContain('agent: --tools: EnterWorktree, ExitWorktree are not built yet');
     expect(api.requests).toHaveLength(0);
   });
 

@@ -1,0 +1,147 @@
+// Deferred tools: which tool definitions a loop sends to the model. When the MCP tools'
+// definitions would take too much of the context window (ENABLE_TOOL_SEARCH), they are withheld;
+// the model sees their names in a system reminder and loads the ones it needs with ToolSearch.
+//
+// Prompt caching: the tools are the start of the cached prefix. The offered list is the stable
+// part first (built-in tools, then MCP tools that are not deferred, then ToolSearch), and tools
+// loaded by ToolSearch after it, in the order they were loaded. A load still changes the prefix,
+// so the call after a ToolSearch that loaded something new writes the cache again (once per load).
+import type { Tool } from '../../tools/tool.js';
+import { toolApiSchema, type ToolApiSchema } from '../../tools/registry.js';
+import { TOOL_SEARCH_NAME, type DeferredToolCatalog } from '../../tools/toolSearch.js';
+
+/** `ENABLE_TOOL_SEARCH`: `auto` (default, 10 %), `auto:N` (N % of the context window), `true`, `false`. */
+export type ToolSearchSetting = { mode: 'auto'; percent: number } | { mode: 'always' } | { mode: 'never' };
+
+export const DEFAULT_TOOL_SEARCH_PERCENT = 10;
+
+/** Parses ENABLE_TOOL_SEARCH; a value it cannot read throws, naming the forms it takes. */
+export function parseToolSearchSetting(value: string | undefined): ToolSearchSetting {
+  const v = value?.trim().toLowerCase();
+  if (v === undefined || v === '' || v === 'auto') return { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT };
+  if (v === 'true' || v === '1') return { mode: 'always' };
+  if (v === 'false' || v === '0') return { mode: 'never' };
+  const m = /^auto:(\d+(?:\.\d+)?)$/.exec(v);
+  if (m && Number(m[1]) >= 0 && Number(m[1]) <= 100) return { mode: 'auto', percent: Number(m[1]) };
+  throw new Error(`ENABLE_TOOL_SEARCH=${JSON.stringify(value)} is not valid: use auto, auto:N (0-100, % of the context window), true or false`);
+}
+
+/** Rough token count of a definition (4 characters a token, as elsewhere in the runtime). */
+function tokensOf(def: ToolApiSchema): number {
+  return Math.ceil(JSON.stringify(def).length / 4);
+}
+
+/** Only MCP tools are deferred; a server or tool marked alwaysLoad is never deferred. */
+function deferrable(tool: Tool): boolean {
+  return tool.name.startsWith('mcp__') && tool.alwaysLoad !== true;
+}
+
+export interface DeferredToolsOptions {
+  setting: ToolSearchSetting;
+  /** The context window of the model in use (tokens). */
+  contextWindow: () => number;
+}
+
+/** One loop's offer: what is deferred, what has been loaded, and the reminder that lists them. */
+export class DeferredTools implements DeferredToolCatalog {
+  private tools: Tool[] = [];
+  private defs = new Map<string, ToolApiSchema>();
+  private deferredNames: string[] = [];
+  private readonly loaded: string[] = [];
+  private cached: ToolApiSchema[] | null = null;
+  private announced = '';
+
+  constructor(private readonly opts: DeferredToolsOptions) {}
+
+  /** A fresh offer over `tools` with the same setting (a subagent's: nothing loaded yet). */
+  forTools(tools: Tool[]): DeferredTools {
+    const child = new DeferredTools(this.opts);
+    child.setTools(tools);
+    return child;
+  }
+
+  /** The loop's tools changed (MCP servers connected, a narrowed agent): decide again what to defer. */
+  setTools(tools: Tool[]): void {
+    this.tools = tools;
+    this.defs = new Map(tools.map((t) => [t.name, toolApiSchema(t)]));
+    this.cached = null;
+    const searchOffered = tools.some((t) => t.name === TOOL_SEARCH_NAME);
+    const candidates = tools.filter(deferrable);
+    const s = this.opts.setting;
+    let defer = searchOffered && candidates.length > 0 && s.mode !== 'never';
+    if (defer && s.mode === 'auto') {
+      const tokens = candidates.reduce((sum, t) => sum + tokensOf(this.defs.get(t.name)!), 0);
+      defer = tokens > (this.opts.contextWindow() * s.percent) / 100;
+    }
+    this.deferredNames = defer ? candidates.map((t) => t.name) : [];
+  }
+
+  /** Whether anything is deferred (ToolSearch is offered only then). */
+  get active(): boolean {
+    return this.deferredNames.length > 0;
+  }
+
+  /** The tools this loop reports as its own (init.tools): all of them, ToolSearch only when it is useful. */
+  toolNames(): string[] {
+    return this.tools.filter((t) => this.active || t.name !== TOOL_SEARCH_NAME).map((t) => t.name);
+  }
+
+  /** The `tools[]` of the next request (see the ordering note at the top). */
+  apiTools(): ToolApiSchema[] {
+    if (this.cached) return this.cached;
+    const deferred = new Set(this.deferredNames);
+    const stable = this.tools.filter((t) => !deferred.has(t.name) && (this.active || t.name !== TOOL_SEARCH_NAME));
+    // ToolSearch last of the stable part: loads go after it.
+    const search = stable.filter((t) => t.name === TOOL_SEARCH_NAME);
+    const rest = stable.filter((t) => t.name !== TOOL_SEARCH_NAME);
+    const loaded = this.loaded.filter((n) => deferred.has(n));
+    this.cached = [...rest, ...search].map((t) => this.defs.get(t.name)!).concat(loaded.map((n) => this.defs.get(n)!));
+    return this.cached;
+  }
+
+  deferred(): ToolApiSchema[] {
+    return this.deferredNames.map((n) => this.defs.get(n)!);
+  }
+
+  load(names: string[]): void {
+    const deferred = new Set(this.deferredNames);
+    for (const n of names)
+      if (deferred.has(n) && !this.loaded.includes(n)) {
+        this.loaded.push(n);
+        this.cached = null;
+      }
+  }
+
+  /** Load the deferred tools the history has called (a resumed conversation): the API wants them defined. */
+  loadUsedIn(history: ReadonlyArray<{ role: string; content: unknown }>): void {
+    if (!this.active) return;
+    const used: string[] = [];
+    for (const m of history) {
+      if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+      for (const b of m.content as Array<{ type?: string; name?: unknown }>) if (b.type === 'tool_use' && typeof b.name === 'string') used.push(b.name);
+    }
+    this.load(used);
+  }
+
+  /** The compacted history lost the reminder: list the deferred tools again with the next call. */
+  forgetAnnouncement(): void {
+    this.announced = '';
+  }
+
+  /**
+   * The system reminder listing the deferred tools by name, when the list differs from the one the
+   * model was last told (the first call, a server's tools changed); else undefined.
+   */
+  takeAnnouncement(): string | undefined {
+    const pending = this.deferredNames;
+    const key = pending.join('\n');
+    if (key === this.announced) return undefined;
+    const first = this.announced === '';
+    this.announced = key;
+    if (pending.length === 0) return first ? undefined : '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>';
+    return `<system-reminder>
+These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${TOOL_SEARCH_NAME} (with "select:<name>" or with keywords); it loads the tools it returns.
+${pending.join('\n')}
+</system-reminder>`;
+  }
+}

@@ -1,0 +1,109 @@
+// ToolSearch's ranking and select:, and the deferred-tools offer: the threshold, the order of the
+// offered list (stable part first, loads after), the reminder, and resumed histories.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../../../tools/tool.js';
+import { nameWords, searchTools, selectTools, ToolSearchTool } from '../../../tools/toolSearch.js';
+import { DeferredTools, parseToolSearchSetting } from '../../../src/loop/deferredTools.js';
+import { builtinTools } from '../../../tools/registry.js';
+import { makeCtx, run, tempDir, text } from './helpers.js';
+
+function fake(name: string, description: string, extra: Partial<Tool> = {}): Tool {
+  return defineTool({
+    name,
+    description,
+    inputSchema: z.object({ x: z.string().optional() }),
+    isReadOnly: () => true,
+    isConcurrencySafe: () => true,
+    async *call() {
+      return { content: name };
+    },
+    ...extra,
+  }) as Tool;
+}
+
+const defs = [
+  { name: 'mcp__slack__send_message', description: 'Send a message to a Slack channel', input_schema: {} },
+  { name: 'mcp__slack__list_channels', description: 'List the channels of the workspace', input_schema: {} },
+  { name: 'mcp__github__create_pull_request', description: 'Open a pull request; message is its body', input_schema: {} },
+  { name: 'mcp__github__getIssue', description: 'Read one issue', input_schema: {} },
+];
+
+describe('ToolSearch ranking', () => {
+  it('splits names into words (snake, camel, server prefix)', () => {
+    expect(nameWords('mcp__github__getIssue')).toEqual(['mcp', 'github', 'get', 'issue']);
+  });
+
+  it('ranks name matches over description matches; +term is required; nothing matching is nothing', () => {
+    expect(searchTools(defs, 'message', 5).map((d) => d.name)).toEqual(['mcp__slack__send_message', 'mcp__github__create_pull_request']);
+    expect(searchTools(defs, '+github message', 5).map((d) => d.name)).toEqual(['mcp__github__create_pull_request', 'mcp__github__getIssue']);
+    expect(searchTools(defs, 'issue', 5).map((d) => d.name)).toEqual(['mcp__github__getIssue']);
+    expect(searchTools(defs, 'slack', 1)).toHaveLength(1);
+    expect(searchTools(defs, 'kubernetes', 5)).toEqual([]);
+  });
+
+  it('select: finds exact (then case-insensitive) names and reports the missing ones', () => {
+    const r = selectTools(defs, 'mcp__slack__list_channels, MCP__GITHUB__GETISSUE,nope,mcp__slack__list_channels');
+    expect(r.found.map((d) => d.name)).toEqual(['mcp__slack__list_channels', 'mcp__github__getIssue']);
+    expect(r.missing).toEqual(['nope']);
+  });
+
+  it('without a loop that defers tools it is a clear tool error', async () => {
+    const r = await run(ToolSearchTool, { query: 'x' }, makeCtx(tempDir()));
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('ToolSearch is not available here');
+  });
+});
+
+describe('deferred tools', () => {
+  const search = builtinTools().find((t) => t.name === 'ToolSearch')!;
+  const read = builtinTools().find((t) => t.name === 'Read')!;
+  const mcp = (n: number, extra: Partial<Tool> = {}) => Array.from({ length: n }, (_, i) => fake(`mcp__s__t${i}`, 'd'.repeat(400), extra));
+
+  it('ENABLE_TOOL_SEARCH forms', () => {
+    expect(parseToolSearchSetting(undefined)).toEqual({ mode: 'auto', percent: 10 });
+    expect(parseToolSearchSetting('auto:5')).toEqual({ mode: 'auto', percent: 5 });
+    expect(parseToolSearchSetting('TRUE')).toEqual({ mode: 'always' });
+    expect(parseToolSearchSetting('false')).toEqual({ mode: 'never' });
+    expect(() => parseToolSearchSetting('auto:200')).toThrow(/ENABLE_TOOL_SEARCH="auto:200" is not valid/);
+  });
+
+  it('auto defers the MCP tools only past N % of the context window', () => {
+    // 20 tools of ~130 tokens: ~2,600 tokens; 1 % of 200k is 2,000, 2 % is 4,000.
+    const one = new DeferredTools({ setting: parseToolSearchSetting('auto:1'), contextWindow: () => 200_000 });
+    one.setTools([read, ...mcp(20), search]);
+    expect(one.active).toBe(true);
+    const two = new DeferredTools({ setting: parseToolSearchSetting('auto:2'), contextWindow: () => 200_000 });
+    two.setTools([read, ...mcp(20), search]);
+    expect(two.active).toBe(false);
+    expect(two.apiTools().map((t) => t.name)).not.toContain('ToolSearch');
+    expect(two.toolNames()).not.toContain('ToolSearch');
+  });
+
+  it('without ToolSearch among the tools nothing is deferred (nothing could load them); alwaysLoad tools stay', () => {
+    const d = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
+    d.setTools([read, ...mcp(3)]);
+    expect(d.active).toBe(false);
+    d.setTools([read, ...mcp(2), fake('mcp__k__keep', 'kept', { alwaysLoad: true }), search]);
+    expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'mcp__k__keep', 'ToolSearch']);
+  });
+
+  it('loads go after the stable part, in load order; the reminder is given once per change; a resumed history loads what it used', () => {
+    const d = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
+    d.setTools([read, search, ...mcp(3)]);
+    expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'ToolSearch']);
+    const note = d.takeAnnouncement()!;
+    expect(note).toContain('These 3 tools are deferred');
+    expect(note).toContain('mcp__s__t2');
+    expect(d.takeAnnouncement()).toBeUndefined();
+    d.load(['mcp__s__t2', 'Read', 'nope', 'mcp__s__t0']);
+    expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'ToolSearch', 'mcp__s__t2', 'mcp__s__t0']);
+    expect(d.takeAnnouncement()).toBeUndefined();
+    d.forgetAnnouncement();
+    expect(d.takeAnnouncement()).toContain('mcp__s__t1');
+    const child = d.forTools([search, ...mcp(3)]);
+    expect(child.apiTools().map((t) => t.name)).toEqual(['ToolSearch']);
+    child.loadUsedIn([{ role: 'assistant', content: [{ type: 'tool_use', name: 'mcp__s__t1', id: 'x', input: {} }] }]);
+    expect(child.apiTools().map((t) => t.name)).toEqual(['ToolSearch', 'mcp__s__t1']);
+  });
+});
