@@ -2,7 +2,6 @@
 // replaces the default system prompt, its tool list narrows the offered tools, its model is the
 // session's unless --model was given. The SDK sends its `agents` in initialize, after the flags, so
 // the name is looked up when the first run starts (or at start when no initialize can come).
-import type { Tool } from '../../tools/tool.js';
 import type { AgentDef } from './definitions.js';
 
 export class UnknownMainAgentError extends Error {}
@@ -19,16 +18,4 @@ export function agentAllowsTool(def: AgentDef, toolName: string): boolean {
   if (def.disallowedTools?.some((d) => base(d) === toolName)) return false;
   if (def.tools === undefined || def.tools.includes('*')) return true;
   return def.tools.some((t) => base(t) === toolName);
-}
-
-/** Narrow `tools` in place (the session's live list); true when something was removed. */
-export function narrowTools(tools: Tool[], def: AgentDef): boolean {
-  let changed = false;
-  for (let i = tools.length - 1; i >= 0; i--) {
-    if (!agentAllowsTool(def, tools[i].name)) {
-      tools.splice(i, 1);
-      changed = true;
-    }
-  }
-  return changed;
 }

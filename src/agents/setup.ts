@@ -21,7 +21,7 @@ export interface AgentSetupOptions {
   sessionId: string;
   cwd: string;
   /** The session's offered tools (subagents take their subsets from these). */
-  tools: Tool[];
+  tools: () => Tool[];
   /** Writes one protocol message. */
   emit: (message: object) => Promise<void>;
   includePartialMessages: () => boolean;
@@ -79,7 +79,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const subagents = new SubagentRunner({
     catalog,
     registry,
-    tools: () => o.tools,
+    tools: o.tools,
     emitEvent,
     lateUsage: (u) => background.addLateUsage(u),
     sessionFolder: () => o.sessionFolder ?? base,

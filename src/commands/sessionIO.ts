@@ -24,12 +24,12 @@ function allowed(state: PermissionState, cmd: MarkdownCommand, tool: Tool | unde
   return { ok: false, why: `${d.message} Allow it in the command's allowed-tools front matter or the session's permission rules.` };
 }
 
-export function commandIO(o: { cwd: string; tools: Tool[]; permissions: () => PermissionState; signal?: AbortSignal }): (cmd: MarkdownCommand) => ExpandIO {
+export function commandIO(o: { cwd: string; tools: () => Tool[]; permissions: () => PermissionState; signal?: AbortSignal }): (cmd: MarkdownCommand) => ExpandIO {
   return (cmd) => ({
     async shell(command) {
       const state = o.permissions();
       if (state.sandbox?.status.active) throw new Error(`\`!${command}\` was not run: shell lines of commands do not run in the sandbox, and this session is sandboxed`);
-      const verdict = allowed(state, cmd, o.tools.find((t) => t.name === 'Bash'), 'Bash', { command });
+      const verdict = allowed(state, cmd, o.tools().find((t) => t.name === 'Bash'), 'Bash', { command });
       if (!verdict.ok) throw new Error(`\`!${command}\` was not run: ${verdict.why}`);
       const r = await runShellCommand(command, { cwd: o.cwd, timeoutMs: SHELL_TIMEOUT_MS, maxOutputChars: MAX_OUTPUT_CHARS, ...(o.signal ? { signal: o.signal } : {}) });
       if (r.timedOut) throw new Error(`\`!${command}\` timed out after ${SHELL_TIMEOUT_MS / 1000} s`);
@@ -43,7 +43,7 @@ export function commandIO(o: { cwd: string; tools: Tool[]; permissions: () => Pe
       } catch {
         return undefined;
       }
-      const verdict = allowed(o.permissions(), cmd, o.tools.find((t) => t.name === 'Read'), 'Read', { file_path: abs });
+      const verdict = allowed(o.permissions(), cmd, o.tools().find((t) => t.name === 'Read'), 'Read', { file_path: abs });
       if (!verdict.ok) throw new Error(`@${path} was not read: ${verdict.why}`);
       const text = await readFile(abs, 'utf8');
       return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[… ${text.length - MAX_FILE_CHARS} characters cut]` : text;

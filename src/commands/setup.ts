@@ -16,7 +16,7 @@ export interface CommandSetupOptions {
   /** The setting sources in use: commands come from `user` and `project`. */
   sources: string[];
   /** The session's tools: Bash and Read decide like the tools they stand for. */
-  tools: Tool[];
+  tools: () => Tool[];
   permissions: () => PermissionState;
   session: SessionView;
 }

@@ -7,13 +7,13 @@ import {
   setMaxThinkingTokensRequestSchema,
   setModelRequestSchema,
   setPermissionModeRequestSchema,
-  type InitializeRequest,
   type PermissionMode,
 } from '../protocol/inbound.js';
 import type { ControlChannel } from './channel.js';
+import { handleInitialize, type InitializeTarget } from './initializeHandler.js';
 
 export interface ControlTarget {
-  initialize(req: InitializeRequest): Record<string, unknown>;
+  initialize: InitializeTarget;
   interrupt(): void;
   setModel(model: string | undefined): void;
   setPermissionMode(mode: PermissionMode): void;
@@ -31,7 +31,7 @@ function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string
 }
 
 export function registerControlHandlers(channel: ControlChannel, target: ControlTarget): void {
-  channel.on('initialize', (req) => target.initialize(parse(initializeRequestSchema, req, 'initialize')));
+  channel.on('initialize', (req) => handleInitialize(parse(initializeRequestSchema, req, 'initialize'), target.initialize));
   channel.on('interrupt', () => {
     target.interrupt();
     return {};

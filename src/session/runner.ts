@@ -48,7 +48,8 @@ export interface SessionSettings {
   /** --task-budget: tokens (see LoopConfig.taskBudget). */
   taskBudget?: number;
   includePartialMessages: boolean;
-  tools: Tool[];
+  /** The offered tools now: a new array when they change (MCP servers, --agent), else the same one. */
+  tools: () => Tool[];
   /** ENABLE_TOOL_SEARCH: when MCP tools are deferred behind ToolSearch (default auto, 10 %). */
   toolSearch?: ToolSearchSetting;
   /** StructuredOutput, when the host gave a JSON schema: offered to the main agent only. */
@@ -120,8 +121,8 @@ export class SessionRunner {
   private currentUsage: UsageAccumulator | null = null;
   /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
   private readonly offer: DeferredTools;
-  private offerStale = true;
-  private offerStructured: Tool | undefined;
+  /** What the offer was built from: the session's tool list (a new array when it changes) and StructuredOutput. */
+  private offerOf: { tools: Tool[]; structured: Tool | undefined; all: Tool[] } | null = null;
 
   constructor(
     readonly settings: SessionSettings,
@@ -137,15 +138,14 @@ export class SessionRunner {
 
   /** The main loop's tools (StructuredOutput last), with the offer brought up to date. */
   private offeredTools(): Tool[] {
-    const s = this.settings;
-    const so = s.structuredOutputTool;
-    const tools = so ? [...s.tools, so] : s.tools;
-    if (this.offerStale || this.offerStructured !== so) {
-      this.offer.setTools(tools);
-      this.offerStale = false;
-      this.offerStructured = so;
+    const offered = this.settings.tools();
+    const so = this.settings.structuredOutputTool;
+    if (this.offerOf?.tools !== offered || this.offerOf.structured !== so) {
+      const all = so ? [...offered, so] : offered;
+      this.offer.setTools(all);
+      this.offerOf = { tools: offered, structured: so, all };
     }
-    return tools;
+    return this.offerOf.all;
   }
 
   /**
@@ -175,11 +175,6 @@ export class SessionRunner {
 
   get pending(): number {
     return this.queue.size;
-  }
-
-  /** The offered tools changed (MCP servers connected): the next run sends the new list. */
-  toolsChanged(): void {
-    this.offerStale = true;
   }
 
   /** The tools the next request sends, and the deferred ones it does not (for get_context_usage). */

@@ -26,7 +26,7 @@ export interface SessionControlsOptions {
   sessionFolder?: string;
   channel: ControlChannel;
   services: ToolServices;
-  tools: Tool[];
+  tools: () => Tool[];
   permissions: () => PermissionState;
   runner: () => SessionRunner;
   systemPrompt: () => SystemBlocks;
@@ -68,7 +68,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     cwd: o.cwd,
     readFiles: o.runner().readFiles,
     decideRead: (absPath: string) => {
-      const read = o.tools.find((t) => t.name === 'Read');
+      const read = o.tools().find((t) => t.name === 'Read');
       return decidePermission(o.permissions(), { tool: read, toolName: 'Read', input: { file_path: absPath } });
     },
   });

@@ -1,0 +1,500 @@
+// The session factory: CLI options → one wired session (settings, tools, agents, guards, the
+// runner, the control handlers, the sandbox, exit handlers). It reads no input and picks no
+// output: the mode (src/modes/) gives it where messages go and drives it.
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { builtinTools } from '../../tools/registry.js';
+import type { Tool } from '../../tools/tool.js';
+import { ToolSet } from '../../tools/toolSet.js';
+import { createStructuredOutputTool } from '../../tools/structuredOutput.js';
+import { makeSkillTool } from '../../tools/skill.js';
+import { ControlChannel } from '../control/channel.js';
+import { registerControlHandlers } from '../control/handlers.js';
+import type { InitializeTarget } from '../control/initializeHandler.js';
+import { registerTaskControlHandlers } from '../control/taskHandlers.js';
+import { registerSettingsControlHandlers, savedEffort } from '../control/settingsHandlers.js';
+import { registerMcpControlHandlers } from '../control/mcpHandlers.js';
+import { settingsPaths } from '../settings/load.js';
+import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import type { CliOptions } from '../options.js';
+import { VERSION, parseDuration } from '../options.js';
+import { modelChoices, resolveModel } from '../loop/models.js';
+import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import { SessionRunner, type SessionSettings } from '../session/runner.js';
+import { buildSystemPrompt, type SystemPromptParts } from '../session/systemPrompt.js';
+import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
+import { setupCommands } from '../commands/setup.js';
+import { SkillCatalog } from '../skills/catalog.js';
+import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from '../session/guards.js';
+import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
+import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
+import { envelope } from '../session/wire.js';
+import { sessionDir } from '../session/transcript.js';
+import { setupSessionControls, type SessionControls } from '../session/sessionControls.js';
+import { setupAgents } from '../agents/setup.js';
+import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
+import type { AgentDef } from '../agents/definitions.js';
+import { SessionMcp } from '../mcp/sessionMcp.js';
+import { parseRule } from '../permissions/rules.js';
+import { createPlanModeService } from '../session/planMode.js';
+import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from '../sandbox/index.js';
+import { installExitHandlers } from './exitHandlers.js';
+import { modelClientFor } from './modelClient.js';
+import { writeRefusedResume } from './refusedResume.js';
+import { selectTools } from './selectTools.js';
+import { setupOutputStyles } from './outputStyles.js';
+import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
+
+const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
+/** What the mode gives the session. */
+export interface SessionIO {
+  writer: StdoutWriter;
+  /** Where the session's messages go: protocol lines, a result collector, the terminal. */
+  output: (message: object) => Promise<void>;
+  /** A person at a terminal: partial messages always on (the text is drawn as it streams). */
+  interactive?: boolean;
+  /** Permission questions asked here instead of the host (the terminal). */
+  askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** Where an error result's reason is told (default: stderr). */
+  reportError?: (text: string) => void;
+}
+
+export interface Session {
+  runner: SessionRunner;
+  channel: ControlChannel;
+  settings: SessionSettings;
+  /** Writes one message the way the session's own messages go (transcript, output). */
+  emit: (message: object) => Promise<void>;
+  permissionMode(): string;
+  /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
+  close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
+}
+
+/** Throws StartupError (message, exit code) when the session cannot start. */
+export async function createSession(o: CliOptions, io: SessionIO): Promise<Session> {
+  const { writer } = io;
+  const cwd = process.cwd();
+  const env = process.env;
+  /** A startup failure that exits with `code` after its message on stderr. */
+  const fail = (code: number, message: string) => new StartupError(message, code);
+  let loadedSettings: LoadedSettings;
+  try {
+    loadedSettings = loadSessionSettings(o, cwd, env);
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    throw fail(1, (err as Error).message);
+  }
+  // Before anything reads the environment or starts a child.
+  applySettingsEnv(loadedSettings.settings, env);
+  let start: SessionStart;
+  try {
+    start = await startSession(o, env, cwd, { version: VERSION });
+  } catch (err) {
+    if (!(err instanceof ResumeError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    if (err.asResult) await writeRefusedResume(err.message, o, writer);
+    throw new StartupError('', 1);
+  }
+  const { sessionId, transcript } = start;
+  const sessionFolder = transcript ? sessionDir(env, cwd, sessionId) : undefined;
+
+  // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
+  // go to its own transcript under the session's folder.
+  let controls: SessionControls | undefined;
+  const record = (m: object) => {
+    const line = m as Record<string, unknown>;
+    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
+    return io.output(m);
+  };
+  const emit = async (m: object) => {
+    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
+    return record(m);
+  };
+  if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
+
+  const callModel = await modelClientFor(o).catch((err: Error) => {
+    throw fail(2, err.message);
+  });
+
+  // Skills of the setting sources: the Skill tool is offered when there is at least one.
+  const skills = new SkillCatalog({ cwd, projectRoot: o.projectConfigRoot, env, sources: parseSources(o.settingSources) });
+  const skillTool = (await skills.reload()).length ? [makeSkillTool(() => skills.enabled())] : [];
+  let builtin: Tool[];
+  try {
+    builtin = selectTools([...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }), ...skillTool], o);
+  } catch (err) {
+    throw fail(2, (err as Error).message);
+  }
+  const tools = new ToolSet(builtin);
+  let toolSearch: ToolSearchSetting;
+  try {
+    toolSearch = parseToolSearchSetting(env.ENABLE_TOOL_SEARCH);
+  } catch (err) {
+    throw fail(2, (err as Error).message);
+  }
+  let structuredOutputTool: Tool | undefined;
+  try {
+    if (o.jsonSchema !== undefined) structuredOutputTool = createStructuredOutputTool(o.jsonSchema);
+  } catch (err) {
+    throw fail(2, `--json-schema: ${(err as Error).message}`);
+  }
+  const mcp = new SessionMcp({ cwd, env, clientVersion: VERSION, log: (line) => process.stderr.write(`${line}\n`), disallowedTools: o.disallowedTools });
+  if (o.mcpConfig.length) {
+    const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
+    try {
+      mcp.connectConfigured(parseMcpConfigs(o.mcpConfig, cwd));
+    } catch (err) {
+      if (!(err instanceof McpConfigError)) throw err;
+      throw fail(2, err.message);
+    }
+  }
+  const systemParts: SystemPromptParts = {
+    cwd,
+    custom: o.systemPrompt,
+    append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
+  };
+  const startModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+  const settings: SessionSettings = {
+    sessionId,
+    cwd,
+    model: startModel,
+    fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
+    maxTurns: o.maxTurns,
+    maxBudgetUsd: o.maxBudgetUsd,
+    thinking: o.thinking,
+    maxThinkingTokens: o.maxThinkingTokens,
+    effort: o.effort ?? savedEffortFor(loadedSettings.settings, startModel),
+    maxOutputTokens: Number(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
+    betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
+    includePartialMessages: o.includePartialMessages || io.interactive === true,
+    tools: () => tools.list(),
+    toolSearch,
+    structuredOutputTool,
+    mcpServers: [],
+    agents: [],
+    apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
+    version: VERSION,
+  };
+  const outputStyles = await setupOutputStyles(o, loadedSettings, { cwd, env, systemParts, onChange: (name) => (settings.outputStyle = name) });
+
+  let agents: Awaited<ReturnType<typeof setupAgents>>;
+  try {
+    agents = await setupAgents({
+      sessionId,
+      cwd,
+      tools: () => tools.list(),
+      emit,
+      includePartialMessages: () => settings.includePartialMessages,
+      agentsFlag: o.agents,
+      settingSources: o.settingSources,
+      projectRoot: o.projectConfigRoot,
+      sessionSpent: () => runner.spentSoFar(),
+      sessionFolder,
+      version: VERSION,
+    });
+  } catch (err) {
+    throw fail(2, (err as Error).message);
+  }
+  settings.agents = agents.catalog.names();
+  // --agent: the host's agents come in initialize, so a stream-json session looks the name up then.
+  let mainAgent: AgentDef | undefined;
+  const lookupMainAgent = (name: string) => findMainAgent(name, (n) => agents.catalog.get(n), agents.catalog.names());
+  if (o.agent !== undefined && o.inputFormat !== 'stream-json') {
+    try {
+      lookupMainAgent(o.agent);
+    } catch (err) {
+      throw fail(2, (err as Error).message);
+    }
+  }
+  /** Before the first run: the agent's prompt and model, and its tools narrow the offered ones. */
+  const applyMainAgent = () => {
+    if (o.agent === undefined || mainAgent) return;
+    const def = (mainAgent = lookupMainAgent(o.agent));
+    // The host's or --system-prompt's own text wins; an empty one (what the SDK sends by default) does not.
+    const custom = systemParts.custom;
+    if (custom === undefined || custom === '' || (Array.isArray(custom) && custom.join('') === '')) systemParts.custom = def.prompt;
+    if (o.model === undefined && def.model !== undefined && def.model !== 'inherit') settings.model = resolveModel(def.model);
+    tools.narrow((t) => agentAllowsTool(def, t.name));
+  };
+
+  const channel = new ControlChannel((m) => writer.send(m));
+  let guards: Guards;
+  try {
+    guards = setupGuards(o, {
+      cwd,
+      env,
+      sessionId,
+      transcriptPath: transcript?.path ?? '',
+      startSource: start.source,
+      channel,
+      loaded: loadedSettings,
+      // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
+      onHookEvent: (subtype, fields) => {
+        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
+          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+      },
+      onSystemMessage: (message) => {
+        process.stderr.write(`agent: hook: ${message}\n`);
+        void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
+      },
+    });
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    throw fail(1, (err as Error).message);
+  }
+  // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
+  // the session sends the same bytes.
+  const memoryFiles = await loadMemoryFiles({ cwd, env, sources: parseSources(o.settingSources), addDirs: o.addDir });
+  systemParts.memory = formatMemory(memoryFiles);
+  const resetModel = (model: string | undefined) => resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
+  const slash = await setupCommands({
+    cwd,
+    projectRoot: o.projectConfigRoot,
+    env,
+    sources: parseSources(o.settingSources),
+    tools: () => tools.list(),
+    permissions: () => guards.permissions,
+    session: {
+      clear: () => {
+        runner.history.length = 0;
+        runner.readFiles.clear();
+      },
+      costText: () => `Total cost: $${runner.spentSoFar().toFixed(4)}`,
+      contextText: () => {
+        if (!controls) return 'Context usage is not available in this session';
+        const u = controls.contextUsage('summary');
+        const n = (x: number) => x.toLocaleString('en-US');
+        return [`Context usage · ${u.model}: ${n(u.totalTokens)} / ${n(u.maxTokens)} tokens (${u.percentage}%)`, ...u.categories.map((c) => `  ${c.name}: ${n(c.tokens)}`)].join('\n');
+      },
+      model: (name) => {
+        if (name) settings.model = resetModel(name);
+        return settings.model;
+      },
+    },
+  });
+  let planModeInstructions: string | undefined;
+  let toolAliases: Record<string, string> | undefined;
+  const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
+  // Set on the shared services object (not a copy): the sandbox is added to it later.
+  agents.services.planMode = planMode;
+  const runner = new SessionRunner(
+    settings,
+    {
+      systemPrompt: () => buildSystemPrompt(systemParts),
+      services: agents.services,
+      background: agents.background,
+      team: agents.team,
+      teammateTimeoutMs: teammateTimeout(o),
+      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost ? { askHost: io.askHost } : {}) }),
+      beforePrompt: async (prompt, signal, uuid) => {
+        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        controls?.onPrompt(id);
+        const gate = await guards.beforePrompt(prompt, signal);
+        // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
+        if (gate.blockReason === undefined && guards.permissions.mode === 'plan') gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
+        return gate;
+      },
+      stopHook: (active, signal) => guards.stopHook(active, signal),
+      permissionMode: () => guards.permissions.mode,
+      beforeRun: async () => {
+        const synced = await mcp.sync(tools);
+        if (synced) settings.mcpServers = synced.statuses;
+        applyMainAgent();
+      },
+      callModel,
+      slashCommand: async (text) => {
+        const out = await slash.run(text);
+        if (out?.kind !== 'prompt') return out;
+        for (const r of out.allowedTools) {
+          try {
+            parseRule(r);
+          } catch (err) {
+            return { kind: 'local', text: `${text.split(/\s/)[0]}: allowed-tools: ${(err as Error).message}`, isError: true };
+          }
+        }
+        return out.model ? { ...out, model: resolveModel(out.model) } : out;
+      },
+      allowForTurn: (rules) => {
+        const allow = guards.permissions.rules.allow;
+        const entries = rules.map((r) => guards.permissions.compile(parseRule(r)));
+        allow.push(...entries);
+        return () => {
+          for (const e of entries) allow.splice(allow.indexOf(e), 1);
+        };
+      },
+      slashCommandNames: () => slash.names(),
+      skillNames: () => (tools.has('Skill') ? skills.enabled().map((sk) => sk.name) : []),
+      ...(io.reportError ? { reportError: io.reportError } : {}),
+    },
+    emit,
+  );
+  // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
+  try {
+    const sandbox = await setupSandbox({
+      settings: mergeSandboxSettings(guards.settingsFiles, cwd, env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')),
+      rules: guards.rules,
+      cwd,
+      workingDirs: guards.permissions.workingDirs.map((d) => d.real),
+      scratchDir: runner.scratchDir,
+      warn: (m) => process.stderr.write(`agent: ${m}\n`),
+    });
+    if (sandbox) {
+      guards.permissions.sandbox = sandbox;
+      agents.services.sandbox = sandbox;
+      settings.sandbox = sandbox.status;
+    }
+  } catch (err) {
+    if (!(err instanceof SandboxStartupError)) throw err;
+    throw fail(1, err.message);
+  }
+  // A resumed session's conversation, before the first prompt.
+  for (const m of start.history) runner.history.push(m);
+  controls = setupSessionControls({
+    env,
+    cwd,
+    sessionId,
+    sessionFolder,
+    channel,
+    services: agents.services,
+    tools: () => tools.list(),
+    permissions: () => guards.permissions,
+    runner: () => runner,
+    systemPrompt: () => buildSystemPrompt(systemParts),
+    memoryText: () => systemParts.memory ?? '',
+    memoryFiles,
+    agents: () => agents.catalog.all(),
+    transcript,
+    restoredCheckpoints: start.checkpoints,
+  });
+
+  const initialize: InitializeTarget = {
+    connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
+    setJsonSchema: (schema) => {
+      settings.structuredOutputTool = createStructuredOutputTool(schema);
+    },
+    setHostHooks: (hooks) => guards.setHostHooks(hooks),
+    selectSkills: (selection) => {
+      skills.select(selection);
+      if (skills.enabled().length && !tools.has('Skill')) tools.add(makeSkillTool(() => skills.enabled()));
+    },
+    setPlanModeInstructions: (text) => {
+      planModeInstructions = text;
+    },
+    setToolAliases: (aliases) => {
+      toolAliases = aliases;
+    },
+    // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+    setSystemPrompt: (prompt) => {
+      systemParts.custom = prompt;
+    },
+    appendSystemPrompt: (text) => systemParts.append.push(text),
+    setTitle: (title) => transcript?.appendMeta({ type: 'custom-title', customTitle: title }),
+    setSdkAgents: (defs) => {
+      agents.setSdkAgents(defs);
+      settings.agents = agents.catalog.names();
+    },
+    checkMainAgent: () => {
+      if (o.agent !== undefined) lookupMainAgent(o.agent);
+    },
+    exitAfterAnswer: (message) => {
+      process.stderr.write(`agent: ${message}\n`);
+      setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
+    },
+    answer: () => ({
+      commands: slash.list(),
+      output_style: outputStyles.catalog.current,
+      available_output_styles: outputStyles.catalog.names(),
+      agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
+      models: modelChoices(settings.model),
+      account: { apiKeySource: settings.apiKeySource },
+    }),
+  };
+  registerControlHandlers(channel, {
+    initialize,
+    interrupt: () => void runner.interrupt(),
+    setModel: (model) => {
+      settings.model = resetModel(model);
+    },
+    setPermissionMode: (mode) => {
+      guards.permissions.setMode(mode);
+    },
+    setMaxThinkingTokens: (tokens) => {
+      settings.maxThinkingTokens = tokens ?? undefined;
+      // A budget turns thinking back on in a session started with --thinking disabled.
+      if (tokens && settings.thinking === 'disabled') settings.thinking = undefined;
+    },
+    mcpStatus: async () => ({ mcpServers: await mcp.details() }),
+  });
+
+  registerTaskControlHandlers(channel, agents.registry, agents.foreground);
+  // reload_output_styles: the style folders read again; the answer lists every style there is now.
+  channel.on('reload_output_styles', async () => {
+    const names = await outputStyles.catalog.reload();
+    outputStyles.use(outputStyles.catalog.current);
+    return { available_output_styles: names };
+  });
+  // reload_skills: the skill folders read again; the answer lists what is now enabled.
+  channel.on('reload_skills', async () => ({
+    skills: (await skills.reload()).map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source})`, argumentHint: '' })),
+  }));
+  const settingsRoot = o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd;
+  registerSettingsControlHandlers(channel, {
+    reload: (flagLayer) => loadSessionSettings(o, cwd, env, flagLayer),
+    initial: loadedSettings,
+    permissions: guards.permissions,
+    cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
+    setModel: (model) => {
+      settings.model = resolveModel(model ?? o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+    },
+    currentModel: () => settings.model,
+    sources: parseSources(o.settingSources),
+    paths: settingsPaths(settingsRoot, env),
+    outputStyles: { names: () => outputStyles.catalog.names(), use: outputStyles.use },
+  });
+  registerMcpControlHandlers(channel, {
+    manager: () => mcp.manager(),
+    parseServer: async (name, config) => {
+      const { parseServer } = await import('../mcp/config.js');
+      return parseServer(name, config, 'mcp_set_servers');
+    },
+    hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+  });
+
+  const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp.killAll());
+  return {
+    runner,
+    channel,
+    settings,
+    emit,
+    permissionMode: () => guards.permissions.mode,
+    async close(reason) {
+      exitOn.dispose();
+      await guards.sessionEnd(reason);
+      await mcp.closeAll();
+    },
+  };
+}
+
+/** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (a bad value is told and the default used). */
+function teammateTimeout(o: CliOptions): number | undefined {
+  if (o.teammateTimeoutMs !== undefined) return o.teammateTimeoutMs;
+  const env = process.env.AGENT_TEAMMATE_TIMEOUT_MS;
+  if (env === undefined || env === '') return undefined;
+  const ms = parseDuration(env);
+  if (ms === undefined) process.stderr.write(`agent: AGENT_TEAMMATE_TIMEOUT_MS="${env}" is not a duration; the default (10 minutes) is used\n`);
+  return ms;
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** The default effort update_settings saved for this model, when valid. */
+function savedEffortFor(loaded: LoadedSettings['settings'], model: string): EffortLevel | undefined {
+  const level = savedEffort(loaded, model);
+  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level) ? (level as EffortLevel) : undefined;
+}

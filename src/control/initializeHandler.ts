@@ -1,0 +1,65 @@
+// `initialize`: the host's session setup (its hooks, in-process MCP servers, agents, prompts,
+// JSON schema …) applied to the session, and the answer that lists what the session offers.
+// The SDK does not wait for this answer, so an error response alone would go unseen: a request the
+// session cannot honour (skills it does not know, plugins, an unknown --agent) also ends the process
+// with exit 2, as a flag that is not built does.
+import type { InitializeRequest } from '../protocol/inbound.js';
+
+/** What initialize changes in a session, and what its answer reads. Setters that throw refuse the request. */
+export interface InitializeTarget {
+  connectHostMcp(names: string[]): void;
+  setJsonSchema(schema: Record<string, unknown>): void;
+  setHostHooks(hooks: NonNullable<InitializeRequest['hooks']>): void;
+  /** Throws naming a skill the session does not have. */
+  selectSkills(selection: string[] | 'all'): void;
+  setPlanModeInstructions(text: string): void;
+  setToolAliases(aliases: Record<string, string>): void;
+  setSystemPrompt(prompt: string | string[]): void;
+  appendSystemPrompt(text: string): void;
+  setTitle(title: string): void;
+  /** Throws on a bad definition. */
+  setSdkAgents(agents: Record<string, unknown>): void;
+  /** --agent NAME, looked up now that the host's agents are known; throws when there is none. */
+  checkMainAgent(): void;
+  /** End the process with exit 2 once the error answer is written. */
+  exitAfterAnswer(message: string): void;
+  answer(): Record<string, unknown>;
+}
+
+export function handleInitialize(req: InitializeRequest, t: InitializeTarget): Record<string, unknown> {
+  /** Told on stderr and as the error answer, then the process ends. */
+  const fatal = (message: string): never => {
+    t.exitAfterAnswer(message);
+    throw new Error(message);
+  };
+  if (req.sdkMcpServers?.length) t.connectHostMcp(req.sdkMcpServers);
+  if (req.jsonSchema) {
+    try {
+      t.setJsonSchema(req.jsonSchema);
+    } catch (err) {
+      throw new Error(`initialize: jsonSchema: ${(err as Error).message}`);
+    }
+  }
+  if (req.hooks) t.setHostHooks(req.hooks);
+  if (req.skills !== undefined) {
+    try {
+      t.selectSkills(req.skills);
+    } catch (err) {
+      fatal(`initialize: ${(err as Error).message}`);
+    }
+  }
+  // Not built yet: a host that asks for plugins gets an error, not a session without them.
+  if (req.plugins?.length) fatal('initialize: plugins: Plugins are not supported yet by this agent runtime');
+  if (req.planModeInstructions !== undefined) t.setPlanModeInstructions(req.planModeInstructions);
+  if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
+  if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
+  if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
+  if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());
+  if (req.agents) t.setSdkAgents(req.agents);
+  try {
+    t.checkMainAgent();
+  } catch (err) {
+    fatal((err as Error).message);
+  }
+  return t.answer();
+}

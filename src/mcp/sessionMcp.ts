@@ -1,0 +1,82 @@
+// One session's MCP servers, from whichever side names them first (--mcp-config at start,
+// initialize's sdkMcpServers, mcp_set_servers), and their tools kept in the session's ToolSet.
+// The MCP code loads only when a session has servers: most runs never pay for it.
+import type { ToolSet } from '../../tools/toolSet.js';
+import { parseRule, ruleNamesTool } from '../permissions/rules.js';
+import type { McpServerConfig } from './config.js';
+import type { HostRequest } from './hostTransport.js';
+import type { McpManager, McpServerStatus } from './manager.js';
+
+export interface SessionMcpOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  clientVersion: string;
+  log: (line: string) => void;
+  /** --disallowedTools: a plain tool name (or `mcp__server`) keeps an MCP tool from being offered. */
+  disallowedTools: string[];
+}
+
+export class SessionMcp {
+  private setup: Promise<McpManager> | undefined;
+  /** Set once the manager exists: what exit handlers may kill synchronously. */
+  private created: McpManager | undefined;
+
+  constructor(private readonly o: SessionMcpOptions) {}
+
+  /** The manager, created on first use (a session may start with no servers). */
+  manager(): Promise<McpManager> {
+    this.setup ??= import('./manager.js').then(({ McpManager }) => {
+      const m = new McpManager({ cwd: this.o.cwd, env: this.o.env, clientVersion: this.o.clientVersion, log: this.o.log });
+      return (this.created = m);
+    });
+    return this.setup;
+  }
+
+  /** --mcp-config's servers: connecting starts now; the first run waits for them. */
+  connectConfigured(configs: Map<string, McpServerConfig>): void {
+    this.setup = this.manager().then((m) => {
+      m.connectConfigured(configs);
+      return m;
+    });
+  }
+
+  /** initialize's in-process servers: connected after the initialize answer is written. */
+  connectHost(names: string[], request: HostRequest): void {
+    this.setup = this.manager().then(async (m) => {
+      await new Promise((r) => setImmediate(r));
+      m.connectHost(names, request);
+      return m;
+    });
+  }
+
+  /**
+   * Wait for the servers being connected and offer their tools now (a name a local tool already
+   * has, or one --disallowedTools names, is left out). The statuses for system/init; undefined when
+   * the session has no servers. `changed` is true when the offered names changed.
+   */
+  async sync(tools: ToolSet): Promise<{ statuses: Array<{ name: string; status: string }>; changed: boolean } | undefined> {
+    if (!this.setup) return undefined;
+    const m = await this.setup;
+    await m.ready();
+    const denied = this.o.disallowedTools.filter((r) => !r.includes('(')).map(parseRule);
+    const seen = tools.localNames();
+    const fresh = m.offeredTools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+    const changed = tools.setMcp(fresh);
+    return { statuses: m.statuses(), changed };
+  }
+
+  /** mcp_status: every server's state (none when the session has no manager). */
+  async details(): Promise<McpServerStatus[]> {
+    return this.setup ? (await this.setup).details() : [];
+  }
+
+  /** At the end of the session: close every client (stdio servers that linger get SIGTERM). */
+  async closeAll(): Promise<void> {
+    if (this.setup) await (await this.setup).closeAll();
+  }
+
+  /** On a hard exit: kill the stdio servers' processes now. */
+  killAll(): void {
+    this.created?.killAll();
+  }
+}

@@ -1,0 +1,43 @@
+// bin/agent's shebang runs the agent with glibc's mmap threshold fixed (a long session's request
+// bodies would otherwise stay in malloc's arenas: see Performance in the README). The setting is
+// the agent's own: what the host gave (set or not) is what Bash and other children see.
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, expect, it } from 'vitest';
+import { lastToolResults, text, toolUse } from '../fake-api/server.js';
+import { startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const SHOW = 'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}]"';
+
+async function session(hostValue: string | undefined) {
+  let agentEnviron = '';
+  let pid = 0;
+  api = await startFakeApi((_req, i) => {
+    // The environment the agent process was started with (the shebang's env -S applied).
+    if (i === 0) agentEnviron = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    return i === 0 ? toolUse('Bash', { command: SHOW }) : text('done');
+  });
+  const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], env: { MALLOC_MMAP_THRESHOLD_: hostValue } });
+  pid = p.child.pid!;
+  p.sendRaw(userLine('show the allocator setting'));
+  p.endInput();
+  expect((await p.exited).code).toBe(0);
+  return { agentEnviron: agentEnviron.split('\0'), bashSaw: JSON.stringify(lastToolResults(api.requests[1])) };
+}
+
+it.runIf(existsSync('/proc/self/environ'))('the agent runs with the fixed mmap threshold; a Bash child sees no allocator setting when the host set none', async () => {
+  const { agentEnviron, bashSaw } = await session(undefined);
+  expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+  expect(bashSaw).toContain('threshold=[unset] was=[unset]');
+});
+
+it.runIf(existsSync('/proc/self/environ'))("a host's own MALLOC_MMAP_THRESHOLD_ reaches Bash unchanged", async () => {
+  const { agentEnviron, bashSaw } = await session('65536');
+  expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+  expect(bashSaw).toContain('threshold=[65536] was=[unset]');
+});
