@@ -1,6 +1,7 @@
 // (f) What the Bash sandbox adds: the same session of 20 Bash calls (`true`) with and without
 // `sandbox.enabled`; the difference per call is the sandbox's cost (wrap + bubblewrap start).
-// Also the start-up cost (spawn → init). Skipped with the reason where bubblewrap is missing.
+// Also the start-up cost (spawn → init), and the parts (bench/sandboxParts.mjs): bubblewrap's own
+// floor, running a ready wrap, making one. Skipped with the reason where bubblewrap is missing.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,5 +57,7 @@ export async function benchSandbox() {
   }
   await apiOn.close();
   await apiOff.close();
-  return { perCall: median(perCall), startup: median(startup) };
+  const parts = spawnSync(process.execPath, [join(root, 'bench/sandboxParts.mjs')], { cwd: realpathSync(mkdtempSync(join(tmpdir(), 'bench-g-'))), encoding: 'utf8' });
+  if (parts.status !== 0) throw new Error(`bench/sandboxParts.mjs failed: ${parts.stderr}`);
+  return { perCall: median(perCall), startup: median(startup), parts: JSON.parse(parts.stdout.trim().split('\n').pop()) };
 }

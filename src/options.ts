@@ -153,7 +153,7 @@ function buildProgram(): Command {
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
     .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--strict-mcp-config', 'use only the servers of --mcp-config (the only source we load anyway)')
+    .option('--strict-mcp-config', 'use only the servers of --mcp-config and the host: no settings-file or .mcp.json servers')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')

@@ -37,6 +37,8 @@ import { setupAgents } from '../agents/setup.js';
 import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
 import type { AgentDef } from '../agents/definitions.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
+import { parseServer } from '../mcp/config.js';
+import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from '../sandbox/index.js';
@@ -141,14 +143,35 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, `--json-schema: ${(err as Error).message}`);
   }
-  const mcp = new SessionMcp({ cwd, env, clientVersion: VERSION, log: (line) => process.stderr.write(`${line}\n`), disallowedTools: o.disallowedTools });
-  if (o.mcpConfig.length) {
+  const promptTool = o.permissionPromptTool;
+  const mcp = new SessionMcp({
+    cwd,
+    env,
+    clientVersion: VERSION,
+    log: (line) => process.stderr.write(`${line}\n`),
+    disallowedTools: o.disallowedTools,
+    promptTool,
+  });
+  // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  {
     const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
+    const { gatherMcpServers } = await import('../mcp/sources.js');
     try {
-      mcp.connectConfigured(parseMcpConfigs(o.mcpConfig, cwd));
+      const found = gatherMcpServers({
+        projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
+        sources: parseSources(o.settingSources),
+        files: loadedSettings.files,
+        flagServers: o.mcpConfig.length ? parseMcpConfigs(o.mcpConfig, cwd) : new Map(),
+        strict: o.strictMcpConfig,
+        env,
+      });
+      for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+      const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
+      if (groups.length) mcp.connectConfigured(groups);
     } catch (err) {
       if (!(err instanceof McpConfigError)) throw err;
-      throw fail(2, err.message);
+      // A bad flag is a usage error (2); a broken file is a broken configuration (1).
+      throw fail(err.message.startsWith('--mcp-config') ? 2 : 1, err.message);
     }
   }
   const systemParts: SystemPromptParts = {
@@ -232,6 +255,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       startSource: start.source,
       channel,
       loaded: loadedSettings,
+      askMcpTool: promptTool && isMcpPromptTool(promptTool) ? mcpPermissionPrompt(promptTool, (args, signal) => mcp.callByName(promptTool, args, signal)) : undefined,
       // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
       onHookEvent: (subtype, fields) => {
         if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
@@ -289,7 +313,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost ? { askHost: io.askHost } : {}) }),
+      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost && !promptTool ? { askHost: io.askHost } : {}) }),
       beforePrompt: async (prompt, signal, uuid) => {
         const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
         controls?.onPrompt(id);
@@ -372,6 +396,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   });
 
   const initialize: InitializeTarget = {
+    connectInitializeMcp: (servers) => {
+      // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
+      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, parseServer(name, config, 'initialize: mcpServers')]));
+      mcp.connectConfigured([{ scope: 'dynamic', configs }]);
+    },
     connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
     setJsonSchema: (schema) => {
       settings.structuredOutputTool = createStructuredOutputTool(schema);
@@ -462,6 +491,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       return parseServer(name, config, 'mcp_set_servers');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+    askedServers: () => guards.permissions.mcpServersAsked,
+    knownServers: () => mcp.names(),
   });
 
   const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp.killAll());

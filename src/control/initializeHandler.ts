@@ -7,6 +7,8 @@ import type { InitializeRequest } from '../protocol/inbound.js';
 
 /** What initialize changes in a session, and what its answer reads. Setters that throw refuse the request. */
 export interface InitializeTarget {
+  /** mcpServersDelivery 'initialize': servers we run or connect to; throws naming a bad one. */
+  connectInitializeMcp(servers: Record<string, unknown>): void;
   connectHostMcp(names: string[]): void;
   setJsonSchema(schema: Record<string, unknown>): void;
   setHostHooks(hooks: NonNullable<InitializeRequest['hooks']>): void;
@@ -32,6 +34,7 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
     t.exitAfterAnswer(message);
     throw new Error(message);
   };
+  if (req.mcpServers) t.connectInitializeMcp(req.mcpServers);
   if (req.sdkMcpServers?.length) t.connectHostMcp(req.sdkMcpServers);
   if (req.jsonSchema) {
     try {
@@ -61,5 +64,6 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
   } catch (err) {
     fatal((err as Error).message);
   }
-  return t.answer();
+  // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
+  return { ...t.answer(), mcp_servers_applied: req.mcpServers !== undefined };
 }

@@ -1,11 +1,13 @@
 // Control requests that change or read the session's MCP servers: mcp_set_servers (replace the
 // dynamic set), mcp_reconnect, mcp_toggle, mcp_read_resource. Each answers once the change has
 // happened (servers connected or failed), or throws a message naming what is wrong; the next turn
-// offers the tools of whatever is connected then.
+// offers the tools of whatever is connected then. set_mcp_permission_mode_override pins a server's
+// tools to per-call asks in bypassPermissions mode (tighten-only).
 import { z } from 'zod';
 import type { McpManager } from '../mcp/manager.js';
 import type { McpServerConfig } from '../mcp/config.js';
 import type { HostRequest } from '../mcp/hostTransport.js';
+import { normalizeName } from '../mcp/tools.js';
 import type { ControlChannel } from './channel.js';
 
 const setServersSchema = z.object({
@@ -14,6 +16,9 @@ const setServersSchema = z.object({
 const serverNameSchema = z.object({ serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty') });
 const toggleSchema = serverNameSchema.extend({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
 const readResourceSchema = serverNameSchema.extend({ uri: z.string({ error: 'uri must be a string' }) });
+const modeOverrideSchema = serverNameSchema.extend({
+  mode: z.union([z.enum(['default', 'auto']), z.null()], { error: 'mode must be "default", "auto" or null' }),
+});
 
 export interface McpControlTarget {
   /** The session's manager, created on first use (a session may start with no servers). */
@@ -21,6 +26,10 @@ export interface McpControlTarget {
   /** Parse one server config; throws a message naming the server. */
   parseServer(name: string, config: unknown): Promise<McpServerConfig>;
   hostRequest: HostRequest;
+  /** Normalized names of the servers whose tools are asked about even in bypassPermissions. */
+  askedServers(): Set<string>;
+  /** The names of the servers the session knows now (none when it has no manager yet). */
+  knownServers(): Promise<string[]>;
 }
 
 function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string): z.infer<S> {
@@ -62,5 +71,18 @@ export function registerMcpControlHandlers(channel: ControlChannel, target: McpC
     } catch (err) {
       throw new Error(`mcp_read_resource: MCP server "${r.serverName}" could not read ${r.uri}: ${(err as Error).message}`);
     }
+  });
+  channel.on('set_mcp_permission_mode_override', async (req) => {
+    const r = parse(modeOverrideSchema, req, 'set_mcp_permission_mode_override');
+    // 'auto' hands each call to the reference's auto-mode classifier; there is none here, and
+    // treating it as 'default' or as no override would not be what the host asked for.
+    if (r.mode === 'auto')
+      throw new Error('set_mcp_permission_mode_override: mode "auto" routes calls through an auto-mode classifier, which this agent runtime does not have; use "default" (ask for every call) or null');
+    const asked = target.askedServers();
+    if (r.mode === 'default') asked.add(normalizeName(r.serverName));
+    else asked.delete(normalizeName(r.serverName));
+    const known = await target.knownServers();
+    // Stored either way: it applies once a server of that name connects (a typo gets a warning).
+    return known.includes(r.serverName) ? {} : { warning: `no MCP server named "${r.serverName}" is known yet${known.length ? ` (servers: ${known.join(', ')})` : ''}; the override applies once one connects` };
   });
 }

@@ -187,7 +187,7 @@ async function* turn(
     })) {
       if (ev.type === 'stream_event') {
         yield { ...scope, type: 'stream_event', event: ev.event };
-        startCompleteToolUse(ev.event, assembler, tools);
+        startCompleteToolUse(ev.event, assembler, tools, cfg);
       } else if (ev.type === 'api_retry') {
         message = cutAfterTools();
         if (message) break;
@@ -301,11 +301,17 @@ function appendToLastUser(history: HistoryMessage[], text: string): void {
 }
 
 /** Feeds the assembler; a tool_use block that just completed goes to the executor at once. */
-function startCompleteToolUse(event: ModelStreamEvent, assembler: MessageAssembler, tools: ToolExecutor): void {
+function startCompleteToolUse(event: ModelStreamEvent, assembler: MessageAssembler, tools: ToolExecutor, cfg: LoopConfig): void {
   try {
     assembler.add(event as never);
   } catch {
     return; // a malformed stream is the model client's to report
+  }
+  if (event.type === 'content_block_start') {
+    // A Bash call is on its way: the sandbox makes its wrap while the input streams in.
+    const block = (event as { content_block?: { type?: string; name?: string; id?: string } }).content_block;
+    if (block?.type === 'tool_use' && block.name === 'Bash') cfg.toolContext(block.id ?? '').services?.sandbox?.prepare();
+    return;
   }
   if (event.type !== 'content_block_stop') return;
   const block = assembler.completedBlock(event.index as number);

@@ -8,6 +8,7 @@ import type { HookOutcome, HookRunner } from '../hooks/index.js';
 import { decidePermission, permissionUpdateSchema, type PermissionDecision, type PermissionState, type PermissionUpdate } from '../permissions/index.js';
 import { describeCall } from '../permissions/toolInput.js';
 import { readableFilter } from '../permissions/readFilter.js';
+import { fileActivity } from '../util/fileActivity.js';
 
 export interface ToolUseBlock {
   id: string;
@@ -150,12 +151,18 @@ async function* execute(
 ): AsyncGenerator<ToolProgress, PipelineOutcome, void> {
   const started = Date.now();
   let result: ToolResult;
+  // Bash counts its own commands (runShellCommand); any other tool that is not read-only may
+  // change files while it runs (Write, Edit, MCP tools): the sandbox's prepared wrap is then stale.
+  const changesFiles = tool.name !== 'Bash' && !readOnlyCall(tool, input);
   try {
     // Rules may change mid-session (a host's updatedPermissions): build the filter per call.
     const readable = deps.permissions ? readableFilter(deps.permissions) : undefined;
+    if (changesFiles) fileActivity.changed();
     result = yield* runTool(tool, input, readable ? { ...ctx, isPathReadable: readable } : ctx);
   } catch (err) {
     result = { content: `Error: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+  } finally {
+    if (changesFiles) fileActivity.changed();
   }
   const outcome: PipelineOutcome = { toolResult: toResultBlock(block.id, result.content, result.isError), data: result.data };
   const hooks = deps.hooks;
@@ -285,4 +292,12 @@ function notify(deps: PipelineDeps, message: string, type: string, signal: Abort
     (out) => report(out, deps),
     (err) => deps.onWarning?.(`Notification hook failed: ${err instanceof Error ? err.message : String(err)}`),
   );
+}
+
+function readOnlyCall(tool: Tool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input as never) === true;
+  } catch {
+    return false; // an input the tool cannot judge: assume it writes
+  }
 }

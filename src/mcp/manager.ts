@@ -10,15 +10,19 @@ import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@mo
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
-import { mcpTool } from './tools.js';
+import { mcpTool, mcpToolName } from './tools.js';
 import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
+/** Where a server's definition came from (mcp_status `scope`): the reference's names. */
+export type McpScope = 'user' | 'project' | 'local' | 'dynamic' | 'managed' | 'sdk';
+
 export interface McpServerStatus {
   name: string;
   status: McpStatus;
+  scope: McpScope;
   serverInfo?: { name: string; version: string };
   error?: string;
 }
@@ -26,6 +30,8 @@ export interface McpServerStatus {
 interface Entry extends McpServerStatus {
   client?: Client;
   tools: Tool[];
+  /** The server's own tool list, as tools/list gave it. */
+  infos?: McpToolInfo[];
   pid?: number;
   exited?: boolean;
   /** How to (re)open its transport; absent for a config we can only report as failed. */
@@ -59,6 +65,8 @@ export interface McpManagerOptions {
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a permission prompt tool may think before the call is denied (MCP_TOOL_TIMEOUT overrides). */
+const PERMISSION_TOOL_TIMEOUT_MS = 10 * 60_000;
 /** The longest a host round trip may take (the MCP client's own deadlines come first). */
 const HOST_REQUEST_TIMEOUT_MS = 100_000_000;
 
@@ -73,18 +81,31 @@ export class McpManager {
     return Number(this.opts.env.MCP_TIMEOUT) || DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
-  /** Start connecting the --mcp-config servers (all at once; `ready()` waits for them). */
-  connectConfigured(configs: Map<string, McpServerConfig>): void {
+  /**
+   * Start connecting configured servers (all at once; `ready()` waits for them). `held` names the
+   * ones that must not start yet (a project server nobody approved): they are listed as disabled
+   * with the reason, and mcp_toggle can start them.
+   */
+  connectConfigured(configs: Map<string, McpServerConfig>, scope: McpScope = 'dynamic', held: Map<string, string> = new Map()): void {
     for (const [name, config] of configs) {
       if (config.type === 'sdk') continue; // connected by connectHost when initialize names it
-      this.startConfig(name, config, false);
+      const reason = held.get(name);
+      if (reason === undefined) {
+        this.startConfig(name, config, false, scope);
+        continue;
+      }
+      const entry = this.add(name, JSON.stringify(config), false, scope);
+      entry.open = this.opener(name, config);
+      entry.status = 'disabled';
+      entry.error = reason;
+      this.opts.log(`agent: MCP server "${name}" (${scope}) not started: ${reason}`);
     }
   }
 
   /** Start connecting the host's in-process servers (initialize.sdkMcpServers) over the control channel. */
   connectHost(names: string[], request: HostRequest): void {
     this.hostRequest = request;
-    for (const name of names) this.startConfig(name, { type: 'sdk' }, true);
+    for (const name of names) this.startConfig(name, { type: 'sdk' }, true, 'sdk');
   }
 
   private hostRequest?: HostRequest;
@@ -100,8 +121,8 @@ export class McpManager {
     return () => stdioTransport(config, this.opts.cwd, this.opts.env);
   }
 
-  private startConfig(name: string, config: McpServerConfig, dynamic: boolean): Entry {
-    const entry = this.add(name, JSON.stringify(config), dynamic);
+  private startConfig(name: string, config: McpServerConfig, dynamic: boolean, scope: McpScope): Entry {
+    const entry = this.add(name, JSON.stringify(config), dynamic, scope);
     entry.open = this.opener(name, config);
     if ('alwaysLoad' in config) entry.alwaysLoad = config.alwaysLoad;
     if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
@@ -136,7 +157,7 @@ export class McpManager {
         await this.close(old);
         this.entries.delete(name);
       }
-      this.startConfig(name, config, true);
+      this.startConfig(name, config, true, config.type === 'sdk' ? 'sdk' : 'dynamic');
       added.push(name);
     }
     await Promise.all(added.map((n) => this.entries.get(n)?.connecting));
@@ -182,6 +203,22 @@ export class McpManager {
     if (entry.status !== 'connected' || !entry.client)
       throw new McpControlError(`${subtype}: MCP server "${name}" is not connected (${entry.status}${entry.error ? `: ${entry.error.split('\n')[0]}` : ''}); send mcp_reconnect`);
     return entry.client;
+  }
+
+  /**
+   * Call a connected server's tool by its qualified name (mcp__server__tool) outside a model turn
+   * (the permission prompt tool); throws naming why it cannot be called.
+   */
+  async callByName(qualified: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    await this.ready();
+    for (const e of this.entries.values()) {
+      const info = e.infos?.find((i) => mcpToolName(e.name, i.name) === qualified);
+      if (!info) continue;
+      if (e.status !== 'connected' || !e.client) throw new Error(`its MCP server "${e.name}" is ${e.status}${e.error ? `: ${e.error.split('\n')[0]}` : ''}`);
+      return (await e.client.callTool({ name: info.name, arguments: args }, undefined, { signal, timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS })) as Record<string, unknown>;
+    }
+    const down = [...this.entries.values()].filter((e) => e.status !== 'connected').map((e) => `${e.name} (${e.status})`);
+    throw new Error(`is not a tool of any connected MCP server${down.length ? ` (not connected: ${down.join(', ')})` : ''}`);
   }
 
   /** Whether a server is the host's in-process one (its resources the host reads itself). */
@@ -251,9 +288,12 @@ export class McpManager {
 
   /** For mcp_status: with serverInfo (connected) or the error (failed). */
   details(): McpServerStatus[] {
-    return [...this.entries.values()].map(({ name, status, serverInfo, error }) => ({
+    return [...this.entries.values()].map(({ name, status, scope, serverInfo, error }) => ({
       name,
       status,
+      scope,
+      // The SDK's `source`: the config scope, or sdk for the host's in-process servers.
+      source: scope,
       ...(serverInfo ? { serverInfo } : {}),
       ...(error ? { error } : {}),
     }));
@@ -283,8 +323,8 @@ export class McpManager {
     }
   }
 
-  private add(name: string, configKey: string, dynamic: boolean): Entry {
-    const entry: Entry = { name, status: 'pending', tools: [], configKey, dynamic };
+  private add(name: string, configKey: string, dynamic: boolean, scope: McpScope): Entry {
+    const entry: Entry = { name, status: 'pending', scope, tools: [], configKey, dynamic };
     this.entries.set(name, entry);
     return entry;
   }
@@ -326,12 +366,16 @@ export class McpManager {
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
+      entry.infos = infos;
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         if (entry.client !== client || entry.status !== 'connected') return;
         try {
           const fresh = await listTools(client, timeoutMs);
-          if (entry.client === client && entry.status === 'connected') entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
+          if (entry.client === client && entry.status === 'connected') {
+            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
+            entry.infos = fresh;
+          }
         } catch (err) {
           this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
         }

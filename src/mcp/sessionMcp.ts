@@ -5,7 +5,7 @@ import type { ToolSet } from '../../tools/toolSet.js';
 import { parseRule, ruleNamesTool } from '../permissions/rules.js';
 import type { McpServerConfig } from './config.js';
 import type { HostRequest } from './hostTransport.js';
-import type { McpManager, McpServerStatus } from './manager.js';
+import type { McpManager, McpScope, McpServerStatus } from './manager.js';
 
 export interface SessionMcpOptions {
   cwd: string;
@@ -14,6 +14,8 @@ export interface SessionMcpOptions {
   log: (line: string) => void;
   /** --disallowedTools: a plain tool name (or `mcp__server`) keeps an MCP tool from being offered. */
   disallowedTools: string[];
+  /** --permission-prompt-tool's MCP tool: it decides about calls, the model does not call it. */
+  promptTool?: string;
 }
 
 export class SessionMcp {
@@ -32,12 +34,26 @@ export class SessionMcp {
     return this.setup;
   }
 
-  /** --mcp-config's servers: connecting starts now; the first run waits for them. */
-  connectConfigured(configs: Map<string, McpServerConfig>): void {
+  /**
+   * Configured servers (src/mcp/sources.ts groups, or initialize's mcpServers): connecting starts
+   * now; the first run waits for them. Held ones are listed as disabled with their reason.
+   */
+  connectConfigured(groups: Array<{ scope: McpScope; configs: Map<string, McpServerConfig>; held?: Map<string, string> }>): void {
     this.setup = this.manager().then((m) => {
-      m.connectConfigured(configs);
+      for (const g of groups) m.connectConfigured(g.configs, g.scope, g.held);
       return m;
     });
+  }
+
+  /** The permission prompt tool's call (mcp__server__tool), once the servers have connected. */
+  async callByName(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (!this.setup) throw new Error('has no MCP server: give its server with --mcp-config, settings or .mcp.json');
+    return (await this.setup).callByName(name, args, signal);
+  }
+
+  /** The names of the servers the session knows now. */
+  async names(): Promise<string[]> {
+    return this.setup ? (await this.setup).statuses().map((s) => s.name) : [];
   }
 
   /** initialize's in-process servers: connected after the initialize answer is written. */
@@ -60,7 +76,9 @@ export class SessionMcp {
     await m.ready();
     const denied = this.o.disallowedTools.filter((r) => !r.includes('(')).map(parseRule);
     const seen = tools.localNames();
-    const fresh = m.offeredTools().filter((t) => !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+    const fresh = m
+      .offeredTools()
+      .filter((t) => t.name !== this.o.promptTool && !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
     const changed = tools.setMcp(fresh);
     return { statuses: m.statuses(), changed };
   }

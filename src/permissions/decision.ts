@@ -300,7 +300,11 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   }
 
   // 7. The mode.
-  if (mode === 'bypassPermissions') return { behavior: 'allow', reason: 'mode bypassPermissions' };
+  if (mode === 'bypassPermissions') {
+    const server = [...state.mcpServersAsked].find((name) => req.toolName.startsWith(`mcp__${name}__`));
+    if (server === undefined) return { behavior: 'allow', reason: 'mode bypassPermissions' };
+    return finishAsk(state, req, shape, what, `the MCP server "${server}" has the permission mode override "default" (its tools are asked about in bypassPermissions mode)`);
+  }
   let blocked: string | undefined;
   if (shape.kind === 'file') {
     blocked = shape.paths.find((p) => !inWorkingDirs(p, state.workingDirs))?.real;

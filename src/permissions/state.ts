@@ -42,6 +42,11 @@ export class PermissionState {
   workingDirs: WorkingDir[];
   /** Set once the session's sandbox is up: autoAllowBashIfSandboxed, dangerouslyDisableSandbox. */
   sandbox?: BashSandboxPolicy;
+  /**
+   * set_mcp_permission_mode_override: normalized MCP server names whose tools are decided as in
+   * `default` mode where the session mode would allow them unasked (tighten-only).
+   */
+  readonly mcpServersAsked = new Set<string>();
 
   constructor(opts: PermissionStateOptions) {
     this.cwd = opts.cwd;

@@ -81,6 +81,8 @@ export const initializeRequestSchema = z.looseObject({
   subtype: z.literal('initialize'),
   hooks: z.record(z.string(), z.array(hookMatcherSchema)).nullable().optional(),
   sdkMcpServers: z.array(z.string()).optional(),
+  /** mcpServersDelivery 'initialize': the servers we run or connect to, off the command line. */
+  mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }).optional(),
   jsonSchema: z.record(z.string(), z.unknown()).optional(),
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),

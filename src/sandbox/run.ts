@@ -35,7 +35,7 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
   let result: GroupRunResult;
   let violations: string[] = [];
   try {
-    result = await runShellCommand(wrapped.command, run);
+    result = await runShellCommand(wrapped.command, { ...run, env: { ...(run.env ?? process.env), ...wrapped.env } });
     // What the command left running lives in the sandbox's PID namespace, which the kernel tears
     // down as the command ends, a few ms after it: report only what outlives that.
     if (result.leftRunning?.length) {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { childEnv } from '../util/processGroup.js';
 import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from './policy.js';
+import { PreparedWraps } from './preparedWrap.js';
 import { unsupportedSandboxKeys } from './settings.js';
 
 type SrtModule = typeof import('@anthropic-ai/sandbox-runtime');
@@ -25,6 +26,8 @@ export interface SandboxStatus {
 /** One wrapped command: the shell text to run, and what the sandbox blocked once it has ended. */
 export interface WrappedCommand {
   command: string;
+  /** Environment to add when running `command` (it carries the user's command in). */
+  env: Record<string, string>;
   /** Call once the command's processes are gone: releases per-command state, returns the violations. */
   finish(): Promise<string[]>;
 }
@@ -37,6 +40,8 @@ export interface CommandSandbox {
   /** Would this command run inside the sandbox? `disableRequested`: the call's dangerouslyDisableSandbox. */
   sandboxes(command: string, disableRequested?: boolean): boolean;
   wrap(command: string, opts: { commandId: string; signal?: AbortSignal }): Promise<WrappedCommand>;
+  /** A command is coming (the model started a Bash call): make its wrap now, if none is ready. */
+  prepare(): void;
 }
 
 export class SandboxStartupError extends Error {
@@ -93,7 +98,7 @@ export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
       allowWrite: [...new Set([o.cwd, ...o.workingDirs, o.scratchDir, ...s.filesystem.allowWrite, ...fromRules.allowWrite])],
       denyWrite: [...new Set([...s.filesystem.denyWrite, ...fromRules.denyWrite])],
     },
-    ...(Object.keys(s.ignoreViolations).length ? { ignoreViolations: s.ignoreViolations } : {}),
+    // ignoreViolations is applied by us (ignoredViolation): the runtime only sees the runner script.
     ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
     ...(s.enableWeakerNetworkIsolation !== undefined ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation } : {}),
     ...(s.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
@@ -105,9 +110,9 @@ export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
 }
 
 /** Runs `command` through bash once, outside our process-group bookkeeping: the start-up probe. */
-function probe(shellText: string, cwd: string): Promise<{ code: number | null; output: string }> {
+function probe(shellText: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', shellText], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/bash', ['-c', shellText], { cwd, env: { ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const add = (c: Buffer) => {
       if (output.length < 4000) output += c.toString('utf8');
@@ -186,12 +191,14 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   // Dependencies present is not enough (user namespaces may be off, /proc not mountable): run one.
   let wrapped: string;
   try {
-    wrapped = await manager.wrapWithSandbox('true', undefined, undefined, undefined, { commandId: 'agent-sandbox-probe' });
+    wrapped = await manager.wrapWithSandbox(runnerScript(platform), undefined, undefined, undefined, { commandId: 'agent-sandbox-probe' });
   } catch (err) {
     await manager.reset().catch(() => {});
     return unavailable(`a probe command could not be wrapped (${(err as Error).message})`);
   }
-  const result = await probe(wrapped, o.cwd);
+  // The runner script, as every command will run: it must find the command and run it.
+  const marker = 'agent-sandbox-probe-ran';
+  const result = await probe(wrapped, o.cwd, { [COMMAND_ENV]: `echo ${marker}` });
   manager.cleanupAfterCommand();
   if (result.code !== 0) {
     await manager.reset().catch(() => {});
@@ -200,7 +207,11 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
       `bubblewrap could not start a sandbox here (${why}). Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0)`,
     );
   }
-  return activeSandbox(s, manager);
+  if (!result.output.includes(marker)) {
+    await manager.reset().catch(() => {});
+    return unavailable(`the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`);
+  }
+  return activeSandbox(s, manager, platform);
 }
 
 function policyOf(s: MergedSandboxSettings) {
@@ -220,42 +231,93 @@ function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandb
     autoAllowBashIfSandboxed: false,
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: () => false,
-    wrap: async (command) => ({ command, finish: async () => [] }),
+    wrap: async (command) => ({ command, env: {}, finish: async () => [] }),
+    prepare: () => {},
   };
 }
 
 /**
  * On Linux the library starts its in-sandbox proxy bridges (socat on :3128 and :1080) in the
  * background and runs the command at once; on a loaded machine the command's first connection
- * can beat the bridge's bind ("Failed to connect to localhost port 3128"). Wait, briefly and only
- * when the proxy is in use, until both listeners show in the sandbox's own /proc/net/tcp.
+ * can beat the bridge's bind ("Failed to connect to localhost port 3128"). Wait, only when the
+ * proxy is in use and at most ~2 s, until both listeners show in the sandbox's own /proc/net/tcp.
+ * Builtins only for the first checks (they usually pass at once): no process is started unless
+ * the bridges are late.
  */
-const AWAIT_PROXY_BRIDGE = [
-  'case "${HTTP_PROXY:-}" in *localhost:3128*)',
-  "  for _ in $(seq 1 400); do grep -q ':0C38 00000000:0000 0A' /proc/net/tcp 2>/dev/null && grep -q ':0438 00000000:0000 0A' /proc/net/tcp 2>/dev/null && break; sleep 0.005; done;;",
-  'esac',
-].join('\n');
+const AWAIT_PROXY_BRIDGE = `case "\${HTTP_PROXY:-}" in *localhost:3128*)
+  __agent_n=0
+  while IFS= read -r -d '' __agent_t </proc/net/tcp; [[ $__agent_t != *':0C38 00000000:0000 0A'* || $__agent_t != *':0438 00000000:0000 0A'* ]]; do
+    (( ++__agent_n > 400 )) && break
+    (( __agent_n > 20 )) && sleep 0.005
+  done
+  unset __agent_n __agent_t;;
+esac`;
 
-function activeSandbox(s: MergedSandboxSettings, manager: SrtManager): CommandSandbox {
+/** The variable that carries a sandboxed command into the runner script. */
+export const COMMAND_ENV = 'AGENT_SANDBOXED_COMMAND';
+/** Linux's limit on one environment string (MAX_ARG_STRLEN), less the `NAME=`. */
+const MAX_COMMAND_BYTES = 128 * 1024 - COMMAND_ENV.length - 2;
+
+/**
+ * What the sandbox wraps: the same for every command, which it reads from COMMAND_ENV (unset
+ * before it runs, so the command does not see its own text), so a wrap can be made in advance.
+ */
+export function runnerScript(platform: NodeJS.Platform): string {
+  const run = `eval "unset ${COMMAND_ENV}; \$${COMMAND_ENV}"`;
+  return platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}\n${run}` : run;
+}
+
+/** Would `ignoreViolations` leave this violation out? The runtime's own rule, applied by us because
+ * it only knows the runner script, not the command: `*` patterns for every command, other keys as
+ * substrings of the command. */
+export function ignoredViolation(line: string, command: string, ignore: Record<string, string[]>): boolean {
+  for (const [pattern, paths] of Object.entries(ignore)) {
+    if ((pattern === '*' || command.includes(pattern)) && paths.some((p) => line.includes(p))) return true;
+  }
+  return false;
+}
+
+function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform): CommandSandbox {
   const p = policyOf(s);
+  const runner = runnerScript(platform);
+  const wraps = new PreparedWraps(
+    {
+      wrap: (id, signal) => manager.wrapWithSandbox(runner, undefined, undefined, signal, { commandId: id }),
+      release: () => manager.cleanupAfterCommand(),
+    },
+    `agent-${process.pid}-`,
+  );
+  wraps.prepare();
   return {
     status: { enabled: true, active: true },
     autoAllowBashIfSandboxed: p.autoAllowBashIfSandboxed,
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: (command, disableRequested) => !p.outside(command, disableRequested),
+    prepare: () => wraps.prepare(),
     async wrap(command, opts) {
-      const inner = process.platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}\n${command}` : command;
-      const text = await manager.wrapWithSandbox(inner, undefined, undefined, opts.signal, { commandId: opts.commandId, commandText: command });
+      const bytes = Buffer.byteLength(command);
+      if (bytes > MAX_COMMAND_BYTES) {
+        throw new Error(`the command is ${bytes} bytes long, over the ${MAX_COMMAND_BYTES} bytes one environment variable can carry into the sandbox; write it to a script file and run that`);
+      }
+      const wrap = await wraps.take(opts.signal);
       let finished = false;
       return {
-        command: text,
+        command: wrap.text,
+        env: { [COMMAND_ENV]: command },
         async finish() {
           if (finished) return [];
           finished = true;
           manager.cleanupAfterCommand();
           // Violation events arrive over a socket; let the ones already sent land first.
           await new Promise((r) => setImmediate(r));
-          return manager.getSandboxViolationStore().getViolationsForCommand(opts.commandId).map((v) => v.line);
+          const lines = manager
+            .getSandboxViolationStore()
+            .getViolationsForCommand(wrap.id)
+            .map((v) => v.line)
+            .filter((line) => !ignoredViolation(line, command, s.ignoreViolations));
+          // The next command's wrap, made while the model reads this one's result.
+          wraps.prepare();
+          return lines;
         },
       };
     },

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { diffLines } from 'diff';
+import { fileActivity } from '../util/fileActivity.js';
 
 /** A file larger than this is not copied (and so cannot be rewound); the host is told. */
 export const MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024;
@@ -139,6 +140,7 @@ export class FileCheckpoints {
       }
       plan.push({ path, snap, content: then });
     }
+    if (!dryRun && plan.length) fileActivity.changed();
     if (!dryRun)
       for (const { path, snap, content } of plan) {
         if (snap.absent || content === undefined) await fsp.rm(path, { force: true });
@@ -148,6 +150,7 @@ export class FileCheckpoints {
           await fsp.chmod(path, snap.mode);
         }
       }
+    if (!dryRun && plan.length) fileActivity.changed();
     return { canRewind: true, filesChanged, insertions, deletions };
   }
 }

@@ -36,6 +36,8 @@ export interface GuardContext {
   loaded: LoadedSettings;
   /** --include-hook-events: where hook_started / hook_progress / hook_response go. */
   onHookEvent?: (subtype: HookEventSubtype, fields: Record<string, unknown>) => void;
+  /** `--permission-prompt-tool mcp__server__tool`: that MCP tool answers what would be asked. */
+  askMcpTool?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
 }
 
 export interface Guards {
@@ -105,8 +107,8 @@ export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.Pr
 
 export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
   const loaded = ctx.loaded;
-  if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio')
-    throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: only "stdio" is supported yet (MCP permission tools are not)`, 2);
+  if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio' && !ctx.askMcpTool)
+    throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: expected "stdio" (ask the host) or an MCP tool named mcp__<server>__<tool>`, 2);
 
   const managed = loaded.files.find((f) => f.source === 'managed')?.settings.permissions as Record<string, unknown> | undefined;
   const bypassDisabled = managed?.disableBypassPermissionsMode === 'disable';
@@ -149,13 +151,13 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
       { timeoutMs: HOOK_CALLBACK_TIMEOUT_MS, signal },
     );
 
-  const askHost =
+  const askHost = ctx.askMcpTool ?? (
     o.permissionPromptTool === 'stdio'
       ? async (req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> => {
           const answer = (await ctx.channel.request('can_use_tool', { ...req }, { timeoutMs: PERMISSION_TIMEOUT_MS, signal })) as Record<string, unknown>;
           return normalizeAnswer(answer, req);
         }
-      : undefined;
+      : undefined);
 
   let sessionStarted = false;
   return {

@@ -47,6 +47,12 @@ export const settingsSchema = z.looseObject(
     permissions: permissionsSettingsSchema.optional(),
     hooks: hooksSettingsSchema.optional(),
     sandbox: sandboxSettingsSchema.optional(),
+    /** MCP servers of this file, `{name: config}` in the .mcp.json shape (src/mcp/sources.ts). */
+    mcpServers: z.record(z.string(), z.unknown(), { error: 'must be an object of server name → config' }).optional(),
+    /** Approval of the project's servers (.mcp.json); not read from project settings. */
+    enableAllProjectMcpServers: z.boolean({ error: 'must be true or false' }).optional(),
+    enabledMcpjsonServers: stringList.optional(),
+    disabledMcpjsonServers: stringList.optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z.record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), { error: 'must be an object of NAME → string' }).optional(),
   },

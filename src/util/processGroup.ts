@@ -2,6 +2,7 @@
 // timeout, an abort or our own exit kills the whole group (a shell's grandchildren included).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileActivity } from './fileActivity.js';
 
 const live = new Set<ChildProcess>();
 
@@ -179,6 +180,7 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     live.add(child);
+    fileActivity.started();
     const stdout = new HeadText(max);
     const stderr = new HeadText(max);
     const combined = new HeadText(max);
@@ -224,6 +226,7 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
+      fileActivity.ended();
       if (timer) clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       live.delete(child);

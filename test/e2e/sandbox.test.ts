@@ -83,13 +83,19 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   it('ignoreViolations leaves matching violations out of the report (the write is still blocked)', async () => {
     const outside = tempDir('agent-outside-');
     const other = tempDir('agent-outside-');
-    const r = await runCalls([{ command: `echo x > ${outside}/quiet.txt` }, { command: `echo x > ${other}/loud.txt` }], {
-      cwd: tempDir(),
-      args: ['--allowedTools', 'Bash', ...settingsArg({ ignoreViolations: { '*': [outside] } })],
-    });
+    const r = await runCalls(
+      [{ command: `echo x > ${outside}/quiet.txt` }, { command: `echo x > ${other}/loud.txt` }, { command: `touch ${other}/t.txt` }],
+      {
+        cwd: tempDir(),
+        args: ['--allowedTools', 'Bash', ...settingsArg({ ignoreViolations: { '*': [outside], touch: [other] } })],
+      },
+    );
     expect(r.results.t1.text).toMatch(/Read-only file system/);
     expect(r.results.t1.text).not.toContain('<sandbox_violations>');
     expect(r.results.t2.text).toContain(`${other}/loud.txt`);
+    // A command pattern: only for commands that contain it.
+    expect(r.results.t3.text).toMatch(/Read-only file system/);
+    expect(r.results.t3.text).not.toContain('<sandbox_violations>');
     expect(existsSync(join(outside, 'quiet.txt'))).toBe(false);
   });
 
@@ -119,6 +125,48 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(r.results.t4.isError).toBe(true);
     expect(r.results.t5.text).toBe('0');
     expect(readFileSync(join(cwd, 'secret', 'key'), 'utf8')).toBe('TOPSECRET=hunter2\n');
+  });
+
+  it('the wrap prepared between commands is never stale: a denied file made by a command, by the Write tool or by a background shell is masked for the next command', async () => {
+    // Deny-read globs are expanded when a command is wrapped, and the next command's wrap is made
+    // ahead of time; each step below changes files after that, so only a fresh wrap masks them.
+    const cwd = tempDir();
+    const replies: ScriptedReply[] = [
+      toolUse('Bash', { command: 'echo SECRET-A > a.pem && echo made' }, 'b1'),
+      toolUse('Bash', { command: './show.sh a' }, 'b2'),
+      toolUse('Write', { file_path: join(cwd, 'b.pem'), content: 'SECRET-B\n' }, 'w1'),
+      toolUse('Bash', { command: './show.sh b' }, 'b3'),
+      toolUse('Bash', { command: 'sleep 0.3; echo SECRET-C > c.pem', run_in_background: true }, 'b4'),
+      toolUse('Bash', { command: "timeout 10 sh -c 'until [ -s c.pem ]; do sleep 0.05; done' && echo seen" }, 'b5'),
+      toolUse('Bash', { command: './show.sh c' }, 'b6'),
+      toolUse('Bash', { command: 'cat plain.txt' }, 'b7'),
+    ];
+    writeFileSync(join(cwd, 'plain.txt'), 'PUBLIC\n');
+    // A program the permission rules cannot see into (`cat a.pem` itself is refused by the rule).
+    writeFileSync(join(cwd, 'show.sh'), '#!/bin/sh\ncat "$1.pem"\n');
+    chmodSync(join(cwd, 'show.sh'), 0o755);
+    let n = 0;
+    // Then plain text: to the last result and to the background shell's notification.
+    api = await startFakeApi(() => replies[n++] ?? text('done'));
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash,Write', ...settingsArg({}, { deny: ['Read(./**/*.pem)'] })],
+      input: userLine('go'),
+      timeoutMs: 30_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const results = Object.assign({}, ...api.requests.slice(1).map((q) => resultsById(q)));
+    expect(results.b1).toEqual({ text: 'made', isError: false });
+    expect(readFileSync(join(cwd, 'a.pem'), 'utf8')).toBe('SECRET-A\n');
+    expect(results.w1.isError, results.w1.text).toBe(false);
+    expect(results.b5.text).toBe('seen');
+    for (const id of ['b2', 'b3', 'b6']) {
+      expect(results[id].isError, id).toBe(true);
+      expect(results[id].text, id).not.toMatch(/SECRET/);
+      expect(results[id].text, id).toMatch(/Permission denied|No such device/);
+    }
+    expect(results.b7).toEqual({ text: 'PUBLIC', isError: false });
   });
 
   it('network: a loopback server the test started is refused (and reported); allowed once its domain is allowed by a WebFetch rule', async () => {

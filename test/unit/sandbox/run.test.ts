@@ -15,12 +15,15 @@ function fakeSandbox(o: { fail?: boolean } = {}) {
     autoAllowBashIfSandboxed: false,
     allowUnsandboxedCommands: true,
     sandboxes: (command, disable) => !disable && !command.startsWith('excluded'),
+    prepare: () => {},
     async wrap(command) {
       if (o.fail) throw new Error('no room for the profile');
       wrapped.push(command);
       return {
-        // Stands in for bwrap: marks the output so the test sees the wrapped text ran.
-        command: `echo wrapped; ${command}`,
+        // Stands in for bwrap: marks the output so the test sees the wrapped text ran; the command
+        // comes in through the environment, as into the real runner script.
+        command: 'echo wrapped; eval "$FAKE_SANDBOXED"',
+        env: { FAKE_SANDBOXED: command },
         finish: async () => {
           finished++;
           return ['deny openat /etc/x'];
