@@ -38,6 +38,8 @@ export interface AgentSetupOptions {
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
   version: string;
+  /** initialize.agentProgressSummaries (read when a background agent starts). */
+  progressSummaries?: () => boolean;
 }
 
 export interface AgentSetup {
@@ -84,6 +86,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     lateUsage: (u) => background.addLateUsage(u),
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
+    progressSummaries: o.progressSummaries,
   });
   const team = new TeamService({
     sessionId: o.sessionId,

@@ -18,6 +18,7 @@ import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
+import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../session/systemPrompt.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
@@ -41,6 +42,8 @@ export interface SubagentDeps {
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
+  /** initialize.agentProgressSummaries: background agents get periodic model-written summaries. */
+  progressSummaries?: () => boolean;
 }
 
 export interface Prepared {
@@ -376,6 +379,7 @@ export class SubagentRunner implements SubagentService {
     }
     void (async () => {
       let outcome: LoopOutcome | undefined;
+      const summaries = this.summarize(p, rec.id, run.counters, run.started);
       try {
         let step = await run.next;
         while (!step.done) {
@@ -388,6 +392,7 @@ export class SubagentRunner implements SubagentService {
       } catch (err) {
         process.stderr.write(`agent: background agent ${rec.id}: ${(err as Error).message}\n`);
       } finally {
+        summaries?.stop();
         run.transcript.close();
         this.deps.lateUsage(p.cfg.usage);
       }
@@ -410,6 +415,17 @@ export class SubagentRunner implements SubagentService {
     };
   }
 
+  /** agentProgressSummaries for a background agent, when the host asked for them. */
+  private summarize(p: Prepared, taskId: string, counters: { toolUses: number; lastTool?: string }, started: number): SummaryLoop | undefined {
+    if (!summariesWanted(this.deps.progressSummaries?.() ?? false)) return undefined;
+    const registry = this.deps.registry;
+    return startProgressSummaries(p.cfg, p.model, p.history, {
+      intervalMs: summaryIntervalMs(),
+      caller: `${taskId}:summary`,
+      onSummary: (line) => registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool, line),
+    });
+  }
+
   /** A background agent's end, as its task's notification. */
   private finishTask(taskId: string, outcome: LoopOutcome | undefined, signal: AbortSignal, usage: TaskUsage): void {
     const registry = this.deps.registry;
@@ -430,6 +446,7 @@ export class SubagentRunner implements SubagentService {
     const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
+    const summaries = this.summarize(p, taskId, counters, started);
     try {
       // Nothing is yielded onward: the first step is the end.
       const events = this.session<never>(p, signal, transcript, counters, async (ev) => {
@@ -441,6 +458,7 @@ export class SubagentRunner implements SubagentService {
     } catch (err) {
       process.stderr.write(`agent: background agent ${taskId}: ${(err as Error).message}\n`);
     } finally {
+      summaries?.stop();
       transcript.close();
       this.deps.lateUsage(p.cfg.usage);
     }

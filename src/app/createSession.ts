@@ -205,6 +205,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const outputStyles = await setupOutputStyles(o, loadedSettings, { cwd, env, systemParts, onChange: (name) => (settings.outputStyle = name) });
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
+  let progressSummaries = false;
   try {
     agents = await setupAgents({
       sessionId,
@@ -218,6 +219,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder,
       version: VERSION,
+      progressSummaries: () => progressSummaries,
     });
   } catch (err) {
     throw fail(2, (err as Error).message);
@@ -415,6 +417,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     },
     setToolAliases: (aliases) => {
       toolAliases = aliases;
+    },
+    setProgressSummaries: (on) => {
+      progressSummaries = on;
     },
     // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
     setSystemPrompt: (prompt) => {

@@ -16,6 +16,7 @@ export interface InitializeTarget {
   selectSkills(selection: string[] | 'all'): void;
   setPlanModeInstructions(text: string): void;
   setToolAliases(aliases: Record<string, string>): void;
+  setProgressSummaries(on: boolean): void;
   setSystemPrompt(prompt: string | string[]): void;
   appendSystemPrompt(text: string): void;
   setTitle(title: string): void;
@@ -55,6 +56,7 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
   if (req.plugins?.length) fatal('initialize: plugins: Plugins are not supported yet by this agent runtime');
   if (req.planModeInstructions !== undefined) t.setPlanModeInstructions(req.planModeInstructions);
   if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
+  if (req.agentProgressSummaries !== undefined) t.setProgressSummaries(req.agentProgressSummaries);
   if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
   if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());

@@ -93,6 +93,8 @@ export const initializeRequestSchema = z.looseObject({
   skills: z.union([z.array(z.string()), z.literal('all')]).optional(),
   plugins: z.array(z.unknown()).optional(),
   title: z.string().optional(),
+  /** Periodic model-written one-line summaries of what a background agent is doing (task_progress.summary). */
+  agentProgressSummaries: z.boolean({ error: 'agentProgressSummaries must be true or false' }).optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
   toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
 });

@@ -170,8 +170,11 @@ export class TaskRegistry {
     this.finishers.get(id)?.(end);
   }
 
-  /** Emit a progress line for a running task (a background subagent after each of its turns). */
-  progress(id: string, usage: TaskUsage, lastToolName?: string): void {
+  /**
+   * Emit a progress line for a running task (a background subagent after each of its turns, and
+   * with `summary` when agentProgressSummaries made one).
+   */
+  progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
     const rec = this.tasks.get(id);
     if (!rec || rec.status !== 'running') return;
     void this.opts.emit({
@@ -183,6 +186,7 @@ export class TaskRegistry {
       ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
       usage,
       ...(lastToolName ? { last_tool_name: lastToolName } : {}),
+      ...(summary ? { summary } : {}),
     });
   }
 
