@@ -1,6 +1,6 @@
 // Read: a window of a text file as numbered lines (or an image as an image block). Streams the
 // file so a huge one costs only the lines shown, never the whole file in memory.
-import { createReadStream, promises as fsp } from 'node:fs';
+import { createReadStream, promises as fsp, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
@@ -14,6 +14,13 @@ export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const READ_MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 /** Binary sniffing looks at this much of the file's head. */
 const SNIFF_BYTES = 8192;
+/**
+ * A file up to this size is read in one synchronous call once its stat has answered (so the file
+ * system is responsive): tens of microseconds, where the streamed path's seven thread-pool round
+ * trips (open, read, close for the binary sniff; open, reads, close for the lines) cost about a
+ * millisecond of a model turn. Larger files stream, so a huge file never sits in memory whole.
+ */
+const READ_AT_ONCE_BYTES = 256 * 1024;
 /** Shown lines are joined into at most this many characters; past it the output says where it stopped. */
 export const READ_MAX_OUTPUT_CHARS = 100_000;
 
@@ -76,6 +83,8 @@ export async function readLineWindow(
   startLine: number,
   limit: number,
   signal?: AbortSignal,
+  /** The file's bytes, when already read whole: then nothing is read from `path`. */
+  whole?: Buffer,
 ): Promise<LineWindow> {
   const lines: string[] = [];
   let lineNo = 1;
@@ -105,8 +114,8 @@ export async function readLineWindow(
     lineNo++;
   };
 
-  const stream = createReadStream(path, { highWaterMark: 64 * 1024, signal });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  const chunks = whole ? [whole] : (createReadStream(path, { highWaterMark: 64 * 1024, signal }) as AsyncIterable<Buffer>);
+  for await (const chunk of chunks) {
     let pos = 0;
     while (pos < chunk.length) {
       const nl = chunk.indexOf(0x0a, pos);
@@ -215,7 +224,8 @@ export const ReadTool = defineTool({
         data: { type: 'text', file: { filePath, content: '', numLines: 0, startLine: 1, totalLines: 0 } },
       };
     }
-    if (hasNulByte(await readHead(filePath, SNIFF_BYTES))) {
+    const whole = st.size <= READ_AT_ONCE_BYTES ? readFileSync(filePath) : undefined;
+    if (hasNulByte(whole ? whole.subarray(0, SNIFF_BYTES) : await readHead(filePath, SNIFF_BYTES))) {
       throw new ToolError(
         `This tool cannot read binary files. The file appears to be binary: ${filePath}. Use Bash with a suitable tool (e.g. xxd, file) to inspect it.`,
       );
@@ -223,7 +233,7 @@ export const ReadTool = defineTool({
 
     const startLine = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? READ_DEFAULT_LIMIT;
-    const win = await readLineWindow(filePath, startLine, limit, ctx.signal);
+    const win = await readLineWindow(filePath, startLine, limit, ctx.signal, whole);
     record(ctx, filePath, st.mtimeMs, st.size);
 
     if (win.lines.length === 0) {

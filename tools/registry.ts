@@ -22,6 +22,7 @@ import { ListAgentsTool } from './listAgents.js';
 import { TeamCreateTool } from './teamCreate.js';
 import { TeamDeleteTool } from './teamDelete.js';
 import { ToolSearchTool } from './toolSearch.js';
+import { EnterWorktreeTool, ExitWorktreeTool } from './worktree.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -43,7 +44,7 @@ export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessE
     BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
     TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool, WebSearchTool,
     createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
-    SendMessageTool, ListAgentsTool,
+    SendMessageTool, ListAgentsTool, EnterWorktreeTool, ExitWorktreeTool,
     // Offered only while tools are deferred (src/loop/deferredTools.ts).
     ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),

@@ -18,6 +18,8 @@ export interface SubagentRequest {
   subagentType: string;
   model?: string;
   maxTurns?: number;
+  /** Run in a git worktree of its own (removed after, unless the agent left changes there). */
+  isolation?: 'worktree';
 }
 
 /** What the session implements (src/agents) and hands to tools as `ctx.services.subagents`. */
@@ -62,8 +64,10 @@ export const taskInputSchema = z.object({
     .optional()
     .describe('Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives'),
   team_name: z.string().optional().describe('The team it joins (agent teams; default: the team you lead, or the session\'s implicit team)'),
-  // In the schema so it is not silently dropped: worktrees are not built, so asking fails loudly.
-  isolation: z.enum(['worktree', 'remote']).optional().describe('Not supported by this runtime: leave it out (the agent runs in the session\'s working directory)'),
+  isolation: z
+    .enum(['worktree', 'remote'])
+    .optional()
+    .describe('"worktree" runs the agent in a temporary git worktree (its own branch and copy of the repository): removed after if the agent changed nothing, else kept and its path and branch returned. "remote" is not supported by this runtime.'),
 });
 export type TaskInput = z.infer<typeof taskInputSchema>;
 
@@ -83,6 +87,7 @@ Usage notes:
 - The agent's result is not shown to the user: relay what matters in your own answer.
 - Write a complete, self-contained prompt: say exactly what to do and what to report back, since the agent cannot ask you questions.
 - run_in_background: the call returns at once with a task id and an output file; you are notified when the agent completes. Use TaskOutput to read its result earlier, TaskStop to stop it.
+- isolation: "worktree": the agent works in a temporary git worktree of the repository (its own branch), so its edits do not touch the main checkout; if it changed nothing the worktree is removed, otherwise the result names its path and branch.
 - name: the agent becomes a teammate: it runs in the background, keeps its conversation between messages, and you talk to it with SendMessage {to: name}; what it sends you (and a notice when it goes idle) arrives as a <teammate-message> turn, also after you have answered. ListAgents lists the live ones.
 - Agents cannot launch agents of their own.`;
 }
@@ -104,8 +109,10 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async *call(input, ctx) {
-      if (input.isolation !== undefined)
-        throw new ToolError(`isolation: "${input.isolation}" is not supported by this agent runtime (worktrees are not built): call Agent again without isolation`);
+      if (input.isolation === 'remote')
+        throw new ToolError('isolation: "remote" is not supported by this agent runtime (there is no remote environment): call Agent again without it, or with isolation: "worktree"');
+      if (input.isolation === 'worktree' && input.name !== undefined)
+        throw new ToolError('isolation: "worktree" is not supported for teammates (a name): leave out one or the other');
       const svc = subagents(ctx);
       const type = input.subagent_type?.trim() || DEFAULT_SUBAGENT_TYPE;
       const known = svc.list();
@@ -117,6 +124,7 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
         subagentType: type,
         ...(input.model ? { model: input.model } : {}),
         ...(input.max_turns ? { maxTurns: input.max_turns } : {}),
+        ...(input.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
       };
       if (input.name !== undefined) return await teamService(ctx).spawn({ ...req, name: input.name, teamName: input.team_name }, ctx);
       if (input.team_name !== undefined) throw new ToolError('team_name needs a name: give the teammate a `name`');

@@ -10,6 +10,7 @@ import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';
 import type { TodoStore } from './todoWrite.js';
 import type { PlanModeService } from './planMode.js';
+import type { WorktreeSessionService } from './worktree.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -83,6 +84,8 @@ export interface ToolServices {
   agentId?: string;
   /** The session's plan mode (EnterPlanMode, ExitPlanMode); absent in subagents. */
   planMode?: PlanModeService;
+  /** EnterWorktree / ExitWorktree: the main agent's worktree; absent in subagents. */
+  worktrees?: WorktreeSessionService;
   /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
   fileHistory?: FileHistoryService;
 }

@@ -10,6 +10,7 @@ import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
+import { createWorktree, describeChanges, hasChanges, removeWorktree, worktreeChanges, WorktreeError, type Worktree } from '../worktrees/gitWorktree.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
@@ -54,6 +55,33 @@ export interface Prepared {
   parent: LoopConfig;
   history: HistoryMessage[];
   transcriptPath: string;
+  /** isolation: "worktree": the worktree it works in. */
+  worktree?: Worktree;
+}
+
+/** isolation: "worktree": a fresh worktree for the agent; a folder outside git is a clear tool error. */
+async function isolatedWorktree(req: SubagentRequest, ctx: ToolContext, agentId: string): Promise<Worktree | undefined> {
+  if (req.isolation !== 'worktree') return undefined;
+  try {
+    return await createWorktree(ctx.cwd, `agent-${agentId.slice(-8)}`, ctx.signal);
+  } catch (err) {
+    if (err instanceof WorktreeError) throw new ToolError(`isolation: "worktree": ${err.message}`);
+    throw err;
+  }
+}
+
+/** After the agent: an unchanged worktree is removed; one with changes is kept, and the note says where. */
+async function releaseWorktree(wt: Worktree | undefined): Promise<{ kept: boolean; note: string }> {
+  if (!wt) return { kept: false, note: '' };
+  try {
+    const changes = await worktreeChanges(wt);
+    if (hasChanges(changes))
+      return { kept: true, note: `The agent's changes (${describeChanges(changes)}) are kept in the worktree ${wt.path} on branch ${wt.branch}.` };
+    await removeWorktree(wt);
+    return { kept: false, note: '' };
+  } catch (err) {
+    return { kept: true, note: `The agent's worktree ${wt.path} (branch ${wt.branch}) is kept: ${(err as Error).message}` };
+  }
 }
 
 export function resolveSubagentModel(requested: string | undefined, parentModel: string): string {
@@ -115,7 +143,7 @@ export class SubagentRunner implements SubagentService {
   }
 
   /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
-  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string): Prepared {
+  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string, worktree?: Worktree): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
@@ -128,16 +156,18 @@ export class SubagentRunner implements SubagentService {
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, foreground: undefined, todos: createTodoStore(), agentId };
+    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, foreground: undefined, todos: createTodoStore(), agentId };
+    // In its own worktree, the agent's tools and relative paths work from there.
+    const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({
       model,
-      system: subagentSystemPrompt(def, ctx.cwd),
+      system: subagentSystemPrompt(def, cwd),
       tools,
       maxTurns: req.maxTurns ?? def.maxTurns,
       signal,
       usage: new UsageAccumulator(),
       toolContext: (toolUseId) => ({
-        cwd: ctx.cwd,
+        cwd,
         signal,
         sessionId: ctx.sessionId,
         readFiles,
@@ -147,7 +177,9 @@ export class SubagentRunner implements SubagentService {
       }),
       parentToolUseId: ctx.toolUseId,
     });
-    const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath };
+    // Permission rules and working directories seen from the worktree (the session's rules all the same).
+    if (worktree && cfg.pipeline.permissions) cfg.pipeline = { ...cfg.pipeline, permissions: cfg.pipeline.permissions.viewFrom(worktree.path) };
+    const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath, ...(worktree ? { worktree } : {}) };
     // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
     const hooks = parent.pipeline.hooks;
     if (hooks)
@@ -250,13 +282,21 @@ export class SubagentRunner implements SubagentService {
 
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
     const agentId = 'a' + randomBytes(8).toString('hex');
+    const worktree = await isolatedWorktree(req, ctx, agentId);
     // Its own abort: tied to the turn while the call blocks on it, to its task once a host moves
     // it to the background (background_tasks).
     const own = new AbortController();
     const onTurnAbort = () => own.abort();
     if (ctx.signal.aborted) own.abort();
     else ctx.signal.addEventListener('abort', onTurnAbort, { once: true });
-    const p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId));
+    let p: Prepared;
+    try {
+      p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId), worktree);
+    } catch (err) {
+      ctx.signal.removeEventListener('abort', onTurnAbort);
+      await releaseWorktree(worktree);
+      throw err;
+    }
     const started = Date.now();
     const counters = { toolUses: 0 };
     const transcript = this.openTranscript(p);
@@ -290,6 +330,8 @@ export class SubagentRunner implements SubagentService {
         transcript.close();
       }
     }
+    const released = await releaseWorktree(worktree);
+    const where = released.kept && worktree ? { worktreePath: worktree.path, worktreeBranch: worktree.branch } : {};
     const s = stats(counters, p.cfg.usage, started);
     const t = p.cfg.usage.totals();
     const base = {
@@ -308,10 +350,12 @@ export class SubagentRunner implements SubagentService {
       },
     };
     if (outcome.subtype !== 'success') {
-      return { content: failureText(outcome), isError: true, data: { ...base, status: 'failed', error: outcome.resultText } };
+      const failed = released.note ? `${failureText(outcome)}\n\n${released.note}` : failureText(outcome);
+      return { content: failed, isError: true, data: { ...base, ...where, status: 'failed', error: outcome.resultText } };
     }
-    const text = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
-    return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }] } };
+    const answer = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
+    const text = released.note ? `${answer}\n\n${released.note}` : answer;
+    return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where } };
   }
 
   async startBackground(req: SubagentRequest, ctx: ToolContext): Promise<ToolResult> {
@@ -327,12 +371,15 @@ export class SubagentRunner implements SubagentService {
       fileName: (id) => `agent-${id}.jsonl`,
     });
     let p: Prepared;
+    let worktree: Worktree | undefined;
     try {
-      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id));
+      worktree = await isolatedWorktree(req, ctx, rec.id);
+      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id), worktree);
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
     } catch (err) {
       registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
+      await releaseWorktree(worktree);
       throw err;
     }
     void this.runBackground(p, rec.id);
@@ -396,7 +443,7 @@ export class SubagentRunner implements SubagentService {
         run.transcript.close();
         this.deps.lateUsage(p.cfg.usage);
       }
-      this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started));
+      await this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started), p.worktree);
     })();
     return {
       content:
@@ -426,15 +473,17 @@ export class SubagentRunner implements SubagentService {
     });
   }
 
-  /** A background agent's end, as its task's notification. */
-  private finishTask(taskId: string, outcome: LoopOutcome | undefined, signal: AbortSignal, usage: TaskUsage): void {
+  /** A background agent's end, as its task's notification (its worktree released first, and said). */
+  private async finishTask(taskId: string, outcome: LoopOutcome | undefined, signal: AbortSignal, usage: TaskUsage, worktree: Prepared['worktree']): Promise<void> {
     const registry = this.deps.registry;
+    const { note } = await releaseWorktree(worktree);
+    const withNote = (t: string) => (note ? `${t}\n\n${note}` : t);
     if (signal.aborted) {
-      registry.finish(taskId, { status: 'stopped', summary: `Agent "${registry.get(taskId)?.description}" was stopped`, usage });
+      registry.finish(taskId, { status: 'stopped', summary: withNote(`Agent "${registry.get(taskId)?.description}" was stopped`), usage });
     } else if (outcome && outcome.subtype === 'success') {
-      registry.finish(taskId, { status: 'completed', summary: outcome.resultText, resultText: outcome.resultText, usage });
+      registry.finish(taskId, { status: 'completed', summary: withNote(outcome.resultText), resultText: withNote(outcome.resultText), usage });
     } else {
-      const text = outcome ? failureText(outcome) : 'Agent failed';
+      const text = withNote(outcome ? failureText(outcome) : 'Agent failed');
       registry.finish(taskId, { status: 'failed', summary: text, resultText: text, usage });
     }
   }
@@ -462,6 +511,6 @@ export class SubagentRunner implements SubagentService {
       transcript.close();
       this.deps.lateUsage(p.cfg.usage);
     }
-    this.finishTask(taskId, outcome, signal, stats(counters, p.cfg.usage, started));
+    await this.finishTask(taskId, outcome, signal, stats(counters, p.cfg.usage, started), p.worktree);
   }
 }

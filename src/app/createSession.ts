@@ -41,6 +41,7 @@ import { parseServer } from '../mcp/config.js';
 import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
+import { createWorktreeSession } from '../worktrees/session.js';
 import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from '../sandbox/index.js';
 import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
@@ -307,6 +308,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const planMode = createPlanModeService(guards.permissions, () => planModeInstructions);
   // Set on the shared services object (not a copy): the sandbox is added to it later.
   agents.services.planMode = planMode;
+  // EnterWorktree / ExitWorktree move the session: tool contexts read settings.cwd per call.
+  const worktrees = createWorktreeSession({
+    cwd: () => settings.cwd,
+    moveTo: (dir) => {
+      settings.cwd = dir;
+      guards.permissions.moveTo(dir);
+    },
+  });
+  agents.services.worktrees = worktrees;
   const runner = new SessionRunner(
     settings,
     {
@@ -510,6 +520,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     async close(reason) {
       exitOn.dispose();
       await guards.sessionEnd(reason);
+      const kept = await worktrees.close();
+      if (kept) process.stderr.write(`agent: ${kept}\n`);
       await mcp.closeAll();
     },
   };

@@ -5,7 +5,7 @@ import type { Tool } from '../../tools/tool.js';
 import type { CliOptions } from '../options.js';
 
 /** Tools the reference offers that this build does not have yet. */
-const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand', 'EnterWorktree', 'ExitWorktree']);
+const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand']);
 
 /** Throws naming a tool that is not built; an unknown name is told on stderr and ignored. */
 export function selectTools(all: Tool[], o: Pick<CliOptions, 'tools' | 'disallowedTools'>): Tool[] {

@@ -82,7 +82,7 @@ function otherContentMatches(entry: RuleEntry, toolName: string, input: unknown)
 }
 
 /** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
-function matchesStrict(entry: RuleEntry, toolName: string, input: unknown, shape: CallShape): boolean {
+function matchesStrict(state: PermissionState, entry: RuleEntry, toolName: string, input: unknown, shape: CallShape): boolean {
   if (!ruleNamesTool(entry.rule, toolName)) return false;
   if (entry.rule.ruleContent === undefined) return true;
   if (shape.kind === 'bash' && entry.bash) {
@@ -94,7 +94,7 @@ function matchesStrict(entry: RuleEntry, toolName: string, input: unknown, shape
     // A search rooted at a folder reads what is inside it: `Read(./secret/**)` holds against
     // `Grep path=secret` as well as against `Read secret/key`.
     const inside = (p: ResolvedPath): ResolvedPath => ({ lexical: path.join(p.lexical, PROBE), real: path.join(p.real, PROBE) });
-    return shape.paths.some((p) => patternMatchesEither(entry.path!, p) || (shape.search && patternMatchesEither(entry.path!, inside(p))));
+    return state.pathsOf(entry).some((pp) => shape.paths.some((p) => patternMatchesEither(pp, p) || (shape.search && patternMatchesEither(pp, inside(p)))));
   }
   return otherContentMatches(entry, toolName, input);
 }
@@ -110,7 +110,7 @@ function bashPathRule(state: PermissionState, entries: RuleEntry[], shape: CallS
       for (const arg of list) {
         for (const file of expandArg(arg, state.cwd)) {
           const p = resolvePath(file, state.cwd);
-          const hit = pathRules.find((e) => family.has(e.rule.toolName) && patternMatchesEither(e.path!, p));
+          const hit = pathRules.find((e) => family.has(e.rule.toolName) && state.pathsOf(e).some((pp) => patternMatchesEither(pp, p)));
           if (hit) return hit;
         }
       }
@@ -126,7 +126,7 @@ function expandArg(arg: string, cwd: string): string[] {
 }
 
 function firstMatch(state: PermissionState, entries: RuleEntry[], req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
-  return entries.find((e) => matchesStrict(e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape);
+  return entries.find((e) => matchesStrict(state, e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape);
 }
 
 /** Allow rules: every part of a command and the real path of every file must be covered. */
@@ -149,7 +149,7 @@ function allowedByRules(state: PermissionState, req: PermissionRequest, shape: C
   }
   if (shape.kind === 'file') {
     // An Edit permission implies Read permission on the same files.
-    return entries.find((e) => e.path && shape.paths.every((p) => patternMatchesReal(e.path!, p)));
+    return entries.find((e) => e.path && shape.paths.every((p) => state.pathsOf(e).some((pp) => patternMatchesReal(pp, p))));
   }
   return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req.toolName, req.input));
 }

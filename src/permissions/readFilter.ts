@@ -10,6 +10,6 @@ export function readableFilter(state: PermissionState): ((absPath: string) => bo
   if (rules.length === 0) return undefined;
   return (absPath) => {
     const p = resolvePath(absPath, state.cwd);
-    return !rules.some((e) => patternMatchesEither(e.path!, p));
+    return !rules.some((e) => state.pathsOf(e).some((pp) => patternMatchesEither(pp, p)));
   };
 }

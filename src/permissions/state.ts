@@ -35,7 +35,12 @@ export interface PermissionStateOptions {
 }
 
 export class PermissionState {
-  readonly cwd: string;
+  /** Where relative paths resolve: the session's cwd, or the worktree the agent moved into. */
+  cwd: string;
+  /** The cwd the rules were written for (the session's start): their path patterns are anchored there. */
+  readonly ruleCwd: string;
+  /** Path patterns re-anchored at a moved cwd, per rule and cwd. */
+  private readonly reanchored = new WeakMap<RuleEntry, Map<string, PathPattern>>();
   readonly allowBypass: boolean;
   private currentMode: PermissionMode;
   readonly rules: Record<RuleBehavior, RuleEntry[]> = { allow: [], deny: [], ask: [] };
@@ -50,6 +55,7 @@ export class PermissionState {
 
   constructor(opts: PermissionStateOptions) {
     this.cwd = opts.cwd;
+    this.ruleCwd = opts.cwd;
     this.allowBypass = opts.allowBypass;
     this.currentMode = validatePermissionMode(opts.mode, { allowBypass: opts.allowBypass });
     for (const behavior of ['allow', 'deny', 'ask'] as const) {
@@ -77,9 +83,46 @@ export class PermissionState {
     const entry: RuleEntry = { rule, text: formatRule(rule) };
     if (rule.ruleContent !== undefined) {
       if (rule.toolName === 'Bash') entry.bash = compileBashPattern(rule.ruleContent);
-      else if (isFileTool(rule.toolName)) entry.path = compilePathPattern(rule.ruleContent, this.cwd);
+      else if (isFileTool(rule.toolName)) entry.path = compilePathPattern(rule.ruleContent, this.ruleCwd);
     }
     return entry;
+  }
+
+  /**
+   * A path rule's patterns: as written (anchored at the start cwd) and, once the agent works in a
+   * worktree, re-anchored there too. A rule matches if either matches, so a deny rule keeps
+   * guarding the original tree and guards the same paths in the worktree.
+   */
+  pathsOf(entry: RuleEntry): PathPattern[] {
+    if (!entry.path) return [];
+    if (this.cwd === this.ruleCwd) return [entry.path];
+    let byCwd = this.reanchored.get(entry);
+    if (!byCwd) this.reanchored.set(entry, (byCwd = new Map()));
+    let moved = byCwd.get(this.cwd);
+    if (!moved) byCwd.set(this.cwd, (moved = compilePathPattern(entry.rule.ruleContent!, this.cwd)));
+    return [entry.path, moved];
+  }
+
+  /** The agent works in `dir` now (EnterWorktree, ExitWorktree): it replaces the cwd as working directory. */
+  moveTo(dir: string): void {
+    this.cwd = dir;
+    this.workingDirs[0] = workingDir(dir, dir);
+  }
+
+  /**
+   * The same rules, mode and directories seen from `dir` (a subagent in its own worktree): changes
+   * made through the view (a host's "always allow", a mode, a directory) are the session's.
+   */
+  viewFrom(dir: string): PermissionState {
+    const base = this;
+    const own = workingDir(dir, dir);
+    return Object.create(base, {
+      cwd: { value: dir },
+      workingDirs: { get: () => [own, ...base.workingDirs], set: (v: WorkingDir[]) => (base.workingDirs = v) },
+      setMode: { value: base.setMode.bind(base) },
+      addDirectory: { value: base.addDirectory.bind(base) },
+      removeDirectory: { value: base.removeDirectory.bind(base) },
+    }) as PermissionState;
   }
 
   addRule(behavior: RuleBehavior, rule: PermissionRule): void {

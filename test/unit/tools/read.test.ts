@@ -1,4 +1,4 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EMPTY_FILE_NOTE, ReadTool, readLineWindow } from '../../../tools/read.js';
@@ -57,6 +57,18 @@ describe('Read', () => {
     expect(win.lines[1].length).toBeLessThan(2100);
     expect(win.lines[1]).toContain('[line truncated]');
     expect(win.lines[2]).toBe('after');
+  });
+
+  it('gives the same window from bytes read whole (small files) as from the stream (large ones)', async () => {
+    const f = join(dir, 'mixed.txt');
+    writeFileSync(f, `a\r\nb\n${'é'.repeat(2500)}\n\nlast without newline`);
+    for (const [start, limit] of [[1, 10], [2, 2], [5, 1], [9, 3]]) {
+      expect(await readLineWindow(f, start, limit, undefined, readFileSync(f))).toEqual(await readLineWindow(f, start, limit));
+    }
+    const big = join(dir, 'big.bin');
+    writeFileSync(big, Buffer.concat([Buffer.from([0x41, 0x00]), Buffer.alloc(300 * 1024, 0x41)]));
+    const r = await run(ReadTool, { file_path: big }, makeCtx(dir));
+    expect(text(r)).toContain('binary'); // the streamed path's sniff
   });
 
   it('rejects relative paths, missing files and directories with clear errors', async () => {

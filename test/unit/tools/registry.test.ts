@@ -14,7 +14,7 @@ import { makeCtx, run, tempDir, removeDir, text } from './helpers.js';
 describe('registry', () => {
   it('lists the built-in tools and finds them by name', () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite', 'WebFetch', 'WebSearch', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'SendMessage', 'ListAgents', 'ToolSearch']);
+    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite', 'WebFetch', 'WebSearch', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'SendMessage', 'ListAgents', 'EnterWorktree', 'ExitWorktree', 'ToolSearch']);
     expect(builtinTools({ agentTeams: true }).map((t) => t.name).slice(-2)).toEqual(['TeamCreate', 'TeamDelete']);
     expect(findTool(tools, 'Read')?.name).toBe('Read');
     expect(findTool(tools, 'Nope')).toBeUndefined();
