@@ -242,6 +242,14 @@ console.log(
   console.log(`(m) 4 read-only \`sleep 1\` Bash calls in one turn, request → next request ${fmt(m)}    target ≤ 1.3 s (reference 1.2 s)`);
 }
 {
+  const { benchToolSearch } = await import('./toolSearch.mjs');
+  const o = await benchToolSearch(3);
+  console.log(
+    `(o) 200 MCP tools, 10-turn session: first request ${o.auto.firstTokens} prompt tokens deferred / ${o.false.firstTokens} all offered; ` +
+      `input cost $${o.auto.cost.toFixed(4)} / $${o.false.cost.toFixed(4)}    target: first request ≤ 25 % of all offered`,
+  );
+}
+{
   const { benchSoak } = await import('./soak.mjs');
   const s = await benchSoak(3);
   console.log(

@@ -6,25 +6,23 @@ import { setTaskAgentLister } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { LoopEvent } from '../loop/events.js';
-import { envelope, toWire } from '../session/wire.js';
 import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
-import { TaskRegistry } from '../tasks/registry.js';
+import { TaskRegistry, type TaskEvent } from '../tasks/registry.js';
 import { ForegroundTasks } from '../tasks/foreground.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
 import { loadAgentDir } from './markdownAgents.js';
 import { SubagentRunner } from './subagentRunner.js';
-import { TeamService } from '../teams/team.js';
+import { TeamService, type TeamEvent } from '../teams/team.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
   cwd: string;
   /** The session's offered tools (subagents take their subsets from these). */
   tools: () => Tool[];
-  /** Writes one protocol message. */
-  emit: (message: object) => Promise<void>;
-  includePartialMessages: () => boolean;
+  /** What subagents, teammates, tasks and the team tell the host (the session turns them into lines). */
+  emit: (event: LoopEvent | { type: 'task'; event: TaskEvent } | { type: 'team'; event: TeamEvent }) => Promise<void>;
   /** `--agents '<json>'`. */
   agentsFlag?: string;
   /** `--setting-sources`: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
@@ -71,13 +69,10 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);
   const registry = new TaskRegistry({
     dir: join(base, 'tasks'),
-    emit: (m) => o.emit({ ...m, ...envelope(o.sessionId) }),
+    emit: (event) => o.emit({ type: 'task', event }),
   });
   const background = createBackgroundHost(registry);
-  const emitEvent = (ev: LoopEvent) => {
-    const line = toWire(ev, o.sessionId, o.includePartialMessages());
-    return line ? o.emit(line) : undefined;
-  };
+  const emitEvent = (ev: LoopEvent) => o.emit(ev);
   const subagents = new SubagentRunner({
     catalog,
     registry,
@@ -93,7 +88,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     env,
     registry,
     subagents,
-    emit: (m) => o.emit({ ...m, ...envelope(o.sessionId) }),
+    emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
     lateUsage: (u) => background.addLateUsage(u),
     sessionSpent: () => (o.sessionSpent?.() ?? 0) + background.pendingUsd(),

@@ -21,8 +21,8 @@ import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
-import { envBlock } from '../session/systemPrompt.js';
-import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../session/transcript.js';
+import { envBlock } from '../prompt/systemPrompt.js';
+import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
 
 export interface SubagentHookInput {
   agent_id: string;

@@ -23,15 +23,16 @@ import { VERSION, parseDuration } from '../options.js';
 import { modelChoices, resolveModel } from '../loop/models.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
-import { buildSystemPrompt, type SystemPromptParts } from '../session/systemPrompt.js';
+import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupCommands } from '../commands/setup.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from '../session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
-import { envelope } from '../session/wire.js';
-import { sessionDir } from '../session/transcript.js';
+import { toWire, type WireLine } from '../session/wire.js';
+import { isMainThread, type SessionEvent } from '../session/events.js';
+import { sessionDir } from '../transcript/transcript.js';
 import { setupSessionControls, type SessionControls } from '../session/sessionControls.js';
 import { setupAgents } from '../agents/setup.js';
 import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
@@ -55,8 +56,11 @@ const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** What the mode gives the session. */
 export interface SessionIO {
   writer: StdoutWriter;
-  /** Where the session's messages go: protocol lines, a result collector, the terminal. */
-  output: (message: object) => Promise<void>;
+  /**
+   * Where the session's events go: protocol lines, a result collector, the terminal. `line` is the
+   * event's protocol line (null for one a host does not see in this mode).
+   */
+  output: (event: SessionEvent, line: WireLine | null) => Promise<void>;
   /** A person at a terminal: partial messages always on (the text is drawn as it streams). */
   interactive?: boolean;
   /** Permission questions asked here instead of the host (the terminal). */
@@ -69,8 +73,8 @@ export interface Session {
   runner: SessionRunner;
   channel: ControlChannel;
   settings: SessionSettings;
-  /** Writes one message the way the session's own messages go (transcript, output). */
-  emit: (message: object) => Promise<void>;
+  /** Tells one event the way the session's own go (transcript, output). */
+  emit: (event: SessionEvent) => Promise<void>;
   permissionMode(): string;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
@@ -104,17 +108,17 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const { sessionId, transcript } = start;
   const sessionFolder = transcript ? sessionDir(env, cwd, sessionId) : undefined;
 
-  // The main transcript keeps the main conversation; a subagent's lines (parent_tool_use_id set)
-  // go to its own transcript under the session's folder.
+  // The main transcript keeps the main conversation's lines; a subagent's go to its own transcript
+  // under the session's folder.
   let controls: SessionControls | undefined;
-  const record = (m: object) => {
-    const line = m as Record<string, unknown>;
-    if (transcript && (line.parent_tool_use_id === undefined || line.parent_tool_use_id === null)) transcript.recordProtocolLine(line);
-    return io.output(m);
+  const deliver = (ev: SessionEvent) => {
+    const line = toWire(ev, sessionId, settings.includePartialMessages);
+    if (line && transcript && isMainThread(ev)) transcript.recordProtocolLine(line);
+    return io.output(ev, line);
   };
-  const emit = async (m: object) => {
-    for (const extra of controls?.before(m as Record<string, unknown>) ?? []) await record(extra);
-    return record(m);
+  const emit = async (ev: SessionEvent) => {
+    for (const extra of controls?.before(ev) ?? []) await deliver(extra);
+    return deliver(ev);
   };
   if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
 
@@ -213,7 +217,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       cwd,
       tools: () => tools.list(),
       emit,
-      includePartialMessages: () => settings.includePartialMessages,
       agentsFlag: o.agents,
       settingSources: o.settingSources,
       projectRoot: o.projectConfigRoot,
@@ -262,11 +265,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
       onHookEvent: (subtype, fields) => {
         if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
-          void emit({ type: 'system', subtype, ...fields, ...envelope(sessionId) });
+          void emit({ type: 'notice', notice: { subtype, fields } });
       },
       onSystemMessage: (message) => {
         process.stderr.write(`agent: hook: ${message}\n`);
-        void emit({ type: 'system', subtype: 'hook_system_message', message, ...envelope(sessionId) });
+        void emit({ type: 'notice', notice: { subtype: 'hook_system_message', message } });
       },
     });
   } catch (err) {

@@ -3,7 +3,7 @@
 // that keeps the system prompt and system/init's output_style in step.
 import type { CliOptions } from '../options.js';
 import { parseSources } from '../session/guards.js';
-import type { SystemPromptParts } from '../session/systemPrompt.js';
+import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { LoadedSettings } from '../settings/index.js';
 import { OutputStyleCatalog } from '../settings/outputStyles.js';
 

@@ -272,6 +272,9 @@ async function* turn(
     return outcome('success', text, { stopReason: message.stop_reason });
   }
 
+  // A deferred tool called by name without ToolSearch is offered from now on: the API wants every
+  // tool the history calls defined.
+  cfg.deferredTools?.loadUsedIn([{ role: 'assistant', content: message.content }]);
   // 3. Run the tool calls; their results go back as one user message.
   const batch = yield* tools.finish(toolUses);
   history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] as HistoryContent });

@@ -10,7 +10,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const term = new Terminal({ color: !process.env.NO_COLOR });
   const session = await createSession(o, {
     writer,
-    output: (m) => term.show(m),
+    output: (ev) => term.show(ev),
     interactive: true,
     // --permission-prompts none: nobody is asked, not even the person at the terminal.
     ...(o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}),

@@ -15,7 +15,7 @@ export { usageTotalsSchema as usageSchema, modelUsageEntrySchema } from '../loop
 export type { UsageTotals as Usage } from '../loop/usage.js';
 export { resultSubtypeSchema, type ResultSubtype } from '../loop/events.js';
 
-export const systemInitSchema = z.object({
+export const systemInitSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('init'),
   cwd: z.string(),
@@ -35,7 +35,7 @@ export const systemInitSchema = z.object({
   ...envelope,
 });
 
-export const systemErrorSchema = z.object({
+export const systemErrorSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('error'),
   error: z.string(),
@@ -43,7 +43,10 @@ export const systemErrorSchema = z.object({
   ...envelope,
 });
 
-export const apiRetrySchema = z.object({
+/** A subagent's system lines say whose they are. */
+const scoped = { parent_tool_use_id: z.string().optional() };
+
+export const apiRetrySchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('api_retry'),
   attempt: z.number(),
@@ -51,10 +54,119 @@ export const apiRetrySchema = z.object({
   retry_delay_ms: z.number(),
   error_status: z.number().nullable(),
   error: z.string(),
+  ...scoped,
   ...envelope,
 });
 
-export const assistantSchema = z.object({
+export const compactBoundarySchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('compact_boundary'),
+  compact_metadata: z.strictObject({ trigger: z.enum(['manual', 'auto']), pre_tokens: z.number() }),
+  ...scoped,
+  ...envelope,
+});
+
+export const modelFallbackSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('model_fallback'),
+  from: z.string(),
+  to: z.string(),
+  error: z.string(),
+  ...scoped,
+  ...envelope,
+});
+
+const taskUsageSchema = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
+const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate']);
+const taskEndSchema = z.enum(['completed', 'failed', 'stopped']);
+
+export const taskStartedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('task_started'),
+  task_id: z.string(),
+  tool_use_id: z.string(),
+  description: z.string(),
+  task_type: taskTypeSchema,
+  subagent_type: z.string().optional(),
+  is_backgrounded: z.literal(true),
+  ...envelope,
+});
+
+export const taskUpdatedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('task_updated'),
+  task_id: z.string(),
+  patch: z.strictObject({ status: z.enum(['completed', 'failed', 'killed']), end_time: z.number() }),
+  ...envelope,
+});
+
+export const taskNotificationSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('task_notification'),
+  task_id: z.string(),
+  tool_use_id: z.string(),
+  status: taskEndSchema,
+  output_file: z.string(),
+  summary: z.string(),
+  usage: taskUsageSchema.optional(),
+  ...envelope,
+});
+
+export const taskProgressSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('task_progress'),
+  task_id: z.string(),
+  tool_use_id: z.string(),
+  description: z.string(),
+  subagent_type: z.string().optional(),
+  usage: taskUsageSchema,
+  last_tool_name: z.string().optional(),
+  /** agentProgressSummaries: a one-line account of what the agent is doing. */
+  summary: z.string().optional(),
+  ...envelope,
+});
+
+/** The live background tasks after a start or an end (a level: the host replaces its set with it). */
+export const backgroundTasksChangedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('background_tasks_changed'),
+  tasks: z.array(z.strictObject({ task_id: z.string(), task_type: z.string(), subagent_type: z.string().optional(), description: z.string() })),
+  ...envelope,
+});
+
+export const teamProblemSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('team_problem'), message: z.string(), ...envelope });
+
+export const promptBlockedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('prompt_blocked'), reason: z.string(), ...envelope });
+
+export const hookSystemMessageSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_system_message'), message: z.string(), ...envelope });
+
+const hookWho = { hook_id: z.string(), hook_name: z.string(), hook_event: z.string() };
+const hookOutput = { output: z.string(), stdout: z.string(), stderr: z.string() };
+
+export const hookStartedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_started'), ...hookWho, ...envelope });
+
+export const hookProgressSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_progress'), ...hookWho, ...hookOutput, ...envelope });
+
+export const hookResponseSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('hook_response'),
+  ...hookWho,
+  ...hookOutput,
+  exit_code: z.number().optional(),
+  outcome: z.enum(['success', 'error', 'cancelled']),
+  ...envelope,
+});
+
+export const filesPersistedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('files_persisted'),
+  files: z.array(z.strictObject({ filename: z.string(), file_id: z.string() })),
+  failed: z.array(z.strictObject({ filename: z.string(), error: z.string() })),
+  processed_at: z.string(),
+  ...envelope,
+});
+
+export const assistantSchema = z.strictObject({
   type: z.literal('assistant'),
   message: z.looseObject({ role: z.literal('assistant'), content: z.array(z.looseObject({ type: z.string() })) }),
   parent_tool_use_id: z.string().nullable(),
@@ -62,7 +174,7 @@ export const assistantSchema = z.object({
   ...envelope,
 });
 
-export const userOutSchema = z.object({
+export const userOutSchema = z.strictObject({
   type: z.literal('user'),
   message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }),
   parent_tool_use_id: z.string().nullable(),
@@ -70,14 +182,14 @@ export const userOutSchema = z.object({
   ...envelope,
 });
 
-export const streamEventSchema = z.object({
+export const streamEventSchema = z.strictObject({
   type: z.literal('stream_event'),
   event: z.looseObject({ type: z.string() }),
   parent_tool_use_id: z.string().nullable(),
   ...envelope,
 });
 
-export const toolProgressSchema = z.object({
+export const toolProgressSchema = z.strictObject({
   type: z.literal('tool_progress'),
   tool_use_id: z.string(),
   tool_name: z.string(),
@@ -92,7 +204,7 @@ export const permissionDenialSchema = z.object({
   tool_input: z.unknown(),
 });
 
-export const resultSchema = z.object({
+export const resultSchema = z.strictObject({
   type: z.literal('result'),
   subtype: resultSubtypeSchema,
   is_error: z.boolean(),
@@ -111,7 +223,7 @@ export const resultSchema = z.object({
 });
 export type ResultMessage = z.infer<typeof resultSchema>;
 
-export const controlResponseOutSchema = z.object({
+export const controlResponseOutSchema = z.strictObject({
   type: z.literal('control_response'),
   response: z.union([
     z.object({ subtype: z.literal('success'), request_id: z.string(), response: z.unknown().optional() }),
@@ -119,17 +231,10 @@ export const controlResponseOutSchema = z.object({
   ]),
 });
 
-export const controlRequestOutSchema = z.object({
+export const controlRequestOutSchema = z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
   request: z.looseObject({ subtype: z.string() }),
-});
-
-/** Any other `system` line (task notifications, hook messages, …) keeps the envelope. */
-export const systemOtherSchema = z.looseObject({
-  type: z.literal('system'),
-  subtype: z.string(),
-  ...envelope,
 });
 
 export const outboundSchema = z.union([
@@ -143,6 +248,19 @@ export const outboundSchema = z.union([
   resultSchema,
   controlResponseOutSchema,
   controlRequestOutSchema,
-  systemOtherSchema,
+  compactBoundarySchema,
+  modelFallbackSchema,
+  taskStartedSchema,
+  taskUpdatedSchema,
+  taskNotificationSchema,
+  taskProgressSchema,
+  backgroundTasksChangedSchema,
+  teamProblemSchema,
+  promptBlockedSchema,
+  hookSystemMessageSchema,
+  hookStartedSchema,
+  hookProgressSchema,
+  hookResponseSchema,
+  filesPersistedSchema,
 ]);
 export type Outbound = z.infer<typeof outboundSchema>;

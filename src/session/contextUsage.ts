@@ -8,7 +8,7 @@ import type { HistoryMessage } from '../loop/events.js';
 import { autoCompactPct } from '../loop/compaction.js';
 import { contextWindow } from '../loop/pricing.js';
 import type { MemoryFile } from '../settings/memory.js';
-import type { SystemBlocks } from './systemPrompt.js';
+import type { SystemBlocks } from '../prompt/systemPrompt.js';
 
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 

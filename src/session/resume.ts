@@ -8,8 +8,8 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { HistoryContent, HistoryMessage } from '../loop/events.js';
 import { LineTooLongError, readLines } from '../protocol/lineReader.js';
-import { appendUser } from './runner.js';
-import { Transcript, transcriptPath } from './transcript.js';
+import { appendUser } from '../loop/history.js';
+import { Transcript, transcriptPath } from '../transcript/transcript.js';
 import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
 
 /** The transcript line of one file-checkpoint fact (outside the conversation chain). */

@@ -9,10 +9,10 @@ import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
 import type { PermissionMode } from '../protocol/inbound.js';
-import type { ResultMessage } from '../protocol/outbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
-import { envelope, toWire } from './wire.js';
-import type { SystemBlocks } from './systemPrompt.js';
+import { appendUser } from '../loop/history.js';
+import type { SessionEvent, SessionInit } from './events.js';
+import type { SystemBlocks } from '../prompt/systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
 import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
@@ -127,7 +127,7 @@ export class SessionRunner {
   constructor(
     readonly settings: SessionSettings,
     private readonly hooks: SessionHooks,
-    private readonly emit: (message: object) => Promise<void>,
+    private readonly emit: (event: SessionEvent) => Promise<void>,
   ) {
     this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
     this.offer = new DeferredTools({
@@ -284,7 +284,7 @@ export class SessionRunner {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
         await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
-      await this.emit(this.initMessage());
+      await this.emit({ type: 'init', init: this.init() });
       const slash = prompts.length === 1 ? slashText(prompts[0]) : undefined;
       const command = slash !== undefined ? await this.hooks.slashCommand!(slash) : undefined;
       if (command && command.kind !== 'prompt') {
@@ -316,7 +316,7 @@ export class SessionRunner {
         const gate =
           this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
         if (gate.blockReason !== undefined) {
-          await this.emit({ type: 'system', subtype: 'prompt_blocked', reason: gate.blockReason, ...envelope(s.sessionId) });
+          await this.emit({ type: 'notice', notice: { subtype: 'prompt_blocked', reason: gate.blockReason } });
           refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
           continue;
         }
@@ -364,8 +364,7 @@ export class SessionRunner {
         const outcome = r.compacted ? blankOutcome('success', 'Conversation compacted.') : blankOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`);
         return { ...outcome, durationApiMs: r.durationMs };
       }
-      const line = toWire(step.value, this.settings.sessionId, this.settings.includePartialMessages);
-      if (line) await this.emit(line);
+      await this.emit(step.value);
     }
   }
 
@@ -375,8 +374,7 @@ export class SessionRunner {
     for (;;) {
       const step = await gen.next();
       if (step.done) return step.value;
-      const line = toWire(step.value, this.settings.sessionId, this.settings.includePartialMessages);
-      if (line) await this.emit(line);
+      await this.emit(step.value);
     }
   }
 
@@ -419,52 +417,43 @@ export class SessionRunner {
     };
   }
 
-  initMessage(): object {
+  /** What system/init tells at the start of each run. */
+  init(): SessionInit {
     const s = this.settings;
     this.offeredTools();
     return {
-      type: 'system',
-      subtype: 'init',
       cwd: s.cwd,
       // Every tool the model can reach, deferred ones included (ToolSearch only when it is useful).
       tools: this.offer.toolNames(),
-      mcp_servers: s.mcpServers,
+      mcpServers: s.mcpServers,
       model: s.model,
       permissionMode: this.hooks.permissionMode(),
-      slash_commands: this.hooks.slashCommandNames?.() ?? [],
+      slashCommands: this.hooks.slashCommandNames?.() ?? [],
       skills: this.hooks.skillNames?.() ?? [],
       apiKeySource: s.apiKeySource,
-      output_style: s.outputStyle ?? 'default',
+      outputStyle: s.outputStyle ?? 'default',
       agents: s.agents,
-      claude_code_version: s.version,
+      version: s.version,
       ...(s.sandbox ? { sandbox: s.sandbox } : {}),
-      ...envelope(s.sessionId),
     };
   }
 
   private async emitResult(outcome: LoopOutcome, usage: UsageAccumulator, started: number): Promise<void> {
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
-    const result: ResultMessage = {
-      type: 'result',
-      subtype: outcome.subtype,
-      is_error: isError,
-      result: outcome.resultText,
-      ...(isError ? { errors: outcome.errors } : {}),
-      num_turns: outcome.numTurns,
-      duration_ms: Date.now() - started,
-      duration_api_ms: outcome.durationApiMs,
-      total_cost_usd: usage.totalCostUSD,
-      usage: usage.totals(),
-      modelUsage: usage.modelUsage(),
-      permission_denials: this.denials.splice(0),
-      stop_reason: outcome.stopReason,
-      ...(outcome.structuredOutput !== undefined ? { structured_output: outcome.structuredOutput } : {}),
-      ...envelope(this.settings.sessionId),
-    };
     if (isError && !outcome.interrupted)
       (this.hooks.reportError ?? ((t: string) => process.stderr.write(`agent: ${t}\n`)))(outcome.resultText);
-    await this.emit(result);
+    await this.emit({
+      type: 'result',
+      result: {
+        outcome,
+        durationMs: Date.now() - started,
+        costUsd: usage.totalCostUSD,
+        usage: usage.totals(),
+        modelUsage: usage.modelUsage(),
+        permissionDenials: this.denials.splice(0),
+      },
+    });
   }
 }
 
@@ -478,18 +467,4 @@ function blankOutcome(subtype: LoopOutcome['subtype'], text: string): LoopOutcom
     durationApiMs: 0,
     permissionDenials: [],
   };
-}
-
-/** Add a user turn; merges into a trailing user message so roles keep alternating. */
-export function appendUser(history: HistoryMessage[], content: UserContent, context: string[]): void {
-  const blocks: Array<{ type: string; [k: string]: unknown }> =
-    typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
-  for (const text of context) blocks.push({ type: 'text', text });
-  const last = history[history.length - 1];
-  if (last && last.role === 'user') {
-    const prev = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-    last.content = [...prev, ...blocks];
-    return;
-  }
-  history.push({ role: 'user', content: typeof content === 'string' && context.length === 0 ? content : blocks });
 }

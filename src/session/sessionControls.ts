@@ -12,11 +12,11 @@ import type { MemoryFile } from '../settings/memory.js';
 import { contextUsage } from './contextUsage.js';
 import { FileCheckpoints, type CheckpointRecord } from './fileCheckpoints.js';
 import { FILE_HISTORY_LINE } from './resume.js';
-import type { Transcript } from './transcript.js';
+import type { Transcript } from '../transcript/transcript.js';
 import { readFileForHost, seedReadState } from './hostFileAccess.js';
 import type { SessionRunner } from './runner.js';
-import type { SystemBlocks } from './systemPrompt.js';
-import { envelope } from './wire.js';
+import type { SystemBlocks } from '../prompt/systemPrompt.js';
+import { isMainThread, type SessionEvent } from './events.js';
 
 export interface SessionControlsOptions {
   env: NodeJS.ProcessEnv;
@@ -42,8 +42,8 @@ export interface SessionControlsOptions {
 export interface SessionControls {
   /** A user message (its transcript uuid) starts a turn: file changes are checkpointed against it. */
   onPrompt(messageId: string): void;
-  /** Lines to write before this one (files_persisted before a result), and what to remember of it. */
-  before(line: Record<string, unknown>): object[];
+  /** Events to tell before this one (files_persisted before a result), and what to remember of it. */
+  before(event: SessionEvent): SessionEvent[];
   /** What the context holds now (get_context_usage, /context). */
   contextUsage(detail: 'summary' | 'full'): ReturnType<typeof contextUsage>;
 }
@@ -111,25 +111,23 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     onPrompt(messageId) {
       checkpoints?.beginTurn(messageId);
     },
-    before(line) {
-      const main = line.parent_tool_use_id === undefined || line.parent_tool_use_id === null;
-      if (!main) return [];
-      if (line.type === 'assistant') {
-        const u = (line.message as { usage?: Record<string, unknown>; model?: string } | undefined)?.usage;
-        const n = (k: string) => (typeof u?.[k] === 'number' ? (u[k] as number) : 0);
+    before(ev) {
+      if (!isMainThread(ev)) return [];
+      if (ev.type === 'assistant') {
+        const u = ev.message.usage;
         if (u)
           apiUsage = {
-            input_tokens: n('input_tokens'),
-            output_tokens: n('output_tokens'),
-            cache_creation_input_tokens: n('cache_creation_input_tokens'),
-            cache_read_input_tokens: n('cache_read_input_tokens'),
-          };
+          input_tokens: u.input_tokens ?? 0,
+          output_tokens: u.output_tokens ?? 0,
+          cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+          cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+        };
       }
-      if (line.type !== 'result' || !checkpoints) return [];
+      if (ev.type !== 'result' || !checkpoints) return [];
       const kept = checkpoints.takeTurnBackups();
       if (!kept.files.length && !kept.failed.length) return [];
       // The turn's checkpoint copies: file_id is the copy's content hash in the session's folder.
-      return [{ type: 'system', subtype: 'files_persisted', files: kept.files, failed: kept.failed, processed_at: new Date().toISOString(), ...envelope(o.sessionId) }];
+      return [{ type: 'notice', notice: { subtype: 'files_persisted', backups: kept, processedAt: new Date().toISOString() } }];
     },
   };
 }

@@ -5,24 +5,18 @@ import type { ControlChannel } from '../control/channel.js';
 import { describeInboundProblem } from '../protocol/inbound.js';
 import { LineTooLongError, MAX_LINE_BYTES, readLines } from '../protocol/lineReader.js';
 import type { SessionRunner } from './runner.js';
-import { envelope } from './wire.js';
+import type { SessionEvent } from './events.js';
 
 export async function consumeStreamJson(
   input: AsyncIterable<Buffer | string>,
   runner: SessionRunner,
   channel: ControlChannel,
-  emit: (message: object) => Promise<void>,
+  emit: (event: SessionEvent) => Promise<void>,
 ): Promise<void> {
   const report = (lineNo: number | undefined, problem: string) => {
     const where = lineNo === undefined ? 'stdin' : `stdin line ${lineNo}`;
     process.stderr.write(`agent: ${where}: ${problem}; the line was skipped\n`);
-    void emit({
-      type: 'system',
-      subtype: 'error',
-      error: `${where}: ${problem}; the line was skipped`,
-      ...(lineNo === undefined ? {} : { line: lineNo }),
-      ...envelope(runner.settings.sessionId),
-    });
+    void emit({ type: 'notice', notice: { subtype: 'error', error: `${where}: ${problem}; the line was skipped`, ...(lineNo === undefined ? {} : { line: lineNo }) } });
   };
   for await (const item of readLines(input)) {
     if (item instanceof LineTooLongError) {

@@ -4,7 +4,7 @@
 // questions on the terminal. Ctrl+C interrupts a run; at an empty prompt twice, Ctrl+D or /exit leave.
 import { createInterface, type Interface } from 'node:readline';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
-import { INTERRUPT_TEXT } from '../loop/agentLoop.js';
+import { isErrorResult, isMainThread, type SessionEvent } from './events.js';
 import type { SessionRunner } from './runner.js';
 import { parseChoice, planAnswer, planLines, questionLines, questionPrompt, questionsAnswer, type Question } from './terminalQuestions.js';
 
@@ -83,30 +83,28 @@ export class Terminal {
     this.write(s + '\n');
   }
 
-  /** Draw one message the runner emits (protocol shape). */
-  show(message: object): Promise<void> {
-    const m = message as Record<string, any>;
-    const top = m.parent_tool_use_id == null;
+  /** Draw one event of the session. */
+  show(ev: SessionEvent): Promise<void> {
     const { dim, red } = this.style;
-    switch (m.type) {
+    const top = isMainThread(ev);
+    switch (ev.type) {
       case 'stream_event': {
-        const ev = m.event ?? {};
+        const e = ev.event as { type: string; delta?: { type?: string; text?: unknown } };
         if (!top) break;
-        if (ev.type === 'message_start') this.streamedText = false;
-        if (ev.type === 'content_block_delta' && ev.delta?.type === 'text_delta' && typeof ev.delta.text === 'string') {
+        if (e.type === 'message_start') this.streamedText = false;
+        if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string') {
           this.streamedText = true;
-          this.write(ev.delta.text);
+          this.write(e.delta.text);
         }
         break;
       }
       case 'assistant': {
-        const blocks: Array<Record<string, any>> = m.message?.content ?? [];
-        for (const b of blocks) {
+        for (const b of ev.message.content) {
           // An API error comes as an assistant message whose text is the error: drawn in red, once.
-          if (b.type === 'text' && top && !this.streamedText && b.text) {
-            const t = String(b.text).replace(/\n+$/, '');
-            if (m.error) this.lastError = t;
-            this.line(m.error ? red(t) : t);
+          if (b.type === 'text' && top && !this.streamedText && typeof b.text === 'string' && b.text) {
+            const t = b.text.replace(/\n+$/, '');
+            if (ev.error) this.lastError = t;
+            this.line(ev.error ? red(t) : t);
           }
           if (b.type === 'tool_use') this.line(`${top ? '' : '  '}● ${callLabel(String(b.name), b.input)}`);
         }
@@ -114,33 +112,33 @@ export class Terminal {
         this.streamedText = false;
         break;
       }
-      case 'user': {
+      case 'tool_result': {
         if (!top) break;
-        for (const b of (m.message?.content ?? []) as Array<Record<string, any>>) {
-          if (b.type !== 'tool_result') continue;
-          const lines = contentText(b.content).replace(/\n+$/, '').split('\n');
-          const shown = lines.slice(0, RESULT_PREVIEW_LINES).map((l) => oneLine(l, LINE_MAX));
-          if (lines.length > RESULT_PREVIEW_LINES) shown.push(`… +${lines.length - RESULT_PREVIEW_LINES} lines`);
-          const paint = b.is_error ? red : dim;
-          shown.forEach((l, i) => this.line(paint(`${i === 0 ? '  ⎿ ' : '    '}${l}`)));
-        }
+        const lines = contentText(ev.block.content).replace(/\n+$/, '').split('\n');
+        const shown = lines.slice(0, RESULT_PREVIEW_LINES).map((l) => oneLine(l, LINE_MAX));
+        if (lines.length > RESULT_PREVIEW_LINES) shown.push(`… +${lines.length - RESULT_PREVIEW_LINES} lines`);
+        const paint = ev.block.is_error ? red : dim;
+        shown.forEach((l, i) => this.line(paint(`${i === 0 ? '  ⎿ ' : '    '}${l}`)));
         break;
       }
       case 'system':
-        if (m.subtype === 'api_retry') this.line(dim(`(API error, retrying: attempt ${m.attempt ?? '?'})`));
-        else if (m.subtype === 'prompt_blocked') this.line(red(`✗ prompt blocked: ${m.reason}`));
-        else if (m.subtype === 'hook_system_message') this.line(dim(String(m.message)));
-        else if (m.subtype === 'compact_boundary') this.line(dim('(earlier conversation compacted into a summary)'));
+        if (ev.subtype === 'api_retry') this.line(dim(`(API error, retrying: attempt ${ev.fields.attempt ?? '?'})`));
+        else if (ev.subtype === 'compact_boundary') this.line(dim('(earlier conversation compacted into a summary)'));
+        break;
+      case 'notice':
+        if (ev.notice.subtype === 'prompt_blocked') this.line(red(`✗ prompt blocked: ${ev.notice.reason}`));
+        else if (ev.notice.subtype === 'hook_system_message') this.line(dim(ev.notice.message));
         break;
       case 'result': {
-        if (m.result === INTERRUPT_TEXT) this.line(red('Interrupted'));
-        else if (m.is_error && m.result !== this.lastError) this.line(red(`✗ ${m.result}`));
+        const r = ev.result;
+        const { outcome } = r;
+        if (outcome.interrupted) this.line(red('Interrupted'));
+        else if (isErrorResult(r) && outcome.resultText !== this.lastError) this.line(red(`✗ ${outcome.resultText}`));
         // A slash command answered without the model (/help, /cost …): its text is the answer.
-        else if (!m.is_error && m.num_turns === 0 && typeof m.result === 'string' && m.result) this.line(m.result);
+        else if (!isErrorResult(r) && outcome.numTurns === 0 && outcome.resultText) this.line(outcome.resultText);
         this.lastError = undefined;
-        const cost = typeof m.total_cost_usd === 'number' ? `$${m.total_cost_usd.toFixed(4)}` : '';
-        const secs = typeof m.duration_ms === 'number' ? `${(m.duration_ms / 1000).toFixed(1)}s` : '';
-        this.line(dim(`(${[`${m.num_turns ?? 0} turn${m.num_turns === 1 ? '' : 's'}`, cost, secs].filter(Boolean).join(', ')})`));
+        const stats = [`${outcome.numTurns} turn${outcome.numTurns === 1 ? '' : 's'}`, `$${r.costUsd.toFixed(4)}`, `${(r.durationMs / 1000).toFixed(1)}s`];
+        this.line(dim(`(${stats.join(', ')})`));
         if (this.outstanding > 0) this.outstanding--;
         if (this.outstanding === 0) this.showPrompt();
         break;

@@ -64,11 +64,53 @@ export interface TaskEnd {
   usage?: TaskUsage;
 }
 
+/** What the registry tells the host about its tasks: the protocol lines' own fields (the envelope is the session's). */
+export type TaskEvent =
+  | {
+      type: 'system';
+      subtype: 'task_started';
+      task_id: string;
+      tool_use_id: string;
+      description: string;
+      task_type: TaskKind;
+      subagent_type?: string;
+      is_backgrounded: true;
+    }
+  | { type: 'system'; subtype: 'task_updated'; task_id: string; patch: { status: Exclude<TaskEndStatus, 'stopped'> | 'killed'; end_time: number } }
+  | {
+      type: 'system';
+      subtype: 'task_notification';
+      task_id: string;
+      tool_use_id: string;
+      status: TaskEndStatus;
+      output_file: string;
+      summary: string;
+      usage?: TaskUsage;
+    }
+  | {
+      type: 'system';
+      subtype: 'task_progress';
+      task_id: string;
+      tool_use_id: string;
+      description: string;
+      subagent_type?: string;
+      usage: TaskUsage;
+      last_tool_name?: string;
+      /** agentProgressSummaries: the agent's model's one-line account of what it is doing. */
+      summary?: string;
+    }
+  | {
+      type: 'system';
+      subtype: 'background_tasks_changed';
+      /** Every live task (a level: the host replaces its set with it). */
+      tasks: Array<{ task_id: string; task_type: TaskKind; subagent_type?: string; description: string }>;
+    };
+
 export interface TaskRegistryOptions {
   /** Directory for output files (created on demand). */
   dir: string;
-  /** Writes one protocol message (session_id/uuid are added by the caller's envelope). */
-  emit: (message: Record<string, unknown>) => void | Promise<void>;
+  /** Tells the host (the session adds the envelope). */
+  emit: (event: TaskEvent) => void | Promise<void>;
 }
 
 export function newTaskId(kind: TaskKind): string {

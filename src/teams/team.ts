@@ -12,6 +12,7 @@ import { toolApiSchema } from '../../tools/registry.js';
 import type { SubagentRequest } from '../../tools/task.js';
 import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
 import type { SubagentRunner } from '../agents/subagentRunner.js';
+import type { LoopConfig } from '../loop/agentLoop.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry } from '../tasks/registry.js';
@@ -29,12 +30,15 @@ export interface TeamServiceDeps {
   env: NodeJS.ProcessEnv;
   registry: TaskRegistry;
   subagents: SubagentRunner;
-  /** One protocol line (the envelope is added by the caller). */
-  emit: (message: Record<string, unknown>) => void | Promise<void>;
+  /** A team event for the host (the session adds the envelope). */
+  emit: (event: TeamEvent) => void | Promise<void>;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
   lateUsage: (usage: UsageAccumulator) => void;
   sessionSpent: () => number;
 }
+
+/** What the team tells the host besides its teammates' own loop events. */
+export type TeamEvent = { type: 'system'; subtype: 'team_problem'; message: string };
 
 /** What the session runner asks of the team after each result (see SessionRunner.run). */
 export interface TeamHost {
@@ -108,6 +112,22 @@ export class TeamService implements TeamToolService, TeamHost {
     return { teamName: this.team?.name ?? null, agents };
   }
 
+  /** A subagent's config made a teammate's: no lead-only tools; its tools know who calls (SendMessage's sender) and reach this team. */
+  private teammateConfig(base: LoopConfig, name: string): LoopConfig {
+    const tools = base.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
+    return {
+      ...base,
+      tools,
+      apiTools: tools.map(toolApiSchema),
+      deferredTools: base.deferredTools?.forTools(tools),
+      pipeline: { ...base.pipeline, tools },
+      toolContext: (id) => {
+        const c = base.toolContext(id);
+        return { ...c, services: { ...c.services, team: this, teamMember: name } };
+      },
+    };
+  }
+
   async spawn(req: SubagentRequest & { name: string; teamName?: string }, ctx: ToolContext): Promise<ToolResult> {
     const { name } = req;
     if (!NAME_RE.test(name) || name === LEAD_NAME)
@@ -126,19 +146,10 @@ export class TeamService implements TeamToolService, TeamHost {
     });
     let teammate: Teammate;
     try {
-      const p = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, this.deps.subagents.transcriptPath(rec.id));
+      const prepared = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, this.deps.subagents.transcriptPath(rec.id));
+      const p = { ...prepared, cfg: this.teammateConfig(prepared.cfg, name) };
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
-      p.cfg.tools = p.cfg.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
-      p.cfg.apiTools = p.cfg.tools.map(toolApiSchema);
-      p.cfg.deferredTools = p.cfg.deferredTools?.forTools(p.cfg.tools);
-      p.cfg.pipeline = { ...p.cfg.pipeline, tools: p.cfg.tools };
-      const base = p.cfg.toolContext;
-      // Its tools know who is calling (SendMessage's sender) and reach the same team.
-      p.cfg.toolContext = (id) => {
-        const c = base(id);
-        return { ...c, services: { ...c.services, team: this, teamMember: name } };
-      };
       teammate = new Teammate(name, req.subagentType, rec, p, this.deps.subagents.openTranscript(p, team.name), teammateMessage(LEAD_NAME, req.prompt, req.description), {
         mailbox: team.mailbox,
         registry,

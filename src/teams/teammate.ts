@@ -5,12 +5,12 @@
 // lost even if it never called SendMessage. It ends when it approves a shutdown request, when the
 // session ends it while idle, or when it is stopped (TaskStop, interrupt, the teammate timeout);
 // then its task notification says how, with what it had done so far.
-import { agentLoop } from '../loop/agentLoop.js';
+import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import { recordEvent, stats, type Prepared } from '../agents/subagentRunner.js';
-import type { Transcript } from '../session/transcript.js';
-import { appendUser } from '../session/runner.js';
+import type { Transcript } from '../transcript/transcript.js';
+import { appendUser } from '../loop/history.js';
 import type { TaskRecord, TaskRegistry, TaskEnd } from '../tasks/registry.js';
 import type { Mailbox } from './mailbox.js';
 import { idleNotice, inboxTurn } from './messages.js';
@@ -220,17 +220,21 @@ export class Teammate {
   /** One loop run over its conversation; its usage counts for the session, its limits hold. */
   private async runOnce(transcript: Transcript): Promise<LoopOutcome> {
     const usage = new UsageAccumulator();
-    const cfg = this.p.cfg;
-    cfg.usage = usage;
-    cfg.spentUsd = () => this.deps.sessionSpent() + usage.totalCostUSD;
-    if (this.maxTurns !== undefined) cfg.maxTurns = this.maxTurns - this.turnsUsed;
-    // Mail that arrives while it works joins its conversation before its next model call.
-    cfg.betweenTurns = async () => {
-      const mail = await this.takeMail();
-      if (mail === null) return undefined;
-      transcript.appendMessage({ type: 'user', message: { role: 'user', content: mail } });
-      this.lastActivity = Date.now();
-      return mail;
+    // A fresh config per run, from the one it was spawned with (which no run changes).
+    const cfg: LoopConfig = {
+      ...this.p.cfg,
+      usage,
+      spentUsd: () => this.deps.sessionSpent() + usage.totalCostUSD,
+      // Its turn limit holds across runs: what is left of it.
+      maxTurns: this.maxTurns === undefined ? undefined : this.maxTurns - this.turnsUsed,
+      // Mail that arrives while it works joins its conversation before its next model call.
+      betweenTurns: async () => {
+        const mail = await this.takeMail();
+        if (mail === null) return undefined;
+        transcript.appendMessage({ type: 'user', message: { role: 'user', content: mail } });
+        this.lastActivity = Date.now();
+        return mail;
+      },
     };
     const gen = agentLoop(this.history, cfg);
     try {

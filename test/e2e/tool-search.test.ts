@@ -99,6 +99,20 @@ describe('ToolSearch and deferred MCP tools', () => {
     expect(resultText(lastToolResults(third)[0].content)).toBe('5');
   }, 30_000);
 
+  it('a deferred tool called by name without a search runs, and is offered from then on', async () => {
+    api = await startFakeApi([toolUse('mcp__calc__add', { a: 1, b: 2 }, 'toolu_direct'), text('3')]);
+    const r = await runAgent({
+      api,
+      env: { ENABLE_TOOL_SEARCH: 'true' },
+      args: [...STREAM_ARGS, '--mcp-config', config({ calc: { command: process.execPath, args: [CALC] } }), '--allowedTools', 'mcp__calc'],
+      input: userLine('add'),
+    });
+    expect(r.code).toBe(0);
+    expect(toolNames(api.requests[0])).not.toContain('mcp__calc__add');
+    expect(resultText(lastToolResults(api.requests[1])[0].content)).toBe('3');
+    expect(toolNames(api.requests[1]).at(-1)).toBe('mcp__calc__add');
+  }, 30_000);
+
   it('below the threshold (auto) nothing is deferred and ToolSearch is not offered', async () => {
     api = await startFakeApi([text('ok')]);
     const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', config({ calc: { command: process.execPath, args: [CALC] } })], input: userLine('hi') });

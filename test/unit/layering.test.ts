@@ -13,6 +13,15 @@ const RULES: Array<[string, string[]]> = [
   ['src/loop', ['src/protocol', 'src/session', 'src/control', 'src/agents', 'src/options.ts', 'src/main.ts']],
   // The session takes a session config, not CLI options; agents plug in through typed tool services.
   ['src/session', ['src/options.ts', 'src/agents']],
+  // Subagents, teammates and background tasks are what a session uses, not the other way round:
+  // they tell the session typed events (loop, task, team) and share transcripts and the system
+  // prompt's parts from src/transcript and src/prompt.
+  ['src/agents', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/teams', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/tasks', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  // Only the entry (main.ts, src/modes, src/app) knows CLI options and picks modes.
+  ['src/control', ['src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/session', ['src/main.ts', 'src/app', 'src/modes']],
   // Tools know nothing of sessions, control requests or the wire.
   ['tools', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts']],
 ];

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
-import { appendUser } from '../../../src/session/runner.js';
+import { appendUser } from '../../../src/loop/history.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
 import { lastUserText, text, type Script } from '../../fake-api/server.js';
 import { scriptedModel } from './scriptedModel.js';

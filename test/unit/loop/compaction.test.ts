@@ -5,7 +5,7 @@ import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
 import { autoCompactPct, autoCompactThreshold, SUMMARY_INSTRUCTION, SUMMARY_PREAMBLE } from '../../../src/loop/compaction.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
-import { appendUser } from '../../../src/session/runner.js';
+import { appendUser } from '../../../src/loop/history.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
 import { badRequest, lastUserText, serverError, text, type RecordedRequest, type ScriptedReply } from '../../fake-api/server.js';
 import { scriptedModel } from './scriptedModel.js';

@@ -1,0 +1,67 @@
+// What a session produces, as one discriminated union: the loop's events (the main agent's and,
+// scoped by parentToolUseId, its subagents' and teammates'), each run's init, each turn's result
+// with its outcome, background-task and team events, and the session's own notices. One function
+// (wire.ts toWire) turns an event into its protocol line, which is also what the transcript keeps;
+// the terminal draws the events themselves.
+import type { HookEventSubtype } from '../hooks/hookRunner.js';
+import type { LoopEvent, LoopOutcome } from '../loop/events.js';
+import type { PermissionDenial } from '../loop/toolPipeline.js';
+import type { ModelUsage, UsageTotals } from '../loop/usage.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import type { TaskEvent } from '../tasks/registry.js';
+import type { TeamEvent } from '../teams/team.js';
+import type { TurnBackups } from './fileCheckpoints.js';
+
+/** What a run starts with (system/init). */
+export interface SessionInit {
+  cwd: string;
+  tools: string[];
+  mcpServers: Array<{ name: string; status: string }>;
+  model: string;
+  permissionMode: PermissionMode;
+  slashCommands: string[];
+  skills: string[];
+  apiKeySource: string;
+  /** The output style in use. */
+  outputStyle: string;
+  agents: string[];
+  version: string;
+  sandbox?: { enabled: boolean; active: boolean; reason?: string };
+}
+
+/** One turn's end: how it ended (the loop's outcome) and what it cost. */
+export interface TurnResult {
+  outcome: LoopOutcome;
+  durationMs: number;
+  costUsd: number;
+  usage: UsageTotals;
+  modelUsage: ModelUsage;
+  permissionDenials: PermissionDenial[];
+}
+
+/** The session's own notices (system lines that are not the loop's). */
+export type Notice =
+  | { subtype: 'prompt_blocked'; reason: string }
+  | { subtype: 'hook_system_message'; message: string }
+  | { subtype: HookEventSubtype; fields: Record<string, unknown> }
+  /** A stdin line that could not be used (it was skipped). */
+  | { subtype: 'error'; error: string; line?: number }
+  /** A turn's file checkpoints, told before its result. */
+  | { subtype: 'files_persisted'; backups: TurnBackups; processedAt: string };
+
+export type SessionEvent =
+  | LoopEvent
+  | { type: 'init'; init: SessionInit }
+  | { type: 'result'; result: TurnResult }
+  | { type: 'task'; event: TaskEvent }
+  | { type: 'team'; event: TeamEvent }
+  | { type: 'notice'; notice: Notice };
+
+/** Events of the main conversation (not a subagent's or teammate's). */
+export function isMainThread(ev: SessionEvent): boolean {
+  return !('parentToolUseId' in ev) || ev.parentToolUseId === null;
+}
+
+export function isErrorResult(r: TurnResult): boolean {
+  return r.outcome.subtype !== 'success';
+}

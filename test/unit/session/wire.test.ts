@@ -1,0 +1,111 @@
+// Every kind of session event becomes a protocol line that the strict outbound schema accepts, and
+// the schema refuses a malformed line (so the stdout-purity checks of the e2e tests can fail).
+import { describe, expect, it } from 'vitest';
+import { outboundSchema } from '../../../src/protocol/outbound.js';
+import type { SessionEvent } from '../../../src/session/events.js';
+import { toWire } from '../../../src/session/wire.js';
+import type { LoopOutcome } from '../../../src/loop/events.js';
+
+const SID = 'session-1';
+const usage = { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+const outcome = (o: Partial<LoopOutcome> = {}): LoopOutcome => ({
+  subtype: 'success',
+  resultText: 'done',
+  errors: [],
+  numTurns: 1,
+  stopReason: 'end_turn',
+  durationApiMs: 5,
+  permissionDenials: [],
+  ...o,
+});
+const turnResult = (o?: Partial<LoopOutcome>) => ({ outcome: outcome(o), durationMs: 9, costUsd: 0.01, usage, modelUsage: {}, permissionDenials: [] });
+const who = { hook_id: 'h1', hook_name: 'SessionStart', hook_event: 'SessionStart' };
+
+const EVENTS: Array<[string, SessionEvent]> = [
+  [
+    'init',
+    {
+      type: 'init',
+      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], apiKeySource: 'none', outputStyle: 'default', agents: [], version: '1' },
+    },
+  ],
+  ['result', { type: 'result', result: turnResult() }],
+  ['error result', { type: 'result', result: turnResult({ subtype: 'error_max_turns', resultText: 'too many', errors: ['too many'], structuredOutput: { a: 1 } }) }],
+  ['stream event', { type: 'stream_event', parentToolUseId: null, event: { type: 'message_stop' } }],
+  [
+    'assistant',
+    {
+      type: 'assistant',
+      parentToolUseId: 'toolu_1',
+      message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage: {} },
+    },
+  ],
+  ['tool result', { type: 'tool_result', parentToolUseId: null, block: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, data: { stdout: 'ok' } }],
+  ['tool progress', { type: 'tool_progress', parentToolUseId: null, toolUseId: 'toolu_1', toolName: 'Bash', elapsedSeconds: 1 }],
+  ['api retry', { type: 'system', parentToolUseId: 'toolu_1', subtype: 'api_retry', fields: { attempt: 1, max_retries: 3, retry_delay_ms: 500, error_status: 529, error: 'overloaded' } }],
+  ['compact boundary', { type: 'system', parentToolUseId: null, subtype: 'compact_boundary', fields: { compact_metadata: { trigger: 'auto', pre_tokens: 100 } } }],
+  ['model fallback', { type: 'system', parentToolUseId: null, subtype: 'model_fallback', fields: { from: 'a', to: 'b', error: 'overloaded' } }],
+  [
+    'task started',
+    { type: 'task', event: { type: 'system', subtype: 'task_started', task_id: 'b1', tool_use_id: 't', description: 'd', task_type: 'local_bash', is_backgrounded: true } },
+  ],
+  ['task updated', { type: 'task', event: { type: 'system', subtype: 'task_updated', task_id: 'b1', patch: { status: 'killed', end_time: 1 } } }],
+  [
+    'task notification',
+    { type: 'task', event: { type: 'system', subtype: 'task_notification', task_id: 'b1', tool_use_id: 't', status: 'completed', output_file: '/f', summary: 's' } },
+  ],
+  [
+    'task progress',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 } },
+    },
+  ],
+  [
+    'task progress with a summary',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 }, summary: 'Reading the code' },
+    },
+  ],
+  [
+    'background tasks changed',
+    { type: 'task', event: { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }] } },
+  ],
+  ['team problem', { type: 'team', event: { type: 'system', subtype: 'team_problem', message: 'm' } }],
+  ['prompt blocked', { type: 'notice', notice: { subtype: 'prompt_blocked', reason: 'no' } }],
+  ['hook system message', { type: 'notice', notice: { subtype: 'hook_system_message', message: 'hi' } }],
+  ['hook started', { type: 'notice', notice: { subtype: 'hook_started', fields: who } }],
+  ['hook progress', { type: 'notice', notice: { subtype: 'hook_progress', fields: { ...who, stdout: 'a', stderr: '', output: 'a' } } }],
+  ['hook response', { type: 'notice', notice: { subtype: 'hook_response', fields: { ...who, stdout: 'a', stderr: '', output: 'a', exit_code: 0, outcome: 'success' } } }],
+  ['stdin error', { type: 'notice', notice: { subtype: 'error', error: 'stdin line 3: bad', line: 3 } }],
+  ['files persisted', { type: 'notice', notice: { subtype: 'files_persisted', backups: { files: [{ filename: 'a', file_id: 'x' }], failed: [] }, processedAt: 'now' } }],
+];
+
+describe('toWire', () => {
+  it.each(EVENTS)('%s: one strict protocol line with the session envelope', (_name, ev) => {
+    const line = toWire(ev, SID, true);
+    expect(line).not.toBeNull();
+    const parsed = outboundSchema.safeParse(line);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    expect(line).toMatchObject({ session_id: SID, uuid: expect.any(String) });
+  });
+
+  it('a result carries its outcome: errors only on an error, structured output when there is one', () => {
+    expect(toWire({ type: 'result', result: turnResult() }, SID, false)).not.toHaveProperty('errors');
+    const err = toWire({ type: 'result', result: turnResult({ subtype: 'error_max_turns', resultText: 'x', errors: ['x'], structuredOutput: 5 }) }, SID, false);
+    expect(err).toMatchObject({ is_error: true, errors: ['x'], structured_output: 5, subtype: 'error_max_turns' });
+  });
+
+  it('stream events only when partial messages are on', () => {
+    expect(toWire({ type: 'stream_event', parentToolUseId: null, event: { type: 'ping' } }, SID, false)).toBeNull();
+  });
+
+  it('the outbound schema refuses a malformed system line, an unknown subtype and a stray field', () => {
+    const env = { session_id: SID, uuid: 'u' };
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_started', task_id: 'b1', ...env }).success).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'made_up', ...env }).success).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', extra: 1, ...env }).success).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', ...env }).success).toBe(true);
+  });
+});
