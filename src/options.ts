@@ -52,6 +52,8 @@ export const optionsSchema = z.object({
   agents: z.string().optional(),
   jsonSchema: z.string().optional(),
   mcpConfig: z.array(z.string()).default([]),
+  pluginDir: z.array(z.string().min(1, '--plugin-dir needs a folder')).default([]),
+  pluginDirNoMcp: z.array(z.string().min(1, '--plugin-dir-no-mcp needs a folder')).default([]),
   strictMcpConfig: z.boolean().default(false),
   managedSettings: z.string().optional(),
   includeHookEvents: z.boolean().default(false),
@@ -77,8 +79,6 @@ export type CliOptions = z.infer<typeof optionsSchema>;
 
 /** Flags the official SDK (or a person) may pass that are not built yet. */
 const NOT_YET = [
-  'plugin-dir',
-  'plugin-dir-no-mcp',
   'sdk-url',
   'channels',
   'managed-settings-in-initialize',
@@ -153,7 +153,9 @@ function buildProgram(): Command {
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
     .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
     .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--strict-mcp-config', 'use only the servers of --mcp-config and the host: no settings-file or .mcp.json servers')
+    .option('--plugin-dir <dir>', 'load the plugin in this folder (.claude-plugin/plugin.json; its commands, agents, skills, hooks, MCP servers) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--plugin-dir-no-mcp <dir>', 'as --plugin-dir, without the plugin\'s MCP servers (the host runs them) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--strict-mcp-config', 'use only the servers of --mcp-config and the host: no settings-file, .mcp.json or plugin servers')
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
     .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')
@@ -226,6 +228,8 @@ export function parseOptions(argv: string[]): ParseOutcome {
     continue: raw.continue ?? false,
     forkSession: raw.forkSession ?? false,
     mcpConfig: raw.mcpConfig ?? [],
+    pluginDir: raw.pluginDir ?? [],
+    pluginDirNoMcp: raw.pluginDirNoMcp ?? [],
     strictMcpConfig: raw.strictMcpConfig ?? false,
     includeHookEvents: raw.includeHookEvents ?? false,
     teammateTimeoutMs: raw.teammateTimeout,

@@ -1,5 +1,6 @@
 // Skill {skill, args?}: loads one skill's instructions into the conversation (the tool result).
 // The model sees only the names and descriptions (in this tool's description) until it calls it.
+// A skill's allowed-tools and model hold for the rest of the turn that loaded it.
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 
@@ -10,7 +11,7 @@ export interface SkillEntry {
   model?: string;
   body: string;
   dir: string;
-  source: 'user' | 'project';
+  source: 'user' | 'project' | 'plugin';
 }
 
 export const skillInputSchema = z.object({
@@ -36,18 +37,34 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     // eslint-disable-next-line require-yield
-    async *call(input) {
+    async *call(input, ctx) {
       const name = input.skill.trim().replace(/^\//, '');
       const all = skills();
       const s = all.find((x) => x.name === name);
       if (!s) throw new ToolError(`Unknown skill: ${name}. Available skills: ${all.map((x) => x.name).join(', ') || 'none'}`);
-      // Said to the model, not dropped: this runtime does not pre-approve a skill's tools or switch its model.
-      const notes = [
-        ...(s.allowedTools.length ? [`This skill lists allowed-tools (${s.allowedTools.join(', ')}); they are not pre-approved here: each call is permission-checked as usual.`] : []),
-        ...(s.model ? [`This skill names the model ${s.model}; it runs on the session's model here.`] : []),
-      ];
+      // The skill's allowed-tools run without asking, and its model answers, for the rest of this
+      // turn (deny rules, hooks and the mode still apply). Where that cannot be done, the model is told.
+      const notes: string[] = [];
+      const wanted = s.allowedTools.length > 0 || (s.model !== undefined && s.model !== 'inherit');
+      let applied: { allowedTools: string[]; model?: string } | undefined;
+      if (wanted) {
+        const service = ctx.services?.skills;
+        if (!service) notes.push(`This skill's allowed-tools${s.model ? ' and model' : ''} are not applied in a subagent: each call is permission-checked as usual, on this agent's model.`);
+        else {
+          try {
+            applied = service.activate({ name: s.name, allowedTools: s.allowedTools, ...(s.model && s.model !== 'inherit' ? { model: s.model } : {}) });
+          } catch (err) {
+            throw new ToolError(`Skill ${s.name} cannot be loaded: ${(err as Error).message}`);
+          }
+          if (applied.allowedTools.length) notes.push(`Allowed without asking while this skill runs (this turn): ${applied.allowedTools.join(', ')}.`);
+          if (applied.model) notes.push(`This skill runs on the model ${applied.model} for the rest of this turn.`);
+        }
+      }
       const text = [`Base directory for this skill: ${s.dir}`, s.body, ...(input.args ? [`ARGUMENTS: ${input.args}`] : []), ...notes].join('\n\n');
-      return { content: text, data: { success: true, commandName: s.name } };
+      return {
+        content: text,
+        data: { success: true, commandName: s.name, ...(applied?.allowedTools.length ? { allowedTools: applied.allowedTools } : {}), ...(applied?.model ? { model: applied.model } : {}) },
+      };
     },
   });
 }

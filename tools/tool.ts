@@ -88,6 +88,13 @@ export interface ToolServices {
   worktrees?: WorktreeSessionService;
   /** File checkpoints (enableFileCheckpointing): Write/Edit call it right before changing a file. */
   fileHistory?: FileHistoryService;
+  /** The main thread's turn, which a loaded skill changes (its allowed-tools, its model); absent in subagents. */
+  skills?: SkillActivationService;
+}
+
+export interface SkillActivationService {
+  /** Apply a skill's allowed-tools and model to the rest of the turn; returns what was applied, or throws with why not. */
+  activate(skill: { name: string; allowedTools: string[]; model?: string }): { allowedTools: string[]; model?: string };
 }
 
 export interface FileHistoryService {

@@ -36,6 +36,11 @@ export class ToolSet {
     this.current = null;
   }
 
+  /** A tool's definition changed (the Skill tool's list of skills): readers derive theirs again. */
+  refresh(): void {
+    this.current = null;
+  }
+
   /** The MCP servers' tools now; true when the offered names changed. */
   setMcp(tools: Tool[]): boolean {
     const before = this.mcp.map((t) => t.name).join(',');

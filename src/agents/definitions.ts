@@ -1,9 +1,9 @@
 // Agent definitions: the built-in `general-purpose` and `Explore`, and custom ones from the host
 // (`initialize.agents`), the command line (`--agents '<json>'`) and `.claude/agents/*.md`.
-// Later sources override earlier ones by name: built-in < files < --agents < initialize.
+// Later sources override earlier ones by name: built-in < plugins (namespaced) < files < --agents < initialize.
 import { z } from 'zod';
 
-export type AgentSource = 'built-in' | 'user' | 'project' | 'flag' | 'sdk';
+export type AgentSource = 'built-in' | 'plugin' | 'user' | 'project' | 'flag' | 'sdk';
 
 export interface AgentDef {
   name: string;
@@ -122,7 +122,7 @@ export class AgentCatalog {
 
   all(): AgentDef[] {
     const byName = new Map<string, AgentDef>();
-    for (const source of ['built-in', 'user', 'project', 'flag', 'sdk'] as const)
+    for (const source of ['built-in', 'plugin', 'user', 'project', 'flag', 'sdk'] as const)
       for (const d of this.layers.get(source) ?? []) byName.set(d.name, d);
     return [...byName.values()];
   }

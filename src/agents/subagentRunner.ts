@@ -156,7 +156,7 @@ export class SubagentRunner implements SubagentService {
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, foreground: undefined, todos: createTodoStore(), agentId };
+    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, skills: undefined, foreground: undefined, todos: createTodoStore(), agentId };
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({

@@ -27,6 +27,9 @@ import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPromp
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupCommands } from '../commands/setup.js';
 import { SkillCatalog } from '../skills/catalog.js';
+import { PluginSet } from '../plugins/pluginSet.js';
+import { PluginError } from '../plugins/manifest.js';
+import { applyPlugins, pluginInfo, registerPluginControlHandlers, specsFromConfigs, type PluginTargets } from '../plugins/session.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from '../session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
@@ -126,9 +129,22 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     throw fail(2, err.message);
   });
 
-  // Skills of the setting sources: the Skill tool is offered when there is at least one.
+  // Plugins (--plugin-dir, --plugin-dir-no-mcp): a broken one stops the start, naming its file.
+  const plugins = new PluginSet(cwd, (m) => process.stderr.write(`agent: ${m}\n`));
+  try {
+    await plugins.add([...o.pluginDir.map((path) => ({ path })), ...o.pluginDirNoMcp.map((path) => ({ path, skipMcp: true }))]);
+  } catch (err) {
+    if (!(err instanceof PluginError)) throw err;
+    throw fail(2, err.message);
+  }
+  // Skills of the setting sources and the plugins: the Skill tool is offered when there is at least one.
   const skills = new SkillCatalog({ cwd, projectRoot: o.projectConfigRoot, env, sources: parseSources(o.settingSources) });
-  const skillTool = (await skills.reload()).length ? [makeSkillTool(() => skills.enabled())] : [];
+  let pluginSkills = plugins.list().flatMap((p) => p.skills);
+  skills.setPluginSkills(() => pluginSkills);
+  const skillToolOf = () => makeSkillTool(() => skills.enabled());
+  const skillTool = (await skills.reload()).length ? [skillToolOf()] : [];
+  // --tools / --disallowedTools decide whether Skill may be offered when skills appear later.
+  const skillToolAllowed = (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) && !o.disallowedTools.includes('Skill');
   let builtin: Tool[];
   try {
     builtin = selectTools([...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }), ...skillTool], o);
@@ -228,6 +244,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, (err as Error).message);
   }
+  agents.catalog.set('plugin', plugins.list().flatMap((p) => p.agents));
   settings.agents = agents.catalog.names();
   // --agent: the host's agents come in initialize, so a stream-json session looks the name up then.
   let mainAgent: AgentDef | undefined;
@@ -340,6 +357,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
       beforeRun: async () => {
+        await pluginsReady;
         const synced = await mcp.sync(tools);
         if (synced) settings.mcpServers = synced.statuses;
         applyMainAgent();
@@ -367,10 +385,26 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       },
       slashCommandNames: () => slash.names(),
       skillNames: () => (tools.has('Skill') ? skills.enabled().map((sk) => sk.name) : []),
+      plugins: () => pluginInfo(plugins.list()).map(({ name, path }) => ({ name, path })),
       ...(io.reportError ? { reportError: io.reportError } : {}),
     },
     emit,
   );
+  // A skill the model loads: its allowed-tools and model for the rest of the turn (tools/skill.ts).
+  agents.services.skills = {
+    activate: ({ name, allowedTools, model }) => {
+      for (const r of allowedTools) {
+        try {
+          parseRule(r);
+        } catch (err) {
+          throw new Error(`its allowed-tools entry "${r}" is not a permission rule: ${(err as Error).message} (fix the SKILL.md front matter of ${name})`);
+        }
+      }
+      const resolved = model ? resolveModel(model) : undefined;
+      if (!runner.applyForTurn(allowedTools, resolved)) throw new Error('no turn is running');
+      return { allowedTools, ...(resolved ? { model: resolved } : {}) };
+    },
+  };
   // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
   try {
     const sandbox = await setupSandbox({
@@ -410,6 +444,38 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     restoredCheckpoints: start.checkpoints,
   });
 
+  /** Skills appeared or changed (reload_skills, a plugin): offer the Skill tool unless --tools left it out; its description lists them. */
+  const skillsChanged = () => {
+    if (skillToolAllowed && skills.enabled().length && !tools.has('Skill')) tools.add(skillToolOf());
+    else tools.refresh();
+  };
+  const agentInfos = () => agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) }));
+  const pluginTargets: PluginTargets = {
+    setCommands: (commands) => slash.setPluginCommands(commands),
+    setAgents: (defs) => {
+      agents.catalog.set('plugin', defs);
+      settings.agents = agents.catalog.names();
+    },
+    setSkills: async (list) => {
+      pluginSkills = list;
+      await skills.reload();
+      skillsChanged();
+    },
+    setHooks: (list) => guards.hooks.setPluginHooks(list),
+    setMcpServers: async (servers) => {
+      // --strict-mcp-config: only its own servers run; the plugins' are left out, and said so.
+      if (o.strictMcpConfig && servers.size) {
+        process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
+        servers = new Map();
+      }
+      await mcp.setPluginServers(servers);
+    },
+    mcpServerNames: () => mcp.pluginServerNames(),
+  };
+  // Applied in the background (plugin MCP servers connect meanwhile); every run waits for it.
+  let pluginsReady: Promise<void> = plugins.list().length ? applyPlugins(plugins.list(), pluginTargets) : Promise.resolve();
+  let initialized = false;
+
   const initialize: InitializeTarget = {
     connectInitializeMcp: (servers) => {
       // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
@@ -423,8 +489,22 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setHostHooks: (hooks) => guards.setHostHooks(hooks),
     selectSkills: (selection) => {
       skills.select(selection);
-      if (skills.enabled().length && !tools.has('Skill')) tools.add(makeSkillTool(() => skills.enabled()));
+      // The host asked for these skills: the Skill tool comes with them even if --tools left it out.
+      if (skills.enabled().length && !tools.has('Skill')) tools.add(skillToolOf());
+      else tools.refresh();
     },
+    loadPlugins: (configs) => {
+      const first = !initialized;
+      initialized = true;
+      if (!first) return undefined;
+      const loading = pluginsReady.then(async () => {
+        await plugins.add(specsFromConfigs(configs));
+        await applyPlugins(plugins.list(), pluginTargets);
+      });
+      pluginsReady = loading.catch(() => {});
+      return loading;
+    },
+    pluginsLoaded: (configs) => configs.every((c) => plugins.has(c.path)),
     setPlanModeInstructions: (text) => {
       planModeInstructions = text;
     },
@@ -451,14 +531,18 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       process.stderr.write(`agent: ${message}\n`);
       setImmediate(() => void writer.flush(1000).then(() => process.exit(2)));
     },
-    answer: () => ({
-      commands: slash.list(),
-      output_style: outputStyles.catalog.current,
-      available_output_styles: outputStyles.catalog.names(),
-      agents: agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) })),
-      models: modelChoices(settings.model),
-      account: { apiKeySource: settings.apiKeySource },
-    }),
+    answer: () => {
+      // A later initialize loads no plugins (the reference's rule).
+      initialized = true;
+      return {
+        commands: slash.list(),
+        output_style: outputStyles.catalog.current,
+        available_output_styles: outputStyles.catalog.names(),
+        agents: agentInfos(),
+        models: modelChoices(settings.model),
+        account: { apiKeySource: settings.apiKeySource },
+      };
+    },
   };
   registerControlHandlers(channel, {
     initialize,
@@ -484,10 +568,21 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     outputStyles.use(outputStyles.catalog.current);
     return { available_output_styles: names };
   });
-  // reload_skills: the skill folders read again; the answer lists what is now enabled.
-  channel.on('reload_skills', async () => ({
-    skills: (await skills.reload()).map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source})`, argumentHint: '' })),
-  }));
+  // reload_skills: the skill folders read again (plugin skills as last loaded); the answer lists
+  // what is now enabled, and the next turn offers them (the Skill tool too, if it was not offered).
+  channel.on('reload_skills', async () => {
+    const list = await skills.reload();
+    skillsChanged();
+    return { skills: list.map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source === 'plugin' ? `plugin:${sk.name.split(':')[0]}` : sk.source})`, argumentHint: '' })) };
+  });
+  registerPluginControlHandlers(channel, plugins, pluginTargets, {
+    commands: () => slash.list(),
+    agents: agentInfos,
+    mcpServers: () => mcp.details(),
+    hasHistory: () => runner.history.length > 0,
+    busy: () => runner.running || runner.pending > 0,
+    warn: (m) => process.stderr.write(`agent: ${m}\n`),
+  });
   const settingsRoot = o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd;
   registerSettingsControlHandlers(channel, {
     reload: (flagLayer) => loadSessionSettings(o, cwd, env, flagLayer),

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-export type CommandSource = 'project' | 'user';
+export type CommandSource = 'project' | 'user' | 'plugin';
 
 export interface MarkdownCommand {
   name: string;

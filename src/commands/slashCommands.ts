@@ -104,12 +104,22 @@ export class SlashCommands {
     this.custom = custom;
   }
 
+  /** The loaded plugins' commands (named `plugin:command`), replaced as a whole on reload_plugins. */
+  private plugin: MarkdownCommand[] = [];
+  setPluginCommands(commands: MarkdownCommand[]): void {
+    this.plugin = commands;
+  }
+
+  private customAll(): MarkdownCommand[] {
+    return [...this.plugin, ...this.custom.filter((c) => !this.plugin.some((p) => p.name === c.name))];
+  }
+
   /** Built-ins first, then the custom commands (a custom command may not shadow a built-in). */
   list(): SlashCommandInfo[] {
     const builtins = BUILTINS.map(({ name, description, argumentHint }) => ({ name, description, argumentHint, builtin: true }));
-    const custom = this.custom
+    const custom = this.customAll()
       .filter((c) => !BUILTINS.some((b) => b.name === c.name))
-      .map((c) => ({ name: c.name, description: `${c.description} (${c.source})`, argumentHint: c.argumentHint }));
+      .map((c) => ({ name: c.name, description: `${c.description} (${c.source === 'plugin' ? `plugin:${c.name.split(':')[0]}` : c.source})`, argumentHint: c.argumentHint }));
     return [...builtins, ...custom];
   }
 
@@ -123,7 +133,7 @@ export class SlashCommands {
     if (!call) return undefined;
     const builtin = BUILTINS.find((b) => b.name === call.name);
     if (builtin) return builtin.run(call.args, this.session, () => this.list());
-    const cmd = this.custom.find((c) => c.name === call.name);
+    const cmd = this.customAll().find((c) => c.name === call.name);
     if (!cmd) return { kind: 'local', text: `Unknown slash command: /${call.name}. /help lists the available ones.`, isError: true };
     try {
       const prompt = await expandTemplate(cmd.body, call.args, this.io(cmd));

@@ -7,6 +7,16 @@ export type ControlHandler = (request: Record<string, unknown> & { subtype: stri
 
 export class ControlError extends Error {}
 
+/** A refusal the host can match on: its `error_code` travels in the control_response. */
+export class CodedControlError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
@@ -38,7 +48,7 @@ export class ControlChannel {
         response: { subtype: 'success', request_id: requestId, response: response ?? {} },
       });
     } catch (err) {
-      await this.send(errorResponse(requestId, err instanceof Error ? err.message : String(err)));
+      await this.send(errorResponse(requestId, err instanceof Error ? err.message : String(err), err instanceof CodedControlError ? err.code : undefined));
     }
   }
 
@@ -97,6 +107,6 @@ export class ControlChannel {
   }
 }
 
-function errorResponse(requestId: string, error: string) {
-  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error } };
+function errorResponse(requestId: string, error: string, code?: string) {
+  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error, ...(code ? { error_code: code } : {}) } };
 }

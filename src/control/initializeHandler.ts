@@ -1,8 +1,9 @@
 // `initialize`: the host's session setup (its hooks, in-process MCP servers, agents, prompts,
 // JSON schema …) applied to the session, and the answer that lists what the session offers.
 // The SDK does not wait for this answer, so an error response alone would go unseen: a request the
-// session cannot honour (skills it does not know, plugins, an unknown --agent) also ends the process
-// with exit 2, as a flag that is not built does.
+// session cannot honour (skills it does not know, a broken plugin, an unknown --agent) also ends the
+// process with exit 2, as a flag that is not built does. Plugins named here (the SDK's
+// pluginDelivery 'initialize') load first: the skills and the agent may come from them.
 import type { InitializeRequest } from '../protocol/inbound.js';
 
 /** What initialize changes in a session, and what its answer reads. Setters that throw refuse the request. */
@@ -14,6 +15,13 @@ export interface InitializeTarget {
   setHostHooks(hooks: NonNullable<InitializeRequest['hooks']>): void;
   /** Throws naming a skill the session does not have. */
   selectSkills(selection: string[] | 'all'): void;
+  /**
+   * The stdin form of --plugin-dir: loaded on the session's first initialize (resolves when they
+   * are in place; rejects naming a broken one), undefined on a repeated one (nothing is loaded then).
+   */
+  loadPlugins(plugins: NonNullable<InitializeRequest['plugins']>): Promise<void> | undefined;
+  /** Whether every one of these plugin folders is loaded (the answer's plugins_applied). */
+  pluginsLoaded(plugins: NonNullable<InitializeRequest['plugins']>): boolean;
   setPlanModeInstructions(text: string): void;
   setToolAliases(aliases: Record<string, string>): void;
   setProgressSummaries(on: boolean): void;
@@ -29,7 +37,7 @@ export interface InitializeTarget {
   answer(): Record<string, unknown>;
 }
 
-export function handleInitialize(req: InitializeRequest, t: InitializeTarget): Record<string, unknown> {
+export function handleInitialize(req: InitializeRequest, t: InitializeTarget): Record<string, unknown> | Promise<Record<string, unknown>> {
   /** Told on stderr and as the error answer, then the process ends. */
   const fatal = (message: string): never => {
     t.exitAfterAnswer(message);
@@ -45,15 +53,6 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
     }
   }
   if (req.hooks) t.setHostHooks(req.hooks);
-  if (req.skills !== undefined) {
-    try {
-      t.selectSkills(req.skills);
-    } catch (err) {
-      fatal(`initialize: ${(err as Error).message}`);
-    }
-  }
-  // Not built yet: a host that asks for plugins gets an error, not a session without them.
-  if (req.plugins?.length) fatal('initialize: plugins: Plugins are not supported yet by this agent runtime');
   if (req.planModeInstructions !== undefined) t.setPlanModeInstructions(req.planModeInstructions);
   if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
   if (req.agentProgressSummaries !== undefined) t.setProgressSummaries(req.agentProgressSummaries);
@@ -61,11 +60,25 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
   if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());
   if (req.agents) t.setSdkAgents(req.agents);
-  try {
-    t.checkMainAgent();
-  } catch (err) {
-    fatal((err as Error).message);
-  }
-  // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
-  return { ...t.answer(), mcp_servers_applied: req.mcpServers !== undefined };
+  // What may come from the plugins: the skills chosen, the main thread's agent.
+  const afterPlugins = () => {
+    if (req.skills !== undefined) {
+      try {
+        t.selectSkills(req.skills);
+      } catch (err) {
+        fatal(`initialize: ${(err as Error).message}`);
+      }
+    }
+    try {
+      t.checkMainAgent();
+    } catch (err) {
+      fatal((err as Error).message);
+    }
+    const plugins = req.plugins;
+    // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
+    return { ...t.answer(), mcp_servers_applied: req.mcpServers !== undefined, ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}) };
+  };
+  const loading = req.plugins?.length ? t.loadPlugins(req.plugins) : undefined;
+  if (!loading) return afterPlugins();
+  return loading.then(afterPlugins, (err: Error) => fatal(`initialize: plugins: ${err.message}`));
 }

@@ -9,6 +9,8 @@ export interface CommandHookSpec {
   /** Seconds. */
   timeout?: number;
   async?: boolean;
+  /** Set for this hook only (a plugin's CLAUDE_PLUGIN_ROOT). */
+  env?: Record<string, string>;
 }
 
 export interface CommandHookRunOptions {
@@ -38,7 +40,7 @@ export async function runCommandHook(hook: CommandHookSpec, opts: CommandHookRun
   const who = `${opts.event} hook \`${hook.command}\``;
   const r = await runShellCommand(hook.command, {
     cwd: opts.cwd,
-    env: { ...(opts.env ?? process.env), CLAUDE_PROJECT_DIR: opts.cwd },
+    env: { ...(opts.env ?? process.env), CLAUDE_PROJECT_DIR: opts.cwd, ...hook.env },
     stdin: JSON.stringify(opts.input),
     timeoutMs,
     signal: opts.signal,

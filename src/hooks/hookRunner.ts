@@ -1,5 +1,5 @@
-// One registry for both kinds of hooks: command hooks from settings and callback hooks of the
-// host. The hooks of one event run in parallel; their results merge (merge.ts).
+// One registry for both kinds of hooks: command hooks from settings (and from plugins, kept apart
+// so either can be replaced alone) and callback hooks of the host. The hooks of one event run in parallel; their results merge (merge.ts).
 import { randomUUID } from 'node:crypto';
 import { debugLog } from '../util/debugLog.js';
 import { runCallbackHook, type CallHost } from './callbackHooks.js';
@@ -44,6 +44,13 @@ interface CommandEntry {
   matcher?: string;
   hook: CommandHookSpec;
 }
+
+/** One plugin's hooks: they run with CLAUDE_PLUGIN_ROOT set to its folder. */
+export interface PluginHooks {
+  name: string;
+  root: string;
+  hooks: CommandHooksConfig;
+}
 interface CallbackEntry {
   matcher?: string | null;
   id: string;
@@ -52,6 +59,7 @@ interface CallbackEntry {
 
 export class HookRunner {
   private commands = new Map<HookEvent, CommandEntry[]>();
+  private pluginCommands = new Map<HookEvent, CommandEntry[]>();
   private callbacks = new Map<HookEvent, CallbackEntry[]>();
   private callHost?: CallHost;
   private readonly warn: (msg: string) => void;
@@ -64,24 +72,38 @@ export class HookRunner {
   }
 
   setCommandHooks(config: CommandHooksConfig): void {
-    this.commands.clear();
+    this.commands = this.entries(config, 'settings');
+  }
+
+  /** The loaded plugins' hooks (replaced as a whole on reload_plugins). */
+  setPluginHooks(plugins: PluginHooks[]): void {
+    const merged = new Map<HookEvent, CommandEntry[]>();
+    for (const p of plugins) {
+      for (const [event, list] of this.entries(p.hooks, `plugin ${p.name}`, { CLAUDE_PLUGIN_ROOT: p.root })) merged.set(event, [...(merged.get(event) ?? []), ...list]);
+    }
+    this.pluginCommands = merged;
+  }
+
+  private entries(config: CommandHooksConfig, origin: string, env?: Record<string, string>): Map<HookEvent, CommandEntry[]> {
+    const out = new Map<HookEvent, CommandEntry[]>();
     for (const [event, matchers] of Object.entries(config)) {
       if (!isHookEvent(event)) {
-        this.warn(`settings: hooks for unknown event ${JSON.stringify(event)} are ignored`);
+        this.warn(`${origin}: hooks for unknown event ${JSON.stringify(event)} are ignored`);
         continue;
       }
       const list: CommandEntry[] = [];
       for (const m of matchers) {
         for (const h of m.hooks) {
           if (h.type !== 'command' || !h.command) {
-            this.warn(`settings: ${event} hook of type ${JSON.stringify(h.type)} is not supported and is ignored`);
+            this.warn(`${origin}: ${event} hook of type ${JSON.stringify(h.type)} is not supported and is ignored`);
             continue;
           }
-          list.push({ matcher: m.matcher, hook: { command: h.command, timeout: h.timeout, async: h.async } });
+          list.push({ matcher: m.matcher, hook: { command: h.command, timeout: h.timeout, async: h.async, ...(env ? { env } : {}) } });
         }
       }
-      if (list.length > 0) this.commands.set(event, list);
+      if (list.length > 0) out.set(event, list);
     }
+    return out;
   }
 
   /** From the `initialize` control request, which arrives after start-up. */
@@ -97,7 +119,7 @@ export class HookRunner {
 
   /** Cheap: lets callers skip building inputs when no hook listens. */
   has(event: HookEvent): boolean {
-    return this.commands.has(event) || (this.callbacks.has(event) && this.callHost !== undefined);
+    return this.commands.has(event) || this.pluginCommands.has(event) || (this.callbacks.has(event) && this.callHost !== undefined);
   }
 
   async run(event: HookEvent, fields: object, opts: HookRunOptions): Promise<HookOutcome> {
@@ -109,7 +131,7 @@ export class HookRunner {
     const jobs: Array<Promise<HookResult>> = [];
     debugLog('hooks', () => `${event}${opts.matchValue ? ` (${opts.matchValue})` : ''}: running matching hooks`);
     const seen = new Set<string>();
-    for (const c of this.commands.get(event) ?? []) {
+    for (const c of [...(this.commands.get(event) ?? []), ...(this.pluginCommands.get(event) ?? [])]) {
       if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
       seen.add(c.hook.command); // the same command registered twice runs once
       const report = this.opts.onHookEvent;

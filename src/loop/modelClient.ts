@@ -9,10 +9,12 @@
 // partial reply is never returned as a message.
 import { debugLog } from '../util/debugLog.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { Message, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { AssistantMessage } from './events.js';
 import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
+import { encodeRequestBody } from './requestEncoding.js';
 import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
 import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, toRequestError, type ApiErrorCategory } from './modelErrors.js';
 
@@ -100,7 +102,14 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
   debugLog('api', () => `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${req.betas!.join(',')}` : ''}`);
   let stream;
   try {
-    stream = await client.messages.create(requestBody(req), { signal: req.signal, headers });
+    // The same request messages.create would send, posted as bytes encoded without serialising
+    // the whole history again (requestEncoding.ts).
+    stream = await client.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
+      body: encodeRequestBody(requestBody(req)),
+      stream: true,
+      signal: req.signal,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   } catch (e) {
     debugLog('api', () => `request failed: ${(e as Error).message}`);
     throw toRequestError(e, req.signal);

@@ -17,7 +17,7 @@ import { remoteTransport, stdioTransport, type OpenedTransport } from './transpo
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
 /** Where a server's definition came from (mcp_status `scope`): the reference's names. */
-export type McpScope = 'user' | 'project' | 'local' | 'dynamic' | 'managed' | 'sdk';
+export type McpScope = 'user' | 'project' | 'local' | 'dynamic' | 'managed' | 'sdk' | 'plugin';
 
 export interface McpServerStatus {
   name: string;
@@ -167,6 +167,38 @@ export class McpManager {
       if (e?.status === 'failed') errors[name] = e.error ?? 'failed to connect';
     }
     return { added, removed, errors };
+  }
+
+  /**
+   * reload_plugins (and the start): the plugin servers become exactly `configs`, as setServers
+   * does for the dynamic ones. Answers once every added server has connected or failed.
+   */
+  async setPluginServers(configs: Map<string, McpServerConfig>): Promise<{ added: string[]; removed: string[] }> {
+    const removed: string[] = [];
+    const added: string[] = [];
+    for (const entry of [...this.entries.values()]) {
+      if (entry.scope !== 'plugin' || configs.has(entry.name)) continue;
+      await this.close(entry);
+      this.entries.delete(entry.name);
+      removed.push(entry.name);
+    }
+    for (const [name, config] of configs) {
+      const old = this.entries.get(name);
+      if (old && old.configKey === JSON.stringify(config)) continue;
+      if (old) {
+        await this.close(old);
+        this.entries.delete(name);
+      }
+      this.startConfig(name, config, false, 'plugin');
+      added.push(name);
+    }
+    await Promise.all(added.map((n) => this.entries.get(n)?.connecting));
+    return { added, removed };
+  }
+
+  /** The plugin servers' names (reload_plugins' cache check compares them). */
+  pluginServerNames(): string[] {
+    return [...this.entries.values()].filter((e) => e.scope === 'plugin').map((e) => e.name);
   }
 
   /** mcp_reconnect: close the server (whatever its state) and connect it again; throws if that fails. */

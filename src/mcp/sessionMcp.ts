@@ -1,5 +1,5 @@
 // One session's MCP servers, from whichever side names them first (--mcp-config at start,
-// initialize's sdkMcpServers, mcp_set_servers), and their tools kept in the session's ToolSet.
+// initialize's sdkMcpServers, mcp_set_servers, plugins), and their tools kept in the session's ToolSet.
 // The MCP code loads only when a session has servers: most runs never pay for it.
 import type { ToolSet } from '../../tools/toolSet.js';
 import { parseRule, ruleNamesTool } from '../permissions/rules.js';
@@ -81,6 +81,17 @@ export class SessionMcp {
       .filter((t) => t.name !== this.o.promptTool && !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
     const changed = tools.setMcp(fresh);
     return { statuses: m.statuses(), changed };
+  }
+
+  /** The plugins' servers become exactly `configs` (reload_plugins); resolves once the new ones connected or failed. */
+  async setPluginServers(configs: Map<string, McpServerConfig>): Promise<void> {
+    if (!configs.size && !this.setup) return;
+    await (await this.manager()).setPluginServers(configs);
+  }
+
+  /** The plugin servers now known (reload_plugins' cache check compares them). */
+  async pluginServerNames(): Promise<string[]> {
+    return this.setup ? (await this.setup).pluginServerNames() : [];
   }
 
   /** mcp_status: every server's state (none when the session has no manager). */

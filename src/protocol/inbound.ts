@@ -1,4 +1,5 @@
 // Every line a host may send us on stdin, as zod schemas. The types are inferred, never restated.
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { permissionModeSchema } from '../permissions/modes.js';
 
@@ -77,6 +78,20 @@ const hookMatcherSchema = z.looseObject({
   hookCallbackIds: z.array(z.string()),
   timeout: z.number().optional(),
 });
+/** The SDK's SdkPluginConfig: one local plugin folder. */
+export const sdkPluginConfigSchema = z.looseObject({
+  type: z.literal('local', { error: 'plugin type must be "local" (the only kind this runtime loads)' }),
+  path: z.string({ error: 'plugin path must be a string' }).min(1, 'plugin path must not be empty'),
+  skipMcpDiscovery: z.boolean().optional(),
+});
+
+export const reloadPluginsRequestSchema = z.looseObject({
+  subtype: z.literal('reload_plugins'),
+  hold_on_cache_impact: z.boolean().optional(),
+  add_plugins: z.array(sdkPluginConfigSchema.refine((p) => isAbsolute(p.path), { error: 'add_plugins: each path must be absolute' })).optional(),
+  refuse_if_busy: z.boolean().optional(),
+});
+
 export const initializeRequestSchema = z.looseObject({
   subtype: z.literal('initialize'),
   hooks: z.record(z.string(), z.array(hookMatcherSchema)).nullable().optional(),
@@ -89,9 +104,10 @@ export const initializeRequestSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({})).optional(),
   /** Replaces the workflow part of the plan-mode reminder. */
   planModeInstructions: z.string().optional(),
-  /** Not built yet: only read to refuse them (see main.ts). */
+  /** The SDK's `skills` option: which skills are on. */
   skills: z.union([z.array(z.string()), z.literal('all')]).optional(),
-  plugins: z.array(z.unknown()).optional(),
+  /** pluginDelivery 'initialize': the stdin form of --plugin-dir, loaded on the first initialize only. */
+  plugins: z.array(z.lazy(() => sdkPluginConfigSchema)).optional(),
   title: z.string().optional(),
   /** Periodic model-written one-line summaries of what a background agent is doing (task_progress.summary). */
   agentProgressSummaries: z.boolean({ error: 'agentProgressSummaries must be true or false' }).optional(),

@@ -26,6 +26,10 @@ export const systemInitSchema = z.strictObject({
   slash_commands: z.array(z.string()),
   /** The skills the model can load with the Skill tool. */
   skills: z.array(z.string()).optional(),
+  /** The loaded plugins (--plugin-dir, the SDK's plugins). */
+  plugins: z.array(z.object({ name: z.string(), path: z.string() })).optional(),
+  /** Protocol capabilities a host may feature-detect. */
+  capabilities: z.array(z.string()).optional(),
   apiKeySource: z.string(),
   output_style: z.string(),
   agents: z.array(z.string()),

@@ -108,6 +108,8 @@ function grid(categories: Array<{ name: string; tokens: number; color: string; k
   const per = window / squares;
   const cells: Array<{ color: string; isFilled: boolean; categoryName: string; tokens: number; percentage: number; squareFullness: number }> = [];
   for (const c of categories) {
+    // Deferred tool schemas are out of the window: listed, never drawn.
+    if (c.kind === 'deferred') continue;
     const n = Math.round(c.tokens / per);
     for (let k = 0; k < n && cells.length < squares; k++)
       cells.push({

@@ -21,11 +21,15 @@ export interface SessionInit {
   permissionMode: PermissionMode;
   slashCommands: string[];
   skills: string[];
+  /** The loaded plugins (--plugin-dir, the SDK's plugins). */
+  plugins: Array<{ name: string; path: string }>;
   apiKeySource: string;
   /** The output style in use. */
   outputStyle: string;
   agents: string[];
   version: string;
+  /** Protocol capabilities a host may feature-detect. */
+  capabilities: string[];
   sandbox?: { enabled: boolean; active: boolean; reason?: string };
 }
 

@@ -97,6 +97,8 @@ export interface SessionHooks {
   slashCommandNames?: () => string[];
   /** The skills the model can load (system/init's `skills`). */
   skillNames?: () => string[];
+  /** The loaded plugins (system/init's `plugins`). */
+  plugins?: () => Array<{ name: string; path: string }>;
 }
 
 /** The text of a prompt that is a slash command, else undefined. */
@@ -279,7 +281,7 @@ export class SessionRunner {
     const s = this.settings;
     const usage = new UsageAccumulator();
     this.currentUsage = usage;
-    let undoTurn: (() => void) | undefined;
+    this.turnUndo = [];
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
@@ -298,10 +300,7 @@ export class SessionRunner {
         prompts = [{ ...prompts[0], content: command.prompt }];
         const undoRules = command.allowedTools.length && this.hooks.allowForTurn ? this.hooks.allowForTurn(command.allowedTools) : undefined;
         if (command.model) this.turnModel = command.model;
-        undoTurn = () => {
-          undoRules?.();
-          this.turnModel = undefined;
-        };
+        if (undoRules) this.turnUndo.push(undoRules);
       }
       // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
       const sendable: QueuedPrompt[] = [];
@@ -343,15 +342,29 @@ export class SessionRunner {
       process.stderr.write(`agent: internal error: ${detail}\n`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
-      undoTurn?.();
+      for (const undo of this.turnUndo.splice(0).reverse()) undo();
+      this.turnModel = undefined;
       this.current = null;
       this.currentUsage = null;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
-  /** A command's model, for its turn only. */
+  /** A command's or a loaded skill's model, for its turn only. */
   private turnModel: string | undefined;
+  /** What the running turn changed for itself (a command's or a skill's allow rules): undone when it ends. */
+  private turnUndo: Array<() => void> = [];
+
+  /**
+   * A skill the model loaded: its allowed-tools run without asking and its model answers, for the
+   * rest of the running turn. `rules` are checked by the caller. No turn running: nothing to apply.
+   */
+  applyForTurn(rules: string[], model: string | undefined): boolean {
+    if (!this.current) return false;
+    if (rules.length && this.hooks.allowForTurn) this.turnUndo.push(this.hooks.allowForTurn(rules));
+    if (model) this.turnModel = model;
+    return true;
+  }
 
   /** /compact: one summary call now; the result tells what happened. */
   private async compactNow(instructions: string, signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
@@ -430,10 +443,13 @@ export class SessionRunner {
       permissionMode: this.hooks.permissionMode(),
       slashCommands: this.hooks.slashCommandNames?.() ?? [],
       skills: this.hooks.skillNames?.() ?? [],
+      plugins: this.hooks.plugins?.() ?? [],
       apiKeySource: s.apiKeySource,
       outputStyle: s.outputStyle ?? 'default',
       agents: s.agents,
       version: s.version,
+      // What a host may feature-detect (sdk.d.ts): reload_plugins honours refuse_if_busy.
+      capabilities: ['reload_plugins_refuse_if_busy_v1'],
       ...(s.sandbox ? { sandbox: s.sandbox } : {}),
     };
   }

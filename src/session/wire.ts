@@ -70,10 +70,12 @@ function initLine(i: SessionInit, sessionId: string): WireLine {
     permissionMode: i.permissionMode,
     slash_commands: i.slashCommands,
     skills: i.skills,
+    plugins: i.plugins,
     apiKeySource: i.apiKeySource,
     output_style: i.outputStyle,
     agents: i.agents,
     claude_code_version: i.version,
+    capabilities: i.capabilities,
     ...(i.sandbox ? { sandbox: i.sandbox } : {}),
     ...envelope(sessionId),
   };

@@ -1,6 +1,7 @@
 // Skills: `.claude/skills/<name>/SKILL.md` (project) and `$CLAUDE_CONFIG_DIR/skills/<name>/SKILL.md`
 // (user), YAML front matter (name, description, allowed-tools, model) and a body loaded into the
 // conversation only when the Skill tool is called. The SDK's `skills` option selects which are on.
+// Plugins add theirs (src/plugins), named `plugin:skill`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ export interface SkillSourceOptions {
   sources: string[];
 }
 
-async function loadDir(root: string, source: 'user' | 'project', warn: (m: string) => void): Promise<SkillEntry[]> {
+/** Every `<name>/SKILL.md` under `root` (missing root → none); a bad one is told through `warn` and skipped. */
+export async function loadSkillDir(root: string, source: SkillEntry['source'], warn: (m: string) => void): Promise<SkillEntry[]> {
   let names: string[];
   try {
     names = readdirSync(root).sort();
@@ -56,13 +58,19 @@ async function loadDir(root: string, source: 'user' | 'project', warn: (m: strin
 export class SkillCatalog {
   private found: SkillEntry[] = [];
   private selection: string[] | 'all' | undefined;
+  /** The loaded plugins' skills (already namespaced `plugin:name`), read by the plugin loader. */
+  private pluginSkills: () => SkillEntry[] = () => [];
 
   constructor(
     private readonly o: SkillSourceOptions,
     private readonly warn: (m: string) => void = (m) => process.stderr.write(`agent: ${m}\n`),
   ) {}
 
-  /** Read the skill folders again; a project skill shadows a user skill of the same name. */
+  setPluginSkills(skills: () => SkillEntry[]): void {
+    this.pluginSkills = skills;
+  }
+
+  /** Read the skill folders again; a project skill shadows a user skill of the same name. Plugin skills come first (their names are namespaced). */
   async reload(): Promise<SkillEntry[]> {
     const all: SkillEntry[] = [];
     const add = (list: SkillEntry[]) => {
@@ -72,8 +80,9 @@ export class SkillCatalog {
         all.push(s);
       }
     };
-    if (this.o.sources.includes('user')) add(await loadDir(join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'), 'user', this.warn));
-    if (this.o.sources.includes('project')) add(await loadDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
+    add(this.pluginSkills());
+    if (this.o.sources.includes('user')) add(await loadSkillDir(join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'), 'user', this.warn));
+    if (this.o.sources.includes('project')) add(await loadSkillDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
     this.found = all;
     return this.enabled();
   }

@@ -105,9 +105,9 @@ describe('print mode and usage', () => {
   });
 
   it('a flag that is not built yet fails loudly with exit 2', async () => {
-    const r = await runAgent({ args: ['-p', 'q', '--plugin-dir=x'] });
+    const r = await runAgent({ args: ['-p', 'q', '--channels=x'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('agent: --plugin-dir is not supported yet');
+    expect(r.stderr).toContain('agent: --channels is not supported yet');
   });
 
   it('bad flag values and unknown flags exit 2 with a message', async () => {

@@ -78,4 +78,71 @@ describe('skills', () => {
     expect(error).toMatch(/no skill named nope|exited with code 2/);
     expect(api.requests).toHaveLength(2);
   });
+
+  it("a loaded skill's allowed-tools run without asking and its model answers, for the rest of that turn only", async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude/skills/deploy'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude/skills/deploy/SKILL.md'),
+      '---\nname: deploy\ndescription: Deploy the app\nallowed-tools: Bash(echo deployed:*)\nmodel: haiku\n---\nDEPLOY-BODY\n',
+    );
+    api = await startFakeApi([
+      toolUse('Skill', { skill: 'deploy' }, 'toolu_s'),
+      toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b1'),
+      text('deployed'),
+      toolUse('Bash', { command: 'echo deployed again' }, 'toolu_b2'),
+      text('end'),
+    ]);
+    // Default mode, no host to ask: Bash runs only where a rule allows it.
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--model', 'sonnet'], input: userLine('deploy it') + '\n' + userLine('again') + '\n' });
+    expect(r.code).toBe(0);
+    const [loaded] = lastToolResults(api.requests[1]);
+    expect(JSON.stringify(loaded.content)).toContain('Allowed without asking while this skill runs (this turn): Bash(echo deployed:*).');
+    const [first] = lastToolResults(api.requests[2]);
+    expect(first.is_error).toBeFalsy();
+    expect(JSON.stringify(first.content)).toContain('deployed now');
+    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-haiku-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5']);
+    // The next turn: the skill's rule is gone, so the same command is refused.
+    const [second] = lastToolResults(api.requests[4]);
+    expect(second.is_error).toBe(true);
+    expect(JSON.stringify(second.content)).toContain('Permission to use Bash');
+  });
+
+  it('a bad allowed-tools rule is a clear tool error naming the skill file to fix', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude/skills/broken'), { recursive: true });
+    writeFileSync(join(cwd, '.claude/skills/broken/SKILL.md'), '---\ndescription: Broken rules\nallowed-tools: Bash(unclosed\n---\nBODY\n');
+    api = await startFakeApi([toolUse('Skill', { skill: 'broken' }, 'toolu_s'), text('ok')]);
+    const r = await runAgent({ api, cwd, args: ['-p', 'go'] });
+    expect(r.code).toBe(0);
+    const [res] = lastToolResults(api.requests[1]);
+    expect(res.is_error).toBe(true);
+    expect(JSON.stringify(res.content)).toMatch(/Skill broken cannot be loaded: its allowed-tools entry \\"Bash\(unclosed\\" is not a permission rule/);
+  });
+
+  it('skills that appear later (reloadSkills) bring the Skill tool with them', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([text('no skills yet'), toolUse('Skill', { skill: 'late' }, 'toolu_l'), text('ok')]);
+    const input = promptStream();
+    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { settingSources: ['project'] }) as never });
+    input.push('first');
+    const inits: any[] = [];
+    for await (const m of q) {
+      if (m.type === 'system' && m.subtype === 'init') inits.push(m);
+      if (m.type !== 'result') continue;
+      if (inits.length === 1) {
+        mkdirSync(join(cwd, '.claude/skills/late'), { recursive: true });
+        writeFileSync(join(cwd, '.claude/skills/late/SKILL.md'), '---\ndescription: Came later\n---\nLATE-BODY\n');
+        const reloaded = await q.reloadSkills();
+        expect(reloaded.skills).toEqual([{ name: 'late', description: 'Came later (project)', argumentHint: '' }]);
+        input.push('second');
+      } else input.end();
+    }
+    expect(api.requests[0].body.tools.some((t: any) => t.name === 'Skill')).toBe(false);
+    expect(inits[0].tools).not.toContain('Skill');
+    expect(inits[1].tools).toContain('Skill');
+    expect(inits[1].skills).toEqual(['late']);
+    expect(api.requests[1].body.tools.find((t: any) => t.name === 'Skill').description).toContain('- late: Came later');
+    expect(JSON.stringify(lastToolResults(api.requests[2])[0].content)).toContain('LATE-BODY');
+  });
 });

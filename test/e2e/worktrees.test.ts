@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastToolResults, text, toolUse } from '../fake-api/server.js';
+import { firstUserText, lastToolResults, lastUserText, text, toolUse } from '../fake-api/server.js';
 import { resultText, runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
@@ -164,5 +164,24 @@ describe('Agent isolation: "worktree"', () => {
     expect(agentResults[1].tool_use_result.worktreePath).toBeUndefined();
     expect(resultText(lastToolResults(api.requests[6])[0].content)).toBe('nothing to change');
     expect(git(dir, 'branch', '--list', 'worktree-agent-*').trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it('a background agent in a worktree: its notification says where its changes are kept', async () => {
+    const dir = repo();
+    api = await startFakeApi((req) => {
+      const sub = firstUserText(req) === 'bg work';
+      const t = (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
+      if (sub) return t === 0 ? toolUse('Bash', { command: 'echo bg > bg.txt' }) : text('bg done');
+      if (t === 0) return toolUse('Agent', { description: 'bg', prompt: 'bg work', isolation: 'worktree', run_in_background: true }, 'abg');
+      return text(lastUserText(req).includes('<task-notification>') ? 'noted' : 'waiting');
+    });
+    const r = await runAgent({ api, cwd: dir, env: GIT_ENV, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
+    expect(r.code).toBe(0);
+    const notified = api.requests.map(lastUserText).find((t) => t.includes('<task-notification>'));
+    expect(notified).toMatch(/are kept in the worktree .*\/\.claude\/worktrees\/agent-[0-9a-f]{8} on branch worktree-agent-/);
+    const kept = readdirSync(join(dir, '.claude', 'worktrees'));
+    expect(kept).toHaveLength(1);
+    expect(existsSync(join(dir, '.claude', 'worktrees', kept[0], 'bg.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'bg.txt'))).toBe(false);
   }, 30_000);
 });

@@ -53,6 +53,14 @@ describe('the flags the official SDK can emit', () => {
     }
   });
 
+  it('the plugin flags the SDK sends (plugins option) are built and repeatable', () => {
+    expect(flags).toEqual(expect.arrayContaining(['--plugin-dir', '--plugin-dir-no-mcp']));
+    expect(ours.get('--plugin-dir')?.built).toBe(true);
+    expect(ours.get('--plugin-dir-no-mcp')?.built).toBe(true);
+    const out = parseOptions(['-p', 'q', '--plugin-dir', 'a', '--plugin-dir', 'b', '--plugin-dir-no-mcp', 'c']);
+    expect(out.kind === 'run' && [out.options.pluginDir, out.options.pluginDirNoMcp]).toEqual([['a', 'b'], ['c']]);
+  });
+
   it('a refused flag stops the real binary with exit 2 and its name on stderr', async () => {
     const refused = flags.filter((f) => ours.get(f) && !ours.get(f)!.built);
     if (refused.length === 0) return;

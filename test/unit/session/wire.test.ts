@@ -26,7 +26,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'init',
     {
       type: 'init',
-      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], apiKeySource: 'none', outputStyle: 'default', agents: [], version: '1' },
+      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], plugins: [{ name: 'kit', path: '/p/kit' }], apiKeySource: 'none', outputStyle: 'default', agents: [], version: '1', capabilities: ['reload_plugins_refuse_if_busy_v1'] },
     },
   ],
   ['result', { type: 'result', result: turnResult() }],
