@@ -42,6 +42,8 @@ import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
 import type { AgentDef } from '../agents/definitions.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
 import { parseServer } from '../mcp/config.js';
+import { withPolicy } from '../mcp/sources.js';
+import type { McpPolicy } from '../mcp/policy.js';
 import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
@@ -51,9 +53,12 @@ import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
 import { writeRefusedResume } from './refusedResume.js';
 import { selectTools } from './selectTools.js';
+import { setupOutputStyles } from './outputStyles.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
+/** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
+const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
 /** What the mode gives the session. */
 export interface SessionIO {
@@ -163,8 +168,25 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, `--json-schema: ${(err as Error).message}`);
   }
+  const channel = new ControlChannel((m) => writer.send(m));
   const promptTool = o.permissionPromptTool;
+  const hooksFor = (event: 'Elicitation' | 'ElicitationResult') =>
+    async (fields: object & { mcp_server_name: string }, signal: AbortSignal) => {
+      if (!guards.hooks.has(event)) return undefined;
+      return (await guards.hooks.run(event, fields, { matchValue: fields.mcp_server_name, signal })).elicitation;
+    };
   const mcp = new SessionMcp({
+    // Elicitation: hooks first, then the host (stream-json only); nobody else can answer.
+    elicitation: {
+      hook: hooksFor('Elicitation'),
+      resultHook: hooksFor('ElicitationResult'),
+      ...(o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none'
+        ? { askHost: (payload, signal) => channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }) }
+        : {}),
+      unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
+      log: (line) => process.stderr.write(`${line}\n`),
+    },
+    onElicitationComplete: (server, id) => void emit({ type: 'notice', notice: { subtype: 'elicitation_complete', serverName: server, elicitationId: id } }),
     cwd,
     env,
     clientVersion: VERSION,
@@ -173,6 +195,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     promptTool,
   });
   // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  let policy: McpPolicy | undefined;
   {
     const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
     const { gatherMcpServers } = await import('../mcp/sources.js');
@@ -186,6 +209,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         env,
       });
       for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+      policy = found.policy;
       const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
       if (groups.length) mcp.connectConfigured(groups);
     } catch (err) {
@@ -222,8 +246,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
     version: VERSION,
   };
+  const outputStyles = await setupOutputStyles(o, loadedSettings, { cwd, env, systemParts, onChange: (name) => (settings.outputStyle = name) });
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
+  let progressSummaries = false;
   try {
     agents = await setupAgents({
       sessionId,
@@ -236,6 +262,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder,
       version: VERSION,
+      progressSummaries: () => progressSummaries,
     });
   } catch (err) {
     throw fail(2, (err as Error).message);
@@ -263,7 +290,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     tools.narrow((t) => agentAllowsTool(def, t.name));
   };
 
-  const channel = new ControlChannel((m) => writer.send(m));
   let guards: Guards;
   try {
     guards = setupGuards(o, {
@@ -464,7 +490,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
         servers = new Map();
       }
-      await mcp.setPluginServers(servers);
+      // The policy lists hold for plugin servers too.
+      await mcp.setPluginServers(new Map([...servers].map(([name, config]) => [name, withPolicy(policy!, name, config, 'plugin')])));
     },
     mcpServerNames: () => mcp.pluginServerNames(),
   };
@@ -475,7 +502,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const initialize: InitializeTarget = {
     connectInitializeMcp: (servers) => {
       // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
-      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, parseServer(name, config, 'initialize: mcpServers')]));
+      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, withPolicy(policy!, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic')]));
       mcp.connectConfigured([{ scope: 'dynamic', configs }]);
     },
     connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
@@ -507,6 +534,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setToolAliases: (aliases) => {
       toolAliases = aliases;
     },
+    setProgressSummaries: (on) => {
+      progressSummaries = on;
+    },
     // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
     setSystemPrompt: (prompt) => {
       systemParts.custom = prompt;
@@ -529,8 +559,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       initialized = true;
       return {
         commands: slash.list(),
-        output_style: 'default',
-        available_output_styles: ['default'],
+        output_style: outputStyles.catalog.current,
+        available_output_styles: outputStyles.catalog.names(),
         agents: agentInfos(),
         models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
@@ -554,7 +584,13 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     mcpStatus: async () => ({ mcpServers: await mcp.details() }),
   });
 
-  registerTaskControlHandlers(channel, agents.registry);
+  registerTaskControlHandlers(channel, agents.registry, agents.foreground);
+  // reload_output_styles: the style folders read again; the answer lists every style there is now.
+  channel.on('reload_output_styles', async () => {
+    const names = await outputStyles.catalog.reload();
+    outputStyles.use(outputStyles.catalog.current);
+    return { available_output_styles: names };
+  });
   // reload_skills: the skill folders read again (plugin skills as last loaded); the answer lists
   // what is now enabled, and the next turn offers them (the Skill tool too, if it was not offered).
   channel.on('reload_skills', async () => {
@@ -582,12 +618,13 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     currentModel: () => settings.model,
     sources: parseSources(o.settingSources),
     paths: settingsPaths(settingsRoot, env),
+    outputStyles: { names: () => outputStyles.catalog.names(), use: outputStyles.use },
   });
   registerMcpControlHandlers(channel, {
     manager: () => mcp.manager(),
     parseServer: async (name, config) => {
       const { parseServer } = await import('../mcp/config.js');
-      return parseServer(name, config, 'mcp_set_servers');
+      return withPolicy(policy!, name, parseServer(name, config, 'mcp_set_servers'), 'dynamic');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
     askedServers: () => guards.permissions.mcpServersAsked,

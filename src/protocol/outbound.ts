@@ -125,6 +125,16 @@ export const taskProgressSchema = z.strictObject({
   subagent_type: z.string().optional(),
   usage: taskUsageSchema,
   last_tool_name: z.string().optional(),
+  /** agentProgressSummaries: a one-line account of what the agent is doing. */
+  summary: z.string().optional(),
+  ...envelope,
+});
+
+/** The live background tasks after a start or an end (a level: the host replaces its set with it). */
+export const backgroundTasksChangedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('background_tasks_changed'),
+  tasks: z.array(z.strictObject({ task_id: z.string(), task_type: z.string(), subagent_type: z.string().optional(), description: z.string() })),
   ...envelope,
 });
 
@@ -136,6 +146,14 @@ export const hookSystemMessageSchema = z.strictObject({ type: z.literal('system'
 
 const hookWho = { hook_id: z.string(), hook_name: z.string(), hook_event: z.string() };
 const hookOutput = { output: z.string(), stdout: z.string(), stderr: z.string() };
+
+export const elicitationCompleteSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('elicitation_complete'),
+  mcp_server_name: z.string(),
+  elicitation_id: z.string(),
+  ...envelope,
+});
 
 export const hookStartedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_started'), ...hookWho, ...envelope });
 
@@ -248,9 +266,11 @@ export const outboundSchema = z.union([
   taskUpdatedSchema,
   taskNotificationSchema,
   taskProgressSchema,
+  backgroundTasksChangedSchema,
   teamProblemSchema,
   promptBlockedSchema,
   hookSystemMessageSchema,
+  elicitationCompleteSchema,
   hookStartedSchema,
   hookProgressSchema,
   hookResponseSchema,

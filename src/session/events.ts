@@ -24,6 +24,8 @@ export interface SessionInit {
   /** The loaded plugins (--plugin-dir, the SDK's plugins). */
   plugins: Array<{ name: string; path: string }>;
   apiKeySource: string;
+  /** The output style in use. */
+  outputStyle: string;
   agents: string[];
   version: string;
   /** Protocol capabilities a host may feature-detect. */
@@ -48,6 +50,8 @@ export type Notice =
   | { subtype: HookEventSubtype; fields: Record<string, unknown> }
   /** A stdin line that could not be used (it was skipped). */
   | { subtype: 'error'; error: string; line?: number }
+  /** A url-mode MCP elicitation the server says is complete. */
+  | { subtype: 'elicitation_complete'; serverName: string; elicitationId: string }
   /** A turn's file checkpoints, told before its result. */
   | { subtype: 'files_persisted'; backups: TurnBackups; processedAt: string };
 

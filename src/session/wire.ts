@@ -72,7 +72,7 @@ function initLine(i: SessionInit, sessionId: string): WireLine {
     skills: i.skills,
     plugins: i.plugins,
     apiKeySource: i.apiKeySource,
-    output_style: 'default',
+    output_style: i.outputStyle,
     agents: i.agents,
     claude_code_version: i.version,
     capabilities: i.capabilities,
@@ -109,6 +109,8 @@ function noticeFields(n: Notice): Record<string, unknown> {
     case 'hook_progress':
     case 'hook_response':
       return { subtype: n.subtype, ...n.fields };
+    case 'elicitation_complete':
+      return { subtype: n.subtype, mcp_server_name: n.serverName, elicitation_id: n.elicitationId };
     case 'files_persisted':
       return { subtype: n.subtype, files: n.backups.files, failed: n.backups.failed, processed_at: n.processedAt };
     default:
