@@ -486,7 +486,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
         servers = new Map();
       }
-      await mcp.setPluginServers(servers);
+      // The policy lists hold for plugin servers too.
+      await mcp.setPluginServers(new Map([...servers].map(([name, config]) => [name, withPolicy(policy!, name, config, 'plugin')])));
     },
     mcpServerNames: () => mcp.pluginServerNames(),
   };
