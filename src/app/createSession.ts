@@ -42,6 +42,8 @@ import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
 import type { AgentDef } from '../agents/definitions.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
 import { parseServer } from '../mcp/config.js';
+import { withPolicy } from '../mcp/sources.js';
+import type { McpPolicy } from '../mcp/policy.js';
 import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
@@ -54,6 +56,8 @@ import { selectTools } from './selectTools.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
+/** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
+const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
 /** What the mode gives the session. */
 export interface SessionIO {
@@ -163,8 +167,25 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, `--json-schema: ${(err as Error).message}`);
   }
+  const channel = new ControlChannel((m) => writer.send(m));
   const promptTool = o.permissionPromptTool;
+  const hooksFor = (event: 'Elicitation' | 'ElicitationResult') =>
+    async (fields: object & { mcp_server_name: string }, signal: AbortSignal) => {
+      if (!guards.hooks.has(event)) return undefined;
+      return (await guards.hooks.run(event, fields, { matchValue: fields.mcp_server_name, signal })).elicitation;
+    };
   const mcp = new SessionMcp({
+    // Elicitation: hooks first, then the host (stream-json only); nobody else can answer.
+    elicitation: {
+      hook: hooksFor('Elicitation'),
+      resultHook: hooksFor('ElicitationResult'),
+      ...(o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none'
+        ? { askHost: (payload, signal) => channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }) }
+        : {}),
+      unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
+      log: (line) => process.stderr.write(`${line}\n`),
+    },
+    onElicitationComplete: (server, id) => void emit({ type: 'notice', notice: { subtype: 'elicitation_complete', serverName: server, elicitationId: id } }),
     cwd,
     env,
     clientVersion: VERSION,
@@ -173,6 +194,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     promptTool,
   });
   // Servers of --mcp-config, the settings files and .mcp.json (src/mcp/sources.ts).
+  let policy: McpPolicy | undefined;
   {
     const { parseMcpConfigs, McpConfigError } = await import('../mcp/config.js');
     const { gatherMcpServers } = await import('../mcp/sources.js');
@@ -186,6 +208,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         env,
       });
       for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+      policy = found.policy;
       const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
       if (groups.length) mcp.connectConfigured(groups);
     } catch (err) {
@@ -263,7 +286,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     tools.narrow((t) => agentAllowsTool(def, t.name));
   };
 
-  const channel = new ControlChannel((m) => writer.send(m));
   let guards: Guards;
   try {
     guards = setupGuards(o, {
@@ -475,7 +497,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const initialize: InitializeTarget = {
     connectInitializeMcp: (servers) => {
       // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
-      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, parseServer(name, config, 'initialize: mcpServers')]));
+      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, withPolicy(policy!, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic')]));
       mcp.connectConfigured([{ scope: 'dynamic', configs }]);
     },
     connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
@@ -587,7 +609,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     manager: () => mcp.manager(),
     parseServer: async (name, config) => {
       const { parseServer } = await import('../mcp/config.js');
-      return parseServer(name, config, 'mcp_set_servers');
+      return withPolicy(policy!, name, parseServer(name, config, 'mcp_set_servers'), 'dynamic');
     },
     hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
     askedServers: () => guards.permissions.mcpServersAsked,

@@ -15,6 +15,8 @@ export const HOOK_EVENTS = [
   'PermissionRequest',
   'Notification',
   'TeammateIdle',
+  'Elicitation',
+  'ElicitationResult',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -56,6 +58,9 @@ export const hookOutputSchema = z.looseObject({
       permissionDecisionReason: z.string().optional(),
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
+      /** Elicitation / ElicitationResult: the answer for the MCP server. */
+      action: z.enum(['accept', 'decline', 'cancel']).optional(),
+      content: z.record(z.string(), z.unknown()).optional(),
       decision: z
         .union([
           z.looseObject({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: permissionUpdates.optional() }),
@@ -99,6 +104,8 @@ export interface HookOutcome {
   systemMessages: string[];
   additionalContext: string[];
   suppressOutput: boolean;
+  /** Elicitation / ElicitationResult: a hook's answer for the MCP server (decline or cancel beats accept). */
+  elicitation?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
   /** PermissionRequest: a hook answered the ask. deny beats allow. */
   permissionRequest?: PermissionRequestAnswer;
 }

@@ -44,6 +44,10 @@ export function mergeResults(event: HookEvent, results: HookResult[]): HookOutco
     }
     if (hso?.updatedInput && event === 'PreToolUse') out.updatedInput = hso.updatedInput;
     if (hso?.additionalContext) out.additionalContext.push(hso.additionalContext);
+    if (hso?.action && (event === 'Elicitation' || event === 'ElicitationResult')) {
+      const next = { action: hso.action, ...(hso.content ? { content: hso.content } : {}) };
+      if (!out.elicitation || out.elicitation.action === 'accept') out.elicitation = next;
+    }
     if (hso?.decision && event === 'PermissionRequest') out.permissionRequest = pickAnswer(out.permissionRequest, hso.decision as PermissionRequestAnswer);
   }
   if (blocks.length > 0) out.blockReason = blocks.join('\n');

@@ -29,6 +29,8 @@ export interface ElicitationDeps {
   hook?: (fields: ElicitationHookFields, signal: AbortSignal) => Promise<ElicitAnswer | undefined>;
   /** ElicitationResult hooks: an override of the answer, if any. */
   resultHook?: (fields: ElicitationHookFields & ElicitAnswer, signal: AbortSignal) => Promise<ElicitAnswer | undefined>;
+  /** The answer when nobody can be asked: decline, or cancel with --permission-prompts none. */
+  unanswered?: 'decline' | 'cancel';
   log: (line: string) => void;
 }
 
@@ -36,11 +38,6 @@ const answerSchema = z.object({
   action: z.enum(['accept', 'decline', 'cancel'], { error: 'action must be accept, decline or cancel' }),
   content: z.record(z.string(), z.unknown(), { error: 'content must be an object' }).optional(),
 });
-
-/** Whether anything can answer (what decides if the client offers the elicitation capability). */
-export function canElicit(deps: ElicitationDeps): boolean {
-  return deps.askHost !== undefined || deps.hook !== undefined;
-}
 
 /** The request handler for one server's elicitation/create. */
 export function elicitationHandler(serverName: string, deps: ElicitationDeps) {
@@ -66,8 +63,9 @@ export function elicitationHandler(serverName: string, deps: ElicitationDeps) {
 
 async function askHost(serverName: string, fields: ElicitationHookFields, p: Record<string, unknown>, deps: ElicitationDeps, signal: AbortSignal): Promise<ElicitAnswer> {
   if (!deps.askHost) {
-    deps.log(`agent: MCP server "${serverName}" asked for input (${fields.mode}); declined: no host or hook can answer in this session`);
-    return { action: 'decline' };
+    const action = deps.unanswered ?? 'decline';
+    deps.log(`agent: MCP server "${serverName}" asked for input (${fields.mode}: ${JSON.stringify(fields.message.slice(0, 120))}); answered ${action}: no host or hook can answer in this session`);
+    return { action };
   }
   const display = displayOf(p._meta);
   const schema = fields.requested_schema as { properties?: unknown } | undefined;

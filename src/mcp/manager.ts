@@ -6,7 +6,13 @@
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
 import { debugLog } from '../util/debugLog.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import { elicitationHandler, type ElicitationDeps } from './elicitation.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
@@ -62,6 +68,10 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** One human-readable line for stderr. */
   log: (line: string) => void;
+  /** Who answers a server's elicitation/create (hooks, the host); without it the capability is not offered. */
+  elicitation?: ElicitationDeps;
+  /** A server's notifications/elicitation/complete (url mode). */
+  onElicitationComplete?: (serverName: string, elicitationId: string) => void;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -374,7 +384,15 @@ export class McpManager {
 
   private async connect(entry: Entry, open: () => OpenedTransport): Promise<void> {
     let opened: OpenedTransport | undefined;
-    const client = new Client({ name: 'agent-runtime', version: this.opts.clientVersion }, { capabilities: {} });
+    // Elicitation is offered when something answers it; an answer (a decline when nobody can be
+    // asked) always comes, so a server never waits on us.
+    const elicit = this.opts.elicitation;
+    const client = new Client({ name: 'agent-runtime', version: this.opts.clientVersion }, { capabilities: elicit ? { elicitation: { form: {}, url: {} } } : {} });
+    if (elicit) {
+      const answer = elicitationHandler(entry.name, elicit);
+      client.setRequestHandler(ElicitRequestSchema, (req, extra) => answer(req, extra.signal));
+    }
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => this.opts.onElicitationComplete?.(entry.name, n.params.elicitationId));
     const timeoutMs = this.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     // Known from the start, so closeAll/killAll also end a server that is still connecting.
@@ -400,17 +418,21 @@ export class McpManager {
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
       entry.infos = infos;
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      // The re-list counts as connecting work, so the next turn (which waits for ready()) sees the new set.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         if (entry.client !== client || entry.status !== 'connected') return;
-        try {
-          const fresh = await listTools(client, timeoutMs);
-          if (entry.client === client && entry.status === 'connected') {
-            entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
-            entry.infos = fresh;
+        const relist = (async () => {
+          try {
+            const fresh = await listTools(client, timeoutMs);
+            if (entry.client === client && entry.status === 'connected') {
+              entry.tools = fresh.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
+              entry.infos = fresh;
+            }
+          } catch (err) {
+            this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
           }
-        } catch (err) {
-          this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
-        }
+        })().finally(() => this.connecting.delete(relist));
+        this.connecting.add(relist);
       });
       entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
       entry.status = 'connected';

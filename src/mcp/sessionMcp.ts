@@ -5,6 +5,7 @@ import type { ToolSet } from '../../tools/toolSet.js';
 import { parseRule, ruleNamesTool } from '../permissions/rules.js';
 import type { McpServerConfig } from './config.js';
 import type { HostRequest } from './hostTransport.js';
+import type { ElicitationDeps } from './elicitation.js';
 import type { McpManager, McpScope, McpServerStatus } from './manager.js';
 
 export interface SessionMcpOptions {
@@ -16,6 +17,9 @@ export interface SessionMcpOptions {
   disallowedTools: string[];
   /** --permission-prompt-tool's MCP tool: it decides about calls, the model does not call it. */
   promptTool?: string;
+  /** Who answers the servers' elicitation requests, and where url-mode completions are told. */
+  elicitation?: ElicitationDeps;
+  onElicitationComplete?: (serverName: string, elicitationId: string) => void;
 }
 
 export class SessionMcp {
@@ -28,7 +32,14 @@ export class SessionMcp {
   /** The manager, created on first use (a session may start with no servers). */
   manager(): Promise<McpManager> {
     this.setup ??= import('./manager.js').then(({ McpManager }) => {
-      const m = new McpManager({ cwd: this.o.cwd, env: this.o.env, clientVersion: this.o.clientVersion, log: this.o.log });
+      const m = new McpManager({
+        cwd: this.o.cwd,
+        env: this.o.env,
+        clientVersion: this.o.clientVersion,
+        log: this.o.log,
+        elicitation: this.o.elicitation,
+        onElicitationComplete: this.o.onElicitationComplete,
+      });
       return (this.created = m);
     });
     return this.setup;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { LoadedFile, SettingSource } from '../settings/load.js';
 import { McpConfigError, parseServer, type McpServerConfig } from './config.js';
+import { mcpPolicy, McpPolicyError, type McpPolicy } from './policy.js';
 import type { McpScope } from './manager.js';
 
 export interface ServerGroup {
@@ -40,23 +41,33 @@ export interface McpSourceOptions {
 export interface McpSources {
   /** One group per scope, each name in exactly one group (the highest source that defines it). */
   groups: ServerGroup[];
-  /** Lines for stderr: approval keys a project file tried to set. */
+  /** Lines for stderr: approval keys or allow lists a project file tried to set. */
   warnings: string[];
+  /** allowedMcpServers / deniedMcpServers, for servers added later (initialize, mcp_set_servers). */
+  policy: McpPolicy;
 }
 
-const POLICY_KEYS = ['allowedMcpServers', 'deniedMcpServers', 'managedMcpServers'] as const;
+const POLICY_KEYS = ['managedMcpServers'] as const;
 const APPROVAL_KEYS = ['enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'] as const;
 const mcpJsonSchema = z.object({ mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }) });
 
 /** Every source's servers, resolved to one config per name; throws McpConfigError for a broken .mcp.json. */
 export function gatherMcpServers(o: McpSourceOptions): McpSources {
-  // Policy lists we do not enforce yet: refusing beats running a server the policy would block.
+  const warnings: string[] = [];
+  // A policy list we do not build yet: refusing beats running without the servers it provides.
   for (const f of o.files) {
     const set = POLICY_KEYS.filter((k) => (f.settings as Record<string, unknown>)[k] !== undefined);
-    if (set.length) throw new McpConfigError(`${f.path}: ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} not enforced by this agent runtime yet; refusing to start rather than ignore an MCP server policy`);
+    if (set.length) throw new McpConfigError(`${f.path}: ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} not supported by this agent runtime yet; refusing to start rather than ignore an MCP server policy`);
   }
+  let policy: McpPolicy;
+  try {
+    policy = mcpPolicy(o.files);
+  } catch (err) {
+    if (err instanceof McpPolicyError) throw new McpConfigError(err.message);
+    throw err;
+  }
+  warnings.push(...policy.warnings);
   const layers: Array<{ scope: McpScope; origin: string; servers: Record<string, unknown> | Map<string, McpServerConfig>; needsApproval: boolean }> = [];
-  const warnings: string[] = [];
   if (!o.strict) {
     const byFile = (source: LoadedFile['source']) => o.files.filter((f) => f.source === source);
     const settingsLayer = (f: LoadedFile, scope: McpScope, needsApproval: boolean) => {
@@ -96,7 +107,7 @@ export function gatherMcpServers(o: McpSourceOptions): McpSources {
       const held = layer.needsApproval ? approval(name) : undefined;
       // A name defined again higher up replaces the lower definition whole.
       chosen.delete(name);
-      chosen.set(name, { scope: layer.scope, config, ...(held ? { held } : {}) });
+      chosen.set(name, { scope: layer.scope, config: withPolicy(policy, name, config, layer.scope), ...(held ? { held } : {}) });
     }
   }
   const groups = new Map<McpScope, ServerGroup>();
@@ -106,7 +117,14 @@ export function gatherMcpServers(o: McpSourceOptions): McpSources {
     g.configs.set(name, c.config);
     if (c.held) g.held.set(name, c.held);
   }
-  return { groups: [...groups.values()], warnings };
+  return { groups: [...groups.values()], warnings, policy };
+}
+
+/** A server the policy blocks is kept only to be reported failed with the reason (mcp_toggle cannot start it). */
+export function withPolicy(policy: McpPolicy, name: string, config: McpServerConfig, scope: McpScope): McpServerConfig {
+  if (config.type === 'sdk' || config.type === 'unsupported') return config;
+  const why = policy.blocked(name, config, scope);
+  return why ? { type: 'unsupported', reason: why } : config;
 }
 
 /** name → why it may not start (undefined: approved). */

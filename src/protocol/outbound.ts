@@ -137,6 +137,14 @@ export const hookSystemMessageSchema = z.strictObject({ type: z.literal('system'
 const hookWho = { hook_id: z.string(), hook_name: z.string(), hook_event: z.string() };
 const hookOutput = { output: z.string(), stdout: z.string(), stderr: z.string() };
 
+export const elicitationCompleteSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('elicitation_complete'),
+  mcp_server_name: z.string(),
+  elicitation_id: z.string(),
+  ...envelope,
+});
+
 export const hookStartedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_started'), ...hookWho, ...envelope });
 
 export const hookProgressSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_progress'), ...hookWho, ...hookOutput, ...envelope });
@@ -251,6 +259,7 @@ export const outboundSchema = z.union([
   teamProblemSchema,
   promptBlockedSchema,
   hookSystemMessageSchema,
+  elicitationCompleteSchema,
   hookStartedSchema,
   hookProgressSchema,
   hookResponseSchema,

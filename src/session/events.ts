@@ -48,6 +48,8 @@ export type Notice =
   | { subtype: HookEventSubtype; fields: Record<string, unknown> }
   /** A stdin line that could not be used (it was skipped). */
   | { subtype: 'error'; error: string; line?: number }
+  /** A url-mode MCP elicitation the server says is complete. */
+  | { subtype: 'elicitation_complete'; serverName: string; elicitationId: string }
   /** A turn's file checkpoints, told before its result. */
   | { subtype: 'files_persisted'; backups: TurnBackups; processedAt: string };
 

@@ -109,6 +109,8 @@ function noticeFields(n: Notice): Record<string, unknown> {
     case 'hook_progress':
     case 'hook_response':
       return { subtype: n.subtype, ...n.fields };
+    case 'elicitation_complete':
+      return { subtype: n.subtype, mcp_server_name: n.serverName, elicitation_id: n.elicitationId };
     case 'files_persisted':
       return { subtype: n.subtype, files: n.backups.files, failed: n.backups.failed, processed_at: n.processedAt };
     default:

@@ -10,6 +10,7 @@ import { calls, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } fro
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const ASKER = fileURLToPath(new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url));
 const PERMIT = fileURLToPath(new URL('../fixtures/mcp-permit-server.mjs', import.meta.url));
 const calc = { type: 'stdio', command: process.execPath, args: [CALC] };
 
@@ -154,5 +155,70 @@ describe('--permission-prompt-tool mcp__server__tool', () => {
     }
     expect(resultsById(api.requests[1]).t1.text).toMatch(/mcp__permit__decide could not be called: is not a tool of any connected MCP server \(not connected: permit \(failed\)\)/);
     expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+});
+
+describe('MCP elicitation', () => {
+  const asker = { type: 'stdio', command: process.execPath, args: [ASKER] };
+  const askBoth = () => calls([['mcp__asker__ask_name', {}], ['mcp__asker__login', {}]]);
+
+  it("form and url requests reach the SDK's onElicitation; its answers go back to the server; url completion becomes elicitation_complete", async () => {
+    api = await startFakeApi([askBoth(), text('done')]);
+    const asked: Array<Record<string, unknown>> = [];
+    const onElicitation = async (req: Record<string, unknown>) => {
+      asked.push(req);
+      return req.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada', age: 36 } };
+    };
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'], onElicitation }) as never }))
+      messages.push(m);
+    const r = resultsById(api.requests[1]);
+    expect(r.t1).toEqual({ text: 'action=accept content={"name":"Ada","age":36}', isError: false });
+    expect(r.t2).toEqual({ text: 'action=accept content=null', isError: false });
+    expect(asked[0]).toMatchObject({
+      serverName: 'asker',
+      message: 'What is your name?',
+      mode: 'form',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' }, age: { type: 'number' } }, required: ['name'] },
+    });
+    expect(asked[1]).toMatchObject({ serverName: 'asker', message: 'Log in to continue', mode: 'url', url: 'https://login.example/x', elicitationId: 'el-42' });
+    expect(messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'elicitation_complete')).toMatchObject({ mcp_server_name: 'asker', elicitation_id: 'el-42' });
+  });
+
+  it('a host without onElicitation declines (the SDK answers); Elicitation hooks answer first and ElicitationResult hooks see the answer', async () => {
+    api = await startFakeApi([askBoth(), text('done'), toolUse('mcp__asker__ask_name', {}, 'h1'), text('done')]);
+    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'] }) as never })) {
+      /* drain */
+    }
+    expect(resultsById(api.requests[1]).t1.text).toBe('action=decline content=null');
+
+    const results: Array<Record<string, unknown>> = [];
+    const hooks = {
+      Elicitation: [{ matcher: 'asker', hooks: [async () => ({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Hook' } } })] }],
+      ElicitationResult: [
+        {
+          hooks: [
+            async (input: Record<string, unknown>) => {
+              results.push(input);
+              return { hookSpecificOutput: { hookEventName: 'ElicitationResult', action: 'accept', content: { name: 'Hook, amended' } } };
+            },
+          ],
+        },
+      ],
+    };
+    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'], hooks }) as never })) {
+      /* drain */
+    }
+    expect(resultsById(api.requests[3]).h1.text).toBe('action=accept content={"name":"Hook, amended"}');
+    expect(results[0]).toMatchObject({ hook_event_name: 'ElicitationResult', mcp_server_name: 'asker', mode: 'form', action: 'accept', content: { name: 'Hook' } });
+  });
+
+  it('with no host (-p) the request is declined at once and told on stderr', async () => {
+    api = await startFakeApi([toolUse('mcp__asker__ask_name', {}, 'p1'), text('done')]);
+    const config = JSON.stringify({ mcpServers: { asker } });
+    const r = await runAgent({ api, args: ['-p', 'go', '--mcp-config', config, '--allowedTools', 'mcp__asker'] });
+    expect(r.code).toBe(0);
+    expect(resultsById(api.requests[1]).p1.text).toBe('action=decline content=null');
+    expect(r.stderr).toMatch(/MCP server "asker" asked for input \(form: "What is your name\?"\); answered decline: no host or hook can answer/);
   });
 });

@@ -135,6 +135,33 @@ describe('MCP servers from .mcp.json and settings files', () => {
     }
   });
 
+  it('deniedMcpServers and allowedMcpServers hold for every source, mcp_toggle and mcp_set_servers included', async () => {
+    const cwd = tempDir();
+    const configDir = tempDir('agent-sdk-config-');
+    writeJson(join(configDir, 'settings.json'), {
+      enableAllProjectMcpServers: true,
+      deniedMcpServers: [{ serverName: 'blocked' }, { serverName: 'later' }],
+      allowedMcpServers: [{ serverName: 'fine' }, { serverName: 'blocked' }, { serverName: 'dyn' }, { serverName: 'later' }],
+    });
+    writeJson(join(cwd, '.mcp.json'), { mcpServers: { blocked: calc(), fine: calc(), unlisted: calc() } });
+    const { q, prompts } = await session(cwd, { CLAUDE_CONFIG_DIR: configDir }, { mcpServers: { dyn: calc() } });
+    const it = q[Symbol.asyncIterator]();
+    prompts.push('go');
+    await untilResult(it);
+    const status = Object.fromEntries(((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]));
+    expect(status.blocked).toMatchObject({ status: 'failed', error: 'blocked by deniedMcpServers (serverName "blocked")' });
+    expect(status.unlisted).toMatchObject({ status: 'failed', error: 'not in allowedMcpServers' });
+    expect(status.fine).toMatchObject({ status: 'connected' });
+    expect(status.dyn).toMatchObject({ status: 'connected' });
+    await expect(q.toggleMcpServer('blocked', true)).resolves.toBeUndefined();
+    expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).find((s) => s.name === 'blocked')?.status).toBe('failed');
+    const set = await q.setMcpServers({ later: calc() } as never);
+    expect(set.errors.later).toMatch(/blocked by deniedMcpServers/);
+    expect(offered(0)).not.toContain('mcp__blocked__add');
+    prompts.end();
+    await untilResult(it);
+  });
+
   it('a .mcp.json that is not valid JSON stops the start (exit 1) naming the file; a bad approval setting names its key', async () => {
     api = await startFakeApi([text('never')]);
     const cwd = tempDir();

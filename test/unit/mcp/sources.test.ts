@@ -58,7 +58,14 @@ describe('MCP server sources', () => {
 });
 
 describe('MCP server policy lists', () => {
-  it('a settings file with deniedMcpServers (not enforced yet) stops the start, naming the file and key', () => {
-    expect(() => gather([file('managed', { deniedMcpServers: [{ serverName: 'x' }] })])).toThrow(/managed\.json: deniedMcpServers is not enforced by this agent runtime yet; refusing to start/);
+  it('a settings file with managedMcpServers (not built yet) stops the start, naming the file and key', () => {
+    expect(() => gather([file('managed', { managedMcpServers: { x: { type: 'http', url: 'https://x' } } })])).toThrow(/managed\.json: managedMcpServers is not supported by this agent runtime yet; refusing to start/);
+  });
+
+  it('deniedMcpServers turns a matching server of any source into a failed one with the reason', () => {
+    const r = gather([file('user', { deniedMcpServers: [{ serverName: 'a' }] }), file('local', { mcpServers: { a: server('x'), b: server('y') } })]);
+    expect(Object.keys(r.flat)).toEqual(['a', 'b']);
+    expect(r.flat.a.command).toBeUndefined();
+    expect(r.flat.b.command).toBe('y');
   });
 });

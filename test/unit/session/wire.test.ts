@@ -67,6 +67,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
   ['hook started', { type: 'notice', notice: { subtype: 'hook_started', fields: who } }],
   ['hook progress', { type: 'notice', notice: { subtype: 'hook_progress', fields: { ...who, stdout: 'a', stderr: '', output: 'a' } } }],
   ['hook response', { type: 'notice', notice: { subtype: 'hook_response', fields: { ...who, stdout: 'a', stderr: '', output: 'a', exit_code: 0, outcome: 'success' } } }],
+  ['elicitation complete', { type: 'notice', notice: { subtype: 'elicitation_complete', serverName: 'asker', elicitationId: 'el-1' } }],
   ['stdin error', { type: 'notice', notice: { subtype: 'error', error: 'stdin line 3: bad', line: 3 } }],
   ['files persisted', { type: 'notice', notice: { subtype: 'files_persisted', backups: { files: [{ filename: 'a', file_id: 'x' }], failed: [] }, processedAt: 'now' } }],
 ];
