@@ -3,7 +3,9 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runBashCommand, violationNote } from '../src/sandbox/run.js';
+import { runBashCommand, violationNote, type BashRunResult } from '../src/sandbox/run.js';
+import { BG_DEFAULT_TIMEOUT_MS } from '../src/tasks/backgroundShell.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../src/tasks/foreground.js';
 import { exitCodeOf } from '../src/util/exitCode.js';
 import { makeDirs } from '../src/util/makeDirs.js';
 import { OutputSpill } from './outputSpill.js';
@@ -83,6 +85,25 @@ export interface BackgroundShellService {
     command: string,
     opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string; sandbox?: CommandSandbox; disableSandbox?: boolean },
   ): Promise<{ taskId: string; outputFile: string }>;
+  /**
+   * Take over a running foreground command (background_tasks): a task is registered, the output
+   * so far opens its file, and stopping the task aborts `abort`. The caller feeds it the rest.
+   */
+  adopt?(
+    command: string,
+    opts: { description?: string; toolUseId: string; outputSoFar: string; abort: AbortController; timeoutMs: number },
+  ): AdoptedShell;
+}
+
+/** A foreground command that now runs as a background task. */
+export interface AdoptedShell {
+  taskId: string;
+  outputFile: string;
+  /** Output from now on. */
+  write(chunk: string): void;
+  /** The run's end; `timedOut` when the caller's own timer stopped it. */
+  settle(result: BashRunResult, timedOut: boolean): void;
+  fail(err: unknown): void;
 }
 
 /** The session's sandbox (src/sandbox), when `sandbox.enabled` is on. */
@@ -117,6 +138,7 @@ function safeFileName(id: string): string {
 async function startInBackground(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
   const svc = backgroundShell(ctx);
   if (!svc) throw new ToolError('run_in_background is not available in this context');
+  if (backgroundTasksDisabled()) throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; run the command without it`);
   const { taskId, outputFile } = await svc.start(input.command, {
     cwd: ctx.cwd,
     timeoutMs: input.timeout,
@@ -156,22 +178,84 @@ export const BashTool = defineTool({
       },
     );
     const sandbox = sandboxOf(ctx);
-    let result;
+    // Our own abort and timer (not the turn's signal): a host may move the command to the
+    // background mid-run (background_tasks), after which the turn's end no longer stops it.
+    const run = new AbortController();
+    const onTurnAbort = () => run.abort();
+    if (ctx.signal.aborted) run.abort();
+    else ctx.signal.addEventListener('abort', onTurnAbort, { once: true });
+    let timedOut = false;
+    let timer = setTimeout(() => {
+      timedOut = true;
+      run.abort();
+    }, timeoutMs);
+    let adopted: AdoptedShell | undefined;
+    let moved!: () => void;
+    const movedToBackground = new Promise<'moved'>((r) => (moved = () => r('moved')));
+    const shells = backgroundShell(ctx);
+    const leave = shells?.adopt
+      ? ctx.services?.foreground?.enter({
+          toolUseId: ctx.toolUseId,
+          kind: 'local_bash',
+          background: () => {
+            ctx.signal.removeEventListener('abort', onTurnAbort);
+            clearTimeout(timer);
+            adopted = shells.adopt!(input.command, {
+              description: input.description,
+              toolUseId: ctx.toolUseId,
+              outputSoFar: spill.handOff(),
+              abort: run,
+              timeoutMs: BG_DEFAULT_TIMEOUT_MS,
+            });
+            spill.close();
+            timer = setTimeout(() => {
+              timedOut = true;
+              run.abort();
+            }, BG_DEFAULT_TIMEOUT_MS);
+            moved();
+          },
+        })
+      : undefined;
+    const running = runBashCommand(input.command, {
+      sandbox,
+      disableSandbox: input.dangerouslyDisableSandbox,
+      commandId: ctx.toolUseId,
+      cwd: ctx.cwd,
+      signal: run.signal,
+      // stdout/stderr kept separately for `data` only need the preview's worth.
+      maxOutputChars: BASH_MAX_OUTPUT_CHARS,
+      onOutput: (chunk, stream) => (adopted ? adopted.write(chunk) : spill.push(chunk, stream)),
+      findLeftovers: true,
+    });
+    let result: BashRunResult;
     try {
-      result = await runBashCommand(input.command, {
-        sandbox,
-        disableSandbox: input.dangerouslyDisableSandbox,
-        commandId: ctx.toolUseId,
-        cwd: ctx.cwd,
-        signal: ctx.signal,
-        timeoutMs,
-        // stdout/stderr kept separately for `data` only need the preview's worth.
-        maxOutputChars: BASH_MAX_OUTPUT_CHARS,
-        onOutput: (chunk, stream) => spill.push(chunk, stream),
-        findLeftovers: true,
-      });
+      const first = await Promise.race([running, movedToBackground]);
+      if (first === 'moved') {
+        const task = adopted!;
+        void running.then(
+          (r) => {
+            clearTimeout(timer);
+            task.settle(r, timedOut);
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            task.fail(err);
+          },
+        );
+        const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: task.taskId };
+        return {
+          content: `${sandboxNotice(input, sandbox)}Command was moved to the background with ID: ${task.taskId}. It is still running; output is being written to: ${task.outputFile}. You will be notified when it completes.`,
+          data,
+        };
+      }
+      result = { ...first, timedOut, aborted: first.aborted && !timedOut };
     } finally {
-      spill.close();
+      leave?.();
+      if (!adopted) {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onTurnAbort);
+        spill.close();
+      }
     }
 
     const stdout = result.stdout.trimEnd();

@@ -121,6 +121,17 @@ export class OutputSpill {
     return this.fileBytes + this.keptTailBytes;
   }
 
+  /**
+   * The output so far, to open a file that goes on with it (a command moved to the background):
+   * whole when short, else where the rest is and its last characters.
+   */
+  handOff(): string {
+    if (!this.spilled) return this.head;
+    const last = this.tail.toString();
+    const where = this.filePath && this.fileError === undefined ? `are in ${this.filePath}` : 'could not be saved';
+    return `[the first ${this.totalChars - last.length} characters of output ${where}]\n${last}`;
+  }
+
   /** What the model is told: the whole output, or where it is and its start and end. */
   text(): string {
     if (!this.spilled) return this.head;

@@ -1,5 +1,6 @@
 // The contract every built-in tool keeps. A tool knows nothing of the wire protocol: it gets
 // validated input and a context, yields progress, and returns what the model and the host see.
+import type { ForegroundService } from '../src/tasks/foreground.js';
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
 import type { TeamToolService } from './teamService.js';
@@ -69,6 +70,8 @@ export interface ToolServices {
   subagents?: SubagentService;
   tasks?: TaskControlService;
   backgroundShell?: BackgroundShellService;
+  /** The main thread's blocking Bash calls and subagents, which a host may move to the background (background_tasks). */
+  foreground?: ForegroundService;
   /** The session's Bash sandbox (src/sandbox), when `sandbox.enabled` is on. */
   sandbox?: CommandSandbox;
   /** This agent context's todo list (the session and each subagent have their own). */

@@ -9,6 +9,7 @@ import type { LoopEvent } from '../loop/events.js';
 import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
 import { TaskRegistry, type TaskEvent } from '../tasks/registry.js';
+import { ForegroundTasks } from '../tasks/foreground.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
 import { loadAgentDir } from './markdownAgents.js';
@@ -35,11 +36,15 @@ export interface AgentSetupOptions {
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
   version: string;
+  /** initialize.agentProgressSummaries (read when a background agent starts). */
+  progressSummaries?: () => boolean;
 }
 
 export interface AgentSetup {
   catalog: AgentCatalog;
   registry: TaskRegistry;
+  /** The main thread's blocking Bash calls and subagents (background_tasks moves them). */
+  foreground: ForegroundTasks;
   services: ToolServices;
   background: BackgroundHost;
   team: TeamService;
@@ -76,6 +81,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     lateUsage: (u) => background.addLateUsage(u),
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
+    progressSummaries: o.progressSummaries,
   });
   const team = new TeamService({
     sessionId: o.sessionId,
@@ -88,9 +94,11 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     sessionSpent: () => (o.sessionSpent?.() ?? 0) + background.pendingUsd(),
   });
   setTaskAgentLister(() => subagents.list());
+  const foreground = new ForegroundTasks();
   const services: ToolServices = {
     subagents,
     backgroundShell: createBackgroundShellService(registry),
+    foreground,
     tasks: createTaskControlService(registry),
     todos: createTodoStore(),
     team,
@@ -98,6 +106,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   return {
     catalog,
     registry,
+    foreground,
     services,
     background,
     team,

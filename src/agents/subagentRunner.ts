@@ -18,6 +18,8 @@ import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
+import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../prompt/systemPrompt.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
@@ -41,6 +43,8 @@ export interface SubagentDeps {
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
+  /** initialize.agentProgressSummaries: background agents get periodic model-written summaries. */
+  progressSummaries?: () => boolean;
 }
 
 export interface Prepared {
@@ -151,7 +155,8 @@ export class SubagentRunner implements SubagentService {
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, skills: undefined, todos: createTodoStore(), agentId };
+    // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
+    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, skills: undefined, foreground: undefined, todos: createTodoStore(), agentId };
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({
@@ -278,23 +283,52 @@ export class SubagentRunner implements SubagentService {
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
     const agentId = 'a' + randomBytes(8).toString('hex');
     const worktree = await isolatedWorktree(req, ctx, agentId);
+    // Its own abort: tied to the turn while the call blocks on it, to its task once a host moves
+    // it to the background (background_tasks).
+    const own = new AbortController();
+    const onTurnAbort = () => own.abort();
+    if (ctx.signal.aborted) own.abort();
+    else ctx.signal.addEventListener('abort', onTurnAbort, { once: true });
     let p: Prepared;
     try {
-      p = this.prepare(req, ctx, ctx.signal, agentId, this.transcriptPath(agentId), worktree);
+      p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId), worktree);
     } catch (err) {
+      ctx.signal.removeEventListener('abort', onTurnAbort);
       await releaseWorktree(worktree);
       throw err;
     }
     const started = Date.now();
     const counters = { toolUses: 0 };
     const transcript = this.openTranscript(p);
+    let moved!: () => void;
+    const movedToBackground = new Promise<'moved'>((r) => (moved = () => r('moved')));
+    const leave = ctx.services?.foreground?.enter({ toolUseId: ctx.toolUseId, kind: 'local_agent', background: () => moved() });
     let outcome: LoopOutcome | undefined;
+    let backgrounded = false;
     try {
-      outcome = yield* this.session(p, ctx.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
+      const events = this.session(p, own.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
+      for (;;) {
+        const next = events.next();
+        const first = await Promise.race([next, movedToBackground]);
+        if (first === 'moved') {
+          backgrounded = true;
+          ctx.signal.removeEventListener('abort', onTurnAbort);
+          return this.moveToBackground(req, ctx, p, own, { events, next, counters, started, transcript });
+        }
+        if (first.done) {
+          outcome = first.value;
+          break;
+        }
+        yield first.value;
+      }
     } finally {
-      // Its cost counts in the parent's result, under its own model.
-      p.parent.usage.merge(p.cfg.usage);
-      transcript.close();
+      leave?.();
+      if (!backgrounded) {
+        ctx.signal.removeEventListener('abort', onTurnAbort);
+        // Its cost counts in the parent's result, under its own model.
+        p.parent.usage.merge(p.cfg.usage);
+        transcript.close();
+      }
     }
     const released = await releaseWorktree(worktree);
     const where = released.kept && worktree ? { worktreePath: worktree.path, worktreeBranch: worktree.branch } : {};
@@ -326,6 +360,7 @@ export class SubagentRunner implements SubagentService {
 
   async startBackground(req: SubagentRequest, ctx: ToolContext): Promise<ToolResult> {
     const registry = this.deps.registry;
+    if (backgroundTasksDisabled()) throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; call the agent without it`);
     // Validate before anything is registered: an unknown type must not leave a phantom task.
     if (!this.deps.catalog.get(req.subagentType))
       throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
@@ -365,6 +400,94 @@ export class SubagentRunner implements SubagentService {
     };
   }
 
+  /**
+   * A running foreground agent becomes a background task: registered (task_started), stopped by
+   * its task's abort, its remaining events written directly; the Task call returns at once.
+   */
+  private moveToBackground(
+    req: SubagentRequest,
+    ctx: ToolContext,
+    p: Prepared,
+    own: AbortController,
+    run: { events: AsyncGenerator<ToolProgress, LoopOutcome, void>; next: Promise<IteratorResult<ToolProgress, LoopOutcome>>; counters: { toolUses: number; lastTool?: string }; started: number; transcript: Transcript },
+  ): ToolResult {
+    const registry = this.deps.registry;
+    const rec = registry.register('local_agent', {
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      fileName: (id) => `agent-${id}.jsonl`,
+    });
+    rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
+    try {
+      symlinkSync(p.transcriptPath, rec.outputFile);
+    } catch (err) {
+      process.stderr.write(`agent: background agent ${rec.id}: no output file link (${(err as Error).message})\n`);
+    }
+    void (async () => {
+      let outcome: LoopOutcome | undefined;
+      const summaries = this.summarize(p, rec.id, run.counters, run.started);
+      try {
+        let step = await run.next;
+        while (!step.done) {
+          const ev = (step.value.data as { loopEvent: LoopEvent }).loopEvent;
+          await this.deps.emitEvent(ev);
+          if (ev.type === 'assistant') registry.progress(rec.id, stats(run.counters, p.cfg.usage, run.started), run.counters.lastTool);
+          step = await run.events.next();
+        }
+        outcome = step.value;
+      } catch (err) {
+        process.stderr.write(`agent: background agent ${rec.id}: ${(err as Error).message}\n`);
+      } finally {
+        summaries?.stop();
+        run.transcript.close();
+        this.deps.lateUsage(p.cfg.usage);
+      }
+      await this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started), p.worktree);
+    })();
+    return {
+      content:
+        `The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\n` +
+        `You will be notified when it completes. Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\n` +
+        `output_file: ${rec.outputFile}`,
+      data: {
+        status: 'async_launched',
+        isAsync: true,
+        agentId: rec.id,
+        description: req.description,
+        prompt: req.prompt,
+        outputFile: rec.outputFile,
+        resolvedModel: p.model,
+      },
+    };
+  }
+
+  /** agentProgressSummaries for a background agent, when the host asked for them. */
+  private summarize(p: Prepared, taskId: string, counters: { toolUses: number; lastTool?: string }, started: number): SummaryLoop | undefined {
+    if (!summariesWanted(this.deps.progressSummaries?.() ?? false)) return undefined;
+    const registry = this.deps.registry;
+    return startProgressSummaries(p.cfg, p.model, p.history, {
+      intervalMs: summaryIntervalMs(),
+      caller: `${taskId}:summary`,
+      onSummary: (line) => registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool, line),
+    });
+  }
+
+  /** A background agent's end, as its task's notification (its worktree released first, and said). */
+  private async finishTask(taskId: string, outcome: LoopOutcome | undefined, signal: AbortSignal, usage: TaskUsage, worktree: Prepared['worktree']): Promise<void> {
+    const registry = this.deps.registry;
+    const { note } = await releaseWorktree(worktree);
+    const withNote = (t: string) => (note ? `${t}\n\n${note}` : t);
+    if (signal.aborted) {
+      registry.finish(taskId, { status: 'stopped', summary: withNote(`Agent "${registry.get(taskId)?.description}" was stopped`), usage });
+    } else if (outcome && outcome.subtype === 'success') {
+      registry.finish(taskId, { status: 'completed', summary: withNote(outcome.resultText), resultText: withNote(outcome.resultText), usage });
+    } else {
+      const text = withNote(outcome ? failureText(outcome) : 'Agent failed');
+      registry.finish(taskId, { status: 'failed', summary: text, resultText: text, usage });
+    }
+  }
+
   private async runBackground(p: Prepared, taskId: string): Promise<void> {
     const registry = this.deps.registry;
     const started = Date.now();
@@ -372,6 +495,7 @@ export class SubagentRunner implements SubagentService {
     const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
+    const summaries = this.summarize(p, taskId, counters, started);
     try {
       // Nothing is yielded onward: the first step is the end.
       const events = this.session<never>(p, signal, transcript, counters, async (ev) => {
@@ -383,19 +507,10 @@ export class SubagentRunner implements SubagentService {
     } catch (err) {
       process.stderr.write(`agent: background agent ${taskId}: ${(err as Error).message}\n`);
     } finally {
+      summaries?.stop();
       transcript.close();
       this.deps.lateUsage(p.cfg.usage);
     }
-    const usage = stats(counters, p.cfg.usage, started);
-    const { note } = await releaseWorktree(p.worktree);
-    const withNote = (t: string) => (note ? `${t}\n\n${note}` : t);
-    if (signal.aborted) {
-      registry.finish(taskId, { status: 'stopped', summary: withNote(`Agent "${registry.get(taskId)?.description}" was stopped`), usage });
-    } else if (outcome && outcome.subtype === 'success') {
-      registry.finish(taskId, { status: 'completed', summary: withNote(outcome.resultText), resultText: withNote(outcome.resultText), usage });
-    } else {
-      const text = withNote(outcome ? failureText(outcome) : 'Agent failed');
-      registry.finish(taskId, { status: 'failed', summary: text, resultText: text, usage });
-    }
+    await this.finishTask(taskId, outcome, signal, stats(counters, p.cfg.usage, started), p.worktree);
   }
 }

@@ -53,6 +53,7 @@ import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
 import { writeRefusedResume } from './refusedResume.js';
 import { selectTools } from './selectTools.js';
+import { setupOutputStyles } from './outputStyles.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -245,8 +246,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
     version: VERSION,
   };
+  const outputStyles = await setupOutputStyles(o, loadedSettings, { cwd, env, systemParts, onChange: (name) => (settings.outputStyle = name) });
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
+  let progressSummaries = false;
   try {
     agents = await setupAgents({
       sessionId,
@@ -259,6 +262,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       sessionSpent: () => runner.spentSoFar(),
       sessionFolder,
       version: VERSION,
+      progressSummaries: () => progressSummaries,
     });
   } catch (err) {
     throw fail(2, (err as Error).message);
@@ -486,7 +490,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
         servers = new Map();
       }
-      await mcp.setPluginServers(servers);
+      // The policy lists hold for plugin servers too.
+      await mcp.setPluginServers(new Map([...servers].map(([name, config]) => [name, withPolicy(policy!, name, config, 'plugin')])));
     },
     mcpServerNames: () => mcp.pluginServerNames(),
   };
@@ -529,6 +534,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setToolAliases: (aliases) => {
       toolAliases = aliases;
     },
+    setProgressSummaries: (on) => {
+      progressSummaries = on;
+    },
     // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
     setSystemPrompt: (prompt) => {
       systemParts.custom = prompt;
@@ -551,8 +559,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       initialized = true;
       return {
         commands: slash.list(),
-        output_style: 'default',
-        available_output_styles: ['default'],
+        output_style: outputStyles.catalog.current,
+        available_output_styles: outputStyles.catalog.names(),
         agents: agentInfos(),
         models: modelChoices(settings.model),
         account: { apiKeySource: settings.apiKeySource },
@@ -576,7 +584,13 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     mcpStatus: async () => ({ mcpServers: await mcp.details() }),
   });
 
-  registerTaskControlHandlers(channel, agents.registry);
+  registerTaskControlHandlers(channel, agents.registry, agents.foreground);
+  // reload_output_styles: the style folders read again; the answer lists every style there is now.
+  channel.on('reload_output_styles', async () => {
+    const names = await outputStyles.catalog.reload();
+    outputStyles.use(outputStyles.catalog.current);
+    return { available_output_styles: names };
+  });
   // reload_skills: the skill folders read again (plugin skills as last loaded); the answer lists
   // what is now enabled, and the next turn offers them (the Skill tool too, if it was not offered).
   channel.on('reload_skills', async () => {
@@ -604,6 +618,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     currentModel: () => settings.model,
     sources: parseSources(o.settingSources),
     paths: settingsPaths(settingsRoot, env),
+    outputStyles: { names: () => outputStyles.catalog.names(), use: outputStyles.use },
   });
   registerMcpControlHandlers(channel, {
     manager: () => mcp.manager(),

@@ -24,6 +24,7 @@ export interface InitializeTarget {
   pluginsLoaded(plugins: NonNullable<InitializeRequest['plugins']>): boolean;
   setPlanModeInstructions(text: string): void;
   setToolAliases(aliases: Record<string, string>): void;
+  setProgressSummaries(on: boolean): void;
   setSystemPrompt(prompt: string | string[]): void;
   appendSystemPrompt(text: string): void;
   setTitle(title: string): void;
@@ -54,6 +55,7 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
   if (req.hooks) t.setHostHooks(req.hooks);
   if (req.planModeInstructions !== undefined) t.setPlanModeInstructions(req.planModeInstructions);
   if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
+  if (req.agentProgressSummaries !== undefined) t.setProgressSummaries(req.agentProgressSummaries);
   if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
   if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());

@@ -31,6 +31,8 @@ export interface SettingsControlDeps {
   currentModel: () => string;
   sources: SettingSource[];
   paths: Record<SettingSource, string>;
+  /** The output styles there are; `use` switches the session to one (throws for an unknown name). */
+  outputStyles: { names(): string[]; use(name: string): void };
 }
 
 const applySchema = z.object({ settings: z.record(z.string(), z.unknown(), { error: 'apply_flag_settings: settings must be an object' }) });
@@ -79,8 +81,9 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
     const file = deps.paths[fileSource];
     const existing = readJsonObject(file);
     if (source === 'localSettings') {
-      if (settings.outputStyle !== undefined && settings.outputStyle !== 'default')
-        throw new Error(`update_settings: no output style "${String(settings.outputStyle)}" (this runtime has only "default")`);
+      const style = settings.outputStyle as string | undefined;
+      if (style !== undefined && !deps.outputStyles.names().includes(style))
+        throw new Error(`update_settings: no output style "${style}" (there are: ${deps.outputStyles.names().join(', ')})`);
       Object.assign(existing, settings);
     } else if (settings.effortLevel !== undefined) {
       const level = settings.effortLevel as string;
@@ -93,6 +96,8 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
       existing.modelSettings = modelSettings;
     }
     writeAtomically(file, JSON.stringify(existing, null, 2) + '\n');
+    // Live-applied once written, as the reference's /config does: the next turn's system prompt has it.
+    if (source === 'localSettings' && typeof settings.outputStyle === 'string') deps.outputStyles.use(settings.outputStyle);
     return {};
   });
 }

@@ -1,13 +1,17 @@
 // Control requests about background tasks: stop_task stops one (a background shell, subagent or
-// teammate) and answers once it has reported `stopped`. background_tasks (moving a running
-// foreground call to the background, Ctrl+B) is not built: the channel's error says so.
+// teammate) and answers once it has reported `stopped`; background_tasks moves the main thread's
+// running blocking Bash calls and subagents to the background (Ctrl+B in the reference).
 import { z } from 'zod';
 import type { TaskRegistry } from '../tasks/registry.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled, type ForegroundTasks } from '../tasks/foreground.js';
 import type { ControlChannel } from './channel.js';
 
 const stopTaskSchema = z.object({ task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty') });
+const backgroundTasksSchema = z.object({
+  tool_use_id: z.string({ error: 'background_tasks: tool_use_id must be a string' }).min(1, 'background_tasks: tool_use_id must not be empty').nullish(),
+});
 
-export function registerTaskControlHandlers(channel: ControlChannel, registry: TaskRegistry): void {
+export function registerTaskControlHandlers(channel: ControlChannel, registry: TaskRegistry, foreground: ForegroundTasks, env: NodeJS.ProcessEnv = process.env): void {
   channel.on('stop_task', async (req) => {
     const parsed = stopTaskSchema.safeParse(req);
     if (!parsed.success) throw new Error(parsed.error.issues[0].message);
@@ -18,7 +22,14 @@ export function registerTaskControlHandlers(channel: ControlChannel, registry: T
     await registry.stop(rec.id);
     return {};
   });
-  channel.on('background_tasks', () => {
-    throw new Error('background_tasks is not supported: a running foreground call cannot be moved to the background; start it with run_in_background instead');
+  // As sdk.d.ts documents: with tool_use_id, false when no foreground task has it; without,
+  // everything in the foreground moves (true, also when nothing was running).
+  channel.on('background_tasks', (req) => {
+    const parsed = backgroundTasksSchema.safeParse(req);
+    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
+    if (backgroundTasksDisabled(env)) throw new Error(`background_tasks: ${BACKGROUND_DISABLED_MESSAGE}; nothing was moved`);
+    const id = parsed.data.tool_use_id ?? undefined;
+    const moved = foreground.background(id);
+    return { backgrounded: id === undefined ? true : moved > 0 };
   });
 }

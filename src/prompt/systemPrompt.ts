@@ -17,6 +17,8 @@ export interface SystemPromptParts {
   append: string[];
   /** The memory files, formatted (src/settings/memory.ts); empty when there are none. */
   memory?: string;
+  /** The output style in use (the `outputStyle` setting), unless it is `default`. Joins the default prompt only. */
+  outputStyle?: { name: string; prompt: string; keepCodingInstructions: boolean };
 }
 
 /** Where the agent runs: the same block for the main agent and every subagent. */
@@ -28,6 +30,15 @@ const DEFAULT_STATIC = [
   'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user with software engineering tasks by using the tools you are given.',
   'Use the tools to inspect and change files and to run commands; prefer reading a file before editing it. Be concise. When the task is done, answer with a short summary.',
 ].join('\n');
+
+/** The default prompt's opening without its software-engineering instructions (a style that drops them). */
+const STYLE_ONLY_STATIC = 'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user by using the tools you are given, answering as the output style below asks.';
+
+/** The default prompt's static part with the output style's instructions, when one is in use. */
+function defaultStatic(style: SystemPromptParts['outputStyle']): string {
+  if (!style) return DEFAULT_STATIC;
+  return `${style.keepCodingInstructions ? DEFAULT_STATIC : STYLE_ONLY_STATIC}\n\n# Output style: ${style.name}\n${style.prompt}`;
+}
 
 /** A host's prompt split at the boundary marker: [static part, dynamic part]. */
 export function splitAtBoundary(custom: string | string[]): [string, string] {
@@ -57,7 +68,7 @@ export function buildSystemPrompt(p: SystemPromptParts): SystemBlocks {
     staticPart = before;
     dynamic = [after];
   } else {
-    staticPart = DEFAULT_STATIC;
+    staticPart = defaultStatic(p.outputStyle);
     dynamic = [envBlock(p.cwd)];
   }
   dynamic.push(p.memory ?? '', ...p.append);

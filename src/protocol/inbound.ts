@@ -109,6 +109,8 @@ export const initializeRequestSchema = z.looseObject({
   /** pluginDelivery 'initialize': the stdin form of --plugin-dir, loaded on the first initialize only. */
   plugins: z.array(z.lazy(() => sdkPluginConfigSchema)).optional(),
   title: z.string().optional(),
+  /** Periodic model-written one-line summaries of what a background agent is doing (task_progress.summary). */
+  agentProgressSummaries: z.boolean({ error: 'agentProgressSummaries must be true or false' }).optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
   toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
 });

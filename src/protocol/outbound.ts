@@ -125,6 +125,16 @@ export const taskProgressSchema = z.strictObject({
   subagent_type: z.string().optional(),
   usage: taskUsageSchema,
   last_tool_name: z.string().optional(),
+  /** agentProgressSummaries: a one-line account of what the agent is doing. */
+  summary: z.string().optional(),
+  ...envelope,
+});
+
+/** The live background tasks after a start or an end (a level: the host replaces its set with it). */
+export const backgroundTasksChangedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('background_tasks_changed'),
+  tasks: z.array(z.strictObject({ task_id: z.string(), task_type: z.string(), subagent_type: z.string().optional(), description: z.string() })),
   ...envelope,
 });
 
@@ -256,6 +266,7 @@ export const outboundSchema = z.union([
   taskUpdatedSchema,
   taskNotificationSchema,
   taskProgressSchema,
+  backgroundTasksChangedSchema,
   teamProblemSchema,
   promptBlockedSchema,
   hookSystemMessageSchema,

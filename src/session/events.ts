@@ -24,6 +24,8 @@ export interface SessionInit {
   /** The loaded plugins (--plugin-dir, the SDK's plugins). */
   plugins: Array<{ name: string; path: string }>;
   apiKeySource: string;
+  /** The output style in use. */
+  outputStyle: string;
   agents: string[];
   version: string;
   /** Protocol capabilities a host may feature-detect. */

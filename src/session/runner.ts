@@ -43,6 +43,8 @@ export interface SessionSettings {
   /** CLAUDE_CODE_MAX_OUTPUT_TOKENS: an upper bound on max_tokens; else the model's ceiling. */
   maxOutputTokens?: number;
   betas?: string[];
+  /** The output style in use (system/init's output_style). */
+  outputStyle?: string;
   /** --task-budget: tokens (see LoopConfig.taskBudget). */
   taskBudget?: number;
   includePartialMessages: boolean;
@@ -443,6 +445,7 @@ export class SessionRunner {
       skills: this.hooks.skillNames?.() ?? [],
       plugins: this.hooks.plugins?.() ?? [],
       apiKeySource: s.apiKeySource,
+      outputStyle: s.outputStyle ?? 'default',
       agents: s.agents,
       version: s.version,
       // What a host may feature-detect (sdk.d.ts): reload_plugins honours refuse_if_busy.

@@ -72,7 +72,7 @@ function initLine(i: SessionInit, sessionId: string): WireLine {
     skills: i.skills,
     plugins: i.plugins,
     apiKeySource: i.apiKeySource,
-    output_style: 'default',
+    output_style: i.outputStyle,
     agents: i.agents,
     claude_code_version: i.version,
     capabilities: i.capabilities,

@@ -3,7 +3,7 @@
 import { exitCodeOf } from '../util/exitCode.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { BackgroundShellService } from '../../tools/bash.js';
-import { runBashCommand, violationNote } from '../sandbox/run.js';
+import { runBashCommand, violationNote, type BashRunResult } from '../sandbox/run.js';
 import { stoppedSummary, type TaskRecord, type TaskRegistry } from './registry.js';
 
 export const BG_DEFAULT_TIMEOUT_MS = 30 * 60_000;
@@ -40,10 +40,37 @@ class CappedFile {
   }
 }
 
-export function createBackgroundShellService(
-  registry: TaskRegistry,
-  opts: { maxFileBytes?: number } = {},
-): BackgroundShellService {
+/** How a background command ended, in its file's trailer and in the registry's notification. */
+function settle(registry: TaskRegistry, rec: TaskRecord, file: CappedFile, r: BashRunResult, timeoutMs: number, timedOut = r.timedOut): void {
+  const code = exitCodeOf(r.exitCode, r.signal);
+  const sep = '\n';
+  if (r.violations.length) file.write(violationNote(r.violations));
+  if (timedOut) {
+    file.end(`${sep}[timed out after ${timeoutMs} ms; exited with code ${code}]\n`);
+    registry.finish(rec.id, {
+      status: 'failed',
+      summary: `Background command "${rec.description}" timed out after ${timeoutMs} ms`,
+      exitCode: r.exitCode,
+    });
+  } else if (r.aborted) {
+    file.end(`${sep}[stopped]\n`);
+    registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), exitCode: r.exitCode });
+  } else {
+    file.end(`${sep}[exited with code ${code}]\n`);
+    registry.finish(rec.id, {
+      status: code === 0 ? 'completed' : 'failed',
+      summary: shellSummary(rec.description, code),
+      exitCode: code,
+    });
+  }
+}
+
+function failed(registry: TaskRegistry, rec: TaskRecord, file: CappedFile, err: unknown): void {
+  file.end(`\n[failed: ${err instanceof Error ? err.message : String(err)}]\n`);
+  registry.finish(rec.id, { status: 'failed', summary: `Background command "${rec.description}" failed to start` });
+}
+
+export function createBackgroundShellService(registry: TaskRegistry, opts: { maxFileBytes?: number } = {}): Required<BackgroundShellService> {
   return {
     async start(command, o) {
       const description = o.description?.trim() || command;
@@ -60,35 +87,24 @@ export function createBackgroundShellService(
         maxOutputChars: 4096,
         onOutput: (chunk) => file.write(chunk),
       }).then(
-        (r) => {
-          const code = exitCodeOf(r.exitCode, r.signal);
-          const sep = '\n';
-          if (r.violations.length) file.write(violationNote(r.violations));
-          if (r.aborted) {
-            file.end(`${sep}[stopped]\n`);
-            registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), exitCode: r.exitCode });
-          } else if (r.timedOut) {
-            file.end(`${sep}[timed out after ${timeoutMs} ms; exited with code ${code}]\n`);
-            registry.finish(rec.id, {
-              status: 'failed',
-              summary: `Background command "${description}" timed out after ${timeoutMs} ms`,
-              exitCode: r.exitCode,
-            });
-          } else {
-            file.end(`${sep}[exited with code ${code}]\n`);
-            registry.finish(rec.id, {
-              status: code === 0 ? 'completed' : 'failed',
-              summary: shellSummary(description, code),
-              exitCode: code,
-            });
-          }
-        },
-        (err: unknown) => {
-          file.end(`\n[failed: ${err instanceof Error ? err.message : String(err)}]\n`);
-          registry.finish(rec.id, { status: 'failed', summary: `Background command "${description}" failed to start` });
-        },
+        (r) => settle(registry, rec, file, r, timeoutMs),
+        (err: unknown) => failed(registry, rec, file, err),
       );
       return { taskId: rec.id, outputFile: rec.outputFile };
+    },
+    adopt(command, o) {
+      const description = o.description?.trim() || command;
+      const rec = registry.register('local_bash', { description, toolUseId: o.toolUseId, command });
+      const file = new CappedFile(rec.outputFile, opts.maxFileBytes ?? BG_MAX_FILE_BYTES);
+      file.write(o.outputSoFar);
+      rec.abort.signal.addEventListener('abort', () => o.abort.abort(), { once: true });
+      return {
+        taskId: rec.id,
+        outputFile: rec.outputFile,
+        write: (chunk) => file.write(chunk),
+        settle: (r, timedOut) => settle(registry, rec, file, r, o.timeoutMs, timedOut),
+        fail: (err) => failed(registry, rec, file, err),
+      };
     },
   };
 }

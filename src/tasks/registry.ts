@@ -96,6 +96,14 @@ export type TaskEvent =
       subagent_type?: string;
       usage: TaskUsage;
       last_tool_name?: string;
+      /** agentProgressSummaries: the agent's model's one-line account of what it is doing. */
+      summary?: string;
+    }
+  | {
+      type: 'system';
+      subtype: 'background_tasks_changed';
+      /** Every live task (a level: the host replaces its set with it). */
+      tasks: Array<{ task_id: string; task_type: TaskKind; subagent_type?: string; description: string }>;
     };
 
 export interface TaskRegistryOptions {
@@ -177,6 +185,7 @@ export class TaskRegistry {
         ...(end.usage ? { usage: end.usage } : {}),
       });
       this.notices.push(rec);
+      this.emitLevel();
       const settle = () => {
         resolveDone();
         this.changed();
@@ -184,6 +193,7 @@ export class TaskRegistry {
       if (emitted && typeof (emitted as Promise<void>).then === 'function') (emitted as Promise<void>).then(settle, settle);
       else settle();
     });
+    this.emitLevel();
     void this.opts.emit({
       type: 'system',
       subtype: 'task_started',
@@ -202,8 +212,11 @@ export class TaskRegistry {
     this.finishers.get(id)?.(end);
   }
 
-  /** Emit a progress line for a running task (a background subagent after each of its turns). */
-  progress(id: string, usage: TaskUsage, lastToolName?: string): void {
+  /**
+   * Emit a progress line for a running task (a background subagent after each of its turns, and
+   * with `summary` when agentProgressSummaries made one).
+   */
+  progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
     const rec = this.tasks.get(id);
     if (!rec || rec.status !== 'running') return;
     void this.opts.emit({
@@ -215,6 +228,7 @@ export class TaskRegistry {
       ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
       usage,
       ...(lastToolName ? { last_tool_name: lastToolName } : {}),
+      ...(summary ? { summary } : {}),
     });
   }
 
@@ -288,6 +302,22 @@ export class TaskRegistry {
     // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
     for (const t of running) t.seenByModel = true;
     await Promise.all(running.map((t) => this.stop(t.id, graceMs)));
+  }
+
+  /**
+   * `system`/`background_tasks_changed`: every live task after a start or an end (a level the
+   * host replaces its set with, as sdk.d.ts documents).
+   */
+  private emitLevel(): void {
+    const tasks = this.list()
+      .filter((t) => t.status === 'running')
+      .map((t) => ({
+        task_id: t.id,
+        task_type: t.kind,
+        ...(t.subagentType ? { subagent_type: t.subagentType } : {}),
+        description: t.description,
+      }));
+    void this.opts.emit({ type: 'system', subtype: 'background_tasks_changed', tasks });
   }
 
   private changed(): void {

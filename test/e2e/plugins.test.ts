@@ -112,6 +112,17 @@ describe('plugins from --plugin-dir', () => {
     expect(r.stderr).toContain("agent: --strict-mcp-config: the plugins' MCP servers are not started: plugin:kit:calc");
   });
 
+  it("deniedMcpServers holds for a plugin's MCP server: it is failed with the reason", async () => {
+    const root = makePlugin('kit');
+    api = await startFakeApi([text('ok')]);
+    const settings = JSON.stringify({ deniedMcpServers: [{ serverName: 'plugin:kit:calc' }] });
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--settings', settings, '--plugin-dir', root], input: userLine('hi') + '\n' });
+    expect(r.code).toBe(0);
+    const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init.mcp_servers).toEqual([{ name: 'plugin:kit:calc', status: 'failed' }]);
+    expect(r.stderr).toContain('MCP server "plugin:kit:calc" failed: blocked by deniedMcpServers (serverName "plugin:kit:calc")');
+  });
+
   it('a malformed manifest, a broken hooks file, a missing folder or two plugins of one name stop the start (exit 2), naming the file', async () => {
     api = await startFakeApi([text('never')]);
     const bad = makePlugin('bad', { mcp: false });

@@ -26,7 +26,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'init',
     {
       type: 'init',
-      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], plugins: [{ name: 'kit', path: '/p/kit' }], apiKeySource: 'none', agents: [], version: '1', capabilities: ['reload_plugins_refuse_if_busy_v1'] },
+      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], plugins: [{ name: 'kit', path: '/p/kit' }], apiKeySource: 'none', outputStyle: 'default', agents: [], version: '1', capabilities: ['reload_plugins_refuse_if_busy_v1'] },
     },
   ],
   ['result', { type: 'result', result: turnResult() }],
@@ -60,6 +60,17 @@ const EVENTS: Array<[string, SessionEvent]> = [
       type: 'task',
       event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 } },
     },
+  ],
+  [
+    'task progress with a summary',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 }, summary: 'Reading the code' },
+    },
+  ],
+  [
+    'background tasks changed',
+    { type: 'task', event: { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }] } },
   ],
   ['team problem', { type: 'team', event: { type: 'system', subtype: 'team_problem', message: 'm' } }],
   ['prompt blocked', { type: 'notice', notice: { subtype: 'prompt_blocked', reason: 'no' } }],

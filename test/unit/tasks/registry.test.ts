@@ -21,7 +21,13 @@ describe('TaskRegistry', () => {
     const { registry, emitted } = setup();
     const rec = registry.register('local_agent', { description: 'Research', toolUseId: 'toolu_1', subagentType: 'Explore' });
     expect(rec.id).toMatch(/^a[0-9a-f]{8}$/);
+    // The live set first (background_tasks_changed: a level, replaced whole), then the edge.
     expect(emitted[0]).toEqual({
+      type: 'system',
+      subtype: 'background_tasks_changed',
+      tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'Explore', description: 'Research' }],
+    });
+    expect(emitted[1]).toEqual({
       type: 'system',
       subtype: 'task_started',
       task_id: rec.id,
@@ -48,6 +54,9 @@ describe('TaskRegistry', () => {
       },
     ]);
     expect(registry.hasRunning()).toBe(false);
+    // It leaves the live set after its notification.
+    expect(emitted.at(-1)).toEqual({ type: 'system', subtype: 'background_tasks_changed', tasks: [] });
+    expect(emitted.findIndex((m) => m.subtype === 'task_notification')).toBeLessThan(emitted.length - 1);
     expect(registry.hasNotices()).toBe(true);
     const notices = registry.takeNotices();
     expect(notices.map((t) => t.id)).toEqual([rec.id]);

@@ -1,0 +1,41 @@
+// The session's output styles: the catalog of the setting sources' style folders, the one the
+// `outputStyle` setting picks (an unknown name is told on stderr and `default` used), and a switch
+// that keeps the system prompt and system/init's output_style in step.
+import type { CliOptions } from '../options.js';
+import { parseSources } from '../session/guards.js';
+import type { SystemPromptParts } from '../prompt/systemPrompt.js';
+import type { LoadedSettings } from '../settings/index.js';
+import { OutputStyleCatalog } from '../settings/outputStyles.js';
+
+export interface SessionOutputStyles {
+  catalog: OutputStyleCatalog;
+  /** Switch to `name` (throws for an unknown one); the next system prompt and init follow. */
+  use(name: string): void;
+}
+
+export async function setupOutputStyles(
+  o: CliOptions,
+  loaded: LoadedSettings,
+  ctx: { cwd: string; env: NodeJS.ProcessEnv; systemParts: SystemPromptParts; onChange: (name: string) => void },
+): Promise<SessionOutputStyles> {
+  const catalog = new OutputStyleCatalog(
+    { cwd: ctx.cwd, projectRoot: o.projectConfigRoot, env: ctx.env, sources: parseSources(o.settingSources) },
+    (m) => process.stderr.write(`agent: ${m}\n`),
+  );
+  await catalog.reload();
+  const wanted = (loaded.settings as Record<string, unknown>).outputStyle;
+  if (typeof wanted === 'string' && wanted !== '') {
+    try {
+      catalog.select(wanted);
+    } catch (err) {
+      process.stderr.write(`agent: settings outputStyle: ${(err as Error).message}; using "default"\n`);
+    }
+  }
+  const use = (name: string) => {
+    catalog.select(name);
+    ctx.systemParts.outputStyle = catalog.currentStyle();
+    ctx.onChange(catalog.current);
+  };
+  use(catalog.current);
+  return { catalog, use };
+}

@@ -1,0 +1,50 @@
+// The main thread's blocking Bash calls and subagents while they run, so a host can move them to
+// the background (the `background_tasks` control request, Ctrl+B in the reference): the blocking
+// call returns at once with a "running in the background" result, and the work goes on as a task
+// of the registry, which reports its end with task_notification.
+
+export interface ForegroundEntry {
+  /** The tool_use that started it. */
+  toolUseId: string;
+  kind: 'local_bash' | 'local_agent';
+  /** Move it: the call returns at once and the work becomes a background task. Called once. */
+  background(): void;
+}
+
+export interface ForegroundService {
+  /** Register a running blocking call; the returned function removes it (call it when the call ends). */
+  enter(entry: ForegroundEntry): () => void;
+}
+
+/** `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS`: nothing may run in the background in this session. */
+export function backgroundTasksDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+export const BACKGROUND_DISABLED_MESSAGE = 'background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS)';
+
+export class ForegroundTasks implements ForegroundService {
+  private readonly entries = new Map<string, ForegroundEntry>();
+
+  enter(entry: ForegroundEntry): () => void {
+    this.entries.set(entry.toolUseId, entry);
+    return () => {
+      if (this.entries.get(entry.toolUseId) === entry) this.entries.delete(entry.toolUseId);
+    };
+  }
+
+  /** Move the one started by `toolUseId`, or every one; how many moved. */
+  background(toolUseId?: string): number {
+    const picked = toolUseId === undefined ? [...this.entries.values()] : [this.entries.get(toolUseId)].filter((e): e is ForegroundEntry => !!e);
+    for (const e of picked) {
+      this.entries.delete(e.toolUseId);
+      e.background();
+    }
+    return picked.length;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
