@@ -1,5 +1,7 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, expect } from 'vitest';
+import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,7 +43,31 @@ export interface RunOptions {
   api?: FakeApi;
 }
 
+/**
+ * Every stdout line of a stream-json run that the strict outbound schema refuses, as
+ * `<line>: <problem>`; each test ends by checking there were none (stdout carries protocol only).
+ */
+const protocolViolations: string[] = [];
+afterEach(() => {
+  const seen = protocolViolations.splice(0);
+  expect(seen, 'stdout lines that are not valid protocol messages').toEqual([]);
+});
+
+function checkProtocolLine(line: string): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    protocolViolations.push(`${line.slice(0, 200)}: not JSON`);
+    return;
+  }
+  const parsed = outboundSchema.safeParse(json);
+  if (!parsed.success) protocolViolations.push(`${line.slice(0, 300)}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ').slice(0, 300)}`);
+}
+
 export function startAgent(opts: RunOptions = {}): AgentProcess {
+  const args = opts.args ?? [];
+  const streamJsonOut = args.some((a, i) => (a === '--output-format' && args[i + 1] === 'stream-json') || a === '--output-format=stream-json');
   const env: Record<string, string | undefined> = {
     ...process.env,
     ANTHROPIC_API_KEY: 'test-key',
@@ -68,6 +94,7 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
       const line = partial.slice(0, nl);
       partial = partial.slice(nl + 1);
       lines.push(line);
+      if (streamJsonOut && line !== '') checkProtocolLine(line);
       let msg: Record<string, any> | undefined;
       try {
         msg = JSON.parse(line);

@@ -1,0 +1,102 @@
+// initialize applied to a session through its InitializeTarget: what is set, what is refused as an
+// error answer only, and what also ends the process (the SDK does not wait for this answer).
+import { describe, expect, it } from 'vitest';
+import { handleInitialize, type InitializeTarget } from '../../../src/control/initializeHandler.js';
+import type { InitializeRequest } from '../../../src/protocol/inbound.js';
+
+function target(overrides: Partial<InitializeTarget> = {}) {
+  const calls: string[] = [];
+  const exits: string[] = [];
+  const log =
+    (name: string) =>
+    (...args: unknown[]) => {
+      calls.push(`${name} ${JSON.stringify(args)}`);
+    };
+  const t: InitializeTarget = {
+    connectInitializeMcp: log('connectInitializeMcp'),
+    connectHostMcp: log('connectHostMcp'),
+    setJsonSchema: log('setJsonSchema'),
+    setHostHooks: log('setHostHooks'),
+    selectSkills: log('selectSkills'),
+    loadPlugins: () => undefined,
+    pluginsLoaded: () => true,
+    setPlanModeInstructions: log('setPlanModeInstructions'),
+    setToolAliases: log('setToolAliases'),
+    setSystemPrompt: log('setSystemPrompt'),
+    appendSystemPrompt: log('appendSystemPrompt'),
+    setTitle: log('setTitle'),
+    setSdkAgents: log('setSdkAgents'),
+    checkMainAgent: () => {},
+    exitAfterAnswer: (m) => void exits.push(m),
+    answer: () => ({ commands: [] }),
+    ...overrides,
+  };
+  return { t, calls, exits };
+}
+
+const req = (r: Partial<InitializeRequest>): InitializeRequest => ({ subtype: 'initialize', ...r }) as InitializeRequest;
+
+describe('handleInitialize', () => {
+  it('applies each field the host sent, and answers', () => {
+    const { t, calls, exits } = target();
+    const answer = handleInitialize(
+      req({ sdkMcpServers: ['ide'], systemPrompt: ['a', 'b'], appendSystemPrompt: 'more', title: '  My run  ', planModeInstructions: 'plan it', toolAliases: { A: 'Bash' } }),
+      t,
+    );
+    expect(calls).toEqual([
+      'connectHostMcp [["ide"]]',
+      'setPlanModeInstructions ["plan it"]',
+      'setToolAliases [{"A":"Bash"}]',
+      'setSystemPrompt [["a","b"]]',
+      'appendSystemPrompt ["more"]',
+      'setTitle ["My run"]',
+    ]);
+    expect(exits).toEqual([]);
+    expect(answer).toMatchObject({ commands: [], mcp_servers_applied: false });
+  });
+
+  it('a bad jsonSchema is an error answer naming the field; the session goes on', () => {
+    const { t, exits } = target({
+      setJsonSchema: () => {
+        throw new Error('not an object schema');
+      },
+    });
+    expect(() => handleInitialize(req({ jsonSchema: { type: 'string' } }), t)).toThrow('initialize: jsonSchema: not an object schema');
+    expect(exits).toEqual([]);
+  });
+
+  it('a broken plugin, an unknown skill or an unknown --agent end the process after the error answer', async () => {
+    const plugins = target({ loadPlugins: () => Promise.reject(new Error('/p: no .claude-plugin/plugin.json')) });
+    await expect(handleInitialize(req({ plugins: [{ type: 'local', path: '/p' }] }), plugins.t)).rejects.toThrow('initialize: plugins: /p: no .claude-plugin/plugin.json');
+    expect(plugins.exits).toEqual(['initialize: plugins: /p: no .claude-plugin/plugin.json']);
+
+    const skills = target({
+      selectSkills: () => {
+        throw new Error('skills: no skill named "nope"');
+      },
+    });
+    expect(() => handleInitialize(req({ skills: ['nope'] }), skills.t)).toThrow('initialize: skills: no skill named "nope"');
+    expect(skills.exits).toEqual(['initialize: skills: no skill named "nope"']);
+
+    const agent = target({
+      checkMainAgent: () => {
+        throw new Error('--agent x: no agent of that name');
+      },
+    });
+    expect(() => handleInitialize(req({}), agent.t)).toThrow('--agent x: no agent of that name');
+    expect(agent.exits).toEqual(['--agent x: no agent of that name']);
+  });
+
+  it('the host agents are set, and its plugins loaded, before skills are chosen and --agent is looked up', async () => {
+    const order: string[] = [];
+    const { t } = target({
+      setSdkAgents: () => void order.push('agents'),
+      loadPlugins: async () => void order.push('plugins'),
+      selectSkills: () => void order.push('skills'),
+      checkMainAgent: () => void order.push('lookup'),
+    });
+    const answer = await handleInitialize(req({ agents: { x: {} }, plugins: [{ type: 'local', path: '/p' }], skills: 'all' }), t);
+    expect(order).toEqual(['agents', 'plugins', 'skills', 'lookup']);
+    expect(answer).toMatchObject({ plugins_applied: true });
+  });
+});
