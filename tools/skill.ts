@@ -33,8 +33,9 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
       return describe(skills());
     },
     inputSchema: skillInputSchema,
-    // Loading instructions changes nothing: the tools the skill then uses are each checked.
-    isReadOnly: () => true,
+    // Loading instructions changes nothing, unless the skill pre-approves tools (allowed-tools):
+    // then loading it is a permission decision of its own (a rule `Skill(name)`, the host, the mode).
+    isReadOnly: (input) => !skills().find((x) => x.name === input.skill.trim().replace(/^\//, ''))?.allowedTools.length,
     isConcurrencySafe: () => true,
     // eslint-disable-next-line require-yield
     async *call(input, ctx) {

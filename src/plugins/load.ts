@@ -11,6 +11,7 @@ import { loadAgentDir, parseAgentMarkdown } from '../agents/markdownAgents.js';
 import { loadCommandDir, parseCommandMarkdown, type MarkdownCommand } from '../commands/markdownCommands.js';
 import type { CommandHooksConfig } from '../hooks/hookRunner.js';
 import { McpConfigError, parseServer, type McpServerConfig } from '../mcp/config.js';
+import { expandVars } from '../mcp/sources.js';
 import { hooksSettingsSchema } from '../settings/schema.js';
 import { loadSkillDir } from '../skills/catalog.js';
 import { PluginError, readManifest, type PluginManifest } from './manifest.js';
@@ -108,8 +109,12 @@ function parseHooks(raw: unknown, where: string, root: string): CommandHooksConf
   return expandPluginRoot(r.data as CommandHooksConfig, root);
 }
 
-/** `{mcpServers: {name: config}}` (the .mcp.json form) or `{name: config}`. */
-function parseMcp(raw: unknown, where: string, plugin: string, root: string): Map<string, McpServerConfig> {
+/**
+ * `{mcpServers: {name: config}}` (the .mcp.json form) or `{name: config}`; `${VAR}` and
+ * `${VAR:-default}` take the environment as in any .mcp.json (a variable not set makes that server
+ * failed, naming it).
+ */
+function parseMcp(raw: unknown, where: string, plugin: string, root: string, env: NodeJS.ProcessEnv): Map<string, McpServerConfig> {
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   if (!obj) throw new PluginError(`${where}: MCP servers must be a JSON object ({"mcpServers": {name: config}})`);
   const servers = obj.mcpServers !== undefined && typeof obj.mcpServers === 'object' && !Array.isArray(obj.mcpServers) ? (obj.mcpServers as Record<string, unknown>) : obj;
@@ -117,8 +122,14 @@ function parseMcp(raw: unknown, where: string, plugin: string, root: string): Ma
   for (const [name, config] of Object.entries(servers)) {
     const scoped = pluginServerName(plugin, name);
     let parsed: McpServerConfig;
+    const missing = new Set<string>();
+    const expanded = expandVars(expandPluginRoot(config, root), env, missing);
+    if (missing.size) {
+      out.set(scoped, { type: 'unsupported', reason: `${where}: server "${name}": environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} not set (use \${VAR:-default} for a default)` });
+      continue;
+    }
     try {
-      parsed = parseServer(scoped, expandPluginRoot(config, root), where);
+      parsed = parseServer(scoped, expanded, where);
     } catch (err) {
       if (err instanceof McpConfigError) throw new PluginError(err.message);
       throw err;
@@ -131,7 +142,7 @@ function parseMcp(raw: unknown, where: string, plugin: string, root: string): Ma
 }
 
 /** Read one plugin folder. Throws PluginError for a missing folder or a broken manifest, hooks or MCP file. */
-export async function loadPlugin(spec: PluginSpec, cwd: string): Promise<LoadedPlugin> {
+export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedPlugin> {
   const root = resolve(cwd, spec.path);
   if (!isDir(root)) throw new PluginError(`plugin folder ${spec.path}: ${exists(root) ? 'not a directory' : 'no such directory'}`);
   const manifest: PluginManifest = readManifest(root, basename(root));
@@ -196,10 +207,10 @@ export async function loadPlugin(spec: PluginSpec, cwd: string): Promise<LoadedP
   // MCP servers: .mcp.json, or the manifest's path or inline object; none with skipMcp.
   let mcpServers = new Map<string, McpServerConfig>();
   if (!spec.skipMcp) {
-    if (typeof manifest.mcpServers === 'object') mcpServers = parseMcp(manifest.mcpServers, `${manifestFile}: mcpServers`, name, root);
+    if (typeof manifest.mcpServers === 'object') mcpServers = parseMcp(manifest.mcpServers, `${manifestFile}: mcpServers`, name, root, env);
     else {
       const file = manifest.mcpServers !== undefined ? inside(root, manifest.mcpServers, 'mcpServers', manifestFile) : join(root, '.mcp.json');
-      if (manifest.mcpServers !== undefined || exists(file)) mcpServers = parseMcp(readJson(file, 'MCP config'), file, name, root);
+      if (manifest.mcpServers !== undefined || exists(file)) mcpServers = parseMcp(readJson(file, 'MCP config'), file, name, root, env);
     }
   }
 

@@ -93,8 +93,9 @@ describe('skills', () => {
       toolUse('Bash', { command: 'echo deployed again' }, 'toolu_b2'),
       text('end'),
     ]);
-    // Default mode, no host to ask: Bash runs only where a rule allows it.
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--model', 'sonnet'], input: userLine('deploy it') + '\n' + userLine('again') + '\n' });
+    // Default mode, no host to ask: Bash runs only where a rule allows it. Loading a skill that
+    // pre-approves tools is itself a decision: here a rule allows it.
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--model', 'sonnet', '--allowedTools', 'Skill(deploy)'], input: userLine('deploy it') + '\n' + userLine('again') + '\n' });
     expect(r.code).toBe(0);
     const [loaded] = lastToolResults(api.requests[1]);
     expect(JSON.stringify(loaded.content)).toContain('Allowed without asking while this skill runs (this turn): Bash(echo deployed:*).');
@@ -106,6 +107,16 @@ describe('skills', () => {
     const [second] = lastToolResults(api.requests[4]);
     expect(second.is_error).toBe(true);
     expect(JSON.stringify(second.content)).toContain('Permission to use Bash');
+
+    // Without a rule, no one to ask: the skill is not loaded, and nothing is pre-approved.
+    await api.close();
+    api = await startFakeApi([toolUse('Skill', { skill: 'deploy' }, 'toolu_s'), toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b'), text('end')]);
+    const denied = await runAgent({ api, cwd, args: ['-p', 'deploy it'] });
+    expect(denied.code).toBe(0);
+    const [skill] = lastToolResults(api.requests[1]);
+    expect(skill.is_error).toBe(true);
+    expect(JSON.stringify(skill.content)).toContain('Permission to use Skill');
+    expect(lastToolResults(api.requests[2])[0].is_error).toBe(true);
   });
 
   it('a bad allowed-tools rule is a clear tool error naming the skill file to fix', async () => {
@@ -113,7 +124,7 @@ describe('skills', () => {
     mkdirSync(join(cwd, '.claude/skills/broken'), { recursive: true });
     writeFileSync(join(cwd, '.claude/skills/broken/SKILL.md'), '---\ndescription: Broken rules\nallowed-tools: Bash(unclosed\n---\nBODY\n');
     api = await startFakeApi([toolUse('Skill', { skill: 'broken' }, 'toolu_s'), text('ok')]);
-    const r = await runAgent({ api, cwd, args: ['-p', 'go'] });
+    const r = await runAgent({ api, cwd, args: ['-p', 'go', '--allowedTools', 'Skill'] });
     expect(r.code).toBe(0);
     const [res] = lastToolResults(api.requests[1]);
     expect(res.is_error).toBe(true);

@@ -58,6 +58,15 @@ describe('plugin loader', () => {
     expect(err.message).toContain(`${join(root, '.mcp.json')}: server "plugin:p:bad": command: command must not be empty`);
   });
 
+  it('${VAR} and ${VAR:-default} in MCP configs take the environment; a variable not set makes that server failed, naming it', async () => {
+    const root = folder('p', {
+      '.mcp.json': JSON.stringify({ mcpServers: { ok: { command: '${TOOL_BIN}', args: ['${MODE:-fast}'] }, gone: { command: '${NOT_SET_ANYWHERE}' } } }),
+    });
+    const p = await loadPlugin({ path: root }, '/', { TOOL_BIN: '/bin/tool' });
+    expect(p.mcpServers.get('plugin:p:ok')).toMatchObject({ command: '/bin/tool', args: ['fast'] });
+    expect(p.mcpServers.get('plugin:p:gone')).toEqual({ type: 'unsupported', reason: expect.stringContaining('server "gone": environment variable NOT_SET_ANYWHERE not set') });
+  });
+
   it('a bad command file is a warning, not an error', async () => {
     const root = folder('p', { 'commands/ok.md': 'Fine.', 'commands/bad.md': '---\n: : :\n---\nx' });
     const p = await loadPlugin({ path: root }, '/');
