@@ -22,7 +22,6 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     pluginsLoaded: () => true,
     setPlanModeInstructions: log('setPlanModeInstructions'),
     setToolAliases: log('setToolAliases'),
-    setProgressSummaries: log('setProgressSummaries'),
     setSystemPrompt: log('setSystemPrompt'),
     appendSystemPrompt: log('appendSystemPrompt'),
     setTitle: log('setTitle'),
