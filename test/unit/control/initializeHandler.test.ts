@@ -26,6 +26,7 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     setSystemPrompt: log('setSystemPrompt'),
     appendSystemPrompt: log('appendSystemPrompt'),
     setTitle: log('setTitle'),
+    setProgressSummaries: log('setProgressSummaries'),
     setSdkAgents: log('setSdkAgents'),
     checkMainAgent: () => {},
     exitAfterAnswer: (m) => void exits.push(m),
