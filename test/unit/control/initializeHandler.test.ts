@@ -20,7 +20,6 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     selectSkills: log('selectSkills'),
     loadPlugins: () => undefined,
     pluginsLoaded: () => true,
-    setProgressSummaries: log('setProgressSummaries'),
     setPlanModeInstructions: log('setPlanModeInstructions'),
     setToolAliases: log('setToolAliases'),
     setSystemPrompt: log('setSystemPrompt'),
