@@ -153,8 +153,11 @@ export class ToolExecutor {
         const ready = this.events;
         this.events = [];
         for (const ev of ready) yield ev;
+        // Events pushed while those were consumed come out first: the calls that pushed them may
+        // have ended meanwhile, and stopping on "all ended" alone would drop them.
+        if (this.events.length) continue;
         if (this.entries.every((e) => e.outcome)) break;
-        if (this.events.length === 0) await new Promise<void>((resolve) => (this.notify = resolve));
+        await new Promise<void>((resolve) => (this.notify = resolve));
         this.notify = null;
       }
     } finally {

@@ -19,6 +19,7 @@ import { HostMcpTransport, type HostRequest } from './hostTransport.js';
 import { mcpTool, mcpToolName } from './tools.js';
 import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
+import { withLinkedSignal } from '../util/linkedSignal.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
@@ -257,7 +258,10 @@ export class McpManager {
       const info = e.infos?.find((i) => mcpToolName(e.name, i.name) === qualified);
       if (!info) continue;
       if (e.status !== 'connected' || !e.client) throw new Error(`its MCP server "${e.name}" is ${e.status}${e.error ? `: ${e.error.split('\n')[0]}` : ''}`);
-      return (await e.client.callTool({ name: info.name, arguments: args }, undefined, { signal, timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS })) as Record<string, unknown>;
+      const client = e.client;
+      return (await withLinkedSignal(signal, (own) =>
+        client.callTool({ name: info.name, arguments: args }, undefined, { signal: own, timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS }),
+      )) as Record<string, unknown>;
     }
     const down = [...this.entries.values()].filter((e) => e.status !== 'connected').map((e) => `${e.name} (${e.status})`);
     throw new Error(`is not a tool of any connected MCP server${down.length ? ` (not connected: ${down.join(', ')})` : ''}`);

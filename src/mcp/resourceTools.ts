@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defineTool, ToolError, type Tool } from '../../tools/tool.js';
+import { withLinkedSignal } from '../util/linkedSignal.js';
 
 export interface ResourceSource {
   /** Connected servers that declare resources, in order. */
@@ -36,7 +37,8 @@ export function resourceTools(source: ResourceSource): Tool[] {
         let cursor: string | undefined;
         try {
           do {
-            const page = await client.listResources(cursor ? { cursor } : undefined, { signal: ctx.signal });
+            const at = cursor;
+            const page = await withLinkedSignal(ctx.signal, (signal) => client.listResources(at ? { cursor: at } : undefined, { signal }));
             for (const r of page.resources)
               out.push({ uri: r.uri, name: r.name, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.description ? { description: r.description } : {}), server: name });
             cursor = page.nextCursor;
@@ -59,7 +61,7 @@ export function resourceTools(source: ResourceSource): Tool[] {
       const { client } = pick(input.server);
       let result: Awaited<ReturnType<Client['readResource']>>;
       try {
-        result = await client.readResource({ uri: input.uri }, { signal: ctx.signal });
+        result = await withLinkedSignal(ctx.signal, (signal) => client.readResource({ uri: input.uri }, { signal }));
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         throw new ToolError(`MCP server "${input.server}" could not read ${input.uri}: ${(err as Error).message}`);

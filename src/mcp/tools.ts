@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, ToolError, type Tool, type ToolContentBlock, type ToolProgress } from '../../tools/tool.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
+import { linkedSignal } from '../util/linkedSignal.js';
 
 /** Longest text an MCP result hands to the model (env MAX_MCP_OUTPUT_TOKENS, ~4 chars a token). */
 const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
@@ -46,14 +47,18 @@ export function mcpTool(serverName: string, info: McpToolInfo, client: () => Cli
       const progress = new AsyncQueue<ToolProgress>();
       // Hosts' servers (an editor's in-process tools) find their own record of the call by the
       // tool_use id; onprogress makes the client add a progressToken beside it.
+      const link = linkedSignal(ctx.signal);
       const call = client()
         .callTool({ name: info.name, arguments: input, _meta: { 'claudecode/toolUseId': ctx.toolUseId } }, undefined, {
-          signal: ctx.signal,
+          signal: link.signal,
           timeout: Number(process.env.MCP_TOOL_TIMEOUT) || DEFAULT_TOOL_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
           onprogress: (p) => progress.push({ type: 'progress', data: { toolProgress: true, progress: p } }),
         })
-        .finally(() => progress.close());
+        .finally(() => {
+          link.release();
+          progress.close();
+        });
       call.catch(() => {});
       for await (const p of progress) yield p;
       let result: Awaited<ReturnType<Client['callTool']>>;

@@ -53,6 +53,15 @@ describe('MCP servers from --mcp-config (stdio)', () => {
     expect(await waitUntil(() => !alive(pid), 3000)).toBe(true);
   });
 
+  it('many calls in one run leave no listener behind on the run signal (no MaxListenersExceededWarning)', async () => {
+    const adds = Array.from({ length: 14 }, (_, i) => ['mcp__calc__add', { a: i, b: 1 }] as [string, Record<string, unknown>]);
+    api = await startFakeApi([...adds.map((c, i) => calls([c], `a${i}-`)), text('added')]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'], input: userLine('add many') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(resultOf(r)).toMatchObject({ subtype: 'success', result: 'added' });
+    expect(r.stderr).not.toMatch(/MaxListenersExceeded/);
+  });
+
   it('a tool answering isError gives an is_error tool_result with its text; the run goes on', async () => {
     api = await startFakeApi([toolUse('mcp__calc__fail', { why: 'division by zero' }, 'f1'), text('It failed.')]);
     const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc__fail'], input: userLine('fail') });

@@ -146,6 +146,11 @@ describe('Agent isolation: "worktree"', () => {
     const r = await runAgent({ api, cwd: dir, env: GIT_ENV, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(7);
+    // The session's directory is not the subagent's to move: no worktree tools on offer.
+    const subTools = (api.requests[1].body.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(subTools).toContain('Bash');
+    expect(subTools).not.toContain('EnterWorktree');
+    expect(subTools).not.toContain('ExitWorktree');
     // The subagent's Bash ran in a worktree under .claude/worktrees.
     const subPwd = resultText(lastToolResults(api.requests[2])[0].content).trim();
     expect(subPwd).toMatch(new RegExp(`^${dir}/\\.claude/worktrees/agent-[0-9a-f]{8}$`));

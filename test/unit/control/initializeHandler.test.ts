@@ -41,13 +41,14 @@ describe('handleInitialize', () => {
   it('applies each field the host sent, and answers', () => {
     const { t, calls, exits } = target();
     const answer = handleInitialize(
-      req({ sdkMcpServers: ['ide'], systemPrompt: ['a', 'b'], appendSystemPrompt: 'more', title: '  My run  ', planModeInstructions: 'plan it', toolAliases: { A: 'Bash' } }),
+      req({ sdkMcpServers: ['ide'], systemPrompt: ['a', 'b'], appendSystemPrompt: 'more', title: '  My run  ', planModeInstructions: 'plan it', toolAliases: { A: 'Bash' }, agentProgressSummaries: true }),
       t,
     );
     expect(calls).toEqual([
       'connectHostMcp [["ide"]]',
       'setPlanModeInstructions ["plan it"]',
       'setToolAliases [{"A":"Bash"}]',
+      'setProgressSummaries [true]',
       'setSystemPrompt [["a","b"]]',
       'appendSystemPrompt ["more"]',
       'setTitle ["My run"]',

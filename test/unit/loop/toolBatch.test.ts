@@ -163,6 +163,34 @@ describe('ToolExecutor', () => {
     expect(log).toEqual(['start x', 'end x']); // y never started
     expect(outcome.results[1]).toMatchObject({ tool_use_id: 'toolu_y', is_error: true, content: 'Interrupted by user' });
   });
+
+  it('delivers every event a call produced, also those that came while the consumer was busy and the call then ended', async () => {
+    // An MCP tool reports progress twice and returns at once; the host-side consumer is slow. The
+    // second progress and the call's end both land while the first event is being handled: the
+    // second must still come out before the result (it was once dropped, a host saw one of two).
+    const reporting = defineTool({
+      name: 'Reporting',
+      description: 'reports progress twice, then returns',
+      inputSchema: z.object({ tag: z.string() }),
+      isReadOnly: () => false,
+      isConcurrencySafe: () => false,
+      async *call() {
+        yield { type: 'progress', data: { toolProgress: true, n: 1 } };
+        yield { type: 'progress', data: { toolProgress: true, n: 2 } };
+        return { content: 'reported' };
+      },
+    }) as Tool;
+    const exec = new ToolExecutor(loopConfig([reporting]), null);
+    const gen = exec.finish([{ id: 'toolu_r', name: 'Reporting', input: { tag: 'r' } }]);
+    const types: string[] = [];
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) break;
+      types.push(step.value.type);
+      await settle(); // the consumer handles each event slowly
+    }
+    expect(types).toEqual(['tool_progress', 'tool_progress', 'tool_result']);
+  });
 });
 
 describe('the loop with a streamed reply', () => {
