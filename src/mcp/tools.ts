@@ -78,10 +78,11 @@ type McpContent = { type: string; text?: string; data?: string; mimeType?: strin
 /**
  * MCP content → what the model sees: one block per block the server sent (text, image; an
  * embedded text resource as its text), in order, never flattened into one string — hosts render
- * them apart (an editor's diff beside its summary). A result with no content shows its
- * structuredContent as JSON.
+ * them apart (an editor's diff beside its summary). A single text block stays a block list too:
+ * hosts read the result's blocks (Zed's adapter turns an Edit's one-block patch into a diff only
+ * when the content is a list). A result with no content shows its structuredContent as JSON.
  */
-export function toContent(result: Record<string, unknown>): string | ToolContentBlock[] {
+export function toContent(result: Record<string, unknown>): ToolContentBlock[] {
   const items = Array.isArray(result.content) ? (result.content as McpContent[]) : [];
   const blocks: ToolContentBlock[] = [];
   for (const item of items) {
@@ -94,7 +95,6 @@ export function toContent(result: Record<string, unknown>): string | ToolContent
   }
   if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
   const limit = (Number(process.env.MAX_MCP_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS) * 4;
-  if (blocks.length === 1 && blocks[0].type === 'text') return capText(blocks[0].text, limit);
   // The cap holds for the text of all blocks together.
   let left = limit;
   return blocks.map((b) => {

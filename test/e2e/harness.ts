@@ -172,6 +172,13 @@ export function resultText(content: unknown): string {
 
 export type Call = [name: string, input: Record<string, unknown>];
 
+/** A tool_result's content as text: a string as it is, text blocks joined, anything else as JSON. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.every((b: any) => b?.type === 'text')) return resultText(content);
+  return JSON.stringify(content);
+}
+
 /** One assistant message with several tool_use blocks, ids t1…tn. */
 export function calls(list: Call[], prefix = 't'): ScriptedReply {
   return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
@@ -180,7 +187,7 @@ export function calls(list: Call[], prefix = 't'): ScriptedReply {
 /** tool_use_id → the tool_result the model saw (non-string content as JSON). */
 export function resultsById(req: RecordedRequest) {
   return Object.fromEntries(
-    lastToolResults(req).map((r) => [r.tool_use_id, { text: typeof r.content === 'string' ? r.content : JSON.stringify(r.content), isError: r.is_error === true }]),
+    lastToolResults(req).map((r) => [r.tool_use_id, { text: contentText(r.content), isError: r.is_error === true }]),
   );
 }
 

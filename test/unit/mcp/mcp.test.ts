@@ -13,14 +13,17 @@ describe('MCP result content → tool_result content', () => {
       { type: 'text', text: 'see' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
     ]);
-    expect(toContent({ content: [{ type: 'resource', resource: { uri: 'file:///x', text: 'inside' } }] })).toBe('inside');
-    expect(toContent({ content: [], structuredContent: { n: 1 } })).toBe('{"n":1}');
+    expect(toContent({ content: [{ type: 'resource', resource: { uri: 'file:///x', text: 'inside' } }] })).toEqual([{ type: 'text', text: 'inside' }]);
+    expect(toContent({ content: [], structuredContent: { n: 1 } })).toEqual([{ type: 'text', text: '{"n":1}' }]);
+    // One text block stays a list: hosts read the result's blocks.
+    expect(toContent({ content: [{ type: 'text', text: 'one' }] })).toEqual([{ type: 'text', text: 'one' }]);
   });
 
   it('caps text at MAX_MCP_OUTPUT_TOKENS × 4 characters and says so', () => {
     process.env.MAX_MCP_OUTPUT_TOKENS = '10';
     try {
-      const out = toContent({ content: [{ type: 'text', text: 'x'.repeat(100) }] }) as string;
+      const [block] = toContent({ content: [{ type: 'text', text: 'x'.repeat(100) }] });
+      const out = block.type === 'text' ? block.text : '';
       expect(out.startsWith('x'.repeat(40) + '\n')).toBe(true);
       expect(out).toMatch(/truncated: 60 more characters/);
     } finally {
