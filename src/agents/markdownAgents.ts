@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDef, AgentSource } from './definitions.js';
+import { splitFrontMatter } from '../util/frontMatter.js';
 
 export type YamlParse = (text: string) => unknown;
 
@@ -13,7 +14,6 @@ export interface AgentFileProblem {
   problem: string;
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 function listOf(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -26,16 +26,7 @@ function listOf(value: unknown): string[] | undefined {
 
 /** Parse one agent file's text; throws with a readable reason. */
 export function parseAgentMarkdown(text: string, source: AgentSource, fallbackName: string | undefined, parseYaml: YamlParse): AgentDef {
-  const m = FRONT_MATTER.exec(text);
-  if (!m) throw new Error('no front matter (the file must start with a --- block)');
-  let meta: unknown;
-  try {
-    meta = parseYaml(m[1]);
-  } catch (err) {
-    throw new Error(`front matter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
-  }
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter must be a mapping');
-  const f = meta as Record<string, unknown>;
+  const { meta: f, body } = splitFrontMatter(text, parseYaml, { required: true });
   const name = typeof f.name === 'string' && f.name.trim() ? f.name.trim() : fallbackName;
   if (!name) throw new Error('front matter has no name');
   if (typeof f.description !== 'string' || !f.description.trim()) throw new Error('front matter has no description');
@@ -46,7 +37,7 @@ export function parseAgentMarkdown(text: string, source: AgentSource, fallbackNa
   return {
     name,
     description: f.description.trim(),
-    prompt: text.slice(m[0].length).trim(),
+    prompt: body,
     ...(tools ? { tools } : {}),
     ...(disallowed ? { disallowedTools: disallowed } : {}),
     ...(model ? { model } : {}),

@@ -3,6 +3,7 @@
 // front matter: description, argument-hint, allowed-tools, model; the body is the prompt template.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { splitFrontMatter } from '../util/frontMatter.js';
 
 export type CommandSource = 'project' | 'user' | 'plugin';
 
@@ -22,7 +23,6 @@ export interface CommandFileProblem {
   problem: string;
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const MAX_DEPTH = 8;
 
 function listOf(value: unknown): string[] {
@@ -37,19 +37,7 @@ function listOf(value: unknown): string[] {
 
 /** One command file's text; throws with a readable reason. */
 export function parseCommandMarkdown(text: string, name: string, source: CommandSource, file: string, parseYaml: (t: string) => unknown): MarkdownCommand {
-  const m = FRONT_MATTER.exec(text);
-  let meta: Record<string, unknown> = {};
-  if (m) {
-    let parsed: unknown;
-    try {
-      parsed = parseYaml(m[1]);
-    } catch (err) {
-      throw new Error(`front matter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
-    }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) throw new Error('front matter must be a mapping');
-    meta = (parsed ?? {}) as Record<string, unknown>;
-  }
-  const body = (m ? text.slice(m[0].length) : text).trim();
+  const { meta, body } = splitFrontMatter(text, parseYaml);
   const str = (k: string) => (typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined);
   // Without a description, the body's first line stands for it (as the reference does).
   const firstLine = body.split('\n').find((l) => l.trim())?.trim() ?? '';

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { SettingSource } from './load.js';
+import { splitFrontMatter } from '../util/frontMatter.js';
 
 export const DEFAULT_OUTPUT_STYLE = 'default';
 
@@ -20,23 +21,10 @@ export interface OutputStyle {
   file: string;
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 /** One style file's text; throws with a readable reason. */
 export function parseOutputStyle(text: string, file: string, source: OutputStyle['source'], parseYaml: (t: string) => unknown): OutputStyle {
-  const m = FRONT_MATTER.exec(text);
-  let meta: Record<string, unknown> = {};
-  if (m) {
-    let parsed: unknown;
-    try {
-      parsed = parseYaml(m[1]);
-    } catch (err) {
-      throw new Error(`front matter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
-    }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) throw new Error('front matter must be a mapping');
-    meta = (parsed ?? {}) as Record<string, unknown>;
-  }
-  const prompt = (m ? text.slice(m[0].length) : text).trim();
+  const { meta, body: prompt } = splitFrontMatter(text, parseYaml);
   if (!prompt) throw new Error('the style has no instructions (the file body is empty)');
   const str = (k: string) => (typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined);
   const keep = meta['keep-coding-instructions'];

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SkillEntry } from '../../tools/skill.js';
+import { splitFrontMatter } from '../util/frontMatter.js';
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
 export interface SkillSourceOptions {
   cwd: string;
@@ -35,19 +35,15 @@ export async function loadSkillDir(root: string, source: SkillEntry['source'], w
       continue;
     }
     try {
-      const m = FRONT_MATTER.exec(text);
-      if (!m) throw new Error('no front matter (the file must start with a --- block)');
       parse ??= (await import('yaml')).parse;
-      const meta = parse(m[1]);
-      if (!meta || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('front matter must be a mapping');
-      const f = meta as Record<string, unknown>;
+      const { meta: f, body } = splitFrontMatter(text, parse, { required: true });
       const str = (k: string) => (typeof f[k] === 'string' && (f[k] as string).trim() ? (f[k] as string).trim() : undefined);
       const description = str('description');
       if (!description) throw new Error('front matter has no description');
       const allowed = f['allowed-tools'];
       const allowedTools = Array.isArray(allowed) ? allowed.map(String) : typeof allowed === 'string' ? allowed.split(',').map((s) => s.trim()).filter(Boolean) : [];
       const model = str('model');
-      out.push({ name: str('name') ?? dirName, description, allowedTools, ...(model ? { model } : {}), body: text.slice(m[0].length).trim(), dir: join(root, dirName), source });
+      out.push({ name: str('name') ?? dirName, description, allowedTools, ...(model ? { model } : {}), body, dir: join(root, dirName), source });
     } catch (err) {
       warn(`${file}: ${(err as Error).message}; the skill was skipped`);
     }
