@@ -383,21 +383,12 @@ export class SubagentRunner implements SubagentService {
       throw err;
     }
     void this.runBackground(p, rec.id);
-    return {
-      content:
-        `Async agent launched successfully.\nagentId: ${rec.id} (task id)\n` +
-        `The agent is working in the background; you will be notified when it completes. Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\n` +
-        `output_file: ${rec.outputFile}`,
-      data: {
-        status: 'async_launched',
-        isAsync: true,
-        agentId: rec.id,
-        description: req.description,
-        prompt: req.prompt,
-        outputFile: rec.outputFile,
-        resolvedModel: p.model,
-      },
-    };
+    return asyncLaunched(
+      `Async agent launched successfully.\nagentId: ${rec.id} (task id)\nThe agent is working in the background; you will be notified when it completes.`,
+      rec,
+      req,
+      p.model,
+    );
   }
 
   /**
@@ -445,21 +436,7 @@ export class SubagentRunner implements SubagentService {
       }
       await this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started), p.worktree);
     })();
-    return {
-      content:
-        `The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\n` +
-        `You will be notified when it completes. Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\n` +
-        `output_file: ${rec.outputFile}`,
-      data: {
-        status: 'async_launched',
-        isAsync: true,
-        agentId: rec.id,
-        description: req.description,
-        prompt: req.prompt,
-        outputFile: rec.outputFile,
-        resolvedModel: p.model,
-      },
-    };
+    return asyncLaunched(`The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\nYou will be notified when it completes.`, rec, req, p.model);
   }
 
   /** agentProgressSummaries for a background agent, when the host asked for them. */
@@ -513,4 +490,12 @@ export class SubagentRunner implements SubagentService {
     }
     await this.finishTask(taskId, outcome, signal, stats(counters, p.cfg.usage, started), p.worktree);
   }
+}
+
+/** The tool result of an agent now running in the background (launched so, or moved there). */
+function asyncLaunched(lead: string, rec: { id: string; outputFile: string }, req: { description: string; prompt: string }, model: string) {
+  return {
+    content: `${lead} Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\noutput_file: ${rec.outputFile}`,
+    data: { status: 'async_launched', isAsync: true, agentId: rec.id, description: req.description, prompt: req.prompt, outputFile: rec.outputFile, resolvedModel: model },
+  };
 }
