@@ -1,8 +1,8 @@
 // The Bash sandbox follows the rules and directories as they change mid-session, end to end with
 // real bubblewrap: a host's updatedPermissions (through the official SDK and over stream-json),
-// apply_flag_settings, the terminal's [a]lways and a skill's allowed-tools open a domain (also for a command already
-// running), mask a newly denied folder from the next command, add and remove limits;
-// EnterWorktree moves the writable folder into the worktree.
+// apply_flag_settings, the terminal's [a]lways and a skill's allowed-tools open a domain (also
+// for a command already running), mask a newly denied folder from the next command, add and
+// remove limits; EnterWorktree moves the writable folder into the worktree.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
