@@ -48,7 +48,7 @@ import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptToo
 import { parseRule } from '../permissions/rules.js';
 import { createPlanModeService } from '../session/planMode.js';
 import { createWorktreeSession } from '../worktrees/session.js';
-import { mergeSandboxSettings, SandboxStartupError, setupSandbox } from '../sandbox/index.js';
+import { mergeSandboxSettings, SandboxStartupError, sessionLimits, setupSandbox } from '../sandbox/index.js';
 import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
 import { writeRefusedResume } from './refusedResume.js';
@@ -401,8 +401,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         const allow = guards.permissions.rules.allow;
         const entries = rules.map((r) => guards.permissions.compile(parseRule(r)));
         allow.push(...entries);
+        guards.permissions.changed();
         return () => {
           for (const e of entries) allow.splice(allow.indexOf(e), 1);
+          guards.permissions.changed();
         };
       },
       slashCommandNames: () => slash.names(),
@@ -441,6 +443,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       guards.permissions.sandbox = sandbox;
       agents.services.sandbox = sandbox;
       settings.sandbox = sandbox.status;
+      // Rules and directories change mid-session (updatedPermissions, "always", apply_flag_settings, a worktree).
+      guards.permissions.onChange(() => sandbox.follow(sessionLimits(guards.permissions)));
     }
   } catch (err) {
     if (!(err instanceof SandboxStartupError)) throw err;

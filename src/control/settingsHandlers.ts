@@ -59,7 +59,7 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
     // Everything is checked before anything changes: a refused request leaves the session as it was.
     const mode = modeChange(current, loaded, deps.permissions);
     for (const r of [...loaded.permissions.allow, ...loaded.permissions.deny, ...loaded.permissions.ask]) parseRule(r);
-    syncRules(deps, current, loaded);
+    deps.permissions.batch(() => syncRules(deps, current, loaded));
     if (mode !== undefined) deps.permissions.setMode(mode);
     if ('model' in parsed.data.settings) deps.setModel(typeof next.model === 'string' ? next.model : undefined);
     flagLayer = next;

@@ -52,6 +52,10 @@ export class PermissionState {
    * `default` mode where the session mode would allow them unasked (tighten-only).
    */
   readonly mcpServersAsked = new Set<string>();
+  /** Told when the rules, the working directories or the cwd changed (the sandbox follows them). */
+  private readonly listeners = new Set<() => void>();
+  private batching = 0;
+  private pendingChange = false;
 
   constructor(opts: PermissionStateOptions) {
     this.cwd = opts.cwd;
@@ -107,6 +111,35 @@ export class PermissionState {
   moveTo(dir: string): void {
     this.cwd = dir;
     this.workingDirs[0] = workingDir(dir, dir);
+    this.changed();
+  }
+
+  /** Calls `fn` after each change of the rules, working directories or cwd; returns the unsubscribe. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Tells the listeners (once per batch). Public for code that edits `rules` in place (allowForTurn). */
+  changed(): void {
+    if (this.batching > 0) {
+      this.pendingChange = true;
+      return;
+    }
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Runs `fn` and tells the listeners once at its end, if anything changed. */
+  batch<T>(fn: () => T): T {
+    this.batching++;
+    try {
+      return fn();
+    } finally {
+      if (--this.batching === 0 && this.pendingChange) {
+        this.pendingChange = false;
+        this.changed();
+      }
+    }
   }
 
   /**
@@ -122,28 +155,38 @@ export class PermissionState {
       setMode: { value: base.setMode.bind(base) },
       addDirectory: { value: base.addDirectory.bind(base) },
       removeDirectory: { value: base.removeDirectory.bind(base) },
+      changed: { value: base.changed.bind(base) },
+      batch: { value: base.batch.bind(base) },
     }) as PermissionState;
   }
 
   addRule(behavior: RuleBehavior, rule: PermissionRule): void {
     const entry = this.compile(rule);
-    if (!this.rules[behavior].some((e) => e.text === entry.text)) this.rules[behavior].push(entry);
+    if (this.rules[behavior].some((e) => e.text === entry.text)) return;
+    this.rules[behavior].push(entry);
+    this.changed();
   }
 
   removeRule(behavior: RuleBehavior, rule: PermissionRule): void {
     const text = formatRule(rule);
+    const before = this.rules[behavior].length;
     this.rules[behavior] = this.rules[behavior].filter((e) => e.text !== text);
+    if (this.rules[behavior].length !== before) this.changed();
   }
 
   addDirectory(dir: string): void {
     const wd = workingDir(dir, this.cwd);
-    if (!this.workingDirs.some((d) => d.real === wd.real)) this.workingDirs.push(wd);
+    if (this.workingDirs.some((d) => d.real === wd.real)) return;
+    this.workingDirs.push(wd);
+    this.changed();
   }
 
   removeDirectory(dir: string): void {
     const wd = workingDir(dir, this.cwd);
     // cwd itself always stays a working directory.
+    const before = this.workingDirs.length;
     this.workingDirs = this.workingDirs.filter((d, i) => i === 0 || d.real !== wd.real);
+    if (this.workingDirs.length !== before) this.changed();
   }
 
   /**
@@ -152,6 +195,10 @@ export class PermissionState {
    * A rule that does not parse is skipped; a setMode to bypassPermissions without opt-in throws.
    */
   addRules(updates: PermissionUpdate[]): void {
+    this.batch(() => this.applyUpdates(updates));
+  }
+
+  private applyUpdates(updates: PermissionUpdate[]): void {
     for (const u of updates) {
       switch (u.type) {
         case 'addRules':
@@ -159,6 +206,7 @@ export class PermissionState {
           break;
         case 'replaceRules':
           this.rules[u.behavior] = [];
+          this.changed();
           for (const r of u.rules) this.tryRule(() => this.addRule(u.behavior, ruleFromValue(r)));
           break;
         case 'removeRules':

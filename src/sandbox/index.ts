@@ -2,3 +2,4 @@ export { runBashCommand, violationNote, type BashRunOptions, type BashRunResult 
 export { setupSandbox, buildRuntimeConfig, SandboxStartupError, type CommandSandbox, type SandboxStatus, type SandboxSetupOptions } from './runtime.js';
 export { mergeSandboxSettings, rulesToSandbox, rulePathToSandboxPaths, isExcludedCommand, resolveSettingsPath, type MergedSandboxSettings } from './policy.js';
 export { sandboxSettingsSchema, unsupportedSandboxKeys, type SandboxSettings } from './settings.js';
+export { sessionLimits, linkedWorktreeGitDir, fitRuntimeConfig, createLiveLimits, type SessionLimits, type LiveLimits } from './liveLimits.js';

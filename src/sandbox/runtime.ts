@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { childEnv } from '../util/processGroup.js';
+import { createLiveLimits, type LiveLimits, type SessionLimits } from './liveLimits.js';
 import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from './policy.js';
 import { PreparedWraps } from './preparedWrap.js';
 import { unsupportedSandboxKeys } from './settings.js';
@@ -42,6 +43,8 @@ export interface CommandSandbox {
   wrap(command: string, opts: { commandId: string; signal?: AbortSignal }): Promise<WrappedCommand>;
   /** A command is coming (the model started a Bash call): make its wrap now, if none is ready. */
   prepare(): void;
+  /** The rules or directories changed mid-session: the limits follow them (see liveLimits.ts). */
+  follow(now: SessionLimits): void;
 }
 
 export class SandboxStartupError extends Error {
@@ -56,6 +59,8 @@ export interface SandboxSetupOptions {
   /** Permission rules (all sources and flags): Read/Edit/WebFetch rules become sandbox limits. */
   rules: { allow: string[]; deny: string[] };
   cwd: string;
+  /** Where the rules' relative paths are anchored, when not at `cwd` (the start cwd, once in a worktree): both count. */
+  ruleCwd?: string;
   /** --add-dir and permissions.additionalDirectories: writable like cwd. */
   workingDirs: string[];
   /** The session's scratch directory: writable; its `tmp/` is the commands' TMPDIR. */
@@ -80,6 +85,10 @@ function loadRuntime(): SrtModule {
 export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
   const s = o.settings;
   const fromRules = rulesToSandbox(o.rules, o.cwd);
+  if (o.ruleCwd !== undefined && o.ruleCwd !== o.cwd) {
+    const atStart = rulesToSandbox(o.rules, o.ruleCwd);
+    for (const k of Object.keys(fromRules) as Array<keyof typeof fromRules>) fromRules[k].push(...atStart[k]);
+  }
   const network = s.network;
   const config: SrtConfig = {
     network: {
@@ -211,7 +220,14 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     await manager.reset().catch(() => {});
     return unavailable(`the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`);
   }
-  return activeSandbox(s, manager, platform);
+  const live = createLiveLimits({
+    initial: config,
+    build: (now) => buildRuntimeConfig({ ...o, ...now, ruleCwd: o.cwd }),
+    check: (c) => srt.SandboxRuntimeConfigSchema.safeParse(c),
+    update: (c) => manager.updateConfig(c),
+    warn: o.warn,
+  });
+  return activeSandbox(s, manager, platform, live);
 }
 
 function policyOf(s: MergedSandboxSettings) {
@@ -233,6 +249,8 @@ function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandb
     sandboxes: () => false,
     wrap: async (command) => ({ command, env: {}, finish: async () => [] }),
     prepare: () => {},
+    // Commands run unsandboxed (the warning said so): there are no limits to follow.
+    follow: () => {},
   };
 }
 
@@ -275,7 +293,7 @@ export function ignoredViolation(line: string, command: string, ignore: Record<s
   return false;
 }
 
-function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform): CommandSandbox {
+function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform, live: LiveLimits): CommandSandbox {
   const p = policyOf(s);
   const runner = runnerScript(platform);
   const wraps = new PreparedWraps(
@@ -292,6 +310,10 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
     allowUnsandboxedCommands: p.allowUnsandboxedCommands,
     sandboxes: (command, disableRequested) => !p.outside(command, disableRequested),
     prepare: () => wraps.prepare(),
+    follow(now) {
+      // A wrap made ahead carries the old filesystem limits: never run a command with it.
+      if (live.apply(now)) void wraps.discard();
+    },
     async wrap(command, opts) {
       const bytes = Buffer.byteLength(command);
       if (bytes > MAX_COMMAND_BYTES) {
@@ -312,7 +334,7 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
             .getSandboxViolationStore()
             .getViolationsForCommand(wrap.id)
             .map((v) => v.line)
-            .filter((line) => !ignoredViolation(line, command, s.ignoreViolations));
+            .filter((line) => !ignoredViolation(line, command, s.ignoreViolations) && !live.falselyReported(line));
           // The next command's wrap, made while the model reads this one's result.
           wraps.prepare();
           return lines;

@@ -9,24 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { sandboxUnavailableReason, which } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
 import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
 
-function which(cmd: string): string | undefined {
-  const r = spawnSync('which', [cmd], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
-
-/** Why the sandbox cannot be tested here, or undefined when it can. */
-function unavailableReason(): string | undefined {
-  const missing = ['bwrap', 'socat', 'rg'].filter((c) => !which(c));
-  if (missing.length) return `${missing.join(', ')} not on PATH (apt-get install bubblewrap socat ripgrep)`;
-  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', '--unshare-pid', '--unshare-net', '--', 'true'], { encoding: 'utf8' });
-  if (r.status !== 0) return `bubblewrap cannot create namespaces here: ${r.stderr.trim()}`;
-  return undefined;
-}
-
-const reason = unavailableReason();
+const reason = sandboxUnavailableReason();
 if (reason) console.log(`SKIPPED: the sandbox tests: ${reason}`);
 const describeSandbox = reason ? describe.skip : describe;
 

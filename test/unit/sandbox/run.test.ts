@@ -16,6 +16,7 @@ function fakeSandbox(o: { fail?: boolean } = {}) {
     allowUnsandboxedCommands: true,
     sandboxes: (command, disable) => !disable && !command.startsWith('excluded'),
     prepare: () => {},
+    follow: () => {},
     async wrap(command) {
       if (o.fail) throw new Error('no room for the profile');
       wrapped.push(command);
