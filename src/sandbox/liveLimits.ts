@@ -103,6 +103,8 @@ export interface LiveLimitsDeps<C extends WriteLists> {
   check: ConfigCheck;
   /** Hands a config to the library (SandboxManager.updateConfig). */
   update(config: C): void;
+  /** What the runtime cannot enforce in its current config (Linux: write globs); the start's were already said. */
+  warnings?: () => string[];
   warn(message: string): void;
 }
 
@@ -150,6 +152,7 @@ export function createLiveLimits<C extends WriteLists>(deps: LiveLimitsDeps<C>):
     warned.add(m);
     deps.warn(m);
   };
+  for (const w of deps.warnings?.() ?? []) warned.add(`sandbox: ${w}`);
 
   return {
     apply(now) {
@@ -176,6 +179,7 @@ export function createLiveLimits<C extends WriteLists>(deps: LiveLimitsDeps<C>):
       }
       current = fitted.config;
       currentText = text;
+      for (const w of deps.warnings?.() ?? []) warnOnce(`sandbox: ${w}`);
       nowWritable = current.filesystem.allowWrite.map(plainDir).filter((d): d is string => d !== undefined);
       nowDenied = current.filesystem.denyWrite.map(globBase);
       return true;

@@ -225,6 +225,7 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     build: (now) => buildRuntimeConfig({ ...o, ...now, ruleCwd: o.cwd }),
     check: (c) => srt.SandboxRuntimeConfigSchema.safeParse(c),
     update: (c) => manager.updateConfig(c),
+    warnings: () => manager.getLinuxGlobPatternWarnings(),
     warn: o.warn,
   });
   return activeSandbox(s, manager, platform, live);

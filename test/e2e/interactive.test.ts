@@ -1,11 +1,12 @@
 // The interactive terminal mode end to end: bin/agent under a real pseudo-terminal (util-linux
 // `script` gives it one), driven by writing keystrokes and reading what a person would see.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text, toolUse } from '../fake-api/server.js';
-import { AGENT_BIN, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { ESC, startTty as startTtyAt, submit, type Tty } from './tty.js';
 
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!hasScript) console.warn('interactive.test.ts: skipped: util-linux `script` is not installed (it provides the pseudo-terminal)');
@@ -19,61 +20,7 @@ afterEach(async () => {
   api = undefined;
 });
 
-const ESC = String.fromCharCode(27);
-const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]|${ESC}[()][A-Z0-9]|\\r`, 'g');
-
-interface Tty {
-  child: ChildProcess;
-  raw(): string;
-  /** Everything shown so far, ANSI codes and carriage returns stripped. */
-  screen(): string;
-  type(keys: string): void;
-  /** Resolves when the screen after `from` matches; returns the index just past the match. */
-  waitFor(pattern: RegExp, from?: number, timeoutMs?: number): Promise<number>;
-  exited: Promise<number | null>;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function startTty(args: string[], cwd: string, env: Record<string, string> = {}): Tty {
-  const cmd = [AGENT_BIN, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
-    cwd,
-    env: { ...process.env, TERM: 'xterm', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api!.url, AGENT_MAX_RETRIES: '0', CLAUDE_CONFIG_DIR: tempDir('agent-config-'), ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (c: string) => (out += c));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stdin!.on('error', () => {});
-  const screen = () => out.replace(ANSI, '');
-  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-  return {
-    child,
-    raw: () => out,
-    screen,
-    type: (keys) => child.stdin!.write(keys),
-    async waitFor(pattern, from = 0, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const s = screen().slice(from);
-        const m = pattern.exec(s);
-        if (m) return from + m.index + m[0].length;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; screen:\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
-    exited,
-  };
-}
-
-/** After the prompt `> ` shows, type one line. Returns the screen position after the prompt. */
-async function submit(t: Tty, line: string, from: number): Promise<number> {
-  const at = await t.waitFor(/^> $|\n> /m, from);
-  t.type(line + '\r');
-  return at;
-}
+const startTty = (args: string[], cwd: string, env: Record<string, string> = {}) => startTtyAt(api!.url, args, cwd, env);
 
 describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
   it('two prompts in one session, then /exit exits 0 after the SessionEnd hook; the banner says how to leave', async () => {

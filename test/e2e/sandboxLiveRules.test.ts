@@ -1,8 +1,9 @@
 // The Bash sandbox follows the rules and directories as they change mid-session, end to end with
-// real bubblewrap: a host's updatedPermissions (through the official SDK and over stream-json)
-// opens a domain (also for a command already running), masks a newly denied folder from the next
-// command, adds and removes limits; EnterWorktree moves the writable folder into the worktree.
-import { execFileSync } from 'node:child_process';
+// real bubblewrap: a host's updatedPermissions (through the official SDK and over stream-json),
+// apply_flag_settings and the terminal's [a]lways open a domain (also for a command already
+// running), mask a newly denied folder from the next command, add and remove limits;
+// EnterWorktree moves the writable folder into the worktree.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, runAgent, type FakeApi } from './harness.js';
 import { sandboxUnavailableReason } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
+import { startTty, submit, type Tty } from './tty.js';
 
 const reason = sandboxUnavailableReason();
 if (reason) console.log(`SKIPPED: the sandbox live-rules tests: ${reason}`);
@@ -19,7 +21,10 @@ const describeSandbox = reason ? describe.skip : describe;
 
 let api: FakeApi | undefined;
 let server: http.Server | undefined;
+let tty: Tty | undefined;
 afterEach(async () => {
+  if (tty && tty.child.exitCode === null) tty.child.kill('SIGKILL');
+  tty = undefined;
   await api?.close();
   api = undefined;
   server?.close();
@@ -149,6 +154,28 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(r.lifted).toEqual({ text: 'TOPSECRET=hunter2', isError: false });
     expect(r.flagged.isError).toBe(true);
     expect(r.flagged.text).not.toContain('hunter2');
+  });
+
+  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)("the terminal's [a]lways for a Write outside the working directory adds the folder: sandboxed Bash may write there from the next command", async () => {
+    const cwd = tempDir();
+    const outside = realpathSync(tempDir('agent-outside-'));
+    api = await startFakeApi(
+      oneByOne([
+        toolUse('Write', { file_path: join(outside, 'a.txt'), content: 'a\n' }, 'write'),
+        toolUse('Bash', { command: `echo b > ${outside}/b.txt && echo wrote` }, 'bash'),
+      ]),
+    );
+    tty = startTty(api.url, ['--allowedTools', 'Bash', ...sandboxSettings()], cwd);
+    let at = await submit(tty, 'go', 0);
+    at = await tty.waitFor(/Allow Write\(/, at);
+    tty.type('a\r');
+    at = await tty.waitFor(/done/, at);
+    await submit(tty, '/exit', at);
+    expect(await tty.exited).toBe(0);
+    const r = allResults(api);
+    expect(r.write.isError).toBe(false);
+    expect(r.bash).toEqual({ text: 'wrote', isError: false });
+    expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('b\n');
   });
 
   it('in a worktree entered with EnterWorktree, sandboxed Bash writes and commits there, cannot write the main checkout or outside; after ExitWorktree the checkout is writable again', async () => {

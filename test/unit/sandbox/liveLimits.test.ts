@@ -125,6 +125,24 @@ describe('live limits', () => {
     expect(updates).toHaveLength(0);
   });
 
+  it("what the runtime cannot enforce after a change (Linux: write globs) is said once; the start's warnings are not repeated", () => {
+    const o = setup('/proj');
+    const warnings: string[] = [];
+    let runtimeSays = ['old glob'];
+    const live = createLiveLimits({
+      initial: buildRuntimeConfig(o),
+      build: (now) => buildRuntimeConfig({ ...o, ...now }),
+      check,
+      update: () => {},
+      warnings: () => runtimeSays,
+      warn: (m) => warnings.push(m),
+    });
+    runtimeSays = ['old glob', 'new glob'];
+    live.apply({ rules: { allow: [], deny: ['Edit(*.lock)'] }, cwd: '/proj', workingDirs: ['/proj'] });
+    live.apply({ rules: { allow: [], deny: ['Edit(*.lock)', 'Edit(*.tmp)'] }, cwd: '/proj', workingDirs: ['/proj'] });
+    expect(warnings).toEqual(['sandbox: new glob']);
+  });
+
   it('a write violation is dropped only where a folder made writable since the start let it through', () => {
     const { live } = follower('/proj');
     live.apply({ rules: { allow: ['Edit(//data/**)'], deny: ['Edit(//data/locked/**)'] }, cwd: '/proj', workingDirs: ['/proj', '/extra'] });
