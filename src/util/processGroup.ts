@@ -1,50 +1,12 @@
 // Child processes that die with their run: every child leads its own process group, and a
 // timeout, an abort or our own exit kills the whole group (a shell's grandchildren included).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileActivity } from './fileActivity.js';
+import { findTagged, findTaggedNow, OWNER_ENV } from './taggedProcesses.js';
 
 const live = new Set<ChildProcess>();
 
-/**
- * Every command we start carries AGENT_RUNTIME_OWNER=<our pid>.<n> in its environment, and so does
- * everything it starts. A process that still carries it after its command ended was left running
- * (`cmd &`, nohup, setsid, a daemon): killing the group cannot reach a new session, the tag can.
- * Linux only (/proc); a process that clears its environment (env -i) escapes it.
- */
-export const OWNER_ENV = 'AGENT_RUNTIME_OWNER';
 let commandCount = 0;
-
-/**
- * Pids of live processes whose environment has AGENT_RUNTIME_OWNER=`tag` (`tag` ending in "."
- * matches by prefix). `minPid` skips older pids (a command's processes were made after its shell),
- * which keeps the scan after each command cheap; pid wrap-around can hide one from that report,
- * never from the full scan at exit.
- */
-export function processesTagged(tag: string, minPid = 0): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const byPrefix = tag.endsWith('.');
-  const needle = Buffer.from(`${OWNER_ENV}=${tag}${byPrefix ? '' : '\0'}`);
-  const out: number[] = [];
-  for (const name of entries) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid < minPid || pid === process.pid) continue;
-    let env: Buffer;
-    try {
-      env = readFileSync(`/proc/${pid}/environ`);
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    const at = env.indexOf(needle);
-    if (at === 0 || (at > 0 && env[at - 1] === 0)) out.push(pid);
-  }
-  return out;
-}
 
 /** Kill a child's whole process group; falls back to the child alone if the group is gone. */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
@@ -62,11 +24,12 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
 
 /**
  * Kill every process group we started, and every process our commands left running (found by
- * their tag). Called on SIGTERM/SIGINT and at exit.
+ * their tag: killing a group cannot reach a process that started a new session, the tag can).
+ * Called on SIGTERM/SIGINT and at exit.
  */
 export function killAllGroups(signal: NodeJS.Signals = 'SIGKILL'): void {
   for (const child of live) killGroup(child, signal);
-  for (const pid of processesTagged(`${process.pid}.`)) {
+  for (const pid of findTaggedNow(`${process.pid}.`)) {
     try {
       process.kill(pid, signal);
     } catch {
@@ -171,6 +134,7 @@ export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
 /** Run `command` through bash in its own process group, with caps, timeout and abort. */
 export function runShellCommand(command: string, opts: GroupRunOptions): Promise<GroupRunResult> {
   const max = opts.maxOutputChars ?? 1_000_000;
+  // Inherited by all the command starts, so what it leaves running can be found (taggedProcesses.ts).
   const tag = `${process.pid}.${++commandCount}`;
   return new Promise((resolve) => {
     const child = spawn('/bin/bash', ['-c', command], {
@@ -232,8 +196,7 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
       live.delete(child);
       // A background grandchild may still hold the pipes open; the group goes with its leader.
       if (timedOut || aborted) killGroup(child);
-      const leftRunning = opts.findLeftovers ? processesTagged(tag, child.pid ?? 0) : undefined;
-      resolve({
+      const settle = (leftRunning?: number[]) => resolve({
         stdout: stdout.toString(),
         stderr: stderr.toString(),
         combined: combined.toString(),
@@ -244,6 +207,8 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
         truncatedChars: stdout.dropped + stderr.dropped,
         ...(leftRunning?.length ? { leftRunning } : {}),
       });
+      if (opts.findLeftovers) findTagged(tag, child.pid ?? 0).then(settle, () => settle());
+      else settle();
     };
     child.on('error', (err) => {
       stderr.push(String(err.message));

@@ -112,35 +112,32 @@ describe('synchronous subagents', () => {
     expect(p.stderr()).not.toContain('internal error');
   });
 
-  it('two Task calls in one turn run concurrently: two subagents each running `sleep 1` take about 1 s, not 2', async () => {
-    const times: Record<string, number> = {};
+  it('two Task calls in one turn run concurrently: each subagent\'s Bash command sees the other start while it waits', async () => {
+    // Overlap shown by order, not by wall clock: each command marks its start, then waits (up to
+    // 8 s) for the other's mark. Run one after the other, the first would give up alone.
+    const meet = (me: string, other: string) =>
+      `touch ${me}.started; for i in $(seq 400); do [ -e ${other}.started ] && break; sleep 0.02; done; [ -e ${other}.started ] && echo ${me}-met-${other} || echo ${me}-alone`;
+    const cwd = tempDir();
     api = await startFakeApi(
       routed(
-        (req) => {
-          if (turns(req) === 0) {
-            times.fanOut = Date.now();
-            return {
-              content: [
-                { type: 'tool_use', id: 'toolu_A', name: 'Task', input: { description: 'A', prompt: 'SUBA: sleep', subagent_type: 'general-purpose' } },
-                { type: 'tool_use', id: 'toolu_B', name: 'Agent', input: { description: 'B', prompt: 'SUBB: sleep', subagent_type: 'general-purpose' } },
-              ],
-            };
-          }
-          times.joined = Date.now();
-          return text(lastToolResults(req).map((r) => resultText(r.content)).join(' + '));
-        },
+        (req) =>
+          turns(req) === 0
+            ? {
+                content: [
+                  { type: 'tool_use', id: 'toolu_A', name: 'Task', input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' } },
+                  { type: 'tool_use', id: 'toolu_B', name: 'Agent', input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' } },
+                ],
+              }
+            : text(lastToolResults(req).map((r) => resultText(r.content)).join(' + ')),
         {
-          'SUBA:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'sleep 1; echo A-slept' }) : text('A done')),
-          'SUBB:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'sleep 1; echo B-slept' }) : text('B done')),
+          'SUBA:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: meet('A', 'B') }) : text(resultText(lastToolResults(req)[0].content))),
+          'SUBB:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: meet('B', 'A') }) : text(resultText(lastToolResults(req)[0].content))),
         },
       ),
     );
-    const p = startAgent({ api, args: ARGS });
+    const p = startAgent({ api, cwd, args: ARGS });
     const { result, msgs } = await runSession(p, 'fan out');
-    expect(result).toMatchObject({ subtype: 'success', result: 'A done + B done' });
-    const elapsed = times.joined - times.fanOut;
-    expect(elapsed).toBeGreaterThanOrEqual(1000);
-    expect(elapsed).toBeLessThan(1800);
+    expect(result).toMatchObject({ subtype: 'success', result: 'A-met-B + B-met-A' });
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(3);
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(3);
   });

@@ -230,16 +230,20 @@ describe('agent teams: the host closes stdin while teammates work', () => {
 
 describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessage {to})', () => {
   it('two named agents run in parallel, ListAgents lists them, SendMessage {to} reaches the lead; TeamCreate is not offered without the flag', async () => {
-    const sentAt: Record<string, number> = {};
+    // Side by side shown by order, not by wall clock: each teammate's command marks its start, then
+    // waits (up to 8 s) for the other's mark; run one after the other, the first would give up alone.
+    const other = { alice: 'bob', bob: 'alice' } as Record<string, string>;
+    const meet = (me: string) =>
+      `touch ${me}.started; for i in $(seq 400); do [ -e ${other[me]}.started ] && break; sleep 0.02; done; [ -e ${other[me]}.started ] && echo met-${other[me]} || echo alone`;
     let listed = '';
     api = await startFakeApi((req): ScriptedReply => {
       const who = memberOf(req);
       const n = turns(req);
       if (who) {
-        if (n === 0) return toolUse('Bash', { command: 'sleep 1' });
+        if (n === 0) return toolUse('Bash', { command: meet(who) });
         if (n === 1) {
-          sentAt[who] = Date.now();
-          return toolUse('SendMessage', { to: 'team-lead', message: `${who} done`, summary: `${who} report` });
+          const met = resultText(lastToolResults(req)[0]?.content).trim();
+          return toolUse('SendMessage', { to: 'team-lead', message: `${who} done (${met})`, summary: `${who} report` });
         }
         return text(`${who} idle`);
       }
@@ -258,8 +262,9 @@ describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessa
     const seen = () => api!.requests.filter((r) => !memberOf(r)).map(lastUserText).join('\n');
     expect(await waitUntil(() => seen().includes('alice done') && seen().includes('bob done'), 10_000)).toBe(true);
     expect(seen()).toMatch(/<teammate-message teammate_id="alice" summary="alice report">/);
-    // The two 1 s commands ran side by side, not one after the other.
-    expect(Math.abs(sentAt.alice - sentAt.bob)).toBeLessThan(900);
+    // The two commands ran side by side, not one after the other.
+    expect(seen()).toContain('alice done (met-bob)');
+    expect(seen()).toContain('bob done (met-alice)');
     expect(listed).toMatch(/alice \(general-purpose\): (working|idle)/);
     expect(listed).toMatch(/bob \(general-purpose\): (working|idle)/);
     const init = p.json().find((m) => m.subtype === 'init')!;

@@ -125,11 +125,11 @@ describe('command hooks', () => {
   });
 
   it('an async command hook is not waited for', async () => {
-    const s = script('async.sh', 'sleep 2');
+    const s = script('async.sh', 'sleep 10');
     const { r } = runner({ PostToolUse: [{ hooks: [{ type: 'command', command: s, async: true }] }] });
     const t0 = Date.now();
     await r.run('PostToolUse', {}, { matchValue: 'Bash', signal: signal() });
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('unsupported hook types and unknown events warn, they do not break the run', () => {
@@ -203,7 +203,7 @@ describe('callback hooks', () => {
     setTimeout(() => ac.abort(), 50);
     const t0 = Date.now();
     await r.run('Stop', {}, { signal: ac.signal });
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(Date.now() - t0).toBeLessThan(5000); // the host never answers
     expect(warnings).toEqual([]);
   });
 });

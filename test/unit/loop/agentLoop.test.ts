@@ -106,12 +106,12 @@ describe('agentLoop', () => {
 
   it('an abort while tools run ends the run as interrupted, with every tool_use answered', async () => {
     const ac = new AbortController();
-    script = [{ content: [call('UnsafeSleep', 'slow', 5000), call('UnsafeSleep', 'never', 10)] }];
+    script = [{ content: [call('UnsafeSleep', 'slow', 30_000), call('UnsafeSleep', 'never', 10)] }];
     setTimeout(() => ac.abort(), 100);
     const history: HistoryMessage[] = [{ role: 'user', content: 'go' }];
     const started = Date.now();
     const { outcome } = await drive(history, config({ signal: ac.signal }));
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome).toMatchObject({ subtype: 'error_during_execution', interrupted: true });
     const answered = (history[2].content as unknown as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id);
     expect(answered).toEqual(['toolu_slow', 'toolu_never']);

@@ -1,5 +1,5 @@
 // The task registry and background shells: announcements, notices for the model, stop, output files.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundShellService } from '../../../src/tasks/backgroundShell.js';
@@ -87,7 +87,7 @@ describe('TaskRegistry', () => {
     setTimeout(() => registry.finish(rec.id, { status: 'completed', summary: 's' }), 30);
     const t1 = Date.now();
     await waiting;
-    expect(Date.now() - t1).toBeLessThan(1000);
+    expect(Date.now() - t1).toBeLessThan(5000); // woken by the end, not by its 10 s timeout
   });
 
   it('stopAll aborts every running task and reports it stopped, without waking the model', async () => {
@@ -128,11 +128,14 @@ describe('background shells', () => {
     const { registry, emitted } = setup();
     const svc = createBackgroundShellService(registry);
     const cwd = tempDir();
-    const { taskId, outputFile } = await svc.start('echo one; sleep 0.3; echo two >&2; exit 0', { cwd, toolUseId: 't1', description: 'Two lines' });
+    // The command holds between its two lines until the test says go: the first line must be in
+    // the file while it still runs (an order, not a time window, so load cannot fail it).
+    const { taskId, outputFile } = await svc.start('echo one; until [ -e go ]; do sleep 0.02; done; echo two >&2; exit 0', { cwd, toolUseId: 't1', description: 'Two lines' });
     const control = createTaskControlService(registry);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await waitUntil(() => readFileSync(outputFile, 'utf8') !== '', 5000, 10)).toBe(true);
     expect(readFileSync(outputFile, 'utf8')).toBe('one\n');
     expect(control.get(taskId)?.status).toBe('running');
+    writeFileSync(join(cwd, 'go'), '');
     await control.wait(taskId, 5000, new AbortController().signal);
     expect(readFileSync(outputFile, 'utf8')).toBe('one\ntwo\n\n[exited with code 0]\n');
     expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({
