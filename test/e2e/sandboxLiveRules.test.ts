@@ -1,8 +1,8 @@
 // The Bash sandbox follows the rules and directories as they change mid-session, end to end with
 // real bubblewrap: a host's updatedPermissions (through the official SDK and over stream-json),
-// apply_flag_settings and the terminal's [a]lways open a domain (also for a command already
-// running), mask a newly denied folder from the next command, add and remove limits;
-// EnterWorktree moves the writable folder into the worktree.
+// apply_flag_settings, the terminal's [a]lways and a skill's allowed-tools open a domain (also
+// for a command already running), mask a newly denied folder from the next command, add and
+// remove limits; EnterWorktree moves the writable folder into the worktree.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -91,6 +91,30 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(stderr.join('')).toMatch(/left out of the sandbox's limits.*network\.allowedDomains entry "\*\.com"/);
     // A host's "always" is this session's only: no settings file was written.
     expect(existsSync(join(cwd, '.claude', 'settings.local.json'))).toBe(false);
+  });
+
+  it("a skill's allowed-tools WebFetch(domain:…) opens the network for its turn only", async () => {
+    let hits = 0;
+    server = http.createServer((_q, res) => {
+      hits++;
+      res.end('hello from the host\n');
+    });
+    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
+    const port = (server.address() as { port: number }).port;
+    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude/skills/fetch'), { recursive: true });
+    writeFileSync(join(cwd, '.claude/skills/fetch/SKILL.md'), '---\nname: fetch\ndescription: Fetch from the host\nallowed-tools: WebFetch(domain:127.0.0.1)\n---\nFETCH-BODY\n');
+    api = await startFakeApi(
+      oneByOne([toolUse('Skill', { skill: 'fetch' }, 'skill'), toolUse('Bash', { command: curl }, 'during'), text('fetched'), toolUse('Bash', { command: curl }, 'later')]),
+    );
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash,Skill(fetch)', ...sandboxSettings()], input: userLine('fetch') + '\n' + userLine('again') + '\n', timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const res = allResults(api);
+    expect(res.skill.isError).toBe(false);
+    expect(res.during).toEqual({ text: 'hello from the host', isError: false });
+    expect(res.later.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
+    expect(hits).toBe(1);
   });
 
   it('over stream-json: a Read deny rule added by the answer masks the folder from that very command (the wrap made ahead is not used); addDirectories opens a folder for writing; removeRules lifts the mask; an apply_flag_settings deny masks it again', async () => {
