@@ -1,8 +1,6 @@
 // The control requests a host may send, each answered by a handler. Unknown subtypes are answered
 // with an error by the channel itself.
-import { z } from 'zod';
 import {
-  describeIssues,
   initializeRequestSchema,
   setMaxThinkingTokensRequestSchema,
   setModelRequestSchema,
@@ -10,6 +8,7 @@ import {
   type PermissionMode,
 } from '../protocol/inbound.js';
 import type { ControlChannel } from './channel.js';
+import { parseControlRequest } from './parseRequest.js';
 import { handleInitialize, type InitializeTarget } from './initializeHandler.js';
 
 export interface ControlTarget {
@@ -21,17 +20,8 @@ export interface ControlTarget {
   mcpStatus(): unknown;
 }
 
-function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string): z.infer<S> {
-  const r = schema.safeParse(request);
-  if (!r.success) {
-    const msg = describeIssues(r.error);
-    throw new Error(msg.startsWith(subtype) ? msg : `${subtype}: ${msg}`);
-  }
-  return r.data;
-}
-
 export function registerControlHandlers(channel: ControlChannel, target: ControlTarget): void {
-  channel.on('initialize', (req) => handleInitialize(parse(initializeRequestSchema, req, 'initialize'), target.initialize));
+  channel.on('initialize', (req) => handleInitialize(parseControlRequest(initializeRequestSchema, req, 'initialize'), target.initialize));
   channel.on('interrupt', () => {
     target.interrupt();
     return {};
@@ -39,15 +29,15 @@ export function registerControlHandlers(channel: ControlChannel, target: Control
   channel.on('set_model', (req) => {
     if ('model' in req && req.model !== undefined && req.model !== null && typeof req.model !== 'string')
       throw new Error('set_model: model must be a string');
-    target.setModel(parse(setModelRequestSchema, { ...req, model: req.model ?? undefined }, 'set_model').model);
+    target.setModel(parseControlRequest(setModelRequestSchema, { ...req, model: req.model ?? undefined }, 'set_model').model);
     return {};
   });
   channel.on('set_permission_mode', (req) => {
-    target.setPermissionMode(parse(setPermissionModeRequestSchema, req, 'set_permission_mode').mode);
+    target.setPermissionMode(parseControlRequest(setPermissionModeRequestSchema, req, 'set_permission_mode').mode);
     return {};
   });
   channel.on('set_max_thinking_tokens', (req) => {
-    target.setMaxThinkingTokens(parse(setMaxThinkingTokensRequestSchema, req, 'set_max_thinking_tokens').max_thinking_tokens);
+    target.setMaxThinkingTokens(parseControlRequest(setMaxThinkingTokensRequestSchema, req, 'set_max_thinking_tokens').max_thinking_tokens);
     return {};
   });
   channel.on('mcp_status', () => target.mcpStatus());

@@ -9,6 +9,7 @@ import type { McpServerConfig } from '../mcp/config.js';
 import type { HostRequest } from '../mcp/hostTransport.js';
 import { normalizeName } from '../mcp/tools.js';
 import type { ControlChannel } from './channel.js';
+import { parseControlRequest } from './parseRequest.js';
 
 const setServersSchema = z.object({
   servers: z.record(z.string(), z.unknown(), { error: 'mcp_set_servers: servers must be an object of name → config' }),
@@ -32,34 +33,25 @@ export interface McpControlTarget {
   knownServers(): Promise<string[]>;
 }
 
-function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string): z.infer<S> {
-  const r = schema.safeParse(request);
-  if (!r.success) {
-    const msg = r.error.issues[0].message;
-    throw new Error(msg.startsWith(subtype) ? msg : `${subtype}: ${msg}`);
-  }
-  return r.data;
-}
-
 export function registerMcpControlHandlers(channel: ControlChannel, target: McpControlTarget): void {
   channel.on('mcp_set_servers', async (req) => {
-    const { servers } = parse(setServersSchema, req, 'mcp_set_servers');
+    const { servers } = parseControlRequest(setServersSchema, req, 'mcp_set_servers');
     // Every config is checked before anything changes: a bad one leaves the set as it was.
     const configs = new Map<string, McpServerConfig>();
     for (const [name, config] of Object.entries(servers)) configs.set(name, await target.parseServer(name, config));
     return (await target.manager()).setServers(configs, target.hostRequest);
   });
   channel.on('mcp_reconnect', async (req) => {
-    await (await target.manager()).reconnect(parse(serverNameSchema, req, 'mcp_reconnect').serverName);
+    await (await target.manager()).reconnect(parseControlRequest(serverNameSchema, req, 'mcp_reconnect').serverName);
     return {};
   });
   channel.on('mcp_toggle', async (req) => {
-    const r = parse(toggleSchema, req, 'mcp_toggle');
+    const r = parseControlRequest(toggleSchema, req, 'mcp_toggle');
     await (await target.manager()).toggle(r.serverName, r.enabled);
     return {};
   });
   channel.on('mcp_read_resource', async (req) => {
-    const r = parse(readResourceSchema, req, 'mcp_read_resource');
+    const r = parseControlRequest(readResourceSchema, req, 'mcp_read_resource');
     if (!r.uri.startsWith('ui://')) throw new Error(`mcp_read_resource: only ui:// resources can be read this way, not ${JSON.stringify(r.uri)}`);
     const m = await target.manager();
     if (m.isHostServer(r.serverName))
@@ -73,7 +65,7 @@ export function registerMcpControlHandlers(channel: ControlChannel, target: McpC
     }
   });
   channel.on('set_mcp_permission_mode_override', async (req) => {
-    const r = parse(modeOverrideSchema, req, 'set_mcp_permission_mode_override');
+    const r = parseControlRequest(modeOverrideSchema, req, 'set_mcp_permission_mode_override');
     // 'auto' hands each call to the reference's auto-mode classifier; there is none here, and
     // treating it as 'default' or as no override would not be what the host asked for.
     if (r.mode === 'auto')

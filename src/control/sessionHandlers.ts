@@ -3,13 +3,13 @@
 // is wrong; the channel turns a throw into an error response.
 import { z } from 'zod';
 import {
-  describeIssues,
   getContextUsageRequestSchema,
   readFileRequestSchema,
   rewindFilesRequestSchema,
   seedReadStateRequestSchema,
 } from '../protocol/inbound.js';
 import type { ControlChannel } from './channel.js';
+import { parseControlRequest } from './parseRequest.js';
 
 export interface SessionControlTarget {
   rewindFiles(userMessageId: string, dryRun: boolean): Promise<unknown>;
@@ -18,24 +18,15 @@ export interface SessionControlTarget {
   seedReadState(path: string, mtime: number): Promise<void>;
 }
 
-function parse<S extends z.ZodType>(schema: S, request: unknown, subtype: string): z.infer<S> {
-  const r = schema.safeParse(request);
-  if (!r.success) {
-    const msg = describeIssues(r.error);
-    throw new Error(msg.startsWith(subtype) ? msg : `${subtype}: ${msg}`);
-  }
-  return r.data;
-}
-
 export function registerSessionControlHandlers(channel: ControlChannel, target: SessionControlTarget): void {
   channel.on('rewind_files', (req) => {
-    const r = parse(rewindFilesRequestSchema, req, 'rewind_files');
+    const r = parseControlRequest(rewindFilesRequestSchema, req, 'rewind_files');
     return target.rewindFiles(r.user_message_id, r.dry_run ?? false);
   });
-  channel.on('get_context_usage', (req) => target.contextUsage(parse(getContextUsageRequestSchema, req, 'get_context_usage').detail ?? 'summary'));
-  channel.on('read_file', (req) => target.readFile(parse(readFileRequestSchema, req, 'read_file')));
+  channel.on('get_context_usage', (req) => target.contextUsage(parseControlRequest(getContextUsageRequestSchema, req, 'get_context_usage').detail ?? 'summary'));
+  channel.on('read_file', (req) => target.readFile(parseControlRequest(readFileRequestSchema, req, 'read_file')));
   channel.on('seed_read_state', async (req) => {
-    const r = parse(seedReadStateRequestSchema, req, 'seed_read_state');
+    const r = parseControlRequest(seedReadStateRequestSchema, req, 'seed_read_state');
     await target.seedReadState(r.path, r.mtime);
     return {};
   });

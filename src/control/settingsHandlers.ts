@@ -14,6 +14,7 @@ import { parseSettingsText } from '../settings/load.js';
 import type { Settings } from '../settings/schema.js';
 import { EFFORT_LEVELS } from '../loop/pricing.js';
 import type { ControlChannel } from './channel.js';
+import { parseControlRequest } from './parseRequest.js';
 
 /** The keys apply_flag_settings can re-apply to a running session. */
 const LIVE_KEYS = ['permissions', 'model'] as const;
@@ -46,12 +47,11 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
   let current = deps.initial;
 
   channel.on('apply_flag_settings', (req) => {
-    const parsed = applySchema.safeParse(req);
-    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
-    const unsupported = Object.keys(parsed.data.settings).filter((k) => !(LIVE_KEYS as readonly string[]).includes(k));
+    const { settings } = parseControlRequest(applySchema, req, 'apply_flag_settings');
+    const unsupported = Object.keys(settings).filter((k) => !(LIVE_KEYS as readonly string[]).includes(k));
     if (unsupported.length)
       throw new Error(`apply_flag_settings: ${unsupported.join(', ')} cannot be applied to a running session by this agent runtime (supported: ${LIVE_KEYS.join(', ')})`);
-    const next = mergeLayer(flagLayer, parsed.data.settings);
+    const next = mergeLayer(flagLayer, settings);
     const layer = parseSettingsText(JSON.stringify(next), 'apply_flag_settings');
     if (next.model !== undefined && (typeof next.model !== 'string' || next.model.trim() === ''))
       throw new Error('apply_flag_settings: model must be a model id or alias');
@@ -61,16 +61,14 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
     for (const r of [...loaded.permissions.allow, ...loaded.permissions.deny, ...loaded.permissions.ask]) parseRule(r);
     deps.permissions.batch(() => syncRules(deps, current, loaded));
     if (mode !== undefined) deps.permissions.setMode(mode);
-    if ('model' in parsed.data.settings) deps.setModel(typeof next.model === 'string' ? next.model : undefined);
+    if ('model' in settings) deps.setModel(typeof next.model === 'string' ? next.model : undefined);
     flagLayer = next;
     current = loaded;
     return {};
   });
 
   channel.on('update_settings', (req) => {
-    const parsed = updateSchema.safeParse(req);
-    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
-    const { source, settings } = parsed.data;
+    const { source, settings } = parseControlRequest(updateSchema, req, 'update_settings');
     const fileSource: SettingSource = source === 'localSettings' ? 'local' : 'user';
     if (!deps.sources.includes(fileSource))
       throw new Error(`update_settings: ${source} is not loaded in this session (--setting-sources excludes ${fileSource})`);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { TaskRegistry } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled, type ForegroundTasks } from '../tasks/foreground.js';
 import type { ControlChannel } from './channel.js';
+import { parseControlRequest } from './parseRequest.js';
 
 const stopTaskSchema = z.object({ task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty') });
 const backgroundTasksSchema = z.object({
@@ -13,9 +14,7 @@ const backgroundTasksSchema = z.object({
 
 export function registerTaskControlHandlers(channel: ControlChannel, registry: TaskRegistry, foreground: ForegroundTasks, env: NodeJS.ProcessEnv = process.env): void {
   channel.on('stop_task', async (req) => {
-    const parsed = stopTaskSchema.safeParse(req);
-    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
-    const id = parsed.data.task_id;
+    const id = parseControlRequest(stopTaskSchema, req, 'stop_task').task_id;
     const rec = registry.get(id);
     if (!rec) throw new Error(`stop_task: no task with id ${id}`);
     if (rec.status !== 'running') throw new Error(`stop_task: task ${id} is not running (it ${rec.status})`);
@@ -25,10 +24,9 @@ export function registerTaskControlHandlers(channel: ControlChannel, registry: T
   // As sdk.d.ts documents: with tool_use_id, false when no foreground task has it; without,
   // everything in the foreground moves (true, also when nothing was running).
   channel.on('background_tasks', (req) => {
-    const parsed = backgroundTasksSchema.safeParse(req);
-    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
+    const parsed = parseControlRequest(backgroundTasksSchema, req, 'background_tasks');
     if (backgroundTasksDisabled(env)) throw new Error(`background_tasks: ${BACKGROUND_DISABLED_MESSAGE}; nothing was moved`);
-    const id = parsed.data.tool_use_id ?? undefined;
+    const id = parsed.tool_use_id ?? undefined;
     const moved = foreground.background(id);
     return { backgrounded: id === undefined ? true : moved > 0 };
   });

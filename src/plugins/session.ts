@@ -3,7 +3,8 @@
 // system/init lists them, and reload_plugins reads them again (and adds more) while it runs.
 import type { ControlChannel } from '../control/channel.js';
 import { CodedControlError } from '../control/channel.js';
-import { describeIssues, reloadPluginsRequestSchema } from '../protocol/inbound.js';
+import { parseControlRequest } from '../control/parseRequest.js';
+import { reloadPluginsRequestSchema } from '../protocol/inbound.js';
 import type { LoadedPlugin, PluginSpec } from './load.js';
 import type { PluginReload, PluginSet } from './pluginSet.js';
 import type { McpServerConfig } from '../mcp/config.js';
@@ -66,9 +67,7 @@ export function registerPluginControlHandlers(channel: ControlChannel, set: Plug
     ...extra,
   });
   channel.on('reload_plugins', async (raw) => {
-    const r = reloadPluginsRequestSchema.safeParse(raw);
-    if (!r.success) throw new Error(`reload_plugins: ${describeIssues(r.error)}`);
-    const req = r.data;
+    const req = parseControlRequest(reloadPluginsRequestSchema, raw, 'reload_plugins');
     if (req.refuse_if_busy && view.busy())
       throw new CodedControlError('reload_plugins: the session is busy (a turn is running or queued); nothing was reloaded — ask again once it is idle', 'reload_plugins_busy');
     const prepared: PluginReload = await set.prepareReload(specsFromConfigs(req.add_plugins ?? []));

@@ -132,12 +132,21 @@ export const setMaxThinkingTokensRequestSchema = z.looseObject({
   max_thinking_tokens: z.number().int().nonnegative().nullable(),
 });
 
-/** A short, human-readable account of a zod failure: `path: message; …`. */
+/**
+ * A short, human-readable account of a zod failure: `path: message; …`. A message that already
+ * names its field (one a schema wrote: `read_file: path is empty`) goes without the path.
+ */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .map((i) => (i.path.length && !namesField(i.message, i.path[i.path.length - 1]) ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
+}
+
+/** The key as a whole word of the message (`a` is not named by `Invalid`). */
+function namesField(message: string, key: PropertyKey): boolean {
+  if (typeof key !== 'string') return false;
+  return new RegExp(`(^|[^\\w])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(message);
 }
 
 // Session and file-state control requests (src/control/sessionHandlers.ts).
