@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { sandboxUnavailableReason, which } from './sandboxAvailable.js';
+import { sandboxUnavailableReason, startHostServer, which } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
 import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
 
@@ -157,18 +157,14 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   });
 
   it('network: a loopback server the test started is refused (and reported); allowed once its domain is allowed by a WebFetch rule', async () => {
-    let hits = 0;
-    server = http.createServer((_q, s) => {
-      hits++;
-      s.end('hello from the host\n');
-    });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const viaProxy = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const viaProxy = host.viaProxy;
     const direct = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
 
     const denied = await runCalls([{ command: viaProxy }, { command: direct }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
-    expect(hits).toBe(0);
+    expect(host.hits()).toBe(0);
     expect(denied.results.t1.text).not.toContain('hello from the host');
     expect(denied.results.t1.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
     expect(denied.results.t2.isError).toBe(true);
@@ -180,7 +176,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       args: ['--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })],
     });
     expect(allowed.results.t1).toEqual({ text: 'hello from the host', isError: false });
-    expect(hits).toBe(1);
+    expect(host.hits()).toBe(1);
   });
 
   it("one network namespace per session, bridges started once: a server a background shell started is reached by the next command; no bridge runs in a command's sandbox; a command cannot lift its own masks", async () => {
@@ -212,14 +208,10 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   });
 
   it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
-    let hits = 0;
-    server = http.createServer((_q, s) => {
-      hits++;
-      s.end('hello from the host\n');
-    });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const curl = host.viaProxy;
     const outside = tempDir('agent-outside-');
     let agentPid = 0;
     /** The holder: the agent's bubblewrap child started with --info-fd (commands' bubblewraps are not). */
@@ -249,7 +241,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(after.t1).toEqual({ text: 'hello from the host', isError: false });
     expect(after.t2.isError).toBe(true);
     expect(existsSync(join(outside, 'x'))).toBe(false);
-    expect(hits).toBe(2);
+    expect(host.hits()).toBe(2);
     expect(p.stderr()).toContain("the session's shared network namespace ended");
   });
 
