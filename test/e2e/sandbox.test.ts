@@ -207,6 +207,41 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(r.results.t4.text).not.toContain('TOP-SECRET');
   });
 
+  it('a profile too long for one command line (bubblewrap reads its mounts from a file) still joins the shared namespace: the masks hold, no bridge of its own', async () => {
+    const cwd = tempDir();
+    // 700 masked files with long names: past the 128 KiB one argument can carry.
+    const names = Array.from({ length: 700 }, (_, i) => `${'m'.repeat(200)}-${String(i).padStart(4, '0')}.key`);
+    mkdirSync(join(cwd, 'k'));
+    for (const n of names) writeFileSync(join(cwd, 'k', n), 'SECRET\n');
+    writeFileSync(join(cwd, 'k/open.txt'), 'PUBLIC\n');
+    const settingsFile = join(tempDir('agent-settings-'), 'settings.json');
+    writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: names.map((n) => join(cwd, 'k', n)) } } }));
+    api = await startFakeApi([calls([['Bash', { command: `cat k/${names[345]} 2>&1; cat k/open.txt; cat /proc/[0-9]*/comm | grep -c socat; sleep 1` }]]), text('done')]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash', '--settings', settingsFile],
+      env: { TMPDIR: tempDir('agent-tmpdir-') },
+    });
+    p.sendRaw(userLine('go'));
+    // While it sleeps: the agent's child is bubblewrap reading its options from a file (--args),
+    // entered through nsenter by the launcher (whose `exec` left bubblewrap in its place).
+    const bwrapArgs = () =>
+      spawnSync('ps', ['-o', 'args=', '--ppid', String(p.child.pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        // (The start-up probe of the runtime's own wrap also reads a file, with a namespace of its own.)
+        .find((l) => /^\S*bwrap .*--args 9/.test(l) && !l.includes('--unshare-net') && !l.includes('--info-fd'));
+    expect(await waitUntil(() => bwrapArgs() !== undefined, 20_000)).toBe(true);
+    await p.waitFor((m) => m.type === 'result', 30_000);
+    p.endInput();
+    await p.exited;
+    expect(p.stderr()).not.toContain('shared network namespace');
+    const out = resultsById(api.requests[1]).t1.text;
+    expect(out).not.toContain('SECRET');
+    expect(out).toContain('PUBLIC');
+    expect(out.trim().split('\n').pop()).toBe('0');
+  });
+
   it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
     const host = await startHostServer();
     server = host.server;
