@@ -1,7 +1,7 @@
 // The one way a Bash command of the model runs (foreground Bash and background shells alike):
 // inside the session's sandbox when it has one and the command is not exempt, else as is.
 import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../util/processGroup.js';
-import type { CommandSandbox } from './runtime.js';
+import type { CommandSandbox, WrappedCommand } from './runtime.js';
 
 export interface BashRunOptions extends GroupRunOptions {
   /** The session's sandbox; absent when `sandbox.enabled` is off. */
@@ -34,8 +34,24 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
   }
   let result: GroupRunResult;
   let violations: string[] = [];
+  const runWrapped = (w: WrappedCommand, onOutput = run.onOutput) =>
+    runShellCommand(w.command, { ...run, onOutput, env: { ...(run.env ?? process.env), ...w.env }, ...(w.argv ? { argv: w.argv } : {}) });
   try {
-    result = await runShellCommand(wrapped.command, { ...run, env: { ...(run.env ?? process.env), ...wrapped.env } });
+    if (wrapped.argv) {
+      const gate = new EntryGate(run.onOutput);
+      result = await runWrapped(wrapped, run.onOutput && gate.onOutput);
+      if (enteredNothing(result)) {
+        // The session's network namespace ended between the check and the start (its holder was
+        // killed): nothing ran. Once more; the new wrap is the runtime's own.
+        await wrapped.finish();
+        wrapped = await sandbox.wrap(command, { commandId, signal: run.signal });
+        result = await runWrapped(wrapped);
+      } else {
+        gate.release();
+      }
+    } else {
+      result = await runWrapped(wrapped);
+    }
     // What the command left running lives in the sandbox's PID namespace, which the kernel tears
     // down as the command ends, a few ms after it: report only what outlives that.
     if (result.leftRunning?.length) {
@@ -47,6 +63,42 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
     violations = await wrapped.finish();
   }
   return { ...result, sandboxed: true, violations };
+}
+
+/**
+ * Holds a run's first stderr output back while it may still be nsenter's one line saying it could
+ * not enter (then the command never ran, and its retry's output is the only one the consumer sees);
+ * passes everything through as soon as it cannot be.
+ */
+class EntryGate {
+  private held: Array<[string, 'stdout' | 'stderr']> = [];
+  private text = '';
+  private open = false;
+
+  constructor(private readonly sink?: (chunk: string, stream: 'stdout' | 'stderr') => void) {}
+
+  onOutput = (chunk: string, stream: 'stdout' | 'stderr'): void => {
+    if (this.open) return this.sink?.(chunk, stream);
+    this.held.push([chunk, stream]);
+    this.text += chunk;
+    const mayBeEntry = stream === 'stderr' && (NSENTER.startsWith(this.text) || (this.text.startsWith(NSENTER) && !this.text.slice(0, -1).includes('\n')));
+    if (!mayBeEntry) this.release();
+  };
+
+  /** Passes on what was held, and all that follows. */
+  release(): void {
+    if (this.open) return;
+    this.open = true;
+    for (const [chunk, stream] of this.held) this.sink?.(chunk, stream);
+    this.held = [];
+  }
+}
+
+const NSENTER = 'nsenter: ';
+
+/** All the run printed is nsenter failing to enter the session's namespaces: the command never started. */
+function enteredNothing(r: GroupRunResult): boolean {
+  return r.exitCode === 1 && /^nsenter: (cannot open \/proc\/\d+\/ns\/|reassociate to namespace )[^\n]*\n?$/.test(r.combined);
 }
 
 async function stillAlive(pids: number[], withinMs: number): Promise<number[]> {

@@ -2,13 +2,16 @@
 // proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
 // command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { childEnv } from '../util/processGroup.js';
 import { createLiveLimits, type LiveLimits, type SessionLimits } from './liveLimits.js';
 import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from './policy.js';
+import { quote, readLinuxWrap, reshapeLinuxWrap, type ReshapeOptions } from './linuxWrap.js';
 import { PreparedWraps } from './preparedWrap.js';
+import { onPath, SessionNetwork } from './sessionNetwork.js';
 import { unsupportedSandboxKeys } from './settings.js';
 
 type SrtModule = typeof import('@anthropic-ai/sandbox-runtime');
@@ -27,6 +30,8 @@ export interface SandboxStatus {
 /** One wrapped command: the shell text to run, and what the sandbox blocked once it has ended. */
 export interface WrappedCommand {
   command: string;
+  /** The same as `command` as a program and its arguments, to run without a shell in front. */
+  argv?: string[];
   /** Environment to add when running `command` (it carries the user's command in). */
   env: Record<string, string>;
   /** Call once the command's processes are gone: releases per-command state, returns the violations. */
@@ -191,6 +196,7 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   process.env.CLAUDE_CODE_TMPDIR = tmp;
   try {
     await manager.initialize(config, undefined, true);
+    process.once('exit', removeProxySockets);
   } catch (err) {
     await manager.reset().catch(() => {});
     return unavailable(`${(err as Error).message}. ${installHint(platform)}`);
@@ -228,7 +234,92 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     warnings: () => manager.getLinuxGlobPatternWarnings(),
     warn: o.warn,
   });
-  return activeSandbox(s, manager, platform, live);
+  const network = platform === 'linux' ? await startSessionNetwork(manager, config, o) : undefined;
+  return activeSandbox(s, manager, platform, live, network);
+}
+
+/** The session's shared network namespace (src/sandbox/sessionNetwork.ts) and how a wrap joins it. */
+interface SharedNetwork {
+  network: SessionNetwork;
+  /** The runtime's wrap of the runner, reshaped to join the namespace (as words); undefined when it cannot be. */
+  join(text: string): string[] | undefined;
+}
+
+/**
+ * Starts the shared network namespace and checks that a command run through it works and reaches
+ * the bridges. Any failure is only slower: commands then start their own bridges, as the runtime
+ * does (said on stderr).
+ */
+async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: SandboxSetupOptions): Promise<SharedNetwork | undefined> {
+  const slower = (why: string) => {
+    o.warn(`sandbox: the session's shared network namespace is not used (${why}); each command starts its own proxy bridges, which costs ~5 ms more per command`);
+    return undefined;
+  };
+  const wrappedRunner = runnerScript('linux');
+  let probeWrap: string;
+  try {
+    probeWrap = await manager.wrapWithSandbox(wrappedRunner, undefined, undefined, undefined, { commandId: 'agent-sandbox-probe-shared' });
+  } catch (err) {
+    return slower(`a probe command could not be wrapped: ${(err as Error).message}`);
+  }
+  try {
+    const parts = readLinuxWrap(probeWrap, wrappedRunner);
+    if (!parts) return slower('the sandbox runtime wrapped the probe in a shape this version does not know');
+    const httpSocket = manager.getLinuxHttpSocketPath();
+    const socksSocket = manager.getLinuxSocksSocketPath();
+    if (!httpSocket || !socksSocket) return slower('the runtime has no proxy bridge sockets');
+    const nsenter = onPath('nsenter');
+    if (!nsenter) return slower('nsenter (util-linux) is not on PATH');
+    let network: SessionNetwork;
+    try {
+      network = await SessionNetwork.start({ bwrap: parts.bwrap, socat: config.socatPath ?? 'socat', shell: parts.shell, httpSocket, socksSocket, nsenter });
+    } catch (err) {
+      return slower((err as Error).message);
+    }
+    const euid = process.geteuid?.() ?? 0;
+    const base: Omit<ReshapeOptions, 'enter'> = { runner: runnerScript('linux', { bridgesShared: true }), ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}) };
+    const join = (text: string) => {
+      const enter = network.enterWords();
+      const w = enter && readLinuxWrap(text, wrappedRunner);
+      return w ? reshapeLinuxWrap(w, { ...base, enter }) : undefined;
+    };
+    // The probe as every command will run: it must run, and reach a bridge from inside.
+    const marker = 'agent-sandbox-probe-ran';
+    const result = await probe(quote(join(probeWrap)!), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
+    if (result.code !== 0 || !result.output.includes(marker) || !result.output.includes('bridged')) {
+      network.close();
+      const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit code ${result.code}`;
+      return slower(`a probe command run through it failed: ${why}`);
+    }
+    network.onEnd((why) => o.warn(`sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`));
+    return { network, join };
+  } finally {
+    manager.cleanupAfterCommand();
+  }
+}
+
+/**
+ * The runtime's proxy listens on `$TMPDIR/srt-mux-<pid>-<n>.sock` and leaves it behind when the
+ * process exits without its async reset (every session did: thousands piled up in /tmp). Removed
+ * at exit, synchronously; only this process's own.
+ */
+function removeProxySockets(): void {
+  const dir = tmpdir();
+  const prefix = `srt-mux-${process.pid}-`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.sock')) continue;
+    try {
+      unlinkSync(path.join(dir, name));
+    } catch {
+      // Gone already.
+    }
+  }
 }
 
 function policyOf(s: MergedSandboxSettings) {
@@ -269,6 +360,9 @@ const AWAIT_PROXY_BRIDGE = [
   '(( ++__agent_n > 400 )) && break; (( __agent_n > 20 )) && sleep 0.005; done; unset __agent_n __agent_t;; esac',
 ].join(' ');
 
+/** How long after a command ends the next wrap is begun (the result is sent to the model first). */
+const PREPARE_AFTER_MS = 20;
+
 /** The variable that carries a sandboxed command into the runner script. */
 export const COMMAND_ENV = 'AGENT_SANDBOXED_COMMAND';
 /** Linux's limit on one environment string (MAX_ARG_STRLEN), less the `NAME=`. */
@@ -278,10 +372,11 @@ const MAX_COMMAND_BYTES = 128 * 1024 - COMMAND_ENV.length - 2;
  * What the sandbox wraps: the same for every command, which it reads from COMMAND_ENV (unset
  * before it runs, so the command does not see its own text), so a wrap can be made in advance.
  */
-export function runnerScript(platform: NodeJS.Platform): string {
+export function runnerScript(platform: NodeJS.Platform, o: { bridgesShared?: boolean } = {}): string {
   const run = `eval "unset ${COMMAND_ENV}; \$${COMMAND_ENV}"`;
-  // One line, so the command's own line numbers are the ones its error messages give.
-  return platform === 'linux' ? `${AWAIT_PROXY_BRIDGE}; ${run}` : run;
+  // One line, so the command's own line numbers are the ones its error messages give. Bridges
+  // shared by the session (src/sandbox/sessionNetwork.ts) listen before any command starts.
+  return platform === 'linux' && !o.bridgesShared ? `${AWAIT_PROXY_BRIDGE}; ${run}` : run;
 }
 
 /** Would `ignoreViolations` leave this violation out? The runtime's own rule, applied by us because
@@ -294,7 +389,7 @@ export function ignoredViolation(line: string, command: string, ignore: Record<s
   return false;
 }
 
-function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform, live: LiveLimits): CommandSandbox {
+function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform, live: LiveLimits, shared?: SharedNetwork): CommandSandbox {
   const p = policyOf(s);
   const runner = runnerScript(platform);
   const wraps = new PreparedWraps(
@@ -321,9 +416,12 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
         throw new Error(`the command is ${bytes} bytes long, over the ${MAX_COMMAND_BYTES} bytes one environment variable can carry into the sandbox; write it to a script file and run that`);
       }
       const wrap = await wraps.take(opts.signal);
+      // Into the session's network namespace while it is up; else the runtime's wrap as it is.
+      const argv = shared?.join(wrap.text);
       let finished = false;
       return {
-        command: wrap.text,
+        command: argv ? quote(argv) : wrap.text,
+        ...(argv ? { argv } : {}),
         env: { [COMMAND_ENV]: command },
         async finish() {
           if (finished) return [];
@@ -336,8 +434,10 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
             .getViolationsForCommand(wrap.id)
             .map((v) => v.line)
             .filter((line) => !ignoredViolation(line, command, s.ignoreViolations) && !live.falselyReported(line));
-          // The next command's wrap, made while the model reads this one's result.
-          wraps.prepare();
+          // The next command's wrap, made while the model reads this one's result: a moment from
+          // now, once that result is on its way (making a wrap blocks this thread for a few ms,
+          // in the runtime's `which`), or when the model starts streaming a Bash call.
+          setTimeout(() => wraps.prepare(), PREPARE_AFTER_MS).unref();
           return lines;
         },
       };

@@ -79,6 +79,8 @@ export interface GroupRunOptions {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** After the command ends, look for processes it left running (a /proc scan: Bash turns only). */
   findLeftovers?: boolean;
+  /** Run this program and its arguments directly instead of `bash -c command` (the same command, one shell fewer). */
+  argv?: string[];
 }
 
 export interface GroupRunResult {
@@ -137,7 +139,8 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
   // Inherited by all the command starts, so what it leaves running can be found (taggedProcesses.ts).
   const tag = `${process.pid}.${++commandCount}`;
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', command], {
+    const [file, ...args] = opts.argv ?? ['/bin/bash', '-c', command];
+    const child = spawn(file, args, {
       cwd: opts.cwd,
       env: { ...childEnv(opts.env ?? process.env), [OWNER_ENV]: tag },
       detached: true,

@@ -41,6 +41,8 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   api?: FakeApi;
+  /** Run the agent as this user (the test must be root): the unprivileged case of what it does. */
+  user?: { uid: number; gid: number };
 }
 
 /**
@@ -81,6 +83,7 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
     cwd: opts.cwd ?? tempDir(),
     env: env as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(opts.user ?? {}),
   });
   const lines: string[] = [];
   let partial = '';

@@ -2,7 +2,7 @@
 // commands under bubblewrap. Skipped, with the reason printed, where bubblewrap, socat or ripgrep
 // is missing or user namespaces are off (.ci/run installs the packages).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -181,6 +181,107 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     });
     expect(allowed.results.t1).toEqual({ text: 'hello from the host', isError: false });
     expect(hits).toBe(1);
+  });
+
+  it("one network namespace per session, bridges started once: a server a background shell started is reached by the next command; no bridge runs in a command's sandbox; a command cannot lift its own masks", async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'secret'));
+    writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
+    mkdirSync(join(cwd, 'site'));
+    writeFileSync(join(cwd, 'site/hello.txt'), 'hello from the session\n');
+    const port = 20000 + (process.pid % 20000);
+    const tmp = tempDir('agent-tmpdir-');
+    const r = await runCalls(
+      [
+        // Serves one request, then ends (the session waits for its background shells).
+        { command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 5; s.handle_request()"`, run_in_background: true },
+        { command: `for i in $(seq 100); do curl -sf http://127.0.0.1:${port}/hello.txt && break; sleep 0.05; done` },
+        { command: `cat /proc/[0-9]*/comm | sort -u | tr '\\n' ' '` },
+        { command: `umount ${cwd}/secret 2>/dev/null || umount -l ${cwd}/secret 2>/dev/null || echo cannot-umount; cat secret/key` },
+      ],
+      { cwd, args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })], env: { TMPDIR: tmp } },
+    );
+    expect(r.stderr).not.toContain('shared network namespace');
+    // The runtime's proxy socket is not left behind in $TMPDIR.
+    expect(readdirSync(tmp).filter((f) => f.startsWith('srt-mux-'))).toEqual([]);
+    expect(r.results.t2).toEqual({ text: 'hello from the session', isError: false });
+    expect(r.results.t3.text).not.toMatch(/socat/);
+    expect(r.results.t3.text).toMatch(/bash/);
+    expect(r.results.t4.text).toContain('cannot-umount');
+    expect(r.results.t4.text).not.toContain('TOP-SECRET');
+  });
+
+  it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
+    let hits = 0;
+    server = http.createServer((_q, s) => {
+      hits++;
+      s.end('hello from the host\n');
+    });
+    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
+    const port = (server.address() as { port: number }).port;
+    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const outside = tempDir('agent-outside-');
+    let agentPid = 0;
+    /** The holder: the agent's bubblewrap child started with --info-fd (commands' bubblewraps are not). */
+    const holders = () =>
+      execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(agentPid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => /bwrap .*--info-fd/.test(l))
+        .map((l) => Number(l.trim().split(' ')[0]));
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (n === 0) return toolUse('Bash', { command: curl }, 'before');
+      if (n === 1) {
+        for (const pid of holders()) process.kill(pid, 'SIGKILL');
+        // A moment for its end to reach the agent (a command racing it is run again: unit-tested).
+        return { ...calls([['Bash', { command: curl }], ['Bash', { command: `touch ${outside}/x` }]]), delayMs: 300 };
+      }
+      return text('done');
+    });
+    const p = startAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })] });
+    agentPid = p.child.pid!;
+    p.sendRaw(userLine('go'));
+    await p.waitFor((m) => m.type === 'result', 30_000);
+    p.endInput();
+    await p.exited;
+    expect(resultsById(api.requests[1]).before).toEqual({ text: 'hello from the host', isError: false });
+    const after = resultsById(api.requests[2]);
+    expect(after.t1).toEqual({ text: 'hello from the host', isError: false });
+    expect(after.t2.isError).toBe(true);
+    expect(existsSync(join(outside, 'x'))).toBe(false);
+    expect(hits).toBe(2);
+    expect(p.stderr()).toContain("the session's shared network namespace ended");
+  });
+
+  it.runIf(process.getuid?.() === 0)('run by an unprivileged user (nobody): the same sandbox through the shared namespace; commands run as that user, with no capabilities', async () => {
+    const nobody = { uid: 65534, gid: 65534 };
+    const cwd = tempDir();
+    const config = tempDir('agent-config-');
+    // Its own TMPDIR: the runtime's sockets there are named by pid, and a root-owned one left by a
+    // killed agent of another test with the same pid could not be replaced by this user.
+    const tmp = tempDir('agent-tmpdir-');
+    mkdirSync(join(cwd, 'secret'));
+    writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
+    for (const d of [cwd, join(cwd, 'secret'), join(cwd, 'secret/key'), config, tmp]) chownSync(d, nobody.uid, nobody.gid);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: `id -u; grep CapEff /proc/self/status; touch made && stat -c %u made` }],
+        ['Bash', { command: `touch /tmp/agent-nobody-${process.pid}` }],
+        ['Bash', { command: `umount ${cwd}/secret 2>/dev/null || echo cannot-umount; cat secret/key` }],
+      ]),
+      text('done'),
+    ]);
+    const r = await runAgent({ api, cwd, user: nobody, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })], env: { HOME: cwd, CLAUDE_CONFIG_DIR: config, TMPDIR: tmp }, input: userLine('go'), timeoutMs: 30_000 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('shared network namespace');
+    expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')?.sandbox).toEqual({ enabled: true, active: true });
+    const res = resultsById(api.requests[1]);
+    expect(res.t1).toEqual({ text: '65534\nCapEff:\t0000000000000000\n65534', isError: false });
+    expect(statSync(join(cwd, 'made')).uid).toBe(nobody.uid);
+    expect(res.t2.isError).toBe(true);
+    expect(existsSync(`/tmp/agent-nobody-${process.pid}`)).toBe(false);
+    expect(res.t3.text).toContain('cannot-umount');
+    expect(res.t3.text).not.toContain('TOP-SECRET');
   });
 
   it('the agent process is out of sight: its /proc entry (and the API key in its environ) cannot be reached', async () => {

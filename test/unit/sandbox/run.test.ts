@@ -73,4 +73,34 @@ describe('runBashCommand', () => {
     expect(note).not.toContain('/x20\n');
     expect(note).toContain('… and 5 more');
   });
+
+  it("a run that entered nothing (nsenter could not open the session's namespace: its holder just ended) is run again, and its output never reaches the consumer", async () => {
+    const argvs: Array<string[] | undefined> = [];
+    let finished = 0;
+    const entryFailure = 'nsenter: cannot open /proc/4242/ns/net: No such file or directory';
+    const sb: CommandSandbox = {
+      ...fakeSandbox().sb,
+      async wrap(command) {
+        // First the shared-namespace form (it fails to enter), then the runtime's own.
+        const argv = argvs.length === 0 ? ['/bin/sh', '-c', `echo '${entryFailure}' >&2; exit 1`] : undefined;
+        argvs.push(argv);
+        return { command: `echo own; ${command}`, ...(argv ? { argv } : {}), env: {}, finish: async () => (finished++, []) };
+      },
+    };
+    const chunks: string[] = [];
+    const r = await runBashCommand('echo ran', { cwd, sandbox: sb, commandId: 't', onOutput: (c) => chunks.push(c) });
+    expect(r.combined).toBe('own\nran\n');
+    expect(chunks.join('')).toBe('own\nran\n');
+    expect(argvs.length).toBe(2);
+    expect(finished).toBe(2);
+    // A command that fails on its own, even one that starts with the same words, is not run twice.
+    argvs.length = 0;
+    const sb2: CommandSandbox = { ...sb, wrap: async (command) => (argvs.push([]), { command, argv: ['/bin/sh', '-c', command], env: {}, finish: async () => [] }) };
+    const chunks2: string[] = [];
+    const r2 = await runBashCommand(`echo 'nsenter: is not what ran' >&2; echo more; exit 1`, { cwd, sandbox: sb2, commandId: 't2', onOutput: (c) => chunks2.push(c) });
+    expect(r2.exitCode).toBe(1);
+    expect(argvs.length).toBe(1);
+    expect(chunks2.join('')).toContain('nsenter: is not what ran');
+    expect(chunks2.join('')).toContain('more');
+  });
 });
