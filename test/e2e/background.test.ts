@@ -99,10 +99,11 @@ describe('background shells', () => {
     const outputs: string[] = [];
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'echo hello-bg; sleep 30 & echo $! > bg.pid; wait', description: 'Sleep a while', run_in_background: true });
+      if (n === 0) return toolUse('Bash', { command: 'sleep 30 & echo $! > bg.pid; echo hello-bg; wait', description: 'Sleep a while', run_in_background: true });
       if (n === 1) {
         taskId = taskIdIn(req);
-        return toolUse('TaskOutput', { task_id: taskId, block: true, timeout: 700 });
+        // hello-bg comes after bg.pid is written: once it is read, the pid is there to check.
+        return toolUse('TaskOutput', { task_id: taskId, block: true, timeout: 1500 });
       }
       if (n === 2) {
         outputs.push(resultText(lastToolResults(req)[0].content));
@@ -119,7 +120,7 @@ describe('background shells', () => {
     expect(outputs[0]).toContain('<retrieval_status>timeout</retrieval_status>');
     expect(outputs[0]).toContain('<status>running</status>');
     expect(outputs[0]).toContain('hello-bg');
-    expect(outputs[1]).toBe(`Successfully stopped task: ${taskId} (echo hello-bg; sleep 30 & echo $! > bg.pid; wait)`);
+    expect(outputs[1]).toBe(`Successfully stopped task: ${taskId} (sleep 30 & echo $! > bg.pid; echo hello-bg; wait)`);
 
     const pid = Number(readFileSync(join(cwd, 'bg.pid'), 'utf8'));
     expect(await waitUntil(() => !alive(pid))).toBe(true);

@@ -64,12 +64,13 @@ describe('Bash', () => {
     const started = Date.now();
     const r = await run(
       BashTool,
-      { command: `sleep 30 & echo $! > ${pidFile}; (sleep 31 & echo $! >> ${pidFile}; wait) & sleep 32`, timeout: 500 },
+      // 1 s: time enough, on a loaded machine too, for both pids to be written before the kill.
+      { command: `sleep 30 & echo $! > ${pidFile}; (sleep 31 & echo $! >> ${pidFile}; wait) & sleep 32`, timeout: 1000 },
       makeCtx(dir),
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain('timed out after 500 ms');
+    expect(text(r)).toContain('timed out after 1000 ms');
     expect((r.data as BashOutput).interrupted).toBe(true);
     const pids = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     expect(pids.length).toBe(2);
