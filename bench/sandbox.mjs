@@ -43,15 +43,30 @@ export async function benchSandbox() {
   const missing = ['bwrap', 'socat', 'rg'].filter((c) => spawnSync('which', [c]).status !== 0);
   if (missing.length) return { skipped: `${missing.join(', ')} not installed` };
   const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
-  const script = (calls, delayMs) => {
+  // Each request's arrival is noted: the time from one reply's start to the next request, less the
+  // reply's own delay, is what the agent spent on that call (tool run + its bookkeeping + the
+  // round trip); its median over every call of every run, with and without the sandbox, differs
+  // by what the sandbox adds, free of start-up and of one slow run.
+  const script = (calls, delayMs, arrivals) => {
     let n = 0;
-    return () => (++n % (calls + 1) === 0 ? { content: [{ type: 'text', text: 'done' }], delayMs } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }], delayMs });
+    return () => {
+      arrivals.push(performance.now());
+      return ++n % (calls + 1) === 0 ? { content: [{ type: 'text', text: 'done' }], delayMs } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }], delayMs };
+    };
+  };
+  /** The per-call spans of `arrivals` (one session's requests: calls + 1 of them each). */
+  const spans = (arrivals, calls, delayMs) => {
+    const out = [];
+    for (let i = 0; i + 1 < arrivals.length; i++) if ((i + 1) % (calls + 1) !== 0) out.push(arrivals[i + 1] - arrivals[i] - delayMs);
+    return out;
   };
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-f-')));
   /** Sessions of `calls` Bash calls with and without the sandbox: per-call difference and start-up difference, medians of `runs`. */
   async function compare(calls, delayMs, runs) {
-    const apiOn = await startFakeApi(script(calls, delayMs));
-    const apiOff = await startFakeApi(script(calls, delayMs));
+    const arrivalsOn = [];
+    const arrivalsOff = [];
+    const apiOn = await startFakeApi(script(calls, delayMs, arrivalsOn));
+    const apiOff = await startFakeApi(script(calls, delayMs, arrivalsOff));
     const perCall = [];
     const startup = [];
     try {
@@ -65,7 +80,11 @@ export async function benchSandbox() {
       await apiOn.close();
       await apiOff.close();
     }
-    return { perCall: median(perCall), startup: median(startup) };
+    return {
+      perCall: median(spans(arrivalsOn, calls, delayMs)) - median(spans(arrivalsOff, calls, delayMs)),
+      perCallWhole: median(perCall),
+      startup: median(startup),
+    };
   }
   // Back to back against an instant model: the next call often comes before its wrap is ready.
   const instant = await compare(CALLS, 0, RUNS);
@@ -74,5 +93,5 @@ export async function benchSandbox() {
   const paced = await compare(PACED_CALLS, PACED_DELAY_MS, PACED_RUNS);
   const parts = spawnSync(process.execPath, [join(root, 'bench/sandboxParts.mjs')], { cwd: realpathSync(mkdtempSync(join(tmpdir(), 'bench-g-'))), encoding: 'utf8' });
   if (parts.status !== 0) throw new Error(`bench/sandboxParts.mjs failed: ${parts.stderr}`);
-  return { perCall: instant.perCall, startup: instant.startup, pacedPerCall: paced.perCall, parts: JSON.parse(parts.stdout.trim().split('\n').pop()) };
+  return { perCall: instant.perCall, startup: instant.startup, pacedPerCall: paced.perCall, wholeSession: { instant: instant.perCallWhole, paced: paced.perCallWhole }, parts: JSON.parse(parts.stdout.trim().split('\n').pop()) };
 }

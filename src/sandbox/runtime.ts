@@ -2,7 +2,7 @@
 // proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
 // command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -211,6 +211,21 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     await manager.reset().catch(() => {});
     return unavailable(`a probe command could not be wrapped (${(err as Error).message})`);
   }
+  const live = createLiveLimits({
+    initial: config,
+    build: (now) => buildRuntimeConfig({ ...o, ...now, ruleCwd: o.cwd }),
+    check: (c) => srt.SandboxRuntimeConfigSchema.safeParse(c),
+    update: (c) => manager.updateConfig(c),
+    warnings: () => manager.getLinuxGlobPatternWarnings(),
+    warn: o.warn,
+  });
+  // On Linux, the probe is run the way commands will be, through the session's network
+  // namespace; if that cannot be, as the runtime made it (below), and commands run that way.
+  const shared = platform === 'linux' ? await startSessionNetwork(manager, config, o, wrapped) : undefined;
+  if (shared) {
+    manager.cleanupAfterCommand();
+    return activeSandbox(s, manager, platform, live, shared);
+  }
   // The runner script, as every command will run: it must find the command and run it.
   const marker = 'agent-sandbox-probe-ran';
   const result = await probe(wrapped, o.cwd, { [COMMAND_ENV]: `echo ${marker}` });
@@ -226,16 +241,7 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     await manager.reset().catch(() => {});
     return unavailable(`the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`);
   }
-  const live = createLiveLimits({
-    initial: config,
-    build: (now) => buildRuntimeConfig({ ...o, ...now, ruleCwd: o.cwd }),
-    check: (c) => srt.SandboxRuntimeConfigSchema.safeParse(c),
-    update: (c) => manager.updateConfig(c),
-    warnings: () => manager.getLinuxGlobPatternWarnings(),
-    warn: o.warn,
-  });
-  const network = platform === 'linux' ? await startSessionNetwork(manager, config, o) : undefined;
-  return activeSandbox(s, manager, platform, live, network);
+  return activeSandbox(s, manager, platform, live);
 }
 
 /** The session's shared network namespace (src/sandbox/sessionNetwork.ts) and how a wrap joins it. */
@@ -246,83 +252,66 @@ interface SharedNetwork {
 }
 
 /**
- * Starts the shared network namespace and checks that a command run through it works and reaches
- * the bridges. Any failure is only slower: commands then start their own bridges, as the runtime
- * does (said on stderr).
+ * Starts the shared network namespace and runs the start-up probe (`probeWrap`, the runtime's wrap
+ * of the runner) through it: it must run, and reach a bridge. Any failure is only slower: the
+ * caller then probes the runtime's wrap as it is, and commands start their own bridges (said on
+ * stderr). Leaves the probe's cleanup to the caller.
  */
-async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: SandboxSetupOptions): Promise<SharedNetwork | undefined> {
+async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: SandboxSetupOptions, probeWrap: string): Promise<SharedNetwork | undefined> {
   const slower = (why: string) => {
     o.warn(`sandbox: the session's shared network namespace is not used (${why}); each command starts its own proxy bridges, which costs ~5 ms more per command`);
     return undefined;
   };
   const wrappedRunner = runnerScript('linux');
-  let probeWrap: string;
+  const parts = readLinuxWrap(probeWrap, wrappedRunner);
+  if (!parts) return slower('the sandbox runtime wrapped the probe in a shape this version does not know');
+  const httpSocket = manager.getLinuxHttpSocketPath();
+  const socksSocket = manager.getLinuxSocksSocketPath();
+  if (!httpSocket || !socksSocket) return slower('the runtime has no proxy bridge sockets');
+  const nsenter = onPath('nsenter');
+  if (!nsenter) return slower('nsenter (util-linux) is not on PATH');
+  let network: SessionNetwork;
   try {
-    probeWrap = await manager.wrapWithSandbox(wrappedRunner, undefined, undefined, undefined, { commandId: 'agent-sandbox-probe-shared' });
+    network = await SessionNetwork.start({ bwrap: parts.bwrap, socat: config.socatPath ?? 'socat', shell: parts.shell, httpSocket, socksSocket, nsenter });
   } catch (err) {
-    return slower(`a probe command could not be wrapped: ${(err as Error).message}`);
+    return slower((err as Error).message);
   }
-  try {
-    const parts = readLinuxWrap(probeWrap, wrappedRunner);
-    if (!parts) return slower('the sandbox runtime wrapped the probe in a shape this version does not know');
-    const httpSocket = manager.getLinuxHttpSocketPath();
-    const socksSocket = manager.getLinuxSocksSocketPath();
-    if (!httpSocket || !socksSocket) return slower('the runtime has no proxy bridge sockets');
-    const nsenter = onPath('nsenter');
-    if (!nsenter) return slower('nsenter (util-linux) is not on PATH');
-    let network: SessionNetwork;
-    try {
-      network = await SessionNetwork.start({ bwrap: parts.bwrap, socat: config.socatPath ?? 'socat', shell: parts.shell, httpSocket, socksSocket, nsenter });
-    } catch (err) {
-      return slower((err as Error).message);
-    }
-    const euid = process.geteuid?.() ?? 0;
-    const base: Omit<ReshapeOptions, 'enter'> = { runner: runnerScript('linux', { bridgesShared: true }), ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}) };
-    let toldOdd = false;
-    const join = (text: string) => {
-      const enter = network.enterWords();
-      if (!enter) return undefined;
-      const w = readLinuxWrap(text, wrappedRunner);
-      if (w) return reshapeLinuxWrap(w, { ...base, enter });
-      if (!toldOdd) o.warn(`sandbox: a command's wrap had a shape this version does not rearrange; such commands start their own proxy bridges (slower, as safe)`);
-      toldOdd = true;
-      return undefined;
-    };
-    // The probe as every command will run: it must run, and reach a bridge from inside.
-    const marker = 'agent-sandbox-probe-ran';
-    const result = await probe(quote(join(probeWrap)!), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
-    if (result.code !== 0 || !result.output.includes(marker) || !result.output.includes('bridged')) {
-      network.close();
-      const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit code ${result.code}`;
-      return slower(`a probe command run through it failed: ${why}`);
-    }
-    network.onEnd((why) => o.warn(`sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`));
-    return { network, join };
-  } finally {
-    manager.cleanupAfterCommand();
+  const euid = process.geteuid?.() ?? 0;
+  const base: Omit<ReshapeOptions, 'enter'> = { runner: runnerScript('linux', { bridgesShared: true }), ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}) };
+  let toldOdd = false;
+  const join = (text: string) => {
+    const enter = network.enterWords();
+    if (!enter) return undefined;
+    const w = readLinuxWrap(text, wrappedRunner);
+    if (w) return reshapeLinuxWrap(w, { ...base, enter });
+    if (!toldOdd) o.warn(`sandbox: a command's wrap had a shape this version does not rearrange; such commands start their own proxy bridges (slower, as safe)`);
+    toldOdd = true;
+    return undefined;
+  };
+  // The probe as every command will run: it must run, and reach a bridge from inside.
+  const marker = 'agent-sandbox-probe-ran';
+  const result = await probe(quote(join(probeWrap)!), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
+  if (result.code !== 0 || !result.output.includes(marker) || !result.output.includes('bridged')) {
+    network.close();
+    const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit code ${result.code}`;
+    return slower(`a probe command run through it failed: ${why}`);
   }
+  network.onEnd((why) => o.warn(`sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`));
+  return { network, join };
 }
 
 /**
- * The runtime's proxy listens on `$TMPDIR/srt-mux-<pid>-<n>.sock` and leaves it behind when the
- * process exits without its async reset (every session did: thousands piled up in /tmp). Removed
- * at exit, synchronously; only this process's own.
+ * The runtime's proxy listens on `$TMPDIR/srt-mux-<pid>-<n>.sock` (n counts its starts from 0, in
+ * base 36) and leaves it behind when the process exits without its async reset: every session did,
+ * thousands piled up in /tmp. Removed at exit, synchronously, by name (a scan of a crowded /tmp
+ * took 100+ ms); only this process's own.
  */
 function removeProxySockets(): void {
-  const dir = tmpdir();
-  const prefix = `srt-mux-${process.pid}-`;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.sock')) continue;
+  for (let n = 0; n < 8; n++) {
     try {
-      unlinkSync(path.join(dir, name));
+      unlinkSync(path.join(tmpdir(), `srt-mux-${process.pid}-${n.toString(36)}.sock`));
     } catch {
-      // Gone already.
+      // Not made, or gone already.
     }
   }
 }
