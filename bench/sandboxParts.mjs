@@ -4,6 +4,7 @@
 // Run from a fresh temp dir: the runtime scans the working directory.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './lib.mjs';
@@ -28,16 +29,23 @@ const run = (argv, env) =>
   });
 
 const ready = await sandbox.wrap('true', { commandId: 'bench' });
+// The runtime's own wrap of the same runner, as it comes (a network namespace and two proxy
+// bridges of its own): what each command cost before it joined the session's namespace.
+const { runnerScript, COMMAND_ENV } = await import(pathToFileURL(join(root, 'dist/src/sandbox/runtime.js')).href);
+const { SandboxManager } = createRequire(join(root, 'package.json'))('@anthropic-ai/sandbox-runtime');
+const own = await SandboxManager.wrapWithSandbox(runnerScript('linux'), undefined, undefined, undefined, { commandId: 'bench-own' });
 const variants = {
   bare: ['/bin/bash', '-c', 'true'],
   bwrapMin: ['bwrap', '--ro-bind', '/', '/', '/bin/bash', '-c', 'true'],
   bwrapNamespaces: ['bwrap', '--new-session', '--die-with-parent', '--unshare-net', '--unshare-pid', '--unshare-user', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/bash', '-c', 'true'],
   readyWrap: ['/bin/bash', '-c', ready.command],
+  ownBridges: ['/bin/bash', '-c', own],
 };
 const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 // Interleaved, so a change of the machine's load hits every variant alike.
-for (let i = 0; i < RUNS; i++) for (const [k, argv] of Object.entries(variants)) times[k].push(await run(argv, k === 'readyWrap' ? ready.env : {}));
+for (let i = 0; i < RUNS; i++) for (const [k, argv] of Object.entries(variants)) times[k].push(await run(argv, k === 'readyWrap' ? ready.env : k === 'ownBridges' ? { [COMMAND_ENV]: 'true' } : {}));
 await ready.finish();
+SandboxManager.cleanupAfterCommand();
 
 // Making a wrap, as a command that finds none ready does (the runtime's helper spawns included):
 // let the wrap prepared after the last command finish, then make it stale.
@@ -56,6 +64,7 @@ console.log(
     bwrapMin: m.bwrapMin - m.bare,
     bwrapNamespaces: m.bwrapNamespaces - m.bare,
     readyWrap: m.readyWrap - m.bare,
+    ownBridges: m.ownBridges - m.bare,
     makeWrap: median(wrapMs),
   }),
 );

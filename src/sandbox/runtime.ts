@@ -278,10 +278,15 @@ async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: Sa
     }
     const euid = process.geteuid?.() ?? 0;
     const base: Omit<ReshapeOptions, 'enter'> = { runner: runnerScript('linux', { bridgesShared: true }), ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}) };
+    let toldOdd = false;
     const join = (text: string) => {
       const enter = network.enterWords();
-      const w = enter && readLinuxWrap(text, wrappedRunner);
-      return w ? reshapeLinuxWrap(w, { ...base, enter }) : undefined;
+      if (!enter) return undefined;
+      const w = readLinuxWrap(text, wrappedRunner);
+      if (w) return reshapeLinuxWrap(w, { ...base, enter });
+      if (!toldOdd) o.warn(`sandbox: a command's wrap had a shape this version does not rearrange; such commands start their own proxy bridges (slower, as safe)`);
+      toldOdd = true;
+      return undefined;
     };
     // The probe as every command will run: it must run, and reach a bridge from inside.
     const marker = 'agent-sandbox-probe-ran';

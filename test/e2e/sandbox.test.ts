@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { sandboxUnavailableReason, which } from './sandboxAvailable.js';
+import { sandboxUnavailableReason, startHostServer, which } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
 import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
 
@@ -157,18 +157,14 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   });
 
   it('network: a loopback server the test started is refused (and reported); allowed once its domain is allowed by a WebFetch rule', async () => {
-    let hits = 0;
-    server = http.createServer((_q, s) => {
-      hits++;
-      s.end('hello from the host\n');
-    });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const viaProxy = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const viaProxy = host.viaProxy;
     const direct = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
 
     const denied = await runCalls([{ command: viaProxy }, { command: direct }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
-    expect(hits).toBe(0);
+    expect(host.hits()).toBe(0);
     expect(denied.results.t1.text).not.toContain('hello from the host');
     expect(denied.results.t1.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
     expect(denied.results.t2.isError).toBe(true);
@@ -180,7 +176,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       args: ['--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })],
     });
     expect(allowed.results.t1).toEqual({ text: 'hello from the host', isError: false });
-    expect(hits).toBe(1);
+    expect(host.hits()).toBe(1);
   });
 
   it("one network namespace per session, bridges started once: a server a background shell started is reached by the next command; no bridge runs in a command's sandbox; a command cannot lift its own masks", async () => {
@@ -211,15 +207,46 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(r.results.t4.text).not.toContain('TOP-SECRET');
   });
 
-  it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
-    let hits = 0;
-    server = http.createServer((_q, s) => {
-      hits++;
-      s.end('hello from the host\n');
+  it('a profile too long for one command line (bubblewrap reads its mounts from a file) still joins the shared namespace: the masks hold, no bridge of its own', async () => {
+    const cwd = tempDir();
+    // 700 masked files with long names: past the 128 KiB one argument can carry.
+    const names = Array.from({ length: 700 }, (_, i) => `${'m'.repeat(200)}-${String(i).padStart(4, '0')}.key`);
+    mkdirSync(join(cwd, 'k'));
+    for (const n of names) writeFileSync(join(cwd, 'k', n), 'SECRET\n');
+    writeFileSync(join(cwd, 'k/open.txt'), 'PUBLIC\n');
+    const settingsFile = join(tempDir('agent-settings-'), 'settings.json');
+    writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: names.map((n) => join(cwd, 'k', n)) } } }));
+    api = await startFakeApi([calls([['Bash', { command: `cat k/${names[345]} 2>&1; cat k/open.txt; cat /proc/[0-9]*/comm | grep -c socat; sleep 1` }]]), text('done')]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash', '--settings', settingsFile],
+      env: { TMPDIR: tempDir('agent-tmpdir-') },
     });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    p.sendRaw(userLine('go'));
+    // While it sleeps: the agent's child is bubblewrap reading its options from a file (--args),
+    // entered through nsenter by the launcher (whose `exec` left bubblewrap in its place).
+    const bwrapArgs = () =>
+      spawnSync('ps', ['-o', 'args=', '--ppid', String(p.child.pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        // (The start-up probe of the runtime's own wrap also reads a file, with a namespace of its own.)
+        .find((l) => /^\S*bwrap .*--args 9/.test(l) && !l.includes('--unshare-net') && !l.includes('--info-fd'));
+    expect(await waitUntil(() => bwrapArgs() !== undefined, 20_000)).toBe(true);
+    await p.waitFor((m) => m.type === 'result', 30_000);
+    p.endInput();
+    await p.exited;
+    expect(p.stderr()).not.toContain('shared network namespace');
+    const out = resultsById(api.requests[1]).t1.text;
+    expect(out).not.toContain('SECRET');
+    expect(out).toContain('PUBLIC');
+    expect(out.trim().split('\n').pop()).toBe('0');
+  });
+
+  it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const curl = host.viaProxy;
     const outside = tempDir('agent-outside-');
     let agentPid = 0;
     /** The holder: the agent's bubblewrap child started with --info-fd (commands' bubblewraps are not). */
@@ -249,7 +276,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(after.t1).toEqual({ text: 'hello from the host', isError: false });
     expect(after.t2.isError).toBe(true);
     expect(existsSync(join(outside, 'x'))).toBe(false);
-    expect(hits).toBe(2);
+    expect(host.hits()).toBe(2);
     expect(p.stderr()).toContain("the session's shared network namespace ended");
   });
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, runAgent, type FakeApi } from './harness.js';
-import { sandboxUnavailableReason } from './sandboxAvailable.js';
+import { sandboxUnavailableReason, startHostServer } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
 import { startTty, submit, type Tty } from './tty.js';
 
@@ -46,14 +46,10 @@ function oneByOne(replies: ScriptedReply[]) {
 
 describeSandbox('the sandbox follows mid-session rule changes', () => {
   it("a host's \"always allow WebFetch(domain:…)\" opens the network for the next command and for one already running; a domain the runtime rejects is said on stderr", async () => {
-    let hits = 0;
-    server = http.createServer((_q, s) => {
-      hits++;
-      s.end('hello from the host\n');
-    });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const curl = host.viaProxy;
     const cwd = tempDir();
     api = await startFakeApi(
       oneByOne([
@@ -86,7 +82,7 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(r.before.text).not.toContain('hello from the host');
     expect(r.after).toEqual({ text: 'hello from the host', isError: false });
     expect(r.running).toEqual({ text: 'hello from the host', isError: false });
-    expect(hits).toBe(2);
+    expect(host.hits()).toBe(2);
     // The rule the runtime cannot take is left out (the valid one in the same update still applied), loudly.
     expect(stderr.join('')).toMatch(/left out of the sandbox's limits.*network\.allowedDomains entry "\*\.com"/);
     // A host's "always" is this session's only: no settings file was written.
@@ -94,14 +90,10 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
   });
 
   it("a skill's allowed-tools WebFetch(domain:…) opens the network for its turn only", async () => {
-    let hits = 0;
-    server = http.createServer((_q, res) => {
-      hits++;
-      res.end('hello from the host\n');
-    });
-    await new Promise<void>((res) => server!.listen(0, '127.0.0.1', res));
-    const port = (server.address() as { port: number }).port;
-    const curl = `curl --noproxy '' -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const host = await startHostServer();
+    server = host.server;
+    const { port } = host;
+    const curl = host.viaProxy;
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude/skills/fetch'), { recursive: true });
     writeFileSync(join(cwd, '.claude/skills/fetch/SKILL.md'), '---\nname: fetch\ndescription: Fetch from the host\nallowed-tools: WebFetch(domain:127.0.0.1)\n---\nFETCH-BODY\n');
@@ -114,7 +106,7 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(res.skill.isError).toBe(false);
     expect(res.during).toEqual({ text: 'hello from the host', isError: false });
     expect(res.later.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
-    expect(hits).toBe(1);
+    expect(host.hits()).toBe(1);
   });
 
   it('over stream-json: a Read deny rule added by the answer masks the folder from that very command (the wrap made ahead is not used); addDirectories opens a folder for writing; removeRules lifts the mask; an apply_flag_settings deny masks it again', async () => {
