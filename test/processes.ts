@@ -1,13 +1,21 @@
 // Polling helpers for tests that watch real processes and the files they write.
 import { existsSync, readFileSync } from 'node:fs';
 
-/** Whether a process with this pid exists (signal 0 probes without sending anything). */
+/**
+ * Whether the process runs: it exists (signal 0 probes without sending anything) and is not a
+ * zombie, which is dead already, only not yet collected by whatever reaps orphans here.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc: existing is all we can tell
   }
 }
 

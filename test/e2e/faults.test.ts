@@ -1,8 +1,8 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
 import { resultsById, runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import { alive, waitUntil } from '../processes.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -100,17 +100,6 @@ describe('processes a command leaves behind', () => {
     expect(pid).toBeGreaterThan(0);
     expect(d.text).toContain(`The command left 1 process running (pid ${pid}); they are killed when the session ends.`);
     // The agent has exited: the daemon went with it.
-    let alive = true;
-    for (let i = 0; i < 40 && alive; i++) {
-      try {
-        process.kill(pid, 0);
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        alive = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-      } catch {
-        alive = false;
-      }
-      if (alive) await new Promise((res) => setTimeout(res, 50));
-    }
-    expect(alive).toBe(false);
+    expect(await waitUntil(() => !alive(pid), 2000)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { alive, waitUntil } from '../../processes.js';
 import { HookRunner, type CallHost, type CommandHooksConfig } from '../../../src/hooks/index.js';
 
 let dir: string;
@@ -78,16 +79,18 @@ describe('command hooks', () => {
   });
 
   it('a hook past its timeout is killed with its children and does not hang', async () => {
-    const marker = path.join(dir, 'survived');
-    const s = script('slow.sh', `(sleep 3; touch ${marker}) &\nsleep 30\necho '{"decision":"block","reason":"late"}'`);
-    const { r, warnings } = runner(pre(s, 'Bash', 0.5));
+    const kidFile = path.join(dir, 'kid.pid');
+    const s = script('slow.sh', `sleep 60 &\necho $! > ${kidFile}\nsleep 30\necho '{"decision":"block","reason":"late"}'`);
+    const { r, warnings } = runner(pre(s, 'Bash', 1));
     const t0 = Date.now();
     const out = await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() });
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(out.blockReason).toBeUndefined();
-    expect(warnings[0]).toMatch(/timed out after 0.5s and was killed/);
-    await new Promise((res) => setTimeout(res, 3500));
-    expect(fs.existsSync(marker)).toBe(false);
+    expect(warnings[0]).toMatch(/timed out after 1s and was killed/);
+    // The hook's own child went with it (1 s was time enough for the hook to name it).
+    const kid = Number(fs.readFileSync(kidFile, 'utf8'));
+    expect(kid).toBeGreaterThan(0);
+    expect(await waitUntil(() => !alive(kid), 3000)).toBe(true);
   });
 
   it('plain stdout is additional context for UserPromptSubmit, ignored for PreToolUse', async () => {

@@ -3,21 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BashTool, type BackgroundShellService, type BashOutput } from '../../../tools/bash.js';
 import { killAllGroups } from '../../../src/util/processGroup.js';
 import { makeCtx, removeDir, run, tempDir, text } from './helpers.js';
-
-/** Running (a zombie awaiting its reaper is dead: it was killed, only not yet collected). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+import { alive } from '../../processes.js';
 
 async function waitGone(pids: number[], ms = 3000): Promise<number[]> {
   const until = Date.now() + ms;
