@@ -205,7 +205,7 @@ const f = await (await import('./sandbox.mjs')).benchSandbox();
 console.log(
   f.skipped
     ? `(g) Bash sandbox                        skipped: ${f.skipped}`
-    : `(g) Bash sandbox: added per Bash call   ${fmt(f.pacedPerCall)} at a model's pace (replies start 300 ms after the request), ${fmt(f.perCall)} back to back on an instant model; added at start ${fmt(f.startup)}    target ≤ 15 ms per call\n` +
+    : `(g) Bash sandbox: added per Bash call   ${fmt(f.pacedPerCall)} at a model's pace (replies start 300 ms after the request), ${fmt(f.perCall)} back to back on an instant model (median call span, on − off; whole sessions: ${fmt(f.wholeSession.paced)} / ${fmt(f.wholeSession.instant)}); added at start ${fmt(f.startup)}    target ≤ 15 ms per call\n` +
         `(g) … its parts, each over bash -c true: bwrap --ro-bind / / ${fmt(f.parts.bwrapMin)}, bwrap with the sandbox's namespaces ${fmt(f.parts.bwrapNamespaces)}, ` +
         `a ready wrap (joins the session's network namespace; mounts, seccomp) ${fmt(f.parts.readyWrap)} (the runtime's own, with a network namespace and proxy bridges per command: ${fmt(f.parts.ownBridges)}); making a wrap (done while idle) ${fmt(f.parts.makeWrap)}`,
 );

@@ -1,5 +1,6 @@
-// (f) What the Bash sandbox adds: the same session of 20 Bash calls (`true`) with and without
-// `sandbox.enabled`; the difference per call is the sandbox's cost (wrap + bubblewrap start).
+// (g) What the Bash sandbox adds: the same session of Bash calls (`true`) with and without
+// `sandbox.enabled`, back to back (20 calls) and at a model's pace (10 calls, replies 300 ms after
+// each request); the difference of the median call span is the sandbox's cost per call.
 // Also the start-up cost (spawn → init), and the parts (bench/sandboxParts.mjs): bubblewrap's own
 // floor, running a ready wrap, making one. Skipped with the reason where bubblewrap is missing.
 import { spawn, spawnSync } from 'node:child_process';
