@@ -115,9 +115,14 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => (err += c));
   child.stdin!.on('error', () => {});
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
-    child.on('close', (code, signal) => res({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => {
+    child.on('close', (code, signal) => res({ code, signal }));
+    // A spawn that fails (EACCES, ENOENT) may never close: end at once, the reason on stderr.
+    child.on('error', (e) => {
+      err += `spawn failed: ${e.message}\n`;
+      res({ code: null, signal: null });
+    });
+  });
   return {
     child,
     lines,

@@ -11,9 +11,18 @@ import { alive, waitUntil } from '../processes.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { sandboxUnavailableReason, startHostServer, which } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
-import { resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
+import { AGENT_BIN, resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
 
 const reason = sandboxUnavailableReason();
+/** Why the unprivileged run cannot be tested here (it needs root to become nobody, and nobody must reach bin/agent). */
+function nobodyUnavailableReason(): string | undefined {
+  if (process.getuid?.() !== 0) return 'the tests do not run as root, so they cannot run the agent as nobody';
+  const r = spawnSync(AGENT_BIN, ['--version'], { uid: 65534, gid: 65534, encoding: 'utf8' });
+  if (r.status !== 0) return `nobody cannot run ${AGENT_BIN} (${r.error?.message ?? r.stderr.trim()}): a folder above it is closed to other users`;
+  return undefined;
+}
+const nobodyReason = reason ? undefined : nobodyUnavailableReason();
+if (nobodyReason) console.log(`SKIPPED: the sandbox test run as nobody: ${nobodyReason}`);
 if (reason) console.log(`SKIPPED: the sandbox tests: ${reason}`);
 const describeSandbox = reason ? describe.skip : describe;
 
@@ -280,7 +289,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(p.stderr()).toContain("the session's shared network namespace ended");
   });
 
-  it.runIf(process.getuid?.() === 0)('run by an unprivileged user (nobody): the same sandbox through the shared namespace; commands run as that user, with no capabilities', async () => {
+  it.runIf(nobodyReason === undefined)('run by an unprivileged user (nobody): the same sandbox through the shared namespace; commands run as that user, with no capabilities', async () => {
     const nobody = { uid: 65534, gid: 65534 };
     const cwd = tempDir();
     const config = tempDir('agent-config-');
