@@ -1,5 +1,6 @@
 // The one way a Bash command of the model runs (foreground Bash and background shells alike):
 // inside the session's sandbox when it has one and the command is not exempt, else as is.
+import { readFileSync } from 'node:fs';
 import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../util/processGroup.js';
 import type { CommandSandbox, WrappedCommand } from './runtime.js';
 
@@ -102,10 +103,12 @@ function enteredNothing(r: GroupRunResult): boolean {
 }
 
 async function stillAlive(pids: number[], withinMs: number): Promise<number[]> {
+  // A zombie (dead, not yet reaped) has not outlived its sandbox: only a running process counts.
   const alive = (pid: number) => {
     try {
-      process.kill(pid, 0);
-      return true;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      return state !== 'Z' && state !== 'X';
     } catch {
       return false;
     }
