@@ -439,6 +439,31 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(init?.sandbox.reason).toMatch(/bubblewrap/);
   });
 
+  it("without nsenter (PATH without util-linux) it says the shared namespace is not used, and commands run in the runtime's own wrap: still masked, still filtered", async () => {
+    const bin = tempDir('agent-path-');
+    for (const c of ['node', 'bash', 'sh', 'which', 'socat', 'rg', 'env', 'bwrap', 'cat', 'curl']) {
+      const at = which(c);
+      if (at) symlinkSync(at, join(bin, c));
+    }
+    const host = await startHostServer();
+    server = host.server;
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'secret'));
+    writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
+    const r = await runCalls([{ command: 'cat secret/key; echo ran' }, { command: host.viaProxy }], {
+      cwd,
+      args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })],
+      env: { PATH: bin },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("the session's shared network namespace is not used (nsenter (util-linux) is not on PATH)");
+    expect(r.init?.sandbox).toEqual({ enabled: true, active: true });
+    expect(r.results.t1.text).toContain('ran');
+    expect(r.results.t1.text).not.toContain('TOP-SECRET');
+    expect(r.results.t2.text).toContain(`deny network-outbound 127.0.0.1:${host.port}`);
+    expect(host.hits()).toBe(0);
+  });
+
   it("the official SDK's sandbox option (sent in --settings) turns it on: init says active, autoAllowBashIfSandboxed needs no canUseTool", async () => {
     const cwd = tempDir();
     const outside = tempDir('agent-outside-');
