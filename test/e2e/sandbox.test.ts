@@ -26,6 +26,17 @@ if (nobodyReason) console.log(`SKIPPED: the sandbox test run as nobody: ${nobody
 if (reason) console.log(`SKIPPED: the sandbox tests: ${reason}`);
 const describeSandbox = reason ? describe.skip : describe;
 
+/**
+ * Tries to lift the mask over ./secret and read through it. A script, so the permission check
+ * (which sees only `bash lift.sh`) lets it run, and its words are not on the command line.
+ */
+const LIFT_MASK = [
+  'if umount "$PWD/secret" 2>/dev/null || umount -l "$PWD/secret" 2>/dev/null; then echo "umount: done"; else echo "umount: refused"; fi',
+  'cat secret/key 2>&1',
+  'echo "lift: done"',
+  '',
+].join('\n');
+
 let api: FakeApi | undefined;
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -194,6 +205,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
     mkdirSync(join(cwd, 'site'));
     writeFileSync(join(cwd, 'site/hello.txt'), 'hello from the session\n');
+    writeFileSync(join(cwd, 'lift.sh'), LIFT_MASK);
     const port = 20000 + (process.pid % 20000);
     const tmp = tempDir('agent-tmpdir-');
     const r = await runCalls(
@@ -202,7 +214,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
         { command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 5; s.handle_request()"`, run_in_background: true },
         { command: `for i in $(seq 100); do curl -sf http://127.0.0.1:${port}/hello.txt && break; sleep 0.05; done` },
         { command: `cat /proc/[0-9]*/comm | sort -u | tr '\\n' ' '` },
-        { command: `umount ${cwd}/secret 2>/dev/null || umount -l ${cwd}/secret 2>/dev/null || echo cannot-umount; cat secret/key` },
+        { command: 'bash lift.sh' },
       ],
       { cwd, args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })], env: { TMPDIR: tmp } },
     );
@@ -212,7 +224,8 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(r.results.t2).toEqual({ text: 'hello from the session', isError: false });
     expect(r.results.t3.text).not.toMatch(/socat/);
     expect(r.results.t3.text).toMatch(/bash/);
-    expect(r.results.t4.text).toContain('cannot-umount');
+    expect(r.results.t4.text).toContain('umount: refused');
+    expect(r.results.t4.text).toContain('lift: done');
     expect(r.results.t4.text).not.toContain('TOP-SECRET');
   });
 
@@ -298,12 +311,13 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const tmp = tempDir('agent-tmpdir-');
     mkdirSync(join(cwd, 'secret'));
     writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
+    writeFileSync(join(cwd, 'lift.sh'), LIFT_MASK);
     for (const d of [cwd, join(cwd, 'secret'), join(cwd, 'secret/key'), config, tmp]) chownSync(d, nobody.uid, nobody.gid);
     api = await startFakeApi([
       calls([
         ['Bash', { command: `id -u; grep CapEff /proc/self/status; touch made && stat -c %u made` }],
         ['Bash', { command: `touch /tmp/agent-nobody-${process.pid}` }],
-        ['Bash', { command: `umount ${cwd}/secret 2>/dev/null || echo cannot-umount; cat secret/key` }],
+        ['Bash', { command: 'bash lift.sh' }],
       ]),
       text('done'),
     ]);
@@ -316,7 +330,8 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(statSync(join(cwd, 'made')).uid).toBe(nobody.uid);
     expect(res.t2.isError).toBe(true);
     expect(existsSync(`/tmp/agent-nobody-${process.pid}`)).toBe(false);
-    expect(res.t3.text).toContain('cannot-umount');
+    expect(res.t3.text).toContain('umount: refused');
+    expect(res.t3.text).toContain('lift: done');
     expect(res.t3.text).not.toContain('TOP-SECRET');
   });
 
@@ -450,7 +465,9 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'secret'));
     writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
-    const r = await runCalls([{ command: 'cat secret/key; echo ran' }, { command: host.viaProxy }], {
+    // A script reads it: the permission check, which sees only the command line, lets it through.
+    writeFileSync(join(cwd, 'read.sh'), 'cat secret/key 2>&1; echo script-ran\n');
+    const r = await runCalls([{ command: 'bash read.sh' }, { command: host.viaProxy }], {
       cwd,
       args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })],
       env: { PATH: bin },
@@ -458,7 +475,7 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("the session's shared network namespace is not used (nsenter (util-linux) is not on PATH)");
     expect(r.init?.sandbox).toEqual({ enabled: true, active: true });
-    expect(r.results.t1.text).toContain('ran');
+    expect(r.results.t1.text).toContain('script-ran');
     expect(r.results.t1.text).not.toContain('TOP-SECRET');
     expect(r.results.t2.text).toContain(`deny network-outbound 127.0.0.1:${host.port}`);
     expect(host.hits()).toBe(0);
