@@ -2,8 +2,9 @@
 // history (the prompt is its first user message), system prompt, tool subset (never Task/Agent),
 // read-files map, todo list and usage accumulator. It inherits the parent loop's permission and
 // hook pipeline, fallback model and budget. Every event it produces carries parent_tool_use_id =
-// the Task tool_use id. Synchronous runs forward their events as tool progress and return the
-// final text; background runs are tasks in the registry and emit their events directly.
+// the Task tool_use id. Every run is a task in the registry (task_started, task_progress, its
+// end), so a host can draw its row. Synchronous (foreground) runs forward their events as tool
+// progress and return the final text; background runs emit their events directly.
 import { makeDirs } from '../util/makeDirs.js';
 import { randomBytes } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
+import { newTaskId, stoppedSummary, type TaskEnd, type TaskRecord, type TaskRegistry, type TaskUsage } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
@@ -43,7 +44,7 @@ export interface SubagentDeps {
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
-  /** initialize.agentProgressSummaries: background agents get periodic model-written summaries. */
+  /** initialize.agentProgressSummaries: running agents get periodic model-written summaries. */
   progressSummaries?: () => boolean;
 }
 
@@ -281,10 +282,12 @@ export class SubagentRunner implements SubagentService {
   }
 
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
-    const agentId = 'a' + randomBytes(8).toString('hex');
+    const registry = this.deps.registry;
+    // Its agent id is its task id, as for a background agent (hooks' agent_id, the transcript's name).
+    const agentId = newTaskId('local_agent');
     const worktree = await isolatedWorktree(req, ctx, agentId);
-    // Its own abort: tied to the turn while the call blocks on it, to its task once a host moves
-    // it to the background (background_tasks).
+    // Its own abort: tied to the turn while the call blocks on it, and to its task (stop_task,
+    // TaskStop) always; once a host moves it to the background (background_tasks), only the task.
     const own = new AbortController();
     const onTurnAbort = () => own.abort();
     if (ctx.signal.aborted) own.abort();
@@ -297,9 +300,22 @@ export class SubagentRunner implements SubagentService {
       await releaseWorktree(worktree);
       throw err;
     }
+    // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
+    const rec = registry.register('local_agent', {
+      id: agentId,
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      prompt: req.prompt,
+      foreground: true,
+      fileName: (id) => `agent-${id}.jsonl`,
+    });
+    rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
+    linkOutputFile(p.transcriptPath, rec);
     const started = Date.now();
-    const counters = { toolUses: 0 };
+    const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
     const transcript = this.openTranscript(p);
+    const summaries = this.summarize(p, rec.id, counters, started);
     let moved!: () => void;
     const movedToBackground = new Promise<'moved'>((r) => (moved = () => r('moved')));
     const leave = ctx.services?.foreground?.enter({ toolUseId: ctx.toolUseId, kind: 'local_agent', background: () => moved() });
@@ -313,25 +329,32 @@ export class SubagentRunner implements SubagentService {
         if (first === 'moved') {
           backgrounded = true;
           ctx.signal.removeEventListener('abort', onTurnAbort);
-          return this.moveToBackground(req, ctx, p, own, { events, next, counters, started, transcript });
+          return this.moveToBackground(req, p, own, rec, { events, next, counters, started, transcript, summaries });
         }
         if (first.done) {
           outcome = first.value;
           break;
         }
         yield first.value;
+        // After the host has the turn's message: the row's usage so far, as for a background agent.
+        if ((first.value.data as { loopEvent: LoopEvent }).loopEvent.type === 'assistant')
+          registry.progress(rec.id, stats(counters, p.cfg.usage, started), counters.lastTool);
       }
     } finally {
       leave?.();
       if (!backgrounded) {
+        summaries?.stop();
         ctx.signal.removeEventListener('abort', onTurnAbort);
         // Its cost counts in the parent's result, under its own model.
         p.parent.usage.merge(p.cfg.usage);
         transcript.close();
+        // The call was abandoned (its consumer stopped pulling): the row still gets its end.
+        if (!outcome) registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), usage: stats(counters, p.cfg.usage, started) });
       }
     }
     const released = await releaseWorktree(worktree);
     const where = released.kept && worktree ? { worktreePath: worktree.path, worktreeBranch: worktree.branch } : {};
+    const withNote = (t: string) => (released.note ? `${t}\n\n${released.note}` : t);
     const s = stats(counters, p.cfg.usage, started);
     const t = p.cfg.usage.totals();
     const base = {
@@ -350,11 +373,15 @@ export class SubagentRunner implements SubagentService {
       },
     };
     if (outcome.subtype !== 'success') {
-      const failed = released.note ? `${failureText(outcome)}\n\n${released.note}` : failureText(outcome);
+      // Stopped from its row (stop_task, TaskStop) while the turn goes on: say so, not "interrupted".
+      const failed = withNote(rec.abort.signal.aborted && !ctx.signal.aborted ? stoppedSummary(rec) : failureText(outcome));
+      const end: TaskEnd = own.signal.aborted ? { status: 'stopped', summary: withNote(stoppedSummary(rec)), usage: s } : { status: 'failed', summary: failed, resultText: failed, usage: s };
+      registry.finish(rec.id, end);
       return { content: failed, isError: true, data: { ...base, ...where, status: 'failed', error: outcome.resultText } };
     }
     const answer = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
-    const text = released.note ? `${answer}\n\n${released.note}` : answer;
+    const text = withNote(answer);
+    registry.finish(rec.id, { status: 'completed', summary: text, resultText: text, usage: s });
     return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where } };
   }
 
@@ -368,6 +395,7 @@ export class SubagentRunner implements SubagentService {
       description: req.description,
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
+      prompt: req.prompt,
       fileName: (id) => `agent-${id}.jsonl`,
     });
     let p: Prepared;
@@ -392,32 +420,28 @@ export class SubagentRunner implements SubagentService {
   }
 
   /**
-   * A running foreground agent becomes a background task: registered (task_started), stopped by
-   * its task's abort, its remaining events written directly; the Task call returns at once.
+   * A running foreground agent becomes a background task: the same task (id, row, output file),
+   * now in the live set (task_updated is_backgrounded), stopped only by its task's abort, its
+   * remaining events written directly; the Task call returns at once.
    */
   private moveToBackground(
     req: SubagentRequest,
-    ctx: ToolContext,
     p: Prepared,
     own: AbortController,
-    run: { events: AsyncGenerator<ToolProgress, LoopOutcome, void>; next: Promise<IteratorResult<ToolProgress, LoopOutcome>>; counters: { toolUses: number; lastTool?: string }; started: number; transcript: Transcript },
+    rec: TaskRecord,
+    run: {
+      events: AsyncGenerator<ToolProgress, LoopOutcome, void>;
+      next: Promise<IteratorResult<ToolProgress, LoopOutcome>>;
+      counters: { toolUses: number; lastTool?: string };
+      started: number;
+      transcript: Transcript;
+      summaries: SummaryLoop | undefined;
+    },
   ): ToolResult {
     const registry = this.deps.registry;
-    const rec = registry.register('local_agent', {
-      description: req.description,
-      toolUseId: ctx.toolUseId,
-      subagentType: req.subagentType,
-      fileName: (id) => `agent-${id}.jsonl`,
-    });
-    rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
-    try {
-      symlinkSync(p.transcriptPath, rec.outputFile);
-    } catch (err) {
-      process.stderr.write(`agent: background agent ${rec.id}: no output file link (${(err as Error).message})\n`);
-    }
+    registry.moveToBackground(rec.id);
     void (async () => {
       let outcome: LoopOutcome | undefined;
-      const summaries = this.summarize(p, rec.id, run.counters, run.started);
       try {
         let step = await run.next;
         while (!step.done) {
@@ -430,7 +454,7 @@ export class SubagentRunner implements SubagentService {
       } catch (err) {
         process.stderr.write(`agent: background agent ${rec.id}: ${(err as Error).message}\n`);
       } finally {
-        summaries?.stop();
+        run.summaries?.stop();
         run.transcript.close();
         this.deps.lateUsage(p.cfg.usage);
       }
@@ -439,7 +463,7 @@ export class SubagentRunner implements SubagentService {
     return asyncLaunched(`The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\nYou will be notified when it completes.`, rec, req, p.model);
   }
 
-  /** agentProgressSummaries for a background agent, when the host asked for them. */
+  /** agentProgressSummaries for a running agent (foreground or background), when the host asked for them. */
   private summarize(p: Prepared, taskId: string, counters: { toolUses: number; lastTool?: string }, started: number): SummaryLoop | undefined {
     if (!summariesWanted(this.deps.progressSummaries?.() ?? false)) return undefined;
     const registry = this.deps.registry;
@@ -498,4 +522,13 @@ function asyncLaunched(lead: string, rec: { id: string; outputFile: string }, re
     content: `${lead} Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\noutput_file: ${rec.outputFile}`,
     data: { status: 'async_launched', isAsync: true, agentId: rec.id, description: req.description, prompt: req.prompt, outputFile: rec.outputFile, resolvedModel: model },
   };
+}
+
+/** A subagent task's output file is a link to its transcript (kept with the session's subagents). */
+function linkOutputFile(transcriptPath: string, rec: TaskRecord): void {
+  try {
+    symlinkSync(transcriptPath, rec.outputFile);
+  } catch (err) {
+    process.stderr.write(`agent: agent ${rec.id}: no output file link (${(err as Error).message})\n`);
+  }
 }
