@@ -18,7 +18,7 @@ import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import { newTaskId, stoppedSummary, type TaskEnd, type TaskRecord, type TaskRegistry, type TaskUsage } from '../tasks/registry.js';
+import { newTaskId, stoppedSummary, type TaskEnd, type TaskEvent, type TaskRecord, type TaskRegistry, type TaskUsage } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
@@ -300,8 +300,17 @@ export class SubagentRunner implements SubagentService {
       await releaseWorktree(worktree);
       throw err;
     }
+    // Its task lines go out through this call, in their place among the agent's messages (the
+    // tool batch holds those until the parent's assistant message is out).
+    const lines: TaskEvent[] = [];
+    let wake: (() => void) | undefined;
+    const asProgress = (event: TaskEvent): ToolProgress => ({ type: 'progress', data: { loopEvent: { type: 'task', parentToolUseId: null, event } } });
     // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
     const rec = registry.register('local_agent', {
+      route: (event) => {
+        lines.push(event);
+        wake?.();
+      },
       id: agentId,
       description: req.description,
       toolUseId: ctx.toolUseId,
@@ -323,22 +332,30 @@ export class SubagentRunner implements SubagentService {
     let backgrounded = false;
     try {
       const events = this.session(p, own.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
+      let next = events.next();
       for (;;) {
-        const next = events.next();
-        const first = await Promise.race([next, movedToBackground]);
+        while (lines.length) yield asProgress(lines.shift()!);
+        // A task line from outside this loop (a progress summary, a stop) wakes it too.
+        const woken = new Promise<'line'>((r) => (wake = () => r('line')));
+        const first = await Promise.race([next, movedToBackground, woken]);
+        wake = undefined;
+        if (first === 'line') continue;
         if (first === 'moved') {
           backgrounded = true;
           ctx.signal.removeEventListener('abort', onTurnAbort);
-          return this.moveToBackground(req, p, own, rec, { events, next, counters, started, transcript, summaries });
+          const result = this.moveToBackground(req, p, own, rec, { events, next, counters, started, transcript, summaries });
+          while (lines.length) yield asProgress(lines.shift()!);
+          return result;
         }
         if (first.done) {
           outcome = first.value;
           break;
         }
         yield first.value;
-        // After the host has the turn's message: the row's usage so far, as for a background agent.
+        // After the turn's message: the row's usage so far, as for a background agent.
         if ((first.value.data as { loopEvent: LoopEvent }).loopEvent.type === 'assistant')
           registry.progress(rec.id, stats(counters, p.cfg.usage, started), counters.lastTool);
+        next = events.next();
       }
     } finally {
       leave?.();
@@ -348,8 +365,11 @@ export class SubagentRunner implements SubagentService {
         // Its cost counts in the parent's result, under its own model.
         p.parent.usage.merge(p.cfg.usage);
         transcript.close();
-        // The call was abandoned (its consumer stopped pulling): the row still gets its end.
-        if (!outcome) registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), usage: stats(counters, p.cfg.usage, started) });
+        // The call was abandoned (its consumer stopped pulling): the row still gets its end, directly.
+        if (!outcome) {
+          delete rec.route;
+          registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), usage: stats(counters, p.cfg.usage, started) });
+        }
       }
     }
     const released = await releaseWorktree(worktree);
@@ -377,11 +397,13 @@ export class SubagentRunner implements SubagentService {
       const failed = withNote(rec.abort.signal.aborted && !ctx.signal.aborted ? stoppedSummary(rec) : failureText(outcome));
       const end: TaskEnd = own.signal.aborted ? { status: 'stopped', summary: withNote(stoppedSummary(rec)), usage: s } : { status: 'failed', summary: failed, resultText: failed, usage: s };
       registry.finish(rec.id, end);
+      while (lines.length) yield asProgress(lines.shift()!);
       return { content: failed, isError: true, data: { ...base, ...where, status: 'failed', error: outcome.resultText } };
     }
     const answer = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
     const text = withNote(answer);
     registry.finish(rec.id, { status: 'completed', summary: text, resultText: text, usage: s });
+    while (lines.length) yield asProgress(lines.shift()!);
     return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where } };
   }
 

@@ -37,6 +37,11 @@ export interface TaskRecord {
   name?: string;
   /** False while a foreground subagent's Task call blocks on it; true once in the background. */
   backgrounded: boolean;
+  /**
+   * Where this task's own lines go instead of the registry's `emit`, while set: a foreground
+   * subagent's lines travel with its messages, through its Task call. Cleared when it moves.
+   */
+  route?: (event: TaskEvent) => void;
   abort: AbortController;
   startedAt: number;
   endedAt?: number;
@@ -64,6 +69,8 @@ export interface TaskStart {
   prompt?: string;
   /** Registered in the foreground: the spawning tool call blocks on it (is_backgrounded: false). */
   foreground?: boolean;
+  /** See TaskRecord.route. */
+  route?: (event: TaskEvent) => void;
   /** A file name for the output (default: <id>.output). */
   fileName?: (id: string) => string;
 }
@@ -175,6 +182,7 @@ export class TaskRegistry {
       ...(start.subagentType !== undefined ? { subagentType: start.subagentType } : {}),
       ...(start.name !== undefined ? { name: start.name } : {}),
       backgrounded: !start.foreground,
+      ...(start.route ? { route: start.route } : {}),
       abort: new AbortController(),
       startedAt: Date.now(),
       done,
@@ -190,13 +198,13 @@ export class TaskRegistry {
       rec.usage = end.usage;
       rec.endedAt = Date.now();
       // Hosts that keep a task map merge this patch (the SDK's TaskState says `killed` for stopped).
-      void this.opts.emit({
+      void this.send(rec, {
         type: 'system',
         subtype: 'task_updated',
         task_id: id,
         patch: { status: end.status === 'stopped' ? 'killed' : end.status, end_time: rec.endedAt },
       });
-      const emitted = this.opts.emit({
+      const emitted = this.send(rec, {
         type: 'system',
         subtype: 'task_notification',
         task_id: id,
@@ -219,7 +227,7 @@ export class TaskRegistry {
       else settle();
     });
     if (rec.backgrounded) this.emitLevel();
-    void this.opts.emit({
+    void this.send(rec, {
       type: 'system',
       subtype: 'task_started',
       task_id: id,
@@ -243,7 +251,9 @@ export class TaskRegistry {
     if (rec.backgrounded) return rec;
     rec.backgrounded = true;
     this.emitLevel();
-    void this.opts.emit({ type: 'system', subtype: 'task_updated', task_id: id, patch: { is_backgrounded: true } });
+    // The move still travels the foreground route (after the lines before it); later lines do not.
+    void this.send(rec, { type: 'system', subtype: 'task_updated', task_id: id, patch: { is_backgrounded: true } });
+    delete rec.route;
     return rec;
   }
 
@@ -259,7 +269,7 @@ export class TaskRegistry {
   progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
     const rec = this.tasks.get(id);
     if (!rec || rec.status !== 'running') return;
-    void this.opts.emit({
+    void this.send(rec, {
       type: 'system',
       subtype: 'task_progress',
       task_id: id,
@@ -361,6 +371,10 @@ export class TaskRegistry {
         description: t.description,
       }));
     void this.opts.emit({ type: 'system', subtype: 'background_tasks_changed', tasks });
+  }
+
+  private send(rec: TaskRecord, event: TaskEvent): void | Promise<void> {
+    return rec.route ? rec.route(event) : this.opts.emit(event);
   }
 
   private changed(): void {

@@ -124,24 +124,31 @@ describe('TaskRegistry', () => {
 
   it('a foreground task moved to the background keeps its id: it joins the live set with task_updated {is_backgrounded: true}, and its end is a notice', async () => {
     const { registry, emitted } = setup();
-    const rec = registry.register('local_agent', { description: 'Slow', toolUseId: 'toolu_m', subagentType: 'general-purpose', foreground: true });
-    emitted.length = 0;
+    // Its lines go by its own route (through its Task call) while it is in the foreground.
+    const routed: Array<Record<string, any>> = [];
+    const rec = registry.register('local_agent', { description: 'Slow', toolUseId: 'toolu_m', subagentType: 'general-purpose', foreground: true, route: (e) => void routed.push(e) });
+    registry.progress(rec.id, { total_tokens: 1, tool_uses: 0, duration_ms: 1 });
+    expect(emitted).toEqual([]);
     expect(registry.moveToBackground(rec.id)).toBe(rec);
+    expect(routed.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_updated']);
+    expect(routed[2]).toEqual({ type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { is_backgrounded: true } });
+    // The live set goes out directly; from the move on, so do its own lines.
     expect(emitted).toEqual([
       { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow' }] },
-      { type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { is_backgrounded: true } },
     ]);
+    expect(rec.route).toBeUndefined();
     // Moving it again changes nothing; a task that is not running cannot be moved.
     registry.moveToBackground(rec.id);
-    expect(emitted).toHaveLength(2);
+    expect(emitted).toHaveLength(1);
+    expect(routed).toHaveLength(3);
     expect(() => registry.moveToBackground('a-none')).toThrow(/not running/);
     expect(registry.hasRunning()).toBe(true);
     registry.finish(rec.id, { status: 'completed', summary: 'done late' });
     await rec.done;
-    expect(emitted.map((m) => m.subtype)).toEqual(['background_tasks_changed', 'task_updated', 'task_updated', 'task_notification', 'background_tasks_changed']);
+    expect(emitted.map((m) => m.subtype)).toEqual(['background_tasks_changed', 'task_updated', 'task_notification', 'background_tasks_changed']);
     expect(emitted.at(-1)!.tasks).toEqual([]);
     expect(registry.takeNotices().map((t) => t.id)).toEqual([rec.id]);
-    expect(emitted.filter((m) => m.subtype === 'task_started')).toEqual([]);
+    expect([...routed, ...emitted].filter((m) => m.subtype === 'task_started')).toHaveLength(1);
   });
 
   it('waitForChange resolves when a task ends, or after its timeout', async () => {
