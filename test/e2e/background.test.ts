@@ -92,6 +92,42 @@ describe('background subagents', () => {
   });
 });
 
+describe('a foreground subagent moved to the background (stream-json)', () => {
+  it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (!isMain(req)) return n === 0 ? toolUse('Bash', { command: 'sleep 1; echo slow-part' }, 'sub_bash') : text('moved agent finished');
+      if (n === 0) return toolUse('Task', { description: 'Slow part', prompt: 'SUBMOVE: slow', subagent_type: 'general-purpose' }, 'toolu_mv');
+      if (n === 1) return text('moved on');
+      return text('heard it');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('do the slow part'));
+    const started = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_started');
+    // Moved while its Bash call runs (the control request names the Task call).
+    await p.waitFor((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_mv');
+    p.send({ type: 'control_request', request_id: 'bg-1', request: { subtype: 'background_tasks', tool_use_id: 'toolu_mv' } });
+    expect(await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'bg-1')).toMatchObject({ response: { subtype: 'success', response: { backgrounded: true } } });
+    const first = await p.waitFor((m) => m.type === 'result');
+    expect(first.result).toBe('moved on');
+    await p.waitFor((m) => m.type === 'result' && m.uuid !== first.uuid, 10_000);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const msgs = p.json();
+    const id = started.task_id;
+    expect(started).toMatchObject({ tool_use_id: 'toolu_mv', is_backgrounded: false, task_type: 'local_agent', prompt: 'SUBMOVE: slow' });
+    const lines = msgs.filter((m) => m.type === 'system' && (m.subtype.startsWith('task_') || m.subtype === 'background_tasks_changed'));
+    expect(lines.filter((m) => m.subtype === 'task_started')).toHaveLength(1);
+    expect(lines.filter((m) => m.task_id !== undefined).every((m) => m.task_id === id)).toBe(true);
+    const order = lines.map((m) => (m.subtype === 'task_updated' ? `task_updated:${Object.keys(m.patch).join(',')}` : m.subtype)).filter((s) => s !== 'task_progress');
+    expect(order).toEqual(['task_started', 'background_tasks_changed', 'task_updated:is_backgrounded', 'task_updated:status,end_time', 'task_notification', 'background_tasks_changed']);
+    expect(lines.find((m) => m.subtype === 'background_tasks_changed')!.tasks).toEqual([{ task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow part' }]);
+    expect(lines.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'moved agent finished' });
+    const moved = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_mv')!;
+    expect(moved.tool_use_result).toMatchObject({ status: 'async_launched', agentId: id });
+  });
+});
+
 describe('background shells', () => {
   it('Bash run_in_background: TaskOutput reads it while it runs, TaskStop kills its whole group; the notification says stopped', async () => {
     const cwd = tempDir();
