@@ -306,21 +306,21 @@ export class SubagentRunner implements SubagentService {
     let wake: (() => void) | undefined;
     const asProgress = (event: TaskEvent): ToolProgress => ({ type: 'progress', data: { loopEvent: { type: 'task', parentToolUseId: null, event } } });
     // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
+    // Its output file is its transcript itself: a foreground agent needs no task output folder.
     const rec = registry.register('local_agent', {
-      route: (event) => {
-        lines.push(event);
-        wake?.();
-      },
       id: agentId,
       description: req.description,
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
       prompt: req.prompt,
       foreground: true,
-      fileName: (id) => `agent-${id}.jsonl`,
+      outputFile: p.transcriptPath,
+      route: (event) => {
+        lines.push(event);
+        wake?.();
+      },
     });
     rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
-    linkOutputFile(p.transcriptPath, rec);
     const started = Date.now();
     const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
     const transcript = this.openTranscript(p);
@@ -546,11 +546,3 @@ function asyncLaunched(lead: string, rec: { id: string; outputFile: string }, re
   };
 }
 
-/** A subagent task's output file is a link to its transcript (kept with the session's subagents). */
-function linkOutputFile(transcriptPath: string, rec: TaskRecord): void {
-  try {
-    symlinkSync(transcriptPath, rec.outputFile);
-  } catch (err) {
-    process.stderr.write(`agent: agent ${rec.id}: no output file link (${(err as Error).message})\n`);
-  }
-}

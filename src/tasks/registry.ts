@@ -71,7 +71,9 @@ export interface TaskStart {
   foreground?: boolean;
   /** See TaskRecord.route. */
   route?: (event: TaskEvent) => void;
-  /** A file name for the output (default: <id>.output). */
+  /** The output file's path, when it lives elsewhere (a foreground subagent's transcript). */
+  outputFile?: string;
+  /** A file name for the output in the registry's folder (default: <id>.output). */
   fileName?: (id: string) => string;
 }
 
@@ -168,7 +170,7 @@ export class TaskRegistry {
   register(kind: TaskKind, start: TaskStart): TaskRecord {
     const id = start.id ?? newTaskId(kind);
     if (this.tasks.has(id)) throw new Error(`task id ${id} is already registered`);
-    const file = join(this.dir, start.fileName ? start.fileName(id) : `${id}.output`);
+    const file = start.outputFile ?? join(this.dir, start.fileName ? start.fileName(id) : `${id}.output`);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));
     const rec: TaskRecord = {
