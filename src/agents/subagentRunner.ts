@@ -6,7 +6,6 @@
 // end), so a host can draw its row. Synchronous (foreground) runs forward their events as tool
 // progress and return the final text; background runs emit their events directly.
 import { makeDirs } from '../util/makeDirs.js';
-import { randomBytes } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
@@ -545,4 +544,3 @@ function asyncLaunched(lead: string, rec: { id: string; outputFile: string }, re
     data: { status: 'async_launched', isAsync: true, agentId: rec.id, description: req.description, prompt: req.prompt, outputFile: rec.outputFile, resolvedModel: model },
   };
 }
-
