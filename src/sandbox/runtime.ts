@@ -290,7 +290,9 @@ async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: Sa
   };
   // The probe as every command will run: it must run, and reach a bridge from inside.
   const marker = 'agent-sandbox-probe-ran';
-  const result = await probe(quote(join(probeWrap)!), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
+  const argv = join(probeWrap);
+  if (!argv) return slower('its holder ended as it started');
+  const result = await probe(quote(argv), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
   if (result.code !== 0 || !result.output.includes(marker) || !result.output.includes('bridged')) {
     network.close();
     const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit code ${result.code}`;

@@ -113,7 +113,9 @@ export class SessionNetwork {
       holder.kill('SIGKILL');
       throw new Error(why);
     };
-    const pid = await Promise.race([info, ended.then((why) => fail(`the holder sandbox did not start: ${why}`))]);
+    const started = await Promise.race([info, ended.then((why) => ({ why }))]);
+    if (typeof started !== 'number') fail(`the holder sandbox did not start: ${started.why}`);
+    const pid = started as number;
     const deadline = Date.now() + (o.readyTimeoutMs ?? 3000);
     let exited: string | undefined;
     void ended.then((why) => (exited = why));
