@@ -312,6 +312,8 @@ export class SubagentRunner implements SubagentService {
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
       prompt: req.prompt,
+      // Agents cannot spawn agents here: every one is a top-level spawn.
+      spawnDepth: 1,
       foreground: true,
       outputFile: p.transcriptPath,
       route: (event) => {
@@ -417,6 +419,8 @@ export class SubagentRunner implements SubagentService {
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
       prompt: req.prompt,
+      // Agents cannot spawn agents here: every one is a top-level spawn.
+      spawnDepth: 1,
       fileName: (id) => `agent-${id}.jsonl`,
     });
     let p: Prepared;

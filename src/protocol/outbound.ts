@@ -94,6 +94,8 @@ export const taskStartedSchema = z.strictObject({
   subagent_type: z.string().optional(),
   /** false: a foreground subagent, its Task call blocking on it (a later move comes as task_updated). */
   is_backgrounded: z.boolean(),
+  /** A subagent's nesting depth: 1 for one the main thread spawned (the only kind here). */
+  spawn_depth: z.number().int().positive().optional(),
   /** What a subagent was asked. */
   prompt: z.string().optional(),
   ...envelope,

@@ -67,6 +67,8 @@ export interface TaskStart {
   name?: string;
   /** What a subagent was asked (task_started.prompt). */
   prompt?: string;
+  /** A subagent's nesting depth (task_started.spawn_depth): 1 when the main thread spawned it. */
+  spawnDepth?: number;
   /** Registered in the foreground: the spawning tool call blocks on it (is_backgrounded: false). */
   foreground?: boolean;
   /** See TaskRecord.route. */
@@ -97,6 +99,7 @@ export type TaskEvent =
       subagent_type?: string;
       /** Whether it was registered in the background; a later move comes as task_updated. */
       is_backgrounded: boolean;
+      spawn_depth?: number;
       prompt?: string;
     }
   | {
@@ -238,6 +241,7 @@ export class TaskRegistry {
       task_type: kind,
       ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
       is_backgrounded: rec.backgrounded,
+      ...(start.spawnDepth !== undefined ? { spawn_depth: start.spawnDepth } : {}),
       ...(start.prompt !== undefined ? { prompt: start.prompt } : {}),
     });
     return rec;

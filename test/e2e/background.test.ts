@@ -66,7 +66,7 @@ describe('background subagents', () => {
     const msgs = p.json();
     const idx = (pred: (m: any) => boolean) => msgs.findIndex(pred);
     const started = msgs.find((m) => m.type === 'system' && m.subtype === 'task_started')!;
-    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research' });
+    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research', is_backgrounded: true, spawn_depth: 1, prompt: 'SUBBG: research' });
     const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
     expect(note).toMatchObject({ task_id: started.task_id, tool_use_id: 'toolu_bgtask', status: 'completed', summary: 'background findings: 42' });
     expect(note.usage).toMatchObject({ total_tokens: 550, tool_uses: 0 });

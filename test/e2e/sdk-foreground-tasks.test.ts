@@ -77,7 +77,7 @@ describe('foreground subagents as tasks through the SDK', () => {
       ['callB', 'Part B', 'Explore', 'SUBB: do b', 'B reports ok'],
     ]) {
       const started = rows.find((m) => m.subtype === 'task_started' && m.tool_use_id === call)!;
-      expect(started).toMatchObject({ task_type: 'local_agent', description: desc, subagent_type: type, is_backgrounded: false, prompt });
+      expect(started).toMatchObject({ task_type: 'local_agent', description: desc, subagent_type: type, is_backgrounded: false, spawn_depth: 1, prompt });
       const id = started.task_id;
       ids.add(id);
       const mine = rows.filter((m) => m.task_id === id);

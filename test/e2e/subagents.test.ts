@@ -134,6 +134,7 @@ describe('synchronous subagents', () => {
       task_type: 'local_agent',
       subagent_type: 'Explore',
       is_backgrounded: false,
+      spawn_depth: 1,
       prompt: 'SUBROW: count',
       session_id: expect.any(String),
       uuid: expect.any(String),

@@ -86,6 +86,7 @@ describe('TaskRegistry', () => {
       subagentType: 'Explore',
       prompt: 'list the files',
       foreground: true,
+      spawnDepth: 1,
       fileName: (id) => `agent-${id}.jsonl`,
     });
     expect(rec.id).toBe('a0000fore');
@@ -100,6 +101,7 @@ describe('TaskRegistry', () => {
         task_type: 'local_agent',
         subagent_type: 'Explore',
         is_backgrounded: false,
+        spawn_depth: 1,
         prompt: 'list the files',
       },
     ]);
