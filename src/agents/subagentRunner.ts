@@ -2,10 +2,10 @@
 // history (the prompt is its first user message), system prompt, tool subset (never Task/Agent),
 // read-files map, todo list and usage accumulator. It inherits the parent loop's permission and
 // hook pipeline, fallback model and budget. Every event it produces carries parent_tool_use_id =
-// the Task tool_use id. Synchronous runs forward their events as tool progress and return the
-// final text; background runs are tasks in the registry and emit their events directly.
+// the Task tool_use id. Every run is a task in the registry (task_started, task_progress, its
+// end), so a host can draw its row. Synchronous (foreground) runs forward their events as tool
+// progress and return the final text; background runs emit their events directly.
 import { makeDirs } from '../util/makeDirs.js';
-import { randomBytes } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
@@ -17,7 +17,7 @@ import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
+import { newTaskId, stoppedSummary, type TaskEnd, type TaskEvent, type TaskRecord, type TaskRegistry, type TaskUsage } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
@@ -43,7 +43,7 @@ export interface SubagentDeps {
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
-  /** initialize.agentProgressSummaries: background agents get periodic model-written summaries. */
+  /** initialize.agentProgressSummaries: running agents get periodic model-written summaries. */
   progressSummaries?: () => boolean;
 }
 
@@ -281,10 +281,12 @@ export class SubagentRunner implements SubagentService {
   }
 
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
-    const agentId = 'a' + randomBytes(8).toString('hex');
+    const registry = this.deps.registry;
+    // Its agent id is its task id, as for a background agent (hooks' agent_id, the transcript's name).
+    const agentId = newTaskId('local_agent');
     const worktree = await isolatedWorktree(req, ctx, agentId);
-    // Its own abort: tied to the turn while the call blocks on it, to its task once a host moves
-    // it to the background (background_tasks).
+    // Its own abort: tied to the turn while the call blocks on it, and to its task (stop_task,
+    // TaskStop) always; once a host moves it to the background (background_tasks), only the task.
     const own = new AbortController();
     const onTurnAbort = () => own.abort();
     if (ctx.signal.aborted) own.abort();
@@ -297,9 +299,33 @@ export class SubagentRunner implements SubagentService {
       await releaseWorktree(worktree);
       throw err;
     }
+    // Its task lines go out through this call, in their place among the agent's messages (the
+    // tool batch holds those until the parent's assistant message is out).
+    const lines: TaskEvent[] = [];
+    let wake: (() => void) | undefined;
+    const asProgress = (event: TaskEvent): ToolProgress => ({ type: 'progress', data: { loopEvent: { type: 'task', parentToolUseId: null, event } } });
+    // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
+    // Its output file is its transcript itself: a foreground agent needs no task output folder.
+    const rec = registry.register('local_agent', {
+      id: agentId,
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      prompt: req.prompt,
+      // Agents cannot spawn agents here: every one is a top-level spawn.
+      spawnDepth: 1,
+      foreground: true,
+      outputFile: p.transcriptPath,
+      route: (event) => {
+        lines.push(event);
+        wake?.();
+      },
+    });
+    rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
     const started = Date.now();
-    const counters = { toolUses: 0 };
+    const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
     const transcript = this.openTranscript(p);
+    const summaries = this.summarize(p, rec.id, counters, started);
     let moved!: () => void;
     const movedToBackground = new Promise<'moved'>((r) => (moved = () => r('moved')));
     const leave = ctx.services?.foreground?.enter({ toolUseId: ctx.toolUseId, kind: 'local_agent', background: () => moved() });
@@ -307,31 +333,49 @@ export class SubagentRunner implements SubagentService {
     let backgrounded = false;
     try {
       const events = this.session(p, own.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
+      let next = events.next();
       for (;;) {
-        const next = events.next();
-        const first = await Promise.race([next, movedToBackground]);
+        while (lines.length) yield asProgress(lines.shift()!);
+        // A task line from outside this loop (a progress summary, a stop) wakes it too.
+        const woken = new Promise<'line'>((r) => (wake = () => r('line')));
+        const first = await Promise.race([next, movedToBackground, woken]);
+        wake = undefined;
+        if (first === 'line') continue;
         if (first === 'moved') {
           backgrounded = true;
           ctx.signal.removeEventListener('abort', onTurnAbort);
-          return this.moveToBackground(req, ctx, p, own, { events, next, counters, started, transcript });
+          const result = this.moveToBackground(req, p, own, rec, { events, next, counters, started, transcript, summaries });
+          while (lines.length) yield asProgress(lines.shift()!);
+          return result;
         }
         if (first.done) {
           outcome = first.value;
           break;
         }
         yield first.value;
+        // After the turn's message: the row's usage so far, as for a background agent.
+        if ((first.value.data as { loopEvent: LoopEvent }).loopEvent.type === 'assistant')
+          registry.progress(rec.id, stats(counters, p.cfg.usage, started), counters.lastTool);
+        next = events.next();
       }
     } finally {
       leave?.();
       if (!backgrounded) {
+        summaries?.stop();
         ctx.signal.removeEventListener('abort', onTurnAbort);
         // Its cost counts in the parent's result, under its own model.
         p.parent.usage.merge(p.cfg.usage);
         transcript.close();
+        // The call was abandoned (its consumer stopped pulling): the row still gets its end, directly.
+        if (!outcome) {
+          delete rec.route;
+          registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), usage: stats(counters, p.cfg.usage, started) });
+        }
       }
     }
     const released = await releaseWorktree(worktree);
     const where = released.kept && worktree ? { worktreePath: worktree.path, worktreeBranch: worktree.branch } : {};
+    const withNote = (t: string) => (released.note ? `${t}\n\n${released.note}` : t);
     const s = stats(counters, p.cfg.usage, started);
     const t = p.cfg.usage.totals();
     const base = {
@@ -350,11 +394,17 @@ export class SubagentRunner implements SubagentService {
       },
     };
     if (outcome.subtype !== 'success') {
-      const failed = released.note ? `${failureText(outcome)}\n\n${released.note}` : failureText(outcome);
+      // Stopped from its row (stop_task, TaskStop) while the turn goes on: say so, not "interrupted".
+      const failed = withNote(rec.abort.signal.aborted && !ctx.signal.aborted ? stoppedSummary(rec) : failureText(outcome));
+      const end: TaskEnd = own.signal.aborted ? { status: 'stopped', summary: withNote(stoppedSummary(rec)), usage: s } : { status: 'failed', summary: failed, resultText: failed, usage: s };
+      registry.finish(rec.id, end);
+      while (lines.length) yield asProgress(lines.shift()!);
       return { content: failed, isError: true, data: { ...base, ...where, status: 'failed', error: outcome.resultText } };
     }
     const answer = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
-    const text = released.note ? `${answer}\n\n${released.note}` : answer;
+    const text = withNote(answer);
+    registry.finish(rec.id, { status: 'completed', summary: text, resultText: text, usage: s });
+    while (lines.length) yield asProgress(lines.shift()!);
     return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where } };
   }
 
@@ -368,6 +418,9 @@ export class SubagentRunner implements SubagentService {
       description: req.description,
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
+      prompt: req.prompt,
+      // Agents cannot spawn agents here: every one is a top-level spawn.
+      spawnDepth: 1,
       fileName: (id) => `agent-${id}.jsonl`,
     });
     let p: Prepared;
@@ -392,32 +445,28 @@ export class SubagentRunner implements SubagentService {
   }
 
   /**
-   * A running foreground agent becomes a background task: registered (task_started), stopped by
-   * its task's abort, its remaining events written directly; the Task call returns at once.
+   * A running foreground agent becomes a background task: the same task (id, row, output file),
+   * now in the live set (task_updated is_backgrounded), stopped only by its task's abort, its
+   * remaining events written directly; the Task call returns at once.
    */
   private moveToBackground(
     req: SubagentRequest,
-    ctx: ToolContext,
     p: Prepared,
     own: AbortController,
-    run: { events: AsyncGenerator<ToolProgress, LoopOutcome, void>; next: Promise<IteratorResult<ToolProgress, LoopOutcome>>; counters: { toolUses: number; lastTool?: string }; started: number; transcript: Transcript },
+    rec: TaskRecord,
+    run: {
+      events: AsyncGenerator<ToolProgress, LoopOutcome, void>;
+      next: Promise<IteratorResult<ToolProgress, LoopOutcome>>;
+      counters: { toolUses: number; lastTool?: string };
+      started: number;
+      transcript: Transcript;
+      summaries: SummaryLoop | undefined;
+    },
   ): ToolResult {
     const registry = this.deps.registry;
-    const rec = registry.register('local_agent', {
-      description: req.description,
-      toolUseId: ctx.toolUseId,
-      subagentType: req.subagentType,
-      fileName: (id) => `agent-${id}.jsonl`,
-    });
-    rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
-    try {
-      symlinkSync(p.transcriptPath, rec.outputFile);
-    } catch (err) {
-      process.stderr.write(`agent: background agent ${rec.id}: no output file link (${(err as Error).message})\n`);
-    }
+    registry.moveToBackground(rec.id);
     void (async () => {
       let outcome: LoopOutcome | undefined;
-      const summaries = this.summarize(p, rec.id, run.counters, run.started);
       try {
         let step = await run.next;
         while (!step.done) {
@@ -430,7 +479,7 @@ export class SubagentRunner implements SubagentService {
       } catch (err) {
         process.stderr.write(`agent: background agent ${rec.id}: ${(err as Error).message}\n`);
       } finally {
-        summaries?.stop();
+        run.summaries?.stop();
         run.transcript.close();
         this.deps.lateUsage(p.cfg.usage);
       }
@@ -439,7 +488,7 @@ export class SubagentRunner implements SubagentService {
     return asyncLaunched(`The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\nYou will be notified when it completes.`, rec, req, p.model);
   }
 
-  /** agentProgressSummaries for a background agent, when the host asked for them. */
+  /** agentProgressSummaries for a running agent (foreground or background), when the host asked for them. */
   private summarize(p: Prepared, taskId: string, counters: { toolUses: number; lastTool?: string }, started: number): SummaryLoop | undefined {
     if (!summariesWanted(this.deps.progressSummaries?.() ?? false)) return undefined;
     const registry = this.deps.registry;

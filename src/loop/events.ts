@@ -32,7 +32,13 @@ export type LoopEvent =
   | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string })
   | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
   | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
-  | (Scoped & { type: 'system'; subtype: string; fields: Record<string, unknown> });
+  | (Scoped & { type: 'system'; subtype: string; fields: Record<string, unknown> })
+  /**
+   * A task's own protocol line (a foreground subagent's task_started, task_progress, its end),
+   * forwarded by the tool that runs it so it keeps its place among the agent's messages. The
+   * loop does not look inside; it is the session's, like the task lines the registry sends.
+   */
+  | { type: 'task'; parentToolUseId: null; event: { type: 'system'; subtype: string; task_id: string } };
 
 /** How a run ended: the `subtype` of its result. */
 export const resultSubtypeSchema = z.enum([

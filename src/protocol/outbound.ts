@@ -92,7 +92,12 @@ export const taskStartedSchema = z.strictObject({
   description: z.string(),
   task_type: taskTypeSchema,
   subagent_type: z.string().optional(),
-  is_backgrounded: z.literal(true),
+  /** false: a foreground subagent, its Task call blocking on it (a later move comes as task_updated). */
+  is_backgrounded: z.boolean(),
+  /** A subagent's nesting depth: 1 for one the main thread spawned (the only kind here). */
+  spawn_depth: z.number().int().positive().optional(),
+  /** What a subagent was asked. */
+  prompt: z.string().optional(),
   ...envelope,
 });
 
@@ -100,7 +105,11 @@ export const taskUpdatedSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_updated'),
   task_id: z.string(),
-  patch: z.strictObject({ status: z.enum(['completed', 'failed', 'killed']), end_time: z.number() }),
+  /** A task's end, or a foreground task's move to the background. */
+  patch: z.union([
+    z.strictObject({ status: z.enum(['completed', 'failed', 'killed']), end_time: z.number() }),
+    z.strictObject({ is_backgrounded: z.literal(true) }),
+  ]),
   ...envelope,
 });
 

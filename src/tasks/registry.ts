@@ -1,7 +1,11 @@
-// The session's background tasks: shells started with Bash run_in_background and subagents
-// started with Task run_in_background. One registry per session. It announces each task
-// (`system`/`task_started`), reports its end (`system`/`task_notification`), keeps the notices the
-// model has not seen yet for the runner to feed back, and stops everything on the way out.
+// The session's tasks: shells started with Bash run_in_background, subagents started with Task
+// (in the background, or in the foreground with the Task call blocking on them) and teammates.
+// One registry per session. It announces each task (`system`/`task_started`), reports its end
+// (`task_updated`, `task_notification`), keeps the notices the model has not seen yet for the
+// runner to feed back, and stops everything on the way out. A foreground task is announced and
+// ended like the others (a host draws its row from them) but is not background work: it is not in
+// background_tasks_changed, the model gets its end as the Task call's result rather than a notice,
+// and the runner does not wait for it; moved to the background, it becomes all of that.
 import { randomBytes } from 'node:crypto';
 import { makeDirs } from '../util/makeDirs.js';
 import { join } from 'node:path';
@@ -31,6 +35,13 @@ export interface TaskRecord {
   subagentType?: string;
   /** A teammate's name: TaskStop and stop_task accept it in place of the id. */
   name?: string;
+  /** False while a foreground subagent's Task call blocks on it; true once in the background. */
+  backgrounded: boolean;
+  /**
+   * Where this task's own lines go instead of the registry's `emit`, while set: a foreground
+   * subagent's lines travel with its messages, through its Task call. Cleared when it moves.
+   */
+  route?: (event: TaskEvent) => void;
   abort: AbortController;
   startedAt: number;
   endedAt?: number;
@@ -47,12 +58,24 @@ export interface TaskRecord {
 }
 
 export interface TaskStart {
+  /** The id to use (a foreground subagent's agent id); default: a fresh one. */
+  id?: string;
   description: string;
   toolUseId: string;
   command?: string;
   subagentType?: string;
   name?: string;
-  /** A file name for the output (default: <id>.output). */
+  /** What a subagent was asked (task_started.prompt). */
+  prompt?: string;
+  /** A subagent's nesting depth (task_started.spawn_depth): 1 when the main thread spawned it. */
+  spawnDepth?: number;
+  /** Registered in the foreground: the spawning tool call blocks on it (is_backgrounded: false). */
+  foreground?: boolean;
+  /** See TaskRecord.route. */
+  route?: (event: TaskEvent) => void;
+  /** The output file's path, when it lives elsewhere (a foreground subagent's transcript). */
+  outputFile?: string;
+  /** A file name for the output in the registry's folder (default: <id>.output). */
   fileName?: (id: string) => string;
 }
 
@@ -74,9 +97,18 @@ export type TaskEvent =
       description: string;
       task_type: TaskKind;
       subagent_type?: string;
-      is_backgrounded: true;
+      /** Whether it was registered in the background; a later move comes as task_updated. */
+      is_backgrounded: boolean;
+      spawn_depth?: number;
+      prompt?: string;
     }
-  | { type: 'system'; subtype: 'task_updated'; task_id: string; patch: { status: Exclude<TaskEndStatus, 'stopped'> | 'killed'; end_time: number } }
+  | {
+      type: 'system';
+      subtype: 'task_updated';
+      task_id: string;
+      /** Its end, or its move to the background (hosts merge the patch into their task map). */
+      patch: { status: Exclude<TaskEndStatus, 'stopped'> | 'killed'; end_time: number } | { is_backgrounded: true };
+    }
   | {
       type: 'system';
       subtype: 'task_notification';
@@ -139,8 +171,9 @@ export class TaskRegistry {
 
   /** Register a running task and announce it. The caller runs it and calls `finish` once. */
   register(kind: TaskKind, start: TaskStart): TaskRecord {
-    const id = newTaskId(kind);
-    const file = join(this.dir, start.fileName ? start.fileName(id) : `${id}.output`);
+    const id = start.id ?? newTaskId(kind);
+    if (this.tasks.has(id)) throw new Error(`task id ${id} is already registered`);
+    const file = start.outputFile ?? join(this.dir, start.fileName ? start.fileName(id) : `${id}.output`);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));
     const rec: TaskRecord = {
@@ -153,6 +186,8 @@ export class TaskRegistry {
       ...(start.command !== undefined ? { command: start.command } : {}),
       ...(start.subagentType !== undefined ? { subagentType: start.subagentType } : {}),
       ...(start.name !== undefined ? { name: start.name } : {}),
+      backgrounded: !start.foreground,
+      ...(start.route ? { route: start.route } : {}),
       abort: new AbortController(),
       startedAt: Date.now(),
       done,
@@ -168,13 +203,13 @@ export class TaskRegistry {
       rec.usage = end.usage;
       rec.endedAt = Date.now();
       // Hosts that keep a task map merge this patch (the SDK's TaskState says `killed` for stopped).
-      void this.opts.emit({
+      void this.send(rec, {
         type: 'system',
         subtype: 'task_updated',
         task_id: id,
         patch: { status: end.status === 'stopped' ? 'killed' : end.status, end_time: rec.endedAt },
       });
-      const emitted = this.opts.emit({
+      const emitted = this.send(rec, {
         type: 'system',
         subtype: 'task_notification',
         task_id: id,
@@ -184,8 +219,11 @@ export class TaskRegistry {
         summary: end.summary,
         ...(end.usage ? { usage: end.usage } : {}),
       });
-      this.notices.push(rec);
-      this.emitLevel();
+      // A foreground task's end is the Task call's own result: no notice, and it was never in the level.
+      if (rec.backgrounded) {
+        this.notices.push(rec);
+        this.emitLevel();
+      } else rec.seenByModel = true;
       const settle = () => {
         resolveDone();
         this.changed();
@@ -193,8 +231,8 @@ export class TaskRegistry {
       if (emitted && typeof (emitted as Promise<void>).then === 'function') (emitted as Promise<void>).then(settle, settle);
       else settle();
     });
-    this.emitLevel();
-    void this.opts.emit({
+    if (rec.backgrounded) this.emitLevel();
+    void this.send(rec, {
       type: 'system',
       subtype: 'task_started',
       task_id: id,
@@ -202,8 +240,26 @@ export class TaskRegistry {
       description: rec.description,
       task_type: kind,
       ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
-      is_backgrounded: true,
+      is_backgrounded: rec.backgrounded,
+      ...(start.spawnDepth !== undefined ? { spawn_depth: start.spawnDepth } : {}),
+      ...(start.prompt !== undefined ? { prompt: start.prompt } : {}),
     });
+    return rec;
+  }
+
+  /**
+   * A running foreground task moves to the background: same id, it joins the live set, and the
+   * host hears `task_updated {patch: {is_backgrounded: true}}` (not a second task_started).
+   */
+  moveToBackground(id: string): TaskRecord {
+    const rec = this.tasks.get(id);
+    if (!rec || rec.status !== 'running') throw new Error(`task ${id} is not running`);
+    if (rec.backgrounded) return rec;
+    rec.backgrounded = true;
+    this.emitLevel();
+    // The move still travels the foreground route (after the lines before it); later lines do not.
+    void this.send(rec, { type: 'system', subtype: 'task_updated', task_id: id, patch: { is_backgrounded: true } });
+    delete rec.route;
     return rec;
   }
 
@@ -219,7 +275,7 @@ export class TaskRegistry {
   progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
     const rec = this.tasks.get(id);
     if (!rec || rec.status !== 'running') return;
-    void this.opts.emit({
+    void this.send(rec, {
       type: 'system',
       subtype: 'task_progress',
       task_id: id,
@@ -244,9 +300,9 @@ export class TaskRegistry {
     return [...this.tasks.values()];
   }
 
-  /** Whether any task (of those `which` picks) is still running. */
+  /** Whether any background task (of those `which` picks) is still running. */
   hasRunning(which: (t: TaskRecord) => boolean = () => true): boolean {
-    for (const t of this.tasks.values()) if (t.status === 'running' && which(t)) return true;
+    for (const t of this.tasks.values()) if (t.status === 'running' && t.backgrounded && which(t)) return true;
     return false;
   }
 
@@ -296,21 +352,24 @@ export class TaskRegistry {
     return rec;
   }
 
-  /** Stop every running task (exit, interrupt). Each gets its `stopped` notification. */
+  /**
+   * Stop every running background task (exit, interrupt). Each gets its `stopped` notification.
+   * Foreground tasks end with the turn that blocks on them.
+   */
   async stopAll(graceMs = 1000): Promise<void> {
-    const running = this.list().filter((t) => t.status === 'running');
+    const running = this.list().filter((t) => t.status === 'running' && t.backgrounded);
     // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
     for (const t of running) t.seenByModel = true;
     await Promise.all(running.map((t) => this.stop(t.id, graceMs)));
   }
 
   /**
-   * `system`/`background_tasks_changed`: every live task after a start or an end (a level the
-   * host replaces its set with, as sdk.d.ts documents).
+   * `system`/`background_tasks_changed`: every live background task after a start, a move or an
+   * end (a level the host replaces its set with, as sdk.d.ts documents).
    */
   private emitLevel(): void {
     const tasks = this.list()
-      .filter((t) => t.status === 'running')
+      .filter((t) => t.status === 'running' && t.backgrounded)
       .map((t) => ({
         task_id: t.id,
         task_type: t.kind,
@@ -318,6 +377,10 @@ export class TaskRegistry {
         description: t.description,
       }));
     void this.opts.emit({ type: 'system', subtype: 'background_tasks_changed', tasks });
+  }
+
+  private send(rec: TaskRecord, event: TaskEvent): void | Promise<void> {
+    return rec.route ? rec.route(event) : this.opts.emit(event);
   }
 
   private changed(): void {

@@ -66,7 +66,7 @@ describe('background subagents', () => {
     const msgs = p.json();
     const idx = (pred: (m: any) => boolean) => msgs.findIndex(pred);
     const started = msgs.find((m) => m.type === 'system' && m.subtype === 'task_started')!;
-    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research' });
+    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research', is_backgrounded: true, spawn_depth: 1, prompt: 'SUBBG: research' });
     const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
     expect(note).toMatchObject({ task_id: started.task_id, tool_use_id: 'toolu_bgtask', status: 'completed', summary: 'background findings: 42' });
     expect(note.usage).toMatchObject({ total_tokens: 550, tool_uses: 0 });
@@ -89,6 +89,42 @@ describe('background subagents', () => {
     expect(notified).toContain('<summary>background findings: 42</summary>');
     // The background agent's cost counts in the result of the run it re-entered.
     expect(second.modelUsage['claude-sonnet-4-5'].inputTokens).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('a foreground subagent moved to the background (stream-json)', () => {
+  it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      const n = turns(req);
+      if (!isMain(req)) return n === 0 ? toolUse('Bash', { command: 'sleep 1; echo slow-part' }, 'sub_bash') : text('moved agent finished');
+      if (n === 0) return toolUse('Task', { description: 'Slow part', prompt: 'SUBMOVE: slow', subagent_type: 'general-purpose' }, 'toolu_mv');
+      if (n === 1) return text('moved on');
+      return text('heard it');
+    });
+    const p = startAgent({ api, args: ARGS });
+    p.sendRaw(userLine('do the slow part'));
+    const started = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_started');
+    // Moved while its Bash call runs (the control request names the Task call).
+    await p.waitFor((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_mv');
+    p.send({ type: 'control_request', request_id: 'bg-1', request: { subtype: 'background_tasks', tool_use_id: 'toolu_mv' } });
+    expect(await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'bg-1')).toMatchObject({ response: { subtype: 'success', response: { backgrounded: true } } });
+    const first = await p.waitFor((m) => m.type === 'result');
+    expect(first.result).toBe('moved on');
+    await p.waitFor((m) => m.type === 'result' && m.uuid !== first.uuid, 10_000);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const msgs = p.json();
+    const id = started.task_id;
+    expect(started).toMatchObject({ tool_use_id: 'toolu_mv', is_backgrounded: false, task_type: 'local_agent', prompt: 'SUBMOVE: slow' });
+    const lines = msgs.filter((m) => m.type === 'system' && (m.subtype.startsWith('task_') || m.subtype === 'background_tasks_changed'));
+    expect(lines.filter((m) => m.subtype === 'task_started')).toHaveLength(1);
+    expect(lines.filter((m) => m.task_id !== undefined).every((m) => m.task_id === id)).toBe(true);
+    const order = lines.map((m) => (m.subtype === 'task_updated' ? `task_updated:${Object.keys(m.patch).join(',')}` : m.subtype)).filter((s) => s !== 'task_progress');
+    expect(order).toEqual(['task_started', 'background_tasks_changed', 'task_updated:is_backgrounded', 'task_updated:status,end_time', 'task_notification', 'background_tasks_changed']);
+    expect(lines.find((m) => m.subtype === 'background_tasks_changed')!.tasks).toEqual([{ task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow part' }]);
+    expect(lines.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'moved agent finished' });
+    const moved = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_mv')!;
+    expect(moved.tool_use_result).toMatchObject({ status: 'async_launched', agentId: id });
   });
 });
 

@@ -69,9 +69,12 @@ describe('environment faults', () => {
       { content: [{ type: 'tool_use', id: 'small', name: 'Bash', input: { command: 'echo small' } }] },
       { content: [{ type: 'tool_use', id: 'big', name: 'Bash', input: { command: 'seq 1 20000' } }] },
       { content: [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: 'echo later', run_in_background: true } }] },
+      // A foreground subagent needs no task output folder: its row's output file is its transcript.
+      { content: [{ type: 'tool_use', id: 'fg', name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'general-purpose' } }] },
+      text('sub ok'),
       text('survived'),
     ]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go'), env: { TMPDIR: '/proc/no-such-dir' } });
+    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash,Task'], input: userLine('go'), env: { TMPDIR: '/proc/no-such-dir' } });
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code).toBe(0);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ is_error: false, result: 'survived' });
@@ -84,6 +87,8 @@ describe('environment faults', () => {
     const bg = resultsById(api.requests[3]).bg;
     expect(bg.isError).toBe(true);
     expect(bg.text).toMatch(/cannot create the directory for task output files \/proc\/no-such-dir\/.*ENOENT.*set TMPDIR to a writable directory/);
+    expect(resultsById(api.requests[5]).fg).toEqual({ text: 'sub ok', isError: false });
+    expect(r.json().find((m) => m.subtype === 'task_notification' && m.tool_use_id === 'fg')).toMatchObject({ status: 'completed', output_file: expect.stringMatching(/\.jsonl$/) });
   });
 });
 

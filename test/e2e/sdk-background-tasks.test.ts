@@ -109,10 +109,27 @@ describe('background_tasks through the SDK', () => {
     }
     const moved = resultsById(api.requests.find((r) => !firstUserText(r).startsWith('SUB:') && turns(r) === 1)!).task1;
     expect(moved.text).toMatch(/moved to the background/);
-    const started = messages.find((m) => m.type === 'system' && m.subtype === 'task_started');
-    expect(started).toMatchObject({ tool_use_id: 'task1', task_type: 'local_agent', subagent_type: 'general-purpose' });
+    // One task from start to end: announced in the foreground, then moved (same id, no second
+    // task_started), and only from the move on in the live set.
+    const starts = messages.filter((m) => m.type === 'system' && m.subtype === 'task_started');
+    expect(starts).toHaveLength(1);
+    const started = starts[0];
+    expect(started).toMatchObject({ tool_use_id: 'task1', task_type: 'local_agent', subagent_type: 'general-purpose', is_backgrounded: false, prompt: 'SUB: find it' });
+    const id = started.task_id;
+    const updates = messages.filter((m) => m.type === 'system' && m.subtype === 'task_updated');
+    expect(updates.map((m) => [m.task_id, m.patch])).toEqual([
+      [id, { is_backgrounded: true }],
+      [id, { status: 'completed', end_time: expect.any(Number) }],
+    ]);
     const note = messages.find((m) => m.type === 'system' && m.subtype === 'task_notification');
-    expect(note).toMatchObject({ tool_use_id: 'task1', status: 'completed', summary: 'the sub agent found 42' });
+    expect(note).toMatchObject({ task_id: id, tool_use_id: 'task1', status: 'completed', summary: 'the sub agent found 42' });
+    expect(moved.text).toContain(`agentId: ${id} (task id)`);
+    const levels = messages.filter((m) => m.type === 'system' && m.subtype === 'background_tasks_changed');
+    expect(levels.map((m) => m.tasks.map((t: any) => t.task_id))).toEqual([[id], []]);
+    expect(messages.indexOf(levels[0])).toBeGreaterThan(messages.indexOf(started));
+    expect(messages.indexOf(updates[0])).toBeLessThan(messages.indexOf(note!));
+    // Progress while it ran, in the foreground and after the move, under the one id.
+    expect(messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress').every((m) => m.task_id === id)).toBe(true);
     const res = messages.filter((m) => m.type === 'result');
     expect(res.map((r) => r.result)).toEqual(['the agent works in the background', 'heard: yes']);
     // The first result came before the subagent's end; its later messages still carry the Task id.

@@ -112,6 +112,61 @@ describe('synchronous subagents', () => {
     expect(p.stderr()).not.toContain('internal error');
   });
 
+  it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi(
+      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 'Count files', prompt: 'SUBROW: count', subagent_type: 'Explore' }, 'toolu_row') : text('parent done')), {
+        'SUBROW:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'echo counted' }, 'toolu_row_bash') : text('there are 3 files', { usage: { input_tokens: 50, output_tokens: 7 } })),
+      }),
+    );
+    const p = startAgent({ api, cwd, args: ARGS });
+    const { result, msgs } = await runSession(p, 'count in a subagent');
+    expect(result).toMatchObject({ subtype: 'success', result: 'parent done' });
+    const task = msgs.filter((m) => m.type === 'system' && m.subtype.startsWith('task_'));
+    expect(task.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_progress', 'task_updated', 'task_notification']);
+    const [started, p1, p2, updated, note] = task;
+    expect(started).toEqual({
+      type: 'system',
+      subtype: 'task_started',
+      task_id: expect.stringMatching(/^a[0-9a-f]{8}$/),
+      tool_use_id: 'toolu_row',
+      description: 'Count files',
+      task_type: 'local_agent',
+      subagent_type: 'Explore',
+      is_backgrounded: false,
+      spawn_depth: 1,
+      prompt: 'SUBROW: count',
+      session_id: expect.any(String),
+      uuid: expect.any(String),
+    });
+    const id = started.task_id;
+    expect(task.every((m) => m.task_id === id)).toBe(true);
+    expect(p1).toMatchObject({ tool_use_id: 'toolu_row', description: 'Count files', subagent_type: 'Explore', usage: { tool_uses: 1 }, last_tool_name: 'Bash' });
+    expect(p1.summary).toBeUndefined();
+    expect(p2.usage.total_tokens).toBeGreaterThan(p1.usage.total_tokens);
+    expect(updated.patch).toEqual({ status: 'completed', end_time: expect.any(Number) });
+    expect(note).toMatchObject({ tool_use_id: 'toolu_row', status: 'completed', summary: 'there are 3 files', usage: { tool_uses: 1 } });
+    // Its output file is its transcript: the agent's conversation, readable while and after it runs.
+    expect(readFileSync(note.output_file, 'utf8')).toContain('there are 3 files');
+    // In order: the row opens before the agent's first message, each progress follows the turn it
+    // counts, and the row closes before the Task call's result.
+    const at = (m: any) => msgs.indexOf(m);
+    const subMsgs = msgs.filter((m) => m.parent_tool_use_id === 'toolu_row');
+    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_row')!;
+    const parentCall = msgs.find((m) => m.type === 'assistant' && m.parent_tool_use_id === null && m.message.content.some((b: any) => b.id === 'toolu_row'));
+    expect(at(started)).toBeGreaterThan(at(parentCall));
+    expect(at(started)).toBeLessThan(at(subMsgs[0]));
+    expect(at(p1)).toBeGreaterThan(at(subMsgs[0]));
+    expect(at(p2)).toBeGreaterThan(at(subMsgs[2]));
+    expect(at(updated)).toBeLessThan(at(note));
+    expect(at(note)).toBeLessThan(at(taskResult));
+    // The agent's id in the Task result is its task id.
+    expect(taskResult.tool_use_result).toMatchObject({ status: 'completed', agentId: id });
+    // Not background work: no live-set line, and no second result for a notification.
+    expect(msgs.filter((m) => m.subtype === 'background_tasks_changed')).toEqual([]);
+    expect(msgs.filter((m) => m.type === 'result')).toHaveLength(1);
+  });
+
   it('two Task calls in one turn run concurrently: each subagent\'s Bash command sees the other start while it waits', async () => {
     // Overlap shown by order, not by wall clock: each command marks its start, then waits (up to
     // 8 s) for the other's mark. Run one after the other, the first would give up alone.
@@ -140,6 +195,11 @@ describe('synchronous subagents', () => {
     expect(result).toMatchObject({ subtype: 'success', result: 'A-met-B + B-met-A' });
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(3);
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(3);
+    // Two rows, open at the same time: both started before either ended.
+    const rows = msgs.filter((m) => m.type === 'system' && (m.subtype === 'task_started' || m.subtype === 'task_notification'));
+    expect(rows.map((m) => `${m.subtype}:${m.tool_use_id}`).slice(0, 2).sort()).toEqual(['task_started:toolu_A', 'task_started:toolu_B']);
+    expect(rows.slice(2).map((m) => `${m.status}:${m.tool_use_id}`).sort()).toEqual(['completed:toolu_A', 'completed:toolu_B']);
+    expect(new Set(rows.map((m) => m.task_id)).size).toBe(2);
   });
 
   it('an unknown subagent_type is an is_error tool result naming the valid agents; the parent goes on', async () => {
@@ -179,6 +239,11 @@ describe('synchronous subagents', () => {
     expect(byId('toolu_f1').content).toContain('subagent request was bad');
     expect(byId('toolu_f2')).toMatchObject({ is_error: true });
     expect(byId('toolu_f2').content).toContain('Reached maximum number of turns (1)');
+    // Each row ends failed, with the reason as its summary.
+    const ends = msgs.filter((m) => m.type === 'system' && m.subtype === 'task_notification');
+    expect(ends.map((m) => `${m.tool_use_id}:${m.status}`).sort()).toEqual(['toolu_f1:failed', 'toolu_f2:failed']);
+    expect(ends.find((m) => m.tool_use_id === 'toolu_f1')!.summary).toContain('subagent request was bad');
+    expect(msgs.filter((m) => m.subtype === 'task_updated').map((m) => m.patch.status)).toEqual(['failed', 'failed']);
     // The subagent's API error reached the host as its own (tagged) assistant message.
     expect(msgs.some((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_f1' && JSON.stringify(m.message).includes('API Error'))).toBe(true);
   });
@@ -204,6 +269,10 @@ describe('synchronous subagents', () => {
     expect(await waitUntil(() => !alive(pid))).toBe(true);
     p.endInput();
     expect((await p.exited).code).toBe(1);
+    // Its row ends stopped (task_updated says killed, as the SDK's TaskState does).
+    const msgs = p.json();
+    expect(msgs.find((m) => m.subtype === 'task_notification')).toMatchObject({ tool_use_id: 'toolu_s', status: 'stopped', summary: 'Agent "s" was stopped' });
+    expect(msgs.find((m) => m.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
   });
 });
 

@@ -49,7 +49,15 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'task started',
     { type: 'task', event: { type: 'system', subtype: 'task_started', task_id: 'b1', tool_use_id: 't', description: 'd', task_type: 'local_bash', is_backgrounded: true } },
   ],
+  [
+    'foreground task started',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_started', task_id: 'a1', tool_use_id: 't', description: 'd', task_type: 'local_agent', subagent_type: 'Explore', is_backgrounded: false, prompt: 'p' },
+    },
+  ],
   ['task updated', { type: 'task', event: { type: 'system', subtype: 'task_updated', task_id: 'b1', patch: { status: 'killed', end_time: 1 } } }],
+  ['task moved to the background', { type: 'task', event: { type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: true } } }],
   [
     'task notification',
     { type: 'task', event: { type: 'system', subtype: 'task_notification', task_id: 'b1', tool_use_id: 't', status: 'completed', output_file: '/f', summary: 's' } },
@@ -106,6 +114,9 @@ describe('toWire', () => {
     const env = { session_id: SID, uuid: 'u' };
     expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_started', task_id: 'b1', ...env }).success).toBe(false);
     expect(outboundSchema.safeParse({ type: 'system', subtype: 'made_up', ...env }).success).toBe(false);
+    // A task_updated patch is an end or a move, never an empty or mixed bag.
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_updated', task_id: 'a1', patch: {}, ...env }).success).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: false }, ...env }).success).toBe(false);
     expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', extra: 1, ...env }).success).toBe(false);
     expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', ...env }).success).toBe(true);
   });

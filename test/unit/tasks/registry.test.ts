@@ -77,6 +77,82 @@ describe('TaskRegistry', () => {
     expect(registry.takeNotices()).toEqual([]);
   });
 
+  it('a foreground task: task_started with is_backgrounded false and its prompt, never in the live set, ended with task_updated then task_notification, no notice for the model', async () => {
+    const { registry, emitted } = setup();
+    const rec = registry.register('local_agent', {
+      id: 'a0000fore',
+      description: 'Look around',
+      toolUseId: 'toolu_f',
+      subagentType: 'Explore',
+      prompt: 'list the files',
+      foreground: true,
+      spawnDepth: 1,
+      fileName: (id) => `agent-${id}.jsonl`,
+    });
+    expect(rec.id).toBe('a0000fore');
+    expect(rec.outputFile).toMatch(/agent-a0000fore\.jsonl$/);
+    expect(emitted).toEqual([
+      {
+        type: 'system',
+        subtype: 'task_started',
+        task_id: 'a0000fore',
+        tool_use_id: 'toolu_f',
+        description: 'Look around',
+        task_type: 'local_agent',
+        subagent_type: 'Explore',
+        is_backgrounded: false,
+        spawn_depth: 1,
+        prompt: 'list the files',
+      },
+    ]);
+    // Not background work: the runner does not wait for it, stopAll leaves it to its turn.
+    expect(registry.hasRunning()).toBe(false);
+    await registry.stopAll(10);
+    expect(rec.status).toBe('running');
+    expect(rec.abort.signal.aborted).toBe(false);
+    registry.progress(rec.id, { total_tokens: 3, tool_uses: 1, duration_ms: 4 }, 'Glob');
+    registry.finish(rec.id, { status: 'completed', summary: 'three files', usage: { total_tokens: 9, tool_uses: 1, duration_ms: 8 } });
+    await rec.done;
+    expect(emitted.slice(1).map((m) => m.subtype)).toEqual(['task_progress', 'task_updated', 'task_notification']);
+    expect(emitted[1]).toMatchObject({ task_id: rec.id, usage: { total_tokens: 3 }, last_tool_name: 'Glob' });
+    expect(emitted[2]).toEqual({ type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { status: 'completed', end_time: expect.any(Number) } });
+    expect(emitted[3]).toMatchObject({ subtype: 'task_notification', task_id: rec.id, tool_use_id: 'toolu_f', status: 'completed', summary: 'three files', output_file: rec.outputFile });
+    // Its end is the Task call's result: nothing more for the model.
+    expect(registry.hasNotices()).toBe(false);
+    expect(emitted.some((m) => m.subtype === 'background_tasks_changed')).toBe(false);
+    // An id cannot be registered twice.
+    expect(() => registry.register('local_agent', { id: 'a0000fore', description: 'x', toolUseId: 't' })).toThrow(/already registered/);
+  });
+
+  it('a foreground task moved to the background keeps its id: it joins the live set with task_updated {is_backgrounded: true}, and its end is a notice', async () => {
+    const { registry, emitted } = setup();
+    // Its lines go by its own route (through its Task call) while it is in the foreground.
+    const routed: Array<Record<string, any>> = [];
+    const rec = registry.register('local_agent', { description: 'Slow', toolUseId: 'toolu_m', subagentType: 'general-purpose', foreground: true, route: (e) => void routed.push(e) });
+    registry.progress(rec.id, { total_tokens: 1, tool_uses: 0, duration_ms: 1 });
+    expect(emitted).toEqual([]);
+    expect(registry.moveToBackground(rec.id)).toBe(rec);
+    expect(routed.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_updated']);
+    expect(routed[2]).toEqual({ type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { is_backgrounded: true } });
+    // The live set goes out directly; from the move on, so do its own lines.
+    expect(emitted).toEqual([
+      { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow' }] },
+    ]);
+    expect(rec.route).toBeUndefined();
+    // Moving it again changes nothing; a task that is not running cannot be moved.
+    registry.moveToBackground(rec.id);
+    expect(emitted).toHaveLength(1);
+    expect(routed).toHaveLength(3);
+    expect(() => registry.moveToBackground('a-none')).toThrow(/not running/);
+    expect(registry.hasRunning()).toBe(true);
+    registry.finish(rec.id, { status: 'completed', summary: 'done late' });
+    await rec.done;
+    expect(emitted.map((m) => m.subtype)).toEqual(['background_tasks_changed', 'task_updated', 'task_notification', 'background_tasks_changed']);
+    expect(emitted.at(-1)!.tasks).toEqual([]);
+    expect(registry.takeNotices().map((t) => t.id)).toEqual([rec.id]);
+    expect([...routed, ...emitted].filter((m) => m.subtype === 'task_started')).toHaveLength(1);
+  });
+
   it('waitForChange resolves when a task ends, or after its timeout', async () => {
     const { registry } = setup();
     const rec = registry.register('local_agent', { description: 'x', toolUseId: 't' });
