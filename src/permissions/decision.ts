@@ -211,6 +211,15 @@ function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: C
       hint: `--allowedTools ${rules.map((r) => `"Bash(${r})"`).join(' ')}`,
     };
   }
+  const host = req.toolName === 'WebFetch' ? urlHost((req.input as { url?: unknown } | undefined)?.url) : undefined;
+  if (host !== undefined) {
+    // As the reference offers it: this site from now on, not every site (and with the Bash
+    // sandbox on, the same rule opens that domain to commands).
+    return {
+      suggestions: [{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: `domain:${host}` }], behavior: 'allow', destination: 'session' }],
+      hint: `--allowedTools "WebFetch(domain:${host})"`,
+    };
+  }
   if (shape.kind === 'file' && shape.edit) {
     return {
       suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
@@ -221,6 +230,17 @@ function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: C
     suggestions: [{ type: 'addRules', rules: [{ toolName: req.toolName }], behavior: 'allow', destination: 'session' }],
     hint: `--allowedTools "${req.toolName}"`,
   };
+}
+
+/** The host of a WebFetch url, lower-cased, or undefined when it is not an http(s) url. */
+function urlHost(url: unknown): string | undefined {
+  if (typeof url !== 'string') return undefined;
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function allowedPart(state: PermissionState, part: SimpleCommand): boolean {

@@ -89,6 +89,31 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(existsSync(join(cwd, '.claude', 'settings.local.json'))).toBe(false);
   });
 
+  it('a WebFetch "always" (the host applies the ask\'s own suggestion) is a rule for that domain only, and opens that domain to sandboxed commands too', async () => {
+    const host = await startHostServer();
+    server = host.server;
+    const cwd = tempDir();
+    const main = oneByOne([toolUse('WebFetch', { url: `http://127.0.0.1:${host.port}/page`, prompt: 'What does it say?' }, 'fetch'), toolUse('Bash', { command: host.viaProxy }, 'bash')]);
+    // WebFetch asks the small model about the page; that request is not the main loop's.
+    api = await startFakeApi((req) => (String(req.body.model).includes('haiku') ? text('it says hello') : main()));
+    const asked: Array<{ tool: string; suggestions: unknown }> = [];
+    const options = sdkOptions(api.url, cwd, {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true },
+      canUseTool: async (tool: string, input: Record<string, unknown>, o: { suggestions?: unknown[] }) => {
+        asked.push({ tool, suggestions: o.suggestions });
+        return { behavior: 'allow', updatedInput: input, updatedPermissions: o.suggestions ?? [] };
+      },
+    });
+    for await (const _m of query({ prompt: 'go', options: options as never })) void _m;
+    expect(asked).toEqual([
+      { tool: 'WebFetch', suggestions: [{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:127.0.0.1' }], behavior: 'allow', destination: 'session' }] },
+    ]);
+    const results = Object.assign({}, ...api.requests.filter((q) => !String(q.body.model).includes('haiku')).slice(1).map((q) => resultsById(q)));
+    expect(results.fetch).toEqual({ text: 'it says hello', isError: false });
+    expect(results.bash).toEqual({ text: 'hello from the host', isError: false });
+    expect(host.hits()).toBe(2);
+  });
+
   it("a skill's allowed-tools WebFetch(domain:…) opens the network for its turn only", async () => {
     const host = await startHostServer();
     server = host.server;

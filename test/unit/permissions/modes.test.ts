@@ -21,6 +21,19 @@ describe('modes', () => {
     expect(decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://x.y' } }).behavior).toBe('ask');
   });
 
+  it("WebFetch asks with a rule for the url's domain, not for every site; a url that is not http(s) gets the whole-tool suggestion", () => {
+    const s = state({ cwd });
+    const d = decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://Docs.Example.com/a?b=1' } });
+    expect(d.behavior === 'ask' && d.suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:docs.example.com' }], behavior: 'allow', destination: 'session' }]);
+    expect(d.behavior === 'ask' && d.hint).toContain('WebFetch(domain:docs.example.com)');
+    // The suggestion, once applied, is a rule that allows that site and no other.
+    const after = state({ cwd, allow: ['WebFetch(domain:docs.example.com)'] });
+    expect(decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://docs.example.com/x' } }).behavior).toBe('allow');
+    expect(decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://evil.example/x' } }).behavior).toBe('ask');
+    const odd = decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'not a url' } });
+    expect(odd.behavior === 'ask' && odd.suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'WebFetch' }], behavior: 'allow', destination: 'session' }]);
+  });
+
   it('acceptEdits allows edits in cwd but not Bash', () => {
     const s = state({ cwd, mode: 'acceptEdits' });
     expect(write(s).behavior).toBe('allow');
