@@ -1,7 +1,7 @@
 // The one way a Bash command of the model runs (foreground Bash and background shells alike):
 // inside the session's sandbox when it has one and the command is not exempt, else as is.
-import { readFileSync } from 'node:fs';
 import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../util/processGroup.js';
+import { isRunning } from '../util/taggedProcesses.js';
 import type { CommandSandbox, WrappedCommand } from './runtime.js';
 
 export interface BashRunOptions extends GroupRunOptions {
@@ -104,15 +104,7 @@ function enteredNothing(r: GroupRunResult): boolean {
 
 async function stillAlive(pids: number[], withinMs: number): Promise<number[]> {
   // A zombie (dead, not yet reaped) has not outlived its sandbox: only a running process counts.
-  const alive = (pid: number) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      return state !== 'Z' && state !== 'X';
-    } catch {
-      return false;
-    }
-  };
+  const alive = (pid: number) => isRunning(pid);
   const deadline = Date.now() + withinMs;
   let left = pids.filter(alive);
   while (left.length && Date.now() < deadline) {

@@ -123,6 +123,14 @@ export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
   return config;
 }
 
+/** What the start-up probe prints when its command reached it and ran. */
+const PROBE_MARKER = 'agent-sandbox-probe-ran';
+
+/** The probe's last output lines, to say why it failed. */
+function lastLines(result: { code: number | null; output: string }, max: number): string {
+  return result.output.trim().split('\n').slice(-3).join(' ').slice(0, max) || `exit code ${result.code}`;
+}
+
 /** Runs `command` through bash once, outside our process-group bookkeeping: the start-up probe. */
 function probe(shellText: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
@@ -227,17 +235,16 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     return activeSandbox(s, manager, platform, live, shared);
   }
   // The runner script, as every command will run: it must find the command and run it.
-  const marker = 'agent-sandbox-probe-ran';
-  const result = await probe(wrapped, o.cwd, { [COMMAND_ENV]: `echo ${marker}` });
+  const result = await probe(wrapped, o.cwd, { [COMMAND_ENV]: `echo ${PROBE_MARKER}` });
   manager.cleanupAfterCommand();
   if (result.code !== 0) {
     await manager.reset().catch(() => {});
-    const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 500) || `exit code ${result.code}`;
+    const why = lastLines(result, 500);
     return unavailable(
       `bubblewrap could not start a sandbox here (${why}). Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0)`,
     );
   }
-  if (!result.output.includes(marker)) {
+  if (!result.output.includes(PROBE_MARKER)) {
     await manager.reset().catch(() => {});
     return unavailable(`the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`);
   }
@@ -289,14 +296,12 @@ async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: Sa
     return undefined;
   };
   // The probe as every command will run: it must run, and reach a bridge from inside.
-  const marker = 'agent-sandbox-probe-ran';
   const argv = join(probeWrap);
   if (!argv) return slower('its holder ended as it started');
-  const result = await probe(quote(argv), o.cwd, { [COMMAND_ENV]: `echo ${marker}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
-  if (result.code !== 0 || !result.output.includes(marker) || !result.output.includes('bridged')) {
+  const result = await probe(quote(argv), o.cwd, { [COMMAND_ENV]: `echo ${PROBE_MARKER}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
+  if (result.code !== 0 || !result.output.includes(PROBE_MARKER) || !result.output.includes('bridged')) {
     network.close();
-    const why = result.output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || `exit code ${result.code}`;
-    return slower(`a probe command run through it failed: ${why}`);
+    return slower(`a probe command run through it failed: ${lastLines(result, 300)}`);
   }
   network.onEnd((why) => o.warn(`sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`));
   return { network, join };

@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { childEnv } from '../util/processGroup.js';
+import { quote } from './linuxWrap.js';
 
 export interface SessionNetworkOptions {
   bwrap: string;
@@ -76,7 +77,7 @@ export class SessionNetwork {
   /** Starts the holder and waits until its bridges listen; throws with what went wrong. */
   static async start(o: SessionNetworkOptions): Promise<SessionNetwork> {
     const binds = ['--bind', o.httpSocket, o.httpSocket, ...(o.socksSocket !== o.httpSocket ? ['--bind', o.socksSocket, o.socksSocket] : [])];
-    const bridge = (port: number, socket: string) => `${quoteWord(o.socat)} TCP-LISTEN:${port},fork,reuseaddr UNIX-CONNECT:${quoteWord(socket)} >/dev/null 2>&1 &`;
+    const bridge = (port: number, socket: string) => `${quote([o.socat, `TCP-LISTEN:${port},fork,reuseaddr`, `UNIX-CONNECT:${socket}`])} >/dev/null 2>&1 &`;
     // uid 0 inside (mapped to ours): then the user namespace the commands enter is the one that owns
     // the network namespace (bubblewrap adds a second one when the sandbox's uid differs), and
     // `nsenter` can join both. It holds no capability over anything but its own namespaces.
@@ -154,8 +155,4 @@ export class SessionNetwork {
     if (this.alive) this.holder.kill('SIGKILL');
     this.alive = false;
   }
-}
-
-function quoteWord(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }

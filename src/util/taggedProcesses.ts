@@ -18,6 +18,24 @@ const PF_KTHREAD = 0x200000;
  */
 type EnvironRead = Buffer | 'mid-exec' | undefined;
 
+/** The fields of /proc/<pid>/stat from the 3rd (state) on, or undefined once it is gone. */
+function statFields(proc: string, pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`${proc}/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+const isDead = (state: string | undefined) => state === 'Z' || state === 'X';
+
+/** The process still runs: not gone, and not a zombie waiting to be reaped. */
+export function isRunning(pid: number, proc = '/proc'): boolean {
+  const fields = statFields(proc, pid);
+  return fields !== undefined && !isDead(fields[0]);
+}
+
 function readEnviron(proc: string, pid: number): EnvironRead {
   const read = () => {
     try {
@@ -29,15 +47,10 @@ function readEnviron(proc: string, pid: number): EnvironRead {
   const env = read();
   if (env === undefined || env.length > 0) return env;
   // Empty: a kernel thread, a zombie, an exiting process, env -i, or an execve under way.
-  let stat: string;
-  try {
-    stat = readFileSync(`${proc}/${pid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+  const fields = statFields(proc, pid);
+  if (!fields) return undefined;
   const [state, flags, envEnd] = [fields[0], Number(fields[6]), fields[48]];
-  if (state === 'Z' || state === 'X' || flags & (PF_EXITING | PF_KTHREAD)) return undefined;
+  if (isDead(state) || flags & (PF_EXITING | PF_KTHREAD)) return undefined;
   if (envEnd === '0') return 'mid-exec';
   return read(); // the execve may have finished between the two reads
 }
