@@ -64,6 +64,8 @@ describe('agent teams: stdin open', () => {
 
     // The teammate's own messages are tagged with the tool_use that spawned it.
     await waitIdle(join(dir, 'config.json'), 'worker');
+    // Its last message may still be on its way through stdout when the config file says idle.
+    await p.waitFor((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_spawn' && JSON.stringify(m.message.content).includes('worker done'));
     const msgs = p.json();
     const workerAssistant = msgs.filter((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_spawn');
     expect(workerAssistant.length).toBeGreaterThanOrEqual(3);
