@@ -14,8 +14,21 @@ const notes = join(cwd, 'notes.md');
 
 // What the scripted "model" says, turn by turn.
 const script = [
-  { content: [{ type: 'text', text: "Let me look around first." }, { type: 'tool_use', name: 'Bash', input: { command: 'pwd && uname -s', description: 'Show where we are' } }] },
-  { content: [{ type: 'tool_use', name: 'Write', input: { file_path: notes, content: '# Notes\n\nThe demo agent was here.\n' } }] },
+  {
+    content: [
+      { type: 'text', text: 'Let me look around first.' },
+      { type: 'tool_use', name: 'Bash', input: { command: 'pwd && uname -s', description: 'Show where we are' } },
+    ],
+  },
+  {
+    content: [
+      {
+        type: 'tool_use',
+        name: 'Write',
+        input: { file_path: notes, content: '# Notes\n\nThe demo agent was here.\n' },
+      },
+    ],
+  },
   { content: [{ type: 'tool_use', name: 'Grep', input: { pattern: 'demo agent', output_mode: 'content' } }] },
   { content: [{ type: 'text', text: `I wrote ${notes} and checked it with Grep. Done.` }] },
 ];
@@ -26,14 +39,23 @@ const bold = (s) => `\x1b[1m${s}\x1b[0m`;
 console.log(bold('agent-runtime demo — the model is SCRIPTED (a fake Messages API); everything else is real.'));
 console.log(dim(`working directory: ${cwd}\n`));
 
-const child = spawn(join(root, 'bin/agent'), ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'], {
-  cwd,
-  env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'demo-key-not-real' },
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
-const prompt = { type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text: 'Leave a note in this folder, then check it is there.' }] } };
+const child = spawn(
+  join(root, 'bin/agent'),
+  ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'],
+  {
+    cwd,
+    env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'demo-key-not-real' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
+const prompt = {
+  type: 'user',
+  session_id: '',
+  parent_tool_use_id: null,
+  message: { role: 'user', content: [{ type: 'text', text: 'Leave a note in this folder, then check it is there.' }] },
+};
 console.log(`${bold('host → agent')}  ${JSON.stringify(prompt)}\n`);
-child.stdin.end(JSON.stringify(prompt) + '\n');
+child.stdin.end(`${JSON.stringify(prompt)}\n`);
 
 let buf = '';
 child.stdout.setEncoding('utf8');
@@ -45,7 +67,7 @@ child.stdout.on('data', (chunk) => {
     buf = buf.slice(nl + 1);
     const m = JSON.parse(line);
     console.log(`${bold('agent → host')}  ${describe(m)}`);
-    console.log(dim(`              ${line.length > 220 ? line.slice(0, 220) + '…' : line}`));
+    console.log(dim(`              ${line.length > 220 ? `${line.slice(0, 220)}…` : line}`));
   }
 });
 child.on('close', async (code) => {
@@ -55,7 +77,8 @@ child.on('close', async (code) => {
 });
 
 function describe(m) {
-  if (m.type === 'system') return `system/${m.subtype}${m.subtype === 'init' ? ` (model ${m.model}, tools ${m.tools.join(', ')})` : ''}`;
+  if (m.type === 'system')
+    return `system/${m.subtype}${m.subtype === 'init' ? ` (model ${m.model}, tools ${m.tools.join(', ')})` : ''}`;
   if (m.type === 'assistant')
     return `assistant [scripted]: ${m.message.content.map((b) => (b.type === 'text' ? JSON.stringify(b.text) : `${b.type} ${b.name ?? ''} ${JSON.stringify(b.input ?? '')}`)).join(' + ')}`;
   if (m.type === 'user') {
@@ -63,6 +86,7 @@ function describe(m) {
     const text = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
     return `tool result${r.is_error ? ' (error)' : ''}: ${JSON.stringify(text.slice(0, 120))}`;
   }
-  if (m.type === 'result') return `result/${m.subtype}: ${JSON.stringify(m.result)} (${m.num_turns} turns, $${m.total_cost_usd.toFixed(5)})`;
+  if (m.type === 'result')
+    return `result/${m.subtype}: ${JSON.stringify(m.result)} (${m.num_turns} turns, $${m.total_cost_usd.toFixed(5)})`;
   return m.type;
 }

@@ -23,25 +23,42 @@ const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-a
 const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }; // USD per million tokens
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 const bash = (command) => ({ type: 'tool_use', name: 'Bash', input: { command } });
 const turnsOf = (req) => (req.body.messages ?? []).filter((m) => m.role === 'assistant').length;
 
 /** One session: spawn, one prompt, stdin closed; resolves with the `result` line. */
 function runSession(api, cwd, prompt) {
   return new Promise((resolve, reject) => {
-    const child = spawn(AGENT, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], {
-      cwd,
-      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      AGENT,
+      [
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--dangerously-skip-permissions',
+      ],
+      {
+        cwd,
+        env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     let result;
     onJsonLines(child.stdout, (msg) => {
       if (msg.type === 'result') result = msg;
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0 || !result || result.is_error) reject(new Error(`bench session failed (exit ${code}): ${JSON.stringify(result)}`));
+      if (code !== 0 || !result || result.is_error)
+        reject(new Error(`bench session failed (exit ${code}): ${JSON.stringify(result)}`));
       else resolve(result);
     });
     child.stdin.end(userLine(prompt));
@@ -62,7 +79,12 @@ export async function benchReviewCost(runs = 3) {
       const t = turnsOf(req);
       if (t === TURNS - 1) return { content: [{ type: 'text', text: 'Review done: no findings.' }] };
       return t % 2 === 0
-        ? { content: [{ type: 'text', text: 'Reading the file again.' }, { type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'review.ts') } }] }
+        ? {
+            content: [
+              { type: 'text', text: 'Reading the file again.' },
+              { type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'review.ts') } },
+            ],
+          }
         : { content: [{ type: 'text', text: 'Listing the directory.' }, bash('ls')] };
     });
     try {
@@ -77,7 +99,9 @@ export async function benchReviewCost(runs = 3) {
         write += q.billed.cache_creation_input_tokens;
       }
       const output = result.usage.output_tokens;
-      costs.push((input * PRICE.input + write * PRICE.cacheWrite + read * PRICE.cacheRead + output * PRICE.output) / 1e6);
+      costs.push(
+        (input * PRICE.input + write * PRICE.cacheWrite + read * PRICE.cacheRead + output * PRICE.output) / 1e6,
+      );
       reported.push(result.total_cost_usd);
       shares.push(read / (input + read + write));
     } finally {
@@ -119,7 +143,13 @@ async function requestToNext(reply, runs) {
 /** (l) Three tool calls 1 s apart in one streamed reply: read-only, then writing. */
 export async function benchStreamedTools(runs = 3) {
   const readOnly = await requestToNext(staggered(['sleep 1', 'sleep 1', 'sleep 1'], 1000), runs);
-  const writing = await requestToNext(staggered([1, 2, 3].map((n) => `sleep 1 && echo ${n} > f${n}`), 1000), runs);
+  const writing = await requestToNext(
+    staggered(
+      [1, 2, 3].map((n) => `sleep 1 && echo ${n} > f${n}`),
+      1000,
+    ),
+    runs,
+  );
   return { readOnly, writing };
 }
 
@@ -131,9 +161,13 @@ export async function benchParallelReadOnly(runs = 3) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const runs = Number(process.env.BENCH_RUNS) || 3;
   const k = await benchReviewCost(runs);
-  console.log(`(k) 30-turn review: $${k.cost.toFixed(3)} (agent's total_cost_usd $${k.reported.toFixed(3)}), ${(k.share * 100).toFixed(1)} % of input from cache`);
+  console.log(
+    `(k) 30-turn review: $${k.cost.toFixed(3)} (agent's total_cost_usd $${k.reported.toFixed(3)}), ${(k.share * 100).toFixed(1)} % of input from cache`,
+  );
   const l = await benchStreamedTools(runs);
-  console.log(`(l) 3 calls 1 s apart: read-only ${(l.readOnly / 1000).toFixed(2)} s, writing ${(l.writing / 1000).toFixed(2)} s`);
+  console.log(
+    `(l) 3 calls 1 s apart: read-only ${(l.readOnly / 1000).toFixed(2)} s, writing ${(l.writing / 1000).toFixed(2)} s`,
+  );
   const m = await benchParallelReadOnly(runs);
   console.log(`(m) 4 read-only sleep 1: ${(m / 1000).toFixed(2)} s`);
 }

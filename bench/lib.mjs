@@ -29,12 +29,22 @@ export const AGENT = join(ROOT, 'bin/agent');
 
 /** One stream-json user message line carrying `text`. */
 export const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 
 /** The text of a message's content (a string, or the text blocks of a block list). */
 export function textOf(content) {
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.filter((b) => b?.type === 'text').map((b) => b.text).join('\n') : '';
+  return Array.isArray(content)
+    ? content
+        .filter((b) => b?.type === 'text')
+        .map((b) => b.text)
+        .join('\n')
+    : '';
 }
 
 /** Starts the project's fake Messages API (built into dist/ by `npm run build`) with `script`. */
@@ -52,16 +62,31 @@ export function runStreamSession(api, prompt, { prefix = 'bench-', keepOutput = 
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(AGENT, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'], {
-      cwd,
-      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
-      stdio: ['pipe', keepOutput ? 'pipe' : 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      AGENT,
+      [
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--dangerously-skip-permissions',
+      ],
+      {
+        cwd,
+        env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
+        stdio: ['pipe', keepOutput ? 'pipe' : 'ignore', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (c) => (out += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - t0, out }) : reject(new Error(`bench session failed (exit ${code})`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ ms: performance.now() - t0, out })
+        : reject(new Error(`bench session failed (exit ${code})`)),
+    );
     child.stdin.end(userLine(prompt));
   });
 }

@@ -11,13 +11,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
 const userLine = (text, padBytes = 0) =>
-  JSON.stringify({
+  `${JSON.stringify({
     type: 'user',
     message: { role: 'user', content: text },
     parent_tool_use_id: null,
     // An extra field the reader must frame, decode, parse and validate; the model never sees it.
     ...(padBytes ? { padding: 'x'.repeat(padBytes) } : {}),
-  }) + '\n';
+  })}\n`;
 
 function session(api) {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-lines-')));

@@ -10,19 +10,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'];
 const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 
 function run(args, env, cwd) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(AGENT, [...ARGS, ...args], { cwd, env: { ...process.env, CLAUDE_CONFIG_DIR: cwd, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(AGENT, [...ARGS, ...args], {
+      cwd,
+      env: { ...process.env, CLAUDE_CONFIG_DIR: cwd, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (c) => (out += c));
     child.on('error', reject);
     child.on('close', (code) => {
-      const result = out.trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.type === 'result');
-      if (code !== 0 || result?.num_turns !== 50) return reject(new Error(`agent exited ${code}: ${JSON.stringify(result)}`));
+      const result = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((m) => m.type === 'result');
+      if (code !== 0 || result?.num_turns !== 50)
+        return reject(new Error(`agent exited ${code}: ${JSON.stringify(result)}`));
       resolve(performance.now() - t0);
     });
     child.stdin.end(userLine('read 49 times'));
@@ -35,7 +49,9 @@ export async function benchReplay(runs) {
   writeFileSync(join(cwd, 'small.txt'), 'one line\n');
   let n = 0;
   const api = await startFakeApi(() =>
-    ++n % 50 === 0 ? { content: [{ type: 'text', text: 'done' }] } : { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'small.txt') } }] },
+    ++n % 50 === 0
+      ? { content: [{ type: 'text', text: 'done' }] }
+      : { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'small.txt') } }] },
   );
   const rec = join(cwd, 'session.rec.jsonl');
   const live = await run(['--record', rec], { ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench' }, cwd);

@@ -23,13 +23,39 @@ function writeTranscript(config, cwd, sessionId) {
   const base = { isSidechain: false, userType: 'external', cwd, sessionId, version: 'bench' };
   for (let i = 0; i < TURNS; i++) {
     const p = randomUUID();
-    lines.push(JSON.stringify({ ...base, parentUuid: parent, type: 'user', uuid: p, timestamp: new Date().toISOString(), message: { role: 'user', content: `question ${i}` } }));
+    lines.push(
+      JSON.stringify({
+        ...base,
+        parentUuid: parent,
+        type: 'user',
+        uuid: p,
+        timestamp: new Date().toISOString(),
+        message: { role: 'user', content: `question ${i}` },
+      }),
+    );
     const a = randomUUID();
-    const answer = { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: `answer ${i} `.repeat(100) }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 10 } };
-    lines.push(JSON.stringify({ ...base, parentUuid: p, type: 'assistant', uuid: a, timestamp: new Date().toISOString(), message: answer }));
+    const answer = {
+      id: `msg_${i}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-5-5',
+      content: [{ type: 'text', text: `answer ${i} `.repeat(100) }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 10, output_tokens: 10 },
+    };
+    lines.push(
+      JSON.stringify({
+        ...base,
+        parentUuid: p,
+        type: 'assistant',
+        uuid: a,
+        timestamp: new Date().toISOString(),
+        message: answer,
+      }),
+    );
     parent = a;
   }
-  writeFileSync(join(dir, `${sessionId}.jsonl`), lines.join('\n') + '\n');
+  writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
 }
 
 function peakRssKiB(pid) {
@@ -51,7 +77,7 @@ export async function benchResume() {
     writeTranscript(config, cwd, sessionId);
     let firstRequest = 0;
     const t0 = performance.now();
-    const api = await startFakeApi((req) => {
+    const api = await startFakeApi((_req) => {
       if (!firstRequest) firstRequest = performance.now() - t0;
       return text('ok');
     });
@@ -78,5 +104,7 @@ export async function benchResume() {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const r = await benchResume();
-  console.log(`resume of a ${r.turns}-turn transcript → first request: ${r.ms.toFixed(1)} ms, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
+  console.log(
+    `resume of a ${r.turns}-turn transcript → first request: ${r.ms.toFixed(1)} ms, peak RSS ${r.rssMiB.toFixed(1)} MiB`,
+  );
 }

@@ -14,7 +14,12 @@ const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-a
 const RUNS = Number(process.env.BENCH_RUNS) || 7;
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
 
 /** Peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone. */
@@ -74,7 +79,8 @@ function runOnce(api, prompt, cwd) {
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(sampler);
-      if (code !== 0 || lastResult?.is_error) return reject(new Error(`agent exited ${code}: ${JSON.stringify(lastResult)}`));
+      if (code !== 0 || lastResult?.is_error)
+        return reject(new Error(`agent exited ${code}: ${JSON.stringify(lastResult)}`));
       resolve({ initMs, totalMs: performance.now() - t0, peakMiB: peak / 1024, cpuMs: cpu, result: lastResult });
     });
     child.stdin.end(userLine(prompt));
@@ -141,7 +147,10 @@ async function benchGrep() {
     const sub = join(dir, `dir${d}`);
     mkdirSync(sub);
     for (let f = 0; f < 100; f++)
-      writeFileSync(join(sub, `file${f}.ts`), `export const value${f} = ${f};\n// ${f % 97 === 0 ? 'NEEDLE here' : 'hay'}\n`);
+      writeFileSync(
+        join(sub, `file${f}.ts`),
+        `export const value${f} = ${f};\n// ${f % 97 === 0 ? 'NEEDLE here' : 'hay'}\n`,
+      );
   }
   const { runGrep, findRg } = await import(pathToFileURL(join(root, 'dist/tools/grep.js')).href);
   const ctx = { cwd: dir, signal: new AbortController().signal };
@@ -180,9 +189,13 @@ console.log(`node -e 0 (the floor)                  ${fmt(floor)}`);
 const a = await benchStartup();
 console.log(`(a) spawn → init line                  ${fmt(a.init)}    target ≤ 150 ms`);
 const b = await benchTwoTurn();
-console.log(`(b) two-turn session (Bash echo)       ${fmt(b.wall)}, peak RSS ${b.rss.toFixed(1)} MiB    target ≤ 250 ms, ≤ 80 MiB`);
+console.log(
+  `(b) two-turn session (Bash echo)       ${fmt(b.wall)}, peak RSS ${b.rss.toFixed(1)} MiB    target ≤ 250 ms, ≤ 80 MiB`,
+);
 const c = await benchFiftyTurns();
-console.log(`(c) 50-turn session, per-turn overhead ${fmt(c.perTurn)} wall (the fake API's time included), ${fmt(c.cpuPerTurn)} agent CPU    target ≤ 5 ms`);
+console.log(
+  `(c) 50-turn session, per-turn overhead ${fmt(c.perTurn)} wall (the fake API's time included), ${fmt(c.cpuPerTurn)} agent CPU    target ≤ 5 ms`,
+);
 const d = await benchGrep();
 console.log(
   `(d) Grep, 20,000 files                 js ${fmt(d.js)}` +
@@ -198,7 +211,9 @@ try {
 {
   const { benchLongLines } = await import('./longLines.mjs');
   const l = await benchLongLines();
-  const row = Object.entries(l).map(([mb, ms]) => `${mb} MB ${fmt(ms)}`).join(', ');
+  const row = Object.entries(l)
+    .map(([mb, ms]) => `${mb} MB ${fmt(ms)}`)
+    .join(', ');
   console.log(`(f) one long stdin line → its result     ${row}    target: 50 MB ≤ 1000 ms`);
 }
 const f = await (await import('./sandbox.mjs')).benchSandbox();
@@ -212,7 +227,9 @@ console.log(
 {
   const { benchResume } = await import('./resume.mjs');
   const r = await benchResume();
-  console.log(`(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`);
+  console.log(
+    `(h) resume a ${r.turns}-turn transcript → first request ${fmt(r.ms)}, peak RSS ${r.rssMiB.toFixed(1)} MiB`,
+  );
 }
 {
   const r = await (await import('./replay.mjs')).benchReplay(Math.max(3, Math.ceil(RUNS / 2)));
@@ -239,7 +256,9 @@ console.log(
     `(l) 3 tool calls 1 s apart in one reply, request → next request: read-only \`sleep 1\` ${fmt(l.readOnly)}, writing \`sleep 1 && echo N > F\` ${fmt(l.writing)}    target ≤ 4.3 s each (reference 4.1 s)`,
   );
   const m = await econ.benchParallelReadOnly(runs);
-  console.log(`(m) 4 read-only \`sleep 1\` Bash calls in one turn, request → next request ${fmt(m)}    target ≤ 1.3 s (reference 1.2 s)`);
+  console.log(
+    `(m) 4 read-only \`sleep 1\` Bash calls in one turn, request → next request ${fmt(m)}    target ≤ 1.3 s (reference 1.2 s)`,
+  );
 }
 {
   const { benchToolSearch } = await import('./toolSearch.mjs');

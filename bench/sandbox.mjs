@@ -18,13 +18,32 @@ const PACED_CALLS = 10;
 const PACED_DELAY_MS = 300;
 const PACED_RUNS = 3;
 const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 
 function run(api, cwd, settings, calls) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const args = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash', '--settings', JSON.stringify(settings)];
-    const child = spawn(AGENT, args, { cwd, env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const args = [
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--allowedTools',
+      'Bash',
+      '--settings',
+      JSON.stringify(settings),
+    ];
+    const child = spawn(AGENT, args, {
+      cwd,
+      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let initMs = 0;
     let result;
     onJsonLines(child.stdout, (msg) => {
@@ -52,13 +71,16 @@ export async function benchSandbox() {
     let n = 0;
     return () => {
       arrivals.push(performance.now());
-      return ++n % (calls + 1) === 0 ? { content: [{ type: 'text', text: 'done' }], delayMs } : { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }], delayMs };
+      return ++n % (calls + 1) === 0
+        ? { content: [{ type: 'text', text: 'done' }], delayMs }
+        : { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }], delayMs };
     };
   };
   /** The per-call spans of `arrivals` (one session's requests: calls + 1 of them each). */
   const spans = (arrivals, calls, delayMs) => {
     const out = [];
-    for (let i = 0; i + 1 < arrivals.length; i++) if ((i + 1) % (calls + 1) !== 0) out.push(arrivals[i + 1] - arrivals[i] - delayMs);
+    for (let i = 0; i + 1 < arrivals.length; i++)
+      if ((i + 1) % (calls + 1) !== 0) out.push(arrivals[i + 1] - arrivals[i] - delayMs);
     return out;
   };
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-f-')));
@@ -92,7 +114,16 @@ export async function benchSandbox() {
   // At a model's pace (each reply starts 300 ms after its request; a real model takes longer), the
   // wrap made while the model thinks is ready when the call comes.
   const paced = await compare(PACED_CALLS, PACED_DELAY_MS, PACED_RUNS);
-  const parts = spawnSync(process.execPath, [join(root, 'bench/sandboxParts.mjs')], { cwd: realpathSync(mkdtempSync(join(tmpdir(), 'bench-g-'))), encoding: 'utf8' });
+  const parts = spawnSync(process.execPath, [join(root, 'bench/sandboxParts.mjs')], {
+    cwd: realpathSync(mkdtempSync(join(tmpdir(), 'bench-g-'))),
+    encoding: 'utf8',
+  });
   if (parts.status !== 0) throw new Error(`bench/sandboxParts.mjs failed: ${parts.stderr}`);
-  return { perCall: instant.perCall, startup: instant.startup, pacedPerCall: paced.perCall, wholeSession: { instant: instant.perCallWhole, paced: paced.perCallWhole }, parts: JSON.parse(parts.stdout.trim().split('\n').pop()) };
+  return {
+    perCall: instant.perCall,
+    startup: instant.startup,
+    pacedPerCall: paced.perCall,
+    wholeSession: { instant: instant.perCallWhole, paced: paced.perCallWhole },
+    parts: JSON.parse(parts.stdout.trim().split('\n').pop()),
+  };
 }

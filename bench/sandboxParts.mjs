@@ -10,7 +10,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { setupSandbox, mergeSandboxSettings } = await import(pathToFileURL(join(root, 'dist/src/sandbox/index.js')).href);
+const { setupSandbox, mergeSandboxSettings } = await import(
+  pathToFileURL(join(root, 'dist/src/sandbox/index.js')).href
+);
 const { fileActivity } = await import(pathToFileURL(join(root, 'dist/src/util/fileActivity.js')).href);
 const RUNS = Number(process.env.BENCH_PART_RUNS) || 30;
 
@@ -18,14 +20,28 @@ const cwd = process.cwd();
 const scratch = join(cwd, '.scratch');
 mkdirSync(scratch, { recursive: true });
 const settings = mergeSandboxSettings([{ source: 'flag', settings: { sandbox: { enabled: true } } }], cwd, cwd);
-const sandbox = await setupSandbox({ settings, rules: { allow: [], deny: [] }, cwd, workingDirs: [], scratchDir: scratch, warn: (m) => process.stderr.write(`${m}\n`) });
+const sandbox = await setupSandbox({
+  settings,
+  rules: { allow: [], deny: [] },
+  cwd,
+  workingDirs: [],
+  scratchDir: scratch,
+  warn: (m) => process.stderr.write(`${m}\n`),
+});
 
 const run = (argv, env) =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(argv[0], argv.slice(1), { cwd, stdio: 'ignore', detached: true, env: { ...process.env, ...env } });
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      stdio: 'ignore',
+      detached: true,
+      env: { ...process.env, ...env },
+    });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${argv.join(' ')} exited ${code}`)),
+    );
   });
 
 const ready = await sandbox.wrap('true', { commandId: 'bench' });
@@ -33,17 +49,38 @@ const ready = await sandbox.wrap('true', { commandId: 'bench' });
 // bridges of its own): what each command cost before it joined the session's namespace.
 const { runnerScript, COMMAND_ENV } = await import(pathToFileURL(join(root, 'dist/src/sandbox/runtime.js')).href);
 const { SandboxManager } = createRequire(join(root, 'package.json'))('@anthropic-ai/sandbox-runtime');
-const own = await SandboxManager.wrapWithSandbox(runnerScript('linux'), undefined, undefined, undefined, { commandId: 'bench-own' });
+const own = await SandboxManager.wrapWithSandbox(runnerScript('linux'), undefined, undefined, undefined, {
+  commandId: 'bench-own',
+});
 const variants = {
   bare: ['/bin/bash', '-c', 'true'],
   bwrapMin: ['bwrap', '--ro-bind', '/', '/', '/bin/bash', '-c', 'true'],
-  bwrapNamespaces: ['bwrap', '--new-session', '--die-with-parent', '--unshare-net', '--unshare-pid', '--unshare-user', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/bash', '-c', 'true'],
+  bwrapNamespaces: [
+    'bwrap',
+    '--new-session',
+    '--die-with-parent',
+    '--unshare-net',
+    '--unshare-pid',
+    '--unshare-user',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '/bin/bash',
+    '-c',
+    'true',
+  ],
   readyWrap: ['/bin/bash', '-c', ready.command],
   ownBridges: ['/bin/bash', '-c', own],
 };
 const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 // Interleaved, so a change of the machine's load hits every variant alike.
-for (let i = 0; i < RUNS; i++) for (const [k, argv] of Object.entries(variants)) times[k].push(await run(argv, k === 'readyWrap' ? ready.env : k === 'ownBridges' ? { [COMMAND_ENV]: 'true' } : {}));
+for (let i = 0; i < RUNS; i++)
+  for (const [k, argv] of Object.entries(variants))
+    times[k].push(await run(argv, k === 'readyWrap' ? ready.env : k === 'ownBridges' ? { [COMMAND_ENV]: 'true' } : {}));
 await ready.finish();
 SandboxManager.cleanupAfterCommand();
 

@@ -18,7 +18,12 @@ const AGENT = join(root, 'bin/agent');
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 
 const userLine = (text) =>
-  JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 
 function rssKiB(pid) {
   try {
@@ -46,18 +51,27 @@ async function soakOnce(turns, marks, snapshot) {
     }
     return n >= turns
       ? { content: [{ type: 'text', text: 'done' }] }
-      : { content: [{ type: 'text', text: `Turn ${n}: reading it again.` }, { type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'small.txt') } }] };
+      : {
+          content: [
+            { type: 'text', text: `Turn ${n}: reading it again.` },
+            { type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'small.txt') } },
+          ],
+        };
   });
   const env = { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd };
   if (process.env.SOAK_NODE_OPTIONS) env.NODE_OPTIONS = process.env.SOAK_NODE_OPTIONS;
   if (snapshot) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2`;
   try {
     await new Promise((resolve, reject) => {
-      child = spawn(AGENT, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'], {
-        cwd,
-        env,
-        stdio: ['pipe', 'ignore', 'inherit'],
-      });
+      child = spawn(
+        AGENT,
+        ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'],
+        {
+          cwd,
+          env,
+          stdio: ['pipe', 'ignore', 'inherit'],
+        },
+      );
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`soak session exited ${code}`))));
       child.stdin.end(userLine('read it many times'));
@@ -86,5 +100,7 @@ export async function benchSoak(runs = 3, snapshot = false) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const s = await benchSoak(Number(process.env.BENCH_RUNS) || 3, process.env.SOAK_HEAPSNAPSHOT === '1');
-  console.log(`300-turn session: RSS ${s.rss10.toFixed(1)} MiB at turn 10, ${s.rss300.toFixed(1)} MiB at turn 300, growth ${s.growth.toFixed(1)} MiB`);
+  console.log(
+    `300-turn session: RSS ${s.rss10.toFixed(1)} MiB at turn 10, ${s.rss300.toFixed(1)} MiB at turn 300, growth ${s.growth.toFixed(1)} MiB`,
+  );
 }

@@ -14,14 +14,24 @@ async function startApi(times) {
     const first = textOf(messages.find((m) => m.role === 'user')?.content);
     const turns = messages.filter((m) => m.role === 'assistant').length;
     if (first.startsWith('SUB')) {
-      return turns === 0 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 1' } }] } : { content: [{ type: 'text', text: `${first} done` }] };
+      return turns === 0
+        ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 1' } }] }
+        : { content: [{ type: 'text', text: `${first} done` }] };
     }
     if (turns === 0) {
       times.fanOut = performance.now();
       return {
         content: [
-          { type: 'tool_use', name: 'Task', input: { description: 'one', prompt: 'SUB1 sleep', subagent_type: 'general-purpose' } },
-          { type: 'tool_use', name: 'Task', input: { description: 'two', prompt: 'SUB2 sleep', subagent_type: 'general-purpose' } },
+          {
+            type: 'tool_use',
+            name: 'Task',
+            input: { description: 'one', prompt: 'SUB1 sleep', subagent_type: 'general-purpose' },
+          },
+          {
+            type: 'tool_use',
+            name: 'Task',
+            input: { description: 'two', prompt: 'SUB2 sleep', subagent_type: 'general-purpose' },
+          },
         ],
       };
     }
@@ -31,7 +41,10 @@ async function startApi(times) {
 }
 
 async function runOnce(api) {
-  const { ms, out } = await runStreamSession(api, 'run two subagents', { prefix: 'bench-subagents-', keepOutput: true });
+  const { ms, out } = await runStreamSession(api, 'run two subagents', {
+    prefix: 'bench-subagents-',
+    keepOutput: true,
+  });
   if (!out.includes('"result":"both done"')) throw new Error('bench session ended without the joined result');
   return ms;
 }

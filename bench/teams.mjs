@@ -22,13 +22,19 @@ async function startApi(t) {
       if (turns === 0) return { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 1' } }] };
       if (turns === 1) {
         t.sent[mate] = performance.now();
-        return { content: [{ type: 'tool_use', name: 'SendMessage', input: { to: 'team-lead', message: `${mate} done` } }] };
+        return {
+          content: [{ type: 'tool_use', name: 'SendMessage', input: { to: 'team-lead', message: `${mate} done` } }],
+        };
       }
       return { content: [{ type: 'text', text: `${mate} idle` }] };
     }
     if (turns === 0) {
       t.fanOut = performance.now();
-      const spawnOne = (name) => ({ type: 'tool_use', name: 'Agent', input: { name, description: name, prompt: `you are ${name}`, subagent_type: 'general-purpose' } });
+      const spawnOne = (name) => ({
+        type: 'tool_use',
+        name: 'Agent',
+        input: { name, description: name, prompt: `you are ${name}`, subagent_type: 'general-purpose' },
+      });
       return { content: [spawnOne('alice'), spawnOne('bob')] };
     }
     const last = textOf(messages[messages.length - 1]?.content);
@@ -54,7 +60,8 @@ export async function benchTeams() {
     } finally {
       await api.close();
     }
-    if (!t.sent.alice || !t.sent.bob || !t.reprompt.alice || !t.reprompt.bob) throw new Error('bench (h): a teammate message never reached the lead');
+    if (!t.sent.alice || !t.sent.bob || !t.reprompt.alice || !t.reprompt.bob)
+      throw new Error('bench (h): a teammate message never reached the lead');
     both.push(Math.max(t.sent.alice, t.sent.bob) - t.fanOut);
     reprompt.push(Math.max(t.reprompt.alice - t.sent.alice, t.reprompt.bob - t.sent.bob));
   }
@@ -63,5 +70,7 @@ export async function benchTeams() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   const r = await benchTeams();
-  console.log(`(j) two teammates, each \`sleep 1\`: both done ${r.both} ms after the spawn; lead re-prompt ${r.reprompt} ms after a teammate's SendMessage`);
+  console.log(
+    `(j) two teammates, each \`sleep 1\`: both done ${r.both} ms after the spawn; lead re-prompt ${r.reprompt} ms after a teammate's SendMessage`,
+  );
 }

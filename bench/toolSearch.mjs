@@ -17,7 +17,10 @@ const turnsOf = (req) => (req.body.messages ?? []).filter((m) => m.role === 'ass
 
 function script(req) {
   const t = turnsOf(req);
-  if (t === 0) return { content: [{ type: 'tool_use', name: 'ToolSearch', input: { query: 'select:mcp__many__weather_forecast' } }] };
+  if (t === 0)
+    return {
+      content: [{ type: 'tool_use', name: 'ToolSearch', input: { query: 'select:mcp__many__weather_forecast' } }],
+    };
   if (t === TURNS - 1) return { content: [{ type: 'text', text: 'done' }] };
   return { content: [{ type: 'tool_use', name: 'mcp__many__weather_forecast', input: { city: `city ${t}` } }] };
 }
@@ -36,23 +39,52 @@ async function session(enable) {
     const t0 = performance.now();
     await new Promise((resolve, reject) => {
       const config = JSON.stringify({ mcpServers: { many: { command: process.execPath, args: [SERVER] } } });
-      const child = spawn(AGENT, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--mcp-config', config], {
-        cwd,
-        env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'bench', CLAUDE_CONFIG_DIR: cwd, ENABLE_TOOL_SEARCH: enable },
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        AGENT,
+        [
+          '--input-format',
+          'stream-json',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--dangerously-skip-permissions',
+          '--mcp-config',
+          config,
+        ],
+        {
+          cwd,
+          env: {
+            ...process.env,
+            ANTHROPIC_BASE_URL: api.url,
+            ANTHROPIC_API_KEY: 'bench',
+            CLAUDE_CONFIG_DIR: cwd,
+            ENABLE_TOOL_SEARCH: enable,
+          },
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
+      );
       let result;
       onJsonLines(child.stdout, (m) => m.type === 'result' && (result = m));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 && result && !result.is_error ? resolve(result) : reject(new Error(`bench (o) session failed (exit ${code})`))));
+      child.on('close', (code) =>
+        code === 0 && result && !result.is_error
+          ? resolve(result)
+          : reject(new Error(`bench (o) session failed (exit ${code})`)),
+      );
       child.stdin.end(userLine('weather, ten times'));
     });
     const ms = performance.now() - t0;
-    if (api.requests.length !== TURNS) throw new Error(`bench (o): expected ${TURNS} requests, got ${api.requests.length}`);
+    if (api.requests.length !== TURNS)
+      throw new Error(`bench (o): expected ${TURNS} requests, got ${api.requests.length}`);
     const b = api.requests[0].billed;
     const firstTokens = b.input_tokens + b.cache_read_input_tokens + b.cache_creation_input_tokens;
     let cost = 0;
-    for (const q of api.requests) cost += (q.billed.input_tokens * PRICE.input + q.billed.cache_creation_input_tokens * PRICE.cacheWrite + q.billed.cache_read_input_tokens * PRICE.cacheRead) / 1e6;
+    for (const q of api.requests)
+      cost +=
+        (q.billed.input_tokens * PRICE.input +
+          q.billed.cache_creation_input_tokens * PRICE.cacheWrite +
+          q.billed.cache_read_input_tokens * PRICE.cacheRead) /
+        1e6;
     return { ms, firstTokens, cost };
   } finally {
     await api.close();
@@ -64,7 +96,11 @@ export async function benchToolSearch(runs = 3) {
   for (const enable of ['auto', 'false']) {
     const rows = [];
     for (let r = 0; r < runs; r++) rows.push(await session(enable));
-    out[enable] = { ms: median(rows.map((x) => x.ms)), firstTokens: median(rows.map((x) => x.firstTokens)), cost: median(rows.map((x) => x.cost)) };
+    out[enable] = {
+      ms: median(rows.map((x) => x.ms)),
+      firstTokens: median(rows.map((x) => x.firstTokens)),
+      cost: median(rows.map((x) => x.cost)),
+    };
   }
   return out;
 }

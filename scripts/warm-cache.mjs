@@ -13,13 +13,31 @@ const api = await startFakeApi([
   { content: [{ type: 'text', text: 'warm' }] },
 ]);
 const cwd = mkdtempSync(join(tmpdir(), 'agent-warm-'));
-const line = JSON.stringify({ type: 'user', message: { role: 'user', content: 'warm up' } }) + '\n';
+const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'warm up' } })}\n`;
 await new Promise((resolve) => {
-  const p = spawn(join(root, 'bin/agent'), ['--input-format', 'stream-json', '--output-format', 'stream-json', '--allowedTools', 'Bash', '--no-session-persistence'], {
-    cwd,
-    env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'warm-up', AGENT_CODE_CACHE: 'write', CLAUDE_CONFIG_DIR: cwd },
-    stdio: ['pipe', 'ignore', 'inherit'],
-  });
+  const p = spawn(
+    join(root, 'bin/agent'),
+    [
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--allowedTools',
+      'Bash',
+      '--no-session-persistence',
+    ],
+    {
+      cwd,
+      env: {
+        ...process.env,
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'warm-up',
+        AGENT_CODE_CACHE: 'write',
+        CLAUDE_CONFIG_DIR: cwd,
+      },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    },
+  );
   p.on('close', resolve);
   p.stdin.end(line);
 });

@@ -15,7 +15,12 @@ async function start(): Promise<number> {
   }
   if (parsed.kind === 'exit') return parsed.code;
   const o = parsed.options;
-  const headless = o.print || o.inputFormat === 'stream-json' || o.outputFormat !== 'text' || !process.stdin.isTTY || o.prompt !== undefined;
+  const headless =
+    o.print ||
+    o.inputFormat === 'stream-json' ||
+    o.outputFormat !== 'text' ||
+    !process.stdin.isTTY ||
+    o.prompt !== undefined;
   if (!headless && !process.stdout.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal on stdout too; run `agent -p "your prompt"`\n');
     return 2;

@@ -11,22 +11,34 @@ export const VERSION = '0.1.0';
 export class UsageError extends Error {}
 
 const positiveInt = (flag: string) =>
-  z.coerce.number({ error: `${flag} must be a number` }).int(`${flag} must be a whole number`).positive(`${flag} must be at least 1`);
+  z.coerce
+    .number({ error: `${flag} must be a number` })
+    .int(`${flag} must be a whole number`)
+    .positive(`${flag} must be at least 1`);
 
 export const optionsSchema = z.object({
   print: z.boolean().default(false),
   prompt: z.string().optional(),
   sessionId: z.uuid({ error: '--session-id must be a UUID' }).optional(),
   inputFormat: z.enum(['text', 'stream-json'], { error: '--input-format must be text or stream-json' }).default('text'),
-  outputFormat: z.enum(['text', 'json', 'stream-json'], { error: '--output-format must be text, json or stream-json' }).default('text'),
+  outputFormat: z
+    .enum(['text', 'json', 'stream-json'], { error: '--output-format must be text, json or stream-json' })
+    .default('text'),
   verbose: z.boolean().default(false),
   includePartialMessages: z.boolean().default(false),
   model: z.string().min(1).optional(),
   fallbackModel: z.string().min(1).optional(),
   maxTurns: positiveInt('--max-turns').optional(),
-  maxBudgetUsd: z.coerce.number({ error: '--max-budget-usd must be a number' }).positive('--max-budget-usd must be above 0').optional(),
+  maxBudgetUsd: z.coerce
+    .number({ error: '--max-budget-usd must be a number' })
+    .positive('--max-budget-usd must be above 0')
+    .optional(),
   taskBudget: positiveInt('--task-budget').optional(),
-  maxThinkingTokens: z.coerce.number({ error: '--max-thinking-tokens must be a number' }).int().nonnegative().optional(),
+  maxThinkingTokens: z.coerce
+    .number({ error: '--max-thinking-tokens must be a number' })
+    .int()
+    .nonnegative()
+    .optional(),
   systemPrompt: z.string().optional(),
   appendSystemPrompt: z.string().optional(),
   tools: z.string().optional(),
@@ -62,18 +74,27 @@ export const optionsSchema = z.object({
     .string()
     .transform((v, ctx) => {
       const ms = parseDuration(v);
-      if (ms === undefined) ctx.addIssue({ code: 'custom', message: `--teammate-timeout: "${v}" is not a duration (e.g. 600000, 90s, 10m)` });
+      if (ms === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: `--teammate-timeout: "${v}" is not a duration (e.g. 600000, 90s, 10m)`,
+        });
       return ms ?? 0;
     })
     .optional(),
-  thinking: z.enum(['adaptive', 'enabled', 'disabled'], { error: '--thinking must be adaptive, enabled or disabled' }).optional(),
+  thinking: z
+    .enum(['adaptive', 'enabled', 'disabled'], { error: '--thinking must be adaptive, enabled or disabled' })
+    .optional(),
   effort: z.enum(EFFORT_LEVELS, { error: `--effort must be one of ${EFFORT_LEVELS.join(', ')}` }).optional(),
   record: z.string().min(1, '--record needs a file').optional(),
   replay: z.string().min(1, '--replay needs a file').optional(),
   debug: z.union([z.boolean(), z.string()]).optional(),
   debugFile: z.string().min(1, '--debug-file needs a path').optional(),
   debugToStderr: z.boolean().default(false),
-  replaySpeed: z.enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' }).transform(Number).optional(),
+  replaySpeed: z
+    .enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' })
+    .transform(Number)
+    .optional(),
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
 
@@ -134,47 +155,99 @@ function buildProgram(): Command {
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')
-    .option('--task-budget <tokens>', "an advisory token budget for the whole agentic loop: the API counts it down for the model (output_config.task_budget, beta task-budgets-2026-03-13)")
-    .option('--max-thinking-tokens <n>', 'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)')
-    .option('--effort <level>', `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`)
+    .option(
+      '--task-budget <tokens>',
+      'an advisory token budget for the whole agentic loop: the API counts it down for the model (output_config.task_budget, beta task-budgets-2026-03-13)',
+    )
+    .option(
+      '--max-thinking-tokens <n>',
+      'thinking budget per turn (0 = off; on adaptive-thinking models any other value means on)',
+    )
+    .option(
+      '--effort <level>',
+      `how much effort the model puts in: ${EFFORT_LEVELS.join(' | ')} (default medium, where the model takes effort)`,
+    )
     .option('--system-prompt <text>', 'replace the default system prompt')
     .option('--append-system-prompt <text>', 'append to the system prompt')
     .option('--tools <list>', 'the offered tools, comma-separated ("" for none)')
     .option('--allowedTools, --allowed-tools <rules>', 'permission rules that allow (e.g. "Bash(npm test:*)")', list)
-    .option('--disallowedTools, --disallowed-tools <rules>', 'permission rules that deny; plain tool names also remove the tool', list)
+    .option(
+      '--disallowedTools, --disallowed-tools <rules>',
+      'permission rules that deny; plain tool names also remove the tool',
+      list,
+    )
     .option('--permission-mode <mode>', 'default | acceptEdits | plan | dontAsk | bypassPermissions')
     .option('--permission-prompt-tool <name>', '"stdio": ask the host with can_use_tool control requests')
-    .option('--permission-prompts <who>', 'host (default): the host or the terminal answers permission prompts; none: nobody does, what would ask is denied at once')
+    .option(
+      '--permission-prompts <who>',
+      'host (default): the host or the terminal answers permission prompts; none: nobody does, what would ask is denied at once',
+    )
     .option('--dangerously-skip-permissions', 'bypass all permission checks')
     .option('--allow-dangerously-skip-permissions', 'allow bypassPermissions to be chosen')
     .option('--add-dir <dirs...>', 'more directories the tools may work in')
     .option('--betas <list>', 'beta headers for the API', list)
-    .option('--agent <name>', 'run the main thread as this agent (built-in, .claude/agents, --agents or the host\'s): its prompt, tools and model')
+    .option(
+      '--agent <name>',
+      "run the main thread as this agent (built-in, .claude/agents, --agents or the host's): its prompt, tools and model",
+    )
     .option('--agents <json>', 'custom subagents: a JSON object of {name: {description, prompt, tools?, model?}}')
-    .option('--json-schema <schema>', 'structured output: the final answer must match this JSON schema (result.structured_output)')
-    .option('--mcp-config <json-or-file>', 'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--plugin-dir <dir>', 'load the plugin in this folder (.claude-plugin/plugin.json; its commands, agents, skills, hooks, MCP servers) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--plugin-dir-no-mcp <dir>', 'as --plugin-dir, without the plugin\'s MCP servers (the host runs them) (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--strict-mcp-config', 'use only the servers of --mcp-config and the host: no settings-file, .mcp.json or plugin servers')
+    .option(
+      '--json-schema <schema>',
+      'structured output: the final answer must match this JSON schema (result.structured_output)',
+    )
+    .option(
+      '--mcp-config <json-or-file>',
+      'MCP servers: {"mcpServers": {name: config}} as JSON or a file (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--plugin-dir <dir>',
+      'load the plugin in this folder (.claude-plugin/plugin.json; its commands, agents, skills, hooks, MCP servers) (repeatable)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--plugin-dir-no-mcp <dir>',
+      "as --plugin-dir, without the plugin's MCP servers (the host runs them) (repeatable)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--strict-mcp-config',
+      'use only the servers of --mcp-config and the host: no settings-file, .mcp.json or plugin servers',
+    )
     .option('--setting-sources <list>', 'which settings files load: user,project,local')
     .option('--settings <file-or-json>', 'a settings file or JSON on top of the others')
-    .option('--include-hook-events', 'emit system hook_started / hook_progress / hook_response lines for every command hook run')
+    .option(
+      '--include-hook-events',
+      'emit system hook_started / hook_progress / hook_response lines for every command hook run',
+    )
     .option('--managed-settings <file-or-json>', 'policy settings: highest precedence, nothing overrides them')
-    .option('--project-config-root <dir>', 'read the project settings, agents and .mcp.json from this directory instead of the working directory')
+    .option(
+      '--project-config-root <dir>',
+      'read the project settings, agents and .mcp.json from this directory instead of the working directory',
+    )
     .option('--no-session-persistence', 'do not write the session transcript')
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
-    .option('--teammate-timeout <duration>', 'once the input has ended, how long working teammates may go on before they are stopped (ms, or 90s, 10m; default 10m, or AGENT_TEAMMATE_TIMEOUT_MS)')
+    .option(
+      '--teammate-timeout <duration>',
+      'once the input has ended, how long working teammates may go on before they are stopped (ms, or 90s, 10m; default 10m, or AGENT_TEAMMATE_TIMEOUT_MS)',
+    )
     .option('--resume-session-at <uuid>', 'with --resume: resume the branch that ends at this message')
-    .option('--resume-drops-turn <uuid>', 'with --resume-session-at: refuse unless everything past that point is this prompt\'s turn')
+    .option(
+      '--resume-drops-turn <uuid>',
+      "with --resume-session-at: refuse unless everything past that point is this prompt's turn",
+    )
     .option('-n, --name <title>', "the session's title (what listSessions shows)")
     .option('--await-initialize', 'accepted: the initialize request is always honoured before the first prompt')
     .option('--thinking <mode>', 'adaptive | enabled | disabled (default: adaptive where the model takes it)')
-    .option('--record <file>', 'write every model request\'s digest and its streamed reply to this file (JSON lines)')
+    .option('--record <file>', "write every model request's digest and its streamed reply to this file (JSON lines)")
     .option('--replay <file>', 'answer model requests from a --record file instead of the API (no key, no network)')
     .option('--replay-speed <0|1>', 'with --replay: 0 answers at once (default), 1 keeps the recorded timing')
-    .option('--debug [filter]', 'debug lines (api, hooks, permissions, mcp) to stderr; a filter such as "api,hooks" or "!mcp" picks categories')
+    .option(
+      '--debug [filter]',
+      'debug lines (api, hooks, permissions, mcp) to stderr; a filter such as "api,hooks" or "!mcp" picks categories',
+    )
     .option('--debug-file <path>', 'append the debug lines to this file instead of stderr (implies --debug)')
     .option('--debug-to-stderr', 'debug lines to stderr (also with --debug-file)')
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
@@ -189,7 +262,9 @@ function buildProgram(): Command {
 export function flagCatalog(): Array<{ flag: string; takesValue: boolean; built: boolean }> {
   const notYet = new Set<string>(NOT_YET);
   return buildProgram().options.flatMap((opt) => {
-    const names = [opt.long, ...opt.flags.split(/[ ,|]+/).filter((f) => f.startsWith('--'))].filter((f): f is string => !!f);
+    const names = [opt.long, ...opt.flags.split(/[ ,|]+/).filter((f) => f.startsWith('--'))].filter(
+      (f): f is string => !!f,
+    );
     const takesValue = opt.required || opt.optional;
     return [...new Set(names)].map((flag) => ({ flag, takesValue, built: !notYet.has(flag.slice(2)) }));
   });
@@ -240,14 +315,16 @@ export function parseOptions(argv: string[]): ParseOutcome {
   if (o.inputFormat === 'stream-json' && o.outputFormat !== 'stream-json')
     throw new UsageError('--input-format stream-json requires --output-format stream-json');
   if (o.resume !== undefined && o.continue) throw new UsageError('--resume and --continue cannot be used together');
-  if (o.forkSession && o.resume === undefined && !o.continue) throw new UsageError('--fork-session needs --resume or --continue');
+  if (o.forkSession && o.resume === undefined && !o.continue)
+    throw new UsageError('--fork-session needs --resume or --continue');
   if (o.resumeSessionAt !== undefined && o.resume === undefined && !o.continue)
     throw new UsageError('--resume-session-at needs --resume or --continue');
   if (o.resumeDropsTurn !== undefined && o.resumeSessionAt === undefined)
     throw new UsageError('--resume-drops-turn needs --resume-session-at');
   if (o.sessionId !== undefined && (o.resume !== undefined || o.continue) && !o.forkSession)
     throw new UsageError('--session-id can be used with --resume or --continue only when --fork-session is given');
-  if (o.record !== undefined && o.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  if (o.record !== undefined && o.replay !== undefined)
+    throw new UsageError('--record and --replay cannot be used together');
   if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
   try {
     parseDebugFilter(typeof o.debug === 'string' ? o.debug : undefined);

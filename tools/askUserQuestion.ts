@@ -17,7 +17,10 @@ export function askUserQuestionConfig(env: NodeJS.ProcessEnv): AskUserQuestionCo
   if (fmt !== undefined && fmt !== 'markdown' && fmt !== 'html') {
     throw new Error(`CLAUDE_CODE_QUESTION_PREVIEW_FORMAT must be markdown or html, not ${JSON.stringify(fmt)}`);
   }
-  return { previewFormat: fmt ?? 'markdown', optionalDescriptions: env.CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS === '1' };
+  return {
+    previewFormat: fmt ?? 'markdown',
+    optionalDescriptions: env.CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS === '1',
+  };
 }
 
 function previewHelp(format: AskUserQuestionConfig['previewFormat']): string {
@@ -54,12 +57,19 @@ export function askUserQuestionInputSchema(cfg: AskUserQuestionConfig) {
   });
   return z.object({
     questions: z.array(question).min(1).max(4).describe('Questions to ask the user (1-4 questions)'),
-    answers: z.record(z.string(), z.string()).optional().describe('Filled in by the user interface with the answers; leave it out.'),
+    answers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Filled in by the user interface with the answers; leave it out.'),
     annotations: z
       .record(z.string(), z.object({ preview: z.string().optional(), notes: z.string().optional() }).loose())
       .optional()
       .describe('Filled in by the user interface; leave it out.'),
-    metadata: z.object({ source: z.string().optional() }).loose().optional().describe('Optional metadata for tracking; not shown to the user.'),
+    metadata: z
+      .object({ source: z.string().optional() })
+      .loose()
+      .optional()
+      .describe('Optional metadata for tracking; not shown to the user.'),
   });
 }
 
@@ -84,16 +94,24 @@ export function createAskUserQuestionTool(cfg: AskUserQuestionConfig) {
       const answers = input.answers ?? {};
       const answered = input.questions.filter((q) => answers[q.question] !== undefined);
       if (answered.length === 0) {
-        throw new ToolError('The user gave no answers to your questions. Go on with your best judgement and say what you assumed.');
+        throw new ToolError(
+          'The user gave no answers to your questions. Go on with your best judgement and say what you assumed.',
+        );
       }
       const parts = input.questions.map((q) =>
-        answers[q.question] !== undefined ? `"${q.question}"="${answers[q.question]}"` : `"${q.question}" (not answered)`,
+        answers[q.question] !== undefined
+          ? `"${q.question}"="${answers[q.question]}"`
+          : `"${q.question}" (not answered)`,
       );
       const notes = Object.entries(input.annotations ?? {})
         .filter(([, a]) => a.notes)
         .map(([q, a]) => `\nNotes on "${q}": ${a.notes}`)
         .join('');
-      const data: AskUserQuestionOutput = { questions: input.questions, answers, ...(input.annotations ? { annotations: input.annotations } : {}) };
+      const data: AskUserQuestionOutput = {
+        questions: input.questions,
+        answers,
+        ...(input.annotations ? { annotations: input.annotations } : {}),
+      };
       return {
         content: `User has answered your questions: ${parts.join(', ')}.${notes} You can now continue with the user's answers in mind.`,
         data,

@@ -42,10 +42,7 @@ Usage notes:
 
 export const bashInputSchema = z.object({
   command: z.string().describe('The command to execute'),
-  timeout: z
-    .number()
-    .optional()
-    .describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
+  timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
   description: z
     .string()
     .optional()
@@ -83,7 +80,14 @@ export interface BashOutput {
 export interface BackgroundShellService {
   start(
     command: string,
-    opts: { cwd: string; timeoutMs?: number; description?: string; toolUseId: string; sandbox?: CommandSandbox; disableSandbox?: boolean },
+    opts: {
+      cwd: string;
+      timeoutMs?: number;
+      description?: string;
+      toolUseId: string;
+      sandbox?: CommandSandbox;
+      disableSandbox?: boolean;
+    },
   ): Promise<{ taskId: string; outputFile: string }>;
   /**
    * Take over a running foreground command (background_tasks): a task is registered, the output
@@ -138,7 +142,8 @@ function safeFileName(id: string): string {
 async function startInBackground(input: BashInput, ctx: ToolContext): Promise<ToolResult> {
   const svc = backgroundShell(ctx);
   if (!svc) throw new ToolError('run_in_background is not available in this context');
-  if (backgroundTasksDisabled()) throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; run the command without it`);
+  if (backgroundTasksDisabled())
+    throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; run the command without it`);
   const { taskId, outputFile } = await svc.start(input.command, {
     cwd: ctx.cwd,
     timeoutMs: input.timeout,
@@ -171,7 +176,12 @@ export const BashTool = defineTool({
         `The working directory ${ctx.cwd} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.`,
       );
     const spill = new OutputSpill(
-      { inlineChars: BASH_MAX_OUTPUT_CHARS, previewChars: BASH_PREVIEW_CHARS, maxFileBytes: BASH_MAX_FILE_BYTES, tailBytes: BASH_FILE_TAIL_BYTES },
+      {
+        inlineChars: BASH_MAX_OUTPUT_CHARS,
+        previewChars: BASH_PREVIEW_CHARS,
+        maxFileBytes: BASH_MAX_FILE_BYTES,
+        tailBytes: BASH_FILE_TAIL_BYTES,
+      },
       () => {
         makeDirs(ctx.scratchDir);
         return join(ctx.scratchDir, `bash-${safeFileName(ctx.toolUseId)}.txt`);
@@ -274,9 +284,13 @@ export const BashTool = defineTool({
       interrupted: result.aborted || result.timedOut,
       ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
       ...(result.timedOut ? { timedOutAfterMs: timeoutMs } : {}),
-      ...(spill.spilled && spill.filePath ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize } : {}),
+      ...(spill.spilled && spill.filePath
+        ? { persistedOutputPath: spill.filePath, persistedOutputSize: spill.fileSize }
+        : {}),
       ...(left.length ? { leftRunning: left } : {}),
-      ...(input.dangerouslyDisableSandbox && sandbox?.status.active && !result.sandboxed ? { dangerouslyDisableSandbox: true } : {}),
+      ...(input.dangerouslyDisableSandbox && sandbox?.status.active && !result.sandboxed
+        ? { dangerouslyDisableSandbox: true }
+        : {}),
     };
 
     if (result.aborted) {
@@ -285,7 +299,11 @@ export const BashTool = defineTool({
     }
     if (result.timedOut) {
       const text = body ? `${body}\n` : '';
-      return { content: `${text}Command timed out after ${timeoutMs} ms; its processes were killed.`, isError: true, data };
+      return {
+        content: `${text}Command timed out after ${timeoutMs} ms; its processes were killed.`,
+        isError: true,
+        data,
+      };
     }
     const code = exitCodeOf(result.exitCode, result.signal);
     if (code !== 0) {

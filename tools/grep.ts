@@ -55,23 +55,27 @@ export const grepInputSchema = z.object({
     .string()
     .optional()
     .describe('File or directory to search in (rg PATH). Defaults to current working directory.'),
-  glob: z
-    .string()
-    .optional()
-    .describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+  glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
     .describe(
       'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
     ),
-  '-B': nonNegInt.optional().describe('Number of lines to show before each match (rg -B). Requires output_mode: "content".'),
-  '-A': nonNegInt.optional().describe('Number of lines to show after each match (rg -A). Requires output_mode: "content".'),
+  '-B': nonNegInt
+    .optional()
+    .describe('Number of lines to show before each match (rg -B). Requires output_mode: "content".'),
+  '-A': nonNegInt
+    .optional()
+    .describe('Number of lines to show after each match (rg -A). Requires output_mode: "content".'),
   '-C': nonNegInt.optional().describe('Alias for context.'),
   context: nonNegInt
     .optional()
     .describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content".'),
-  '-n': z.boolean().optional().describe('Show line numbers in output (rg -n). Requires output_mode: "content". Defaults to true.'),
+  '-n': z
+    .boolean()
+    .optional()
+    .describe('Show line numbers in output (rg -n). Requires output_mode: "content". Defaults to true.'),
   '-i': z.boolean().optional().describe('Case insensitive search (rg -i)'),
   type: z.string().optional().describe('File type to search (rg --type). Common types: js, py, rust, go, java, etc.'),
   head_limit: nonNegInt
@@ -83,7 +87,9 @@ export const grepInputSchema = z.object({
   multiline: z
     .boolean()
     .optional()
-    .describe('Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.'),
+    .describe(
+      'Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.',
+    ),
 });
 export type GrepInput = z.infer<typeof grepInputSchema>;
 export type GrepMode = NonNullable<GrepInput['output_mode']>;
@@ -150,7 +156,11 @@ export async function runGrep(
       found.map(async (p) => ({ path: p, mtimeMs: (await fsp.stat(p).catch(() => undefined))?.mtimeMs ?? 0 })),
     );
     withTimes.sort(byMtimeDesc);
-    const { page, limited } = paginate(withTimes.map((f) => f.path), offset, limit);
+    const { page, limited } = paginate(
+      withTimes.map((f) => f.path),
+      offset,
+      limit,
+    );
     const data: GrepOutput = { mode, numFiles: page.length, filenames: page, ...pageInfo(limited, limit, offset) };
     if (page.length === 0) return { content: 'No files found', data };
     const head = `Found ${page.length} ${page.length === 1 ? 'file' : 'files'}`;
@@ -159,7 +169,11 @@ export async function runGrep(
 
   if (mode === 'count') {
     const { files, timedOut } = await searchContent(spec, impl, 0, false);
-    const entries = files.map((f) => ({ rel: relative(ctx.cwd, f.path) || basename(f.path), path: f.path, count: f.count }));
+    const entries = files.map((f) => ({
+      rel: relative(ctx.cwd, f.path) || basename(f.path),
+      path: f.path,
+      count: f.count,
+    }));
     const { page, limited } = paginate(entries, offset, limit);
     const total = page.reduce((n, e) => n + e.count, 0);
     const data: GrepOutput = {

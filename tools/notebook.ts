@@ -53,7 +53,9 @@ export function parseNotebook(text: string, filePath: string): Notebook {
   const parsed = notebookSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ToolError(`${filePath} is not a valid notebook: ${issue?.path.join('.') || 'top level'}: ${issue?.message}`);
+    throw new ToolError(
+      `${filePath} is not a valid notebook: ${issue?.path.join('.') || 'top level'}: ${issue?.message}`,
+    );
   }
   return parsed.data;
 }
@@ -82,7 +84,9 @@ export function findCellIndex(nb: Notebook, cellId: string): number {
 }
 
 function cut(text: string): string {
-  return text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}\n... [${text.length - MAX_OUTPUT_CHARS} characters of output truncated]`;
+  return text.length <= MAX_OUTPUT_CHARS
+    ? text
+    : `${text.slice(0, MAX_OUTPUT_CHARS)}\n... [${text.length - MAX_OUTPUT_CHARS} characters of output truncated]`;
 }
 
 /** Terminal colour codes in tracebacks are noise to the model. */
@@ -124,7 +128,8 @@ export function renderNotebook(nb: Notebook): ToolContentBlock[] {
   };
   nb.cells.forEach((cell, i) => {
     const id = cellIdOf(cell, i);
-    const count = cell.cell_type === 'code' && cell.execution_count != null ? ` execution_count="${cell.execution_count}"` : '';
+    const count =
+      cell.cell_type === 'code' && cell.execution_count != null ? ` execution_count="${cell.execution_count}"` : '';
     pushText(`<cell id="${id}" type="${cell.cell_type}"${count}>\n${joinSource(cell.source)}\n</cell>`);
     const outs = (cell.outputs ?? []).flatMap(outputBlocks);
     if (outs.length === 0) return;
@@ -135,7 +140,8 @@ export function renderNotebook(nb: Notebook): ToolContentBlock[] {
     }
     pushText('</outputs>');
   });
-  if (blocks.length === 0) blocks.push({ type: 'text', text: '<system-reminder>The notebook has no cells.</system-reminder>' });
+  if (blocks.length === 0)
+    blocks.push({ type: 'text', text: '<system-reminder>The notebook has no cells.</system-reminder>' });
   return blocks;
 }
 

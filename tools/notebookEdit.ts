@@ -5,7 +5,15 @@ import { promises as fsp } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { cellIdOf, findCellIndex, joinSource, notebookLanguage, parseNotebook, serializeNotebook, type NotebookCell } from './notebook.js';
+import {
+  cellIdOf,
+  findCellIndex,
+  joinSource,
+  notebookLanguage,
+  parseNotebook,
+  serializeNotebook,
+  type NotebookCell,
+} from './notebook.js';
 import { assertReadAndUnchanged, recordWritten, requireAbsolute, statOrUndefined, writeFileAtomic } from './write.js';
 
 export const NOTEBOOK_EDIT_DESCRIPTION = `Replaces, inserts or deletes one cell of a Jupyter notebook (.ipynb file).
@@ -18,17 +26,26 @@ Usage:
 - Cells without an id in the file are named cell-0, cell-1, … by position, as Read shows them.`;
 
 export const notebookEditInputSchema = z.object({
-  notebook_path: z.string().describe('The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)'),
+  notebook_path: z
+    .string()
+    .describe('The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)'),
   cell_id: z
     .string()
     .optional()
-    .describe('The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified.'),
+    .describe(
+      'The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified.',
+    ),
   new_source: z.string().describe('The new source for the cell'),
   cell_type: z
     .enum(['code', 'markdown'])
     .optional()
-    .describe('The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.'),
-  edit_mode: z.enum(['replace', 'insert', 'delete']).default('replace').describe('The type of edit to make (replace, insert, delete). Defaults to replace.'),
+    .describe(
+      'The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.',
+    ),
+  edit_mode: z
+    .enum(['replace', 'insert', 'delete'])
+    .default('replace')
+    .describe('The type of edit to make (replace, insert, delete). Defaults to replace.'),
 });
 export type NotebookEditInput = z.infer<typeof notebookEditInputSchema>;
 
@@ -84,7 +101,9 @@ export const NotebookEditTool = defineTool({
       const i = findCellIndex(nb, cellId);
       if (i === -1) {
         const known = nb.cells.slice(0, 20).map((c, j) => cellIdOf(c, j));
-        throw new ToolError(`Cell with ID "${cellId}" not found in notebook. Its cells are: ${known.join(', ') || '(none)'}${nb.cells.length > 20 ? ', …' : ''}.`);
+        throw new ToolError(
+          `Cell with ID "${cellId}" not found in notebook. Its cells are: ${known.join(', ') || '(none)'}${nb.cells.length > 20 ? ', …' : ''}.`,
+        );
       }
       return i;
     };

@@ -41,7 +41,8 @@ export class OutputSpill {
     const before = this.totalChars;
     this.totalChars += chunk.length;
     // The head is filled from any chunk, however large: a 5 MB single write still has a start.
-    if (this.head.length < this.limits.inlineChars) this.head += chunk.slice(0, this.limits.inlineChars - this.head.length);
+    if (this.head.length < this.limits.inlineChars)
+      this.head += chunk.slice(0, this.limits.inlineChars - this.head.length);
     this.tail.push(chunk);
     if (stream === 'stdout') this.stdoutTail.push(chunk);
     if (this.totalChars <= this.limits.inlineChars) return;
@@ -144,7 +145,9 @@ export class OutputSpill {
       const dropped = this.droppedBytes - this.keptTailBytes;
       where =
         `Full output saved to: ${this.filePath}` +
-        (this.droppedBytes > 0 ? ` (it holds the first ${this.fileBytes} bytes and the last ${this.keptTailBytes}; ${dropped} bytes in between were dropped)` : '');
+        (this.droppedBytes > 0
+          ? ` (it holds the first ${this.fileBytes} bytes and the last ${this.keptTailBytes}; ${dropped} bytes in between were dropped)`
+          : '');
     } else {
       where = `The full output could not be saved (${this.fileError}${this.filePath ? `; ${this.filePath} is incomplete` : ''}); only this preview is left`;
     }
@@ -154,7 +157,8 @@ export class OutputSpill {
     // stdout's last line, when stderr came after it and pushed it out of the tail.
     const stdoutEnd = this.stdoutTail.toString().trimEnd();
     const lastLine = stdoutEnd.slice(stdoutEnd.lastIndexOf('\n') + 1);
-    if (lastLine && !last.includes(lastLine)) body += `\n\nLast ${stdoutEnd.length} characters of stdout:\n${stdoutEnd}`;
+    if (lastLine && !last.includes(lastLine))
+      body += `\n\nLast ${stdoutEnd.length} characters of stdout:\n${stdoutEnd}`;
     return body.replace(/\s+$/, '');
   }
 }

@@ -55,7 +55,9 @@ export const EnterPlanModeTool = defineTool({
     const s = service(ctx);
     const already = s.mode() === 'plan';
     if (!already) s.enter();
-    const message = already ? 'The session is already in plan mode.' : 'Entered plan mode. Explore the code and design your plan; make no changes yet.';
+    const message = already
+      ? 'The session is already in plan mode.'
+      : 'Entered plan mode. Explore the code and design your plan; make no changes yet.';
     return { content: `${message}\n\n${s.reminder()}`, data: { message } };
   },
 });

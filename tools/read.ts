@@ -114,7 +114,9 @@ export async function readLineWindow(
     lineNo++;
   };
 
-  const chunks = whole ? [whole] : (createReadStream(path, { highWaterMark: 64 * 1024, signal }) as AsyncIterable<Buffer>);
+  const chunks = whole
+    ? [whole]
+    : (createReadStream(path, { highWaterMark: 64 * 1024, signal }) as AsyncIterable<Buffer>);
   for await (const chunk of chunks) {
     let pos = 0;
     while (pos < chunk.length) {
@@ -160,9 +162,7 @@ export function formatNumbered(lines: string[], firstLine: number): string {
 
 async function readImage(filePath: string, size: number, mediaType: (typeof IMAGE_TYPES)[string]): Promise<ToolResult> {
   if (size > READ_MAX_IMAGE_BYTES) {
-    throw new ToolError(
-      `Image file is too large to read (${size} bytes; the limit is ${READ_MAX_IMAGE_BYTES} bytes).`,
-    );
+    throw new ToolError(`Image file is too large to read (${size} bytes; the limit is ${READ_MAX_IMAGE_BYTES} bytes).`);
   }
   const base64 = (await fsp.readFile(filePath)).toString('base64');
   return {

@@ -41,10 +41,27 @@ export function resultCapFor(toolName: string): number {
  */
 export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
-    BashTool, ReadTool, WriteTool, EditTool, GlobTool, GrepTool, NotebookEditTool,
-    TaskTool, AgentTool, TaskOutputTool, TaskStopTool, TodoWriteTool, WebFetchTool, WebSearchTool,
-    createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)), EnterPlanModeTool, ExitPlanModeTool,
-    SendMessageTool, ListAgentsTool, EnterWorktreeTool, ExitWorktreeTool,
+    BashTool,
+    ReadTool,
+    WriteTool,
+    EditTool,
+    GlobTool,
+    GrepTool,
+    NotebookEditTool,
+    TaskTool,
+    AgentTool,
+    TaskOutputTool,
+    TaskStopTool,
+    TodoWriteTool,
+    WebFetchTool,
+    WebSearchTool,
+    createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)),
+    EnterPlanModeTool,
+    ExitPlanModeTool,
+    SendMessageTool,
+    ListAgentsTool,
+    EnterWorktreeTool,
+    ExitWorktreeTool,
     // Offered only while tools are deferred (src/loop/deferredTools.ts).
     ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
@@ -64,7 +81,10 @@ export interface ToolApiSchema {
 /** `.int()` adds ±MAX_SAFE_INTEGER bounds to the JSON schema: noise to the model, so drop them. */
 function dropSafeIntegerBounds(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (Array.isArray(node)) {
+    for (const item of node) dropSafeIntegerBounds(item);
+    return;
+  }
   const obj = node as Record<string, unknown>;
   if (obj.minimum === Number.MIN_SAFE_INTEGER) delete obj.minimum;
   if (obj.maximum === Number.MAX_SAFE_INTEGER) delete obj.maximum;
@@ -74,14 +94,16 @@ function dropSafeIntegerBounds(node: unknown): void {
 /** The Messages API `tools[]` entry for a tool, its JSON schema derived from the zod schema. */
 export function toolApiSchema(tool: Tool): ToolApiSchema {
   if (tool.apiInputSchema) {
-    if (tool.apiInputSchema.type !== 'object') throw new Error(`tool ${tool.name}: input schema must be an object schema`);
-    return { name: tool.name, description: tool.description, input_schema: tool.apiInputSchema as ToolApiSchema['input_schema'] };
+    if (tool.apiInputSchema.type !== 'object')
+      throw new Error(`tool ${tool.name}: input schema must be an object schema`);
+    return {
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.apiInputSchema as ToolApiSchema['input_schema'],
+    };
   }
   // io: 'input' → fields with defaults stay optional, as the model may omit them.
-  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   dropSafeIntegerBounds(schema);
   if (schema.type !== 'object') {

@@ -24,11 +24,17 @@ export const sendMessageInputSchema = z.object({
     .enum(['message', 'broadcast', 'shutdown_request', 'shutdown_response', 'plan_approval_response'])
     .optional()
     .describe('Agent-teams spelling: what kind of message this is (default message)'),
-  recipient: z.string().optional().describe('Agent-teams spelling: the recipient\'s name'),
-  content: z.string().optional().describe('Agent-teams spelling: the text (or the reason of a shutdown request / refusal)'),
+  recipient: z.string().optional().describe("Agent-teams spelling: the recipient's name"),
+  content: z
+    .string()
+    .optional()
+    .describe('Agent-teams spelling: the text (or the reason of a shutdown request / refusal)'),
   summary: z.string().optional().describe('A 5-10 word preview of the message'),
   request_id: z.string().optional().describe('The request a shutdown_response or plan_approval_response answers'),
-  approve: z.boolean().optional().describe('shutdown_response / plan_approval_response: approve (true) or refuse (false)'),
+  approve: z
+    .boolean()
+    .optional()
+    .describe('shutdown_response / plan_approval_response: approve (true) or refuse (false)'),
 });
 export type SendMessageInput = z.infer<typeof sendMessageInputSchema>;
 
@@ -42,25 +48,53 @@ export function normalizeSendMessage(input: SendMessageInput): OutgoingMessage {
   const to = input.to ?? input.recipient;
   const m = input.message;
   if (m !== undefined && typeof m === 'object') {
-    if (m.type === 'shutdown_request') return { kind: 'shutdown_request', to: need(to, 'to', m.type), reason: m.reason };
+    if (m.type === 'shutdown_request')
+      return { kind: 'shutdown_request', to: need(to, 'to', m.type), reason: m.reason };
     if (m.type === 'shutdown_response')
-      return { kind: 'shutdown_response', requestId: need(m.request_id ?? input.request_id, 'request_id', m.type), approve: m.approve ?? input.approve ?? false, reason: m.reason };
-    return { kind: 'plan_approval_response', to: need(to, 'to', m.type), requestId: need(m.request_id ?? input.request_id, 'request_id', m.type), approve: m.approve ?? false, feedback: m.feedback };
+      return {
+        kind: 'shutdown_response',
+        requestId: need(m.request_id ?? input.request_id, 'request_id', m.type),
+        approve: m.approve ?? input.approve ?? false,
+        reason: m.reason,
+      };
+    return {
+      kind: 'plan_approval_response',
+      to: need(to, 'to', m.type),
+      requestId: need(m.request_id ?? input.request_id, 'request_id', m.type),
+      approve: m.approve ?? false,
+      feedback: m.feedback,
+    };
   }
   const text = typeof m === 'string' ? m : input.content;
   const type = input.type ?? (to === '*' ? 'broadcast' : 'message');
   switch (type) {
     case 'message':
       if (to === '*') return { kind: 'broadcast', text: need(text, 'content', 'broadcast'), summary: input.summary };
-      return { kind: 'message', to: need(to, 'to', 'message'), text: need(text, 'message', 'message'), summary: input.summary };
+      return {
+        kind: 'message',
+        to: need(to, 'to', 'message'),
+        text: need(text, 'message', 'message'),
+        summary: input.summary,
+      };
     case 'broadcast':
       return { kind: 'broadcast', text: need(text, 'content', 'broadcast'), summary: input.summary };
     case 'shutdown_request':
       return { kind: 'shutdown_request', to: need(to, 'recipient', type), reason: text };
     case 'shutdown_response':
-      return { kind: 'shutdown_response', requestId: need(input.request_id, 'request_id', type), approve: need(input.approve, 'approve', type), reason: text };
+      return {
+        kind: 'shutdown_response',
+        requestId: need(input.request_id, 'request_id', type),
+        approve: need(input.approve, 'approve', type),
+        reason: text,
+      };
     case 'plan_approval_response':
-      return { kind: 'plan_approval_response', to: need(to, 'recipient', type), requestId: need(input.request_id, 'request_id', type), approve: need(input.approve, 'approve', type), feedback: text };
+      return {
+        kind: 'plan_approval_response',
+        to: need(to, 'recipient', type),
+        requestId: need(input.request_id, 'request_id', type),
+        approve: need(input.approve, 'approve', type),
+        feedback: text,
+      };
   }
 }
 

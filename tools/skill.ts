@@ -42,7 +42,8 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
       const name = input.skill.trim().replace(/^\//, '');
       const all = skills();
       const s = all.find((x) => x.name === name);
-      if (!s) throw new ToolError(`Unknown skill: ${name}. Available skills: ${all.map((x) => x.name).join(', ') || 'none'}`);
+      if (!s)
+        throw new ToolError(`Unknown skill: ${name}. Available skills: ${all.map((x) => x.name).join(', ') || 'none'}`);
       // The skill's allowed-tools run without asking, and its model answers, for the rest of this
       // turn (deny rules, hooks and the mode still apply). Where that cannot be done, the model is told.
       const notes: string[] = [];
@@ -50,21 +51,39 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
       let applied: { allowedTools: string[]; model?: string } | undefined;
       if (wanted) {
         const service = ctx.services?.skills;
-        if (!service) notes.push(`This skill's allowed-tools${s.model ? ' and model' : ''} are not applied in a subagent: each call is permission-checked as usual, on this agent's model.`);
+        if (!service)
+          notes.push(
+            `This skill's allowed-tools${s.model ? ' and model' : ''} are not applied in a subagent: each call is permission-checked as usual, on this agent's model.`,
+          );
         else {
           try {
-            applied = service.activate({ name: s.name, allowedTools: s.allowedTools, ...(s.model && s.model !== 'inherit' ? { model: s.model } : {}) });
+            applied = service.activate({
+              name: s.name,
+              allowedTools: s.allowedTools,
+              ...(s.model && s.model !== 'inherit' ? { model: s.model } : {}),
+            });
           } catch (err) {
             throw new ToolError(`Skill ${s.name} cannot be loaded: ${(err as Error).message}`);
           }
-          if (applied.allowedTools.length) notes.push(`Allowed without asking while this skill runs (this turn): ${applied.allowedTools.join(', ')}.`);
+          if (applied.allowedTools.length)
+            notes.push(`Allowed without asking while this skill runs (this turn): ${applied.allowedTools.join(', ')}.`);
           if (applied.model) notes.push(`This skill runs on the model ${applied.model} for the rest of this turn.`);
         }
       }
-      const text = [`Base directory for this skill: ${s.dir}`, s.body, ...(input.args ? [`ARGUMENTS: ${input.args}`] : []), ...notes].join('\n\n');
+      const text = [
+        `Base directory for this skill: ${s.dir}`,
+        s.body,
+        ...(input.args ? [`ARGUMENTS: ${input.args}`] : []),
+        ...notes,
+      ].join('\n\n');
       return {
         content: text,
-        data: { success: true, commandName: s.name, ...(applied?.allowedTools.length ? { allowedTools: applied.allowedTools } : {}), ...(applied?.model ? { model: applied.model } : {}) },
+        data: {
+          success: true,
+          commandName: s.name,
+          ...(applied?.allowedTools.length ? { allowedTools: applied.allowedTools } : {}),
+          ...(applied?.model ? { model: applied.model } : {}),
+        },
       };
     },
   });

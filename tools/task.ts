@@ -53,27 +53,36 @@ export const taskInputSchema = z.object({
   model: z
     .string()
     .optional()
-    .describe('Optional model for this agent: sonnet, opus, haiku, inherit (the parent\'s model) or a model id. Defaults to the agent definition\'s model, else the parent\'s.'),
+    .describe(
+      "Optional model for this agent: sonnet, opus, haiku, inherit (the parent's model) or a model id. Defaults to the agent definition's model, else the parent's.",
+    ),
   run_in_background: z
     .boolean()
     .optional()
     .describe('Set to true to run the agent in the background; you will be notified when it completes.'),
-  max_turns: z.number().int().positive().optional().describe('Optional cap on the agent\'s model turns'),
+  max_turns: z.number().int().positive().optional().describe("Optional cap on the agent's model turns"),
   name: z
     .string()
     .optional()
-    .describe('Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives'),
-  team_name: z.string().optional().describe('The team it joins (agent teams; default: the team you lead, or the session\'s implicit team)'),
+    .describe(
+      'Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives',
+    ),
+  team_name: z
+    .string()
+    .optional()
+    .describe("The team it joins (agent teams; default: the team you lead, or the session's implicit team)"),
   isolation: z
     .enum(['worktree', 'remote'])
     .optional()
-    .describe('"worktree" runs the agent in a temporary git worktree (its own branch and copy of the repository): removed after if the agent changed nothing, else kept and its path and branch returned. "remote" is not supported by this runtime.'),
+    .describe(
+      '"worktree" runs the agent in a temporary git worktree (its own branch and copy of the repository): removed after if the agent changed nothing, else kept and its path and branch returned. "remote" is not supported by this runtime.',
+    ),
 });
 export type TaskInput = z.infer<typeof taskInputSchema>;
 
 export function taskDescription(agents: SubagentSummary[]): string {
   const list = agents
-    .map((a) => `- ${a.name}: ${a.description} (Tools: ${a.tools && a.tools.length ? a.tools.join(', ') : 'All tools'})`)
+    .map((a) => `- ${a.name}: ${a.description} (Tools: ${a.tools?.length ? a.tools.join(', ') : 'All tools'})`)
     .join('\n');
   return `Launch a new agent to handle complex, multi-step tasks autonomously. Each agent starts with a fresh context: it sees only the prompt you give it, works with its own tools, and returns one final report.
 
@@ -110,9 +119,13 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
     isConcurrencySafe: () => true,
     async *call(input, ctx) {
       if (input.isolation === 'remote')
-        throw new ToolError('isolation: "remote" is not supported by this agent runtime (there is no remote environment): call Agent again without it, or with isolation: "worktree"');
+        throw new ToolError(
+          'isolation: "remote" is not supported by this agent runtime (there is no remote environment): call Agent again without it, or with isolation: "worktree"',
+        );
       if (input.isolation === 'worktree' && input.name !== undefined)
-        throw new ToolError('isolation: "worktree" is not supported for teammates (a name): leave out one or the other');
+        throw new ToolError(
+          'isolation: "worktree" is not supported for teammates (a name): leave out one or the other',
+        );
       const svc = subagents(ctx);
       const type = input.subagent_type?.trim() || DEFAULT_SUBAGENT_TYPE;
       const known = svc.list();
@@ -126,7 +139,8 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
         ...(input.max_turns ? { maxTurns: input.max_turns } : {}),
         ...(input.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
       };
-      if (input.name !== undefined) return await teamService(ctx).spawn({ ...req, name: input.name, teamName: input.team_name }, ctx);
+      if (input.name !== undefined)
+        return await teamService(ctx).spawn({ ...req, name: input.name, teamName: input.team_name }, ctx);
       if (input.team_name !== undefined) throw new ToolError('team_name needs a name: give the teammate a `name`');
       if (input.run_in_background) return await svc.startBackground(req, ctx);
       return yield* svc.run(req, ctx);

@@ -49,7 +49,9 @@ export const taskOutputInputSchema = z.object({
     .min(0)
     .max(TASK_OUTPUT_MAX_TIMEOUT_MS)
     .default(TASK_OUTPUT_DEFAULT_TIMEOUT_MS)
-    .describe(`How long to wait, in ms (default ${TASK_OUTPUT_DEFAULT_TIMEOUT_MS}, at most ${TASK_OUTPUT_MAX_TIMEOUT_MS})`),
+    .describe(
+      `How long to wait, in ms (default ${TASK_OUTPUT_DEFAULT_TIMEOUT_MS}, at most ${TASK_OUTPUT_MAX_TIMEOUT_MS})`,
+    ),
 });
 
 export const TaskOutputTool = defineTool({
@@ -72,7 +74,9 @@ export const TaskOutputTool = defineTool({
     const ended = t.status !== 'running';
     const retrieval = ended ? 'success' : input.block ? 'timeout' : 'not_ready';
     const output =
-      t.kind === 'local_agent' && ended && t.resultText !== undefined ? t.resultText : svc.readOutput(t.id, TASK_OUTPUT_MAX_CHARS);
+      t.kind === 'local_agent' && ended && t.resultText !== undefined
+        ? t.resultText
+        : svc.readOutput(t.id, TASK_OUTPUT_MAX_CHARS);
     if (ended) svc.markSeen(t.id);
     const lines = [
       `<retrieval_status>${retrieval}</retrieval_status>`,
@@ -81,7 +85,9 @@ export const TaskOutputTool = defineTool({
       `<status>${t.status}</status>`,
     ];
     if (t.exitCode !== undefined && t.exitCode !== null) lines.push(`<exit_code>${t.exitCode}</exit_code>`);
-    lines.push(output.trim() ? `<output>\n${output.replace(/\s+$/, '')}\n</output>` : '<output>(no output yet)</output>');
+    lines.push(
+      output.trim() ? `<output>\n${output.replace(/\s+$/, '')}\n</output>` : '<output>(no output yet)</output>',
+    );
     return {
       content: lines.join('\n'),
       data: {

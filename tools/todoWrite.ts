@@ -6,7 +6,10 @@ import { defineTool, type ToolContext } from './tool.js';
 export const todoItemSchema = z.object({
   content: z.string().min(1, 'content must not be empty').describe('What is to be done, in the imperative'),
   status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().min(1, 'activeForm must not be empty').describe('The present continuous form shown while it is being done'),
+  activeForm: z
+    .string()
+    .min(1, 'activeForm must not be empty')
+    .describe('The present continuous form shown while it is being done'),
 });
 export type TodoItem = z.infer<typeof todoItemSchema>;
 

@@ -12,8 +12,16 @@ export const toolSearchInputSchema = z.strictObject({
   query: z
     .string()
     .min(1)
-    .describe('Keywords to search the deferred tools\' names and descriptions for, or "select:name1,name2" to load tools by exact name. Prefix a keyword with + to require it.'),
-  max_results: z.number().int().min(1).max(50).optional().describe(`How many tools to return at most (default ${DEFAULT_MAX_RESULTS})`),
+    .describe(
+      'Keywords to search the deferred tools\' names and descriptions for, or "select:name1,name2" to load tools by exact name. Prefix a keyword with + to require it.',
+    ),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe(`How many tools to return at most (default ${DEFAULT_MAX_RESULTS})`),
 });
 export type ToolSearchInput = z.infer<typeof toolSearchInputSchema>;
 
@@ -98,10 +106,16 @@ export function searchTools(tools: DeferredToolDefinition[], query: string, max:
 }
 
 /** `select:a,b`: exact names first, then a case-insensitive match; names not found are reported. */
-export function selectTools(tools: DeferredToolDefinition[], list: string): { found: DeferredToolDefinition[]; missing: string[] } {
+export function selectTools(
+  tools: DeferredToolDefinition[],
+  list: string,
+): { found: DeferredToolDefinition[]; missing: string[] } {
   const found: DeferredToolDefinition[] = [];
   const missing: string[] = [];
-  for (const name of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const tool = tools.find((t) => t.name === name) ?? tools.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (!tool) missing.push(name);
     else if (!found.includes(tool)) found.push(tool);
@@ -111,7 +125,10 @@ export function selectTools(tools: DeferredToolDefinition[], list: string): { fo
 
 /** The definitions as the model reads them: one JSON object per tool inside <functions>. */
 function definitionsText(tools: DeferredToolDefinition[]): string {
-  const lines = tools.map((t) => `<function>${JSON.stringify({ description: t.description, name: t.name, parameters: t.input_schema })}</function>`);
+  const lines = tools.map(
+    (t) =>
+      `<function>${JSON.stringify({ description: t.description, name: t.name, parameters: t.input_schema })}</function>`,
+  );
   return `<functions>\n${lines.join('\n')}\n</functions>`;
 }
 
@@ -143,10 +160,17 @@ export const ToolSearchTool = defineTool({
     } else {
       found = searchTools(all, query, max);
     }
-    const data: ToolSearchOutput = { matches: found.map((t) => t.name), query: input.query, total_deferred_tools: all.length };
+    const data: ToolSearchOutput = {
+      matches: found.map((t) => t.name),
+      query: input.query,
+      total_deferred_tools: all.length,
+    };
     if (found.length === 0) {
       const why = note || `No deferred tool matched ${JSON.stringify(query)}.`;
-      return { content: `${why} ${all.length} tools are deferred; try other keywords, or select:<name> with a name from the list.`, data };
+      return {
+        content: `${why} ${all.length} tools are deferred; try other keywords, or select:<name> with a name from the list.`,
+        data,
+      };
     }
     c.load(found.map((t) => t.name));
     const head = `${found.length === 1 ? 'This tool is' : `These ${found.length} tools are`} now loaded; call ${found.length === 1 ? 'it' : 'them'} from your next message on.${note ? ` ${note}` : ''}`;

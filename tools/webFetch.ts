@@ -17,7 +17,9 @@ export const webFetchInputSchema = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe('Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.'),
+    .describe(
+      'Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.',
+    ),
 });
 export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
 
@@ -60,7 +62,8 @@ const DESCRIPTION = `Fetches a URL and answers a prompt about its content.
 - When the page redirects to a different host, the result says so and gives the new URL: call WebFetch again with it.
 - Long pages are cut; the result says which offset to pass to read on.`;
 
-const SMALL_MODEL_SYSTEM = 'You answer questions about one web page, using only its content. Be concise; quote exactly where wording matters.';
+const SMALL_MODEL_SYSTEM =
+  'You answer questions about one web page, using only its content. Be concise; quote exactly where wording matters.';
 
 interface FetchedPage {
   url: string;
@@ -153,7 +156,9 @@ export async function htmlToMarkdown(html: string): Promise<string> {
   if (main && main[2].trim().length > 200) source = main[2];
   const cut = source.length > MAX_HTML_CHARS;
   const markdown = (await turndown()).turndown(cut ? source.slice(0, MAX_HTML_CHARS) : source).trim();
-  return cut ? `${markdown}\n\n[The page's HTML was cut at ${MAX_HTML_CHARS} of its ${source.length} characters.]` : markdown;
+  return cut
+    ? `${markdown}\n\n[The page's HTML was cut at ${MAX_HTML_CHARS} of its ${source.length} characters.]`
+    : markdown;
 }
 
 type Hop = { kind: 'page'; page: FetchedPage } | { kind: 'redirect'; from: URL; to: URL; code: number };
@@ -171,7 +176,9 @@ async function readCapped(res: Response, maxBytes: number, url: URL): Promise<Bu
       total += chunk.byteLength;
       if (total > maxBytes) {
         await res.body.cancel().catch(() => {});
-        throw new ToolError(`${url.href} sent more than WebFetch's limit of ${maxBytes} bytes; the download was stopped`);
+        throw new ToolError(
+          `${url.href} sent more than WebFetch's limit of ${maxBytes} bytes; the download was stopped`,
+        );
       }
       chunks.push(Buffer.from(chunk));
     }
@@ -194,31 +201,53 @@ async function fetchPage(start: URL, limits: WebFetchLimits, signal: AbortSignal
       if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
         await res.body?.cancel().catch(() => {});
         const to = new URL(res.headers.get('location')!, url);
-        if (to.protocol !== 'http:' && to.protocol !== 'https:') throw new ToolError(`${url.href} redirects to an unsupported URL: ${to.href}`);
+        if (to.protocol !== 'http:' && to.protocol !== 'https:')
+          throw new ToolError(`${url.href} redirects to an unsupported URL: ${to.href}`);
         if (!sameSite(url, to)) return { kind: 'redirect', from: url, to, code: res.status };
-        if (hop >= limits.maxRedirects) throw new ToolError(`Too many redirects (more than ${limits.maxRedirects}) starting at ${start.href}`);
+        if (hop >= limits.maxRedirects)
+          throw new ToolError(`Too many redirects (more than ${limits.maxRedirects}) starting at ${start.href}`);
         url = to;
         continue;
       }
       const body = await readCapped(res, limits.maxBytes, url);
       const contentType = res.headers.get('content-type') ?? '';
-      const page: FetchedPage = { url: url.href, code: res.status, codeText: res.statusText, contentType, bytes: body.byteLength, body };
+      const page: FetchedPage = {
+        url: url.href,
+        code: res.status,
+        codeText: res.statusText,
+        contentType,
+        bytes: body.byteLength,
+        body,
+      };
       if (!isBinary(contentType, body)) {
         const raw = body.toString('utf8');
-        page.text = /html/i.test(contentType) || (!contentType && /^\s*<(!doctype|html)/i.test(raw)) ? await htmlToMarkdown(raw) : raw;
+        page.text =
+          /html/i.test(contentType) || (!contentType && /^\s*<(!doctype|html)/i.test(raw))
+            ? await htmlToMarkdown(raw)
+            : raw;
       }
       return { kind: 'page', page };
     }
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (signal.aborted) throw err;
-    if (timeout.aborted) throw new ToolError(`Fetching ${url.href} took longer than ${limits.timeoutMs >= 1000 ? `${Math.round(limits.timeoutMs / 1000)} s` : `${limits.timeoutMs} ms`} and was stopped`);
+    if (timeout.aborted)
+      throw new ToolError(
+        `Fetching ${url.href} took longer than ${limits.timeoutMs >= 1000 ? `${Math.round(limits.timeoutMs / 1000)} s` : `${limits.timeoutMs} ms`} and was stopped`,
+      );
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new ToolError(`Could not fetch ${url.href}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
 }
 
-const EXT: Record<string, string> = { 'application/pdf': '.pdf', 'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif', 'image/webp': '.webp', 'application/zip': '.zip' };
+const EXT: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'application/zip': '.zip',
+};
 
 /** Binary content is kept in the session's scratch folder: the model may Read it (images, PDFs). */
 async function saveBinary(page: FetchedPage, ctx: ToolContext): Promise<string> {
@@ -256,7 +285,14 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
         const hop = await fetchPage(url, limits, ctx.signal);
         if (hop.kind === 'redirect') {
           const result = `REDIRECT DETECTED: ${hop.from.href} redirects to a different host: ${hop.to.href} (HTTP ${hop.code}).\nTo read it, call WebFetch again with url "${hop.to.href}" and the same prompt.`;
-          const data: WebFetchOutput = { bytes: 0, code: hop.code, codeText: 'Redirect', result, durationMs: now() - started, url: url.href };
+          const data: WebFetchOutput = {
+            bytes: 0,
+            code: hop.code,
+            codeText: 'Redirect',
+            result,
+            durationMs: now() - started,
+            url: url.href,
+          };
           return { content: result, data };
         }
         page = hop.page;
@@ -294,7 +330,10 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
         caller: ctx.toolUseId,
       });
       const answer = replyText(reply) || '(the model gave no answer)';
-      const more = rest > 0 ? `\n\n[The page has ${rest} more characters: call WebFetch with offset ${offset + slice.length} to read on.]` : '';
+      const more =
+        rest > 0
+          ? `\n\n[The page has ${rest} more characters: call WebFetch with offset ${offset + slice.length} to read on.]`
+          : '';
       const result = answer + more;
       return { content: result, data: { ...base, result, durationMs: now() - started } satisfies WebFetchOutput };
     },

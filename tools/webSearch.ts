@@ -30,7 +30,12 @@ const hitSchema = z.object({
 export const webSearchOutputSchema = z.object({
   query: z.string().describe('The search query that was executed'),
   results: z
-    .array(z.union([z.object({ tool_use_id: z.string().describe('ID of the tool use'), content: z.array(hitSchema) }), z.string()]))
+    .array(
+      z.union([
+        z.object({ tool_use_id: z.string().describe('ID of the tool use'), content: z.array(hitSchema) }),
+        z.string(),
+      ]),
+    )
     .describe('Search results and/or text commentary from the model'),
   durationSeconds: z.number().describe('Time taken to complete the search operation'),
 });
@@ -46,7 +51,8 @@ const DESCRIPTION = `Searches the web and returns the results (titles and URLs) 
 - Cite what you use: after answering, list the sources as Markdown links under "Sources:".
 - To read a result in full, use WebFetch on its URL.`;
 
-const SYSTEM = 'You search the web for the user. Use the web_search tool, then summarise what you found in a few sentences, naming the sources.';
+const SYSTEM =
+  'You search the web for the user. Use the web_search tool, then summarise what you found in a few sentences, naming the sources.';
 
 /** The reply's blocks, in order, as the SDK's results: each search's hits, and the text around them. */
 export function resultsOf(reply: AssistantMessage): { results: WebSearchOutput['results']; errors: string[] } {
@@ -60,7 +66,10 @@ export function resultsOf(reply: AssistantMessage): { results: WebSearchOutput['
       const content = block.content;
       if (Array.isArray(content)) {
         const hits = content
-          .filter((h): h is { title?: unknown; url: string } => !!h && typeof h === 'object' && typeof (h as { url?: unknown }).url === 'string')
+          .filter(
+            (h): h is { title?: unknown; url: string } =>
+              !!h && typeof h === 'object' && typeof (h as { url?: unknown }).url === 'string',
+          )
           .map((h) => ({ title: typeof h.title === 'string' ? h.title : h.url, url: h.url }));
         results.push({ tool_use_id: String(block.tool_use_id ?? ''), content: hits });
       } else {

@@ -9,18 +9,29 @@ export const enterWorktreeInputSchema = z
     name: z
       .string()
       .optional()
-      .describe('Optional name for a new worktree. Each "/"-separated segment may contain only letters, digits, dots, underscores, and dashes; max 64 chars total. A random name is generated if not provided. Mutually exclusive with `path`.'),
-    path: z.string().optional().describe('Path to an existing worktree to switch into instead of creating a new one (it must appear in `git worktree list`). Mutually exclusive with `name`.'),
+      .describe(
+        'Optional name for a new worktree. Each "/"-separated segment may contain only letters, digits, dots, underscores, and dashes; max 64 chars total. A random name is generated if not provided. Mutually exclusive with `path`.',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'Path to an existing worktree to switch into instead of creating a new one (it must appear in `git worktree list`). Mutually exclusive with `name`.',
+      ),
   })
   .refine((i) => i.name === undefined || i.path === undefined, { message: 'give name or path, not both' });
 export type EnterWorktreeInput = z.infer<typeof enterWorktreeInputSchema>;
 
 export const exitWorktreeInputSchema = z.strictObject({
-  action: z.enum(['keep', 'remove']).describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and its branch.'),
+  action: z
+    .enum(['keep', 'remove'])
+    .describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and its branch.'),
   discard_changes: z
     .boolean()
     .optional()
-    .describe('Required true when action is "remove" and the worktree has uncommitted files or commits of its own; the tool refuses and lists them otherwise. Set it only after the user has confirmed.'),
+    .describe(
+      'Required true when action is "remove" and the worktree has uncommitted files or commits of its own; the tool refuses and lists them otherwise. Set it only after the user has confirmed.',
+    ),
 });
 export type ExitWorktreeInput = z.infer<typeof exitWorktreeInputSchema>;
 
@@ -50,7 +61,10 @@ export interface WorktreeSessionService {
 
 function service(ctx: ToolContext): WorktreeSessionService {
   const s = ctx.services?.worktrees;
-  if (!s) throw new ToolError('Worktrees are not available in this context (only the main agent can enter one; a subagent can be started with isolation: "worktree").');
+  if (!s)
+    throw new ToolError(
+      'Worktrees are not available in this context (only the main agent can enter one; a subagent can be started with isolation: "worktree").',
+    );
   return s;
 }
 

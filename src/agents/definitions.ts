@@ -80,7 +80,10 @@ export function parseAgentRecord(record: unknown, source: AgentSource): AgentDef
   const out: AgentDef[] = [];
   for (const [name, raw] of Object.entries(record as Record<string, unknown>)) {
     const r = agentDefinitionSchema.safeParse(raw);
-    if (!r.success) throw new Error(`agent "${name}": ${r.error.issues.map((i) => `${i.path.join('.') || 'definition'}: ${i.message}`).join('; ')}`);
+    if (!r.success)
+      throw new Error(
+        `agent "${name}": ${r.error.issues.map((i) => `${i.path.join('.') || 'definition'}: ${i.message}`).join('; ')}`,
+      );
     const d = r.data;
     out.push({
       name,
@@ -143,7 +146,10 @@ export class AgentCatalog {
  * The tools a subagent gets, from the session's offered tools: exactly the listed ones (unknown
  * names are skipped) or all of them, less its disallowed ones, never Task/Agent.
  */
-export function agentToolNames(def: Pick<AgentDef, 'tools' | 'disallowedTools'>, available: readonly string[]): string[] {
+export function agentToolNames(
+  def: Pick<AgentDef, 'tools' | 'disallowedTools'>,
+  available: readonly string[],
+): string[] {
   const listed = def.tools && !(def.tools.length === 1 && def.tools[0] === '*') ? new Set(def.tools) : undefined;
   const denied = new Set(def.disallowedTools ?? []);
   return available.filter((n) => !SUBAGENT_EXCLUDED_TOOLS.has(n) && !denied.has(n) && (!listed || listed.has(n)));

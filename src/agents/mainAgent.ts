@@ -8,7 +8,10 @@ export class UnknownMainAgentError extends Error {}
 
 export function findMainAgent(name: string, lookup: (name: string) => AgentDef | undefined, known: string[]): AgentDef {
   const def = lookup(name);
-  if (!def) throw new UnknownMainAgentError(`--agent ${name}: no agent of that name (this session has: ${known.join(', ') || 'none'})`);
+  if (!def)
+    throw new UnknownMainAgentError(
+      `--agent ${name}: no agent of that name (this session has: ${known.join(', ') || 'none'})`,
+    );
   return def;
 }
 

@@ -14,10 +14,13 @@ export interface AgentFileProblem {
   problem: string;
 }
 
-
 function listOf(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(value))
+    return value
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
   return String(value)
     .split(/[,\s]+/)
     .map((s) => s.trim())
@@ -25,7 +28,12 @@ function listOf(value: unknown): string[] | undefined {
 }
 
 /** Parse one agent file's text; throws with a readable reason. */
-export function parseAgentMarkdown(text: string, source: AgentSource, fallbackName: string | undefined, parseYaml: YamlParse): AgentDef {
+export function parseAgentMarkdown(
+  text: string,
+  source: AgentSource,
+  fallbackName: string | undefined,
+  parseYaml: YamlParse,
+): AgentDef {
   const { meta: f, body } = splitFrontMatter(text, parseYaml, { required: true });
   const name = typeof f.name === 'string' && f.name.trim() ? f.name.trim() : fallbackName;
   if (!name) throw new Error('front matter has no name');
@@ -33,7 +41,8 @@ export function parseAgentMarkdown(text: string, source: AgentSource, fallbackNa
   const tools = listOf(f.tools);
   const disallowed = listOf(f.disallowedTools);
   const model = typeof f.model === 'string' && f.model.trim() ? f.model.trim() : undefined;
-  const maxTurns = typeof f.maxTurns === 'number' && Number.isInteger(f.maxTurns) && f.maxTurns > 0 ? f.maxTurns : undefined;
+  const maxTurns =
+    typeof f.maxTurns === 'number' && Number.isInteger(f.maxTurns) && f.maxTurns > 0 ? f.maxTurns : undefined;
   return {
     name,
     description: f.description.trim(),
@@ -47,12 +56,17 @@ export function parseAgentMarkdown(text: string, source: AgentSource, fallbackNa
 }
 
 /** Every `*.md` agent in `dir` (missing dir → none). Bad files are skipped and reported. */
-export async function loadAgentDir(dir: string, source: AgentSource): Promise<{ agents: AgentDef[]; problems: AgentFileProblem[] }> {
+export async function loadAgentDir(
+  dir: string,
+  source: AgentSource,
+): Promise<{ agents: AgentDef[]; problems: AgentFileProblem[] }> {
   const agents: AgentDef[] = [];
   const problems: AgentFileProblem[] = [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort();
   } catch {
     return { agents, problems };
   }

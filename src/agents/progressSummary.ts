@@ -38,8 +38,12 @@ export function forkForSummary(history: readonly HistoryMessage[]): HistoryMessa
   while (msgs.length && msgs[msgs.length - 1].role === 'assistant') msgs.pop();
   const last = msgs.pop();
   if (!last) return [{ role: 'user', content: SUMMARY_INSTRUCTION }];
-  const blocks = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...(last.content as unknown[])];
-  return [...msgs, { role: 'user', content: [...blocks, { type: 'text', text: SUMMARY_INSTRUCTION }] } as HistoryMessage];
+  const blocks =
+    typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...(last.content as unknown[])];
+  return [
+    ...msgs,
+    { role: 'user', content: [...blocks, { type: 'text', text: SUMMARY_INSTRUCTION }] } as HistoryMessage,
+  ];
 }
 
 export interface SummaryLoop {

@@ -56,13 +56,15 @@ export interface AgentSetup {
 export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const env = o.env ?? process.env;
   const catalog = new AgentCatalog();
-  const sources = o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
+  const sources =
+    o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
   const fromFiles = async (dir: string, source: 'user' | 'project') => {
     const { agents, problems } = await loadAgentDir(dir, source);
     for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);
     catalog.set(source, agents);
   };
-  if (sources.includes('user')) await fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
+  if (sources.includes('user'))
+    await fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
   if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
 

@@ -10,14 +10,30 @@ import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
-import { createWorktree, describeChanges, hasChanges, removeWorktree, worktreeChanges, WorktreeError, type Worktree } from '../worktrees/gitWorktree.js';
+import {
+  createWorktree,
+  describeChanges,
+  hasChanges,
+  removeWorktree,
+  worktreeChanges,
+  WorktreeError,
+  type Worktree,
+} from '../worktrees/gitWorktree.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
-import { newTaskId, stoppedSummary, type TaskEnd, type TaskEvent, type TaskRecord, type TaskRegistry, type TaskUsage } from '../tasks/registry.js';
+import {
+  newTaskId,
+  stoppedSummary,
+  type TaskEnd,
+  type TaskEvent,
+  type TaskRecord,
+  type TaskRegistry,
+  type TaskUsage,
+} from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
@@ -60,7 +76,11 @@ export interface Prepared {
 }
 
 /** isolation: "worktree": a fresh worktree for the agent; a folder outside git is a clear tool error. */
-async function isolatedWorktree(req: SubagentRequest, ctx: ToolContext, agentId: string): Promise<Worktree | undefined> {
+async function isolatedWorktree(
+  req: SubagentRequest,
+  ctx: ToolContext,
+  agentId: string,
+): Promise<Worktree | undefined> {
   if (req.isolation !== 'worktree') return undefined;
   try {
     return await createWorktree(ctx.cwd, `agent-${agentId.slice(-8)}`, ctx.signal);
@@ -76,11 +96,17 @@ async function releaseWorktree(wt: Worktree | undefined): Promise<{ kept: boolea
   try {
     const changes = await worktreeChanges(wt);
     if (hasChanges(changes))
-      return { kept: true, note: `The agent's changes (${describeChanges(changes)}) are kept in the worktree ${wt.path} on branch ${wt.branch}.` };
+      return {
+        kept: true,
+        note: `The agent's changes (${describeChanges(changes)}) are kept in the worktree ${wt.path} on branch ${wt.branch}.`,
+      };
     await removeWorktree(wt);
     return { kept: false, note: '' };
   } catch (err) {
-    return { kept: true, note: `The agent's worktree ${wt.path} (branch ${wt.branch}) is kept: ${(err as Error).message}` };
+    return {
+      kept: true,
+      note: `The agent's worktree ${wt.path} (branch ${wt.branch}) is kept: ${(err as Error).message}`,
+    };
   }
 }
 
@@ -143,20 +169,43 @@ export class SubagentRunner implements SubagentService {
   }
 
   /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
-  prepare(req: SubagentRequest, ctx: ToolContext, signal: AbortSignal, agentId: string, transcriptPath: string, worktree?: Worktree): Prepared {
+  prepare(
+    req: SubagentRequest,
+    ctx: ToolContext,
+    signal: AbortSignal,
+    agentId: string,
+    transcriptPath: string,
+    worktree?: Worktree,
+  ): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const parent = ctx.loop.config;
     const def = this.deps.catalog.get(req.subagentType);
     if (!def)
-      throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
+      throw new ToolError(
+        `Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`,
+      );
     const all = this.deps.tools();
-    const names = new Set(agentToolNames(def, all.map((t) => t.name)));
+    const names = new Set(
+      agentToolNames(
+        def,
+        all.map((t) => t.name),
+      ),
+    );
     const tools = all.filter((t) => names.has(t.name));
     const model = resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
-    const services: ToolServices = { ...ctx.services, subagents: undefined, planMode: undefined, worktrees: undefined, skills: undefined, foreground: undefined, todos: createTodoStore(), agentId };
+    const services: ToolServices = {
+      ...ctx.services,
+      subagents: undefined,
+      planMode: undefined,
+      worktrees: undefined,
+      skills: undefined,
+      foreground: undefined,
+      todos: createTodoStore(),
+      agentId,
+    };
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({
@@ -178,14 +227,28 @@ export class SubagentRunner implements SubagentService {
       parentToolUseId: ctx.toolUseId,
     });
     // Permission rules and working directories seen from the worktree (the session's rules all the same).
-    if (worktree && cfg.pipeline.permissions) cfg.pipeline = { ...cfg.pipeline, permissions: cfg.pipeline.permissions.viewFrom(worktree.path) };
-    const p: Prepared = { def, agentId, model, cfg, parent, history: [{ role: 'user', content: req.prompt }], transcriptPath, ...(worktree ? { worktree } : {}) };
+    if (worktree && cfg.pipeline.permissions)
+      cfg.pipeline = { ...cfg.pipeline, permissions: cfg.pipeline.permissions.viewFrom(worktree.path) };
+    const p: Prepared = {
+      def,
+      agentId,
+      model,
+      cfg,
+      parent,
+      history: [{ role: 'user', content: req.prompt }],
+      transcriptPath,
+      ...(worktree ? { worktree } : {}),
+    };
     // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
     const hooks = parent.pipeline.hooks;
     if (hooks)
       cfg.stopHook = async (active) => {
         if (!hooks.has('SubagentStop')) return undefined;
-        const out = await hooks.run('SubagentStop', { ...hookInput(p), stop_hook_active: active }, { matchValue: def.name, signal });
+        const out = await hooks.run(
+          'SubagentStop',
+          { ...hookInput(p), stop_hook_active: active },
+          { matchValue: def.name, signal },
+        );
         if (out.stop) return { preventContinuation: out.stop.reason };
         return out.blockReason !== undefined ? { blockReason: out.blockReason } : undefined;
       };
@@ -201,7 +264,11 @@ export class SubagentRunner implements SubagentService {
 
   /** The agent's transcript: a side chain of the session (a teammate's lines name its team). */
   openTranscript(p: Prepared, teamName?: string): Transcript {
-    return new Transcript(p.transcriptPath, { ...this.deps.transcriptIdentity(), agentId: p.agentId, ...(teamName ? { teamName } : {}) });
+    return new Transcript(p.transcriptPath, {
+      ...this.deps.transcriptIdentity(),
+      agentId: p.agentId,
+      ...(teamName ? { teamName } : {}),
+    });
   }
 
   /** SubagentStart, through the parent pipeline's hook runner (matcher: the agent type). */
@@ -212,7 +279,10 @@ export class SubagentRunner implements SubagentService {
       const out = await hooks.run('SubagentStart', hookInput(p), { matchValue: p.def.name, signal });
       // A SubagentStart hook's additionalContext is given to the agent with its prompt.
       if (out.additionalContext.length)
-        p.history[0] = { role: 'user', content: [p.history[0].content as string, ...out.additionalContext].join('\n\n') };
+        p.history[0] = {
+          role: 'user',
+          content: [p.history[0].content as string, ...out.additionalContext].join('\n\n'),
+        };
     } catch (err) {
       process.stderr.write(`agent: SubagentStart hook failed: ${(err as Error).message}\n`);
     }
@@ -303,7 +373,10 @@ export class SubagentRunner implements SubagentService {
     // tool batch holds those until the parent's assistant message is out).
     const lines: TaskEvent[] = [];
     let wake: (() => void) | undefined;
-    const asProgress = (event: TaskEvent): ToolProgress => ({ type: 'progress', data: { loopEvent: { type: 'task', parentToolUseId: null, event } } });
+    const asProgress = (event: TaskEvent): ToolProgress => ({
+      type: 'progress',
+      data: { loopEvent: { type: 'task', parentToolUseId: null, event } },
+    });
     // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
     // Its output file is its transcript itself: a foreground agent needs no task output folder.
     const rec = registry.register('local_agent', {
@@ -328,11 +401,21 @@ export class SubagentRunner implements SubagentService {
     const summaries = this.summarize(p, rec.id, counters, started);
     let moved!: () => void;
     const movedToBackground = new Promise<'moved'>((r) => (moved = () => r('moved')));
-    const leave = ctx.services?.foreground?.enter({ toolUseId: ctx.toolUseId, kind: 'local_agent', background: () => moved() });
+    const leave = ctx.services?.foreground?.enter({
+      toolUseId: ctx.toolUseId,
+      kind: 'local_agent',
+      background: () => moved(),
+    });
     let outcome: LoopOutcome | undefined;
     let backgrounded = false;
     try {
-      const events = this.session(p, own.signal, transcript, counters, (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }));
+      const events = this.session(
+        p,
+        own.signal,
+        transcript,
+        counters,
+        (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }),
+      );
       let next = events.next();
       for (;;) {
         while (lines.length) yield asProgress(lines.shift()!);
@@ -344,7 +427,14 @@ export class SubagentRunner implements SubagentService {
         if (first === 'moved') {
           backgrounded = true;
           ctx.signal.removeEventListener('abort', onTurnAbort);
-          const result = this.moveToBackground(req, p, own, rec, { events, next, counters, started, transcript, summaries });
+          const result = this.moveToBackground(req, p, own, rec, {
+            events,
+            next,
+            counters,
+            started,
+            transcript,
+            summaries,
+          });
           while (lines.length) yield asProgress(lines.shift()!);
           return result;
         }
@@ -369,7 +459,11 @@ export class SubagentRunner implements SubagentService {
         // The call was abandoned (its consumer stopped pulling): the row still gets its end, directly.
         if (!outcome) {
           delete rec.route;
-          registry.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec), usage: stats(counters, p.cfg.usage, started) });
+          registry.finish(rec.id, {
+            status: 'stopped',
+            summary: stoppedSummary(rec),
+            usage: stats(counters, p.cfg.usage, started),
+          });
         }
       }
     }
@@ -395,25 +489,39 @@ export class SubagentRunner implements SubagentService {
     };
     if (outcome.subtype !== 'success') {
       // Stopped from its row (stop_task, TaskStop) while the turn goes on: say so, not "interrupted".
-      const failed = withNote(rec.abort.signal.aborted && !ctx.signal.aborted ? stoppedSummary(rec) : failureText(outcome));
-      const end: TaskEnd = own.signal.aborted ? { status: 'stopped', summary: withNote(stoppedSummary(rec)), usage: s } : { status: 'failed', summary: failed, resultText: failed, usage: s };
+      const failed = withNote(
+        rec.abort.signal.aborted && !ctx.signal.aborted ? stoppedSummary(rec) : failureText(outcome),
+      );
+      const end: TaskEnd = own.signal.aborted
+        ? { status: 'stopped', summary: withNote(stoppedSummary(rec)), usage: s }
+        : { status: 'failed', summary: failed, resultText: failed, usage: s };
       registry.finish(rec.id, end);
       while (lines.length) yield asProgress(lines.shift()!);
-      return { content: failed, isError: true, data: { ...base, ...where, status: 'failed', error: outcome.resultText } };
+      return {
+        content: failed,
+        isError: true,
+        data: { ...base, ...where, status: 'failed', error: outcome.resultText },
+      };
     }
     const answer = outcome.resultText.trim() ? outcome.resultText : '(the agent finished without a final message)';
     const text = withNote(answer);
     registry.finish(rec.id, { status: 'completed', summary: text, resultText: text, usage: s });
     while (lines.length) yield asProgress(lines.shift()!);
-    return { content: text, data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where } };
+    return {
+      content: text,
+      data: { ...base, status: 'completed', content: [{ type: 'text', text: outcome.resultText }], ...where },
+    };
   }
 
   async startBackground(req: SubagentRequest, ctx: ToolContext): Promise<ToolResult> {
     const registry = this.deps.registry;
-    if (backgroundTasksDisabled()) throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; call the agent without it`);
+    if (backgroundTasksDisabled())
+      throw new ToolError(`run_in_background: ${BACKGROUND_DISABLED_MESSAGE}; call the agent without it`);
     // Validate before anything is registered: an unknown type must not leave a phantom task.
     if (!this.deps.catalog.get(req.subagentType))
-      throw new ToolError(`Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`);
+      throw new ToolError(
+        `Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`,
+      );
     const rec = registry.register('local_agent', {
       description: req.description,
       toolUseId: ctx.toolUseId,
@@ -472,7 +580,8 @@ export class SubagentRunner implements SubagentService {
         while (!step.done) {
           const ev = (step.value.data as { loopEvent: LoopEvent }).loopEvent;
           await this.deps.emitEvent(ev);
-          if (ev.type === 'assistant') registry.progress(rec.id, stats(run.counters, p.cfg.usage, run.started), run.counters.lastTool);
+          if (ev.type === 'assistant')
+            registry.progress(rec.id, stats(run.counters, p.cfg.usage, run.started), run.counters.lastTool);
           step = await run.events.next();
         }
         outcome = step.value;
@@ -485,11 +594,21 @@ export class SubagentRunner implements SubagentService {
       }
       await this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started), p.worktree);
     })();
-    return asyncLaunched(`The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\nYou will be notified when it completes.`, rec, req, p.model);
+    return asyncLaunched(
+      `The agent was moved to the background and is still working.\nagentId: ${rec.id} (task id)\nYou will be notified when it completes.`,
+      rec,
+      req,
+      p.model,
+    );
   }
 
   /** agentProgressSummaries for a running agent (foreground or background), when the host asked for them. */
-  private summarize(p: Prepared, taskId: string, counters: { toolUses: number; lastTool?: string }, started: number): SummaryLoop | undefined {
+  private summarize(
+    p: Prepared,
+    taskId: string,
+    counters: { toolUses: number; lastTool?: string },
+    started: number,
+  ): SummaryLoop | undefined {
     if (!summariesWanted(this.deps.progressSummaries?.() ?? false)) return undefined;
     const registry = this.deps.registry;
     return startProgressSummaries(p.cfg, p.model, p.history, {
@@ -500,14 +619,29 @@ export class SubagentRunner implements SubagentService {
   }
 
   /** A background agent's end, as its task's notification (its worktree released first, and said). */
-  private async finishTask(taskId: string, outcome: LoopOutcome | undefined, signal: AbortSignal, usage: TaskUsage, worktree: Prepared['worktree']): Promise<void> {
+  private async finishTask(
+    taskId: string,
+    outcome: LoopOutcome | undefined,
+    signal: AbortSignal,
+    usage: TaskUsage,
+    worktree: Prepared['worktree'],
+  ): Promise<void> {
     const registry = this.deps.registry;
     const { note } = await releaseWorktree(worktree);
     const withNote = (t: string) => (note ? `${t}\n\n${note}` : t);
     if (signal.aborted) {
-      registry.finish(taskId, { status: 'stopped', summary: withNote(`Agent "${registry.get(taskId)?.description}" was stopped`), usage });
+      registry.finish(taskId, {
+        status: 'stopped',
+        summary: withNote(`Agent "${registry.get(taskId)?.description}" was stopped`),
+        usage,
+      });
     } else if (outcome && outcome.subtype === 'success') {
-      registry.finish(taskId, { status: 'completed', summary: withNote(outcome.resultText), resultText: withNote(outcome.resultText), usage });
+      registry.finish(taskId, {
+        status: 'completed',
+        summary: withNote(outcome.resultText),
+        resultText: withNote(outcome.resultText),
+        usage,
+      });
     } else {
       const text = withNote(outcome ? failureText(outcome) : 'Agent failed');
       registry.finish(taskId, { status: 'failed', summary: text, resultText: text, usage });
@@ -526,7 +660,8 @@ export class SubagentRunner implements SubagentService {
       // Nothing is yielded onward: the first step is the end.
       const events = this.session<never>(p, signal, transcript, counters, async (ev) => {
         await this.deps.emitEvent(ev);
-        if (ev.type === 'assistant') registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
+        if (ev.type === 'assistant')
+          registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
         return undefined;
       });
       outcome = (await events.next()).value;
@@ -542,9 +677,22 @@ export class SubagentRunner implements SubagentService {
 }
 
 /** The tool result of an agent now running in the background (launched so, or moved there). */
-function asyncLaunched(lead: string, rec: { id: string; outputFile: string }, req: { description: string; prompt: string }, model: string) {
+function asyncLaunched(
+  lead: string,
+  rec: { id: string; outputFile: string },
+  req: { description: string; prompt: string },
+  model: string,
+) {
   return {
     content: `${lead} Use TaskOutput with this task id to read its result earlier, or TaskStop to stop it.\noutput_file: ${rec.outputFile}`,
-    data: { status: 'async_launched', isAsync: true, agentId: rec.id, description: req.description, prompt: req.prompt, outputFile: rec.outputFile, resolvedModel: model },
+    data: {
+      status: 'async_launched',
+      isAsync: true,
+      agentId: rec.id,
+      description: req.description,
+      prompt: req.prompt,
+      outputFile: rec.outputFile,
+      resolvedModel: model,
+    },
   };
 }

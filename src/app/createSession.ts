@@ -29,7 +29,13 @@ import { setupCommands } from '../commands/setup.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import { PluginSet } from '../plugins/pluginSet.js';
 import { PluginError } from '../plugins/manifest.js';
-import { applyPlugins, pluginInfo, registerPluginControlHandlers, specsFromConfigs, type PluginTargets } from '../plugins/session.js';
+import {
+  applyPlugins,
+  pluginInfo,
+  registerPluginControlHandlers,
+  specsFromConfigs,
+  type PluginTargets,
+} from '../plugins/session.js';
 import { loadSessionSettings, parseSources, setupGuards, StartupError, type Guards } from '../session/guards.js';
 import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
@@ -127,7 +133,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     for (const extra of controls?.before(ev) ?? []) await deliver(extra);
     return deliver(ev);
   };
-  if (transcript && o.name !== undefined && o.name.trim() !== '') transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
+  if (transcript && o.name !== undefined && o.name.trim() !== '')
+    transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
 
   const callModel = await modelClientFor(o).catch((err: Error) => {
     throw fail(2, err.message);
@@ -136,22 +143,35 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   // Plugins (--plugin-dir, --plugin-dir-no-mcp): a broken one stops the start, naming its file.
   const plugins = new PluginSet(cwd, (m) => process.stderr.write(`agent: ${m}\n`));
   try {
-    await plugins.add([...o.pluginDir.map((path) => ({ path })), ...o.pluginDirNoMcp.map((path) => ({ path, skipMcp: true }))]);
+    await plugins.add([
+      ...o.pluginDir.map((path) => ({ path })),
+      ...o.pluginDirNoMcp.map((path) => ({ path, skipMcp: true })),
+    ]);
   } catch (err) {
     if (!(err instanceof PluginError)) throw err;
     throw fail(2, err.message);
   }
   // Skills of the setting sources and the plugins: the Skill tool is offered when there is at least one.
-  const skills = new SkillCatalog({ cwd, projectRoot: o.projectConfigRoot, env, sources: parseSources(o.settingSources) });
+  const skills = new SkillCatalog({
+    cwd,
+    projectRoot: o.projectConfigRoot,
+    env,
+    sources: parseSources(o.settingSources),
+  });
   let pluginSkills = plugins.list().flatMap((p) => p.skills);
   skills.setPluginSkills(() => pluginSkills);
   const skillToolOf = () => makeSkillTool(() => skills.enabled());
   const skillTool = (await skills.reload()).length ? [skillToolOf()] : [];
   // --tools / --disallowedTools decide whether Skill may be offered when skills appear later.
-  const skillToolAllowed = (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) && !o.disallowedTools.includes('Skill');
+  const skillToolAllowed =
+    (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) &&
+    !o.disallowedTools.includes('Skill');
   let builtin: Tool[];
   try {
-    builtin = selectTools([...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }), ...skillTool], o);
+    builtin = selectTools(
+      [...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }), ...skillTool],
+      o,
+    );
   } catch (err) {
     throw fail(2, (err as Error).message);
   }
@@ -170,7 +190,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   }
   const channel = new ControlChannel((m) => writer.send(m));
   const promptTool = o.permissionPromptTool;
-  const hooksFor = (event: 'Elicitation' | 'ElicitationResult') =>
+  const hooksFor =
+    (event: 'Elicitation' | 'ElicitationResult') =>
     async (fields: object & { mcp_server_name: string }, signal: AbortSignal) => {
       if (!guards.hooks.has(event)) return undefined;
       return (await guards.hooks.run(event, fields, { matchValue: fields.mcp_server_name, signal })).elicitation;
@@ -181,12 +202,16 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       hook: hooksFor('Elicitation'),
       resultHook: hooksFor('ElicitationResult'),
       ...(o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none'
-        ? { askHost: (payload, signal) => channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }) }
+        ? {
+            askHost: (payload, signal) =>
+              channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }),
+          }
         : {}),
       unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
       log: (line) => process.stderr.write(`${line}\n`),
     },
-    onElicitationComplete: (server, id) => void emit({ type: 'notice', notice: { subtype: 'elicitation_complete', serverName: server, elicitationId: id } }),
+    onElicitationComplete: (server, id) =>
+      void emit({ type: 'notice', notice: { subtype: 'elicitation_complete', serverName: server, elicitationId: id } }),
     cwd,
     env,
     clientVersion: VERSION,
@@ -243,10 +268,19 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     structuredOutputTool,
     mcpServers: [],
     agents: [],
-    apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
+    apiKeySource: env.ANTHROPIC_API_KEY
+      ? 'ANTHROPIC_API_KEY'
+      : env.ANTHROPIC_AUTH_TOKEN
+        ? 'ANTHROPIC_AUTH_TOKEN'
+        : 'none',
     version: VERSION,
   };
-  const outputStyles = await setupOutputStyles(o, loadedSettings, { cwd, env, systemParts, onChange: (name) => (settings.outputStyle = name) });
+  const outputStyles = await setupOutputStyles(o, loadedSettings, {
+    cwd,
+    env,
+    systemParts,
+    onChange: (name) => (settings.outputStyle = name),
+  });
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
   let progressSummaries = false;
@@ -267,7 +301,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   } catch (err) {
     throw fail(2, (err as Error).message);
   }
-  agents.catalog.set('plugin', plugins.list().flatMap((p) => p.agents));
+  agents.catalog.set(
+    'plugin',
+    plugins.list().flatMap((p) => p.agents),
+  );
   settings.agents = agents.catalog.names();
   // --agent: the host's agents come in initialize, so a stream-json session looks the name up then.
   let mainAgent: AgentDef | undefined;
@@ -285,8 +322,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     const def = (mainAgent = lookupMainAgent(o.agent));
     // The host's or --system-prompt's own text wins; an empty one (what the SDK sends by default) does not.
     const custom = systemParts.custom;
-    if (custom === undefined || custom === '' || (Array.isArray(custom) && custom.join('') === '')) systemParts.custom = def.prompt;
-    if (o.model === undefined && def.model !== undefined && def.model !== 'inherit') settings.model = resolveModel(def.model);
+    if (custom === undefined || custom === '' || (Array.isArray(custom) && custom.join('') === ''))
+      systemParts.custom = def.prompt;
+    if (o.model === undefined && def.model !== undefined && def.model !== 'inherit')
+      settings.model = resolveModel(def.model);
     tools.narrow((t) => agentAllowsTool(def, t.name));
   };
 
@@ -300,7 +339,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       startSource: start.source,
       channel,
       loaded: loadedSettings,
-      askMcpTool: promptTool && isMcpPromptTool(promptTool) ? mcpPermissionPrompt(promptTool, (args, signal) => mcp.callByName(promptTool, args, signal)) : undefined,
+      askMcpTool:
+        promptTool && isMcpPromptTool(promptTool)
+          ? mcpPermissionPrompt(promptTool, (args, signal) => mcp.callByName(promptTool, args, signal))
+          : undefined,
       // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
       onHookEvent: (subtype, fields) => {
         if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
@@ -319,7 +361,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   // the session sends the same bytes.
   const memoryFiles = await loadMemoryFiles({ cwd, env, sources: parseSources(o.settingSources), addDirs: o.addDir });
   systemParts.memory = formatMemory(memoryFiles);
-  const resetModel = (model: string | undefined) => resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
+  const resetModel = (model: string | undefined) =>
+    resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
   const slash = await setupCommands({
     cwd,
     projectRoot: o.projectConfigRoot,
@@ -337,7 +380,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         if (!controls) return 'Context usage is not available in this session';
         const u = controls.contextUsage('summary');
         const n = (x: number) => x.toLocaleString('en-US');
-        return [`Context usage · ${u.model}: ${n(u.totalTokens)} / ${n(u.maxTokens)} tokens (${u.percentage}%)`, ...u.categories.map((c) => `  ${c.name}: ${n(c.tokens)}`)].join('\n');
+        return [
+          `Context usage · ${u.model}: ${n(u.totalTokens)} / ${n(u.maxTokens)} tokens (${u.percentage}%)`,
+          ...u.categories.map((c) => `  ${c.name}: ${n(c.tokens)}`),
+        ].join('\n');
       },
       model: (name) => {
         if (name) settings.model = resetModel(name);
@@ -367,13 +413,22 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       background: agents.background,
       team: agents.team,
       teammateTimeoutMs: teammateTimeout(o),
-      pipeline: () => ({ tools: tools.list(), ...guards.pipeline, toolAliases: () => toolAliases, ...(io.askHost && !promptTool ? { askHost: io.askHost } : {}) }),
+      pipeline: () => ({
+        tools: tools.list(),
+        ...guards.pipeline,
+        toolAliases: () => toolAliases,
+        ...(io.askHost && !promptTool ? { askHost: io.askHost } : {}),
+      }),
       beforePrompt: async (prompt, signal, uuid) => {
-        const id = transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ?? uuid ?? randomUUID();
+        const id =
+          transcript?.appendMessage({ type: 'user', uuid, message: { role: 'user', content: prompt } }) ??
+          uuid ??
+          randomUUID();
         controls?.onPrompt(id);
         const gate = await guards.beforePrompt(prompt, signal);
         // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
-        if (gate.blockReason === undefined && guards.permissions.mode === 'plan') gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
+        if (gate.blockReason === undefined && guards.permissions.mode === 'plan')
+          gate.additionalContext = [...(gate.additionalContext ?? []), planMode.reminder()];
         return gate;
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
@@ -392,7 +447,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
           try {
             parseRule(r);
           } catch (err) {
-            return { kind: 'local', text: `${text.split(/\s/)[0]}: allowed-tools: ${(err as Error).message}`, isError: true };
+            return {
+              kind: 'local',
+              text: `${text.split(/\s/)[0]}: allowed-tools: ${(err as Error).message}`,
+              isError: true,
+            };
           }
         }
         return out.model ? { ...out, model: resolveModel(out.model) } : out;
@@ -421,7 +480,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         try {
           parseRule(r);
         } catch (err) {
-          throw new Error(`its allowed-tools entry "${r}" is not a permission rule: ${(err as Error).message} (fix the SKILL.md front matter of ${name})`);
+          throw new Error(
+            `its allowed-tools entry "${r}" is not a permission rule: ${(err as Error).message} (fix the SKILL.md front matter of ${name})`,
+          );
         }
       }
       const resolved = model ? resolveModel(model) : undefined;
@@ -432,7 +493,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
   try {
     const sandbox = await setupSandbox({
-      settings: mergeSandboxSettings(guards.settingsFiles, cwd, env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude')),
+      settings: mergeSandboxSettings(
+        guards.settingsFiles,
+        cwd,
+        env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'),
+      ),
       rules: guards.rules,
       cwd,
       workingDirs: guards.permissions.workingDirs.map((d) => d.real),
@@ -475,7 +540,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     if (skillToolAllowed && skills.enabled().length && !tools.has('Skill')) tools.add(skillToolOf());
     else tools.refresh();
   };
-  const agentInfos = () => agents.catalog.all().map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) }));
+  const agentInfos = () =>
+    agents.catalog
+      .all()
+      .map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) }));
   const pluginTargets: PluginTargets = {
     setCommands: (commands) => slash.setPluginCommands(commands),
     setAgents: (defs) => {
@@ -491,25 +559,37 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setMcpServers: async (servers) => {
       // --strict-mcp-config: only its own servers run; the plugins' are left out, and said so.
       if (o.strictMcpConfig && servers.size) {
-        process.stderr.write(`agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`);
+        process.stderr.write(
+          `agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`,
+        );
         servers = new Map();
       }
       // The policy lists hold for plugin servers too.
-      await mcp.setPluginServers(new Map([...servers].map(([name, config]) => [name, withPolicy(policy!, name, config, 'plugin')])));
+      await mcp.setPluginServers(
+        new Map([...servers].map(([name, config]) => [name, withPolicy(policy!, name, config, 'plugin')])),
+      );
     },
     mcpServerNames: () => mcp.pluginServerNames(),
   };
   // Applied in the background (plugin MCP servers connect meanwhile); every run waits for it.
-  let pluginsReady: Promise<void> = plugins.list().length ? applyPlugins(plugins.list(), pluginTargets) : Promise.resolve();
+  let pluginsReady: Promise<void> = plugins.list().length
+    ? applyPlugins(plugins.list(), pluginTargets)
+    : Promise.resolve();
   let initialized = false;
 
   const initialize: InitializeTarget = {
     connectInitializeMcp: (servers) => {
       // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
-      const configs = new Map(Object.entries(servers).map(([name, config]) => [name, withPolicy(policy!, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic')]));
+      const configs = new Map(
+        Object.entries(servers).map(([name, config]) => [
+          name,
+          withPolicy(policy!, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic'),
+        ]),
+      );
       mcp.connectConfigured([{ scope: 'dynamic', configs }]);
     },
-    connectHostMcp: (names) => mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
+    connectHostMcp: (names) =>
+      mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
     setJsonSchema: (schema) => {
       settings.structuredOutputTool = createStructuredOutputTool(schema);
     },
@@ -600,7 +680,13 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   channel.on('reload_skills', async () => {
     const list = await skills.reload();
     skillsChanged();
-    return { skills: list.map((sk) => ({ name: sk.name, description: `${sk.description} (${sk.source === 'plugin' ? `plugin:${sk.name.split(':')[0]}` : sk.source})`, argumentHint: '' })) };
+    return {
+      skills: list.map((sk) => ({
+        name: sk.name,
+        description: `${sk.description} (${sk.source === 'plugin' ? `plugin:${sk.name.split(':')[0]}` : sk.source})`,
+        argumentHint: '',
+      })),
+    };
   });
   registerPluginControlHandlers(channel, plugins, pluginTargets, {
     commands: () => slash.list(),
@@ -635,7 +721,12 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     knownServers: () => mcp.names(),
   });
 
-  const exitOn = installExitHandlers(runner, writer, () => agents.registry.stopAll(), () => mcp.killAll());
+  const exitOn = installExitHandlers(
+    runner,
+    writer,
+    () => agents.registry.stopAll(),
+    () => mcp.killAll(),
+  );
   return {
     runner,
     channel,
@@ -658,7 +749,10 @@ function teammateTimeout(o: CliOptions): number | undefined {
   const env = process.env.AGENT_TEAMMATE_TIMEOUT_MS;
   if (env === undefined || env === '') return undefined;
   const ms = parseDuration(env);
-  if (ms === undefined) process.stderr.write(`agent: AGENT_TEAMMATE_TIMEOUT_MS="${env}" is not a duration; the default (10 minutes) is used\n`);
+  if (ms === undefined)
+    process.stderr.write(
+      `agent: AGENT_TEAMMATE_TIMEOUT_MS="${env}" is not a duration; the default (10 minutes) is used\n`,
+    );
   return ms;
 }
 
@@ -669,5 +763,7 @@ function isTruthy(v: string | undefined): boolean {
 /** The default effort update_settings saved for this model, when valid. */
 function savedEffortFor(loaded: LoadedSettings['settings'], model: string): EffortLevel | undefined {
   const level = savedEffort(loaded, model);
-  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level) ? (level as EffortLevel) : undefined;
+  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level)
+    ? (level as EffortLevel)
+    : undefined;
 }

@@ -5,11 +5,14 @@ import { streamModel } from '../loop/modelClient.js';
 import type { CliOptions } from '../options.js';
 
 /** undefined: the loop's default (the API). Throws with a message naming the flag. */
-export async function modelClientFor(o: Pick<CliOptions, 'record' | 'replay' | 'replaySpeed'>): Promise<CallModel | undefined> {
+export async function modelClientFor(
+  o: Pick<CliOptions, 'record' | 'replay' | 'replaySpeed'>,
+): Promise<CallModel | undefined> {
   if (o.record === undefined && o.replay === undefined) return undefined;
   // Loaded only when asked for: ordinary starts do not pay for it.
   const rec = await import('../loop/recording.js');
-  if (o.replay !== undefined) return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
+  if (o.replay !== undefined)
+    return rec.replayModel(rec.loadRecording(o.replay), { speed: o.replaySpeed === 1 ? 1 : 0, file: o.replay });
   try {
     return rec.recordingModel(streamModel, o.record!);
   } catch (err) {

@@ -5,7 +5,11 @@ import type { CliOptions } from '../options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { envelope } from '../session/wire.js';
 
-export async function writeRefusedResume(message: string, o: Pick<CliOptions, 'outputFormat' | 'sessionId' | 'resume'>, writer: StdoutWriter): Promise<void> {
+export async function writeRefusedResume(
+  message: string,
+  o: Pick<CliOptions, 'outputFormat' | 'sessionId' | 'resume'>,
+  writer: StdoutWriter,
+): Promise<void> {
   if (o.outputFormat === 'text') return;
   const result = {
     type: 'result',
@@ -24,6 +28,6 @@ export async function writeRefusedResume(message: string, o: Pick<CliOptions, 'o
     ...envelope(o.sessionId ?? o.resume ?? randomUUID()),
   };
   if (o.outputFormat === 'stream-json') await writer.send(result);
-  else await writer.sendRaw(JSON.stringify(result) + '\n');
+  else await writer.sendRaw(`${JSON.stringify(result)}\n`);
   await writer.flush();
 }

@@ -13,7 +13,8 @@ export function selectTools(all: Tool[], o: Pick<CliOptions, 'tools' | 'disallow
   if (o.tools !== undefined && o.tools !== 'default') {
     const wanted = new Set(o.tools.split(/[ ,]+/).filter(Boolean));
     const unbuilt = [...wanted].filter((n) => NOT_BUILT_TOOLS.has(n));
-    if (unbuilt.length) throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
+    if (unbuilt.length)
+      throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
     const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
     if (unknown.length) process.stderr.write(`agent: --tools: unknown tool(s) ignored: ${unknown.join(', ')}\n`);
     tools = all.filter((t) => wanted.has(t.name));

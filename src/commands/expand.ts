@@ -44,7 +44,9 @@ export function splitArgs(s: string): string[] {
 export function substituteArgs(body: string, args: string): string {
   const words = splitArgs(args);
   const usesPlaceholders = /\$ARGUMENTS\b|\$\d/.test(body);
-  const out = body.replace(/\$ARGUMENTS\b/g, () => args).replace(/\$(\d)(?!\d)/g, (_, d: string) => words[Number(d) - 1] ?? '');
+  const out = body
+    .replace(/\$ARGUMENTS\b/g, () => args)
+    .replace(/\$(\d)(?!\d)/g, (_, d: string) => words[Number(d) - 1] ?? '');
   if (!usesPlaceholders && args.trim()) return `${out}\n\nARGUMENTS: ${args.trim()}`;
   return out;
 }

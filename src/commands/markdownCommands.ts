@@ -36,11 +36,22 @@ function listOf(value: unknown): string[] {
 }
 
 /** One command file's text; throws with a readable reason. */
-export function parseCommandMarkdown(text: string, name: string, source: CommandSource, file: string, parseYaml: (t: string) => unknown): MarkdownCommand {
+export function parseCommandMarkdown(
+  text: string,
+  name: string,
+  source: CommandSource,
+  file: string,
+  parseYaml: (t: string) => unknown,
+): MarkdownCommand {
   const { meta, body } = splitFrontMatter(text, parseYaml);
-  const str = (k: string) => (typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined);
+  const str = (k: string) =>
+    typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined;
   // Without a description, the body's first line stands for it (as the reference does).
-  const firstLine = body.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const firstLine =
+    body
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? '';
   const model = str('model');
   return {
     name,
@@ -77,7 +88,10 @@ function mdFiles(dir: string, depth = 0): string[] {
 }
 
 /** Every command under `dir` (missing dir → none); bad files are skipped and reported. */
-export async function loadCommandDir(dir: string, source: CommandSource): Promise<{ commands: MarkdownCommand[]; problems: CommandFileProblem[] }> {
+export async function loadCommandDir(
+  dir: string,
+  source: CommandSource,
+): Promise<{ commands: MarkdownCommand[]; problems: CommandFileProblem[] }> {
   const files = mdFiles(dir);
   const commands: MarkdownCommand[] = [];
   const problems: CommandFileProblem[] = [];

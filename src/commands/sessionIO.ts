@@ -13,25 +13,61 @@ const SHELL_TIMEOUT_MS = 120_000;
 const MAX_OUTPUT_CHARS = 30_000;
 const MAX_FILE_CHARS = 100_000;
 
-function allowed(state: PermissionState, cmd: MarkdownCommand, tool: Tool | undefined, toolName: string, input: unknown): { ok: true } | { ok: false; why: string } {
+function allowed(
+  state: PermissionState,
+  cmd: MarkdownCommand,
+  tool: Tool | undefined,
+  toolName: string,
+  input: unknown,
+): { ok: true } | { ok: false; why: string } {
   const d = decidePermission(state, { tool, toolName, input });
   if (d.behavior === 'allow') return { ok: true };
   if (d.behavior === 'deny') return { ok: false, why: d.message };
   if (cmd.allowedTools.length) {
-    const own = createPermissionState({ mode: 'default', allow: cmd.allowedTools, deny: [], ask: [], additionalDirectories: [], cwd: state.cwd, allowBypass: false });
+    const own = createPermissionState({
+      mode: 'default',
+      allow: cmd.allowedTools,
+      deny: [],
+      ask: [],
+      additionalDirectories: [],
+      cwd: state.cwd,
+      allowBypass: false,
+    });
     if (decidePermission(own, { tool, toolName, input }).behavior === 'allow') return { ok: true };
   }
-  return { ok: false, why: `${d.message} Allow it in the command's allowed-tools front matter or the session's permission rules.` };
+  return {
+    ok: false,
+    why: `${d.message} Allow it in the command's allowed-tools front matter or the session's permission rules.`,
+  };
 }
 
-export function commandIO(o: { cwd: string; tools: () => Tool[]; permissions: () => PermissionState; signal?: AbortSignal }): (cmd: MarkdownCommand) => ExpandIO {
+export function commandIO(o: {
+  cwd: string;
+  tools: () => Tool[];
+  permissions: () => PermissionState;
+  signal?: AbortSignal;
+}): (cmd: MarkdownCommand) => ExpandIO {
   return (cmd) => ({
     async shell(command) {
       const state = o.permissions();
-      if (state.sandbox?.status.active) throw new Error(`\`!${command}\` was not run: shell lines of commands do not run in the sandbox, and this session is sandboxed`);
-      const verdict = allowed(state, cmd, o.tools().find((t) => t.name === 'Bash'), 'Bash', { command });
+      if (state.sandbox?.status.active)
+        throw new Error(
+          `\`!${command}\` was not run: shell lines of commands do not run in the sandbox, and this session is sandboxed`,
+        );
+      const verdict = allowed(
+        state,
+        cmd,
+        o.tools().find((t) => t.name === 'Bash'),
+        'Bash',
+        { command },
+      );
       if (!verdict.ok) throw new Error(`\`!${command}\` was not run: ${verdict.why}`);
-      const r = await runShellCommand(command, { cwd: o.cwd, timeoutMs: SHELL_TIMEOUT_MS, maxOutputChars: MAX_OUTPUT_CHARS, ...(o.signal ? { signal: o.signal } : {}) });
+      const r = await runShellCommand(command, {
+        cwd: o.cwd,
+        timeoutMs: SHELL_TIMEOUT_MS,
+        maxOutputChars: MAX_OUTPUT_CHARS,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
       if (r.timedOut) throw new Error(`\`!${command}\` timed out after ${SHELL_TIMEOUT_MS / 1000} s`);
       const out = r.combined + (r.truncatedChars ? `\n[… ${r.truncatedChars} characters cut]` : '');
       return r.exitCode === 0 ? out : `${out}\n[exit code ${r.exitCode ?? r.signal}]`;
@@ -43,10 +79,18 @@ export function commandIO(o: { cwd: string; tools: () => Tool[]; permissions: ()
       } catch {
         return undefined;
       }
-      const verdict = allowed(o.permissions(), cmd, o.tools().find((t) => t.name === 'Read'), 'Read', { file_path: abs });
+      const verdict = allowed(
+        o.permissions(),
+        cmd,
+        o.tools().find((t) => t.name === 'Read'),
+        'Read',
+        { file_path: abs },
+      );
       if (!verdict.ok) throw new Error(`@${path} was not read: ${verdict.why}`);
       const text = await readFile(abs, 'utf8');
-      return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[… ${text.length - MAX_FILE_CHARS} characters cut]` : text;
+      return text.length > MAX_FILE_CHARS
+        ? `${text.slice(0, MAX_FILE_CHARS)}\n[… ${text.length - MAX_FILE_CHARS} characters cut]`
+        : text;
     },
   });
 }

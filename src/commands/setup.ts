@@ -21,7 +21,9 @@ export interface CommandSetupOptions {
   session: SessionView;
 }
 
-export async function loadCommands(o: Omit<CommandSetupOptions, 'permissions' | 'session' | 'tools'>): Promise<MarkdownCommand[]> {
+export async function loadCommands(
+  o: Omit<CommandSetupOptions, 'permissions' | 'session' | 'tools'>,
+): Promise<MarkdownCommand[]> {
   const out: MarkdownCommand[] = [];
   const from = async (dir: string, source: 'user' | 'project') => {
     const { commands, problems } = await loadCommandDir(dir, source);
@@ -33,11 +35,16 @@ export async function loadCommands(o: Omit<CommandSetupOptions, 'permissions' | 
       out.push(c);
     }
   };
-  if (o.sources.includes('user')) await from(join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'commands'), 'user');
+  if (o.sources.includes('user'))
+    await from(join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'commands'), 'user');
   if (o.sources.includes('project')) await from(join(o.projectRoot ?? o.cwd, '.claude', 'commands'), 'project');
   return out;
 }
 
 export async function setupCommands(o: CommandSetupOptions): Promise<SlashCommands> {
-  return new SlashCommands(await loadCommands(o), commandIO({ cwd: o.cwd, tools: o.tools, permissions: o.permissions }), o.session);
+  return new SlashCommands(
+    await loadCommands(o),
+    commandIO({ cwd: o.cwd, tools: o.tools, permissions: o.permissions }),
+    o.session,
+  );
 }

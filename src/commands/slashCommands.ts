@@ -82,7 +82,10 @@ const BUILTINS: Builtin[] = [
     argumentHint: '',
     run: (_, __, all) => ({
       kind: 'local',
-      text: ['Slash commands:', ...all().map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''} — ${c.description}`)].join('\n'),
+      text: [
+        'Slash commands:',
+        ...all().map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''} — ${c.description}`),
+      ].join('\n'),
     }),
   },
 ];
@@ -116,10 +119,19 @@ export class SlashCommands {
 
   /** Built-ins first, then the custom commands (a custom command may not shadow a built-in). */
   list(): SlashCommandInfo[] {
-    const builtins = BUILTINS.map(({ name, description, argumentHint }) => ({ name, description, argumentHint, builtin: true }));
+    const builtins = BUILTINS.map(({ name, description, argumentHint }) => ({
+      name,
+      description,
+      argumentHint,
+      builtin: true,
+    }));
     const custom = this.customAll()
       .filter((c) => !BUILTINS.some((b) => b.name === c.name))
-      .map((c) => ({ name: c.name, description: `${c.description} (${c.source === 'plugin' ? `plugin:${c.name.split(':')[0]}` : c.source})`, argumentHint: c.argumentHint }));
+      .map((c) => ({
+        name: c.name,
+        description: `${c.description} (${c.source === 'plugin' ? `plugin:${c.name.split(':')[0]}` : c.source})`,
+        argumentHint: c.argumentHint,
+      }));
     return [...builtins, ...custom];
   }
 
@@ -134,7 +146,12 @@ export class SlashCommands {
     const builtin = BUILTINS.find((b) => b.name === call.name);
     if (builtin) return builtin.run(call.args, this.session, () => this.list());
     const cmd = this.customAll().find((c) => c.name === call.name);
-    if (!cmd) return { kind: 'local', text: `Unknown slash command: /${call.name}. /help lists the available ones.`, isError: true };
+    if (!cmd)
+      return {
+        kind: 'local',
+        text: `Unknown slash command: /${call.name}. /help lists the available ones.`,
+        isError: true,
+      };
     try {
       const prompt = await expandTemplate(cmd.body, call.args, this.io(cmd));
       return { kind: 'prompt', prompt, ...(cmd.model ? { model: cmd.model } : {}), allowedTools: cmd.allowedTools };

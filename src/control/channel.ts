@@ -48,7 +48,13 @@ export class ControlChannel {
         response: { subtype: 'success', request_id: requestId, response: response ?? {} },
       });
     } catch (err) {
-      await this.send(errorResponse(requestId, err instanceof Error ? err.message : String(err), err instanceof CodedControlError ? err.code : undefined));
+      await this.send(
+        errorResponse(
+          requestId,
+          err instanceof Error ? err.message : String(err),
+          err instanceof CodedControlError ? err.code : undefined,
+        ),
+      );
     }
   }
 
@@ -83,7 +89,11 @@ export class ControlChannel {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
         cleanup();
-        reject(new ControlError(`the host did not answer the ${subtype} request within ${Number((opts.timeoutMs / 1000).toFixed(1))} s`));
+        reject(
+          new ControlError(
+            `the host did not answer the ${subtype} request within ${Number((opts.timeoutMs / 1000).toFixed(1))} s`,
+          ),
+        );
       }, opts.timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -108,5 +118,8 @@ export class ControlChannel {
 }
 
 function errorResponse(requestId: string, error: string, code?: string) {
-  return { type: 'control_response', response: { subtype: 'error', request_id: requestId, error, ...(code ? { error_code: code } : {}) } };
+  return {
+    type: 'control_response',
+    response: { subtype: 'error', request_id: requestId, error, ...(code ? { error_code: code } : {}) },
+  };
 }

@@ -21,7 +21,9 @@ export interface ControlTarget {
 }
 
 export function registerControlHandlers(channel: ControlChannel, target: ControlTarget): void {
-  channel.on('initialize', (req) => handleInitialize(parseControlRequest(initializeRequestSchema, req, 'initialize'), target.initialize));
+  channel.on('initialize', (req) =>
+    handleInitialize(parseControlRequest(initializeRequestSchema, req, 'initialize'), target.initialize),
+  );
   channel.on('interrupt', () => {
     target.interrupt();
     return {};
@@ -29,7 +31,9 @@ export function registerControlHandlers(channel: ControlChannel, target: Control
   channel.on('set_model', (req) => {
     if ('model' in req && req.model !== undefined && req.model !== null && typeof req.model !== 'string')
       throw new Error('set_model: model must be a string');
-    target.setModel(parseControlRequest(setModelRequestSchema, { ...req, model: req.model ?? undefined }, 'set_model').model);
+    target.setModel(
+      parseControlRequest(setModelRequestSchema, { ...req, model: req.model ?? undefined }, 'set_model').model,
+    );
     return {};
   });
   channel.on('set_permission_mode', (req) => {
@@ -37,7 +41,9 @@ export function registerControlHandlers(channel: ControlChannel, target: Control
     return {};
   });
   channel.on('set_max_thinking_tokens', (req) => {
-    target.setMaxThinkingTokens(parseControlRequest(setMaxThinkingTokensRequestSchema, req, 'set_max_thinking_tokens').max_thinking_tokens);
+    target.setMaxThinkingTokens(
+      parseControlRequest(setMaxThinkingTokensRequestSchema, req, 'set_max_thinking_tokens').max_thinking_tokens,
+    );
     return {};
   });
   channel.on('mcp_status', () => target.mcpStatus());

@@ -37,7 +37,10 @@ export interface InitializeTarget {
   answer(): Record<string, unknown>;
 }
 
-export function handleInitialize(req: InitializeRequest, t: InitializeTarget): Record<string, unknown> | Promise<Record<string, unknown>> {
+export function handleInitialize(
+  req: InitializeRequest,
+  t: InitializeTarget,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   /** Told on stderr and as the error answer, then the process ends. */
   const fatal = (message: string): never => {
     t.exitAfterAnswer(message);
@@ -76,7 +79,11 @@ export function handleInitialize(req: InitializeRequest, t: InitializeTarget): R
     }
     const plugins = req.plugins;
     // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
-    return { ...t.answer(), mcp_servers_applied: req.mcpServers !== undefined, ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}) };
+    return {
+      ...t.answer(),
+      mcp_servers_applied: req.mcpServers !== undefined,
+      ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}),
+    };
   };
   const loading = req.plugins?.length ? t.loadPlugins(req.plugins) : undefined;
   if (!loading) return afterPlugins();

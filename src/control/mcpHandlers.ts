@@ -14,7 +14,9 @@ import { parseControlRequest } from './parseRequest.js';
 const setServersSchema = z.object({
   servers: z.record(z.string(), z.unknown(), { error: 'mcp_set_servers: servers must be an object of name → config' }),
 });
-const serverNameSchema = z.object({ serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty') });
+const serverNameSchema = z.object({
+  serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty'),
+});
 const toggleSchema = serverNameSchema.extend({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
 const readResourceSchema = serverNameSchema.extend({ uri: z.string({ error: 'uri must be a string' }) });
 const modeOverrideSchema = serverNameSchema.extend({
@@ -52,16 +54,21 @@ export function registerMcpControlHandlers(channel: ControlChannel, target: McpC
   });
   channel.on('mcp_read_resource', async (req) => {
     const r = parseControlRequest(readResourceSchema, req, 'mcp_read_resource');
-    if (!r.uri.startsWith('ui://')) throw new Error(`mcp_read_resource: only ui:// resources can be read this way, not ${JSON.stringify(r.uri)}`);
+    if (!r.uri.startsWith('ui://'))
+      throw new Error(`mcp_read_resource: only ui:// resources can be read this way, not ${JSON.stringify(r.uri)}`);
     const m = await target.manager();
     if (m.isHostServer(r.serverName))
-      throw new Error(`mcp_read_resource: MCP server "${r.serverName}" runs in the host (type sdk); read its resources there`);
+      throw new Error(
+        `mcp_read_resource: MCP server "${r.serverName}" runs in the host (type sdk); read its resources there`,
+      );
     const client = m.connectedClient(r.serverName, 'mcp_read_resource');
     try {
       const result = await client.readResource({ uri: r.uri });
       return { contents: result.contents };
     } catch (err) {
-      throw new Error(`mcp_read_resource: MCP server "${r.serverName}" could not read ${r.uri}: ${(err as Error).message}`);
+      throw new Error(
+        `mcp_read_resource: MCP server "${r.serverName}" could not read ${r.uri}: ${(err as Error).message}`,
+      );
     }
   });
   channel.on('set_mcp_permission_mode_override', async (req) => {
@@ -69,12 +76,18 @@ export function registerMcpControlHandlers(channel: ControlChannel, target: McpC
     // 'auto' hands each call to the reference's auto-mode classifier; there is none here, and
     // treating it as 'default' or as no override would not be what the host asked for.
     if (r.mode === 'auto')
-      throw new Error('set_mcp_permission_mode_override: mode "auto" routes calls through an auto-mode classifier, which this agent runtime does not have; use "default" (ask for every call) or null');
+      throw new Error(
+        'set_mcp_permission_mode_override: mode "auto" routes calls through an auto-mode classifier, which this agent runtime does not have; use "default" (ask for every call) or null',
+      );
     const asked = target.askedServers();
     if (r.mode === 'default') asked.add(normalizeName(r.serverName));
     else asked.delete(normalizeName(r.serverName));
     const known = await target.knownServers();
     // Stored either way: it applies once a server of that name connects (a typo gets a warning).
-    return known.includes(r.serverName) ? {} : { warning: `no MCP server named "${r.serverName}" is known yet${known.length ? ` (servers: ${known.join(', ')})` : ''}; the override applies once one connects` };
+    return known.includes(r.serverName)
+      ? {}
+      : {
+          warning: `no MCP server named "${r.serverName}" is known yet${known.length ? ` (servers: ${known.join(', ')})` : ''}; the override applies once one connects`,
+        };
   });
 }

@@ -1,7 +1,7 @@
 // Control requests about the session's files and context: rewind_files (file checkpoints),
 // get_context_usage, read_file, seed_read_state. Each answers or throws a message that says what
 // is wrong; the channel turns a throw into an error response.
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   getContextUsageRequestSchema,
   readFileRequestSchema,
@@ -23,7 +23,11 @@ export function registerSessionControlHandlers(channel: ControlChannel, target: 
     const r = parseControlRequest(rewindFilesRequestSchema, req, 'rewind_files');
     return target.rewindFiles(r.user_message_id, r.dry_run ?? false);
   });
-  channel.on('get_context_usage', (req) => target.contextUsage(parseControlRequest(getContextUsageRequestSchema, req, 'get_context_usage').detail ?? 'summary'));
+  channel.on('get_context_usage', (req) =>
+    target.contextUsage(
+      parseControlRequest(getContextUsageRequestSchema, req, 'get_context_usage').detail ?? 'summary',
+    ),
+  );
   channel.on('read_file', (req) => target.readFile(parseControlRequest(readFileRequestSchema, req, 'read_file')));
   channel.on('seed_read_state', async (req) => {
     const r = parseControlRequest(seedReadStateRequestSchema, req, 'seed_read_state');

@@ -36,9 +36,13 @@ export interface SettingsControlDeps {
   outputStyles: { names(): string[]; use(name: string): void };
 }
 
-const applySchema = z.object({ settings: z.record(z.string(), z.unknown(), { error: 'apply_flag_settings: settings must be an object' }) });
+const applySchema = z.object({
+  settings: z.record(z.string(), z.unknown(), { error: 'apply_flag_settings: settings must be an object' }),
+});
 const updateSchema = z.object({
-  source: z.enum(['localSettings', 'userSettings'], { error: 'update_settings: source must be localSettings or userSettings' }),
+  source: z.enum(['localSettings', 'userSettings'], {
+    error: 'update_settings: source must be localSettings or userSettings',
+  }),
   settings: z.record(z.string(), z.unknown(), { error: 'update_settings: settings must be an object' }),
 });
 
@@ -50,7 +54,9 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
     const { settings } = parseControlRequest(applySchema, req, 'apply_flag_settings');
     const unsupported = Object.keys(settings).filter((k) => !(LIVE_KEYS as readonly string[]).includes(k));
     if (unsupported.length)
-      throw new Error(`apply_flag_settings: ${unsupported.join(', ')} cannot be applied to a running session by this agent runtime (supported: ${LIVE_KEYS.join(', ')})`);
+      throw new Error(
+        `apply_flag_settings: ${unsupported.join(', ')} cannot be applied to a running session by this agent runtime (supported: ${LIVE_KEYS.join(', ')})`,
+      );
     const next = mergeLayer(flagLayer, settings);
     const layer = parseSettingsText(JSON.stringify(next), 'apply_flag_settings');
     if (next.model !== undefined && (typeof next.model !== 'string' || next.model.trim() === ''))
@@ -71,31 +77,48 @@ export function registerSettingsControlHandlers(channel: ControlChannel, deps: S
     const { source, settings } = parseControlRequest(updateSchema, req, 'update_settings');
     const fileSource: SettingSource = source === 'localSettings' ? 'local' : 'user';
     if (!deps.sources.includes(fileSource))
-      throw new Error(`update_settings: ${source} is not loaded in this session (--setting-sources excludes ${fileSource})`);
+      throw new Error(
+        `update_settings: ${source} is not loaded in this session (--setting-sources excludes ${fileSource})`,
+      );
     const allowed = source === 'localSettings' ? ['outputStyle'] : ['effortLevel'];
     const bad = Object.keys(settings).filter((k) => !allowed.includes(k));
-    if (bad.length) throw new Error(`update_settings: ${bad.join(', ')} cannot be written to ${source} (allowed: ${allowed.join(', ')})`);
-    for (const [k, v] of Object.entries(settings)) if (typeof v !== 'string') throw new Error(`update_settings: ${k} must be a string`);
+    if (bad.length)
+      throw new Error(
+        `update_settings: ${bad.join(', ')} cannot be written to ${source} (allowed: ${allowed.join(', ')})`,
+      );
+    for (const [k, v] of Object.entries(settings))
+      if (typeof v !== 'string') throw new Error(`update_settings: ${k} must be a string`);
     const file = deps.paths[fileSource];
     const existing = readJsonObject(file);
     if (source === 'localSettings') {
       const style = settings.outputStyle as string | undefined;
       if (style !== undefined && !deps.outputStyles.names().includes(style))
-        throw new Error(`update_settings: no output style "${style}" (there are: ${deps.outputStyles.names().join(', ')})`);
+        throw new Error(
+          `update_settings: no output style "${style}" (there are: ${deps.outputStyles.names().join(', ')})`,
+        );
       Object.assign(existing, settings);
     } else if (settings.effortLevel !== undefined) {
       const level = settings.effortLevel as string;
-      if (level === 'max') throw new Error('update_settings: effortLevel "max" is session-only and is not written; send apply_flag_settings for the running session');
-      if (!(EFFORT_LEVELS as readonly string[]).includes(level)) throw new Error(`update_settings: effortLevel must be one of ${EFFORT_LEVELS.filter((l) => l !== 'max').join(', ')}`);
+      if (level === 'max')
+        throw new Error(
+          'update_settings: effortLevel "max" is session-only and is not written; send apply_flag_settings for the running session',
+        );
+      if (!(EFFORT_LEVELS as readonly string[]).includes(level))
+        throw new Error(
+          `update_settings: effortLevel must be one of ${EFFORT_LEVELS.filter((l) => l !== 'max').join(', ')}`,
+        );
       // Saved as the default for the session's model (what a later session without --effort takes).
       const modelSettings = isObject(existing.modelSettings) ? existing.modelSettings : {};
-      const forModel = isObject(modelSettings[deps.currentModel()]) ? (modelSettings[deps.currentModel()] as Record<string, unknown>) : {};
+      const forModel = isObject(modelSettings[deps.currentModel()])
+        ? (modelSettings[deps.currentModel()] as Record<string, unknown>)
+        : {};
       modelSettings[deps.currentModel()] = { ...forModel, effortLevel: level };
       existing.modelSettings = modelSettings;
     }
-    writeAtomically(file, JSON.stringify(existing, null, 2) + '\n');
+    writeAtomically(file, `${JSON.stringify(existing, null, 2)}\n`);
     // Live-applied once written, as the reference's /config does: the next turn's system prompt has it.
-    if (source === 'localSettings' && typeof settings.outputStyle === 'string') deps.outputStyles.use(settings.outputStyle);
+    if (source === 'localSettings' && typeof settings.outputStyle === 'string')
+      deps.outputStyles.use(settings.outputStyle);
     return {};
   });
 }
@@ -130,7 +153,8 @@ function syncRules(deps: SettingsControlDeps, before: LoadedSettings, after: Loa
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
     const old = new Set(before.permissions[behavior]);
     const now = new Set(after.permissions[behavior]);
-    for (const r of old) if (!now.has(r) && !keep[behavior].includes(r)) deps.permissions.removeRule(behavior, parseRule(r));
+    for (const r of old)
+      if (!now.has(r) && !keep[behavior].includes(r)) deps.permissions.removeRule(behavior, parseRule(r));
     for (const r of now) if (!old.has(r)) deps.permissions.addRule(behavior, parseRule(r));
   }
   const oldDirs = new Set(before.permissions.additionalDirectories);

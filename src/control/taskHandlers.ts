@@ -7,12 +7,22 @@ import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled, type ForegroundTa
 import type { ControlChannel } from './channel.js';
 import { parseControlRequest } from './parseRequest.js';
 
-const stopTaskSchema = z.object({ task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty') });
+const stopTaskSchema = z.object({
+  task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty'),
+});
 const backgroundTasksSchema = z.object({
-  tool_use_id: z.string({ error: 'background_tasks: tool_use_id must be a string' }).min(1, 'background_tasks: tool_use_id must not be empty').nullish(),
+  tool_use_id: z
+    .string({ error: 'background_tasks: tool_use_id must be a string' })
+    .min(1, 'background_tasks: tool_use_id must not be empty')
+    .nullish(),
 });
 
-export function registerTaskControlHandlers(channel: ControlChannel, registry: TaskRegistry, foreground: ForegroundTasks, env: NodeJS.ProcessEnv = process.env): void {
+export function registerTaskControlHandlers(
+  channel: ControlChannel,
+  registry: TaskRegistry,
+  foreground: ForegroundTasks,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   channel.on('stop_task', async (req) => {
     const id = parseControlRequest(stopTaskSchema, req, 'stop_task').task_id;
     const rec = registry.get(id);
@@ -25,7 +35,8 @@ export function registerTaskControlHandlers(channel: ControlChannel, registry: T
   // everything in the foreground moves (true, also when nothing was running).
   channel.on('background_tasks', (req) => {
     const parsed = parseControlRequest(backgroundTasksSchema, req, 'background_tasks');
-    if (backgroundTasksDisabled(env)) throw new Error(`background_tasks: ${BACKGROUND_DISABLED_MESSAGE}; nothing was moved`);
+    if (backgroundTasksDisabled(env))
+      throw new Error(`background_tasks: ${BACKGROUND_DISABLED_MESSAGE}; nothing was moved`);
     const id = parsed.tool_use_id ?? undefined;
     const moved = foreground.background(id);
     return { backgrounded: id === undefined ? true : moved > 0 };

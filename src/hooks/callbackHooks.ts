@@ -3,7 +3,12 @@
 import { DEFAULT_HOOK_TIMEOUT_MS, type HookEvent, type HookResult } from './events.js';
 import { resultFromValue } from './parseOutput.js';
 
-export type CallHost = (callbackId: string, input: object, toolUseId: string | undefined, signal: AbortSignal) => Promise<unknown>;
+export type CallHost = (
+  callbackId: string,
+  input: object,
+  toolUseId: string | undefined,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 export interface CallbackRunOptions {
   event: HookEvent;
@@ -21,7 +26,8 @@ const TIMEOUT = Symbol('timeout');
 const ABORTED = Symbol('aborted');
 
 export async function runCallbackHook(callbackId: string, opts: CallbackRunOptions): Promise<HookResult> {
-  const timeoutMs = opts.timeout !== undefined ? opts.timeout * 1000 : (opts.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+  const timeoutMs =
+    opts.timeout !== undefined ? opts.timeout * 1000 : (opts.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
   const who = `${opts.event} hook callback ${callbackId}`;
   if (opts.signal.aborted) return { kind: 'none' };
   const ac = new AbortController();
@@ -35,7 +41,11 @@ export async function runCallbackHook(callbackId: string, opts: CallbackRunOptio
     opts.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const answer = await Promise.race([opts.callHost(callbackId, opts.input, opts.toolUseId, ac.signal), timedOut, aborted]);
+    const answer = await Promise.race([
+      opts.callHost(callbackId, opts.input, opts.toolUseId, ac.signal),
+      timedOut,
+      aborted,
+    ]);
     if (answer === ABORTED) return { kind: 'none' };
     if (answer === TIMEOUT) {
       opts.warn(`${who} did not answer within ${timeoutMs / 1000}s; going on without it`);

@@ -22,7 +22,12 @@ export interface CommandHookRunOptions {
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   /** Sees the command's raw outcome (for --include-hook-events' hook_response). */
-  observe?: (raw: { stdout: string; stderr: string; exitCode: number | null; outcome: 'success' | 'error' | 'cancelled' }) => void;
+  observe?: (raw: {
+    stdout: string;
+    stderr: string;
+    exitCode: number | null;
+    outcome: 'success' | 'error' | 'cancelled';
+  }) => void;
   /** Sees the command's output as it comes (for --include-hook-events' hook_progress). */
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
 }
@@ -36,7 +41,8 @@ function firstLine(s: string): string {
 }
 
 export async function runCommandHook(hook: CommandHookSpec, opts: CommandHookRunOptions): Promise<HookResult> {
-  const timeoutMs = hook.timeout !== undefined ? hook.timeout * 1000 : (opts.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+  const timeoutMs =
+    hook.timeout !== undefined ? hook.timeout * 1000 : (opts.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
   const who = `${opts.event} hook \`${hook.command}\``;
   const r = await runShellCommand(hook.command, {
     cwd: opts.cwd,

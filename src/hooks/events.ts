@@ -25,7 +25,12 @@ export function isHookEvent(name: string): name is HookEvent {
 }
 
 /** Events whose matcher is a regex against the tool name. */
-export const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+export const TOOL_EVENTS: ReadonlySet<HookEvent> = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+]);
 
 /** Events where a hook's plain (non-JSON) stdout becomes context for the model. */
 export const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEvent> = new Set(['UserPromptSubmit', 'SessionStart']);
@@ -63,8 +68,16 @@ export const hookOutputSchema = z.looseObject({
       content: z.record(z.string(), z.unknown()).optional(),
       decision: z
         .union([
-          z.looseObject({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: permissionUpdates.optional() }),
-          z.looseObject({ behavior: z.literal('deny'), message: z.string().optional(), interrupt: z.boolean().optional() }),
+          z.looseObject({
+            behavior: z.literal('allow'),
+            updatedInput: z.record(z.string(), z.unknown()).optional(),
+            updatedPermissions: permissionUpdates.optional(),
+          }),
+          z.looseObject({
+            behavior: z.literal('deny'),
+            message: z.string().optional(),
+            interrupt: z.boolean().optional(),
+          }),
         ])
         .optional(),
     })
@@ -75,7 +88,13 @@ export type HookOutput = z.infer<typeof hookOutputSchema>;
 /** Callback hooks as the `initialize` control request registers them. */
 export const callbackHooksSchema = z.record(
   z.string(),
-  z.array(z.looseObject({ matcher: z.string().nullish(), hookCallbackIds: z.array(z.string()), timeout: z.number().positive().optional() })),
+  z.array(
+    z.looseObject({
+      matcher: z.string().nullish(),
+      hookCallbackIds: z.array(z.string()),
+      timeout: z.number().positive().optional(),
+    }),
+  ),
 );
 export type CallbackHooksConfig = z.infer<typeof callbackHooksSchema>;
 

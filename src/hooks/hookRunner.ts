@@ -4,12 +4,22 @@ import { randomUUID } from 'node:crypto';
 import { debugLog } from '../util/debugLog.js';
 import { runCallbackHook, type CallHost } from './callbackHooks.js';
 import { runCommandHook, type CommandHookSpec } from './commandHooks.js';
-import { isHookEvent, type BaseHookInput, type CallbackHooksConfig, type HookEvent, type HookOutcome, type HookResult } from './events.js';
+import {
+  isHookEvent,
+  type BaseHookInput,
+  type CallbackHooksConfig,
+  type HookEvent,
+  type HookOutcome,
+  type HookResult,
+} from './events.js';
 import { matcherMatches } from './matcher.js';
 import { emptyOutcome, mergeResults } from './merge.js';
 
 /** The `hooks` key of settings: {Event: [{matcher?, hooks: [{type:'command', command, timeout?}]}]}. */
-export type CommandHooksConfig = Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command?: string; timeout?: number; async?: boolean }> }>>;
+export type CommandHooksConfig = Record<
+  string,
+  Array<{ matcher?: string; hooks: Array<{ type: string; command?: string; timeout?: number; async?: boolean }> }>
+>;
 
 export interface HookRunnerOptions {
   commandHooks?: CommandHooksConfig;
@@ -79,12 +89,17 @@ export class HookRunner {
   setPluginHooks(plugins: PluginHooks[]): void {
     const merged = new Map<HookEvent, CommandEntry[]>();
     for (const p of plugins) {
-      for (const [event, list] of this.entries(p.hooks, `plugin ${p.name}`, { CLAUDE_PLUGIN_ROOT: p.root })) merged.set(event, [...(merged.get(event) ?? []), ...list]);
+      for (const [event, list] of this.entries(p.hooks, `plugin ${p.name}`, { CLAUDE_PLUGIN_ROOT: p.root }))
+        merged.set(event, [...(merged.get(event) ?? []), ...list]);
     }
     this.pluginCommands = merged;
   }
 
-  private entries(config: CommandHooksConfig, origin: string, env?: Record<string, string>): Map<HookEvent, CommandEntry[]> {
+  private entries(
+    config: CommandHooksConfig,
+    origin: string,
+    env?: Record<string, string>,
+  ): Map<HookEvent, CommandEntry[]> {
     const out = new Map<HookEvent, CommandEntry[]>();
     for (const [event, matchers] of Object.entries(config)) {
       if (!isHookEvent(event)) {
@@ -98,7 +113,10 @@ export class HookRunner {
             this.warn(`${origin}: ${event} hook of type ${JSON.stringify(h.type)} is not supported and is ignored`);
             continue;
           }
-          list.push({ matcher: m.matcher, hook: { command: h.command, timeout: h.timeout, async: h.async, ...(env ? { env } : {}) } });
+          list.push({
+            matcher: m.matcher,
+            hook: { command: h.command, timeout: h.timeout, async: h.async, ...(env ? { env } : {}) },
+          });
         }
       }
       if (list.length > 0) out.set(event, list);
@@ -112,14 +130,20 @@ export class HookRunner {
     this.callbacks.clear();
     for (const [event, matchers] of Object.entries(config)) {
       if (!isHookEvent(event)) continue; // a newer host may register events we never fire
-      const list = matchers.flatMap((m) => m.hookCallbackIds.map((id) => ({ matcher: m.matcher, id, timeout: m.timeout })));
+      const list = matchers.flatMap((m) =>
+        m.hookCallbackIds.map((id) => ({ matcher: m.matcher, id, timeout: m.timeout })),
+      );
       if (list.length > 0) this.callbacks.set(event, list);
     }
   }
 
   /** Cheap: lets callers skip building inputs when no hook listens. */
   has(event: HookEvent): boolean {
-    return this.commands.has(event) || this.pluginCommands.has(event) || (this.callbacks.has(event) && this.callHost !== undefined);
+    return (
+      this.commands.has(event) ||
+      this.pluginCommands.has(event) ||
+      (this.callbacks.has(event) && this.callHost !== undefined)
+    );
   }
 
   async run(event: HookEvent, fields: object, opts: HookRunOptions): Promise<HookOutcome> {
@@ -135,14 +159,27 @@ export class HookRunner {
       if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
       seen.add(c.hook.command); // the same command registered twice runs once
       const report = this.opts.onHookEvent;
-      const who = { hook_id: randomUUID(), hook_name: opts.matchValue ? `${event}:${opts.matchValue}` : event, hook_event: event };
+      const who = {
+        hook_id: randomUUID(),
+        hook_name: opts.matchValue ? `${event}:${opts.matchValue}` : event,
+        hook_event: event,
+      };
       report?.('hook_started', who);
-      const progress = report ? this.watchOutput((fields) => report('hook_progress', { ...who, ...fields })) : undefined;
+      const progress = report
+        ? this.watchOutput((fields) => report('hook_progress', { ...who, ...fields }))
+        : undefined;
       const run = runCommandHook(c.hook, {
         observe: report
           ? (raw) => {
               progress?.stop();
-              report('hook_response', { ...who, output: raw.stdout + raw.stderr, stdout: raw.stdout, stderr: raw.stderr, ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}), outcome: raw.outcome });
+              report('hook_response', {
+                ...who,
+                output: raw.stdout + raw.stderr,
+                stdout: raw.stdout,
+                stderr: raw.stderr,
+                ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}),
+                outcome: raw.outcome,
+              });
             }
           : undefined,
         onOutput: progress?.onOutput,
@@ -154,7 +191,8 @@ export class HookRunner {
         defaultTimeoutMs: this.opts.defaultTimeoutMs,
         env: this.opts.env,
       });
-      if (c.hook.async) void run; // fire and forget; its own timeout still ends it
+      if (c.hook.async)
+        void run; // fire and forget; its own timeout still ends it
       else jobs.push(run);
     }
     const callHost = this.callHost;

@@ -1,4 +1,10 @@
-export { HookRunner, type HookRunnerOptions, type HookRunOptions, type CommandHooksConfig, type HookEventSubtype } from './hookRunner.js';
+export {
+  HookRunner,
+  type HookRunnerOptions,
+  type HookRunOptions,
+  type CommandHooksConfig,
+  type HookEventSubtype,
+} from './hookRunner.js';
 export type { CallHost } from './callbackHooks.js';
 export {
   HOOK_EVENTS,

@@ -35,7 +35,8 @@ export function mergeResults(event: HookEvent, results: HookResult[]): HookOutco
     if (o.decision === 'block') blocks.push(o.reason || `blocked by a ${event} hook`);
     const hso = o.hookSpecificOutput;
     // Legacy `decision:"approve"` of PreToolUse means allow.
-    let decision = hso?.permissionDecision ?? (o.decision === 'approve' && event === 'PreToolUse' ? 'allow' : undefined);
+    let decision =
+      hso?.permissionDecision ?? (o.decision === 'approve' && event === 'PreToolUse' ? 'allow' : undefined);
     if (event !== 'PreToolUse') decision = undefined;
     if (decision) {
       if (!out.permissionDecision || RANK[decision] > RANK[out.permissionDecision]) out.permissionDecision = decision;
@@ -48,7 +49,8 @@ export function mergeResults(event: HookEvent, results: HookResult[]): HookOutco
       const next = { action: hso.action, ...(hso.content ? { content: hso.content } : {}) };
       if (!out.elicitation || out.elicitation.action === 'accept') out.elicitation = next;
     }
-    if (hso?.decision && event === 'PermissionRequest') out.permissionRequest = pickAnswer(out.permissionRequest, hso.decision as PermissionRequestAnswer);
+    if (hso?.decision && event === 'PermissionRequest')
+      out.permissionRequest = pickAnswer(out.permissionRequest, hso.decision as PermissionRequestAnswer);
   }
   if (blocks.length > 0) out.blockReason = blocks.join('\n');
   if (stopped) out.stop = { reason: stops.join('\n') || `a ${event} hook stopped the run` };

@@ -6,7 +6,9 @@ export function resultFromValue(value: unknown, who: string, warn: (msg: string)
   const parsed = hookOutputSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    warn(`${who} returned output that is not valid hook output (${issue.path.join('.') || 'top level'}: ${issue.message}); ignored`);
+    warn(
+      `${who} returned output that is not valid hook output (${issue.path.join('.') || 'top level'}: ${issue.message}); ignored`,
+    );
     return { kind: 'none' };
   }
   // {async:true}: the hook goes on by itself; there is nothing to wait for or merge.

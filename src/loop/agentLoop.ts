@@ -110,7 +110,15 @@ export async function* agentLoop(
   };
   // Tools the history already used (a resumed session) are offered again: the API wants them defined.
   cfg.deferredTools?.loadUsedIn(history);
-  const st: TurnState = { turn: 1, maxTokensRecoveries: 0, fallbackUsed: false, stopHookRepeats: 0, apiMs: 0, denials, structured: StructuredOutputTracker.forTools(cfg.tools) };
+  const st: TurnState = {
+    turn: 1,
+    maxTokensRecoveries: 0,
+    fallbackUsed: false,
+    stopHookRepeats: 0,
+    apiMs: 0,
+    denials,
+    structured: StructuredOutputTracker.forTools(cfg.tools),
+  };
   // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
   const handle = loopHandle(cfg);
   const loopCfg: LoopConfig = { ...cfg, pipeline, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
@@ -138,7 +146,11 @@ async function* turn(
   modelOverride?: string,
 ): AsyncGenerator<LoopEvent, LoopOutcome | Recurse, void> {
   const scope = { parentToolUseId: cfg.parentToolUseId };
-  const outcome = (subtype: LoopOutcome['subtype'], resultText: string, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({
+  const outcome = (
+    subtype: LoopOutcome['subtype'],
+    resultText: string,
+    extra: Partial<LoopOutcome> = {},
+  ): LoopOutcome => ({
     subtype,
     resultText,
     errors: subtype === 'success' ? [] : [resultText],
@@ -149,7 +161,8 @@ async function* turn(
     ...extra,
   });
 
-  if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });
+  if (cfg.signal.aborted)
+    return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });
   const arrived = await cfg.betweenTurns?.();
   if (arrived) appendToLastUser(history, arrived);
 
@@ -180,7 +193,9 @@ async function* turn(
       maxTokens: opts.maxTokens,
       thinking: opts.thinking,
       effort: opts.effort,
-      betas: cfg.taskBudget ? [...(cfg.betas ?? []).filter((b) => b !== TASK_BUDGET_BETA), TASK_BUDGET_BETA] : cfg.betas,
+      betas: cfg.taskBudget
+        ? [...(cfg.betas ?? []).filter((b) => b !== TASK_BUDGET_BETA), TASK_BUDGET_BETA]
+        : cfg.betas,
       ...(cfg.taskBudget ? { taskBudget: { total: cfg.taskBudget } } : {}),
       signal: cfg.signal,
       caller: cfg.parentToolUseId,
@@ -222,7 +237,10 @@ async function* turn(
       };
       return { recurse: true, modelOverride: cfg.fallbackModel };
     }
-    const text = e.message.startsWith('API Error') || e.kind === 'no_credentials' || e.kind === 'replay' ? e.message : `API Error: ${e.message}`;
+    const text =
+      e.message.startsWith('API Error') || e.kind === 'no_credentials' || e.kind === 'replay'
+        ? e.message
+        : `API Error: ${e.message}`;
     yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.category };
     return outcome('error_during_execution', text);
   }
@@ -282,7 +300,10 @@ async function* turn(
   if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
   const so = st.structured?.afterBatch(toolUses, batch.results, batch.data);
   if (so?.kind === 'done')
-    return outcome('success', text || JSON.stringify(so.value), { stopReason: message.stop_reason, structuredOutput: so.value });
+    return outcome('success', text || JSON.stringify(so.value), {
+      stopReason: message.stop_reason,
+      structuredOutput: so.value,
+    });
   if (so) return outcome('error_max_structured_output_retries', so.text, { stopReason: message.stop_reason });
 
   // 4. Recurse, unless a limit says stop.
@@ -304,7 +325,12 @@ function appendToLastUser(history: HistoryMessage[], text: string): void {
 }
 
 /** Feeds the assembler; a tool_use block that just completed goes to the executor at once. */
-function startCompleteToolUse(event: ModelStreamEvent, assembler: MessageAssembler, tools: ToolExecutor, cfg: LoopConfig): void {
+function startCompleteToolUse(
+  event: ModelStreamEvent,
+  assembler: MessageAssembler,
+  tools: ToolExecutor,
+  cfg: LoopConfig,
+): void {
   try {
     assembler.add(event as never);
   } catch {
@@ -313,7 +339,8 @@ function startCompleteToolUse(event: ModelStreamEvent, assembler: MessageAssembl
   if (event.type === 'content_block_start') {
     // A Bash call is on its way: the sandbox makes its wrap while the input streams in.
     const block = (event as { content_block?: { type?: string; name?: string; id?: string } }).content_block;
-    if (block?.type === 'tool_use' && block.name === 'Bash') cfg.toolContext(block.id ?? '').services?.sandbox?.prepare();
+    if (block?.type === 'tool_use' && block.name === 'Bash')
+      cfg.toolContext(block.id ?? '').services?.sandbox?.prepare();
     return;
   }
   if (event.type !== 'content_block_stop') return;

@@ -42,7 +42,7 @@ export const DEFAULT_AUTOCOMPACT_PCT = 80;
 export const SUMMARY_INSTRUCTION =
   'Your task is to create a detailed summary of the conversation so far, so that the work can continue ' +
   'in a new context window that holds only this summary. Do not call any tools; answer with text only. ' +
-  'Cover: the user\'s requests and intent (all of them, in order); key technical details, decisions and ' +
+  "Cover: the user's requests and intent (all of them, in order); key technical details, decisions and " +
   'constraints; files and code examined or changed (with the important snippets); errors met and how ' +
   'they were fixed; what was done last; and the pending tasks and the next step, if any. ' +
   'Start your answer with "Conversation summary:".';
@@ -121,7 +121,8 @@ export async function* manualCompact(
     } catch (err) {
       verdict = { blockReason: err instanceof Error ? err.message : String(err) };
     }
-    if (verdict?.blockReason !== undefined) return { ...NOT_COMPACTED, error: `a PreCompact hook blocked it: ${verdict.blockReason}` };
+    if (verdict?.blockReason !== undefined)
+      return { ...NOT_COMPACTED, error: `a PreCompact hook blocked it: ${verdict.blockReason}` };
   }
   const preTokens = lastContextTokens.get(history) ?? 0;
   let r: { text: string; durationMs: number };
@@ -134,7 +135,12 @@ export async function* manualCompact(
   if (!r.text) return { compacted: false, durationMs: r.durationMs, error: 'the summary was empty' };
   history.splice(0, history.length, { role: 'user', content: SUMMARY_PREAMBLE + r.text });
   lastContextTokens.delete(history);
-  yield { parentToolUseId: cfg.parentToolUseId, type: 'system', subtype: 'compact_boundary', fields: { compact_metadata: { trigger: 'manual', pre_tokens: preTokens } } };
+  yield {
+    parentToolUseId: cfg.parentToolUseId,
+    type: 'system',
+    subtype: 'compact_boundary',
+    fields: { compact_metadata: { trigger: 'manual', pre_tokens: preTokens } },
+  };
   return { compacted: true, durationMs: r.durationMs };
 }
 
@@ -161,7 +167,7 @@ async function* compact(
   const scope = { parentToolUseId: cfg.parentToolUseId };
   const last = history[history.length - 1];
   // Only between turns: the history ends with the pending user message (a prompt or tool results).
-  if (!last || last.role !== 'user' || history.length < 2 || cfg.signal.aborted) return NOT_COMPACTED;
+  if (last?.role !== 'user' || history.length < 2 || cfg.signal.aborted) return NOT_COMPACTED;
 
   if (cfg.preCompactHook) {
     let verdict: PreCompactVerdict | undefined;
@@ -204,11 +210,19 @@ async function* compact(
     const summaryText = SUMMARY_PREAMBLE + summary;
     const head: HistoryMessage =
       keep === 1
-        ? { role: 'user', content: [{ type: 'text', text: summaryText }, ...blocksOf(kept[0] as HistoryMessage & { role: 'user' })] }
+        ? {
+            role: 'user',
+            content: [{ type: 'text', text: summaryText }, ...blocksOf(kept[0] as HistoryMessage & { role: 'user' })],
+          }
         : { role: 'user', content: summaryText };
     history.splice(0, history.length, head, ...(keep === 1 ? [] : kept));
     lastContextTokens.delete(history);
-    yield { ...scope, type: 'system', subtype: 'compact_boundary', fields: { compact_metadata: { trigger, pre_tokens: preTokens } } };
+    yield {
+      ...scope,
+      type: 'system',
+      subtype: 'compact_boundary',
+      fields: { compact_metadata: { trigger, pre_tokens: preTokens } },
+    };
     return { compacted: true, durationMs };
   }
   return { compacted: false, durationMs };
@@ -261,7 +275,10 @@ async function* summarise(
 function withInstruction(source: HistoryMessage[], extra = ''): HistoryMessage[] {
   const out = source.slice();
   const last = out[out.length - 1];
-  const instruction = { type: 'text', text: extra ? `${SUMMARY_INSTRUCTION}\n\nAdditional instructions: ${extra}` : SUMMARY_INSTRUCTION };
+  const instruction = {
+    type: 'text',
+    text: extra ? `${SUMMARY_INSTRUCTION}\n\nAdditional instructions: ${extra}` : SUMMARY_INSTRUCTION,
+  };
   if (last?.role === 'user') out[out.length - 1] = { role: 'user', content: [...blocksOf(last), instruction] };
   else out.push({ role: 'user', content: [instruction] });
   return out;

@@ -23,7 +23,9 @@ export function parseToolSearchSetting(value: string | undefined): ToolSearchSet
   if (v === 'false' || v === '0') return { mode: 'never' };
   const m = /^auto:(\d+(?:\.\d+)?)$/.exec(v);
   if (m && Number(m[1]) >= 0 && Number(m[1]) <= 100) return { mode: 'auto', percent: Number(m[1]) };
-  throw new Error(`ENABLE_TOOL_SEARCH=${JSON.stringify(value)} is not valid: use auto, auto:N (0-100, % of the context window), true or false`);
+  throw new Error(
+    `ENABLE_TOOL_SEARCH=${JSON.stringify(value)} is not valid: use auto, auto:N (0-100, % of the context window), true or false`,
+  );
 }
 
 /** Rough token count of a definition (4 characters a token, as elsewhere in the runtime). */
@@ -118,7 +120,8 @@ export class DeferredTools implements DeferredToolCatalog {
     const used: string[] = [];
     for (const m of history) {
       if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
-      for (const b of m.content as Array<{ type?: string; name?: unknown }>) if (b.type === 'tool_use' && typeof b.name === 'string') used.push(b.name);
+      for (const b of m.content as Array<{ type?: string; name?: unknown }>)
+        if (b.type === 'tool_use' && typeof b.name === 'string') used.push(b.name);
     }
     this.load(used);
   }
@@ -138,7 +141,8 @@ export class DeferredTools implements DeferredToolCatalog {
     if (key === this.announced) return undefined;
     const first = this.announced === '';
     this.announced = key;
-    if (pending.length === 0) return first ? undefined : '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>';
+    if (pending.length === 0)
+      return first ? undefined : '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>';
     return `<system-reminder>
 These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${TOOL_SEARCH_NAME} (with "select:<name>" or with keywords); it loads the tools it returns.
 ${pending.join('\n')}

@@ -29,7 +29,8 @@ export class MessageAssembler {
         if (d.type === 'text_delta') block.text += d.text;
         else if (d.type === 'thinking_delta') block.thinking += d.thinking;
         else if (d.type === 'signature_delta') block.signature = d.signature;
-        else if (d.type === 'input_json_delta') this.json.set(event.index, (this.json.get(event.index) ?? '') + d.partial_json);
+        else if (d.type === 'input_json_delta')
+          this.json.set(event.index, (this.json.get(event.index) ?? '') + d.partial_json);
         else if (d.type === 'citations_delta') (block.citations ??= []).push(d.citation);
         return;
       }

@@ -16,7 +16,14 @@ import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
 import { encodeRequestBody } from './requestEncoding.js';
 import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
-import { abortedError, maxRetriesFromEnv, ModelError, retryDelayMs, toModelError, toRequestError, type ApiErrorCategory } from './modelErrors.js';
+import {
+  abortedError,
+  maxRetriesFromEnv,
+  ModelError,
+  retryDelayMs,
+  toModelError,
+  toRequestError,
+} from './modelErrors.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
@@ -64,7 +71,11 @@ async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
  */
 export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.ProcessEnv = process.env) {
   // The one place the loop's structural history meets the SDK's types.
-  const plain = { system: systemBlocks(req.system), tools: req.tools as ApiTool[], messages: req.messages as MessageParam[] };
+  const plain = {
+    system: systemBlocks(req.system),
+    tools: req.tools as ApiTool[],
+    messages: req.messages as MessageParam[],
+  };
   const { system, tools, messages } = promptCachingDisabled(env) ? plain : withCacheBreakpoints(plain);
   return {
     model: req.model,
@@ -92,14 +103,22 @@ const NON_STREAMING_TIMEOUT_MS = 10 * 60 * 1000;
 async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean): AsyncGenerator<ModelEvent, Message> {
   const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
   if (!streaming) {
-    const timeout = Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
+    const timeout =
+      Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
     try {
-      return await client.messages.create({ ...requestBody(req), stream: false }, { signal: req.signal, headers, timeout });
+      return await client.messages.create(
+        { ...requestBody(req), stream: false },
+        { signal: req.signal, headers, timeout },
+      );
     } catch (e) {
       throw toRequestError(e, req.signal);
     }
   }
-  debugLog('api', () => `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${req.betas!.join(',')}` : ''}`);
+  debugLog(
+    'api',
+    () =>
+      `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${req.betas!.join(',')}` : ''}`,
+  );
   let stream;
   try {
     // The same request messages.create would send, posted as bytes encoded without serialising
@@ -120,14 +139,22 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
       assembler.add(event);
     } catch (e) {
       // A malformed event is the server's fault or ours, not a flaky network: don't retry it.
-      throw new ModelError(`API Error: malformed stream: ${(e as Error).message}`, { kind: 'server', retryable: false, cause: e });
+      throw new ModelError(`API Error: malformed stream: ${(e as Error).message}`, {
+        kind: 'server',
+        retryable: false,
+        cause: e,
+      });
     }
     yield { type: 'stream_event', event: event as unknown as ModelStreamEvent };
   }
   // The SDK's stream ends quietly on abort; don't mistake that for a finished reply.
   if (req.signal.aborted) throw abortedError();
   const reply = assembler.finish();
-  debugLog('api', () => `reply: stop_reason ${reply.stop_reason}, ${reply.usage.input_tokens} in / ${reply.usage.output_tokens} out, cache read ${reply.usage.cache_read_input_tokens ?? 0}`);
+  debugLog(
+    'api',
+    () =>
+      `reply: stop_reason ${reply.stop_reason}, ${reply.usage.input_tokens} in / ${reply.usage.output_tokens} out, cache read ${reply.usage.cache_read_input_tokens ?? 0}`,
+  );
   return reply;
 }
 
@@ -176,7 +203,10 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * a request that cannot even be built fails at once.
  * `message.durationMs` is the wall time from the first request to the final message, retries included.
  */
-export async function* streamModel(req: ModelRequest, opts: { maxRetries?: number } = {}): AsyncGenerator<ModelEvent, void> {
+export async function* streamModel(
+  req: ModelRequest,
+  opts: { maxRetries?: number } = {},
+): AsyncGenerator<ModelEvent, void> {
   const env = process.env;
   if (!hasCredentials(env)) {
     throw new ModelError(NOT_LOGGED_IN, { kind: 'no_credentials', retryable: false });

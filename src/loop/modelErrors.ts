@@ -33,7 +33,13 @@ export class ModelError extends Error {
   readonly retryAfterMs: number | null;
   constructor(
     message: string,
-    init: { status?: number | null; kind: ModelErrorKind; retryable: boolean; retryAfterMs?: number | null; cause?: unknown } = {
+    init: {
+      status?: number | null;
+      kind: ModelErrorKind;
+      retryable: boolean;
+      retryAfterMs?: number | null;
+      cause?: unknown;
+    } = {
       kind: 'server',
       retryable: false,
     },
@@ -87,7 +93,10 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | null = null
 }
 
 /** `retry-after-ms` (milliseconds), else `retry-after` (seconds or an HTTP date); null if absent. */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | null {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | null {
   const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
   const raw = headers?.get('retry-after')?.trim();
@@ -125,7 +134,9 @@ function kindOfStatus(status: number): ModelErrorKind {
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'connection']);
 
 function isApiError(err: any): boolean {
-  return typeof err?.status === 'number' || Boolean(err && typeof err === 'object' && 'error' in err && 'headers' in err);
+  return (
+    typeof err?.status === 'number' || Boolean(err && typeof err === 'object' && 'error' in err && 'headers' in err)
+  );
 }
 
 function isConnectionError(err: any): boolean {
@@ -140,7 +151,14 @@ function isConnectionError(err: any): boolean {
  */
 export function toRequestError(e: unknown, signal?: AbortSignal): ModelError {
   const err = e as any;
-  if (e instanceof ModelError || signal?.aborted || isApiError(err) || isConnectionError(err) || e instanceof SyntaxError) return toModelError(e, signal);
+  if (
+    e instanceof ModelError ||
+    signal?.aborted ||
+    isApiError(err) ||
+    isConnectionError(err) ||
+    e instanceof SyntaxError
+  )
+    return toModelError(e, signal);
   const name: string = err?.constructor?.name ?? err?.name ?? '';
   if (name === 'APIUserAbortError' || err?.name === 'AbortError') return abortedError(e);
   const msg = err?.message ?? String(e);
@@ -155,11 +173,19 @@ export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
   const name: string = err?.constructor?.name ?? err?.name ?? '';
   if (name === 'APIUserAbortError' || err?.name === 'AbortError') return abortedError(e);
   if (isConnectionError(err)) {
-    return new ModelError(`API Error: ${err.message || 'Connection error.'}`, { kind: 'connection', retryable: true, cause: e });
+    return new ModelError(`API Error: ${err.message || 'Connection error.'}`, {
+      kind: 'connection',
+      retryable: true,
+      cause: e,
+    });
   }
   if (e instanceof SyntaxError) {
     // The SDK's JSON.parse of an SSE event or a reply body: the bytes arrived, they are wrong.
-    return new ModelError(`API Error: the API's reply was not valid JSON (${err.message})`, { kind: 'malformed_response', retryable: false, cause: e });
+    return new ModelError(`API Error: the API's reply was not valid JSON (${err.message})`, {
+      kind: 'malformed_response',
+      retryable: false,
+      cause: e,
+    });
   }
   if (isApiError(err)) {
     // An APIError: an HTTP status, or an `event: error` in the middle of a stream (no status).

@@ -18,7 +18,12 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 export type SystemBlock = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
-export type ApiTool = { name: string; description: string; input_schema: object; cache_control?: { type: 'ephemeral' } };
+export type ApiTool = {
+  name: string;
+  description: string;
+  input_schema: object;
+  cache_control?: { type: 'ephemeral' };
+};
 
 export interface CacheableRequest {
   system: SystemBlock[];
@@ -69,7 +74,11 @@ function markNewestMessage(messages: MessageParam[], budget: number): MessagePar
   const lastIdx = out.length - 1;
   const last = out[lastIdx];
   const content: Block[] =
-    typeof last.content === 'string' ? (last.content === '' ? [] : [{ type: 'text', text: last.content }]) : (last.content as Block[]).slice();
+    typeof last.content === 'string'
+      ? last.content === ''
+        ? []
+        : [{ type: 'text', text: last.content }]
+      : (last.content as Block[]).slice();
   let at = -1;
   for (let i = content.length - 1; i >= 0; i--)
     if (markable(content[i])) {

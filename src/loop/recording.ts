@@ -51,7 +51,10 @@ export type RecordedCall = z.infer<typeof callSchema>;
 const headerSchema = z.object({ type: z.literal('recording'), version: z.number(), created: z.string() });
 
 function sha(value: unknown): string {
-  return createHash('sha256').update(typeof value === 'string' ? value : JSON.stringify(value)).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 // The environment block dates the system prompt; a recording replayed on another day is the same
@@ -61,7 +64,14 @@ const DATE_LINE = /(Today's date: )\d{4}-\d{2}-\d{2}/g;
 export function digestRequest(req: ModelRequest): RequestDigest {
   // Cache marks move with the newest message: they are how a request is billed, not what it asks.
   const body = requestBody(req, { DISABLE_PROMPT_CACHING: '1' });
-  const { messages, system, tools, model, stream: _s, ...rest } = body as typeof body & { system?: unknown; tools?: unknown[] };
+  const {
+    messages,
+    system,
+    tools,
+    model,
+    stream: _s,
+    ...rest
+  } = body as typeof body & { system?: unknown; tools?: unknown[] };
   const systemText = JSON.stringify(system ?? '').replace(DATE_LINE, '$1<date>');
   const d = {
     params: sha({ ...rest, betas: req.betas ?? [] }),
@@ -94,14 +104,18 @@ export function describeMismatch(was: RequestDigest, now: RequestDigest): string
     ].filter(Boolean);
     return `the tools changed (${parts.join('; ')})`;
   }
-  if (was.tools.map((t) => t.name).join() !== now.tools.map((t) => t.name).join()) return 'the tools are in another order';
+  if (was.tools.map((t) => t.name).join() !== now.tools.map((t) => t.name).join())
+    return 'the tools are in another order';
   const n = Math.max(was.messages.length, now.messages.length);
   for (let i = 0; i < n; i++) {
     const a = was.messages[i];
     const b = now.messages[i];
-    if (!a) return `the messages changed: message ${i + 1} (${b.role}) is new; the recording had ${was.messages.length}`;
-    if (!b) return `the messages changed: message ${i + 1} (${a.role}) of the recording is missing; now there are ${now.messages.length}`;
-    if (a.role !== b.role || a.digest !== b.digest) return `the messages changed: message ${i + 1} of ${now.messages.length} (${b.role}) differs`;
+    if (!a)
+      return `the messages changed: message ${i + 1} (${b.role}) is new; the recording had ${was.messages.length}`;
+    if (!b)
+      return `the messages changed: message ${i + 1} (${a.role}) of the recording is missing; now there are ${now.messages.length}`;
+    if (a.role !== b.role || a.digest !== b.digest)
+      return `the messages changed: message ${i + 1} of ${now.messages.length} (${b.role}) differs`;
   }
   return 'the request parameters changed (max_tokens, thinking, tool_choice or betas)';
 }
@@ -119,7 +133,10 @@ class Turns {
 
 /** Wraps a model client: every call is served by `inner` and written to `file` as it ends. */
 export function recordingModel(inner: CallModel, file: string): CallModel {
-  writeFileSync(file, JSON.stringify({ type: 'recording', version: RECORDING_VERSION, created: new Date().toISOString() }) + '\n');
+  writeFileSync(
+    file,
+    `${JSON.stringify({ type: 'recording', version: RECORDING_VERSION, created: new Date().toISOString() })}\n`,
+  );
   const turns = new Turns();
   return async function* record(req: ModelRequest): AsyncGenerator<ModelEvent, void> {
     const started = Date.now();
@@ -137,13 +154,16 @@ export function recordingModel(inner: CallModel, file: string): CallModel {
         yield ev;
       }
     } catch (err) {
-      const e = err instanceof ModelError ? err : new ModelError(String((err as Error)?.message ?? err), { kind: 'server', retryable: false });
+      const e =
+        err instanceof ModelError
+          ? err
+          : new ModelError(String((err as Error)?.message ?? err), { kind: 'server', retryable: false });
       call.error = { message: e.message, status: e.status, kind: e.kind, retryable: e.retryable };
       throw err;
     } finally {
       call.endT = Date.now() - started;
       // Synchronous: a call is on disk before its reply is acted on, and lines never interleave.
-      appendFileSync(file, JSON.stringify(call) + '\n');
+      appendFileSync(file, `${JSON.stringify(call)}\n`);
     }
   };
 }
@@ -170,13 +190,19 @@ export function loadRecording(file: string): RecordedCall[] {
     }
     if (i === 0) {
       const h = headerSchema.safeParse(value);
-      if (!h.success) throw new RecordingError(`--replay: ${file} is not a recording (its first line is not a --record header)`);
+      if (!h.success)
+        throw new RecordingError(`--replay: ${file} is not a recording (its first line is not a --record header)`);
       if (h.data.version !== RECORDING_VERSION)
-        throw new RecordingError(`--replay: ${file} is a version ${h.data.version} recording; this build reads version ${RECORDING_VERSION}`);
+        throw new RecordingError(
+          `--replay: ${file} is a version ${h.data.version} recording; this build reads version ${RECORDING_VERSION}`,
+        );
       continue;
     }
     const c = callSchema.safeParse(value);
-    if (!c.success) throw new RecordingError(`--replay: ${file}: line ${i + 1}: ${c.error.issues[0]?.path.join('.')}: ${c.error.issues[0]?.message}`);
+    if (!c.success)
+      throw new RecordingError(
+        `--replay: ${file}: line ${i + 1}: ${c.error.issues[0]?.path.join('.')}: ${c.error.issues[0]?.message}`,
+      );
     calls.push(c.data);
   }
   if (lines[0] === undefined || lines[0].trim() === '') throw new RecordingError(`--replay: ${file} is empty`);
@@ -208,10 +234,13 @@ export function replayModel(calls: RecordedCall[], opts: { speed: 0 | 1; file: s
       );
     const now = digestRequest(req);
     if (now.request !== call.digest.request)
-      throw new ModelError(`Replay mismatch at model request ${turn} of ${who(req.caller)}: ${describeMismatch(call.digest, now)}`, {
-        kind: 'replay',
-        retryable: false,
-      });
+      throw new ModelError(
+        `Replay mismatch at model request ${turn} of ${who(req.caller)}: ${describeMismatch(call.digest, now)}`,
+        {
+          kind: 'replay',
+          retryable: false,
+        },
+      );
     const started = Date.now();
     for (const { t, event } of call.events) {
       if (opts.speed) await sleepUntil(started + t, req.signal);
@@ -229,7 +258,11 @@ export function replayModel(calls: RecordedCall[], opts: { speed: 0 | 1; file: s
         );
       }
       // Retries were spent inside the recorded call; `retryable` still decides a fallback model.
-      throw new ModelError(call.error.message, { status: call.error.status, kind: call.error.kind as ModelErrorKind, retryable: call.error.retryable });
+      throw new ModelError(call.error.message, {
+        status: call.error.status,
+        kind: call.error.kind as ModelErrorKind,
+        retryable: call.error.retryable,
+      });
     }
   };
 }

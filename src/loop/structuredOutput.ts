@@ -15,9 +15,7 @@ export const STRUCTURED_OUTPUT_REMINDER =
   `You ended your turn without calling the ${STRUCTURED_OUTPUT_TOOL_NAME} tool. ` +
   `The caller needs your final answer as structured output: call ${STRUCTURED_OUTPUT_TOOL_NAME} now with it as the input.`;
 
-export type StructuredOutputVerdict =
-  | { kind: 'done'; value: unknown }
-  | { kind: 'failed'; text: string };
+export type StructuredOutputVerdict = { kind: 'done'; value: unknown } | { kind: 'failed'; text: string };
 
 /** Per run (one prompt) state; `forTools` gives none when the tool is not offered. */
 export class StructuredOutputTracker {
@@ -33,7 +31,11 @@ export class StructuredOutputTracker {
    * After a batch of tool calls: a successful StructuredOutput call ends the run (its `data`, the
    * validated input, is the output); too many failed ones end it too; otherwise the loop goes on.
    */
-  afterBatch(toolUses: readonly ToolUseBlock[], results: readonly ToolResultBlock[], data: readonly unknown[]): StructuredOutputVerdict | undefined {
+  afterBatch(
+    toolUses: readonly ToolUseBlock[],
+    results: readonly ToolResultBlock[],
+    data: readonly unknown[],
+  ): StructuredOutputVerdict | undefined {
     for (const use of toolUses) {
       if (use.name !== STRUCTURED_OUTPUT_TOOL_NAME) continue;
       const i = results.findIndex((r) => r.tool_use_id === use.id);

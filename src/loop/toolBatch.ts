@@ -10,7 +10,14 @@ import type { Tool } from '../../tools/tool.js';
 import { findTool, validateInput } from '../../tools/registry.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
-import { resolveToolAlias, runToolUse, toResultBlock, type PipelineOutcome, type ToolResultBlock, type ToolUseBlock } from './toolPipeline.js';
+import {
+  resolveToolAlias,
+  runToolUse,
+  toResultBlock,
+  type PipelineOutcome,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './toolPipeline.js';
 
 const PROGRESS_AFTER_MS = 2000;
 const PROGRESS_EVERY_MS = 1000;
@@ -40,7 +47,6 @@ interface Entry {
 export class ToolExecutor {
   private readonly entries: Entry[] = [];
   private events: LoopEvent[] = [];
-  private running = 0;
   private stopped: { reason: string } | undefined;
   /** Wakes finish() when a call ends. */
   private notify: (() => void) | null = null;
@@ -96,7 +102,6 @@ export class ToolExecutor {
   private start(e: Entry): void {
     e.started = true;
     e.startedAt = Date.now();
-    this.running++;
     void (async () => {
       try {
         // Inside the try: a context that cannot be made (an environment fault) is this call's error.
@@ -120,9 +125,10 @@ export class ToolExecutor {
             });
         }
       } catch (err) {
-        e.outcome = { toolResult: toResultBlock(e.block.id, `Error: ${err instanceof Error ? err.message : String(err)}`, true) };
+        e.outcome = {
+          toolResult: toResultBlock(e.block.id, `Error: ${err instanceof Error ? err.message : String(err)}`, true),
+        };
       } finally {
-        this.running--;
         if (e.outcome?.stopRun) this.stopped ??= e.outcome.stopRun;
         this.schedule();
         this.notify?.();
@@ -168,11 +174,14 @@ export class ToolExecutor {
       .slice()
       .sort((a, b) => (order.get(a.block.id) ?? Infinity) - (order.get(b.block.id) ?? Infinity))
       .map((e) => e.outcome!);
-    for (const o of outcomes) yield { parentToolUseId: this.parentToolUseId, type: 'tool_result', block: o.toolResult, data: o.data };
+    for (const o of outcomes)
+      yield { parentToolUseId: this.parentToolUseId, type: 'tool_result', block: o.toolResult, data: o.data };
     return {
       results: outcomes.map((o) => o.toolResult),
       data: outcomes.map((o) => o.data),
-      extraContent: outcomes.flatMap((o) => (o.additionalContext ?? []).map((text) => ({ type: 'text' as const, text }))),
+      extraContent: outcomes.flatMap((o) =>
+        (o.additionalContext ?? []).map((text) => ({ type: 'text' as const, text })),
+      ),
       ...(this.stopped ? { stopRun: this.stopped } : {}),
     };
   }

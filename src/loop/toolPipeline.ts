@@ -5,7 +5,13 @@
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { findTool, runTool, noSuchToolResult, validateInput } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
-import { decidePermission, permissionUpdateSchema, type PermissionDecision, type PermissionState, type PermissionUpdate } from '../permissions/index.js';
+import {
+  decidePermission,
+  permissionUpdateSchema,
+  type PermissionDecision,
+  type PermissionState,
+  type PermissionUpdate,
+} from '../permissions/index.js';
 import { describeCall } from '../permissions/toolInput.js';
 import { readableFilter } from '../permissions/readFilter.js';
 import { fileActivity } from '../util/fileActivity.js';
@@ -101,22 +107,32 @@ export async function* runToolUse(
   const context: string[] = [];
   const deny = (message: string, stopRun?: { reason: string }): PipelineOutcome => {
     deps.onDenial?.({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
-    return { toolResult: toResultBlock(block.id, message, true), ...(stopRun ? { stopRun } : {}), ...(context.length ? { additionalContext: context } : {}) };
+    return {
+      toolResult: toResultBlock(block.id, message, true),
+      ...(stopRun ? { stopRun } : {}),
+      ...(context.length ? { additionalContext: context } : {}),
+    };
   };
 
   // 1. PreToolUse hooks.
   let hookDecision: { behavior: 'allow' | 'deny' | 'ask'; reason?: string } | undefined;
   if (hooks?.has('PreToolUse')) {
-    const pre = await hooks.run('PreToolUse', { tool_name: block.name, tool_input: input, tool_use_id: block.id }, { matchValue: block.name, toolUseId: block.id, signal: ctx.signal });
+    const pre = await hooks.run(
+      'PreToolUse',
+      { tool_name: block.name, tool_input: input, tool_use_id: block.id },
+      { matchValue: block.name, toolUseId: block.id, signal: ctx.signal },
+    );
     report(pre, deps);
     context.push(...pre.additionalContext);
     if (pre.stop) return deny(`The run was stopped by a PreToolUse hook: ${pre.stop.reason}`, pre.stop);
-    if (pre.blockReason !== undefined) return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
+    if (pre.blockReason !== undefined)
+      return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
     if (pre.updatedInput) {
       input = pre.updatedInput;
       if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps, context);
     }
-    if (pre.permissionDecision) hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
+    if (pre.permissionDecision)
+      hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
   }
 
   // 2. The permission decision.
@@ -164,7 +180,10 @@ async function* execute(
   } finally {
     if (changesFiles) fileActivity.changed();
   }
-  const outcome: PipelineOutcome = { toolResult: toResultBlock(block.id, result.content, result.isError), data: result.data };
+  const outcome: PipelineOutcome = {
+    toolResult: toResultBlock(block.id, result.content, result.isError),
+    data: result.data,
+  };
   const hooks = deps.hooks;
   const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse';
   if (hooks?.has(event)) {
@@ -195,14 +214,25 @@ async function resolveAsk(
   if (hooks?.has('PermissionRequest')) {
     const pr = await hooks.run(
       'PermissionRequest',
-      { tool_name: block.name, tool_input: input, tool_use_id: block.id, permission_suggestions: decision.suggestions ?? [] },
+      {
+        tool_name: block.name,
+        tool_input: input,
+        tool_use_id: block.id,
+        permission_suggestions: decision.suggestions ?? [],
+      },
       { matchValue: block.name, toolUseId: block.id, signal },
     );
     report(pr, deps);
     if (pr.stop) return { behavior: 'deny', message: pr.stop.reason, interrupt: true };
     const a = pr.permissionRequest;
-    if (a?.behavior === 'deny') return { behavior: 'deny', message: a.message || `A PermissionRequest hook denied ${block.name}.`, interrupt: a.interrupt };
-    if (a?.behavior === 'allow') return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
+    if (a?.behavior === 'deny')
+      return {
+        behavior: 'deny',
+        message: a.message || `A PermissionRequest hook denied ${block.name}.`,
+        interrupt: a.interrupt,
+      };
+    if (a?.behavior === 'allow')
+      return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
   }
   if (deps.noApprovalSurface) {
     return {
@@ -243,12 +273,19 @@ async function resolveAsk(
       signal,
     );
     if (answer?.behavior === 'allow' || answer?.behavior === 'deny') {
-      if (answer.behavior === 'deny' && typeof answer.message !== 'string') return { ...answer, message: `The host denied ${block.name}.` };
+      if (answer.behavior === 'deny' && typeof answer.message !== 'string')
+        return { ...answer, message: `The host denied ${block.name}.` };
       return answer;
     }
-    return { behavior: 'deny', message: `The host answered the permission request for ${block.name} with neither allow nor deny.` };
+    return {
+      behavior: 'deny',
+      message: `The host answered the permission request for ${block.name} with neither allow nor deny.`,
+    };
   } catch (err) {
-    return { behavior: 'deny', message: `Permission request for ${block.name} failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      behavior: 'deny',
+      message: `Permission request for ${block.name} failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }
 

@@ -50,7 +50,10 @@ function emptyEntry(model: string): ModelUsageEntry {
   };
 }
 
-type Counts = Pick<ModelUsageEntry, 'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'webSearchRequests' | 'costUSD'>;
+type Counts = Pick<
+  ModelUsageEntry,
+  'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'webSearchRequests' | 'costUSD'
+>;
 
 /** Adds the counts of `o` to `e`, field by field. */
 function addInto(e: ModelUsageEntry, o: Counts): void {
@@ -99,7 +102,12 @@ export class UsageAccumulator {
   }
 
   totals(): UsageTotals {
-    const t: UsageTotals = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const t: UsageTotals = {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
     for (const e of this.byModel.values()) {
       t.input_tokens += e.inputTokens;
       t.output_tokens += e.outputTokens;

@@ -25,7 +25,11 @@ export type StdioServerConfig = z.infer<typeof stdioSchema>;
 export type RemoteServerConfig = z.infer<typeof remoteSchema>;
 /** `unsupported`: a config we keep only to report it as failed, with the reason. */
 /** `sdk`: the host's in-process server; it connects over mcp_message once initialize names it. */
-export type McpServerConfig = StdioServerConfig | RemoteServerConfig | { type: 'sdk' } | { type: 'unsupported'; reason: string };
+export type McpServerConfig =
+  | StdioServerConfig
+  | RemoteServerConfig
+  | { type: 'sdk' }
+  | { type: 'unsupported'; reason: string };
 
 const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
 
@@ -37,7 +41,8 @@ export function parseMcpConfigs(values: string[], cwd: string): Map<string, McpS
   for (const value of values) {
     const raw = readValue(value, cwd);
     const file = fileSchema.safeParse(raw);
-    if (!file.success) throw new McpConfigError(`--mcp-config: expected {"mcpServers": {name: config}} in ${describe(value)}`);
+    if (!file.success)
+      throw new McpConfigError(`--mcp-config: expected {"mcpServers": {name: config}} in ${describe(value)}`);
     for (const [name, config] of Object.entries(file.data.mcpServers)) out.set(name, parseServer(name, config));
   }
   return out;
@@ -47,11 +52,16 @@ export function parseMcpConfigs(values: string[], cwd: string): Map<string, McpS
 export function parseServer(name: string, config: unknown, origin = '--mcp-config'): McpServerConfig {
   const type = (config as { type?: unknown } | null)?.type;
   if (type === 'sdk') return { type: 'sdk' };
-  const schema = type === undefined || type === 'stdio' ? stdioSchema : type === 'sse' || type === 'http' ? remoteSchema : null;
-  if (!schema) return { type: 'unsupported', reason: `server type ${JSON.stringify(type)} is not supported (stdio, sse and http are)` };
+  const schema =
+    type === undefined || type === 'stdio' ? stdioSchema : type === 'sse' || type === 'http' ? remoteSchema : null;
+  if (!schema)
+    return {
+      type: 'unsupported',
+      reason: `server type ${JSON.stringify(type)} is not supported (stdio, sse and http are)`,
+    };
   const r = schema.safeParse(config);
   if (!r.success) {
-    const why = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
+    const why = r.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`).join('; ');
     throw new McpConfigError(`${origin}: server "${name}": ${why}`);
   }
   return r.data;
@@ -70,7 +80,9 @@ function readFile(path: string, cwd: string): string {
   try {
     return readFileSync(resolve(cwd, path), 'utf8');
   } catch (err) {
-    throw new McpConfigError(`--mcp-config: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new McpConfigError(
+      `--mcp-config: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 

@@ -50,28 +50,50 @@ export function elicitationHandler(serverName: string, deps: ElicitationDeps) {
       mode,
       ...(typeof p.url === 'string' ? { url: p.url } : {}),
       ...(typeof p.elicitationId === 'string' ? { elicitation_id: p.elicitationId } : {}),
-      ...(p.requestedSchema && typeof p.requestedSchema === 'object' ? { requested_schema: p.requestedSchema as Record<string, unknown> } : {}),
+      ...(p.requestedSchema && typeof p.requestedSchema === 'object'
+        ? { requested_schema: p.requestedSchema as Record<string, unknown> }
+        : {}),
     };
     let answer = deps.hook ? await deps.hook(fields, signal) : undefined;
     if (!answer) answer = await askHost(serverName, fields, p, deps, signal);
     const override = deps.resultHook ? await deps.resultHook({ ...fields, ...answer }, signal) : undefined;
-    if (override) answer = { action: override.action, ...(override.content ? { content: override.content } : override.action === answer.action && answer.content ? { content: answer.content } : {}) };
+    if (override)
+      answer = {
+        action: override.action,
+        ...(override.content
+          ? { content: override.content }
+          : override.action === answer.action && answer.content
+            ? { content: answer.content }
+            : {}),
+      };
     // Content goes back only with accept (the MCP schema's rule).
-    return answer.action === 'accept' && answer.content ? { action: 'accept', content: answer.content as ElicitResult['content'] } : { action: answer.action };
+    return answer.action === 'accept' && answer.content
+      ? { action: 'accept', content: answer.content as ElicitResult['content'] }
+      : { action: answer.action };
   };
 }
 
-async function askHost(serverName: string, fields: ElicitationHookFields, p: Record<string, unknown>, deps: ElicitationDeps, signal: AbortSignal): Promise<ElicitAnswer> {
+async function askHost(
+  serverName: string,
+  fields: ElicitationHookFields,
+  p: Record<string, unknown>,
+  deps: ElicitationDeps,
+  signal: AbortSignal,
+): Promise<ElicitAnswer> {
   if (!deps.askHost) {
     const action = deps.unanswered ?? 'decline';
-    deps.log(`agent: MCP server "${serverName}" asked for input (${fields.mode}: ${JSON.stringify(fields.message.slice(0, 120))}); answered ${action}: no host or hook can answer in this session`);
+    deps.log(
+      `agent: MCP server "${serverName}" asked for input (${fields.mode}: ${JSON.stringify(fields.message.slice(0, 120))}); answered ${action}: no host or hook can answer in this session`,
+    );
     return { action };
   }
   const display = displayOf(p._meta);
   const schema = fields.requested_schema as { properties?: unknown } | undefined;
   const payload = {
     ...fields,
-    ...(schema?.properties && typeof schema.properties === 'object' ? { property_order: Object.keys(schema.properties) } : {}),
+    ...(schema?.properties && typeof schema.properties === 'object'
+      ? { property_order: Object.keys(schema.properties) }
+      : {}),
     ...display,
   };
   let raw: unknown;
@@ -84,7 +106,9 @@ async function askHost(serverName: string, fields: ElicitationHookFields, p: Rec
   }
   const r = answerSchema.safeParse(raw);
   if (!r.success) {
-    deps.log(`agent: MCP server "${serverName}" asked for input; the host's answer is not {action, content?} (${r.error.issues[0].message}): declined`);
+    deps.log(
+      `agent: MCP server "${serverName}" asked for input; the host's answer is not {action, content?} (${r.error.issues[0].message}): declined`,
+    );
     return { action: 'decline' };
   }
   return r.data;
@@ -92,7 +116,9 @@ async function askHost(serverName: string, fields: ElicitationHookFields, p: Rec
 
 /** `_meta['anthropic/permissionDisplay']` → the request's title / display_name / description. */
 function displayOf(meta: unknown): Record<string, string> {
-  const d = (meta as Record<string, unknown> | undefined)?.['anthropic/permissionDisplay'] as Record<string, unknown> | undefined;
+  const d = (meta as Record<string, unknown> | undefined)?.['anthropic/permissionDisplay'] as
+    | Record<string, unknown>
+    | undefined;
   if (!d || typeof d !== 'object') return {};
   const out: Record<string, string> = {};
   if (typeof d.title === 'string') out.title = d.title;

@@ -7,7 +7,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** What the transport needs of the control channel (src/control/channel.ts `request`). */
-export type HostRequest = (subtype: string, payload: Record<string, unknown>, opts: { timeoutMs: number }) => Promise<unknown>;
+export type HostRequest = (
+  subtype: string,
+  payload: Record<string, unknown>,
+  opts: { timeoutMs: number },
+) => Promise<unknown>;
 
 export class HostMcpTransport implements Transport {
   onclose?: () => void;
@@ -27,7 +31,11 @@ export class HostMcpTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error(`MCP server ${this.serverName}: the connection is closed`);
     const id = 'id' in message && 'method' in message ? message.id : undefined;
-    const answer = this.request('mcp_message', { server_name: this.serverName, message }, { timeoutMs: this.timeoutMs });
+    const answer = this.request(
+      'mcp_message',
+      { server_name: this.serverName, message },
+      { timeoutMs: this.timeoutMs },
+    );
     // Not awaited: the answer arrives later and is delivered like any incoming message.
     answer.then(
       (response) => {
@@ -51,6 +59,10 @@ export class HostMcpTransport implements Transport {
 
   private fail(id: string | number, message: string): void {
     if (this.closed) return;
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `host MCP server ${this.serverName}: ${message}` } });
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32603, message: `host MCP server ${this.serverName}: ${message}` },
+    });
   }
 }

@@ -97,7 +97,11 @@ export class McpManager {
    * ones that must not start yet (a project server nobody approved): they are listed as disabled
    * with the reason, and mcp_toggle can start them.
    */
-  connectConfigured(configs: Map<string, McpServerConfig>, scope: McpScope = 'dynamic', held: Map<string, string> = new Map()): void {
+  connectConfigured(
+    configs: Map<string, McpServerConfig>,
+    scope: McpScope = 'dynamic',
+    held: Map<string, string> = new Map(),
+  ): void {
     for (const [name, config] of configs) {
       if (config.type === 'sdk') continue; // connected by connectHost when initialize names it
       const reason = held.get(name);
@@ -126,7 +130,11 @@ export class McpManager {
     if (config.type === 'sdk') {
       const request = this.hostRequest;
       if (!request) return undefined;
-      return () => ({ transport: new HostMcpTransport(name, request, HOST_REQUEST_TIMEOUT_MS), stderrTail: () => '', pid: () => null });
+      return () => ({
+        transport: new HostMcpTransport(name, request, HOST_REQUEST_TIMEOUT_MS),
+        stderrTail: () => '',
+        pid: () => null,
+      });
     }
     if ('url' in config) return () => remoteTransport(config);
     return () => stdioTransport(config, this.opts.cwd, this.opts.env);
@@ -136,7 +144,11 @@ export class McpManager {
     const entry = this.add(name, JSON.stringify(config), dynamic, scope);
     entry.open = this.opener(name, config);
     if ('alwaysLoad' in config) entry.alwaysLoad = config.alwaysLoad;
-    if (!entry.open) this.fail(entry, config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it');
+    if (!entry.open)
+      this.fail(
+        entry,
+        config.type === 'unsupported' ? config.reason : 'an in-process server needs a host that runs it',
+      );
     else this.begin(entry);
     return entry;
   }
@@ -215,12 +227,15 @@ export class McpManager {
   /** mcp_reconnect: close the server (whatever its state) and connect it again; throws if that fails. */
   async reconnect(name: string): Promise<void> {
     const entry = this.known(name, 'mcp_reconnect');
-    if (entry.status === 'disabled') throw new McpControlError(`mcp_reconnect: MCP server "${name}" is disabled; enable it with mcp_toggle`);
-    if (!entry.open) throw new McpControlError(`mcp_reconnect: MCP server "${name}" cannot be connected: ${entry.error}`);
+    if (entry.status === 'disabled')
+      throw new McpControlError(`mcp_reconnect: MCP server "${name}" is disabled; enable it with mcp_toggle`);
+    if (!entry.open)
+      throw new McpControlError(`mcp_reconnect: MCP server "${name}" cannot be connected: ${entry.error}`);
     await this.close(entry);
     this.begin(entry);
     await entry.connecting;
-    if (entry.status !== 'connected') throw new McpControlError(`mcp_reconnect: MCP server "${name}" failed: ${entry.error}`);
+    if (entry.status !== 'connected')
+      throw new McpControlError(`mcp_reconnect: MCP server "${name}" failed: ${entry.error}`);
   }
 
   /** mcp_toggle: disabled closes the server and withdraws its tools; enabled connects it again. */
@@ -237,14 +252,17 @@ export class McpManager {
     if (!entry.open) return void this.fail(entry, entry.error ?? 'cannot be connected');
     this.begin(entry);
     await entry.connecting;
-    if ((entry.status as McpStatus) !== 'connected') throw new McpControlError(`mcp_toggle: MCP server "${name}" failed to connect: ${entry.error}`);
+    if ((entry.status as McpStatus) !== 'connected')
+      throw new McpControlError(`mcp_toggle: MCP server "${name}" failed to connect: ${entry.error}`);
   }
 
   /** The connected client of a server, or an error that names why there is none. */
   connectedClient(name: string, subtype: string): Client {
     const entry = this.known(name, subtype);
     if (entry.status !== 'connected' || !entry.client)
-      throw new McpControlError(`${subtype}: MCP server "${name}" is not connected (${entry.status}${entry.error ? `: ${entry.error.split('\n')[0]}` : ''}); send mcp_reconnect`);
+      throw new McpControlError(
+        `${subtype}: MCP server "${name}" is not connected (${entry.status}${entry.error ? `: ${entry.error.split('\n')[0]}` : ''}); send mcp_reconnect`,
+      );
     return entry.client;
   }
 
@@ -252,19 +270,31 @@ export class McpManager {
    * Call a connected server's tool by its qualified name (mcp__server__tool) outside a model turn
    * (the permission prompt tool); throws naming why it cannot be called.
    */
-  async callByName(qualified: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async callByName(
+    qualified: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     await this.ready();
     for (const e of this.entries.values()) {
       const info = e.infos?.find((i) => mcpToolName(e.name, i.name) === qualified);
       if (!info) continue;
-      if (e.status !== 'connected' || !e.client) throw new Error(`its MCP server "${e.name}" is ${e.status}${e.error ? `: ${e.error.split('\n')[0]}` : ''}`);
+      if (e.status !== 'connected' || !e.client)
+        throw new Error(`its MCP server "${e.name}" is ${e.status}${e.error ? `: ${e.error.split('\n')[0]}` : ''}`);
       const client = e.client;
       return (await withLinkedSignal(signal, (own) =>
-        client.callTool({ name: info.name, arguments: args }, undefined, { signal: own, timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS }),
+        client.callTool({ name: info.name, arguments: args }, undefined, {
+          signal: own,
+          timeout: Number(this.opts.env.MCP_TOOL_TIMEOUT) || PERMISSION_TOOL_TIMEOUT_MS,
+        }),
       )) as Record<string, unknown>;
     }
-    const down = [...this.entries.values()].filter((e) => e.status !== 'connected').map((e) => `${e.name} (${e.status})`);
-    throw new Error(`is not a tool of any connected MCP server${down.length ? ` (not connected: ${down.join(', ')})` : ''}`);
+    const down = [...this.entries.values()]
+      .filter((e) => e.status !== 'connected')
+      .map((e) => `${e.name} (${e.status})`);
+    throw new Error(
+      `is not a tool of any connected MCP server${down.length ? ` (not connected: ${down.join(', ')})` : ''}`,
+    );
   }
 
   /** Whether a server is the host's in-process one (its resources the host reads itself). */
@@ -290,7 +320,9 @@ export class McpManager {
     const entry = this.entries.get(name);
     if (!entry) {
       const names = [...this.entries.keys()];
-      throw new McpControlError(`${subtype}: no MCP server named "${name}"${names.length ? ` (servers: ${names.join(', ')})` : ''}`);
+      throw new McpControlError(
+        `${subtype}: no MCP server named "${name}"${names.length ? ` (servers: ${names.join(', ')})` : ''}`,
+      );
     }
     return entry;
   }
@@ -391,12 +423,17 @@ export class McpManager {
     // Elicitation is offered when something answers it; an answer (a decline when nobody can be
     // asked) always comes, so a server never waits on us.
     const elicit = this.opts.elicitation;
-    const client = new Client({ name: 'agent-runtime', version: this.opts.clientVersion }, { capabilities: elicit ? { elicitation: { form: {}, url: {} } } : {} });
+    const client = new Client(
+      { name: 'agent-runtime', version: this.opts.clientVersion },
+      { capabilities: elicit ? { elicitation: { form: {}, url: {} } } : {} },
+    );
     if (elicit) {
       const answer = elicitationHandler(entry.name, elicit);
       client.setRequestHandler(ElicitRequestSchema, (req, extra) => answer(req, extra.signal));
     }
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => this.opts.onElicitationComplete?.(entry.name, n.params.elicitationId));
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      this.opts.onElicitationComplete?.(entry.name, n.params.elicitationId),
+    );
     const timeoutMs = this.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     // Known from the start, so closeAll/killAll also end a server that is still connecting.
@@ -433,12 +470,17 @@ export class McpManager {
               entry.infos = fresh;
             }
           } catch (err) {
-            this.opts.log(`agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`);
+            this.opts.log(
+              `agent: MCP server "${entry.name}": re-listing its tools after list_changed failed: ${(err as Error).message}`,
+            );
           }
         })().finally(() => this.connecting.delete(relist));
         this.connecting.add(relist);
       });
-      entry.serverInfo = client.getServerVersion() && { name: client.getServerVersion()!.name, version: client.getServerVersion()!.version };
+      entry.serverInfo = client.getServerVersion() && {
+        name: client.getServerVersion()!.name,
+        version: client.getServerVersion()!.version,
+      };
       entry.status = 'connected';
       debugLog('mcp', () => `MCP server "${entry.name}": connected, ${entry.tools.length} tool(s)`);
     } catch (err) {

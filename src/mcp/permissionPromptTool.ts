@@ -9,7 +9,9 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 const answerSchema = z.discriminatedUnion('behavior', [
   z.object({
     behavior: z.literal('allow'),
-    updatedInput: z.record(z.string(), z.unknown(), { error: 'updatedInput must be an object (the input to run)' }).optional(),
+    updatedInput: z
+      .record(z.string(), z.unknown(), { error: 'updatedInput must be an object (the input to run)' })
+      .optional(),
     updatedPermissions: z.array(z.unknown(), { error: 'updatedPermissions must be an array' }).optional(),
   }),
   z.object({
@@ -45,8 +47,10 @@ export function mcpPermissionPrompt(toolName: string, call: PromptToolCall) {
 export function parsePromptAnswer(toolName: string, result: Record<string, unknown>, input: unknown): AskHostAnswer {
   const content = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: unknown }>) : [];
   const text = content.find((c) => c.type === 'text' && typeof c.text === 'string')?.text as string | undefined;
-  if (result.isError === true) return deny(toolName, `answered with an error: ${(text ?? '').slice(0, 300) || '(no text)'}`);
-  if (text === undefined) return deny(toolName, 'answered without a text block (expected JSON {"behavior":"allow"|"deny", …})');
+  if (result.isError === true)
+    return deny(toolName, `answered with an error: ${(text ?? '').slice(0, 300) || '(no text)'}`);
+  if (text === undefined)
+    return deny(toolName, 'answered without a text block (expected JSON {"behavior":"allow"|"deny", …})');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -56,11 +60,15 @@ export function parsePromptAnswer(toolName: string, result: Record<string, unkno
   const parsed = answerSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const why = (issue.path.length === 1 && issue.path[0] === 'behavior') || issue.code === 'invalid_union' ? 'behavior must be "allow" or "deny"' : issue.message;
+    const why =
+      (issue.path.length === 1 && issue.path[0] === 'behavior') || issue.code === 'invalid_union'
+        ? 'behavior must be "allow" or "deny"'
+        : issue.message;
     return deny(toolName, `answered ${text.slice(0, 200)}: ${why}`);
   }
   const a = parsed.data;
-  if (a.behavior === 'deny') return { behavior: 'deny', message: a.message, ...(a.interrupt ? { interrupt: true } : {}) };
+  if (a.behavior === 'deny')
+    return { behavior: 'deny', message: a.message, ...(a.interrupt ? { interrupt: true } : {}) };
   return {
     behavior: 'allow',
     updatedInput: a.updatedInput ?? (input as Record<string, unknown>),

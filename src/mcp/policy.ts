@@ -15,7 +15,10 @@ const entrySchema = z
     serverCommand: z.array(z.string()).min(1).optional(),
     serverUrl: z.string().min(1).optional(),
   })
-  .refine((e) => e.serverName !== undefined || e.serverCommand !== undefined || e.serverUrl !== undefined, 'an entry needs serverName, serverCommand or serverUrl');
+  .refine(
+    (e) => e.serverName !== undefined || e.serverCommand !== undefined || e.serverUrl !== undefined,
+    'an entry needs serverName, serverCommand or serverUrl',
+  );
 const listSchema = z.array(entrySchema);
 type Entry = z.infer<typeof entrySchema>;
 
@@ -36,7 +39,9 @@ export function mcpPolicy(files: LoadedFile[]): McpPolicy {
     const r = listSchema.safeParse(raw);
     if (!r.success) {
       const i = r.error.issues[0];
-      throw new McpPolicyError(`${f.path}: ${key}${i.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}: ${i.message}`);
+      throw new McpPolicyError(
+        `${f.path}: ${key}${i.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}: ${i.message}`,
+      );
     }
     return r.data;
   };
@@ -46,7 +51,9 @@ export function mcpPolicy(files: LoadedFile[]): McpPolicy {
     const list = read(f, 'allowedMcpServers');
     if (list === undefined) continue;
     if (f.source === 'project' || f.source === 'local') {
-      warnings.push(`${f.path}: allowedMcpServers ignored here: a project's files cannot widen which MCP servers may run; set it in user or managed settings`);
+      warnings.push(
+        `${f.path}: allowedMcpServers ignored here: a project's files cannot widen which MCP servers may run; set it in user or managed settings`,
+      );
       continue;
     }
     allowed = list;
@@ -66,7 +73,8 @@ export function mcpPolicy(files: LoadedFile[]): McpPolicy {
 
 function matches(e: Entry, name: string, config: McpServerConfig): boolean {
   if (e.serverName !== undefined) return e.serverName === name;
-  if (e.serverCommand !== undefined) return 'command' in config && sameList(e.serverCommand, [config.command, ...config.args]);
+  if (e.serverCommand !== undefined)
+    return 'command' in config && sameList(e.serverCommand, [config.command, ...config.args]);
   if (e.serverUrl !== undefined) return 'url' in config && urlMatches(e.serverUrl, config.url);
   return false;
 }
@@ -75,14 +83,14 @@ const sameList = (a: string[], b: string[]) => a.length === b.length && a.every(
 
 /** `*` matches any run of characters; a pattern without a query also matches the URL with one, and with or without a trailing slash. */
 export function urlMatches(pattern: string, url: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map(escape).join('.*')}$`);
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);
   if (re.test(url)) return true;
   if (pattern.includes('?')) return false;
   const bare = url.replace(/[?#].*$/, '');
   return re.test(bare) || re.test(bare.endsWith('/') ? bare.slice(0, -1) : `${bare}/`);
 }
 
-function escape(s: string): string {
+function escapeRegex(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -15,18 +15,25 @@ export interface ResourceSource {
 }
 
 const listInput = z.object({ server: z.string().optional().describe('Optional server name to filter resources by') });
-const readInput = z.object({ server: z.string().describe('The MCP server name'), uri: z.string().describe('The resource URI to read') });
+const readInput = z.object({
+  server: z.string().describe('The MCP server name'),
+  uri: z.string().describe('The resource URI to read'),
+});
 
 export function resourceTools(source: ResourceSource): Tool[] {
   const pick = (server: string) => {
     const all = source.servers();
     const found = all.find((s) => s.name === server);
-    if (!found) throw new ToolError(`Server "${server}" not found or has no resources. Servers with resources: ${all.map((s) => s.name).join(', ') || 'none'}`);
+    if (!found)
+      throw new ToolError(
+        `Server "${server}" not found or has no resources. Servers with resources: ${all.map((s) => s.name).join(', ') || 'none'}`,
+      );
     return found;
   };
   const list = defineTool({
     name: 'ListMcpResources',
-    description: 'List the resources of the connected MCP servers (all, or one server). Each has a uri to read with ReadMcpResource.',
+    description:
+      'List the resources of the connected MCP servers (all, or one server). Each has a uri to read with ReadMcpResource.',
     inputSchema: listInput,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
@@ -38,9 +45,17 @@ export function resourceTools(source: ResourceSource): Tool[] {
         try {
           do {
             const at = cursor;
-            const page = await withLinkedSignal(ctx.signal, (signal) => client.listResources(at ? { cursor: at } : undefined, { signal }));
+            const page = await withLinkedSignal(ctx.signal, (signal) =>
+              client.listResources(at ? { cursor: at } : undefined, { signal }),
+            );
             for (const r of page.resources)
-              out.push({ uri: r.uri, name: r.name, ...(r.mimeType ? { mimeType: r.mimeType } : {}), ...(r.description ? { description: r.description } : {}), server: name });
+              out.push({
+                uri: r.uri,
+                name: r.name,
+                ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+                ...(r.description ? { description: r.description } : {}),
+                server: name,
+              });
             cursor = page.nextCursor;
           } while (cursor);
         } catch (err) {

@@ -49,7 +49,9 @@ export class SessionMcp {
    * Configured servers (src/mcp/sources.ts groups, or initialize's mcpServers): connecting starts
    * now; the first run waits for them. Held ones are listed as disabled with their reason.
    */
-  connectConfigured(groups: Array<{ scope: McpScope; configs: Map<string, McpServerConfig>; held?: Map<string, string> }>): void {
+  connectConfigured(
+    groups: Array<{ scope: McpScope; configs: Map<string, McpServerConfig>; held?: Map<string, string> }>,
+  ): void {
     this.setup = this.manager().then((m) => {
       for (const g of groups) m.connectConfigured(g.configs, g.scope, g.held);
       return m;
@@ -81,7 +83,9 @@ export class SessionMcp {
    * has, or one --disallowedTools names, is left out). The statuses for system/init; undefined when
    * the session has no servers. `changed` is true when the offered names changed.
    */
-  async sync(tools: ToolSet): Promise<{ statuses: Array<{ name: string; status: string }>; changed: boolean } | undefined> {
+  async sync(
+    tools: ToolSet,
+  ): Promise<{ statuses: Array<{ name: string; status: string }>; changed: boolean } | undefined> {
     if (!this.setup) return undefined;
     const m = await this.setup;
     await m.ready();
@@ -89,7 +93,13 @@ export class SessionMcp {
     const seen = tools.localNames();
     const fresh = m
       .offeredTools()
-      .filter((t) => t.name !== this.o.promptTool && !denied.some((r) => ruleNamesTool(r, t.name)) && !seen.has(t.name) && seen.add(t.name));
+      .filter(
+        (t) =>
+          t.name !== this.o.promptTool &&
+          !denied.some((r) => ruleNamesTool(r, t.name)) &&
+          !seen.has(t.name) &&
+          seen.add(t.name),
+      );
     const changed = tools.setMcp(fresh);
     return { statuses: m.statuses(), changed };
   }

@@ -49,7 +49,9 @@ export interface McpSources {
 
 const POLICY_KEYS = ['managedMcpServers'] as const;
 const APPROVAL_KEYS = ['enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'] as const;
-const mcpJsonSchema = z.object({ mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }) });
+const mcpJsonSchema = z.object({
+  mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }),
+});
 
 /** Every source's servers, resolved to one config per name; throws McpConfigError for a broken .mcp.json. */
 export function gatherMcpServers(o: McpSourceOptions): McpSources {
@@ -57,7 +59,10 @@ export function gatherMcpServers(o: McpSourceOptions): McpSources {
   // A policy list we do not build yet: refusing beats running without the servers it provides.
   for (const f of o.files) {
     const set = POLICY_KEYS.filter((k) => (f.settings as Record<string, unknown>)[k] !== undefined);
-    if (set.length) throw new McpConfigError(`${f.path}: ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} not supported by this agent runtime yet; refusing to start rather than ignore an MCP server policy`);
+    if (set.length)
+      throw new McpConfigError(
+        `${f.path}: ${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} not supported by this agent runtime yet; refusing to start rather than ignore an MCP server policy`,
+      );
   }
   let policy: McpPolicy;
   try {
@@ -67,7 +72,12 @@ export function gatherMcpServers(o: McpSourceOptions): McpSources {
     throw err;
   }
   warnings.push(...policy.warnings);
-  const layers: Array<{ scope: McpScope; origin: string; servers: Record<string, unknown> | Map<string, McpServerConfig>; needsApproval: boolean }> = [];
+  const layers: Array<{
+    scope: McpScope;
+    origin: string;
+    servers: Record<string, unknown> | Map<string, McpServerConfig>;
+    needsApproval: boolean;
+  }> = [];
   if (!o.strict) {
     const byFile = (source: LoadedFile['source']) => o.files.filter((f) => f.source === source);
     const settingsLayer = (f: LoadedFile, scope: McpScope, needsApproval: boolean) => {
@@ -79,35 +89,49 @@ export function gatherMcpServers(o: McpSourceOptions): McpSources {
     for (const f of byFile('user')) settingsLayer(f, 'user', false);
     if (o.sources.includes('project')) {
       const mcpJson = readMcpJson(join(o.projectRoot, '.mcp.json'));
-      if (mcpJson) layers.push({ scope: 'project', origin: join(o.projectRoot, '.mcp.json'), servers: mcpJson, needsApproval: true });
+      if (mcpJson)
+        layers.push({
+          scope: 'project',
+          origin: join(o.projectRoot, '.mcp.json'),
+          servers: mcpJson,
+          needsApproval: true,
+        });
     }
     for (const f of byFile('project')) {
       settingsLayer(f, 'project', true);
       const tried = APPROVAL_KEYS.filter((k) => (f.settings as Record<string, unknown>)[k] !== undefined);
       if (tried.length)
-        warnings.push(`${f.path}: ${tried.join(', ')} ignored here: a repository cannot approve its own MCP servers; set ${tried.length > 1 ? 'them' : 'it'} in user or local settings (.claude/settings.local.json)`);
+        warnings.push(
+          `${f.path}: ${tried.join(', ')} ignored here: a repository cannot approve its own MCP servers; set ${tried.length > 1 ? 'them' : 'it'} in user or local settings (.claude/settings.local.json)`,
+        );
     }
     for (const f of byFile('local')) settingsLayer(f, 'local', false);
     for (const f of byFile('flag')) settingsLayer(f, 'dynamic', false);
   }
   layers.push({ scope: 'dynamic', origin: '--mcp-config', servers: o.flagServers, needsApproval: false });
-  if (!o.strict) for (const f of o.files.filter((x) => x.source === 'managed')) {
-    const servers = (f.settings as { mcpServers?: unknown }).mcpServers;
-    if (servers === undefined) continue;
-    if (!isObject(servers)) throw new McpConfigError(`${f.path}: mcpServers must be an object of name → config`);
-    layers.push({ scope: 'managed', origin: f.path, servers, needsApproval: false });
-  }
+  if (!o.strict)
+    for (const f of o.files.filter((x) => x.source === 'managed')) {
+      const servers = (f.settings as { mcpServers?: unknown }).mcpServers;
+      if (servers === undefined) continue;
+      if (!isObject(servers)) throw new McpConfigError(`${f.path}: mcpServers must be an object of name → config`);
+      layers.push({ scope: 'managed', origin: f.path, servers, needsApproval: false });
+    }
 
   const approval = approvalFrom(o.files);
   const chosen = new Map<string, { scope: McpScope; config: McpServerConfig; held?: string }>();
   for (const layer of layers) {
     const entries = layer.servers instanceof Map ? [...layer.servers] : Object.entries(layer.servers);
     for (const [name, raw] of entries) {
-      const config = layer.servers instanceof Map ? (raw as McpServerConfig) : fileServer(name, raw, layer.origin, o.env);
+      const config =
+        layer.servers instanceof Map ? (raw as McpServerConfig) : fileServer(name, raw, layer.origin, o.env);
       const held = layer.needsApproval ? approval(name) : undefined;
       // A name defined again higher up replaces the lower definition whole.
       chosen.delete(name);
-      chosen.set(name, { scope: layer.scope, config: withPolicy(policy, name, config, layer.scope), ...(held ? { held } : {}) });
+      chosen.set(name, {
+        scope: layer.scope,
+        config: withPolicy(policy, name, config, layer.scope),
+        ...(held ? { held } : {}),
+      });
     }
   }
   const groups = new Map<McpScope, ServerGroup>();
@@ -130,11 +154,16 @@ export function withPolicy(policy: McpPolicy, name: string, config: McpServerCon
 /** name → why it may not start (undefined: approved). */
 function approvalFrom(files: LoadedFile[]): (name: string) => string | undefined {
   const trusted = files.filter((f) => f.source !== 'project').map((f) => f.settings as Record<string, unknown>);
-  const list = (key: string) => trusted.flatMap((s) => (Array.isArray(s[key]) ? (s[key] as unknown[]).filter((x): x is string => typeof x === 'string') : []));
+  const list = (key: string) =>
+    trusted.flatMap((s) =>
+      Array.isArray(s[key]) ? (s[key] as unknown[]).filter((x): x is string => typeof x === 'string') : [],
+    );
   const disabled = new Set(list('disabledMcpjsonServers'));
   const enabled = new Set(list('enabledMcpjsonServers'));
   // The highest trusted source that sets it decides (managed false beats user true).
-  const all = [...trusted].reverse().find((s) => typeof s.enableAllProjectMcpServers === 'boolean')?.enableAllProjectMcpServers === true;
+  const all =
+    [...trusted].reverse().find((s) => typeof s.enableAllProjectMcpServers === 'boolean')
+      ?.enableAllProjectMcpServers === true;
   return (name) => {
     if (disabled.has(name)) return 'disabled by disabledMcpjsonServers';
     if (all || enabled.has(name)) return undefined;
@@ -158,7 +187,8 @@ function readMcpJson(file: string): Record<string, unknown> | undefined {
     throw new McpConfigError(`${file}: not valid JSON (${(err as Error).message.split('\n')[0]})`);
   }
   const r = mcpJsonSchema.safeParse(raw);
-  if (!r.success) throw new McpConfigError(`${file}: expected {"mcpServers": {name: config}}: ${r.error.issues[0].message}`);
+  if (!r.success)
+    throw new McpConfigError(`${file}: expected {"mcpServers": {name: config}}: ${r.error.issues[0].message}`);
   return r.data.mcpServers;
 }
 
@@ -166,7 +196,11 @@ function readMcpJson(file: string): Record<string, unknown> | undefined {
 function fileServer(name: string, raw: unknown, origin: string, env: NodeJS.ProcessEnv): McpServerConfig {
   const missing = new Set<string>();
   const expanded = expandVars(raw, env, missing);
-  if (missing.size) return { type: 'unsupported', reason: `${origin}: environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} not set (use \${VAR:-default} for a default)` };
+  if (missing.size)
+    return {
+      type: 'unsupported',
+      reason: `${origin}: environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} not set (use \${VAR:-default} for a default)`,
+    };
   try {
     return parseServer(name, expanded, origin);
   } catch (err) {
@@ -186,7 +220,8 @@ export function expandVars(value: unknown, env: NodeJS.ProcessEnv, missing: Set<
       return '';
     });
   if (Array.isArray(value)) return value.map((v) => expandVars(v, env, missing));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, env, missing)]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, env, missing)]));
   return value;
 }
 

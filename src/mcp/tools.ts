@@ -73,7 +73,15 @@ export function mcpTool(serverName: string, info: McpToolInfo, client: () => Cli
   });
 }
 
-type McpContent = { type: string; text?: string; data?: string; mimeType?: string; resource?: { uri?: string; text?: string; mimeType?: string }; uri?: string; name?: string };
+type McpContent = {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  resource?: { uri?: string; text?: string; mimeType?: string };
+  uri?: string;
+  name?: string;
+};
 
 /**
  * MCP content → what the model sees: one block per block the server sent (text, image; an
@@ -89,11 +97,14 @@ export function toContent(result: Record<string, unknown>): ToolContentBlock[] {
     if (item.type === 'text') blocks.push({ type: 'text', text: item.text ?? '' });
     else if (item.type === 'image' && item.data && item.mimeType)
       blocks.push({ type: 'image', source: { type: 'base64', media_type: item.mimeType, data: item.data } });
-    else if (item.type === 'resource' && typeof item.resource?.text === 'string') blocks.push({ type: 'text', text: item.resource.text });
-    else if (item.type === 'resource_link') blocks.push({ type: 'text', text: `[resource: ${item.name ?? ''} ${item.uri ?? ''}]`.trim() });
+    else if (item.type === 'resource' && typeof item.resource?.text === 'string')
+      blocks.push({ type: 'text', text: item.resource.text });
+    else if (item.type === 'resource_link')
+      blocks.push({ type: 'text', text: `[resource: ${item.name ?? ''} ${item.uri ?? ''}]`.trim() });
     else blocks.push({ type: 'text', text: `[${item.type} content of ${item.mimeType ?? 'unknown type'} not shown]` });
   }
-  if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
+  if (blocks.length === 0 && result.structuredContent !== undefined)
+    blocks.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
   const limit = (Number(process.env.MAX_MCP_OUTPUT_TOKENS) || DEFAULT_MAX_OUTPUT_TOKENS) * 4;
   // The cap holds for the text of all blocks together.
   let left = limit;

@@ -38,7 +38,10 @@ export function remoteTransport(config: RemoteServerConfig): OpenedTransport {
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   // The headers go with every request, the SSE stream's GET included.
-  const transport = config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const transport =
+    config.type === 'sse'
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
   return { transport, stderrTail: () => '', pid: () => null };
 }
 

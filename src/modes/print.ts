@@ -23,11 +23,11 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
   runner.endInput();
   await runner.run();
   await session.close('other');
-  if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(JSON.stringify(lastResult.line) + '\n');
+  if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(`${JSON.stringify(lastResult.line)}\n`);
   // An error result was already told on stderr by the runner; stdout carries answers only.
   if (o.outputFormat === 'text' && lastResult && !isErrorResult(lastResult.result)) {
     const text = lastResult.result.outcome.resultText;
-    await writer.sendRaw(text.endsWith('\n') ? text : text + '\n');
+    await writer.sendRaw(text.endsWith('\n') ? text : `${text}\n`);
   }
   await writer.flush();
   return runner.lastResultWasError ? 1 : 0;

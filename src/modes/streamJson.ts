@@ -6,7 +6,10 @@ import type { StdoutWriter } from '../protocol/writer.js';
 import { consumeStreamJson } from '../session/streamJsonInput.js';
 
 export async function runStreamJson(o: CliOptions, writer: StdoutWriter): Promise<number> {
-  const session = await createSession(o, { writer, output: (_ev, line) => (line ? writer.send(line) : Promise.resolve()) });
+  const session = await createSession(o, {
+    writer,
+    output: (_ev, line) => (line ? writer.send(line) : Promise.resolve()),
+  });
   const { runner, channel } = session;
   if (o.prompt !== undefined) runner.submit(o.prompt);
   const running = runner.run();

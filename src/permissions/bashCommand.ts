@@ -265,12 +265,31 @@ export function wholeMatches(pattern: BashPattern, command: string): boolean {
 /** A rule that would allow this simple command next time: `npm test:*`, `echo:*`. */
 export function suggestPrefix(part: SimpleCommand): string {
   const [first, second] = part.words;
-  if (second !== undefined && /^[a-z][\w-]*$/.test(second) && SUBCOMMAND_TOOLS.has(first)) return `${first} ${second}:*`;
+  if (second !== undefined && /^[a-z][\w-]*$/.test(second) && SUBCOMMAND_TOOLS.has(first))
+    return `${first} ${second}:*`;
   return `${first}:*`;
 }
 
 // Commands whose second word is a subcommand worth keeping in a suggested prefix.
-const SUBCOMMAND_TOOLS = new Set(['npm', 'pnpm', 'yarn', 'npx', 'git', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'bun', 'deno', 'dotnet', 'gradle', 'mvn']);
+const SUBCOMMAND_TOOLS = new Set([
+  'npm',
+  'pnpm',
+  'yarn',
+  'npx',
+  'git',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'uv',
+  'bun',
+  'deno',
+  'dotnet',
+  'gradle',
+  'mvn',
+]);
 
 /** Arguments of a simple command that may name files (for Read deny rules and working dirs). */
 export function pathArguments(part: SimpleCommand): { reads: string[]; writes: string[] } {

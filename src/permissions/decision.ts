@@ -4,8 +4,25 @@ import { debugLog } from '../util/debugLog.js';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import type { Tool } from '../../tools/tool.js';
-import { allParts, parseBashCommand, partMatches, pathArguments, suggestPrefix, wholeMatches, type ParsedBash, type SimpleCommand } from './bashCommand.js';
-import { expandGlob, expandHome, inWorkingDirs, patternMatchesEither, patternMatchesReal, resolvePath, type ResolvedPath } from './paths.js';
+import {
+  allParts,
+  parseBashCommand,
+  partMatches,
+  pathArguments,
+  suggestPrefix,
+  wholeMatches,
+  type ParsedBash,
+  type SimpleCommand,
+} from './bashCommand.js';
+import {
+  expandGlob,
+  expandHome,
+  inWorkingDirs,
+  patternMatchesEither,
+  patternMatchesReal,
+  resolvePath,
+  type ResolvedPath,
+} from './paths.js';
 import { EDIT_FAMILY, READ_FAMILY, ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
 import { bashCommandOf, describeCall, filePathsOf, isFileTool, stringField } from './toolInput.js';
@@ -82,7 +99,13 @@ function otherContentMatches(entry: RuleEntry, toolName: string, input: unknown)
 }
 
 /** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
-function matchesStrict(state: PermissionState, entry: RuleEntry, toolName: string, input: unknown, shape: CallShape): boolean {
+function matchesStrict(
+  state: PermissionState,
+  entry: RuleEntry,
+  toolName: string,
+  input: unknown,
+  shape: CallShape,
+): boolean {
   if (!ruleNamesTool(entry.rule, toolName)) return false;
   if (entry.rule.ruleContent === undefined) return true;
   if (shape.kind === 'bash' && entry.bash) {
@@ -93,8 +116,15 @@ function matchesStrict(state: PermissionState, entry: RuleEntry, toolName: strin
   if (shape.kind === 'file' && entry.path) {
     // A search rooted at a folder reads what is inside it: `Read(./secret/**)` holds against
     // `Grep path=secret` as well as against `Read secret/key`.
-    const inside = (p: ResolvedPath): ResolvedPath => ({ lexical: path.join(p.lexical, PROBE), real: path.join(p.real, PROBE) });
-    return state.pathsOf(entry).some((pp) => shape.paths.some((p) => patternMatchesEither(pp, p) || (shape.search && patternMatchesEither(pp, inside(p)))));
+    const inside = (p: ResolvedPath): ResolvedPath => ({
+      lexical: path.join(p.lexical, PROBE),
+      real: path.join(p.real, PROBE),
+    });
+    return state
+      .pathsOf(entry)
+      .some((pp) =>
+        shape.paths.some((p) => patternMatchesEither(pp, p) || (shape.search && patternMatchesEither(pp, inside(p)))),
+      );
   }
   return otherContentMatches(entry, toolName, input);
 }
@@ -102,15 +132,22 @@ function matchesStrict(state: PermissionState, entry: RuleEntry, toolName: strin
 /** A deny/ask rule of Read (or Edit) reaching a file through a Bash argument: `cat secret/key`. */
 function bashPathRule(state: PermissionState, entries: RuleEntry[], shape: CallShape): RuleEntry | undefined {
   if (shape.kind !== 'bash') return undefined;
-  const pathRules = entries.filter((e) => e.path && (READ_FAMILY.has(e.rule.toolName) || EDIT_FAMILY.has(e.rule.toolName)));
+  const pathRules = entries.filter(
+    (e) => e.path && (READ_FAMILY.has(e.rule.toolName) || EDIT_FAMILY.has(e.rule.toolName)),
+  );
   if (pathRules.length === 0) return undefined;
   for (const part of shape.every) {
     const { reads, writes } = pathArguments(part);
-    for (const [list, family] of [[reads, READ_FAMILY], [writes, EDIT_FAMILY]] as const) {
+    for (const [list, family] of [
+      [reads, READ_FAMILY],
+      [writes, EDIT_FAMILY],
+    ] as const) {
       for (const arg of list) {
         for (const file of expandArg(arg, state.cwd)) {
           const p = resolvePath(file, state.cwd);
-          const hit = pathRules.find((e) => family.has(e.rule.toolName) && state.pathsOf(e).some((pp) => patternMatchesEither(pp, p)));
+          const hit = pathRules.find(
+            (e) => family.has(e.rule.toolName) && state.pathsOf(e).some((pp) => patternMatchesEither(pp, p)),
+          );
           if (hit) return hit;
         }
       }
@@ -125,13 +162,23 @@ function expandArg(arg: string, cwd: string): string[] {
   return [arg, ...expandGlob(expandHome(arg), cwd)];
 }
 
-function firstMatch(state: PermissionState, entries: RuleEntry[], req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
-  return entries.find((e) => matchesStrict(state, e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape);
+function firstMatch(
+  state: PermissionState,
+  entries: RuleEntry[],
+  req: PermissionRequest,
+  shape: CallShape,
+): RuleEntry | undefined {
+  return (
+    entries.find((e) => matchesStrict(state, e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape)
+  );
 }
 
 /** Allow rules: every part of a command and the real path of every file must be covered. */
 function allowedByRules(state: PermissionState, req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
-  const entries = state.rules.allow.filter((e) => ruleNamesTool(e.rule, req.toolName) || (shape.kind === 'file' && !shape.edit && EDIT_FAMILY.has(e.rule.toolName)));
+  const entries = state.rules.allow.filter(
+    (e) =>
+      ruleNamesTool(e.rule, req.toolName) || (shape.kind === 'file' && !shape.edit && EDIT_FAMILY.has(e.rule.toolName)),
+  );
   const whole = entries.find((e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName));
   if (whole) return whole;
   if (shape.kind === 'bash') {
@@ -149,7 +196,9 @@ function allowedByRules(state: PermissionState, req: PermissionRequest, shape: C
   }
   if (shape.kind === 'file') {
     // An Edit permission implies Read permission on the same files.
-    return entries.find((e) => e.path && shape.paths.every((p) => state.pathsOf(e).some((pp) => patternMatchesReal(pp, p))));
+    return entries.find(
+      (e) => e.path && shape.paths.every((p) => state.pathsOf(e).some((pp) => patternMatchesReal(pp, p))),
+    );
   }
   return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req.toolName, req.input));
 }
@@ -188,7 +237,12 @@ function bashOutsidePath(state: PermissionState, shape: CallShape): string | und
   return undefined;
 }
 
-function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: CallShape, blocked?: string): { suggestions: PermissionUpdate[]; hint: string } {
+function suggestionsFor(
+  state: PermissionState,
+  req: PermissionRequest,
+  shape: CallShape,
+  blocked?: string,
+): { suggestions: PermissionUpdate[]; hint: string } {
   if (blocked !== undefined) {
     const searchesDir = req.toolName === 'Glob' || req.toolName === 'Grep' || req.toolName === 'LS';
     const dir = searchesDir ? blocked : path.dirname(blocked);
@@ -198,7 +252,9 @@ function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: C
     };
   }
   if (shape.kind === 'bash') {
-    const prefixes = [...new Set(shape.parsed.parts.filter((p) => p.words.length > 0 && !allowedPart(state, p)).map(suggestPrefix))];
+    const prefixes = [
+      ...new Set(shape.parsed.parts.filter((p) => p.words.length > 0 && !allowedPart(state, p)).map(suggestPrefix)),
+    ];
     const rules = prefixes.length > 0 && shape.parsed.unsafe.length === 0 ? prefixes : [];
     if (rules.length === 0) {
       return {
@@ -207,7 +263,14 @@ function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: C
       };
     }
     return {
-      suggestions: [{ type: 'addRules', rules: rules.map((r) => ({ toolName: 'Bash', ruleContent: r })), behavior: 'allow', destination: 'session' }],
+      suggestions: [
+        {
+          type: 'addRules',
+          rules: rules.map((r) => ({ toolName: 'Bash', ruleContent: r })),
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ],
       hint: `--allowedTools ${rules.map((r) => `"Bash(${r})"`).join(' ')}`,
     };
   }
@@ -216,7 +279,14 @@ function suggestionsFor(state: PermissionState, req: PermissionRequest, shape: C
     // As the reference offers it: this site from now on, not every site (and with the Bash
     // sandbox on, the same rule opens that domain to commands).
     return {
-      suggestions: [{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: `domain:${host}` }], behavior: 'allow', destination: 'session' }],
+      suggestions: [
+        {
+          type: 'addRules',
+          rules: [{ toolName: 'WebFetch', ruleContent: `domain:${host}` }],
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ],
       hint: `--allowedTools "WebFetch(domain:${host})"`,
     };
   }
@@ -249,7 +319,11 @@ function allowedPart(state: PermissionState, part: SimpleCommand): boolean {
 
 export function decidePermission(state: PermissionState, req: PermissionRequest): PermissionDecision {
   const decision = decide(state, req);
-  debugLog('permissions', () => `${req.toolName}: ${decision.behavior}${'reason' in decision && decision.reason ? ` (${decision.reason})` : ''} [mode ${state.mode}]`);
+  debugLog(
+    'permissions',
+    () =>
+      `${req.toolName}: ${decision.behavior}${'reason' in decision && decision.reason ? ` (${decision.reason})` : ''} [mode ${state.mode}]`,
+  );
   return decision;
 }
 
@@ -282,27 +356,60 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   // 3. A hook's deny; 4. ask (hook or ask rule).
   const hook = req.hookDecision;
   if (hook?.behavior === 'deny') {
-    return { behavior: 'deny', message: hook.reason || `Permission to use ${what} was denied by a PreToolUse hook.`, reason: 'hook' };
+    return {
+      behavior: 'deny',
+      message: hook.reason || `Permission to use ${what} was denied by a PreToolUse hook.`,
+      reason: 'hook',
+    };
   }
   // A question for the person is asked whatever the mode or the allow rules: the answer is the point.
   if (req.tool?.requiresUserInteraction) {
     if (req.toolName === 'ExitPlanMode' && state.mode !== 'plan') {
-      return { behavior: 'deny', message: 'ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead with the task.', reason: 'not in plan mode' };
+      return {
+        behavior: 'deny',
+        message:
+          'ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead with the task.',
+        reason: 'not in plan mode',
+      };
     }
     const reason = `${req.toolName} asks the user`;
     if (state.mode === 'dontAsk') {
-      return { behavior: 'deny', message: `${req.toolName} was not run: the session is in dontAsk mode, where no one is asked. Decide without the user and say what you assumed.`, reason: `dontAsk mode: ${reason}` };
+      return {
+        behavior: 'deny',
+        message: `${req.toolName} was not run: the session is in dontAsk mode, where no one is asked. Decide without the user and say what you assumed.`,
+        reason: `dontAsk mode: ${reason}`,
+      };
     }
-    return { behavior: 'ask', message: `${what} needs the user's answer.`, reason, suggestions: [], hint: 'a host that answers can_use_tool (--permission-prompt-tool stdio) or a person at the terminal', userInteraction: true };
+    return {
+      behavior: 'ask',
+      message: `${what} needs the user's answer.`,
+      reason,
+      suggestions: [],
+      hint: 'a host that answers can_use_tool (--permission-prompt-tool stdio) or a person at the terminal',
+      userInteraction: true,
+    };
   }
   // A command that asks to leave an active sandbox is always asked about: no rule, hook or mode
   // allows it on its own (dontAsk turns the ask into a deny).
   const sandbox = state.sandbox?.status.active ? state.sandbox : undefined;
-  const disableSandbox = shape.kind === 'bash' && (req.input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true;
+  const disableSandbox =
+    shape.kind === 'bash' &&
+    (req.input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true;
   if (sandbox && disableSandbox && sandbox.allowUnsandboxedCommands) {
     const reason = 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)';
-    if (mode === 'dontAsk') return { behavior: 'deny', message: `Permission to use ${what} outside the sandbox was denied: the session is in dontAsk mode.`, reason: `dontAsk mode: ${reason}` };
-    return { behavior: 'ask', message: `${what} needs permission: ${reason}.`, reason, suggestions: [], hint: '--permission-prompt-tool stdio (a command outside the sandbox is never allowed by a rule)' };
+    if (mode === 'dontAsk')
+      return {
+        behavior: 'deny',
+        message: `Permission to use ${what} outside the sandbox was denied: the session is in dontAsk mode.`,
+        reason: `dontAsk mode: ${reason}`,
+      };
+    return {
+      behavior: 'ask',
+      message: `${what} needs permission: ${reason}.`,
+      reason,
+      suggestions: [],
+      hint: '--permission-prompt-tool stdio (a command outside the sandbox is never allowed by a rule)',
+    };
   }
   const askRule = firstMatch(state, state.rules.ask, req, shape);
   if (hook?.behavior === 'ask' || askRule) {
@@ -323,23 +430,44 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   if (mode === 'bypassPermissions') {
     const server = [...state.mcpServersAsked].find((name) => req.toolName.startsWith(`mcp__${name}__`));
     if (server === undefined) return { behavior: 'allow', reason: 'mode bypassPermissions' };
-    return finishAsk(state, req, shape, what, `the MCP server "${server}" has the permission mode override "default" (its tools are asked about in bypassPermissions mode)`);
+    return finishAsk(
+      state,
+      req,
+      shape,
+      what,
+      `the MCP server "${server}" has the permission mode override "default" (its tools are asked about in bypassPermissions mode)`,
+    );
   }
   let blocked: string | undefined;
   if (shape.kind === 'file') {
     blocked = shape.paths.find((p) => !inWorkingDirs(p, state.workingDirs))?.real;
     if (blocked === undefined) {
-      if (readOnly && !shape.edit) return { behavior: 'allow', reason: 'read-only tool inside the working directories' };
+      if (readOnly && !shape.edit)
+        return { behavior: 'allow', reason: 'read-only tool inside the working directories' };
       if (mode === 'acceptEdits' && shape.edit) return { behavior: 'allow', reason: 'mode acceptEdits' };
     }
   } else if (readOnly && !NEVER_DEFAULT_ALLOWED.has(req.toolName) && !req.toolName.startsWith('mcp__')) {
     blocked = bashOutsidePath(state, shape);
     if (blocked === undefined) return { behavior: 'allow', reason: 'read-only tool' };
   }
-  return finishAsk(state, req, shape, what, blocked ? `${blocked} is outside the working directories` : 'no rule allows it', blocked);
+  return finishAsk(
+    state,
+    req,
+    shape,
+    what,
+    blocked ? `${blocked} is outside the working directories` : 'no rule allows it',
+    blocked,
+  );
 }
 
-function finishAsk(state: PermissionState, req: PermissionRequest, shape: CallShape, what: string, reason: string, blocked?: string): PermissionDecision {
+function finishAsk(
+  state: PermissionState,
+  req: PermissionRequest,
+  shape: CallShape,
+  what: string,
+  reason: string,
+  blocked?: string,
+): PermissionDecision {
   const { suggestions, hint } = suggestionsFor(state, req, shape, blocked);
   if (state.mode === 'dontAsk') {
     return {

@@ -11,11 +11,64 @@ const MAX_DEPTH = 3;
 
 /** Commands that only read, whatever their arguments (unless a check below says otherwise). */
 const PLAIN = new Set([
-  'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'pwd', 'stat', 'file', 'du', 'df', 'which',
-  'whoami', 'id', 'uname', 'echo', 'printf', 'sleep', 'true', 'false', 'basename', 'dirname', 'realpath',
-  'readlink', 'tree', 'cut', 'tr', 'nl', 'od', 'hexdump', 'jq', 'diff', 'cmp', 'comm', 'seq', 'printenv',
-  'type', 'ps', 'test', '[', 'md5sum', 'sha1sum', 'sha256sum', 'column', 'fold', 'rev', 'paste', 'expr',
-  'hostname', 'nproc', 'uptime', 'free', 'locale', 'tac', 'strings', 'env',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'egrep',
+  'fgrep',
+  'pwd',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'which',
+  'whoami',
+  'id',
+  'uname',
+  'echo',
+  'printf',
+  'sleep',
+  'true',
+  'false',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'tree',
+  'cut',
+  'tr',
+  'nl',
+  'od',
+  'hexdump',
+  'jq',
+  'diff',
+  'cmp',
+  'comm',
+  'seq',
+  'printenv',
+  'type',
+  'ps',
+  'test',
+  '[',
+  'md5sum',
+  'sha1sum',
+  'sha256sum',
+  'column',
+  'fold',
+  'rev',
+  'paste',
+  'expr',
+  'hostname',
+  'nproc',
+  'uptime',
+  'free',
+  'locale',
+  'tac',
+  'strings',
+  'env',
 ]);
 
 /** Per-command checks of the arguments, for commands that can write or run code with some options. */
@@ -32,8 +85,24 @@ const CHECKS: Record<string, (args: string[]) => boolean> = {
   git: gitReadOnly,
 };
 
-const GIT_READ = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'describe', 'shortlog', 'cat-file', 'grep', 'ls-tree', 'merge-base', 'reflog']);
-const GIT_BRANCH_WRITES = /^(-d|-D|-m|-M|-c|-C|-f|-u|--delete|--move|--copy|--force|--set-upstream-to.*|--unset-upstream|--edit-description|--track.*|--no-track)$/;
+const GIT_READ = new Set([
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'blame',
+  'describe',
+  'shortlog',
+  'cat-file',
+  'grep',
+  'ls-tree',
+  'merge-base',
+  'reflog',
+]);
+const GIT_BRANCH_WRITES =
+  /^(-d|-D|-m|-M|-c|-C|-f|-u|--delete|--move|--copy|--force|--set-upstream-to.*|--unset-upstream|--edit-description|--track.*|--no-track)$/;
 
 function gitReadOnly(args: string[]): boolean {
   let i = 0;
@@ -53,7 +122,12 @@ function gitReadOnly(args: string[]): boolean {
   if (sub === 'tag') return rest.every((x) => x === '-l' || x === '--list' || x === '-n');
   if (sub === 'remote') return rest.every((x) => x === '-v' || x === '--verbose');
   if (sub === 'stash') return rest[0] === 'list' || rest[0] === 'show';
-  if (sub === 'config') return rest.length > 0 && rest.every((x) => x === '--get' || x === '--list' || x === '-l' || x === '--get-all' || !x.startsWith('-')) && (rest.includes('--get') || rest.includes('--list') || rest.includes('-l') || rest.includes('--get-all'));
+  if (sub === 'config')
+    return (
+      rest.length > 0 &&
+      rest.every((x) => x === '--get' || x === '--list' || x === '-l' || x === '--get-all' || !x.startsWith('-')) &&
+      (rest.includes('--get') || rest.includes('--list') || rest.includes('-l') || rest.includes('--get-all'))
+    );
   return false;
 }
 

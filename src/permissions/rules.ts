@@ -64,5 +64,7 @@ export interface PermissionRuleValue {
 }
 
 export function ruleFromValue(v: PermissionRuleValue): PermissionRule {
-  return v.ruleContent === undefined || v.ruleContent === '' ? { toolName: v.toolName } : parseRule(`${v.toolName}(${v.ruleContent})`);
+  return v.ruleContent === undefined || v.ruleContent === ''
+    ? { toolName: v.toolName }
+    : parseRule(`${v.toolName}(${v.ruleContent})`);
 }

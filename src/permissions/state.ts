@@ -147,16 +147,15 @@ export class PermissionState {
    * made through the view (a host's "always allow", a mode, a directory) are the session's.
    */
   viewFrom(dir: string): PermissionState {
-    const base = this;
     const own = workingDir(dir, dir);
-    return Object.create(base, {
+    return Object.create(this, {
       cwd: { value: dir },
-      workingDirs: { get: () => [own, ...base.workingDirs], set: (v: WorkingDir[]) => (base.workingDirs = v) },
-      setMode: { value: base.setMode.bind(base) },
-      addDirectory: { value: base.addDirectory.bind(base) },
-      removeDirectory: { value: base.removeDirectory.bind(base) },
-      changed: { value: base.changed.bind(base) },
-      batch: { value: base.batch.bind(base) },
+      workingDirs: { get: () => [own, ...this.workingDirs], set: (v: WorkingDir[]) => (this.workingDirs = v) },
+      setMode: { value: this.setMode.bind(this) },
+      addDirectory: { value: this.addDirectory.bind(this) },
+      removeDirectory: { value: this.removeDirectory.bind(this) },
+      changed: { value: this.changed.bind(this) },
+      batch: { value: this.batch.bind(this) },
     }) as PermissionState;
   }
 

@@ -43,9 +43,11 @@ export const PLUGIN_ROOT_VAR = 'CLAUDE_PLUGIN_ROOT';
 
 /** `${CLAUDE_PLUGIN_ROOT}` (and `$CLAUDE_PLUGIN_ROOT` as a whole word) → the folder, in every string of a JSON value. */
 export function expandPluginRoot<T>(value: T, root: string): T {
-  if (typeof value === 'string') return value.replace(/\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT\b/g, () => root) as T;
+  if (typeof value === 'string')
+    return value.replace(/\$\{CLAUDE_PLUGIN_ROOT\}|\$CLAUDE_PLUGIN_ROOT\b/g, () => root) as T;
   if (Array.isArray(value)) return value.map((v) => expandPluginRoot(v, root)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandPluginRoot(v, root)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandPluginRoot(v, root)])) as T;
   return value;
 }
 
@@ -75,7 +77,10 @@ function exists(p: string): boolean {
 function inside(root: string, p: string, field: string, manifestFile: string): string {
   const abs = resolve(root, p);
   const rel = relative(root, abs);
-  if (isAbsolute(p) || rel === '..' || rel.startsWith(`..${sep}`)) throw new PluginError(`${manifestFile}: ${field}: "${p}" is outside the plugin folder (paths are relative to it, "./…")`);
+  if (isAbsolute(p) || rel === '..' || rel.startsWith(`..${sep}`))
+    throw new PluginError(
+      `${manifestFile}: ${field}: "${p}" is outside the plugin folder (paths are relative to it, "./…")`,
+    );
   if (!exists(abs)) throw new PluginError(`${manifestFile}: ${field}: "${p}" does not exist`);
   return abs;
 }
@@ -100,7 +105,10 @@ function readJson(file: string, what: string): unknown {
 function parseHooks(raw: unknown, where: string, root: string): CommandHooksConfig {
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   if (!obj) throw new PluginError(`${where}: hooks must be a JSON object ({"hooks": {Event: [{matcher, hooks}]}})`);
-  const events = obj.hooks !== undefined && typeof obj.hooks === 'object' && !Array.isArray(obj.hooks) ? obj.hooks : Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'description'));
+  const events =
+    obj.hooks !== undefined && typeof obj.hooks === 'object' && !Array.isArray(obj.hooks)
+      ? obj.hooks
+      : Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'description'));
   const r = hooksSettingsSchema.safeParse(events);
   if (!r.success) {
     const why = r.error.issues.map((i) => `${i.path.join('.') || 'hooks'}: ${i.message}`).join('; ');
@@ -114,10 +122,19 @@ function parseHooks(raw: unknown, where: string, root: string): CommandHooksConf
  * `${VAR:-default}` take the environment as in any .mcp.json (a variable not set makes that server
  * failed, naming it).
  */
-function parseMcp(raw: unknown, where: string, plugin: string, root: string, env: NodeJS.ProcessEnv): Map<string, McpServerConfig> {
+function parseMcp(
+  raw: unknown,
+  where: string,
+  plugin: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Map<string, McpServerConfig> {
   const obj = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
   if (!obj) throw new PluginError(`${where}: MCP servers must be a JSON object ({"mcpServers": {name: config}})`);
-  const servers = obj.mcpServers !== undefined && typeof obj.mcpServers === 'object' && !Array.isArray(obj.mcpServers) ? (obj.mcpServers as Record<string, unknown>) : obj;
+  const servers =
+    obj.mcpServers !== undefined && typeof obj.mcpServers === 'object' && !Array.isArray(obj.mcpServers)
+      ? (obj.mcpServers as Record<string, unknown>)
+      : obj;
   const out = new Map<string, McpServerConfig>();
   for (const [name, config] of Object.entries(servers)) {
     const scoped = pluginServerName(plugin, name);
@@ -125,7 +142,10 @@ function parseMcp(raw: unknown, where: string, plugin: string, root: string, env
     const missing = new Set<string>();
     const expanded = expandVars(expandPluginRoot(config, root), env, missing);
     if (missing.size) {
-      out.set(scoped, { type: 'unsupported', reason: `${where}: server "${name}": environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} not set (use \${VAR:-default} for a default)` });
+      out.set(scoped, {
+        type: 'unsupported',
+        reason: `${where}: server "${name}": environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')} not set (use \${VAR:-default} for a default)`,
+      });
       continue;
     }
     try {
@@ -135,16 +155,22 @@ function parseMcp(raw: unknown, where: string, plugin: string, root: string, env
       throw err;
     }
     // The server knows where its plugin lives, as hooks do.
-    if (parsed.type === undefined || parsed.type === 'stdio') parsed = { ...parsed, env: { [PLUGIN_ROOT_VAR]: root, ...parsed.env } };
+    if (parsed.type === undefined || parsed.type === 'stdio')
+      parsed = { ...parsed, env: { [PLUGIN_ROOT_VAR]: root, ...parsed.env } };
     out.set(scoped, parsed);
   }
   return out;
 }
 
 /** Read one plugin folder. Throws PluginError for a missing folder or a broken manifest, hooks or MCP file. */
-export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedPlugin> {
+export async function loadPlugin(
+  spec: PluginSpec,
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LoadedPlugin> {
   const root = resolve(cwd, spec.path);
-  if (!isDir(root)) throw new PluginError(`plugin folder ${spec.path}: ${exists(root) ? 'not a directory' : 'no such directory'}`);
+  if (!isDir(root))
+    throw new PluginError(`plugin folder ${spec.path}: ${exists(root) ? 'not a directory' : 'no such directory'}`);
   const manifest: PluginManifest = readManifest(root, basename(root));
   const manifestFile = join(root, '.claude-plugin', 'plugin.json');
   const name = manifest.name;
@@ -153,7 +179,10 @@ export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.Proc
 
   // Commands: commands/ and the manifest's extra files or folders.
   const commands: MarkdownCommand[] = [];
-  const commandSources = [...(isDir(join(root, 'commands')) ? [join(root, 'commands')] : []), ...listOf(manifest.commands).map((p) => inside(root, p, 'commands', manifestFile))];
+  const commandSources = [
+    ...(isDir(join(root, 'commands')) ? [join(root, 'commands')] : []),
+    ...listOf(manifest.commands).map((p) => inside(root, p, 'commands', manifestFile)),
+  ];
   for (const src of commandSources) {
     if (isDir(src)) {
       const { commands: found, problems } = await loadCommandDir(src, 'plugin');
@@ -162,7 +191,13 @@ export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.Proc
     } else if (src.endsWith('.md')) {
       try {
         const { parse } = await import('yaml');
-        const c = parseCommandMarkdown(readFileSync(src, 'utf8'), `${name}:${basename(src, '.md')}`, 'plugin', src, parse);
+        const c = parseCommandMarkdown(
+          readFileSync(src, 'utf8'),
+          `${name}:${basename(src, '.md')}`,
+          'plugin',
+          src,
+          parse,
+        );
         commands.push({ ...c, body: expand(c.body) });
       } catch (err) {
         warnings.push(`${src}: ${(err as Error).message}; the command was skipped`);
@@ -172,7 +207,10 @@ export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.Proc
 
   // Agents: agents/*.md and the manifest's extra files or folders.
   const agents: AgentDef[] = [];
-  const agentSources = [...(isDir(join(root, 'agents')) ? [join(root, 'agents')] : []), ...listOf(manifest.agents).map((p) => inside(root, p, 'agents', manifestFile))];
+  const agentSources = [
+    ...(isDir(join(root, 'agents')) ? [join(root, 'agents')] : []),
+    ...listOf(manifest.agents).map((p) => inside(root, p, 'agents', manifestFile)),
+  ];
   for (const src of agentSources) {
     if (isDir(src)) {
       const { agents: found, problems } = await loadAgentDir(src, 'plugin');
@@ -191,26 +229,38 @@ export async function loadPlugin(spec: PluginSpec, cwd: string, env: NodeJS.Proc
 
   // Skills: skills/<skill>/SKILL.md and the manifest's extra folders.
   const skills: SkillEntry[] = [];
-  const skillRoots = [...(isDir(join(root, 'skills')) ? [join(root, 'skills')] : []), ...listOf(manifest.skills).map((p) => inside(root, p, 'skills', manifestFile))];
+  const skillRoots = [
+    ...(isDir(join(root, 'skills')) ? [join(root, 'skills')] : []),
+    ...listOf(manifest.skills).map((p) => inside(root, p, 'skills', manifestFile)),
+  ];
   for (const dir of skillRoots) {
-    for (const s of await loadSkillDir(dir, 'plugin', (m) => warnings.push(m))) skills.push({ ...s, name: `${name}:${s.name}`, body: expand(s.body) });
+    for (const s of await loadSkillDir(dir, 'plugin', (m) => warnings.push(m)))
+      skills.push({ ...s, name: `${name}:${s.name}`, body: expand(s.body) });
   }
 
   // Hooks: hooks/hooks.json, or the manifest's path or inline object (which replaces it).
   let hooks: CommandHooksConfig = {};
   if (typeof manifest.hooks === 'object') hooks = parseHooks(manifest.hooks, `${manifestFile}: hooks`, root);
   else {
-    const file = manifest.hooks !== undefined ? inside(root, manifest.hooks, 'hooks', manifestFile) : join(root, 'hooks', 'hooks.json');
+    const file =
+      manifest.hooks !== undefined
+        ? inside(root, manifest.hooks, 'hooks', manifestFile)
+        : join(root, 'hooks', 'hooks.json');
     if (manifest.hooks !== undefined || exists(file)) hooks = parseHooks(readJson(file, 'hooks file'), file, root);
   }
 
   // MCP servers: .mcp.json, or the manifest's path or inline object; none with skipMcp.
   let mcpServers = new Map<string, McpServerConfig>();
   if (!spec.skipMcp) {
-    if (typeof manifest.mcpServers === 'object') mcpServers = parseMcp(manifest.mcpServers, `${manifestFile}: mcpServers`, name, root, env);
+    if (typeof manifest.mcpServers === 'object')
+      mcpServers = parseMcp(manifest.mcpServers, `${manifestFile}: mcpServers`, name, root, env);
     else {
-      const file = manifest.mcpServers !== undefined ? inside(root, manifest.mcpServers, 'mcpServers', manifestFile) : join(root, '.mcp.json');
-      if (manifest.mcpServers !== undefined || exists(file)) mcpServers = parseMcp(readJson(file, 'MCP config'), file, name, root, env);
+      const file =
+        manifest.mcpServers !== undefined
+          ? inside(root, manifest.mcpServers, 'mcpServers', manifestFile)
+          : join(root, '.mcp.json');
+      if (manifest.mcpServers !== undefined || exists(file))
+        mcpServers = parseMcp(readJson(file, 'MCP config'), file, name, root, env);
     }
   }
 

@@ -8,12 +8,17 @@ import { z } from 'zod';
 export class PluginError extends Error {}
 
 /** A name is a namespace (`name:command`, `mcp__plugin_name_server__tool`): no spaces, no colons. */
-const pluginName = z
-  .string({ error: 'must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'must be letters, digits, ".", "_" or "-" (kebab-case, no spaces or colons)' });
+const pluginName = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+  error: 'must be letters, digits, ".", "_" or "-" (kebab-case, no spaces or colons)',
+});
 
-const pathList = z.union([z.string(), z.array(z.string())], { error: 'must be a path or a list of paths (relative to the plugin root, "./…")' });
-const objectOrPath = (what: string) => z.union([z.string(), z.record(z.string(), z.unknown())], { error: `must be a path (relative to the plugin root) or an inline ${what} object` });
+const pathList = z.union([z.string(), z.array(z.string())], {
+  error: 'must be a path or a list of paths (relative to the plugin root, "./…")',
+});
+const objectOrPath = (what: string) =>
+  z.union([z.string(), z.record(z.string(), z.unknown())], {
+    error: `must be a path (relative to the plugin root) or an inline ${what} object`,
+  });
 
 export const pluginManifestSchema = z.looseObject({
   name: pluginName,
@@ -36,9 +41,13 @@ export function readManifest(root: string, folderName: string): PluginManifest {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new PluginError(`${file}: cannot read the manifest: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new PluginError(`${file}: cannot read the manifest: ${(err as Error).message}`);
     const r = pluginName.safeParse(folderName);
-    if (!r.success) throw new PluginError(`${root}: no ${MANIFEST_PATH}, and the folder name "${folderName}" is not a usable plugin name: ${r.error.issues[0]?.message}`);
+    if (!r.success)
+      throw new PluginError(
+        `${root}: no ${MANIFEST_PATH}, and the folder name "${folderName}" is not a usable plugin name: ${r.error.issues[0]?.message}`,
+      );
     return { name: folderName };
   }
   let raw: unknown;

@@ -27,7 +27,8 @@ export class PluginSet {
     for (const spec of specs) {
       const p = await loadPlugin(spec, this.cwd);
       const twin = this.loaded.find((x) => x.name === p.name);
-      if (twin && twin.path !== p.path) throw new PluginError(`two plugins are named "${p.name}": ${twin.path} and ${p.path}`);
+      if (twin && twin.path !== p.path)
+        throw new PluginError(`two plugins are named "${p.name}": ${twin.path} and ${p.path}`);
       if (twin) continue; // the same folder named twice
       for (const w of p.warnings) this.warn(`plugin ${p.name}: ${w}`);
       this.specs.push(spec);

@@ -54,10 +54,19 @@ export async function applyPlugins(plugins: LoadedPlugin[], t: PluginTargets): P
 
 /** system/init's `plugins` and reload_plugins' list. */
 export function pluginInfo(plugins: LoadedPlugin[]): Array<{ name: string; path: string; version?: string }> {
-  return plugins.map((p) => ({ name: p.name, path: p.path, ...(p.version !== undefined ? { version: p.version } : {}) }));
+  return plugins.map((p) => ({
+    name: p.name,
+    path: p.path,
+    ...(p.version !== undefined ? { version: p.version } : {}),
+  }));
 }
 
-export function registerPluginControlHandlers(channel: ControlChannel, set: PluginSet, targets: PluginTargets, view: PluginSessionView): void {
+export function registerPluginControlHandlers(
+  channel: ControlChannel,
+  set: PluginSet,
+  targets: PluginTargets,
+  view: PluginSessionView,
+): void {
   const answer = async (extra: Record<string, unknown>, errorCount: number) => ({
     commands: view.commands(),
     agents: view.agents(),
@@ -69,7 +78,10 @@ export function registerPluginControlHandlers(channel: ControlChannel, set: Plug
   channel.on('reload_plugins', async (raw) => {
     const req = parseControlRequest(reloadPluginsRequestSchema, raw, 'reload_plugins');
     if (req.refuse_if_busy && view.busy())
-      throw new CodedControlError('reload_plugins: the session is busy (a turn is running or queued); nothing was reloaded — ask again once it is idle', 'reload_plugins_busy');
+      throw new CodedControlError(
+        'reload_plugins: the session is busy (a turn is running or queued); nothing was reloaded — ask again once it is idle',
+        'reload_plugins_busy',
+      );
     const prepared: PluginReload = await set.prepareReload(specsFromConfigs(req.add_plugins ?? []));
     for (const e of prepared.errors) view.warn(`reload_plugins: ${e}`);
     if (req.hold_on_cache_impact) {
@@ -78,7 +90,13 @@ export function registerPluginControlHandlers(channel: ControlChannel, set: Plug
       const added = [...after].filter((n) => !before.has(n));
       const removed = [...before].filter((n) => !after.has(n));
       if (view.hasHistory() && (added.length || removed.length))
-        return answer({ held: true, cache_impact: { mcp_servers_added: added, mcp_servers_removed: removed, lsp_tool_change: null } }, prepared.errors.length);
+        return answer(
+          {
+            held: true,
+            cache_impact: { mcp_servers_added: added, mcp_servers_removed: removed, lsp_tool_change: null },
+          },
+          prepared.errors.length,
+        );
     }
     set.commit(prepared);
     await applyPlugins(prepared.plugins, targets);

@@ -23,7 +23,13 @@ export interface SystemPromptParts {
 
 /** Where the agent runs: the same block for the main agent and every subagent. */
 export function envBlock(cwd: string): string {
-  return ['<env>', `Working directory: ${cwd}`, `Platform: ${platform()}`, `Today's date: ${new Date().toISOString().slice(0, 10)}`, '</env>'].join('\n');
+  return [
+    '<env>',
+    `Working directory: ${cwd}`,
+    `Platform: ${platform()}`,
+    `Today's date: ${new Date().toISOString().slice(0, 10)}`,
+    '</env>',
+  ].join('\n');
 }
 
 const DEFAULT_STATIC = [
@@ -32,7 +38,8 @@ const DEFAULT_STATIC = [
 ].join('\n');
 
 /** The default prompt's opening without its software-engineering instructions (a style that drops them). */
-const STYLE_ONLY_STATIC = 'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user by using the tools you are given, answering as the output style below asks.';
+const STYLE_ONLY_STATIC =
+  'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user by using the tools you are given, answering as the output style below asks.';
 
 /** The default prompt's static part with the output style's instructions, when one is in use. */
 function defaultStatic(style: SystemPromptParts['outputStyle']): string {
@@ -57,7 +64,9 @@ export function splitAtBoundary(custom: string | string[]): [string, string] {
 
 function hasCustom(custom: SystemPromptParts['custom']): custom is string | string[] {
   if (custom === undefined) return false;
-  return typeof custom === 'string' ? custom.trim() !== '' : custom.some((x) => x.trim() !== '' && x !== DYNAMIC_BOUNDARY);
+  return typeof custom === 'string'
+    ? custom.trim() !== ''
+    : custom.some((x) => x.trim() !== '' && x !== DYNAMIC_BOUNDARY);
 }
 
 export function buildSystemPrompt(p: SystemPromptParts): SystemBlocks {

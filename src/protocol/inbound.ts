@@ -48,13 +48,21 @@ export const controlCancelSchema = z.looseObject({
 
 export const keepAliveSchema = z.looseObject({ type: z.literal('keep_alive') });
 
-const inboundMembers = [userMessageSchema, controlRequestSchema, controlResponseSchema, controlCancelSchema, keepAliveSchema] as const;
+const inboundMembers = [
+  userMessageSchema,
+  controlRequestSchema,
+  controlResponseSchema,
+  controlCancelSchema,
+  keepAliveSchema,
+] as const;
 export const inboundSchema = z.discriminatedUnion('type', [...inboundMembers]);
 export type Inbound = z.infer<typeof inboundSchema>;
 export const INBOUND_TYPES: readonly string[] = inboundMembers.map((m) => m.shape.type.value);
 
 /** What is wrong with a parsed stdin line, in words a person can act on; or the valid message. */
-export function describeInboundProblem(json: unknown): { problem: string; message?: undefined } | { problem?: undefined; message: Inbound } {
+export function describeInboundProblem(
+  json: unknown,
+): { problem: string; message?: undefined } | { problem?: undefined; message: Inbound } {
   const expected = `expected one of: ${INBOUND_TYPES.join(', ')}`;
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     const got = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
@@ -62,7 +70,10 @@ export function describeInboundProblem(json: unknown): { problem: string; messag
   }
   const type = (json as { type?: unknown }).type;
   if (type === undefined) return { problem: `not a message: it has no "type" field (${expected})` };
-  if (typeof type !== 'string') return { problem: `not a message: its "type" is ${JSON.stringify(type)?.slice(0, 80)}, not a string (${expected})` };
+  if (typeof type !== 'string')
+    return {
+      problem: `not a message: its "type" is ${JSON.stringify(type)?.slice(0, 80)}, not a string (${expected})`,
+    };
   if (!INBOUND_TYPES.includes(type)) {
     const shown = type.length > 80 ? `${type.slice(0, 80)}…` : type;
     return { problem: `unknown message type ${JSON.stringify(shown)} (${expected})` };
@@ -88,7 +99,11 @@ export const sdkPluginConfigSchema = z.looseObject({
 export const reloadPluginsRequestSchema = z.looseObject({
   subtype: z.literal('reload_plugins'),
   hold_on_cache_impact: z.boolean().optional(),
-  add_plugins: z.array(sdkPluginConfigSchema.refine((p) => isAbsolute(p.path), { error: 'add_plugins: each path must be absolute' })).optional(),
+  add_plugins: z
+    .array(
+      sdkPluginConfigSchema.refine((p) => isAbsolute(p.path), { error: 'add_plugins: each path must be absolute' }),
+    )
+    .optional(),
   refuse_if_busy: z.boolean().optional(),
 });
 
@@ -139,7 +154,11 @@ export const setMaxThinkingTokensRequestSchema = z.looseObject({
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => (i.path.length && !namesField(i.message, i.path[i.path.length - 1]) ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .map((i) =>
+      i.path.length && !namesField(i.message, i.path[i.path.length - 1])
+        ? `${i.path.join('.')}: ${i.message}`
+        : i.message,
+    )
     .join('; ');
 }
 

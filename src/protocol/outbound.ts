@@ -143,15 +143,37 @@ export const taskProgressSchema = z.strictObject({
 export const backgroundTasksChangedSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('background_tasks_changed'),
-  tasks: z.array(z.strictObject({ task_id: z.string(), task_type: z.string(), subagent_type: z.string().optional(), description: z.string() })),
+  tasks: z.array(
+    z.strictObject({
+      task_id: z.string(),
+      task_type: z.string(),
+      subagent_type: z.string().optional(),
+      description: z.string(),
+    }),
+  ),
   ...envelope,
 });
 
-export const teamProblemSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('team_problem'), message: z.string(), ...envelope });
+export const teamProblemSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('team_problem'),
+  message: z.string(),
+  ...envelope,
+});
 
-export const promptBlockedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('prompt_blocked'), reason: z.string(), ...envelope });
+export const promptBlockedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('prompt_blocked'),
+  reason: z.string(),
+  ...envelope,
+});
 
-export const hookSystemMessageSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_system_message'), message: z.string(), ...envelope });
+export const hookSystemMessageSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('hook_system_message'),
+  message: z.string(),
+  ...envelope,
+});
 
 const hookWho = { hook_id: z.string(), hook_name: z.string(), hook_event: z.string() };
 const hookOutput = { output: z.string(), stdout: z.string(), stderr: z.string() };
@@ -164,9 +186,20 @@ export const elicitationCompleteSchema = z.strictObject({
   ...envelope,
 });
 
-export const hookStartedSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_started'), ...hookWho, ...envelope });
+export const hookStartedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('hook_started'),
+  ...hookWho,
+  ...envelope,
+});
 
-export const hookProgressSchema = z.strictObject({ type: z.literal('system'), subtype: z.literal('hook_progress'), ...hookWho, ...hookOutput, ...envelope });
+export const hookProgressSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('hook_progress'),
+  ...hookWho,
+  ...hookOutput,
+  ...envelope,
+});
 
 export const hookResponseSchema = z.strictObject({
   type: z.literal('system'),
@@ -197,7 +230,10 @@ export const assistantSchema = z.strictObject({
 
 export const userOutSchema = z.strictObject({
   type: z.literal('user'),
-  message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) }),
+  message: z.looseObject({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+  }),
   parent_tool_use_id: z.string().nullable(),
   tool_use_result: z.unknown().optional(),
   ...envelope,

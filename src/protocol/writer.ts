@@ -36,7 +36,7 @@ export class StdoutWriter {
 
   /** Write one protocol message as one line. Resolves when it may be followed without buffering. */
   send(message: object): Promise<void> {
-    return this.sendRaw(JSON.stringify(message) + '\n');
+    return this.sendRaw(`${JSON.stringify(message)}\n`);
   }
 
   /** Write text as is (text output mode). */

@@ -1,5 +1,26 @@
 export { runBashCommand, violationNote, type BashRunOptions, type BashRunResult } from './run.js';
-export { setupSandbox, buildRuntimeConfig, SandboxStartupError, type CommandSandbox, type SandboxStatus, type SandboxSetupOptions } from './runtime.js';
-export { mergeSandboxSettings, rulesToSandbox, rulePathToSandboxPaths, isExcludedCommand, resolveSettingsPath, type MergedSandboxSettings } from './policy.js';
+export {
+  setupSandbox,
+  buildRuntimeConfig,
+  SandboxStartupError,
+  type CommandSandbox,
+  type SandboxStatus,
+  type SandboxSetupOptions,
+} from './runtime.js';
+export {
+  mergeSandboxSettings,
+  rulesToSandbox,
+  rulePathToSandboxPaths,
+  isExcludedCommand,
+  resolveSettingsPath,
+  type MergedSandboxSettings,
+} from './policy.js';
 export { sandboxSettingsSchema, unsupportedSandboxKeys, type SandboxSettings } from './settings.js';
-export { sessionLimits, linkedWorktreeGitDir, fitRuntimeConfig, createLiveLimits, type SessionLimits, type LiveLimits } from './liveLimits.js';
+export {
+  sessionLimits,
+  linkedWorktreeGitDir,
+  fitRuntimeConfig,
+  createLiveLimits,
+  type SessionLimits,
+  type LiveLimits,
+} from './liveLimits.js';

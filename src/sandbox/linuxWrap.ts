@@ -7,16 +7,65 @@
 
 /** bubblewrap 0.8's options and how many arguments each takes (`bwrap --help`). */
 const BWRAP_ARITY: Record<string, number> = {
-  '--args': 1, '--unshare-all': 0, '--share-net': 0, '--unshare-user': 0, '--unshare-user-try': 0, '--unshare-ipc': 0,
-  '--unshare-pid': 0, '--unshare-net': 0, '--unshare-uts': 0, '--unshare-cgroup': 0, '--unshare-cgroup-try': 0,
-  '--userns': 1, '--userns2': 1, '--disable-userns': 0, '--assert-userns-disabled': 0, '--pidns': 1, '--uid': 1,
-  '--gid': 1, '--hostname': 1, '--chdir': 1, '--clearenv': 0, '--setenv': 2, '--unsetenv': 1, '--lock-file': 1,
-  '--sync-fd': 1, '--bind': 2, '--bind-try': 2, '--dev-bind': 2, '--dev-bind-try': 2, '--ro-bind': 2,
-  '--ro-bind-try': 2, '--bind-fd': 2, '--ro-bind-fd': 2, '--remount-ro': 1, '--exec-label': 1, '--file-label': 1,
-  '--proc': 1, '--dev': 1, '--tmpfs': 1, '--mqueue': 1, '--dir': 1, '--file': 2, '--bind-data': 2,
-  '--ro-bind-data': 2, '--symlink': 2, '--seccomp': 1, '--add-seccomp-fd': 1, '--block-fd': 1,
-  '--userns-block-fd': 1, '--info-fd': 1, '--json-status-fd': 1, '--new-session': 0, '--die-with-parent': 0,
-  '--as-pid-1': 0, '--cap-add': 1, '--cap-drop': 1, '--perms': 1, '--size': 1, '--chmod': 2,
+  '--args': 1,
+  '--unshare-all': 0,
+  '--share-net': 0,
+  '--unshare-user': 0,
+  '--unshare-user-try': 0,
+  '--unshare-ipc': 0,
+  '--unshare-pid': 0,
+  '--unshare-net': 0,
+  '--unshare-uts': 0,
+  '--unshare-cgroup': 0,
+  '--unshare-cgroup-try': 0,
+  '--userns': 1,
+  '--userns2': 1,
+  '--disable-userns': 0,
+  '--assert-userns-disabled': 0,
+  '--pidns': 1,
+  '--uid': 1,
+  '--gid': 1,
+  '--hostname': 1,
+  '--chdir': 1,
+  '--clearenv': 0,
+  '--setenv': 2,
+  '--unsetenv': 1,
+  '--lock-file': 1,
+  '--sync-fd': 1,
+  '--bind': 2,
+  '--bind-try': 2,
+  '--dev-bind': 2,
+  '--dev-bind-try': 2,
+  '--ro-bind': 2,
+  '--ro-bind-try': 2,
+  '--bind-fd': 2,
+  '--ro-bind-fd': 2,
+  '--remount-ro': 1,
+  '--exec-label': 1,
+  '--file-label': 1,
+  '--proc': 1,
+  '--dev': 1,
+  '--tmpfs': 1,
+  '--mqueue': 1,
+  '--dir': 1,
+  '--file': 2,
+  '--bind-data': 2,
+  '--ro-bind-data': 2,
+  '--symlink': 2,
+  '--seccomp': 1,
+  '--add-seccomp-fd': 1,
+  '--block-fd': 1,
+  '--userns-block-fd': 1,
+  '--info-fd': 1,
+  '--json-status-fd': 1,
+  '--new-session': 0,
+  '--die-with-parent': 0,
+  '--as-pid-1': 0,
+  '--cap-add': 1,
+  '--cap-drop': 1,
+  '--perms': 1,
+  '--size': 1,
+  '--chmod': 2,
 };
 
 /** A word as the runtime quotes it: bare when every character is plain, else in single quotes. */
@@ -129,15 +178,29 @@ export function reshapeLinuxWrap(w: LinuxWrap, o: ReshapeOptions): string[] {
  */
 function seccompStart(inner: string, shell: string, runner: string): string[] | undefined {
   const outer = shellWords(inner);
-  if (!outer || outer.length !== 3 || outer[0] !== shell || outer[1] !== '-c') return undefined;
+  if (outer?.length !== 3 || outer[0] !== shell || outer[1] !== '-c') return undefined;
   const lines = outer[2].split('\n');
   if (lines.length < 2) return undefined;
   const bridges = lines.slice(0, -1);
-  if (!bridges.every((l) => /(^|[/'])socat'? TCP-LISTEN:\d+,fork,reuseaddr UNIX-CONNECT:\S+ >\/dev\/null 2>&1 &$/.test(l) || l.startsWith('trap '))) return undefined;
+  if (
+    !bridges.every(
+      (l) =>
+        /(^|[/'])socat'? TCP-LISTEN:\d+,fork,reuseaddr UNIX-CONNECT:\S+ >\/dev\/null 2>&1 &$/.test(l) ||
+        l.startsWith('trap '),
+    )
+  )
+    return undefined;
   // The last line may carry the runner with newlines; it is everything after the bridges.
   const last = shellWords(outer[2].slice(bridges.join('\n').length + 1));
   if (!last) return undefined;
   if (last.length === 2 && last[0] === 'eval' && last[1] === runner) return [];
-  if (last.length === 4 && /(^|\/)apply-seccomp$/.test(last[0]) && last[1] === shell && last[2] === '-c' && last[3] === runner) return [last[0]];
+  if (
+    last.length === 4 &&
+    /(^|\/)apply-seccomp$/.test(last[0]) &&
+    last[1] === shell &&
+    last[2] === '-c' &&
+    last[3] === runner
+  )
+    return [last[0]];
   return undefined;
 }

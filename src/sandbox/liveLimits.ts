@@ -53,10 +53,18 @@ export function linkedWorktreeGitDir(dir: string): string | undefined {
 }
 
 /** A zod-like check (the library's SandboxRuntimeConfigSchema.safeParse). */
-export type ConfigCheck = (config: unknown) => { success: true } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+export type ConfigCheck = (
+  config: unknown,
+) => { success: true } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 
 /** The runtime config's lists that rules and directories feed: an entry the library rejects is dropped alone. */
-const LISTS = new Set(['network.allowedDomains', 'network.deniedDomains', 'filesystem.denyRead', 'filesystem.allowWrite', 'filesystem.denyWrite']);
+const LISTS = new Set([
+  'network.allowedDomains',
+  'network.deniedDomains',
+  'filesystem.denyRead',
+  'filesystem.allowWrite',
+  'filesystem.denyWrite',
+]);
 
 export type Fitted<C> = { config: C; dropped: string[] } | { error: string };
 
@@ -75,7 +83,8 @@ export function fitRuntimeConfig<C extends object>(config: C, check: ConfigCheck
     for (const issue of r.error.issues) {
       const [group, key, index] = issue.path;
       const list = `${String(group)}.${String(key)}`;
-      if (!LISTS.has(list) || typeof index !== 'number') return { error: `${issue.path.map(String).join('.')}: ${issue.message}` };
+      if (!LISTS.has(list) || typeof index !== 'number')
+        return { error: `${issue.path.map(String).join('.')}: ${issue.message}` };
       const entries = (current as Record<string, Record<string, unknown[]>>)[group as string][key as string];
       dropped.push(`${list} entry ${JSON.stringify(entries[index])}: ${issue.message}`);
       if (!remove.has(list)) remove.set(list, new Set());
@@ -160,21 +169,28 @@ export function createLiveLimits<C extends WriteLists>(deps: LiveLimitsDeps<C>):
       try {
         next = deps.build(now);
       } catch (err) {
-        warnOnce(`sandbox: the permission change could not be applied to the sandbox (${(err as Error).message}); its limits stay as they were`);
+        warnOnce(
+          `sandbox: the permission change could not be applied to the sandbox (${(err as Error).message}); its limits stay as they were`,
+        );
         return false;
       }
       const fitted = fitRuntimeConfig(next, deps.check);
       if ('error' in fitted) {
-        warnOnce(`sandbox: the permission change could not be applied to the sandbox (${fitted.error}); its limits stay as they were`);
+        warnOnce(
+          `sandbox: the permission change could not be applied to the sandbox (${fitted.error}); its limits stay as they were`,
+        );
         return false;
       }
-      for (const d of fitted.dropped) warnOnce(`sandbox: left out of the sandbox's limits, which the sandbox runtime rejects: ${d}`);
+      for (const d of fitted.dropped)
+        warnOnce(`sandbox: left out of the sandbox's limits, which the sandbox runtime rejects: ${d}`);
       const text = JSON.stringify(fitted.config);
       if (text === currentText) return false;
       try {
         deps.update(fitted.config);
       } catch (err) {
-        warnOnce(`sandbox: the permission change could not be applied to the sandbox (${(err as Error).message}); its limits stay as they were`);
+        warnOnce(
+          `sandbox: the permission change could not be applied to the sandbox (${(err as Error).message}); its limits stay as they were`,
+        );
         return false;
       }
       current = fitted.config;

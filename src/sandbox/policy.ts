@@ -11,7 +11,11 @@ import type { SandboxSettings } from './settings.js';
 /** The sandbox settings of every source merged: plain keys from the highest source, lists joined. */
 export interface MergedSandboxSettings extends SandboxSettings {
   filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[] };
-  network: NonNullable<SandboxSettings['network']> & { allowedDomains: string[]; deniedDomains: string[]; allowUnixSockets: string[] };
+  network: NonNullable<SandboxSettings['network']> & {
+    allowedDomains: string[];
+    deniedDomains: string[];
+    allowUnixSockets: string[];
+  };
   excludedCommands: string[];
   ignoreViolations: Record<string, string[]>;
 }
@@ -57,11 +61,15 @@ export function mergeSandboxSettings(files: LoadedFile[], cwd: string, configDir
       Object.assign(n, rest);
       n.allowedDomains = uniq([...n.allowedDomains, ...(allowedDomains ?? [])]);
       n.deniedDomains = uniq([...n.deniedDomains, ...(deniedDomains ?? [])]);
-      n.allowUnixSockets = uniq([...n.allowUnixSockets, ...(allowUnixSockets ?? []).map((p) => resolveSettingsPath(p, root))]);
+      n.allowUnixSockets = uniq([
+        ...n.allowUnixSockets,
+        ...(allowUnixSockets ?? []).map((p) => resolveSettingsPath(p, root)),
+      ]);
     }
     if (excludedCommands) out.excludedCommands = uniq([...out.excludedCommands, ...excludedCommands]);
     if (ignoreViolations) {
-      for (const [cmd, paths] of Object.entries(ignoreViolations)) out.ignoreViolations[cmd] = uniq([...(out.ignoreViolations[cmd] ?? []), ...paths]);
+      for (const [cmd, paths] of Object.entries(ignoreViolations))
+        out.ignoreViolations[cmd] = uniq([...(out.ignoreViolations[cmd] ?? []), ...paths]);
     }
   }
   return out;
@@ -83,14 +91,23 @@ export function rulePathToSandboxPaths(content: string, cwd: string, home = os.h
 }
 
 /** The parts of the permission rules the sandbox turns into filesystem and network limits. */
-export function rulesToSandbox(rules: { allow: string[]; deny: string[] }, cwd: string): {
+export function rulesToSandbox(
+  rules: { allow: string[]; deny: string[] },
+  cwd: string,
+): {
   denyRead: string[];
   denyWrite: string[];
   allowWrite: string[];
   allowedDomains: string[];
   deniedDomains: string[];
 } {
-  const out = { denyRead: [] as string[], denyWrite: [] as string[], allowWrite: [] as string[], allowedDomains: [] as string[], deniedDomains: [] as string[] };
+  const out = {
+    denyRead: [] as string[],
+    denyWrite: [] as string[],
+    allowWrite: [] as string[],
+    allowedDomains: [] as string[],
+    deniedDomains: [] as string[],
+  };
   const each = (list: string[], fn: (tool: string, content: string) => void) => {
     for (const text of list) {
       let rule;
@@ -99,17 +116,20 @@ export function rulesToSandbox(rules: { allow: string[]; deny: string[] }, cwd: 
       } catch {
         continue; // the permission state reports bad rules; the sandbox need not say it twice
       }
-      if (rule.ruleContent !== undefined && rule.ruleContent !== '' && rule.ruleContent !== '*') fn(rule.toolName, rule.ruleContent);
+      if (rule.ruleContent !== undefined && rule.ruleContent !== '' && rule.ruleContent !== '*')
+        fn(rule.toolName, rule.ruleContent);
     }
   };
   each(rules.deny, (tool, content) => {
     if (READ_FAMILY.has(tool)) out.denyRead.push(...rulePathToSandboxPaths(content, cwd));
     else if (EDIT_FAMILY.has(tool)) out.denyWrite.push(...rulePathToSandboxPaths(content, cwd));
-    else if (tool === 'WebFetch' && content.startsWith('domain:')) out.deniedDomains.push(content.slice('domain:'.length));
+    else if (tool === 'WebFetch' && content.startsWith('domain:'))
+      out.deniedDomains.push(content.slice('domain:'.length));
   });
   each(rules.allow, (tool, content) => {
     if (EDIT_FAMILY.has(tool)) out.allowWrite.push(...rulePathToSandboxPaths(content, cwd));
-    else if (tool === 'WebFetch' && content.startsWith('domain:')) out.allowedDomains.push(content.slice('domain:'.length));
+    else if (tool === 'WebFetch' && content.startsWith('domain:'))
+      out.allowedDomains.push(content.slice('domain:'.length));
   });
   return out;
 }
@@ -123,7 +143,9 @@ export function isExcludedCommand(patterns: string[], command: string): boolean 
   if (patterns.length === 0) return false;
   const parsed = parseBashCommand(command);
   if (parsed.unsafe.length > 0 || parsed.parts.length === 0) return false;
-  const compiled = patterns.map((p) => (/(:\*| \*)$/.test(p.trim()) ? compileBashPattern(p) : compileBashPattern(`${p.trim()}:*`)));
+  const compiled = patterns.map((p) =>
+    /(:\*| \*)$/.test(p.trim()) ? compileBashPattern(p) : compileBashPattern(`${p.trim()}:*`),
+  );
   const parts = allParts(command);
   return parts.every((part) => compiled.some((c) => partMatches(c, part)));
 }

@@ -22,7 +22,7 @@ export interface BashRunResult extends GroupRunResult {
 
 export async function runBashCommand(command: string, opts: BashRunOptions): Promise<BashRunResult> {
   const { sandbox, disableSandbox, commandId, ...run } = opts;
-  if (!sandbox || !sandbox.sandboxes(command, disableSandbox)) {
+  if (!sandbox?.sandboxes(command, disableSandbox)) {
     return { ...(await runShellCommand(command, run)), sandboxed: false, violations: [] };
   }
   let wrapped;
@@ -31,12 +31,28 @@ export async function runBashCommand(command: string, opts: BashRunOptions): Pro
   } catch (err) {
     // Never fall back to running it unsandboxed.
     const message = `The sandbox could not prepare this command, so it was not run: ${(err as Error).message}`;
-    return { stdout: '', stderr: message, combined: message, exitCode: 1, signal: null, timedOut: false, aborted: run.signal?.aborted ?? false, truncatedChars: 0, sandboxed: true, violations: [] };
+    return {
+      stdout: '',
+      stderr: message,
+      combined: message,
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      aborted: run.signal?.aborted ?? false,
+      truncatedChars: 0,
+      sandboxed: true,
+      violations: [],
+    };
   }
   let result: GroupRunResult;
   let violations: string[] = [];
   const runWrapped = (w: WrappedCommand, onOutput = run.onOutput) =>
-    runShellCommand(w.command, { ...run, onOutput, env: { ...(run.env ?? process.env), ...w.env }, ...(w.argv ? { argv: w.argv } : {}) });
+    runShellCommand(w.command, {
+      ...run,
+      onOutput,
+      env: { ...(run.env ?? process.env), ...w.env },
+      ...(w.argv ? { argv: w.argv } : {}),
+    });
   try {
     if (wrapped.argv) {
       const gate = new EntryGate(run.onOutput);
@@ -79,10 +95,15 @@ class EntryGate {
   constructor(private readonly sink?: (chunk: string, stream: 'stdout' | 'stderr') => void) {}
 
   onOutput = (chunk: string, stream: 'stdout' | 'stderr'): void => {
-    if (this.open) return this.sink?.(chunk, stream);
+    if (this.open) {
+      this.sink?.(chunk, stream);
+      return;
+    }
     this.held.push([chunk, stream]);
     this.text += chunk;
-    const mayBeEntry = stream === 'stderr' && (NSENTER.startsWith(this.text) || (this.text.startsWith(NSENTER) && !this.text.slice(0, -1).includes('\n')));
+    const mayBeEntry =
+      stream === 'stderr' &&
+      (NSENTER.startsWith(this.text) || (this.text.startsWith(NSENTER) && !this.text.slice(0, -1).includes('\n')));
     if (!mayBeEntry) this.release();
   };
 
@@ -99,7 +120,9 @@ const NSENTER = 'nsenter: ';
 
 /** All the run printed is nsenter failing to enter the session's namespaces: the command never started. */
 function enteredNothing(r: GroupRunResult): boolean {
-  return r.exitCode === 1 && /^nsenter: (cannot open \/proc\/\d+\/ns\/|reassociate to namespace )[^\n]*\n?$/.test(r.combined);
+  return (
+    r.exitCode === 1 && /^nsenter: (cannot open \/proc\/\d+\/ns\/|reassociate to namespace )[^\n]*\n?$/.test(r.combined)
+  );
 }
 
 async function stillAlive(pids: number[], withinMs: number): Promise<number[]> {

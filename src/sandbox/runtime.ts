@@ -75,7 +75,8 @@ export interface SandboxSetupOptions {
 }
 
 function installHint(platform: NodeJS.Platform): string {
-  if (platform === 'darwin') return 'On macOS the sandbox uses sandbox-exec (part of the system) and ripgrep: brew install ripgrep.';
+  if (platform === 'darwin')
+    return 'On macOS the sandbox uses sandbox-exec (part of the system) and ripgrep: brew install ripgrep.';
   return 'Install them: apt-get install bubblewrap socat ripgrep (Debian/Ubuntu), dnf install bubblewrap socat ripgrep (Fedora), pacman -S bubblewrap socat ripgrep (Arch).';
 }
 
@@ -109,14 +110,20 @@ export function buildRuntimeConfig(o: SandboxSetupOptions): SrtConfig {
     filesystem: {
       denyRead: [...new Set([...s.filesystem.denyRead, ...fromRules.denyRead])],
       allowRead: s.filesystem.allowRead,
-      allowWrite: [...new Set([o.cwd, ...o.workingDirs, o.scratchDir, ...s.filesystem.allowWrite, ...fromRules.allowWrite])],
+      allowWrite: [
+        ...new Set([o.cwd, ...o.workingDirs, o.scratchDir, ...s.filesystem.allowWrite, ...fromRules.allowWrite]),
+      ],
       denyWrite: [...new Set([...s.filesystem.denyWrite, ...fromRules.denyWrite])],
     },
     // ignoreViolations is applied by us (ignoredViolation): the runtime only sees the runner script.
     ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
-    ...(s.enableWeakerNetworkIsolation !== undefined ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation } : {}),
+    ...(s.enableWeakerNetworkIsolation !== undefined
+      ? { enableWeakerNetworkIsolation: s.enableWeakerNetworkIsolation }
+      : {}),
     ...(s.allowAppleEvents !== undefined ? { allowAppleEvents: s.allowAppleEvents } : {}),
-    ...(s.ripgrep ? { ripgrep: { command: s.ripgrep.command, ...(s.ripgrep.args ? { args: s.ripgrep.args } : {}) } } : {}),
+    ...(s.ripgrep
+      ? { ripgrep: { command: s.ripgrep.command, ...(s.ripgrep.args ? { args: s.ripgrep.args } : {}) } }
+      : {}),
     ...(s.bwrapPath ? { bwrapPath: s.bwrapPath } : {}),
     ...(s.socatPath ? { socatPath: s.socatPath } : {}),
   } as SrtConfig;
@@ -132,9 +139,17 @@ function lastLines(result: { code: number | null; output: string }, max: number)
 }
 
 /** Runs `command` through bash once, outside our process-group bookkeeping: the start-up probe. */
-function probe(shellText: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function probe(
+  shellText: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/bash', ['-c', shellText], { cwd, env: { ...childEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/bash', ['-c', shellText], {
+      cwd,
+      env: { ...childEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const add = (c: Buffer) => {
       if (output.length < 4000) output += c.toString('utf8');
@@ -172,12 +187,15 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   const unavailable = (what: string): CommandSandbox => {
     const reason = `Sandbox required but unavailable: ${what.replace(/\.+$/, '')}`;
     if (s.failIfUnavailable !== false) {
-      throw new SandboxStartupError(`${reason}. To run Bash commands unsandboxed instead, set "sandbox": {"failIfUnavailable": false}.`);
+      throw new SandboxStartupError(
+        `${reason}. To run Bash commands unsandboxed instead, set "sandbox": {"failIfUnavailable": false}.`,
+      );
     }
     o.warn(`${reason}. sandbox.failIfUnavailable is false: Bash commands run UNSANDBOXED.`);
     return inactiveSandbox(s, `${reason}; Bash commands run UNSANDBOXED (sandbox.failIfUnavailable is false)`);
   };
-  if (platform !== 'linux' && platform !== 'darwin') return unavailable(`no sandbox is available on ${platform} (Linux needs bubblewrap, macOS sandbox-exec)`);
+  if (platform !== 'linux' && platform !== 'darwin')
+    return unavailable(`no sandbox is available on ${platform} (Linux needs bubblewrap, macOS sandbox-exec)`);
 
   let srt: SrtModule;
   try {
@@ -214,7 +232,9 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   // Dependencies present is not enough (user namespaces may be off, /proc not mountable): run one.
   let wrapped: string;
   try {
-    wrapped = await manager.wrapWithSandbox(runnerScript(platform), undefined, undefined, undefined, { commandId: 'agent-sandbox-probe' });
+    wrapped = await manager.wrapWithSandbox(runnerScript(platform), undefined, undefined, undefined, {
+      commandId: 'agent-sandbox-probe',
+    });
   } catch (err) {
     await manager.reset().catch(() => {});
     return unavailable(`a probe command could not be wrapped (${(err as Error).message})`);
@@ -246,7 +266,9 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
   }
   if (!result.output.includes(PROBE_MARKER)) {
     await manager.reset().catch(() => {});
-    return unavailable(`the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`);
+    return unavailable(
+      `the probe command ran in the sandbox but its command text did not reach it (output: ${result.output.trim().slice(0, 300) || 'none'})`,
+    );
   }
   return activeSandbox(s, manager, platform, live);
 }
@@ -264,9 +286,16 @@ interface SharedNetwork {
  * caller then probes the runtime's wrap as it is, and commands start their own bridges (said on
  * stderr). Leaves the probe's cleanup to the caller.
  */
-async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: SandboxSetupOptions, probeWrap: string): Promise<SharedNetwork | undefined> {
+async function startSessionNetwork(
+  manager: SrtManager,
+  config: SrtConfig,
+  o: SandboxSetupOptions,
+  probeWrap: string,
+): Promise<SharedNetwork | undefined> {
   const slower = (why: string) => {
-    o.warn(`sandbox: the session's shared network namespace is not used (${why}); each command starts its own proxy bridges, which costs ~5 ms more per command`);
+    o.warn(
+      `sandbox: the session's shared network namespace is not used (${why}); each command starts its own proxy bridges, which costs ~5 ms more per command`,
+    );
     return undefined;
   };
   const wrappedRunner = runnerScript('linux');
@@ -279,31 +308,50 @@ async function startSessionNetwork(manager: SrtManager, config: SrtConfig, o: Sa
   if (!nsenter) return slower('nsenter (util-linux) is not on PATH');
   let network: SessionNetwork;
   try {
-    network = await SessionNetwork.start({ bwrap: parts.bwrap, socat: config.socatPath ?? 'socat', shell: parts.shell, httpSocket, socksSocket, nsenter });
+    network = await SessionNetwork.start({
+      bwrap: parts.bwrap,
+      socat: config.socatPath ?? 'socat',
+      shell: parts.shell,
+      httpSocket,
+      socksSocket,
+      nsenter,
+    });
   } catch (err) {
     return slower((err as Error).message);
   }
   const euid = process.geteuid?.() ?? 0;
-  const base: Omit<ReshapeOptions, 'enter'> = { runner: runnerScript('linux', { bridgesShared: true }), ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}) };
+  const base: Omit<ReshapeOptions, 'enter'> = {
+    runner: runnerScript('linux', { bridgesShared: true }),
+    ...(euid !== 0 ? { ids: { uid: euid, gid: process.getegid?.() ?? 0 } } : {}),
+  };
   let toldOdd = false;
   const join = (text: string) => {
     const enter = network.enterWords();
     if (!enter) return undefined;
     const w = readLinuxWrap(text, wrappedRunner);
     if (w) return reshapeLinuxWrap(w, { ...base, enter });
-    if (!toldOdd) o.warn(`sandbox: a command's wrap had a shape this version does not rearrange; such commands start their own proxy bridges (slower, as safe)`);
+    if (!toldOdd)
+      o.warn(
+        `sandbox: a command's wrap had a shape this version does not rearrange; such commands start their own proxy bridges (slower, as safe)`,
+      );
     toldOdd = true;
     return undefined;
   };
   // The probe as every command will run: it must run, and reach a bridge from inside.
   const argv = join(probeWrap);
   if (!argv) return slower('its holder ended as it started');
-  const result = await probe(quote(argv), o.cwd, { [COMMAND_ENV]: `echo ${PROBE_MARKER}; : </dev/tcp/127.0.0.1/3128 && echo bridged` });
+  const result = await probe(quote(argv), o.cwd, {
+    [COMMAND_ENV]: `echo ${PROBE_MARKER}; : </dev/tcp/127.0.0.1/3128 && echo bridged`,
+  });
   if (result.code !== 0 || !result.output.includes(PROBE_MARKER) || !result.output.includes('bridged')) {
     network.close();
     return slower(`a probe command run through it failed: ${lastLines(result, 300)}`);
   }
-  network.onEnd((why) => o.warn(`sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`));
+  network.onEnd((why) =>
+    o.warn(
+      `sandbox: the session's shared network namespace ended (${why}); from now on each command starts its own proxy bridges`,
+    ),
+  );
   return { network, join };
 }
 
@@ -329,7 +377,8 @@ function policyOf(s: MergedSandboxSettings) {
     autoAllowBashIfSandboxed: s.autoAllowBashIfSandboxed === true,
     allowUnsandboxedCommands: allowUnsandboxed,
     /** Runs outside: an excluded command, or dangerouslyDisableSandbox where that is allowed. */
-    outside: (command: string, disableRequested?: boolean) => (disableRequested === true && allowUnsandboxed) || isExcludedCommand(s.excludedCommands, command),
+    outside: (command: string, disableRequested?: boolean) =>
+      (disableRequested === true && allowUnsandboxed) || isExcludedCommand(s.excludedCommands, command),
   };
 }
 
@@ -374,7 +423,7 @@ const MAX_COMMAND_BYTES = 128 * 1024 - COMMAND_ENV.length - 2;
  * before it runs, so the command does not see its own text), so a wrap can be made in advance.
  */
 export function runnerScript(platform: NodeJS.Platform, o: { bridgesShared?: boolean } = {}): string {
-  const run = `eval "unset ${COMMAND_ENV}; \$${COMMAND_ENV}"`;
+  const run = `eval "unset ${COMMAND_ENV}; $${COMMAND_ENV}"`;
   // One line, so the command's own line numbers are the ones its error messages give. Bridges
   // shared by the session (src/sandbox/sessionNetwork.ts) listen before any command starts.
   return platform === 'linux' && !o.bridgesShared ? `${AWAIT_PROXY_BRIDGE}; ${run}` : run;
@@ -390,7 +439,13 @@ export function ignoredViolation(line: string, command: string, ignore: Record<s
   return false;
 }
 
-function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: NodeJS.Platform, live: LiveLimits, shared?: SharedNetwork): CommandSandbox {
+function activeSandbox(
+  s: MergedSandboxSettings,
+  manager: SrtManager,
+  platform: NodeJS.Platform,
+  live: LiveLimits,
+  shared?: SharedNetwork,
+): CommandSandbox {
   const p = policyOf(s);
   const runner = runnerScript(platform);
   const wraps = new PreparedWraps(
@@ -414,7 +469,9 @@ function activeSandbox(s: MergedSandboxSettings, manager: SrtManager, platform: 
     async wrap(command, opts) {
       const bytes = Buffer.byteLength(command);
       if (bytes > MAX_COMMAND_BYTES) {
-        throw new Error(`the command is ${bytes} bytes long, over the ${MAX_COMMAND_BYTES} bytes one environment variable can carry into the sandbox; write it to a script file and run that`);
+        throw new Error(
+          `the command is ${bytes} bytes long, over the ${MAX_COMMAND_BYTES} bytes one environment variable can carry into the sandbox; write it to a script file and run that`,
+        );
       }
       const wrap = await wraps.take(opts.signal);
       // Into the session's network namespace while it is up; else the runtime's wrap as it is.

@@ -76,27 +76,58 @@ export class SessionNetwork {
 
   /** Starts the holder and waits until its bridges listen; throws with what went wrong. */
   static async start(o: SessionNetworkOptions): Promise<SessionNetwork> {
-    const binds = ['--bind', o.httpSocket, o.httpSocket, ...(o.socksSocket !== o.httpSocket ? ['--bind', o.socksSocket, o.socksSocket] : [])];
-    const bridge = (port: number, socket: string) => `${quote([o.socat, `TCP-LISTEN:${port},fork,reuseaddr`, `UNIX-CONNECT:${socket}`])} >/dev/null 2>&1 &`;
+    const binds = [
+      '--bind',
+      o.httpSocket,
+      o.httpSocket,
+      ...(o.socksSocket !== o.httpSocket ? ['--bind', o.socksSocket, o.socksSocket] : []),
+    ];
+    const bridge = (port: number, socket: string) =>
+      `${quote([o.socat, `TCP-LISTEN:${port},fork,reuseaddr`, `UNIX-CONNECT:${socket}`])} >/dev/null 2>&1 &`;
     // uid 0 inside (mapped to ours): then the user namespace the commands enter is the one that owns
     // the network namespace (bubblewrap adds a second one when the sandbox's uid differs), and
     // `nsenter` can join both. It holds no capability over anything but its own namespaces.
     const args = [
-      '--new-session', '--die-with-parent', '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--unshare-pid',
+      '--new-session',
+      '--die-with-parent',
+      '--unshare-user',
+      '--uid',
+      '0',
+      '--gid',
+      '0',
+      '--unshare-net',
+      '--unshare-pid',
       // No fresh /proc (it needs nothing there, and some containers refuse one): the host's, read-only.
-      '--ro-bind', '/', '/', '--dev', '/dev', ...binds, '--cap-drop', 'ALL', '--info-fd', '3',
-      '--', o.shell, '-c',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      ...binds,
+      '--cap-drop',
+      'ALL',
+      '--info-fd',
+      '3',
+      '--',
+      o.shell,
+      '-c',
       // If either bridge ends, the holder ends, and commands go back to the runtime's own bridges.
       `${bridge(3128, o.httpSocket)} ${bridge(1080, o.socksSocket)} wait -n; exit 1`,
     ];
-    const holder = spawn(o.bwrap, args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true });
+    const holder = spawn(o.bwrap, args, {
+      env: childEnv(),
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     holder.stderr!.on('data', (c: Buffer) => {
       if (stderr.length < 2000) stderr += c.toString('utf8');
     });
     const ended = new Promise<string>((resolve) => {
       holder.on('error', (err) => resolve(err.message));
-      holder.on('exit', (code, signal) => resolve(`it exited (${signal ?? `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(0, 500)}` : ''}`));
+      holder.on('exit', (code, signal) =>
+        resolve(`it exited (${signal ?? `code ${code}`})${stderr.trim() ? `: ${stderr.trim().slice(0, 500)}` : ''}`),
+      );
     });
     const info = new Promise<number>((resolve) => {
       let text = '';
@@ -143,7 +174,17 @@ export class SessionNetwork {
     }
     // uid/gid 0 there (our own ids outside); supplementary groups kept as they are: setgroups is
     // not allowed in a namespace bubblewrap made, and dropping them would change file access.
-    return [this.nsenter, `--user=/proc/${this.pid}/ns/user`, `--net=/proc/${this.pid}/ns/net`, '--preserve-credentials', '-S', '0', '-G', '0', '--'];
+    return [
+      this.nsenter,
+      `--user=/proc/${this.pid}/ns/user`,
+      `--net=/proc/${this.pid}/ns/net`,
+      '--preserve-credentials',
+      '-S',
+      '0',
+      '-G',
+      '0',
+      '--',
+    ];
   }
 
   get active(): boolean {

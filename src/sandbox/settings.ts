@@ -40,11 +40,15 @@ export const sandboxSettingsSchema = z.looseObject(
     excludedCommands: stringList.optional(),
     network: sandboxNetworkSchema.optional(),
     filesystem: sandboxFilesystemSchema.optional(),
-    ignoreViolations: z.record(z.string(), stringList, { error: 'must be an object of command pattern → array of paths' }).optional(),
+    ignoreViolations: z
+      .record(z.string(), stringList, { error: 'must be an object of command pattern → array of paths' })
+      .optional(),
     enableWeakerNestedSandbox: bool.optional(),
     enableWeakerNetworkIsolation: bool.optional(),
     allowAppleEvents: bool.optional(),
-    ripgrep: z.looseObject({ command: z.string(), args: stringList.optional() }, { error: 'must be {command, args?}' }).optional(),
+    ripgrep: z
+      .looseObject({ command: z.string(), args: stringList.optional() }, { error: 'must be {command, args?}' })
+      .optional(),
     bwrapPath: z.string({ error: 'must be a path' }).optional(),
     socatPath: z.string({ error: 'must be a path' }).optional(),
   },
@@ -65,7 +69,8 @@ export function unsupportedSandboxKeys(s: SandboxSettings): string[] {
   for (const k of Object.keys(s)) if (!KNOWN[''].has(k)) out.push(`sandbox.${k}`);
   for (const group of ['network', 'filesystem'] as const) {
     const v = s[group];
-    if (v && typeof v === 'object') for (const k of Object.keys(v)) if (!KNOWN[group].has(k)) out.push(`sandbox.${group}.${k}`);
+    if (v && typeof v === 'object')
+      for (const k of Object.keys(v)) if (!KNOWN[group].has(k)) out.push(`sandbox.${group}.${k}`);
   }
   return out;
 }

@@ -23,7 +23,12 @@ export interface ContextUsageInput {
   deferredTools?: ApiTool[];
   history: HistoryMessage[];
   agents: Array<{ agentType: string; source: string; description: string }>;
-  apiUsage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } | null;
+  apiUsage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+  } | null;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -62,14 +67,24 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
     { id: 'system_prompt', name: 'System prompt', tokens: systemTokens, kind: 'used' },
     { id: 'system_tools', name: 'System tools', tokens: builtinTokens, kind: 'used' },
     ...(mcp.length ? [{ id: 'mcp_tools', name: 'MCP tools', tokens: mcpTokens, kind: 'used' as Kind }] : []),
-    ...(deferred.length ? [{ id: 'mcp_tools_deferred', name: 'MCP tools (deferred)', tokens: deferredTokens, kind: 'deferred' as Kind }] : []),
-    ...(i.memoryFiles.length ? [{ id: 'memory_files', name: 'Memory files', tokens: memoryTokens, kind: 'used' as Kind }] : []),
+    ...(deferred.length
+      ? [{ id: 'mcp_tools_deferred', name: 'MCP tools (deferred)', tokens: deferredTokens, kind: 'deferred' as Kind }]
+      : []),
+    ...(i.memoryFiles.length
+      ? [{ id: 'memory_files', name: 'Memory files', tokens: memoryTokens, kind: 'used' as Kind }]
+      : []),
     { id: 'messages', name: 'Messages', tokens: messageTokens, kind: 'used' },
-    ...(buffer ? [{ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, kind: 'buffer' as Kind }] : []),
+    ...(buffer
+      ? [{ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, kind: 'buffer' as Kind }]
+      : []),
     { id: 'free_space', name: 'Free space', tokens: free, kind: 'free' },
   ];
   const categories = rows.map((r) => ({ ...r, color: COLORS[r.id] ?? 'inactive' }));
-  const memoryFiles = i.memoryFiles.map((f) => ({ path: f.path, type: memoryType(f.kind), tokens: estimateTokens(f.content) }));
+  const memoryFiles = i.memoryFiles.map((f) => ({
+    path: f.path,
+    type: memoryType(f.kind),
+    tokens: estimateTokens(f.content),
+  }));
   return {
     categories,
     totalTokens: used,
@@ -80,8 +95,18 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
     model: i.model,
     memoryFiles,
     mcpTools: [
-      ...mcp.map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: toolTokens(t), isLoaded: true })),
-      ...deferred.map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: toolTokens(t), isLoaded: false })),
+      ...mcp.map((t) => ({
+        name: t.name,
+        serverName: t.name.split('__')[1] ?? '',
+        tokens: toolTokens(t),
+        isLoaded: true,
+      })),
+      ...deferred.map((t) => ({
+        name: t.name,
+        serverName: t.name.split('__')[1] ?? '',
+        tokens: toolTokens(t),
+        isLoaded: false,
+      })),
     ],
     ...(detail === 'full' ? { systemTools: builtin.map((t) => ({ name: t.name, tokens: toolTokens(t) })) } : {}),
     agents: i.agents.map((a) => ({ agentType: a.agentType, source: a.source, tokens: estimateTokens(a.description) })),
@@ -106,7 +131,14 @@ function memoryType(kind: MemoryFile['kind']): string {
 function grid(categories: Array<{ name: string; tokens: number; color: string; kind: Kind }>, window: number) {
   const squares = 100;
   const per = window / squares;
-  const cells: Array<{ color: string; isFilled: boolean; categoryName: string; tokens: number; percentage: number; squareFullness: number }> = [];
+  const cells: Array<{
+    color: string;
+    isFilled: boolean;
+    categoryName: string;
+    tokens: number;
+    percentage: number;
+    squareFullness: number;
+  }> = [];
   for (const c of categories) {
     // Deferred tool schemas are out of the window: listed, never drawn.
     if (c.kind === 'deferred') continue;
@@ -123,7 +155,14 @@ function grid(categories: Array<{ name: string; tokens: number; color: string; k
   }
   const free = categories.find((c) => c.kind === 'free');
   while (cells.length < squares)
-    cells.push({ color: free?.color ?? 'inactive', isFilled: false, categoryName: 'Free space', tokens: free?.tokens ?? 0, percentage: 0, squareFullness: 0 });
+    cells.push({
+      color: free?.color ?? 'inactive',
+      isFilled: false,
+      categoryName: 'Free space',
+      tokens: free?.tokens ?? 0,
+      percentage: 0,
+      squareFullness: 0,
+    });
   const rows = [];
   for (let r = 0; r < 10; r++) rows.push(cells.slice(r * 10, r * 10 + 10));
   return rows;

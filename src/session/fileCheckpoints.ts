@@ -113,7 +113,8 @@ export class FileCheckpoints {
     const at = this.checkpoints.findIndex((c) => c.messageId === messageId);
     if (at < 0) return { canRewind: false, error: `No file checkpoint for user message ${messageId}` };
     const target = new Map<string, Snapshot>();
-    for (const cp of this.checkpoints.slice(at)) for (const [path, snap] of cp.files) if (!target.has(path)) target.set(path, snap);
+    for (const cp of this.checkpoints.slice(at))
+      for (const [path, snap] of cp.files) if (!target.has(path)) target.set(path, snap);
     const filesChanged: string[] = [];
     let insertions = 0;
     let deletions = 0;
@@ -134,7 +135,10 @@ export class FileCheckpoints {
       if (now === undefined && then === undefined) continue;
       if (now !== undefined && then !== undefined && now.equals(then)) continue;
       filesChanged.push(path);
-      for (const part of diffLines((now ?? Buffer.alloc(0)).toString('utf8'), (then ?? Buffer.alloc(0)).toString('utf8'))) {
+      for (const part of diffLines(
+        (now ?? Buffer.alloc(0)).toString('utf8'),
+        (then ?? Buffer.alloc(0)).toString('utf8'),
+      )) {
         if (part.added) insertions += part.count ?? 0;
         if (part.removed) deletions += part.count ?? 0;
       }

@@ -6,7 +6,14 @@ import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { ALL_SOURCES, loadSettings, type LoadedFile, type LoadedSettings, type SettingSource, type Settings } from '../settings/index.js';
+import {
+  ALL_SOURCES,
+  loadSettings,
+  type LoadedFile,
+  type LoadedSettings,
+  type SettingSource,
+  type Settings,
+} from '../settings/index.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -60,7 +67,10 @@ export interface Guards {
 export function parseSources(value: string | undefined): SettingSource[] {
   if (value === undefined) return ALL_SOURCES;
   const out: SettingSource[] = [];
-  for (const s of value.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const s of value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (s !== 'user' && s !== 'project' && s !== 'local')
       throw new StartupError(`--setting-sources: unknown source ${JSON.stringify(s)} (use user, project, local)`, 2);
     out.push(s);
@@ -88,7 +98,12 @@ export interface GuardOptions {
 }
 
 /** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
-export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.ProcessEnv, flagLayer?: Settings): LoadedSettings {
+export function loadSessionSettings(
+  o: GuardOptions,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  flagLayer?: Settings,
+): LoadedSettings {
   try {
     return loadSettings({
       cwd,
@@ -108,15 +123,26 @@ export function loadSessionSettings(o: GuardOptions, cwd: string, env: NodeJS.Pr
 export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
   const loaded = ctx.loaded;
   if (o.permissionPromptTool !== undefined && o.permissionPromptTool !== 'stdio' && !ctx.askMcpTool)
-    throw new StartupError(`--permission-prompt-tool ${o.permissionPromptTool}: expected "stdio" (ask the host) or an MCP tool named mcp__<server>__<tool>`, 2);
+    throw new StartupError(
+      `--permission-prompt-tool ${o.permissionPromptTool}: expected "stdio" (ask the host) or an MCP tool named mcp__<server>__<tool>`,
+      2,
+    );
 
-  const managed = loaded.files.find((f) => f.source === 'managed')?.settings.permissions as Record<string, unknown> | undefined;
+  const managed = loaded.files.find((f) => f.source === 'managed')?.settings.permissions as
+    | Record<string, unknown>
+    | undefined;
   const bypassDisabled = managed?.disableBypassPermissionsMode === 'disable';
   if (bypassDisabled && (o.dangerouslySkipPermissions || o.permissionMode === 'bypassPermissions'))
-    throw new StartupError('bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)', 2);
+    throw new StartupError(
+      'bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)',
+      2,
+    );
   const allowBypass = !bypassDisabled && (o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions);
   const mode: PermissionMode =
-    o.permissionMode ?? (o.dangerouslySkipPermissions ? 'bypassPermissions' : ((loaded.permissions.defaultMode as PermissionMode | undefined) ?? 'default'));
+    o.permissionMode ??
+    (o.dangerouslySkipPermissions
+      ? 'bypassPermissions'
+      : ((loaded.permissions.defaultMode as PermissionMode | undefined) ?? 'default'));
   let permissions: PermissionState;
   try {
     permissions = createPermissionState({
@@ -151,10 +177,15 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
       { timeoutMs: HOOK_CALLBACK_TIMEOUT_MS, signal },
     );
 
-  const askHost = ctx.askMcpTool ?? (
-    o.permissionPromptTool === 'stdio'
+  const askHost =
+    ctx.askMcpTool ??
+    (o.permissionPromptTool === 'stdio'
       ? async (req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> => {
-          const answer = (await ctx.channel.request('can_use_tool', { ...req }, { timeoutMs: PERMISSION_TIMEOUT_MS, signal })) as Record<string, unknown>;
+          const answer = (await ctx.channel.request(
+            'can_use_tool',
+            { ...req },
+            { timeoutMs: PERMISSION_TIMEOUT_MS, signal },
+          )) as Record<string, unknown>;
           return normalizeAnswer(answer, req);
         }
       : undefined);
@@ -164,8 +195,18 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
     permissions,
     hooks,
     settingsFiles: loaded.files,
-    rules: { allow: [...loaded.permissions.allow, ...o.allowedTools], deny: [...loaded.permissions.deny, ...o.disallowedTools] },
-    pipeline: { permissions, hooks, askHost, noApprovalSurface: o.permissionPrompts === 'none', onSystemMessage: ctx.onSystemMessage, onWarning: warn },
+    rules: {
+      allow: [...loaded.permissions.allow, ...o.allowedTools],
+      deny: [...loaded.permissions.deny, ...o.disallowedTools],
+    },
+    pipeline: {
+      permissions,
+      hooks,
+      askHost,
+      noApprovalSurface: o.permissionPrompts === 'none',
+      onSystemMessage: ctx.onSystemMessage,
+      onWarning: warn,
+    },
     setHostHooks(value) {
       const parsed = callbackHooksSchema.safeParse(value ?? {});
       if (!parsed.success) throw new Error(`initialize: hooks: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
@@ -219,16 +260,23 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
 function promptText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .filter((b): b is { type: 'text'; text: string } => !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'text')
+    .filter(
+      (b): b is { type: 'text'; text: string } =>
+        !!b && typeof b === 'object' && (b as { type?: unknown }).type === 'text',
+    )
     .map((b) => b.text)
     .join('\n');
 }
 
 /** The host's answer to can_use_tool, in today's shape or the older {allowed} one. */
 function normalizeAnswer(answer: Record<string, unknown>, req: AskHostRequest): AskHostAnswer {
-  const behavior = answer.behavior ?? (answer.allowed === true ? 'allow' : answer.allowed === false ? 'deny' : undefined);
+  const behavior =
+    answer.behavior ?? (answer.allowed === true ? 'allow' : answer.allowed === false ? 'deny' : undefined);
   if (behavior === 'allow') {
-    const updatedInput = answer.updatedInput && typeof answer.updatedInput === 'object' ? (answer.updatedInput as Record<string, unknown>) : undefined;
+    const updatedInput =
+      answer.updatedInput && typeof answer.updatedInput === 'object'
+        ? (answer.updatedInput as Record<string, unknown>)
+        : undefined;
     return {
       behavior: 'allow',
       updatedInput: updatedInput ?? (req.input as Record<string, unknown>),
@@ -238,8 +286,16 @@ function normalizeAnswer(answer: Record<string, unknown>, req: AskHostRequest): 
   if (behavior === 'deny')
     return {
       behavior: 'deny',
-      message: typeof answer.message === 'string' && answer.message ? answer.message : typeof answer.reason === 'string' ? answer.reason : 'Permission denied by the host',
+      message:
+        typeof answer.message === 'string' && answer.message
+          ? answer.message
+          : typeof answer.reason === 'string'
+            ? answer.reason
+            : 'Permission denied by the host',
       interrupt: answer.interrupt === true,
     };
-  return { behavior: 'deny', message: `The host answered can_use_tool without a valid behavior: ${JSON.stringify(answer).slice(0, 200)}` };
+  return {
+    behavior: 'deny',
+    message: `The host answered can_use_tool without a valid behavior: ${JSON.stringify(answer).slice(0, 200)}`,
+  };
 }

@@ -24,7 +24,9 @@ export async function readFileForHost(
   const decision = deps.decideRead(absPath);
   if (decision.behavior === 'deny') throw new Error(`read_file: ${decision.message}`);
   if (decision.behavior === 'ask')
-    throw new Error(`read_file: ${absPath} is outside what this session may read without asking (${decision.reason}); ${decision.hint}`);
+    throw new Error(
+      `read_file: ${absPath} is outside what this session may read without asking (${decision.reason}); ${decision.hint}`,
+    );
   const max = req.max_bytes ?? DEFAULT_READ_FILE_MAX_BYTES;
   let handle;
   try {
@@ -40,7 +42,8 @@ export async function readFileForHost(
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
     const bytes = buf.subarray(0, bytesRead);
     const truncated = st.size > bytesRead;
-    if (req.encoding === 'base64') return { contents: bytes.toString('base64'), absPath, encoding: 'base64', ...(truncated ? { truncated } : {}) };
+    if (req.encoding === 'base64')
+      return { contents: bytes.toString('base64'), absPath, encoding: 'base64', ...(truncated ? { truncated } : {}) };
     let lossy = false;
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -61,7 +61,9 @@ export async function startSession(
   warn: Warn = (m) => process.stderr.write(`agent: ${m}\n`),
 ): Promise<SessionStart> {
   const persist = (id: string) =>
-    o.sessionPersistence ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version }) : null;
+    o.sessionPersistence
+      ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version })
+      : null;
   const fresh = (): SessionStart => {
     const sessionId = o.sessionId ?? randomUUID();
     return { sessionId, transcript: persist(sessionId), history: [], source: 'startup', checkpoints: [] };
@@ -99,7 +101,13 @@ export async function startSession(
     // New lines hang below the resumed point: a resume at an earlier message starts a branch.
     transcript.continueFrom(branch.length ? branch[branch.length - 1]!.uuid : null);
   }
-  return { sessionId, transcript, history: builder.finish(), source: 'resume', checkpoints: o.forkSession ? [] : checkpoints };
+  return {
+    sessionId,
+    transcript,
+    history: builder.finish(),
+    source: 'resume',
+    checkpoints: o.forkSession ? [] : checkpoints,
+  };
 }
 
 /** The most recently modified session transcript in a project dir, or undefined. */
@@ -140,13 +148,18 @@ const CHAIN_TYPES = new Set(['user', 'assistant', 'system', 'attachment', 'progr
  * one from their line number. Side-chain lines (subagents) are left out. A line that is not JSON
  * (a torn last line after a crash) is skipped with a warning.
  */
-export async function readTranscript(path: string, warn: Warn, onCheckpoint?: (r: CheckpointRecord) => void): Promise<ChainEntry[]> {
+export async function readTranscript(
+  path: string,
+  warn: Warn,
+  onCheckpoint?: (r: CheckpointRecord) => void,
+): Promise<ChainEntry[]> {
   let handle;
   try {
     handle = await open(path, 'r');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such session transcript' : `cannot read the session transcript (${e.message})`;
+    const why =
+      e.code === 'ENOENT' ? 'no such session transcript' : `cannot read the session transcript (${e.message})`;
     throw new ResumeError(`${why}: ${path}`);
   }
   const out: ChainEntry[] = [];
@@ -172,7 +185,9 @@ export async function readTranscript(path: string, warn: Warn, onCheckpoint?: (r
       if (e.type === FILE_HISTORY_LINE && typeof e.messageId === 'string') {
         onCheckpoint?.({
           messageId: e.messageId,
-          ...(typeof e.path === 'string' && e.snapshot && typeof e.snapshot === 'object' ? { path: e.path, snapshot: e.snapshot as Snapshot } : {}),
+          ...(typeof e.path === 'string' && e.snapshot && typeof e.snapshot === 'object'
+            ? { path: e.path, snapshot: e.snapshot as Snapshot }
+            : {}),
         });
         continue;
       }
@@ -246,7 +261,11 @@ export function selectBranch(entries: ChainEntry[], at?: string, dropsTurn?: str
 function isPrompt(e: Record<string, unknown>): boolean {
   if (e.type !== 'user' || e.isMeta === true) return false;
   const content = (e.message as { content?: unknown } | undefined)?.content;
-  return !(Array.isArray(content) && content.length > 0 && content.every((b) => (b as { type?: string })?.type === 'tool_result'));
+  return !(
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every((b) => (b as { type?: string })?.type === 'tool_result')
+  );
 }
 
 /** Why the entries past the resume point are not all the declared turn's, or undefined. */

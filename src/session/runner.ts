@@ -20,7 +20,13 @@ import type { EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import type { TeamHost } from '../teams/team.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
-import { batchQueued, mergePromptContents, unsendableReason, type QueuedPrompt, type UserContent } from './promptBatch.js';
+import {
+  batchQueued,
+  mergePromptContents,
+  unsendableReason,
+  type QueuedPrompt,
+  type UserContent,
+} from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
@@ -73,7 +79,11 @@ export interface SessionHooks {
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
   pipeline: () => PipelineDeps;
   /** UserPromptSubmit: may block the prompt (its reason is the result) or add context. */
-  beforePrompt?: (prompt: UserContent, signal: AbortSignal, uuid: string | undefined) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
+  beforePrompt?: (
+    prompt: UserContent,
+    signal: AbortSignal,
+    uuid: string | undefined,
+  ) => Promise<{ blockReason?: string; additionalContext?: string[] }>;
   stopHook?: (stopHookActive: boolean, signal: AbortSignal) => Promise<StopHookVerdict | undefined>;
   /** Services that some tools need (background tasks, subagents, todos). */
   services?: ToolContext['services'];
@@ -105,7 +115,12 @@ export interface SessionHooks {
 function slashText(p: QueuedPrompt): string | undefined {
   if (p.notification) return undefined;
   const c = p.content;
-  const text = typeof c === 'string' ? c : Array.isArray(c) && c.length === 1 && c[0]?.type === 'text' ? String((c[0] as { text?: unknown }).text ?? '') : undefined;
+  const text =
+    typeof c === 'string'
+      ? c
+      : Array.isArray(c) && c.length === 1 && c[0]?.type === 'text'
+        ? String((c[0] as { text?: unknown }).text ?? '')
+        : undefined;
   return text !== undefined && parseSlash(text) ? text : undefined;
 }
 
@@ -220,12 +235,17 @@ export class SessionRunner {
       return;
     }
     const waitForChange = (ms: number) =>
-      Promise.race([bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)), ...(team ? [team.waitForChange(ms)] : [])]);
+      Promise.race([
+        bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)),
+        ...(team ? [team.waitForChange(ms)] : []),
+      ]);
     let next: Promise<IteratorResult<QueuedPrompt>> | null = null;
     let inputEndedAt: number | null = null;
     let wrapUpDone = false;
     for (;;) {
-      const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter((t): t is string => t !== null);
+      const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter(
+        (t): t is string => t !== null,
+      );
       if (notices.length) {
         await this.runTurn([{ content: notices.join('\n\n'), notification: true }]);
         continue;
@@ -278,19 +298,24 @@ export class SessionRunner {
     const started = Date.now();
     const abort = new AbortController();
     this.current = abort;
-    const s = this.settings;
     const usage = new UsageAccumulator();
     this.currentUsage = usage;
     this.turnUndo = [];
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
-        await Promise.race([this.hooks.beforeRun(), new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }))]);
+        await Promise.race([
+          this.hooks.beforeRun(),
+          new Promise((r) => abort.signal.addEventListener('abort', r, { once: true })),
+        ]);
       await this.emit({ type: 'init', init: this.init() });
       const slash = prompts.length === 1 ? slashText(prompts[0]) : undefined;
       const command = slash !== undefined ? await this.hooks.slashCommand!(slash) : undefined;
       if (command && command.kind !== 'prompt') {
-        const outcome = command.kind === 'local' ? blankOutcome(command.isError ? 'error_during_execution' : 'success', command.text) : await this.compactNow(command.instructions, abort.signal, usage);
+        const outcome =
+          command.kind === 'local'
+            ? blankOutcome(command.isError ? 'error_during_execution' : 'success', command.text)
+            : await this.compactNow(command.instructions, abort.signal, usage);
         this.spentUsd += usage.totalCostUSD;
         this.currentUsage = null;
         await this.emitResult(outcome, usage, started);
@@ -298,7 +323,10 @@ export class SessionRunner {
       }
       if (command) {
         prompts = [{ ...prompts[0], content: command.prompt }];
-        const undoRules = command.allowedTools.length && this.hooks.allowForTurn ? this.hooks.allowForTurn(command.allowedTools) : undefined;
+        const undoRules =
+          command.allowedTools.length && this.hooks.allowForTurn
+            ? this.hooks.allowForTurn(command.allowedTools)
+            : undefined;
         if (command.model) this.turnModel = command.model;
         if (undoRules) this.turnUndo.push(undoRules);
       }
@@ -313,7 +341,9 @@ export class SessionRunner {
           continue;
         }
         const gate =
-          this.hooks.beforePrompt && !prompt.notification ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid) : {};
+          this.hooks.beforePrompt && !prompt.notification
+            ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid)
+            : {};
         if (gate.blockReason !== undefined) {
           await this.emit({ type: 'notice', notice: { subtype: 'prompt_blocked', reason: gate.blockReason } });
           refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
@@ -374,7 +404,9 @@ export class SessionRunner {
       const step = await gen.next();
       if (step.done) {
         const r = step.value;
-        const outcome = r.compacted ? blankOutcome('success', 'Conversation compacted.') : blankOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`);
+        const outcome = r.compacted
+          ? blankOutcome('success', 'Conversation compacted.')
+          : blankOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`);
         return { ...outcome, durationApiMs: r.durationMs };
       }
       await this.emit(step.value);
@@ -406,7 +438,11 @@ export class SessionRunner {
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spentUsd: () => this.spentUsd + usage.totalCostUSD,
-      reasoning: () => ({ thinking: this.settings.thinking, maxThinkingTokens: this.settings.maxThinkingTokens, effort: this.settings.effort }),
+      reasoning: () => ({
+        thinking: this.settings.thinking,
+        maxThinkingTokens: this.settings.maxThinkingTokens,
+        effort: this.settings.effort,
+      }),
       maxOutputTokens: s.maxOutputTokens,
       betas: s.betas,
       taskBudget: s.taskBudget,

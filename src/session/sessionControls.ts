@@ -54,8 +54,9 @@ function truthy(v: string | undefined): boolean {
 
 export function setupSessionControls(o: SessionControlsOptions): SessionControls {
   const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
-    ? new FileCheckpoints(join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'), (r) =>
-        o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+    ? new FileCheckpoints(
+        join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'),
+        (r) => o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
       )
     : undefined;
   if (checkpoints) {
@@ -76,18 +77,18 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
   const usageNow = (detail: 'summary' | 'full') => {
     const runner = o.runner();
     return contextUsage(
-        {
-          model: runner.settings.model,
-          system: o.systemPrompt(),
-          memoryText: o.memoryText(),
-          memoryFiles: o.memoryFiles,
-          ...runner.offeredToolSchemas(),
-          history: runner.history,
-          agents: o.agents().map((a) => ({ agentType: a.name, source: a.source, description: a.description })),
-          apiUsage,
-          env: o.env,
-        },
-        detail,
+      {
+        model: runner.settings.model,
+        system: o.systemPrompt(),
+        memoryText: o.memoryText(),
+        memoryFiles: o.memoryFiles,
+        ...runner.offeredToolSchemas(),
+        history: runner.history,
+        agents: o.agents().map((a) => ({ agentType: a.name, source: a.source, description: a.description })),
+        apiUsage,
+        env: o.env,
+      },
+      detail,
     );
   };
 
@@ -117,17 +118,22 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
         const u = ev.message.usage;
         if (u)
           apiUsage = {
-          input_tokens: u.input_tokens ?? 0,
-          output_tokens: u.output_tokens ?? 0,
-          cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-          cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
-        };
+            input_tokens: u.input_tokens ?? 0,
+            output_tokens: u.output_tokens ?? 0,
+            cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+            cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+          };
       }
       if (ev.type !== 'result' || !checkpoints) return [];
       const kept = checkpoints.takeTurnBackups();
       if (!kept.files.length && !kept.failed.length) return [];
       // The turn's checkpoint copies: file_id is the copy's content hash in the session's folder.
-      return [{ type: 'notice', notice: { subtype: 'files_persisted', backups: kept, processedAt: new Date().toISOString() } }];
+      return [
+        {
+          type: 'notice',
+          notice: { subtype: 'files_persisted', backups: kept, processedAt: new Date().toISOString() },
+        },
+      ];
     },
   };
 }

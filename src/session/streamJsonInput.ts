@@ -16,7 +16,14 @@ export async function consumeStreamJson(
   const report = (lineNo: number | undefined, problem: string) => {
     const where = lineNo === undefined ? 'stdin' : `stdin line ${lineNo}`;
     process.stderr.write(`agent: ${where}: ${problem}; the line was skipped\n`);
-    void emit({ type: 'notice', notice: { subtype: 'error', error: `${where}: ${problem}; the line was skipped`, ...(lineNo === undefined ? {} : { line: lineNo }) } });
+    void emit({
+      type: 'notice',
+      notice: {
+        subtype: 'error',
+        error: `${where}: ${problem}; the line was skipped`,
+        ...(lineNo === undefined ? {} : { line: lineNo }),
+      },
+    });
   };
   for await (const item of readLines(input)) {
     if (item instanceof LineTooLongError) {
@@ -45,7 +52,9 @@ export async function consumeStreamJson(
         break;
       case 'control_response':
         if (!channel.handleResponse(msg.response as never))
-          process.stderr.write(`agent: stdin line ${item.lineNo}: control_response for unknown request ${msg.response.request_id}\n`);
+          process.stderr.write(
+            `agent: stdin line ${item.lineNo}: control_response for unknown request ${msg.response.request_id}\n`,
+          );
         break;
       case 'control_cancel_request':
         channel.handleCancel(msg.request_id);

@@ -6,7 +6,15 @@ import { createInterface, type Interface } from 'node:readline';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { isErrorResult, isMainThread, type SessionEvent } from './events.js';
 import type { SessionRunner } from './runner.js';
-import { parseChoice, planAnswer, planLines, questionLines, questionPrompt, questionsAnswer, type Question } from './terminalQuestions.js';
+import {
+  parseChoice,
+  planAnswer,
+  planLines,
+  questionLines,
+  questionPrompt,
+  questionsAnswer,
+  type Question,
+} from './terminalQuestions.js';
 
 const RESULT_PREVIEW_LINES = 4;
 const LINE_MAX = 160;
@@ -39,7 +47,9 @@ function oneLine(s: string, max: number): string {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b: { type?: string; text?: string }) => (b?.type === 'text' ? (b.text ?? '') : `[${b?.type}]`)).join('\n');
+  return content
+    .map((b: { type?: string; text?: string }) => (b?.type === 'text' ? (b.text ?? '') : `[${b?.type}]`))
+    .join('\n');
 }
 
 export interface TerminalOptions {
@@ -80,7 +90,7 @@ export class Terminal {
   /** Start a fresh line (after streamed text that did not end with one). */
   private line(s: string): void {
     if (!this.atLineStart) this.write('\n');
-    this.write(s + '\n');
+    this.write(`${s}\n`);
   }
 
   /** Draw one event of the session. */
@@ -137,7 +147,11 @@ export class Terminal {
         // A slash command answered without the model (/help, /cost …): its text is the answer.
         else if (!isErrorResult(r) && outcome.numTurns === 0 && outcome.resultText) this.line(outcome.resultText);
         this.lastError = undefined;
-        const stats = [`${outcome.numTurns} turn${outcome.numTurns === 1 ? '' : 's'}`, `$${r.costUsd.toFixed(4)}`, `${(r.durationMs / 1000).toFixed(1)}s`];
+        const stats = [
+          `${outcome.numTurns} turn${outcome.numTurns === 1 ? '' : 's'}`,
+          `$${r.costUsd.toFixed(4)}`,
+          `${(r.durationMs / 1000).toFixed(1)}s`,
+        ];
         this.line(dim(`(${stats.join(', ')})`));
         if (this.outstanding > 0) this.outstanding--;
         if (this.outstanding === 0) this.showPrompt();
@@ -155,7 +169,10 @@ export class Terminal {
   }
 
   private async askNow(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> {
-    const interrupted: AskHostAnswer = { behavior: 'deny', message: 'The run was interrupted before the user answered.' };
+    const interrupted: AskHostAnswer = {
+      behavior: 'deny',
+      message: 'The run was interrupted before the user answered.',
+    };
     if (signal.aborted || !this.rl) return interrupted;
     if (!this.atLineStart) this.write('\n');
     const input = (req.input && typeof req.input === 'object' ? req.input : {}) as Record<string, unknown>;
@@ -176,7 +193,10 @@ export class Terminal {
     if (req.tool_name === 'ExitPlanMode' && typeof input.plan === 'string') {
       for (const l of planLines(input.plan)) this.line(l);
       for (;;) {
-        const typed = await this.readAnswer(`${this.style.bold('Approve this plan and leave plan mode?')} [y]es / [a]ccept edits too / [n]o `, signal);
+        const typed = await this.readAnswer(
+          `${this.style.bold('Approve this plan and leave plan mode?')} [y]es / [a]ccept edits too / [n]o `,
+          signal,
+        );
         if (typed === null) return interrupted;
         const answer = planAnswer(typed);
         if (answer) return answer.behavior === 'allow' ? { ...answer, updatedInput: input } : answer;
@@ -184,12 +204,17 @@ export class Terminal {
     }
     const why = req.decision_reason ? this.style.dim(` (${req.decision_reason})`) : '';
     for (;;) {
-      const answer = await this.readAnswer(`${this.style.bold(`Allow ${callLabel(req.tool_name, req.input)}?`)}${why} [y]es / [n]o / [a]lways `, signal);
+      const answer = await this.readAnswer(
+        `${this.style.bold(`Allow ${callLabel(req.tool_name, req.input)}?`)}${why} [y]es / [n]o / [a]lways `,
+        signal,
+      );
       if (answer === null) return interrupted;
       const a = answer.trim().toLowerCase();
       if (a === 'y' || a === 'yes') return { behavior: 'allow', updatedInput: input };
-      if (a === 'a' || a === 'always') return { behavior: 'allow', updatedInput: input, updatedPermissions: req.permission_suggestions ?? [] };
-      if (a === 'n' || a === 'no') return { behavior: 'deny', message: `The user denied permission to use ${req.tool_name}.` };
+      if (a === 'a' || a === 'always')
+        return { behavior: 'allow', updatedInput: input, updatedPermissions: req.permission_suggestions ?? [] };
+      if (a === 'n' || a === 'no')
+        return { behavior: 'deny', message: `The user denied permission to use ${req.tool_name}.` };
     }
   }
 
@@ -222,7 +247,7 @@ export class Terminal {
 
   /** The REPL: resolves when the person leaves (the caller then ends the session). */
   run(runner: SessionRunner, banner: string): Promise<void> {
-    this.write(banner + '\n');
+    this.write(`${banner}\n`);
     const rl = createInterface({ input: this.input, output: this.output, terminal: true, historySize: 200 });
     this.rl = rl;
     return new Promise<void>((done) => {

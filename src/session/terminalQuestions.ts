@@ -23,7 +23,9 @@ export function questionLines(q: Question): string[] {
 
 export function questionPrompt(q: Question): string {
   const n = q.options.length + 1;
-  return q.multiSelect ? `Choose one or more (e.g. 1,3), 1-${n}, or type an answer: ` : `Choose 1-${n}, or type an answer: `;
+  return q.multiSelect
+    ? `Choose one or more (e.g. 1,3), 1-${n}, or type an answer: `
+    : `Choose 1-${n}, or type an answer: `;
 }
 
 /**
@@ -60,7 +62,15 @@ export function planLines(plan: string): string[] {
 export function planAnswer(line: string): AskHostAnswer | undefined {
   const a = line.trim().toLowerCase();
   if (a === 'y' || a === 'yes') return { behavior: 'allow' };
-  if (a === 'a' || a === 'accept') return { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] };
-  if (a === 'n' || a === 'no') return { behavior: 'deny', message: 'The user did not approve the plan. Stay in plan mode, ask what they want changed, and revise the plan.' };
+  if (a === 'a' || a === 'accept')
+    return {
+      behavior: 'allow',
+      updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+    };
+  if (a === 'n' || a === 'no')
+    return {
+      behavior: 'deny',
+      message: 'The user did not approve the plan. Stay in plan mode, ask what they want changed, and revise the plan.',
+    };
   return undefined;
 }

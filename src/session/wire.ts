@@ -27,7 +27,9 @@ export function toWire(ev: SessionEvent, sessionId: string, includePartial: bool
   const parent = ev.parentToolUseId;
   switch (ev.type) {
     case 'stream_event':
-      return includePartial ? { type: 'stream_event', event: ev.event, parent_tool_use_id: parent, ...envelope(sessionId) } : null;
+      return includePartial
+        ? { type: 'stream_event', event: ev.event, parent_tool_use_id: parent, ...envelope(sessionId) }
+        : null;
     case 'assistant':
       return {
         type: 'assistant',
@@ -55,7 +57,13 @@ export function toWire(ev: SessionEvent, sessionId: string, includePartial: bool
       };
     case 'system':
       // A subagent's system events (api_retry, …) say whose they are, like its other messages.
-      return { type: 'system', subtype: ev.subtype, ...ev.fields, ...(parent ? { parent_tool_use_id: parent } : {}), ...envelope(sessionId) };
+      return {
+        type: 'system',
+        subtype: ev.subtype,
+        ...ev.fields,
+        ...(parent ? { parent_tool_use_id: parent } : {}),
+        ...envelope(sessionId),
+      };
   }
 }
 

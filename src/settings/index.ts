@@ -1,3 +1,22 @@
-export { loadSettings, mergeSettings, parseSettingsText, settingsPaths, managedSettingsPath, SettingsError, ALL_SOURCES, type LoadedSettings, type LoadedFile, type LoadSettingsOptions, type SettingSource } from './load.js';
-export { settingsSchema, hooksSettingsSchema, type Settings, type HooksSettings, type HookMatcherConfig, type CommandHookConfig } from './schema.js';
+export {
+  loadSettings,
+  mergeSettings,
+  parseSettingsText,
+  settingsPaths,
+  managedSettingsPath,
+  SettingsError,
+  ALL_SOURCES,
+  type LoadedSettings,
+  type LoadedFile,
+  type LoadSettingsOptions,
+  type SettingSource,
+} from './load.js';
+export {
+  settingsSchema,
+  hooksSettingsSchema,
+  type Settings,
+  type HooksSettings,
+  type HookMatcherConfig,
+  type CommandHookConfig,
+} from './schema.js';
 export { applySettingsEnv } from './env.js';

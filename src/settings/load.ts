@@ -103,7 +103,9 @@ function issuePath(p: ReadonlyArray<PropertyKey>): string {
 }
 
 function describeIssues(file: string, issues: z.core.$ZodIssue[]): string {
-  const lines = issues.slice(0, 5).map((i) => (i.path.length === 0 ? `the top level ${i.message}` : `${issuePath(i.path)} ${i.message}`));
+  const lines = issues
+    .slice(0, 5)
+    .map((i) => (i.path.length === 0 ? `the top level ${i.message}` : `${issuePath(i.path)} ${i.message}`));
   const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
   return `${file}: ${lines.join('; ')}${more}`;
 }
@@ -157,7 +159,8 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   }
   if (opts.settingsArg !== undefined && opts.settingsArg.trim() !== '') {
     const arg = opts.settingsArg.trim();
-    if (arg.startsWith('{')) files.push({ source: 'flag', path: '--settings', settings: parseSettingsText(arg, '--settings') });
+    if (arg.startsWith('{'))
+      files.push({ source: 'flag', path: '--settings', settings: parseSettingsText(arg, '--settings') });
     else {
       const file = path.resolve(opts.cwd, arg);
       files.push({ source: 'flag', path: file, settings: readSettingsFile(file, true)! });
@@ -172,7 +175,8 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
 function readManaged(opts: LoadSettingsOptions): LoadedFile | undefined {
   const arg = opts.managedArg?.trim();
   if (arg) {
-    if (arg.startsWith('{')) return { source: 'managed', path: '--managed-settings', settings: parseSettingsText(arg, '--managed-settings') };
+    if (arg.startsWith('{'))
+      return { source: 'managed', path: '--managed-settings', settings: parseSettingsText(arg, '--managed-settings') };
     const file = path.resolve(opts.cwd, arg);
     return { source: 'managed', path: file, settings: readSettingsFile(file, true)! };
   }

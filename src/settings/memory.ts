@@ -107,7 +107,8 @@ function ruleFiles(dir: string, note: (m: string) => void): string[] {
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') note(`cannot read ${dir}: ${(err as Error).message}; skipped`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      note(`cannot read ${dir}: ${(err as Error).message}; skipped`);
     return [];
   }
   const out: string[] = [];
@@ -146,7 +147,8 @@ function addWithImports(path: string, kind: MemoryKind, c: Collect, stack: strin
   const raw = readMemory(path, note, kind !== 'import');
   if (raw === undefined) return;
   seen.add(path);
-  const { body, paths } = kind === 'rule' && c.parse ? frontMatter(raw, path, note, c.parse) : { body: raw, paths: undefined };
+  const { body, paths } =
+    kind === 'rule' && c.parse ? frontMatter(raw, path, note, c.parse) : { body: raw, paths: undefined };
   if (body.trim() !== '') out.push({ path, kind, content: body.trim(), ...(paths ? { paths } : {}) });
   const imports = importsOf(body);
   if (!imports.length) return;
@@ -155,7 +157,11 @@ function addWithImports(path: string, kind: MemoryKind, c: Collect, stack: strin
     return;
   }
   for (const ref of imports) {
-    const target = ref.startsWith('~/') ? join(env.HOME || homedir(), ref.slice(2)) : isAbsolute(ref) ? ref : resolve(dirname(path), ref);
+    const target = ref.startsWith('~/')
+      ? join(env.HOME || homedir(), ref.slice(2))
+      : isAbsolute(ref)
+        ? ref
+        : resolve(dirname(path), ref);
     addWithImports(target, 'import', c, [...stack, path]);
   }
 }
@@ -180,7 +186,12 @@ export function importsOf(text: string): string[] {
   return out;
 }
 
-function frontMatter(raw: string, path: string, note: (m: string) => void, parseYaml: YamlParse): { body: string; paths?: string[] } {
+function frontMatter(
+  raw: string,
+  path: string,
+  note: (m: string) => void,
+  parseYaml: YamlParse,
+): { body: string; paths?: string[] } {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(raw);
   if (!m) return { body: raw };
   let data: unknown;
@@ -191,7 +202,15 @@ function frontMatter(raw: string, path: string, note: (m: string) => void, parse
     return { body: raw.slice(m[0].length) };
   }
   const p = (data as { paths?: unknown } | null)?.paths;
-  const paths = typeof p === 'string' ? p.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(p) ? p.map(String) : undefined;
+  const paths =
+    typeof p === 'string'
+      ? p
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : Array.isArray(p)
+        ? p.map(String)
+        : undefined;
   return { body: raw.slice(m[0].length), ...(paths?.length ? { paths } : {}) };
 }
 

@@ -21,12 +21,17 @@ export interface OutputStyle {
   file: string;
 }
 
-
 /** One style file's text; throws with a readable reason. */
-export function parseOutputStyle(text: string, file: string, source: OutputStyle['source'], parseYaml: (t: string) => unknown): OutputStyle {
+export function parseOutputStyle(
+  text: string,
+  file: string,
+  source: OutputStyle['source'],
+  parseYaml: (t: string) => unknown,
+): OutputStyle {
   const { meta, body: prompt } = splitFrontMatter(text, parseYaml);
   if (!prompt) throw new Error('the style has no instructions (the file body is empty)');
-  const str = (k: string) => (typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined);
+  const str = (k: string) =>
+    typeof meta[k] === 'string' && (meta[k] as string).trim() ? (meta[k] as string).trim() : undefined;
   const keep = meta['keep-coding-instructions'];
   return {
     name: str('name') ?? basename(file, '.md'),
@@ -49,8 +54,13 @@ export interface OutputStyleDirs {
 /** The style directories of the loaded setting sources, lowest precedence first. */
 export function outputStyleDirs(o: OutputStyleDirs): Array<{ dir: string; source: OutputStyle['source'] }> {
   const out: Array<{ dir: string; source: OutputStyle['source'] }> = [];
-  if (o.sources.includes('user')) out.push({ dir: join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'output-styles'), source: 'user' });
-  if (o.sources.includes('project')) out.push({ dir: join(o.projectRoot ?? o.cwd, '.claude', 'output-styles'), source: 'project' });
+  if (o.sources.includes('user'))
+    out.push({
+      dir: join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'output-styles'),
+      source: 'user',
+    });
+  if (o.sources.includes('project'))
+    out.push({ dir: join(o.projectRoot ?? o.cwd, '.claude', 'output-styles'), source: 'project' });
   return out;
 }
 
@@ -61,7 +71,9 @@ export async function loadOutputStyles(o: OutputStyleDirs, warn: (msg: string) =
   for (const { dir, source } of outputStyleDirs(o)) {
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .sort();
     } catch {
       continue;
     }
@@ -70,7 +82,8 @@ export async function loadOutputStyles(o: OutputStyleDirs, warn: (msg: string) =
       try {
         parse ??= (await import('yaml')).parse;
         const style = parseOutputStyle(readFileSync(file, 'utf8'), file, source, parse);
-        if (style.name === DEFAULT_OUTPUT_STYLE) throw new Error(`"${DEFAULT_OUTPUT_STYLE}" is the built-in style's name`);
+        if (style.name === DEFAULT_OUTPUT_STYLE)
+          throw new Error(`"${DEFAULT_OUTPUT_STYLE}" is the built-in style's name`);
         byName.set(style.name, style);
       } catch (err) {
         warn(`${file}: ${(err as Error).message}; the output style was skipped`);
@@ -111,7 +124,8 @@ export class OutputStyleCatalog {
 
   /** Use `name` (the `outputStyle` setting). Throws, naming the styles there are, when it is unknown. */
   select(name: string): void {
-    if (name !== DEFAULT_OUTPUT_STYLE && !this.get(name)) throw new Error(`no output style "${name}" (there are: ${this.names().join(', ')})`);
+    if (name !== DEFAULT_OUTPUT_STYLE && !this.get(name))
+      throw new Error(`no output style "${name}" (there are: ${this.names().join(', ')})`);
     this.active = name;
   }
 

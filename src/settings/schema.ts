@@ -12,13 +12,20 @@ export const commandHookSchema = z
     type: z.string({ error: 'must be a string such as "command"' }),
     command: z.string({ error: 'must be a string (the shell command to run)' }).optional(),
     /** Seconds; the hook is killed after it. */
-    timeout: z.number({ error: 'must be a number of seconds' }).positive({ error: 'must be a positive number of seconds' }).optional(),
+    timeout: z
+      .number({ error: 'must be a number of seconds' })
+      .positive({ error: 'must be a positive number of seconds' })
+      .optional(),
     /** Run without waiting for it (fire and forget, still bounded by its timeout). */
     async: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .superRefine((h, ctx) => {
     if (h.type === 'command' && (h.command === undefined || h.command.trim() === '')) {
-      ctx.addIssue({ code: 'custom', path: ['command'], message: 'must be a non-empty string (the shell command to run)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message: 'must be a non-empty string (the shell command to run)',
+      });
     }
   });
 
@@ -27,9 +34,13 @@ export const hookMatcherSchema = z.looseObject({
   hooks: z.array(commandHookSchema, { error: 'must be an array of hook commands' }),
 });
 
-export const hooksSettingsSchema = z.record(z.string(), z.array(hookMatcherSchema, { error: 'must be an array of {matcher, hooks}' }), {
-  error: 'must be an object of event name → matchers',
-});
+export const hooksSettingsSchema = z.record(
+  z.string(),
+  z.array(hookMatcherSchema, { error: 'must be an array of {matcher, hooks}' }),
+  {
+    error: 'must be an object of event name → matchers',
+  },
+);
 
 export const permissionsSettingsSchema = z.looseObject(
   {
@@ -54,7 +65,11 @@ export const settingsSchema = z.looseObject(
     enabledMcpjsonServers: stringList.optional(),
     disabledMcpjsonServers: stringList.optional(),
     /** Set in the session's environment (and so its children's) at start. */
-    env: z.record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), { error: 'must be an object of NAME → string' }).optional(),
+    env: z
+      .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {
+        error: 'must be an object of NAME → string',
+      })
+      .optional(),
   },
   { error: 'must be a JSON object' },
 );

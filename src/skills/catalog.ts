@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { SkillEntry } from '../../tools/skill.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
 
-
 export interface SkillSourceOptions {
   cwd: string;
   projectRoot?: string;
@@ -17,7 +16,11 @@ export interface SkillSourceOptions {
 }
 
 /** Every `<name>/SKILL.md` under `root` (missing root → none); a bad one is told through `warn` and skipped. */
-export async function loadSkillDir(root: string, source: SkillEntry['source'], warn: (m: string) => void): Promise<SkillEntry[]> {
+export async function loadSkillDir(
+  root: string,
+  source: SkillEntry['source'],
+  warn: (m: string) => void,
+): Promise<SkillEntry[]> {
   let names: string[];
   try {
     names = readdirSync(root).sort();
@@ -37,13 +40,29 @@ export async function loadSkillDir(root: string, source: SkillEntry['source'], w
     try {
       parse ??= (await import('yaml')).parse;
       const { meta: f, body } = splitFrontMatter(text, parse, { required: true });
-      const str = (k: string) => (typeof f[k] === 'string' && (f[k] as string).trim() ? (f[k] as string).trim() : undefined);
+      const str = (k: string) =>
+        typeof f[k] === 'string' && (f[k] as string).trim() ? (f[k] as string).trim() : undefined;
       const description = str('description');
       if (!description) throw new Error('front matter has no description');
       const allowed = f['allowed-tools'];
-      const allowedTools = Array.isArray(allowed) ? allowed.map(String) : typeof allowed === 'string' ? allowed.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      const allowedTools = Array.isArray(allowed)
+        ? allowed.map(String)
+        : typeof allowed === 'string'
+          ? allowed
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [];
       const model = str('model');
-      out.push({ name: str('name') ?? dirName, description, allowedTools, ...(model ? { model } : {}), body, dir: join(root, dirName), source });
+      out.push({
+        name: str('name') ?? dirName,
+        description,
+        allowedTools,
+        ...(model ? { model } : {}),
+        body,
+        dir: join(root, dirName),
+        source,
+      });
     } catch (err) {
       warn(`${file}: ${(err as Error).message}; the skill was skipped`);
     }
@@ -77,8 +96,16 @@ export class SkillCatalog {
       }
     };
     add(this.pluginSkills());
-    if (this.o.sources.includes('user')) add(await loadSkillDir(join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'), 'user', this.warn));
-    if (this.o.sources.includes('project')) add(await loadSkillDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
+    if (this.o.sources.includes('user'))
+      add(
+        await loadSkillDir(
+          join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'),
+          'user',
+          this.warn,
+        ),
+      );
+    if (this.o.sources.includes('project'))
+      add(await loadSkillDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
     this.found = all;
     return this.enabled();
   }
@@ -88,7 +115,9 @@ export class SkillCatalog {
     if (selection !== 'all') {
       const unknown = selection.filter((n) => !this.found.some((s) => s.name === n));
       if (unknown.length)
-        throw new Error(`skills: no skill named ${unknown.join(', ')} (found: ${this.found.map((s) => s.name).join(', ') || 'none'})`);
+        throw new Error(
+          `skills: no skill named ${unknown.join(', ')} (found: ${this.found.map((s) => s.name).join(', ') || 'none'})`,
+        );
     }
     this.selection = selection;
   }

@@ -33,7 +33,8 @@ class CappedFile {
   /** The trailer is written past the cap: the file always says how the command ended. */
   end(trailer: string): void {
     if (this.fd === undefined) return;
-    if (this.dropped) writeSync(this.fd, `\n[output truncated: ${this.dropped} bytes past the ${this.max}-byte cap were discarded]`);
+    if (this.dropped)
+      writeSync(this.fd, `\n[output truncated: ${this.dropped} bytes past the ${this.max}-byte cap were discarded]`);
     writeSync(this.fd, trailer);
     closeSync(this.fd);
     this.fd = undefined;
@@ -41,7 +42,14 @@ class CappedFile {
 }
 
 /** How a background command ended, in its file's trailer and in the registry's notification. */
-function settle(registry: TaskRegistry, rec: TaskRecord, file: CappedFile, r: BashRunResult, timeoutMs: number, timedOut = r.timedOut): void {
+function settle(
+  registry: TaskRegistry,
+  rec: TaskRecord,
+  file: CappedFile,
+  r: BashRunResult,
+  timeoutMs: number,
+  timedOut = r.timedOut,
+): void {
   const code = exitCodeOf(r.exitCode, r.signal);
   const sep = '\n';
   if (r.violations.length) file.write(violationNote(r.violations));
@@ -70,7 +78,10 @@ function failed(registry: TaskRegistry, rec: TaskRecord, file: CappedFile, err: 
   registry.finish(rec.id, { status: 'failed', summary: `Background command "${rec.description}" failed to start` });
 }
 
-export function createBackgroundShellService(registry: TaskRegistry, opts: { maxFileBytes?: number } = {}): Required<BackgroundShellService> {
+export function createBackgroundShellService(
+  registry: TaskRegistry,
+  opts: { maxFileBytes?: number } = {},
+): Required<BackgroundShellService> {
   return {
     async start(command, o) {
       const description = o.description?.trim() || command;

@@ -22,7 +22,8 @@ export function backgroundTasksDisabled(env: NodeJS.ProcessEnv = process.env): b
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
-export const BACKGROUND_DISABLED_MESSAGE = 'background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS)';
+export const BACKGROUND_DISABLED_MESSAGE =
+  'background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS)';
 
 export class ForegroundTasks implements ForegroundService {
   private readonly entries = new Map<string, ForegroundEntry>();
@@ -36,7 +37,10 @@ export class ForegroundTasks implements ForegroundService {
 
   /** Move the one started by `toolUseId`, or every one; how many moved. */
   background(toolUseId?: string): number {
-    const picked = toolUseId === undefined ? [...this.entries.values()] : [this.entries.get(toolUseId)].filter((e): e is ForegroundEntry => !!e);
+    const picked =
+      toolUseId === undefined
+        ? [...this.entries.values()]
+        : [this.entries.get(toolUseId)].filter((e): e is ForegroundEntry => !!e);
     for (const e of picked) {
       this.entries.delete(e.toolUseId);
       e.background();

@@ -228,7 +228,8 @@ export class TaskRegistry {
         resolveDone();
         this.changed();
       };
-      if (emitted && typeof (emitted as Promise<void>).then === 'function') (emitted as Promise<void>).then(settle, settle);
+      if (emitted && typeof (emitted as Promise<void>).then === 'function')
+        (emitted as Promise<void>).then(settle, settle);
       else settle();
     });
     if (rec.backgrounded) this.emitLevel();
@@ -253,7 +254,7 @@ export class TaskRegistry {
    */
   moveToBackground(id: string): TaskRecord {
     const rec = this.tasks.get(id);
-    if (!rec || rec.status !== 'running') throw new Error(`task ${id} is not running`);
+    if (rec?.status !== 'running') throw new Error(`task ${id} is not running`);
     if (rec.backgrounded) return rec;
     rec.backgrounded = true;
     this.emitLevel();
@@ -274,7 +275,7 @@ export class TaskRegistry {
    */
   progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
     const rec = this.tasks.get(id);
-    if (!rec || rec.status !== 'running') return;
+    if (rec?.status !== 'running') return;
     void this.send(rec, {
       type: 'system',
       subtype: 'task_progress',

@@ -49,7 +49,7 @@ export function createTaskControlService(registry: TaskRegistry): TaskControlSer
     },
     async wait(id, timeoutMs, signal) {
       const t = registry.get(id);
-      if (!t || t.status !== 'running') return;
+      if (t?.status !== 'running') return;
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
       await Promise.race([

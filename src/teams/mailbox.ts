@@ -4,7 +4,17 @@
 // process sharing the team directory) never lose a message and a reader never sees half a file.
 // A malformed inbox is reported, moved aside (kept for a person to read) and replaced: never a
 // crash loop. A failed write throws, so the sender learns the message did not arrive.
-import { mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
+import {
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -131,7 +141,9 @@ export class Mailbox {
     } catch {
       /* reported below either way */
     }
-    this.o.onProblem(`team inbox ${file} is malformed (${problem}); its content was kept in ${aside} and the inbox was reset`);
+    this.o.onProblem(
+      `team inbox ${file} is malformed (${problem}); its content was kept in ${aside} and the inbox was reset`,
+    );
   }
 
   /** Locked read-modify-write; `change` returns whether anything changed (no write otherwise). */
@@ -183,7 +195,8 @@ export async function lockFile(lockPath: string): Promise<() => void> {
     } catch {
       continue; // released between our tries
     }
-    if (Date.now() > deadline) throw new Error(`the inbox is locked by another writer (${lockPath}); gave up after ${LOCK_WAIT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the inbox is locked by another writer (${lockPath}); gave up after ${LOCK_WAIT_MS} ms`);
     await new Promise((r) => setTimeout(r, delay));
   }
 }

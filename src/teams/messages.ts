@@ -36,12 +36,18 @@ export function shutdownRequest(from: string, requestId: string, reason?: string
     requestId,
     from,
     ...(reason ? { reason } : {}),
-    instructions: 'Finish or set aside your current step, then answer with SendMessage {message: {type: "shutdown_response", request_id, approve: true}} (or approve: false with a reason to keep working).',
+    instructions:
+      'Finish or set aside your current step, then answer with SendMessage {message: {type: "shutdown_response", request_id, approve: true}} (or approve: false with a reason to keep working).',
   });
 }
 
 export function shutdownAnswer(from: string, requestId: string, approve: boolean, reason?: string): string {
-  return JSON.stringify({ type: approve ? 'shutdown_approved' : 'shutdown_rejected', requestId, from, ...(reason ? { reason } : {}) });
+  return JSON.stringify({
+    type: approve ? 'shutdown_approved' : 'shutdown_rejected',
+    requestId,
+    from,
+    ...(reason ? { reason } : {}),
+  });
 }
 
 /**

@@ -78,14 +78,25 @@ export class TeamService implements TeamToolService, TeamHost {
 
   async create(caller: string, teamName: string, description?: string): Promise<ToolResult> {
     this.leadOnly(caller, 'TeamCreate');
-    if (this.team) throw new ToolError(`Already leading team "${this.team.name}". A session leads one team at a time: TeamDelete it first.`);
-    if (!NAME_RE.test(teamName)) throw new ToolError(`Team name "${teamName}" is not usable: letters, digits, ".", "_" and "-" only (at most 64)`);
+    if (this.team)
+      throw new ToolError(
+        `Already leading team "${this.team.name}". A session leads one team at a time: TeamDelete it first.`,
+      );
+    if (!NAME_RE.test(teamName))
+      throw new ToolError(`Team name "${teamName}" is not usable: letters, digits, ".", "_" and "-" only (at most 64)`);
     const dir = join(teamsDir(this.deps.env), teamDirName(teamName));
     if (existsSync(join(dir, 'config.json')))
       throw new ToolError(`A team named "${teamName}" already exists (${dir}). Choose another name.`);
     const team = this.open(teamName, dir, description);
-    const data = { team_name: team.name, team_file_path: join(dir, 'config.json'), lead_agent_id: team.config.leadAgentId };
-    return { content: `Team "${team.name}" created. You lead it as "${LEAD_NAME}". Spawn teammates with the Task tool (name + team_name: "${team.name}").`, data };
+    const data = {
+      team_name: team.name,
+      team_file_path: join(dir, 'config.json'),
+      lead_agent_id: team.config.leadAgentId,
+    };
+    return {
+      content: `Team "${team.name}" created. You lead it as "${LEAD_NAME}". Spawn teammates with the Task tool (name + team_name: "${team.name}").`,
+      data,
+    };
   }
 
   async delete(caller: string): Promise<ToolResult> {
@@ -102,13 +113,22 @@ export class TeamService implements TeamToolService, TeamHost {
     this.team = null;
     this.members.clear();
     this.changed();
-    return { content: `Team "${team.name}" deleted (its directory and mailboxes removed).`, data: { success: true, team_name: team.name } };
+    return {
+      content: `Team "${team.name}" deleted (its directory and mailboxes removed).`,
+      data: { success: true, team_name: team.name },
+    };
   }
 
   list(): { teamName: string | null; agents: AgentView[] } {
     const agents = [...this.members.values()]
       .filter((m) => m.live)
-      .map((m) => ({ name: m.name, agentId: m.task.id, agentType: m.agentType, status: m.status, lastActivity: new Date(m.lastActivity).toISOString() }));
+      .map((m) => ({
+        name: m.name,
+        agentId: m.task.id,
+        agentType: m.agentType,
+        status: m.status,
+        lastActivity: new Date(m.lastActivity).toISOString(),
+      }));
     return { teamName: this.team?.name ?? null, agents };
   }
 
@@ -131,11 +151,17 @@ export class TeamService implements TeamToolService, TeamHost {
   async spawn(req: SubagentRequest & { name: string; teamName?: string }, ctx: ToolContext): Promise<ToolResult> {
     const { name } = req;
     if (!NAME_RE.test(name) || name === LEAD_NAME)
-      throw new ToolError(`Agent name "${name}" is not usable: letters, digits, ".", "_" and "-" (at most 64), and not "${LEAD_NAME}"`);
-    if (this.members.get(name)?.live) throw new ToolError(`An agent named "${name}" is already live in this team; pick another name or message it with SendMessage`);
+      throw new ToolError(
+        `Agent name "${name}" is not usable: letters, digits, ".", "_" and "-" (at most 64), and not "${LEAD_NAME}"`,
+      );
+    if (this.members.get(name)?.live)
+      throw new ToolError(
+        `An agent named "${name}" is already live in this team; pick another name or message it with SendMessage`,
+      );
     if (req.teamName && this.team && req.teamName !== this.team.name)
       throw new ToolError(`Team "${req.teamName}" is not the team you lead ("${this.team.name}")`);
-    const team = this.team ?? this.open(req.teamName ?? `session-${this.deps.sessionId.slice(0, 8)}`, undefined, undefined);
+    const team =
+      this.team ?? this.open(req.teamName ?? `session-${this.deps.sessionId.slice(0, 8)}`, undefined, undefined);
     const registry = this.deps.registry;
     const rec = registry.register('in_process_teammate', {
       description: req.description,
@@ -146,20 +172,34 @@ export class TeamService implements TeamToolService, TeamHost {
     });
     let teammate: Teammate;
     try {
-      const prepared = this.deps.subagents.prepare(req, ctx, rec.abort.signal, rec.id, this.deps.subagents.transcriptPath(rec.id));
+      const prepared = this.deps.subagents.prepare(
+        req,
+        ctx,
+        rec.abort.signal,
+        rec.id,
+        this.deps.subagents.transcriptPath(rec.id),
+      );
       const p = { ...prepared, cfg: this.teammateConfig(prepared.cfg, name) };
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
-      teammate = new Teammate(name, req.subagentType, rec, p, this.deps.subagents.openTranscript(p, team.name), teammateMessage(LEAD_NAME, req.prompt, req.description), {
-        mailbox: team.mailbox,
-        registry,
-        emitEvent: this.deps.emitEvent,
-        lateUsage: this.deps.lateUsage,
-        sessionSpent: this.deps.sessionSpent,
-        onChange: (t) => this.memberChanged(t),
-        onProblem: (t) => this.problem(t),
-        teamName: team.name,
-      });
+      teammate = new Teammate(
+        name,
+        req.subagentType,
+        rec,
+        p,
+        this.deps.subagents.openTranscript(p, team.name),
+        teammateMessage(LEAD_NAME, req.prompt, req.description),
+        {
+          mailbox: team.mailbox,
+          registry,
+          emitEvent: this.deps.emitEvent,
+          lateUsage: this.deps.lateUsage,
+          sessionSpent: this.deps.sessionSpent,
+          onChange: (t) => this.memberChanged(t),
+          onProblem: (t) => this.problem(t),
+          teamName: team.name,
+        },
+      );
     } catch (err) {
       registry.finish(rec.id, { status: 'failed', summary: (err as Error).message });
       throw err;
@@ -171,7 +211,17 @@ export class TeamService implements TeamToolService, TeamHost {
       content:
         `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team.name}\ntask_id: ${rec.id}\n` +
         `The agent is now running in the background and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
-      data: { status: 'teammate_spawned', agent_id: agentId, name, team_name: team.name, task_id: rec.id, agent_type: req.subagentType, description: req.description, prompt: req.prompt, outputFile: rec.outputFile },
+      data: {
+        status: 'teammate_spawned',
+        agent_id: agentId,
+        name,
+        team_name: team.name,
+        task_id: rec.id,
+        agent_type: req.subagentType,
+        description: req.description,
+        prompt: req.prompt,
+        outputFile: rec.outputFile,
+      },
     };
   }
 
@@ -190,7 +240,14 @@ export class TeamService implements TeamToolService, TeamHost {
         const to = this.recipient(caller, msg.to);
         await deliver(to, msg.text, msg.summary);
         const message = `Message sent to ${to}'s inbox`;
-        return { content: message, data: { success: true, message, routing: { sender: caller, target: to, summary: msg.summary, content: msg.text } } };
+        return {
+          content: message,
+          data: {
+            success: true,
+            message,
+            routing: { sender: caller, target: to, summary: msg.summary, content: msg.text },
+          },
+        };
       }
       case 'broadcast': {
         const targets = [...this.members.values()].filter((m) => m.live && m.name !== caller).map((m) => m.name);
@@ -218,13 +275,20 @@ export class TeamService implements TeamToolService, TeamHost {
           me.shutdownApproved = true;
           this.approvals.set(caller, msg.requestId);
         } else await deliver(LEAD_NAME, shutdownAnswer(caller, msg.requestId, false, msg.reason), 'shutdown refused');
-        const message = msg.approve ? 'Shutdown approved: you stop once this turn is over.' : 'Shutdown refused; the lead was told why. Carry on.';
+        const message = msg.approve
+          ? 'Shutdown approved: you stop once this turn is over.'
+          : 'Shutdown refused; the lead was told why. Carry on.';
         return { content: message, data: { success: true, message, request_id: msg.requestId, approve: msg.approve } };
       }
       case 'plan_approval_response': {
         this.leadOnly(caller, 'A plan_approval_response');
         const to = this.recipient(caller, msg.to);
-        const text = JSON.stringify({ type: 'plan_approval_response', requestId: msg.requestId, approve: msg.approve, ...(msg.feedback ? { feedback: msg.feedback } : {}) });
+        const text = JSON.stringify({
+          type: 'plan_approval_response',
+          requestId: msg.requestId,
+          approve: msg.approve,
+          ...(msg.feedback ? { feedback: msg.feedback } : {}),
+        });
         await deliver(to, text, msg.approve ? 'plan approved' : 'plan rejected');
         const message = `Plan ${msg.approve ? 'approval' : 'rejection'} sent to ${to}`;
         return { content: message, data: { success: true, message, request_id: msg.requestId } };
@@ -236,7 +300,7 @@ export class TeamService implements TeamToolService, TeamHost {
 
   async takeLeadPrompt(): Promise<string | null> {
     const team = this.team;
-    if (!team || !team.mailbox.hasUnreadSafe(LEAD_NAME)) return null;
+    if (!team?.mailbox.hasUnreadSafe(LEAD_NAME)) return null;
     try {
       const mail = await team.mailbox.takeUnread(LEAD_NAME);
       return mail.length ? inboxTurn(mail) : null;
@@ -299,7 +363,9 @@ export class TeamService implements TeamToolService, TeamHost {
     if (m?.live) return to;
     const live = [...this.members.values()].filter((x) => x.live).map((x) => x.name);
     const why = m ? `"${to}" has ended (${m.status})` : `no agent named "${to}"`;
-    throw new ToolError(`Cannot send: ${why}. Live agents: ${live.length ? live.join(', ') : 'none'}; the lead is "${LEAD_NAME}".`);
+    throw new ToolError(
+      `Cannot send: ${why}. Live agents: ${live.length ? live.join(', ') : 'none'}; the lead is "${LEAD_NAME}".`,
+    );
   }
 
   private open(name: string, dir: string | undefined, description: string | undefined): ActiveTeam {
@@ -330,7 +396,11 @@ export class TeamService implements TeamToolService, TeamHost {
     if (t && approved !== undefined) {
       this.approvals.delete(t.name);
       this.team?.mailbox
-        .deliver(LEAD_NAME, { from: t.name, text: shutdownAnswer(t.name, approved, true), summary: 'shutdown approved' })
+        .deliver(LEAD_NAME, {
+          from: t.name,
+          text: shutdownAnswer(t.name, approved, true),
+          summary: 'shutdown approved',
+        })
         .catch((err) => this.problem(`could not tell the lead that ${t.name} shut down: ${(err as Error).message}`));
     }
     this.writeConfig();

@@ -141,8 +141,14 @@ export class Teammate {
         this.lastActivity = Date.now();
         // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
         await this.deps.mailbox
-          .deliver(LEAD_NAME, { from: this.name, text: idleNotice(this.name, { ok: outcome.subtype === 'success', text: outcome.resultText }), summary: `${this.name} is idle` })
-          .catch((err) => this.deps.onProblem(`teammate ${this.name}: could not tell the lead it is idle: ${(err as Error).message}`));
+          .deliver(LEAD_NAME, {
+            from: this.name,
+            text: idleNotice(this.name, { ok: outcome.subtype === 'success', text: outcome.resultText }),
+            summary: `${this.name} is idle`,
+          })
+          .catch((err) =>
+            this.deps.onProblem(`teammate ${this.name}: could not tell the lead it is idle: ${(err as Error).message}`),
+          );
       }
     } catch (err) {
       failure = `Teammate "${this.name}" failed: ${(err as Error).message}`;
@@ -163,11 +169,23 @@ export class Teammate {
     } else if (this.task.abort.signal.aborted) {
       this.status = 'stopped';
       const why = this.stopReason ? ` (${this.stopReason})` : '';
-      end = { status: 'stopped', summary: `Teammate "${this.name}" was stopped${why} after ${this.counters.toolUses} tool use(s).${soFar}`, resultText: this.lastText, usage };
+      end = {
+        status: 'stopped',
+        summary: `Teammate "${this.name}" was stopped${why} after ${this.counters.toolUses} tool use(s).${soFar}`,
+        resultText: this.lastText,
+        usage,
+      };
     } else {
       this.status = 'shutdown';
-      const how = this.shutdownApproved ? 'shut down at the lead\'s request' : 'was idle when the session ended and shut down';
-      end = { status: 'completed', summary: `Teammate "${this.name}" ${how}.${soFar}`, resultText: this.lastText, usage };
+      const how = this.shutdownApproved
+        ? "shut down at the lead's request"
+        : 'was idle when the session ended and shut down';
+      end = {
+        status: 'completed',
+        summary: `Teammate "${this.name}" ${how}.${soFar}`,
+        resultText: this.lastText,
+        usage,
+      };
     }
     this.lastActivity = Date.now();
     this.deps.registry.finish(this.task.id, end);
@@ -181,7 +199,12 @@ export class Teammate {
     try {
       const out = await hooks.run(
         'TeammateIdle',
-        { agent_id: this.p.agentId, agent_type: this.agentType, teammate_name: this.name, team_name: this.deps.teamName },
+        {
+          agent_id: this.p.agentId,
+          agent_type: this.agentType,
+          teammate_name: this.name,
+          team_name: this.deps.teamName,
+        },
         { signal },
       );
       if (out.stop) return { stop: out.stop.reason ?? '' };
@@ -258,11 +281,20 @@ export class Teammate {
         }
         recordEvent(transcript, ev);
         await this.deps.emitEvent(ev);
-        if (ev.type === 'assistant') this.deps.registry.progress(this.task.id, stats(this.counters, usage, this.started), this.counters.lastTool);
+        if (ev.type === 'assistant')
+          this.deps.registry.progress(this.task.id, stats(this.counters, usage, this.started), this.counters.lastTool);
       }
     } catch (err) {
       const text = `Internal error: ${(err as Error).message}`;
-      return { subtype: 'error_during_execution', resultText: text, errors: [text], numTurns: 0, stopReason: null, durationApiMs: 0, permissionDenials: [] };
+      return {
+        subtype: 'error_during_execution',
+        resultText: text,
+        errors: [text],
+        numTurns: 0,
+        stopReason: null,
+        durationApiMs: 0,
+        permissionDenials: [],
+      };
     } finally {
       this.totalUsage.merge(usage);
       this.deps.lateUsage(usage);

@@ -96,7 +96,9 @@ export class Transcript {
       for (const b of message.content as Array<{ type?: string; id?: unknown }>)
         if (b?.type === 'tool_use' && typeof b.id === 'string') this.toolUseOwner.set(b.id, uuid);
     if (m.type === 'user' && Array.isArray(message?.content)) {
-      const first = (message.content as Array<{ type?: string; tool_use_id?: unknown }>).find((b) => b?.type === 'tool_result');
+      const first = (message.content as Array<{ type?: string; tool_use_id?: unknown }>).find(
+        (b) => b?.type === 'tool_result',
+      );
       const owner = typeof first?.tool_use_id === 'string' ? this.toolUseOwner.get(first.tool_use_id) : undefined;
       if (owner) entry.sourceToolAssistantUUID = owner;
     }
@@ -169,7 +171,7 @@ export class Transcript {
     if (this.failed) return;
     let line: string;
     try {
-      line = JSON.stringify(entry) + '\n';
+      line = `${JSON.stringify(entry)}\n`;
     } catch (err) {
       // One entry that cannot be serialised costs that entry, not the rest of the transcript.
       process.stderr.write(`agent: a transcript entry was left out: ${(err as Error).message}\n`);

@@ -13,7 +13,10 @@ export interface DebugFilter {
 
 export function parseDebugFilter(text: string | undefined): DebugFilter | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  const parts = text.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const negated = parts.filter((p) => p.startsWith('!'));
   if (negated.length && negated.length !== parts.length)
     throw new Error(`--debug filter "${text}" mixes included and excluded (!) categories; use one kind`);
@@ -58,7 +61,11 @@ export function debugLog(category: DebugCategory, message: string | (() => strin
 }
 
 /** The logger the flags ask for: a file (appended synchronously so nothing is lost at exit), stderr, or both. */
-export function debugLoggerFromFlags(o: { debug?: string | boolean; debugFile?: string; debugToStderr?: boolean }): DebugLogger {
+export function debugLoggerFromFlags(o: {
+  debug?: string | boolean;
+  debugFile?: string;
+  debugToStderr?: boolean;
+}): DebugLogger {
   const on = o.debug !== undefined || o.debugFile !== undefined || o.debugToStderr === true;
   if (!on) return new DebugLogger([], undefined);
   const filter = parseDebugFilter(typeof o.debug === 'string' ? o.debug : undefined);

@@ -14,7 +14,11 @@ export interface FrontMatter {
  * Splits `text` into its front matter and body; throws with a readable reason (no block where one
  * is `required`, YAML that does not parse, a block that is not a mapping).
  */
-export function splitFrontMatter(text: string, parseYaml: (t: string) => unknown, { required = false } = {}): FrontMatter {
+export function splitFrontMatter(
+  text: string,
+  parseYaml: (t: string) => unknown,
+  { required = false } = {},
+): FrontMatter {
   const m = FRONT_MATTER.exec(text);
   if (!m) {
     if (required) throw new Error('no front matter (the file must start with a --- block)');
@@ -28,6 +32,7 @@ export function splitFrontMatter(text: string, parseYaml: (t: string) => unknown
   }
   // An empty block is no keys, unless the file must name some.
   if (parsed === null && !required) parsed = {};
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('front matter must be a mapping');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('front matter must be a mapping');
   return { meta: parsed as Record<string, unknown>, body: text.slice(m[0].length).trim() };
 }

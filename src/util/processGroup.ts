@@ -199,17 +199,18 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
       live.delete(child);
       // A background grandchild may still hold the pipes open; the group goes with its leader.
       if (timedOut || aborted) killGroup(child);
-      const settle = (leftRunning?: number[]) => resolve({
-        stdout: stdout.toString(),
-        stderr: stderr.toString(),
-        combined: combined.toString(),
-        exitCode,
-        signal,
-        timedOut,
-        aborted,
-        truncatedChars: stdout.dropped + stderr.dropped,
-        ...(leftRunning?.length ? { leftRunning } : {}),
-      });
+      const settle = (leftRunning?: number[]) =>
+        resolve({
+          stdout: stdout.toString(),
+          stderr: stderr.toString(),
+          combined: combined.toString(),
+          exitCode,
+          signal,
+          timedOut,
+          aborted,
+          truncatedChars: stdout.dropped + stderr.dropped,
+          ...(leftRunning?.length ? { leftRunning } : {}),
+        });
       if (opts.findLeftovers) findTagged(tag, child.pid ?? 0).then(settle, () => settle());
       else settle();
     };

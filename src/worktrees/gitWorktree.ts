@@ -33,13 +33,27 @@ export interface WorktreeChanges {
 
 function git(args: string[], cwd: string, signal?: AbortSignal): Promise<string> {
   return new Promise((done, fail) => {
-    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, signal, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
-      if (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'git is not installed (not on PATH)' : (String(stderr).trim().split('\n').pop() ?? err.message) || err.message;
-        fail(new WorktreeError(`git ${args[0]} failed: ${why}`));
-      } else done(String(stdout));
-    });
+    execFile(
+      'git',
+      args,
+      {
+        cwd,
+        timeout: GIT_TIMEOUT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+        signal,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          const why =
+            code === 'ENOENT'
+              ? 'git is not installed (not on PATH)'
+              : (String(stderr).trim().split('\n').pop() ?? err.message) || err.message;
+          fail(new WorktreeError(`git ${args[0]} failed: ${why}`));
+        } else done(String(stdout));
+      },
+    );
   });
 }
 
@@ -62,7 +76,9 @@ export async function repoRootOf(cwd: string, signal?: AbortSignal): Promise<str
     return realpathSync((await git(['rev-parse', '--show-toplevel'], cwd, signal)).trim());
   } catch (err) {
     if (err instanceof WorktreeError && /not installed/.test(err.message)) throw err;
-    throw new WorktreeError(`${cwd} is not inside a git repository: worktrees need one (run git init and make a first commit, or work without a worktree)`);
+    throw new WorktreeError(
+      `${cwd} is not inside a git repository: worktrees need one (run git init and make a first commit, or work without a worktree)`,
+    );
   }
 }
 
@@ -86,12 +102,17 @@ export async function createWorktree(cwd: string, name: string, signal?: AbortSi
   if (problem) throw new WorktreeError(problem);
   const repoRoot = await repoRootOf(cwd, signal);
   const path = join(repoRoot, WORKTREES_DIR, name);
-  if (existsSync(path)) throw new WorktreeError(`a worktree named "${name}" already exists at ${path}: pick another name, or enter it with path`);
+  if (existsSync(path))
+    throw new WorktreeError(
+      `a worktree named "${name}" already exists at ${path}: pick another name, or enter it with path`,
+    );
   let baseCommit: string;
   try {
     baseCommit = (await git(['rev-parse', '--verify', 'HEAD'], repoRoot, signal)).trim();
   } catch {
-    throw new WorktreeError(`the repository at ${repoRoot} has no commit yet: a worktree starts from one (commit first)`);
+    throw new WorktreeError(
+      `the repository at ${repoRoot} has no commit yet: a worktree starts from one (commit first)`,
+    );
   }
   const branch = `worktree-${name}`;
   makeDirs(join(path, '..'));
@@ -115,7 +136,8 @@ export async function existingWorktree(cwd: string, path: string, signal?: Abort
     found = true;
     branch = lines.find((l) => l.startsWith('branch '))?.slice('branch refs/heads/'.length);
   }
-  if (!found) throw new WorktreeError(`${wanted} is not a worktree of the repository at ${repoRoot} (see git worktree list)`);
+  if (!found)
+    throw new WorktreeError(`${wanted} is not a worktree of the repository at ${repoRoot} (see git worktree list)`);
   const baseCommit = (await git(['rev-parse', 'HEAD'], real, signal)).trim();
   return { repoRoot, path: real, ...(branch ? { branch } : { branch: '' }), baseCommit, created: false };
 }
@@ -142,7 +164,9 @@ export function describeChanges(c: WorktreeChanges): string {
   const parts: string[] = [];
   if (c.files.length) {
     const names = c.files.slice(0, 10).map((l) => l.slice(3));
-    parts.push(`${c.files.length} uncommitted file${c.files.length === 1 ? '' : 's'} (${names.join(', ')}${c.files.length > 10 ? ', …' : ''})`);
+    parts.push(
+      `${c.files.length} uncommitted file${c.files.length === 1 ? '' : 's'} (${names.join(', ')}${c.files.length > 10 ? ', …' : ''})`,
+    );
   }
   if (c.commits) parts.push(`${c.commits} commit${c.commits === 1 ? '' : 's'} not on the base`);
   return parts.join(' and ');

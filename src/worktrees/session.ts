@@ -1,8 +1,24 @@
 // The session side of EnterWorktree / ExitWorktree: which worktree the main agent is in, and the
 // move of its working directory (tool contexts and permission state) into it and back.
 import { ToolError } from '../../tools/tool.js';
-import type { EnterWorktreeInput, EnterWorktreeOutput, ExitWorktreeInput, ExitWorktreeOutput, WorktreeSessionService } from '../../tools/worktree.js';
-import { createWorktree, describeChanges, existingWorktree, hasChanges, randomWorktreeName, removeWorktree, worktreeChanges, WorktreeError, type Worktree } from './gitWorktree.js';
+import type {
+  EnterWorktreeInput,
+  EnterWorktreeOutput,
+  ExitWorktreeInput,
+  ExitWorktreeOutput,
+  WorktreeSessionService,
+} from '../../tools/worktree.js';
+import {
+  createWorktree,
+  describeChanges,
+  existingWorktree,
+  hasChanges,
+  randomWorktreeName,
+  removeWorktree,
+  worktreeChanges,
+  WorktreeError,
+  type Worktree,
+} from './gitWorktree.js';
 
 export interface WorktreeSessionDeps {
   /** The session's working directory now. */
@@ -34,11 +50,15 @@ export function createWorktreeSession(deps: WorktreeSessionDeps): WorktreeSessio
       if (active) throw new ToolError(`A worktree is already active (${active.wt.path}): call ExitWorktree first.`);
       const originalCwd = deps.cwd();
       const wt = await asToolError(() =>
-        input.path !== undefined ? existingWorktree(originalCwd, input.path, signal) : createWorktree(originalCwd, input.name ?? randomWorktreeName(), signal),
+        input.path !== undefined
+          ? existingWorktree(originalCwd, input.path, signal)
+          : createWorktree(originalCwd, input.name ?? randomWorktreeName(), signal),
       );
       active = { wt, originalCwd };
       deps.moveTo(wt.path);
-      const what = wt.created ? `Created a worktree at ${wt.path}${branchText(wt)} (from the current HEAD)` : `Switched to the worktree at ${wt.path}${branchText(wt)}`;
+      const what = wt.created
+        ? `Created a worktree at ${wt.path}${branchText(wt)} (from the current HEAD)`
+        : `Switched to the worktree at ${wt.path}${branchText(wt)}`;
       return {
         worktreePath: wt.path,
         ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
@@ -47,13 +67,24 @@ export function createWorktreeSession(deps: WorktreeSessionDeps): WorktreeSessio
     },
 
     async exit(input: ExitWorktreeInput): Promise<ExitWorktreeOutput> {
-      if (!active) throw new ToolError('No worktree is active: ExitWorktree only leaves a worktree that EnterWorktree entered in this session.');
+      if (!active)
+        throw new ToolError(
+          'No worktree is active: ExitWorktree only leaves a worktree that EnterWorktree entered in this session.',
+        );
       const { wt, originalCwd } = active;
-      const base = { action: input.action, originalCwd, worktreePath: wt.path, ...(wt.branch ? { worktreeBranch: wt.branch } : {}) };
+      const base = {
+        action: input.action,
+        originalCwd,
+        worktreePath: wt.path,
+        ...(wt.branch ? { worktreeBranch: wt.branch } : {}),
+      };
       if (input.action === 'keep') {
         active = undefined;
         deps.moveTo(originalCwd);
-        return { ...base, message: `Left the worktree; it is kept at ${wt.path}${branchText(wt)}. The working directory is ${originalCwd} again.` };
+        return {
+          ...base,
+          message: `Left the worktree; it is kept at ${wt.path}${branchText(wt)}. The working directory is ${originalCwd} again.`,
+        };
       }
       const changes = await asToolError(() => worktreeChanges(wt));
       if (hasChanges(changes) && input.discard_changes !== true)

@@ -22,7 +22,11 @@ async function session(hostValue: string | undefined) {
     if (i === 0) agentEnviron = readFileSync(`/proc/${pid}/environ`, 'utf8');
     return i === 0 ? toolUse('Bash', { command: SHOW }) : text('done');
   });
-  const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], env: { MALLOC_MMAP_THRESHOLD_: hostValue } });
+  const p = startAgent({
+    api,
+    args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+    env: { MALLOC_MMAP_THRESHOLD_: hostValue },
+  });
   pid = p.child.pid!;
   p.sendRaw(userLine('show the allocator setting'));
   p.endInput();
@@ -30,11 +34,14 @@ async function session(hostValue: string | undefined) {
   return { agentEnviron: agentEnviron.split('\0'), bashSaw: JSON.stringify(lastToolResults(api.requests[1])) };
 }
 
-it.runIf(existsSync('/proc/self/environ'))('the agent runs with the fixed mmap threshold; a Bash child sees no allocator setting when the host set none', async () => {
-  const { agentEnviron, bashSaw } = await session(undefined);
-  expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
-  expect(bashSaw).toContain('threshold=[unset] was=[unset]');
-});
+it.runIf(existsSync('/proc/self/environ'))(
+  'the agent runs with the fixed mmap threshold; a Bash child sees no allocator setting when the host set none',
+  async () => {
+    const { agentEnviron, bashSaw } = await session(undefined);
+    expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+    expect(bashSaw).toContain('threshold=[unset] was=[unset]');
+  },
+);
 
 it.runIf(existsSync('/proc/self/environ'))("a host's own MALLOC_MMAP_THRESHOLD_ reaches Bash unchanged", async () => {
   const { agentEnviron, bashSaw } = await session('65536');

@@ -5,9 +5,26 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
+import {
+  firstUserText,
+  lastToolResults,
+  lastUserText,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import {
+  resultText,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -46,10 +63,20 @@ describe('background subagents', () => {
   it('returns at once; its messages are tagged; its notification comes after the first result and re-enters the loop for a second result', async () => {
     let notified = '';
     api = await startFakeApi((req): ScriptedReply => {
-      if (!isMain(req)) return { ...text('background findings: 42'), delayMs: 700, usage: { input_tokens: 500, output_tokens: 50 } };
+      if (!isMain(req))
+        return { ...text('background findings: 42'), delayMs: 700, usage: { input_tokens: 500, output_tokens: 50 } };
       const n = turns(req);
       if (n === 0)
-        return toolUse('Task', { description: 'Research', prompt: 'SUBBG: research', subagent_type: 'general-purpose', run_in_background: true }, 'toolu_bgtask');
+        return toolUse(
+          'Task',
+          {
+            description: 'Research',
+            prompt: 'SUBBG: research',
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          },
+          'toolu_bgtask',
+        );
       if (n === 1) return text('started it');
       notified = lastUserText(req);
       return text('acted on the notification');
@@ -66,9 +93,22 @@ describe('background subagents', () => {
     const msgs = p.json();
     const idx = (pred: (m: any) => boolean) => msgs.findIndex(pred);
     const started = msgs.find((m) => m.type === 'system' && m.subtype === 'task_started')!;
-    expect(started).toMatchObject({ tool_use_id: 'toolu_bgtask', task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Research', is_backgrounded: true, spawn_depth: 1, prompt: 'SUBBG: research' });
+    expect(started).toMatchObject({
+      tool_use_id: 'toolu_bgtask',
+      task_type: 'local_agent',
+      subagent_type: 'general-purpose',
+      description: 'Research',
+      is_backgrounded: true,
+      spawn_depth: 1,
+      prompt: 'SUBBG: research',
+    });
     const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
-    expect(note).toMatchObject({ task_id: started.task_id, tool_use_id: 'toolu_bgtask', status: 'completed', summary: 'background findings: 42' });
+    expect(note).toMatchObject({
+      task_id: started.task_id,
+      tool_use_id: 'toolu_bgtask',
+      status: 'completed',
+      summary: 'background findings: 42',
+    });
     expect(note.usage).toMatchObject({ total_tokens: 550, tool_uses: 0 });
     expect(existsSync(note.output_file)).toBe(true);
     const resultIdx = msgs.filter((m) => m.type === 'result').map((r) => msgs.indexOf(r));
@@ -79,7 +119,11 @@ describe('background subagents', () => {
     const launch = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bgtask')!;
     expect(launch.message.content[0].content).toContain(started.task_id);
     expect(launch.message.content[0].content).toContain(note.output_file);
-    expect(launch.tool_use_result).toMatchObject({ status: 'async_launched', agentId: started.task_id, outputFile: note.output_file });
+    expect(launch.tool_use_result).toMatchObject({
+      status: 'async_launched',
+      agentId: started.task_id,
+      outputFile: note.output_file,
+    });
     const tagged = msgs.filter((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_bgtask');
     expect(tagged).toHaveLength(1);
     // The model got the notification as a new user turn.
@@ -96,8 +140,16 @@ describe('a foreground subagent moved to the background (stream-json)', () => {
   it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async () => {
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (!isMain(req)) return n === 0 ? toolUse('Bash', { command: 'sleep 1; echo slow-part' }, 'sub_bash') : text('moved agent finished');
-      if (n === 0) return toolUse('Task', { description: 'Slow part', prompt: 'SUBMOVE: slow', subagent_type: 'general-purpose' }, 'toolu_mv');
+      if (!isMain(req))
+        return n === 0
+          ? toolUse('Bash', { command: 'sleep 1; echo slow-part' }, 'sub_bash')
+          : text('moved agent finished');
+      if (n === 0)
+        return toolUse(
+          'Task',
+          { description: 'Slow part', prompt: 'SUBMOVE: slow', subagent_type: 'general-purpose' },
+          'toolu_mv',
+        );
       if (n === 1) return text('moved on');
       return text('heard it');
     });
@@ -106,8 +158,14 @@ describe('a foreground subagent moved to the background (stream-json)', () => {
     const started = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_started');
     // Moved while its Bash call runs (the control request names the Task call).
     await p.waitFor((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_mv');
-    p.send({ type: 'control_request', request_id: 'bg-1', request: { subtype: 'background_tasks', tool_use_id: 'toolu_mv' } });
-    expect(await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'bg-1')).toMatchObject({ response: { subtype: 'success', response: { backgrounded: true } } });
+    p.send({
+      type: 'control_request',
+      request_id: 'bg-1',
+      request: { subtype: 'background_tasks', tool_use_id: 'toolu_mv' },
+    });
+    expect(await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'bg-1')).toMatchObject({
+      response: { subtype: 'success', response: { backgrounded: true } },
+    });
     const first = await p.waitFor((m) => m.type === 'result');
     expect(first.result).toBe('moved on');
     await p.waitFor((m) => m.type === 'result' && m.uuid !== first.uuid, 10_000);
@@ -115,15 +173,38 @@ describe('a foreground subagent moved to the background (stream-json)', () => {
     expect((await p.exited).code).toBe(0);
     const msgs = p.json();
     const id = started.task_id;
-    expect(started).toMatchObject({ tool_use_id: 'toolu_mv', is_backgrounded: false, task_type: 'local_agent', prompt: 'SUBMOVE: slow' });
-    const lines = msgs.filter((m) => m.type === 'system' && (m.subtype.startsWith('task_') || m.subtype === 'background_tasks_changed'));
+    expect(started).toMatchObject({
+      tool_use_id: 'toolu_mv',
+      is_backgrounded: false,
+      task_type: 'local_agent',
+      prompt: 'SUBMOVE: slow',
+    });
+    const lines = msgs.filter(
+      (m) => m.type === 'system' && (m.subtype.startsWith('task_') || m.subtype === 'background_tasks_changed'),
+    );
     expect(lines.filter((m) => m.subtype === 'task_started')).toHaveLength(1);
     expect(lines.filter((m) => m.task_id !== undefined).every((m) => m.task_id === id)).toBe(true);
-    const order = lines.map((m) => (m.subtype === 'task_updated' ? `task_updated:${Object.keys(m.patch).join(',')}` : m.subtype)).filter((s) => s !== 'task_progress');
-    expect(order).toEqual(['task_started', 'background_tasks_changed', 'task_updated:is_backgrounded', 'task_updated:status,end_time', 'task_notification', 'background_tasks_changed']);
-    expect(lines.find((m) => m.subtype === 'background_tasks_changed')!.tasks).toEqual([{ task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow part' }]);
-    expect(lines.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'completed', summary: 'moved agent finished' });
-    const moved = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_mv')!;
+    const order = lines
+      .map((m) => (m.subtype === 'task_updated' ? `task_updated:${Object.keys(m.patch).join(',')}` : m.subtype))
+      .filter((s) => s !== 'task_progress');
+    expect(order).toEqual([
+      'task_started',
+      'background_tasks_changed',
+      'task_updated:is_backgrounded',
+      'task_updated:status,end_time',
+      'task_notification',
+      'background_tasks_changed',
+    ]);
+    expect(lines.find((m) => m.subtype === 'background_tasks_changed')!.tasks).toEqual([
+      { task_id: id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow part' },
+    ]);
+    expect(lines.find((m) => m.subtype === 'task_notification')).toMatchObject({
+      status: 'completed',
+      summary: 'moved agent finished',
+    });
+    const moved = msgs.find(
+      (m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_mv',
+    )!;
     expect(moved.tool_use_result).toMatchObject({ status: 'async_launched', agentId: id });
   });
 });
@@ -135,7 +216,12 @@ describe('background shells', () => {
     const outputs: string[] = [];
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'sleep 30 & echo $! > bg.pid; echo hello-bg; wait', description: 'Sleep a while', run_in_background: true });
+      if (n === 0)
+        return toolUse('Bash', {
+          command: 'sleep 30 & echo $! > bg.pid; echo hello-bg; wait',
+          description: 'Sleep a while',
+          run_in_background: true,
+        });
       if (n === 1) {
         taskId = taskIdIn(req);
         // hello-bg comes after bg.pid is written: once it is read, the pid is there to check.
@@ -176,7 +262,11 @@ describe('background shells', () => {
     let out = '';
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'echo $$ > leader.pid; sleep 0.3; echo done-bg; exit 3', run_in_background: true });
+      if (n === 0)
+        return toolUse('Bash', {
+          command: 'echo $$ > leader.pid; sleep 0.3; echo done-bg; exit 3',
+          run_in_background: true,
+        });
       if (n === 1) return toolUse('TaskOutput', { task_id: taskIdIn(req) });
       out = resultText(lastToolResults(req)[0].content);
       return text('read it');
@@ -200,7 +290,12 @@ describe('background shells', () => {
   it('stdin EOF while a background task runs: it finishes, is reported (notification and a further result), then exit 0', async () => {
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'sleep 1; echo finished-late', description: 'Finish late', run_in_background: true });
+      if (n === 0)
+        return toolUse('Bash', {
+          command: 'sleep 1; echo finished-late',
+          description: 'Finish late',
+          run_in_background: true,
+        });
       if (n === 1) return text('launched');
       return text(`heard: ${lastUserText(req).includes('completed (exit code 0)') ? 'completed' : 'something else'}`);
     });
@@ -213,14 +308,23 @@ describe('background shells', () => {
     const results = msgs.filter((m) => m.type === 'result');
     expect(results.map((r) => r.result)).toEqual(['launched', 'heard: completed']);
     const note = msgs.find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
-    expect(note).toMatchObject({ status: 'completed', summary: 'Background command "Finish late" completed (exit code 0)' });
+    expect(note).toMatchObject({
+      status: 'completed',
+      summary: 'Background command "Finish late" completed (exit code 0)',
+    });
     expect(readFileSync(note.output_file, 'utf8')).toBe('finished-late\n\n[exited with code 0]\n');
   });
 
   it('SIGTERM with a background shell running: it is stopped and reported, no process is left, exit 143', async () => {
     const cwd = tempDir();
-    api = await startFakeApi((req): ScriptedReply =>
-      turns(req) === 0 ? toolUse('Bash', { command: 'echo $$ > leader.pid; sleep 30 & echo $! > child.pid; wait', run_in_background: true }) : text('running'),
+    api = await startFakeApi(
+      (req): ScriptedReply =>
+        turns(req) === 0
+          ? toolUse('Bash', {
+              command: 'echo $$ > leader.pid; sleep 30 & echo $! > child.pid; wait',
+              run_in_background: true,
+            })
+          : text('running'),
     );
     const p = startAgent({ api, cwd, args: ARGS });
     p.sendRaw(userLine('start a long one'));
@@ -273,7 +377,10 @@ describe('foreground progress and todos', () => {
     const byId = (id: string) => p.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id)!;
     expect(byId('toolu_t1').message.content[0].is_error).toBe(true);
     expect(byId('toolu_t1').message.content[0].content).toContain('at most one todo may be in_progress');
-    expect(byId('toolu_t2').tool_use_result).toEqual({ oldTodos: [], newTodos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] });
+    expect(byId('toolu_t2').tool_use_result).toEqual({
+      oldTodos: [],
+      newTodos: [todo('Plan', 'in_progress'), todo('Build', 'pending')],
+    });
     expect(byId('toolu_t3').tool_use_result.oldTodos).toEqual([todo('Plan', 'in_progress'), todo('Build', 'pending')]);
     expect(byId('toolu_t3').message.content[0].content).toContain('Todos have been modified successfully');
   });

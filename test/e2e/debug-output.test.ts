@@ -13,12 +13,18 @@ afterEach(async () => {
   api = undefined;
 });
 
-const hookSettings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
+const hookSettings = JSON.stringify({
+  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
+});
 
 describe('debug output', () => {
   it('--debug writes api, hooks and permissions lines to stderr while stdout stays protocol JSON', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }), text('done')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--debug', '--settings', hookSettings, '--allowedTools', 'Bash(echo:*)'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--debug', '--settings', hookSettings, '--allowedTools', 'Bash(echo:*)'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     for (const line of r.stdout.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
     expect(r.stdout).not.toContain('[DEBUG]');
@@ -29,7 +35,12 @@ describe('debug output', () => {
   });
 
   it('a filter picks categories: "api" shows only api lines, "!api" everything else', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }), text('done'), toolUse('Bash', { command: 'echo hi' }), text('done')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }),
+      text('done'),
+      toolUse('Bash', { command: 'echo hi' }),
+      text('done'),
+    ]);
     const only = await runAgent({ api, args: ['-p', 'go', '--debug=api', '--allowedTools', 'Bash(echo:*)'] });
     expect(only.stderr).toContain('[api]');
     expect(only.stderr).not.toContain('[permissions]');
@@ -54,7 +65,10 @@ describe('debug output', () => {
     writeFileSync(file, '');
     let stderr = '';
     const seen: string[] = [];
-    const q = query({ prompt: 'hello', options: sdkOptions(api.url, cwd, { debugFile: file, stderr: (s: string) => (stderr += s) }) as never });
+    const q = query({
+      prompt: 'hello',
+      options: sdkOptions(api.url, cwd, { debugFile: file, stderr: (s: string) => (stderr += s) }) as never,
+    });
     for await (const m of q) seen.push(JSON.stringify(m));
     expect(seen.some((m) => m.includes('"type":"result"'))).toBe(true);
     expect(seen.join('\n')).not.toContain('[DEBUG]');

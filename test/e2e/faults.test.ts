@@ -29,13 +29,20 @@ describe('model errors that a retry cannot cure', () => {
     for (let i = 0; i < 100_000; i++) deep = `{"d":${deep}}`;
     const line = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"deep","extra":${deep}}]},"parent_tool_use_id":null}\n`;
     const started = Date.now();
-    const r = await runAgent({ api, args: STREAM_ARGS, input: line + userLine('and now a normal one'), env: { AGENT_MAX_RETRIES: '10' } });
+    const r = await runAgent({
+      api,
+      args: STREAM_ARGS,
+      input: line + userLine('and now a normal one'),
+      env: { AGENT_MAX_RETRIES: '10' },
+    });
     expect(Date.now() - started).toBeLessThan(8000);
     expect(r.code).toBe(0);
     const results = r.json().filter((m) => m.type === 'result');
     expect(results).toHaveLength(2);
     expect(results[0]).toMatchObject({ is_error: true, subtype: 'error_during_execution' });
-    expect(results[0].result).toMatch(/^The prompt could not be sent: it cannot be serialised as JSON \(.+\); it was left out of the conversation/);
+    expect(results[0].result).toMatch(
+      /^The prompt could not be sent: it cannot be serialised as JSON \(.+\); it was left out of the conversation/,
+    );
     expect(results[1]).toMatchObject({ is_error: false, result: 'the session still works' });
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(api.requests[0].body.messages)).not.toContain('deep');
@@ -68,37 +75,70 @@ describe('environment faults', () => {
     api = await startFakeApi([
       { content: [{ type: 'tool_use', id: 'small', name: 'Bash', input: { command: 'echo small' } }] },
       { content: [{ type: 'tool_use', id: 'big', name: 'Bash', input: { command: 'seq 1 20000' } }] },
-      { content: [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: 'echo later', run_in_background: true } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'bg', name: 'Bash', input: { command: 'echo later', run_in_background: true } },
+        ],
+      },
       // A foreground subagent needs no task output folder: its row's output file is its transcript.
-      { content: [{ type: 'tool_use', id: 'fg', name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'general-purpose' } }] },
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'fg',
+            name: 'Task',
+            input: { description: 'd', prompt: 'p', subagent_type: 'general-purpose' },
+          },
+        ],
+      },
       text('sub ok'),
       text('survived'),
     ]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash,Task'], input: userLine('go'), env: { TMPDIR: '/proc/no-such-dir' } });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash,Task'],
+      input: userLine('go'),
+      env: { TMPDIR: '/proc/no-such-dir' },
+    });
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code).toBe(0);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ is_error: false, result: 'survived' });
     const small = resultsById(api.requests[1]).small;
     expect(small).toEqual({ text: 'small', isError: false });
     const big = resultsById(api.requests[2]).big;
-    expect(big.text).toMatch(/^Output too large \(108894 characters\)\. The full output could not be saved \(.*ENOENT.*\/proc\/no-such-dir.*\)/);
+    expect(big.text).toMatch(
+      /^Output too large \(108894 characters\)\. The full output could not be saved \(.*ENOENT.*\/proc\/no-such-dir.*\)/,
+    );
     expect(big.text).toContain('\n1\n2\n3\n');
     expect(big.text).toMatch(/19999\n20000$/);
     const bg = resultsById(api.requests[3]).bg;
     expect(bg.isError).toBe(true);
-    expect(bg.text).toMatch(/cannot create the directory for task output files \/proc\/no-such-dir\/.*ENOENT.*set TMPDIR to a writable directory/);
+    expect(bg.text).toMatch(
+      /cannot create the directory for task output files \/proc\/no-such-dir\/.*ENOENT.*set TMPDIR to a writable directory/,
+    );
     expect(resultsById(api.requests[5]).fg).toEqual({ text: 'sub ok', isError: false });
-    expect(r.json().find((m) => m.subtype === 'task_notification' && m.tool_use_id === 'fg')).toMatchObject({ status: 'completed', output_file: expect.stringMatching(/\.jsonl$/) });
+    expect(r.json().find((m) => m.subtype === 'task_notification' && m.tool_use_id === 'fg')).toMatchObject({
+      status: 'completed',
+      output_file: expect.stringMatching(/\.jsonl$/),
+    });
   });
 });
 
 describe('processes a command leaves behind', () => {
   it('a daemonizing command (setsid … &) is reported in its tool result and killed when the session ends', async () => {
     api = await startFakeApi([
-      { content: [{ type: 'tool_use', id: 'd', name: 'Bash', input: { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!' } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'd', name: 'Bash', input: { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!' } },
+        ],
+      },
       text('left it running'),
     ]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('start a daemon') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      input: userLine('start a daemon'),
+    });
     expect(r.code).toBe(0);
     const d = resultsById(api.requests[1]).d;
     const pid = Number(d.text.split('\n')[0]);

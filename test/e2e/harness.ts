@@ -6,7 +6,14 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lastToolResults, startFakeApi, type FakeApi, type RecordedRequest, type Script, type ScriptedReply } from '../fake-api/server.js';
+import {
+  lastToolResults,
+  startFakeApi,
+  type FakeApi,
+  type RecordedRequest,
+  type Script,
+  type ScriptedReply,
+} from '../fake-api/server.js';
 
 export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
 
@@ -64,12 +71,20 @@ function checkProtocolLine(line: string): void {
     return;
   }
   const parsed = outboundSchema.safeParse(json);
-  if (!parsed.success) protocolViolations.push(`${line.slice(0, 300)}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ').slice(0, 300)}`);
+  if (!parsed.success)
+    protocolViolations.push(
+      `${line.slice(0, 300)}: ${parsed.error.issues
+        .map((i) => `${i.path.join('.')} ${i.message}`)
+        .join('; ')
+        .slice(0, 300)}`,
+    );
 }
 
 export function startAgent(opts: RunOptions = {}): AgentProcess {
   const args = opts.args ?? [];
-  const streamJsonOut = args.some((a, i) => (a === '--output-format' && args[i + 1] === 'stream-json') || a === '--output-format=stream-json');
+  const streamJsonOut = args.some(
+    (a, i) => (a === '--output-format' && args[i + 1] === 'stream-json') || a === '--output-format=stream-json',
+  );
   const env: Record<string, string | undefined> = {
     ...process.env,
     ANTHROPIC_API_KEY: 'test-key',
@@ -128,7 +143,7 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
     lines,
     json: () => lines.map((l) => JSON.parse(l)),
     stderr: () => err,
-    send: (m) => child.stdin!.write(JSON.stringify(m) + '\n'),
+    send: (m) => child.stdin!.write(`${JSON.stringify(m)}\n`),
     sendRaw: (t) => child.stdin!.write(t),
     endInput: () => child.stdin!.end(),
     waitFor(pred, timeoutMs = 15_000) {
@@ -141,7 +156,10 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
         }
       }
       return new Promise((res, rej) => {
-        const t = setTimeout(() => rej(new Error(`timed out waiting for a line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)), timeoutMs);
+        const t = setTimeout(
+          () => rej(new Error(`timed out waiting for a line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)),
+          timeoutMs,
+        );
         waiters.push({ pred, resolve: (m) => (clearTimeout(t), res(m)) });
       });
     },
@@ -161,7 +179,12 @@ export async function runAgent(opts: RunOptions & { input?: string; timeoutMs?: 
 }
 
 export function userLine(text: string): string {
-  return JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: [{ type: 'text', text }] }, parent_tool_use_id: null }) + '\n';
+  return `${JSON.stringify({
+    type: 'user',
+    session_id: '',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  })}\n`;
 }
 
 export const STREAM_ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
@@ -189,7 +212,9 @@ function contentText(content: unknown): string {
 
 /** One assistant message with several tool_use blocks, ids t1…tn. */
 export function calls(list: Call[], prefix = 't'): ScriptedReply {
-  return { content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })) };
+  return {
+    content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })),
+  };
 }
 
 /** tool_use_id → the tool_result the model saw (non-string content as JSON). */

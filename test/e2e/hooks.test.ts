@@ -44,7 +44,10 @@ function project(specs: Array<HookSpec & { name: string }>, extra: Record<string
   const inputs = (name: string): Array<Record<string, any>> => {
     const log = join(scripts, `${name}.jsonl`);
     if (!existsSync(log)) return [];
-    return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   };
   return { cwd, scripts, inputs };
 }
@@ -72,9 +75,15 @@ function running(pid: number): boolean {
 
 describe('PreToolUse command hooks', () => {
   it('exit 2 blocks the tool and its stderr reaches the model; other tools are not matched', async () => {
-    const { cwd, inputs } = project([{ name: 'guard', event: 'PreToolUse', matcher: 'Bash', body: `echo "no touching today" >&2\nexit 2` }]);
+    const { cwd, inputs } = project([
+      { name: 'guard', event: 'PreToolUse', matcher: 'Bash', body: `echo "no touching today" >&2\nexit 2` },
+    ]);
     writeFileSync(join(cwd, 'f.txt'), 'hello\n');
-    api = await startFakeApi([toolUse('Bash', { command: 'touch X' }, 'b1'), toolUse('Read', { file_path: join(cwd, 'f.txt') }, 'r1'), text('done')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'touch X' }, 'b1'),
+      toolUse('Read', { file_path: join(cwd, 'f.txt') }, 'r1'),
+      text('done'),
+    ]);
     const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
     expect(r.code).toBe(0);
     expect(existsSync(join(cwd, 'X'))).toBe(false);
@@ -83,7 +92,9 @@ describe('PreToolUse command hooks', () => {
     expect(blocked.text).toContain('no touching today');
     expect(results(api.requests[2])[0]).toMatchObject({ isError: false, text: expect.stringContaining('hello') });
     expect(inputs('guard').map((i) => i.tool_name)).toEqual(['Bash']);
-    expect(r.json().find((m) => m.type === 'result')!.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: 'b1', tool_input: { command: 'touch X' } }]);
+    expect(r.json().find((m) => m.type === 'result')!.permission_denials).toEqual([
+      { tool_name: 'Bash', tool_use_id: 'b1', tool_input: { command: 'touch X' } },
+    ]);
   });
 
   it('JSON permissionDecision allow + updatedInput replaces the input and needs no rule', async () => {
@@ -92,7 +103,14 @@ describe('PreToolUse command hooks', () => {
         name: 'rewrite',
         event: 'PreToolUse',
         matcher: 'Bash',
-        body: json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'rewritten', updatedInput: { command: 'touch replaced' } } }),
+        body: json({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            permissionDecisionReason: 'rewritten',
+            updatedInput: { command: 'touch replaced' },
+          },
+        }),
       },
     ]);
     api = await startFakeApi([toolUse('Bash', { command: 'touch original' }), text('done')]);
@@ -115,10 +133,20 @@ describe('PreToolUse command hooks', () => {
       },
     ]);
     api = await startFakeApi([
-      { content: [{ type: 'tool_use', id: 'a', name: 'Bash', input: { command: 'touch T' } }, { type: 'tool_use', id: 'b', name: 'Bash', input: { command: 'mkdir M' } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'Bash', input: { command: 'touch T' } },
+          { type: 'tool_use', id: 'b', name: 'Bash', input: { command: 'mkdir M' } },
+        ],
+      },
       text('done'),
     ]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--disallowedTools', 'Bash(touch:*)', '--allowedTools', 'Bash(mkdir:*)'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--disallowedTools', 'Bash(touch:*)', '--allowedTools', 'Bash(mkdir:*)'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     const [a, b] = results(api.requests[1]);
     expect(a.isError).toBe(true);
@@ -132,13 +160,22 @@ describe('PreToolUse command hooks', () => {
     // (an overlap, not a wall-clock bound, so a loaded machine cannot decide the test).
     const stamp = (what: string) => `date +%s%N >> "$LOG.${what}"`;
     const { cwd, scripts } = project([
-      { name: 'slowallow', event: 'PreToolUse', body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })}` },
-      { name: 'slowdeny', event: 'PreToolUse', body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'two heads say no' } })}` },
+      {
+        name: 'slowallow',
+        event: 'PreToolUse',
+        body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } })}`,
+      },
+      {
+        name: 'slowdeny',
+        event: 'PreToolUse',
+        body: `${stamp('start')}\nsleep 0.6\n${stamp('end')}\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'two heads say no' } })}`,
+      },
     ]);
     api = await startFakeApi([toolUse('Bash', { command: 'touch P' }), text('done')]);
     const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('go') });
     expect(r.code).toBe(0);
-    const at = (name: string, what: string) => BigInt(readFileSync(join(scripts, `${name}.jsonl.${what}`), 'utf8').trim());
+    const at = (name: string, what: string) =>
+      BigInt(readFileSync(join(scripts, `${name}.jsonl.${what}`), 'utf8').trim());
     expect(at('slowallow', 'start') < at('slowdeny', 'end')).toBe(true);
     expect(at('slowdeny', 'start') < at('slowallow', 'end')).toBe(true);
     expect(results(api.requests[1])[0]).toMatchObject({ isError: true, text: 'two heads say no' });
@@ -147,7 +184,13 @@ describe('PreToolUse command hooks', () => {
 
   it('a hook past its timeout is killed and the tool goes on', async () => {
     const { cwd, scripts } = project([
-      { name: 'slow', event: 'PreToolUse', matcher: 'Bash', timeout: 1, body: `sleep 30 &\necho $! > '${'PIDFILE'}'\nwait` },
+      {
+        name: 'slow',
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        timeout: 1,
+        body: `sleep 30 &\necho $! > '${'PIDFILE'}'\nwait`,
+      },
     ]);
     const pidFile = join(scripts, 'sleep.pid');
     writeFileSync(join(scripts, 'slow.sh'), readFileSync(join(scripts, 'slow.sh'), 'utf8').replace('PIDFILE', pidFile));
@@ -188,7 +231,12 @@ describe('hook input', () => {
     const copy = join(scripts, 'transcript-copy.jsonl');
     writeFileSync(join(scripts, 'pre.sh'), readFileSync(join(scripts, 'pre.sh'), 'utf8').replace('COPY', copy));
     api = await startFakeApi([toolUse('Bash', { command: 'echo hi', description: 'say hi' }, 'tu1'), text('done')]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'], input: userLine('the magic words') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
+      input: userLine('the magic words'),
+    });
     expect(r.code).toBe(0);
     const init = r.json()[0];
     const [input] = inputs('pre');
@@ -213,7 +261,12 @@ describe('hook input', () => {
 describe('PostToolUse and PostToolUseFailure', () => {
   it('PostToolUse additionalContext reaches the model with the next request', async () => {
     const { cwd, inputs } = project([
-      { name: 'post', event: 'PostToolUse', matcher: 'Bash', body: json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'remember the cake' } }) },
+      {
+        name: 'post',
+        event: 'PostToolUse',
+        matcher: 'Bash',
+        body: json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'remember the cake' } }),
+      },
       { name: 'fail', event: 'PostToolUseFailure', body: 'true' },
     ]);
     api = await startFakeApi([toolUse('Bash', { command: 'echo baked' }), text('done')]);
@@ -222,7 +275,11 @@ describe('PostToolUse and PostToolUseFailure', () => {
     expect(JSON.stringify(api.requests[1].body.messages.at(-1))).toContain('remember the cake');
     expect(JSON.stringify(api.requests[0].body)).not.toContain('remember the cake');
     const [post] = inputs('post');
-    expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'echo baked' } });
+    expect(post).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo baked' },
+    });
     expect(JSON.stringify(post.tool_response)).toContain('baked');
     expect(inputs('fail')).toEqual([]);
   });
@@ -237,13 +294,20 @@ describe('PostToolUse and PostToolUseFailure', () => {
     expect(r.code).toBe(0);
     expect(inputs('post')).toEqual([]);
     const [fail] = inputs('fail');
-    expect(fail).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_use_id: 'f1', is_interrupt: false });
+    expect(fail).toMatchObject({
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Bash',
+      tool_use_id: 'f1',
+      is_interrupt: false,
+    });
     expect(fail.error).toMatch(/Exit code 3/);
     expect(fail.error).toContain('oops');
   });
 
   it('decision:block from PostToolUse is fed back to the model', async () => {
-    const { cwd } = project([{ name: 'post', event: 'PostToolUse', body: json({ decision: 'block', reason: 'lint failed: fix it' }) }]);
+    const { cwd } = project([
+      { name: 'post', event: 'PostToolUse', body: json({ decision: 'block', reason: 'lint failed: fix it' }) },
+    ]);
     api = await startFakeApi([toolUse('Bash', { command: 'echo x' }), text('done')]);
     await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
     expect(JSON.stringify(api.requests[1].body.messages.at(-1))).toContain('lint failed: fix it');
@@ -253,16 +317,27 @@ describe('PostToolUse and PostToolUseFailure', () => {
 describe('UserPromptSubmit', () => {
   it('exit 2 keeps the prompt from the model, the host sees the reason, the next prompt is answered', async () => {
     const { cwd, inputs } = project([
-      { name: 'gate', event: 'UserPromptSubmit', body: `case "$INPUT" in\n  *forbidden*) echo "that word is not allowed" >&2; exit 2 ;;\nesac` },
+      {
+        name: 'gate',
+        event: 'UserPromptSubmit',
+        body: `case "$INPUT" in\n  *forbidden*) echo "that word is not allowed" >&2; exit 2 ;;\nesac`,
+      },
     ]);
     api = await startFakeApi([text('hello back')]);
-    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('say the forbidden word') + userLine('hello') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: STREAM_ARGS,
+      input: userLine('say the forbidden word') + userLine('hello'),
+    });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(api.requests[0].body)).not.toContain('forbidden');
     expect(lastUserText(api.requests[0])).toBe('hello');
     const msgs = r.json();
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'prompt_blocked')).toMatchObject({ reason: 'that word is not allowed' });
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'prompt_blocked')).toMatchObject({
+      reason: 'that word is not allowed',
+    });
     const results = msgs.filter((m) => m.type === 'result');
     expect(results).toHaveLength(2);
     expect(results[0].is_error).toBe(true);
@@ -275,7 +350,11 @@ describe('UserPromptSubmit', () => {
   it('plain stdout (exit 0) and SessionStart output are added as context', async () => {
     const { cwd, inputs } = project([
       { name: 'ctx', event: 'UserPromptSubmit', body: 'echo "today is a holiday"' },
-      { name: 'start', event: 'SessionStart', body: json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'repo uses tabs' } }) },
+      {
+        name: 'start',
+        event: 'SessionStart',
+        body: json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'repo uses tabs' } }),
+      },
     ]);
     api = await startFakeApi([text('one'), text('two')]);
     const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('first') + userLine('second') });
@@ -305,7 +384,10 @@ describe('Stop, SessionEnd and continue:false', () => {
     expect(lastUserText(api.requests[1])).toBe('Stop hook feedback:\nyou forgot the tests');
     expect(inputs('stop').map((i) => i.stop_hook_active)).toEqual([false, true]);
     expect(inputs('stop')[0]).toMatchObject({ hook_event_name: 'Stop' });
-    expect(r.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'tests written too' });
+    expect(r.json().find((m) => m.type === 'result')).toMatchObject({
+      subtype: 'success',
+      result: 'tests written too',
+    });
   });
 
   it('a Stop hook that always blocks cannot loop forever', async () => {
@@ -319,8 +401,14 @@ describe('Stop, SessionEnd and continue:false', () => {
   });
 
   it('continue:false from PostToolUse stops the run: no further request, the reason in the result', async () => {
-    const { cwd } = project([{ name: 'halt', event: 'PostToolUse', body: json({ continue: false, stopReason: 'enough for today' }) }]);
-    api = await startFakeApi([toolUse('Bash', { command: 'touch first' }), toolUse('Bash', { command: 'touch second' }), text('never')]);
+    const { cwd } = project([
+      { name: 'halt', event: 'PostToolUse', body: json({ continue: false, stopReason: 'enough for today' }) },
+    ]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'touch first' }),
+      toolUse('Bash', { command: 'touch second' }),
+      text('never'),
+    ]);
     const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
     expect(api.requests).toHaveLength(1);
     expect(existsSync(join(cwd, 'first'))).toBe(true);
@@ -330,7 +418,9 @@ describe('Stop, SessionEnd and continue:false', () => {
   });
 
   it('continue:false from PreToolUse stops the run before the tool', async () => {
-    const { cwd } = project([{ name: 'halt', event: 'PreToolUse', body: json({ continue: false, stopReason: 'not now' }) }]);
+    const { cwd } = project([
+      { name: 'halt', event: 'PreToolUse', body: json({ continue: false, stopReason: 'not now' }) },
+    ]);
     api = await startFakeApi([toolUse('Bash', { command: 'touch first' }), text('never')]);
     const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
     expect(api.requests).toHaveLength(1);
@@ -348,7 +438,9 @@ describe('Stop, SessionEnd and continue:false', () => {
     p.sendRaw(userLine('go'));
     p.endInput();
     expect((await p.exited).code).toBe(0);
-    expect(p.json().find((m) => m.type === 'system' && m.subtype === 'hook_system_message')).toMatchObject({ message: 'careful with that axe' });
+    expect(p.json().find((m) => m.type === 'system' && m.subtype === 'hook_system_message')).toMatchObject({
+      message: 'careful with that axe',
+    });
     expect(inputs('end')).toHaveLength(1);
     expect(inputs('end')[0]).toMatchObject({ hook_event_name: 'SessionEnd' });
   });

@@ -9,7 +9,8 @@ import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { ESC, startTty as startTtyAt, submit, type Tty } from './tty.js';
 
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript) console.warn('interactive.test.ts: skipped: util-linux `script` is not installed (it provides the pseudo-terminal)');
+if (!hasScript)
+  console.warn('interactive.test.ts: skipped: util-linux `script` is not installed (it provides the pseudo-terminal)');
 
 let api: FakeApi | undefined;
 let tty: Tty | undefined;
@@ -20,7 +21,8 @@ afterEach(async () => {
   api = undefined;
 });
 
-const startTty = (args: string[], cwd: string, env: Record<string, string> = {}) => startTtyAt(api!.url, args, cwd, env);
+const startTty = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  startTtyAt(api!.url, args, cwd, env);
 
 describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
   it('two prompts in one session, then /exit exits 0 after the SessionEnd hook; the banner says how to leave', async () => {
@@ -31,7 +33,10 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     writeFileSync(hook, `#!/bin/sh\ncat > '${hookLog}'\n`);
     chmodSync(hook, 0o755);
     mkdirSync(join(cwd, '.claude'));
-    writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }));
+    writeFileSync(
+      join(cwd, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }),
+    );
     tty = startTty(['--model', 'claude-haiku-4-5'], cwd, { NO_COLOR: '1' });
     await tty.waitFor(/claude-haiku-4-5.*permissions: default.*\/exit to quit, Ctrl\+C to interrupt/);
     let at = await submit(tty, 'one', 0);
@@ -40,7 +45,10 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     at = await tty.waitFor(/second answer/, at);
     await submit(tty, '/exit', at);
     expect(await tty.exited).toBe(0);
-    expect(JSON.parse(readFileSync(hookLog, 'utf8'))).toMatchObject({ hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' });
+    expect(JSON.parse(readFileSync(hookLog, 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'prompt_input_exit',
+    });
     expect(api.requests).toHaveLength(2);
     const msgs = api.requests[1].body.messages;
     expect(msgs.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user']);
@@ -55,7 +63,10 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     api = await startFakeApi([text('greeted')]);
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
-    writeFileSync(join(cwd, '.claude', 'commands', 'greet.md'), '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n');
+    writeFileSync(
+      join(cwd, '.claude', 'commands', 'greet.md'),
+      '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
+    );
     tty = startTty([], cwd, { NO_COLOR: '1' });
     let at = await submit(tty, '/help', 0);
     at = await tty.waitFor(/\/greet <name> — Greet someone \(project\)[\s\S]*\(0 turns/, at);
@@ -84,7 +95,9 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     api = await startFakeApi((req) => {
       const results = resultsById(req);
       if (Object.keys(results).length) return text(results.a ? 'made it' : 'ok, not making it');
-      return lastUserText(req) === 'make a' ? toolUse('Bash', { command: 'touch a.txt' }, 'a') : toolUse('Bash', { command: 'touch b.txt' }, 'b');
+      return lastUserText(req) === 'make a'
+        ? toolUse('Bash', { command: 'touch a.txt' }, 'a')
+        : toolUse('Bash', { command: 'touch b.txt' }, 'b');
     });
     const cwd = tempDir();
     tty = startTty([], cwd);
@@ -108,7 +121,15 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
   });
 
   it('AskUserQuestion is a numbered choice; ExitPlanMode shows the plan and [a] approves it into acceptEdits', async () => {
-    const question = { question: 'Which color?', header: 'Color', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: 'cool' }], multiSelect: false };
+    const question = {
+      question: 'Which color?',
+      header: 'Color',
+      options: [
+        { label: 'Red', description: 'warm' },
+        { label: 'Blue', description: 'cool' },
+      ],
+      multiSelect: false,
+    };
     api = await startFakeApi([
       toolUse('AskUserQuestion', { questions: [question] }, 'q'),
       toolUse('ExitPlanMode', { plan: 'Paint it blue.' }, 'p'),
@@ -117,11 +138,14 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
     const cwd = tempDir();
     tty = startTty(['--permission-mode', 'plan'], cwd);
     let at = await submit(tty, 'paint', 0);
-    at = await tty.waitFor(/\[Color\] Which color\?\n  1\. Red — warm\n  2\. Blue — cool\n  3\. Other \(type your own answer\)\nChoose 1-3, or type an answer: $/m, at);
+    at = await tty.waitFor(
+      /\[Color\] Which color\?\n {2}1\. Red — warm\n {2}2\. Blue — cool\n {2}3\. Other \(type your own answer\)\nChoose 1-3, or type an answer: $/m,
+      at,
+    );
     tty.type('7\r'); // out of range: asked again
     at = await tty.waitFor(/Choose 1-3, or type an answer: $/m, at);
     tty.type('2\r');
-    at = await tty.waitFor(/Plan for approval:\n  Paint it blue\.\nApprove this plan and leave plan mode\?/, at);
+    at = await tty.waitFor(/Plan for approval:\n {2}Paint it blue\.\nApprove this plan and leave plan mode\?/, at);
     tty.type('a\r');
     at = await tty.waitFor(/painting/, at);
     expect(resultsById(api.requests[1]).q.text).toContain('"Which color?"="Blue"');
@@ -131,7 +155,9 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
   });
 
   it('[a]lways allows the call and adds the suggested rule: the same call is not asked again', async () => {
-    api = await startFakeApi((req) => (Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' })));
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' }),
+    );
     const cwd = tempDir();
     tty = startTty([], cwd);
     let at = await submit(tty, 'first', 0);
@@ -147,7 +173,11 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
   });
 
   it('Ctrl+C during a long Bash interrupts it and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
-    api = await startFakeApi((req) => (lastUserText(req) === 'wait' && !Object.keys(resultsById(req)).length ? toolUse('Bash', { command: 'sleep 30' }) : text('back again')));
+    api = await startFakeApi((req) =>
+      lastUserText(req) === 'wait' && !Object.keys(resultsById(req)).length
+        ? toolUse('Bash', { command: 'sleep 30' })
+        : text('back again'),
+    );
     const cwd = tempDir();
     tty = startTty(['--allowedTools', 'Bash(sleep:*)'], cwd);
     let at = await submit(tty, 'wait', 0);

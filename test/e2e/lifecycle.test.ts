@@ -28,7 +28,10 @@ describe('interrupt and signals', () => {
     expect(Date.now() - asked).toBeLessThan(1500);
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(await waitUntil(() => !alive(pid), 3000)).toBe(true);
-    expect(p.json().find((m) => m.type === 'control_response')?.response).toMatchObject({ subtype: 'success', request_id: 'int-1' });
+    expect(p.json().find((m) => m.type === 'control_response')?.response).toMatchObject({
+      subtype: 'success',
+      request_id: 'int-1',
+    });
     p.sendRaw(userLine('are you there?'));
     p.endInput();
     const { code } = await p.exited;
@@ -78,14 +81,18 @@ describe('print mode and usage', () => {
     const r = await runAgent({ api, args: ['-p', 'what is the answer?'] });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The answer is 42.');
-    expect(api.requests[0].body.messages[0].content).toEqual([{ type: 'text', text: 'what is the answer?', cache_control: { type: 'ephemeral' } }]);
+    expect(api.requests[0].body.messages[0].content).toEqual([
+      { type: 'text', text: 'what is the answer?', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 
   it('-p takes the prompt from stdin when no argument is given', async () => {
     api = await startFakeApi([text('piped ok')]);
     const r = await runAgent({ api, args: ['-p'], input: 'prompt from a pipe\n' });
     expect(r.stdout).toBe('piped ok');
-    expect(api.requests[0].body.messages[0].content).toEqual([{ type: 'text', text: 'prompt from a pipe\n', cache_control: { type: 'ephemeral' } }]);
+    expect(api.requests[0].body.messages[0].content).toEqual([
+      { type: 'text', text: 'prompt from a pipe\n', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 
   it('--output-format json prints one result object', async () => {

@@ -9,7 +9,11 @@ afterEach(async () => {
   api = undefined;
 });
 
-const resultOf = (r: { json: () => Array<Record<string, any>> }) => r.json().filter((m) => m.type === 'result').pop()!;
+const resultOf = (r: { json: () => Array<Record<string, any>> }) =>
+  r
+    .json()
+    .filter((m) => m.type === 'result')
+    .pop()!;
 
 describe('agent loop stop conditions', () => {
   it('stops with error_max_turns when the model keeps calling tools', async () => {
@@ -60,7 +64,9 @@ describe('agent loop stop conditions', () => {
   });
 
   it('switches once to --fallback-model when the main model keeps failing', async () => {
-    api = await startFakeApi((req) => (req.body.model === 'claude-haiku-5-5' ? text('from the fallback') : overloaded()));
+    api = await startFakeApi((req) =>
+      req.body.model === 'claude-haiku-5-5' ? text('from the fallback') : overloaded(),
+    );
     const r = await runAgent({
       api,
       args: [...STREAM_ARGS, '--model', 'claude-opus-4-5', '--fallback-model', 'haiku'],

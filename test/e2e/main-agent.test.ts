@@ -23,7 +23,14 @@ describe('--agent', () => {
       prompt: 'review please',
       options: sdkOptions(api.url, tempDir(), {
         agent: 'reviewer',
-        agents: { reviewer: { description: 'Reviews code', prompt: 'You are a strict reviewer.', tools: ['Read', 'Grep'], model: 'opus' } },
+        agents: {
+          reviewer: {
+            description: 'Reviews code',
+            prompt: 'You are a strict reviewer.',
+            tools: ['Read', 'Grep'],
+            model: 'opus',
+          },
+        },
         permissionMode: 'bypassPermissions',
         allowDangerouslySkipPermissions: true,
       }) as never,
@@ -43,7 +50,10 @@ describe('--agent', () => {
     api = await startFakeApi([text('linted')]);
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
-    writeFileSync(join(cwd, '.claude', 'agents', 'linter.md'), '---\nname: linter\ndescription: Lints files\nmodel: haiku\ntools: Read, Glob\n---\nYou lint files.\n');
+    writeFileSync(
+      join(cwd, '.claude', 'agents', 'linter.md'),
+      '---\nname: linter\ndescription: Lints files\nmodel: haiku\ntools: Read, Glob\n---\nYou lint files.\n',
+    );
     const r = await runAgent({ api, cwd, args: ['-p', 'lint', '--agent', 'linter', '--model', 'sonnet'] });
     expect(r.code).toBe(0);
     const body = api.requests[0]!.body;

@@ -10,7 +10,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
-import { calls, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  calls,
+  resultsById,
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -23,26 +33,48 @@ const SERVER = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.m
 
 function calcConfig(pidFile?: string, extra: Record<string, unknown> = {}) {
   return JSON.stringify({
-    mcpServers: { calc: { command: process.execPath, args: [SERVER], ...(pidFile ? { env: { MCP_CALC_PID_FILE: pidFile, MCP_CALC_STAY: '1' } } : {}) }, ...extra },
+    mcpServers: {
+      calc: {
+        command: process.execPath,
+        args: [SERVER],
+        ...(pidFile ? { env: { MCP_CALC_PID_FILE: pidFile, MCP_CALC_STAY: '1' } } : {}),
+      },
+      ...extra,
+    },
   });
 }
 
-const init = (r: { json: () => Array<Record<string, any>> }) => r.json().find((m) => m.type === 'system' && m.subtype === 'init')!;
-const resultOf = (r: { json: () => Array<Record<string, any>> }) => r.json().filter((m) => m.type === 'result').pop()!;
-const offered = (req: RecordedRequest) => (req.body.tools ?? []) as Array<{ name: string; description: string; input_schema: any }>;
+const init = (r: { json: () => Array<Record<string, any>> }) =>
+  r.json().find((m) => m.type === 'system' && m.subtype === 'init')!;
+const resultOf = (r: { json: () => Array<Record<string, any>> }) =>
+  r
+    .json()
+    .filter((m) => m.type === 'result')
+    .pop()!;
+const offered = (req: RecordedRequest) =>
+  (req.body.tools ?? []) as Array<{ name: string; description: string; input_schema: any }>;
 
 describe('MCP servers from --mcp-config (stdio)', () => {
   it('connects the server, offers mcp__calc__add with its schema, and the call returns the sum', async () => {
     const cwd = tempDir();
     const pidFile = join(cwd, 'calc.pid');
     api = await startFakeApi([toolUse('mcp__calc__add', { a: 2, b: 40 }, 'c1'), text('42 it is.')]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--mcp-config', calcConfig(pidFile), '--allowedTools', 'mcp__calc'], input: userLine('add') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig(pidFile), '--allowedTools', 'mcp__calc'],
+      input: userLine('add'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(init(r).mcp_servers).toEqual([{ name: 'calc', status: 'connected' }]);
     expect(init(r).tools).toEqual(expect.arrayContaining(['mcp__calc__add', 'mcp__calc__fail', 'Bash']));
     const add = offered(api.requests[0]).find((t) => t.name === 'mcp__calc__add')!;
     expect(add.description).toBe('Add two numbers');
-    expect(add.input_schema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(add.input_schema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
     expect(add.input_schema.$schema).toBeUndefined();
     expect(resultsById(api.requests[1]).c1).toEqual({ text: '42', isError: false });
     const toolResult = r.json().find((m) => m.type === 'user' && m.message.content?.[0]?.tool_use_id === 'c1')!;
@@ -54,9 +86,16 @@ describe('MCP servers from --mcp-config (stdio)', () => {
   });
 
   it('many calls in one run leave no listener behind on the run signal (no MaxListenersExceededWarning)', async () => {
-    const adds = Array.from({ length: 14 }, (_, i) => ['mcp__calc__add', { a: i, b: 1 }] as [string, Record<string, unknown>]);
+    const adds = Array.from(
+      { length: 14 },
+      (_, i) => ['mcp__calc__add', { a: i, b: 1 }] as [string, Record<string, unknown>],
+    );
     api = await startFakeApi([...adds.map((c, i) => calls([c], `a${i}-`)), text('added')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'], input: userLine('add many') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'],
+      input: userLine('add many'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(resultOf(r)).toMatchObject({ subtype: 'success', result: 'added' });
     expect(r.stderr).not.toMatch(/MaxListenersExceeded/);
@@ -64,7 +103,11 @@ describe('MCP servers from --mcp-config (stdio)', () => {
 
   it('a tool answering isError gives an is_error tool_result with its text; the run goes on', async () => {
     api = await startFakeApi([toolUse('mcp__calc__fail', { why: 'division by zero' }, 'f1'), text('It failed.')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc__fail'], input: userLine('fail') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc__fail'],
+      input: userLine('fail'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(resultsById(api.requests[1]).f1).toEqual({ text: 'calc failed: division by zero', isError: true });
     expect(resultOf(r)).toMatchObject({ subtype: 'success', result: 'It failed.' });
@@ -92,7 +135,11 @@ describe('MCP servers from --mcp-config (stdio)', () => {
       api,
       cwd,
       env: { MCP_TIMEOUT: '3000' },
-      args: [...STREAM_ARGS, '--mcp-config', calcConfig(undefined, { silent: { command: process.execPath, args: [silent] } })],
+      args: [
+        ...STREAM_ARGS,
+        '--mcp-config',
+        calcConfig(undefined, { silent: { command: process.execPath, args: [silent] } }),
+      ],
       input: userLine('hi'),
     });
     expect(r.code).toBe(0);
@@ -110,9 +157,21 @@ describe('MCP servers from --mcp-config (stdio)', () => {
     const cwd = tempDir();
     const silent = join(cwd, 'silent.cjs');
     const pidFile = join(cwd, 'silent.pid');
-    writeFileSync(silent, `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);\n`);
+    writeFileSync(
+      silent,
+      `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);\n`,
+    );
     api = await startFakeApi([text('never asked')]);
-    const p = startAgent({ api, cwd, env: { MCP_TIMEOUT: '20000' }, args: [...STREAM_ARGS, '--mcp-config', JSON.stringify({ mcpServers: { silent: { command: process.execPath, args: [silent] } } })] });
+    const p = startAgent({
+      api,
+      cwd,
+      env: { MCP_TIMEOUT: '20000' },
+      args: [
+        ...STREAM_ARGS,
+        '--mcp-config',
+        JSON.stringify({ mcpServers: { silent: { command: process.execPath, args: [silent] } } }),
+      ],
+    });
     p.sendRaw(userLine('hi'));
     const pid = Number(await waitForFile(pidFile));
     const asked = Date.now();
@@ -128,11 +187,26 @@ describe('MCP servers from --mcp-config (stdio)', () => {
   });
 
   it('permissions: default mode denies an MCP tool with no allow rule; --allowedTools mcp__calc lets it run', async () => {
-    api = await startFakeApi([toolUse('mcp__calc__add', { a: 1, b: 1 }, 'd1'), text('denied'), toolUse('mcp__calc__add', { a: 1, b: 1 }, 'a1'), text('allowed')]);
-    const denied = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig()], input: userLine('add') });
+    api = await startFakeApi([
+      toolUse('mcp__calc__add', { a: 1, b: 1 }, 'd1'),
+      text('denied'),
+      toolUse('mcp__calc__add', { a: 1, b: 1 }, 'a1'),
+      text('allowed'),
+    ]);
+    const denied = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig()],
+      input: userLine('add'),
+    });
     expect(resultsById(api.requests[1]).d1.isError).toBe(true);
-    expect(resultOf(denied).permission_denials).toEqual([{ tool_name: 'mcp__calc__add', tool_use_id: 'd1', tool_input: { a: 1, b: 1 } }]);
-    const allowed = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'], input: userLine('add') });
+    expect(resultOf(denied).permission_denials).toEqual([
+      { tool_name: 'mcp__calc__add', tool_use_id: 'd1', tool_input: { a: 1, b: 1 } },
+    ]);
+    const allowed = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig(), '--allowedTools', 'mcp__calc'],
+      input: userLine('add'),
+    });
     expect(resultsById(api.requests[3]).a1).toEqual({ text: '2', isError: false });
     expect(resultOf(allowed).permission_denials).toEqual([]);
   });
@@ -216,7 +290,10 @@ describe('SDK in-process MCP servers (initialize.sdkMcpServers → mcp_message)'
     expect(offeredTool.input_schema).toMatchObject({ type: 'object', properties: { city: { type: 'string' } } });
     expect(seen).toEqual([{ city: 'Oslo' }]);
     expect(resultsById(api.requests[1]).w1).toEqual({ text: 'Sunny in Oslo', isError: false });
-    expect(messages.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'It will be sunny.' });
+    expect(messages.find((m) => m.type === 'result')).toMatchObject({
+      subtype: 'success',
+      result: 'It will be sunny.',
+    });
   });
 });
 
@@ -226,7 +303,11 @@ describe('what an editor host needs of an MCP tool call', () => {
   it('tools/call carries _meta with the tool_use id and a progress token; progress becomes tool_progress; content blocks stay apart', async () => {
     api = await startFakeApi([toolUse('mcp__editor__edit', { path: 'a.ts' }, 'toolu_E1'), text('edited')]);
     const config = JSON.stringify({ mcpServers: { editor: { command: process.execPath, args: [META_SERVER] } } });
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', config, '--allowedTools', 'mcp__editor'], input: userLine('edit') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', config, '--allowedTools', 'mcp__editor'],
+      input: userLine('edit'),
+    });
     expect(r.code).toBe(0);
     const lines = r.json();
     const toolResult = lines.find((m) => m.type === 'user' && m.message.content[0]?.tool_use_id === 'toolu_E1')!;
@@ -249,17 +330,38 @@ describe('MCP resources as tools', () => {
   it('ListMcpResources lists the server resources, ReadMcpResource reads one; an unknown server is an is_error result', async () => {
     const cwd = tempDir();
     api = await startFakeApi([
-      calls([['ListMcpResources', {}], ['ReadMcpResource', { server: 'calc', uri: 'ui://calc/widget' }], ['ReadMcpResource', { server: 'nope', uri: 'ui://x' }]], 'r'),
+      calls(
+        [
+          ['ListMcpResources', {}],
+          ['ReadMcpResource', { server: 'calc', uri: 'ui://calc/widget' }],
+          ['ReadMcpResource', { server: 'nope', uri: 'ui://x' }],
+        ],
+        'r',
+      ),
       text('read'),
     ]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--mcp-config', calcConfig()], input: userLine('resources') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--mcp-config', calcConfig()],
+      input: userLine('resources'),
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(offered(api.requests[0]).map((t) => t.name)).toEqual(expect.arrayContaining(['ListMcpResources', 'ReadMcpResource']));
+    expect(offered(api.requests[0]).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['ListMcpResources', 'ReadMcpResource']),
+    );
     const results = resultsById(api.requests[1]);
-    expect(JSON.parse(results.r1.text)).toEqual([{ uri: 'ui://calc/widget', name: 'widget', mimeType: 'text/html', server: 'calc' }]);
+    expect(JSON.parse(results.r1.text)).toEqual([
+      { uri: 'ui://calc/widget', name: 'widget', mimeType: 'text/html', server: 'calc' },
+    ]);
     expect(results.r1.isError).toBe(false);
-    expect(JSON.parse(results.r2.text)).toEqual({ contents: [{ uri: 'ui://calc/widget', mimeType: 'text/html', text: '<p>calc widget</p>' }] });
-    expect(results.r3).toEqual({ text: expect.stringMatching(/Server "nope" not found.*Servers with resources: calc/), isError: true });
+    expect(JSON.parse(results.r2.text)).toEqual({
+      contents: [{ uri: 'ui://calc/widget', mimeType: 'text/html', text: '<p>calc widget</p>' }],
+    });
+    expect(results.r3).toEqual({
+      text: expect.stringMatching(/Server "nope" not found.*Servers with resources: calc/),
+      isError: true,
+    });
   });
 
   it('the resource tools are not offered when no server has resources', async () => {
@@ -272,7 +374,12 @@ describe('MCP resources as tools', () => {
 
 describe('tools/list_changed', () => {
   it('a server that adds a tool mid-session has it offered on the next turn, and the call works', async () => {
-    api = await startFakeApi([toolUse('mcp__calc__grow', {}, 'g1'), text('grown'), toolUse('mcp__calc__mul', { a: 6, b: 7 }, 'm1'), text('42')]);
+    api = await startFakeApi([
+      toolUse('mcp__calc__grow', {}, 'g1'),
+      text('grown'),
+      toolUse('mcp__calc__mul', { a: 6, b: 7 }, 'm1'),
+      text('42'),
+    ]);
     const r = await runAgent({
       api,
       cwd: tempDir(),

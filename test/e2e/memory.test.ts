@@ -29,13 +29,19 @@ function project() {
   mkdirSync(cwd, { recursive: true });
   const config = tempDir('agent-memory-config-');
   write(join(config, 'CLAUDE.md'), 'USER-MEMORY: answer in English.');
-  write(join(repo, 'CLAUDE.md'), 'ROOT-MEMORY: this is the monorepo.\nSee @docs/style.md for the style.\nMail @alice about it.');
+  write(
+    join(repo, 'CLAUDE.md'),
+    'ROOT-MEMORY: this is the monorepo.\nSee @docs/style.md for the style.\nMail @alice about it.',
+  );
   write(join(repo, 'docs', 'style.md'), 'IMPORTED-STYLE: two-space indents. Also @../CLAUDE.md again.');
   write(join(repo, 'pkg', '.claude', 'CLAUDE.md'), 'PKG-MEMORY: the package.');
   write(join(cwd, 'CLAUDE.md'), 'APP-MEMORY: the app.');
   write(join(cwd, 'CLAUDE.local.md'), 'LOCAL-MEMORY: my own notes.');
   write(join(cwd, '.claude', 'rules', 'a-always.md'), 'RULE-ALWAYS: run the tests.');
-  write(join(cwd, '.claude', 'rules', 'b-tests.md'), '---\npaths:\n  - "src/**/*.test.ts"\n---\nRULE-TESTS: use vitest.');
+  write(
+    join(cwd, '.claude', 'rules', 'b-tests.md'),
+    '---\npaths:\n  - "src/**/*.test.ts"\n---\nRULE-TESTS: use vitest.',
+  );
   // Above the repository root: never read.
   write(join(outer, 'CLAUDE.md'), 'OUTSIDE-MEMORY');
   return { repo, cwd, config };
@@ -49,8 +55,20 @@ describe('memory files', () => {
     const r = await runAgent({ api, cwd: p.cwd, env, args: ['-p', 'hi'] });
     expect(r.code, r.stderr).toBe(0);
     const sys = systemText(api.requests[0]);
-    const order = ['USER-MEMORY', 'ROOT-MEMORY', 'IMPORTED-STYLE', 'PKG-MEMORY', 'APP-MEMORY', 'RULE-ALWAYS', 'RULE-TESTS', 'LOCAL-MEMORY'].map((m) => sys.indexOf(m));
-    expect(order.every((i) => i >= 0), sys).toBe(true);
+    const order = [
+      'USER-MEMORY',
+      'ROOT-MEMORY',
+      'IMPORTED-STYLE',
+      'PKG-MEMORY',
+      'APP-MEMORY',
+      'RULE-ALWAYS',
+      'RULE-TESTS',
+      'LOCAL-MEMORY',
+    ].map((m) => sys.indexOf(m));
+    expect(
+      order.every((i) => i >= 0),
+      sys,
+    ).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(sys).not.toContain('OUTSIDE-MEMORY');
     expect(sys).toContain(`Contents of ${join(p.cwd, 'CLAUDE.md')}`);
@@ -113,7 +131,12 @@ describe('memory files', () => {
     const env = { CLAUDE_CONFIG_DIR: tempDir() };
     await runAgent({ api, cwd, env, args: ['-p', 'hi', '--add-dir', extra] });
     expect(systemText(api.requests[0])).not.toContain('EXTRA-MEMORY');
-    await runAgent({ api, cwd, env: { ...env, CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1' }, args: ['-p', 'hi', '--add-dir', extra] });
+    await runAgent({
+      api,
+      cwd,
+      env: { ...env, CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: '1' },
+      args: ['-p', 'hi', '--add-dir', extra],
+    });
     expect(systemText(api.requests[1])).toContain('EXTRA-MEMORY');
   });
 
@@ -135,7 +158,12 @@ describe('system prompt arrays with the dynamic boundary', () => {
     const cwd = tempDir();
     write(join(cwd, 'CLAUDE.md'), 'PROJECT-MEMORY');
     const opts = sdkOptions(api.url, cwd, {
-      systemPrompt: ['You are STATIC-ONE.', 'And STATIC-TWO.', '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__', 'Today: DYNAMIC-PART.'],
+      systemPrompt: [
+        'You are STATIC-ONE.',
+        'And STATIC-TWO.',
+        '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__',
+        'Today: DYNAMIC-PART.',
+      ],
       settingSources: ['project'],
     });
     for await (const _ of query({ prompt: 'hi', options: opts as never }));

@@ -4,7 +4,19 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { calls, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type AgentProcess, type Call, type FakeApi } from './harness.js';
+import {
+  calls,
+  resultsById,
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type AgentProcess,
+  type Call,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -44,7 +56,12 @@ describe('dontAsk with only Bash(echo:*) allowed', () => {
     ];
     const list: Call[] = [...attempts.map((command): Call => ['Bash', { command }]), ['Bash', { command: 'echo ok' }]];
     api = await startFakeApi([calls(list), text('done')]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-mode', 'dontAsk', '--allowedTools', 'Bash(echo:*)'], input: userLine('try') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'dontAsk', '--allowedTools', 'Bash(echo:*)'],
+      input: userLine('try'),
+    });
     expect(r.code).toBe(0);
     expect(existsSync(join(cwd, 'X'))).toBe(false);
     const seen = resultsById(api.requests[1]);
@@ -55,7 +72,11 @@ describe('dontAsk with only Bash(echo:*) allowed', () => {
       expect(seen[id].isError, command).toBe(true);
       expect(seen[id].text, command).toMatch(/denied/i);
       expect(deniedIds, command).toContain(id);
-      expect(result.permission_denials.find((d: any) => d.tool_use_id === id)).toEqual({ tool_name: 'Bash', tool_use_id: id, tool_input: { command } });
+      expect(result.permission_denials.find((d: any) => d.tool_use_id === id)).toEqual({
+        tool_name: 'Bash',
+        tool_use_id: id,
+        tool_input: { command },
+      });
     });
     const ok = seen[`t${list.length}`];
     expect(ok.isError).toBe(false);
@@ -88,7 +109,12 @@ describe('rules from settings files', () => {
       text('done'),
     ]);
     // Bash is allowed outright: the deny rule must still win.
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('read the key') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      input: userLine('read the key'),
+    });
     expect(r.code).toBe(0);
     const seen = resultsById(api.requests[1]);
     for (const id of ['t1', 't2', 't3', 't4', 't5', 't6']) {
@@ -99,7 +125,14 @@ describe('rules from settings files', () => {
     expect(seen.t7.text).toContain('plain text');
     expect(JSON.stringify(api.requests.map((q) => q.body))).not.toContain('TOP-SECRET-VALUE');
     expect(r.stdout).not.toContain('TOP-SECRET-VALUE');
-    expect(resultOf(r.json()).permission_denials.map((d: any) => d.tool_use_id)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6']);
+    expect(resultOf(r.json()).permission_denials.map((d: any) => d.tool_use_id)).toEqual([
+      't1',
+      't2',
+      't3',
+      't4',
+      't5',
+      't6',
+    ]);
   });
 
   it('a search rooted above a denied folder leaves the denied files out (Grep with rg and in JS, Glob)', async () => {
@@ -119,7 +152,13 @@ describe('rules from settings files', () => {
         ]),
         text('done'),
       ]);
-      const r = await runAgent({ api, cwd, args: STREAM_ARGS, env: { AGENT_GREP_IMPL: impl }, input: userLine('search') });
+      const r = await runAgent({
+        api,
+        cwd,
+        args: STREAM_ARGS,
+        env: { AGENT_GREP_IMPL: impl },
+        input: userLine('search'),
+      });
       expect(r.code).toBe(0);
       const seen = resultsById(api.requests[1]);
       for (const id of ['t1', 't2', 't3', 't4']) {
@@ -148,7 +187,13 @@ describe('rules from settings files', () => {
       ]),
       text('done'),
     ]);
-    const r = await runAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: config }, args: [...STREAM_ARGS, '--allowedTools', 'Bash(mkdir:*)'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd,
+      env: { CLAUDE_CONFIG_DIR: config },
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash(mkdir:*)'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     const seen = resultsById(api.requests[1]);
     expect(seen.t1.isError).toBe(true);
@@ -185,7 +230,13 @@ describe('rules from settings files', () => {
     projectSettings(cwd2, { permissions: { allow: ['Bash(touch:*)'] } });
     writeSettings(join(cwd2, '.claude'), 'settings.local.json', { permissions: { allow: ['Bash(mkdir:*)'] } });
     api = await startFakeApi([calls(list), text('done')]);
-    r = await runAgent({ api, cwd: cwd2, env: { CLAUDE_CONFIG_DIR: config }, args: [...args, '--setting-sources', 'user'], input: userLine('user only') });
+    r = await runAgent({
+      api,
+      cwd: cwd2,
+      env: { CLAUDE_CONFIG_DIR: config },
+      args: [...args, '--setting-sources', 'user'],
+      input: userLine('user only'),
+    });
     expect(r.code).toBe(0);
     seen = resultsById(api.requests[1]);
     expect([seen.t1.isError, seen.t2.isError, seen.t3.isError]).toEqual([false, true, true]);
@@ -194,9 +245,20 @@ describe('rules from settings files', () => {
 
   it('--settings adds a file or inline JSON on top', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch S' }], ['Bash', { command: 'mkdir D' }]]), text('done')]);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch S' }],
+        ['Bash', { command: 'mkdir D' }],
+      ]),
+      text('done'),
+    ]);
     writeFileSync(join(cwd, 'extra.json'), JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } }));
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-mode', 'dontAsk', '--settings', 'extra.json'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'dontAsk', '--settings', 'extra.json'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     const seen = resultsById(api.requests[1]);
     expect([seen.t1.isError, seen.t2.isError]).toEqual([false, true]);
@@ -226,12 +288,23 @@ describe('rules from settings files', () => {
 
     const config = tempDir('agent-config-');
     writeSettings(config, 'settings.json', { permissions: { defaultMode: 'yolo' } });
-    r = await runAgent({ api, cwd: tempDir(), env: { CLAUDE_CONFIG_DIR: config }, args: STREAM_ARGS, input: userLine('hi') });
+    r = await runAgent({
+      api,
+      cwd: tempDir(),
+      env: { CLAUDE_CONFIG_DIR: config },
+      args: STREAM_ARGS,
+      input: userLine('hi'),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(join(config, 'settings.json'));
     expect(r.stderr).toContain('permissions.defaultMode');
     // A malformed rule is a configuration error too.
-    r = await runAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS, '--settings', '{"permissions":{"allow":["Bash(echo"]}}'], input: userLine('hi') });
+    r = await runAgent({
+      api,
+      cwd: tempDir(),
+      args: [...STREAM_ARGS, '--settings', '{"permissions":{"allow":["Bash(echo"]}}'],
+      input: userLine('hi'),
+    });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/Bash\(echo/);
     expect(api.requests).toHaveLength(0);
@@ -263,7 +336,12 @@ describe('modes', () => {
       ]),
       text('done'),
     ]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-mode', 'acceptEdits', '--add-dir', extra], input: userLine('write') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'acceptEdits', '--add-dir', extra],
+      input: userLine('write'),
+    });
     expect(r.code).toBe(0);
     const seen = resultsById(api.requests[1]);
     expect([seen.t1.isError, seen.t2.isError, seen.t3.isError, seen.t4.isError]).toEqual([false, false, true, true]);
@@ -288,12 +366,18 @@ describe('modes', () => {
     expect(seen.t1.text).toContain('--allowedTools "Bash(touch:*)"');
     expect(seen.t1.text).toContain('--permission-prompt-tool stdio');
     expect(existsSync(join(cwd, 'made-it'))).toBe(false);
-    expect(resultOf(r.json())).toMatchObject({ subtype: 'success', permission_denials: [{ tool_name: 'Bash', tool_use_id: 't1' }] });
+    expect(resultOf(r.json())).toMatchObject({
+      subtype: 'success',
+      permission_denials: [{ tool_name: 'Bash', tool_use_id: 't1' }],
+    });
   });
 
   it('default mode in text mode (-p) too: denied, never a hang', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }]]), text('could not write')]);
+    api = await startFakeApi([
+      calls([['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }]]),
+      text('could not write'),
+    ]);
     const r = await runAgent({ api, cwd, args: ['-p', 'write it'] });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('could not write');
@@ -313,7 +397,12 @@ describe('modes', () => {
       text('here is my plan'),
     ]);
     // Even a rule that allows the tool does not lift plan mode.
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-mode', 'plan', '--allowedTools', 'Write,Bash'], input: userLine('plan') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'plan', '--allowedTools', 'Write,Bash'],
+      input: userLine('plan'),
+    });
     expect(r.code).toBe(0);
     expect(r.json()[0]).toMatchObject({ subtype: 'init', permissionMode: 'plan' });
     const seen = resultsById(api.requests[1]);
@@ -334,7 +423,9 @@ describe('modes', () => {
     ]) {
       const r = await runAgent({ api, args, input: userLine('hi') });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/bypassPermissions needs --dangerously-skip-permissions or --allow-dangerously-skip-permissions/);
+      expect(r.stderr).toMatch(
+        /bypassPermissions needs --dangerously-skip-permissions or --allow-dangerously-skip-permissions/,
+      );
       expect(r.lines).toEqual([]);
     }
     // From a settings file too.
@@ -351,19 +442,27 @@ describe('modes', () => {
       ['--dangerously-skip-permissions'],
       ['--permission-mode', 'bypassPermissions', '--allow-dangerously-skip-permissions'],
     ]) {
-    const cwd = tempDir();
-    const outside = tempDir('agent-outside-');
-    const list: Call[] = [
-      ['Bash', { command: 'echo a && touch X' }],
-      ['Write', { file_path: join(outside, 'o.txt'), content: 'o' }],
-      ['Bash', { command: 'rm -f nothing' }],
-    ];
+      const cwd = tempDir();
+      const outside = tempDir('agent-outside-');
+      const list: Call[] = [
+        ['Bash', { command: 'echo a && touch X' }],
+        ['Write', { file_path: join(outside, 'o.txt'), content: 'o' }],
+        ['Bash', { command: 'rm -f nothing' }],
+      ];
       api = await startFakeApi([calls(list), text('done')]);
-      const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, ...args, '--disallowedTools', 'Bash(rm:*)'], input: userLine('go') });
+      const r = await runAgent({
+        api,
+        cwd,
+        args: [...STREAM_ARGS, ...args, '--disallowedTools', 'Bash(rm:*)'],
+        input: userLine('go'),
+      });
       expect(r.code).toBe(0);
       expect(r.json()[0]).toMatchObject({ subtype: 'init', permissionMode: 'bypassPermissions' });
       const seen = resultsById(api.requests[1]);
-      expect([seen.t1, seen.t2, seen.t3].map((s) => s.isError), JSON.stringify(seen)).toEqual([false, false, true]);
+      expect(
+        [seen.t1, seen.t2, seen.t3].map((s) => s.isError),
+        JSON.stringify(seen),
+      ).toEqual([false, false, true]);
       expect(existsSync(join(cwd, 'X'))).toBe(true);
       expect(readFileSync(join(outside, 'o.txt'), 'utf8')).toBe('o');
       await api.close();
@@ -372,11 +471,20 @@ describe('modes', () => {
 
   it('--allow-dangerously-skip-permissions alone only permits switching to bypassPermissions later', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch early' }]]), text('first'), calls([['Bash', { command: 'touch late' }]], 'u'), text('second')]);
+    api = await startFakeApi([
+      calls([['Bash', { command: 'touch early' }]]),
+      text('first'),
+      calls([['Bash', { command: 'touch late' }]], 'u'),
+      text('second'),
+    ]);
     const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--allow-dangerously-skip-permissions'] });
     p.sendRaw(userLine('one'));
     await p.waitFor((m) => m.type === 'result');
-    p.send({ type: 'control_request', request_id: 'm1', request: { subtype: 'set_permission_mode', mode: 'bypassPermissions' } });
+    p.send({
+      type: 'control_request',
+      request_id: 'm1',
+      request: { subtype: 'set_permission_mode', mode: 'bypassPermissions' },
+    });
     await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'm1');
     p.sendRaw(userLine('two'));
     p.endInput();
@@ -394,7 +502,13 @@ describe('set_permission_mode mid-session', () => {
       text('first'),
       calls([['Write', { file_path: join(cwd, 'b.txt'), content: 'b' }]], 'u'),
       text('second'),
-      calls([['Read', { file_path: join(cwd, 'b.txt') }], ['Write', { file_path: join(cwd, 'c.txt'), content: 'c' }]], 'v'),
+      calls(
+        [
+          ['Read', { file_path: join(cwd, 'b.txt') }],
+          ['Write', { file_path: join(cwd, 'c.txt'), content: 'c' }],
+        ],
+        'v',
+      ),
       text('third'),
     ]);
     const p = startAgent({ api, cwd, args: STREAM_ARGS });
@@ -407,7 +521,10 @@ describe('set_permission_mode mid-session', () => {
     expect((await setMode('m1', 'acceptEdits')).subtype).toBe('success');
     p.sendRaw(userLine('two'));
     await p.waitFor((m) => m.type === 'result' && m.result === 'second');
-    expect(await setMode('m2', 'bypassPermissions')).toMatchObject({ subtype: 'error', error: expect.stringMatching(/dangerously-skip-permissions/) });
+    expect(await setMode('m2', 'bypassPermissions')).toMatchObject({
+      subtype: 'error',
+      error: expect.stringMatching(/dangerously-skip-permissions/),
+    });
     expect((await setMode('m3', 'plan')).subtype).toBe('success');
     p.sendRaw(userLine('three'));
     p.endInput();
@@ -490,7 +607,12 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
     ]);
     expect(asks[0].request).toMatchObject({ subtype: 'can_use_tool', input: { command: 'touch first' } });
     expect(asks[0].request.permission_suggestions).toEqual([
-      { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }], behavior: 'allow', destination: 'session' },
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
     ]);
     expect(asks[2].request.input).toEqual({ file_path: join(cwd, 'third.txt'), content: '3' });
     expect(asks[3].request.blocked_path).toBe(join(outside, 'nope.txt'));
@@ -517,7 +639,13 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
 
   it('deny with interrupt ends the run: no further request to the model', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch one' }], ['Bash', { command: 'touch two' }]]), text('never')]);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch one' }],
+        ['Bash', { command: 'touch two' }],
+      ]),
+      text('never'),
+    ]);
     const p = startAgent({ api, cwd, args: HOST_ARGS });
     const asks = playHost(p, () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }));
     p.sendRaw(userLine('go'));
@@ -540,11 +668,21 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
       calls([['Bash', { command: 'touch a1' }]]),
       calls([['Bash', { command: 'touch a2' }]], 'u'),
       text('first'),
-      calls([['Bash', { command: 'touch a3' }], ['Bash', { command: 'rm -f a3' }]], 'v'),
+      calls(
+        [
+          ['Bash', { command: 'touch a3' }],
+          ['Bash', { command: 'rm -f a3' }],
+        ],
+        'v',
+      ),
       text('second'),
     ]);
     const p = startAgent({ api, cwd, args: HOST_ARGS });
-    const asks = playHost(p, (ask) => ({ behavior: 'allow', updatedInput: ask.request.input, updatedPermissions: ask.request.permission_suggestions }));
+    const asks = playHost(p, (ask) => ({
+      behavior: 'allow',
+      updatedInput: ask.request.input,
+      updatedPermissions: ask.request.permission_suggestions,
+    }));
     p.sendRaw(userLine('one'));
     await p.waitFor((m) => m.type === 'result');
     p.sendRaw(userLine('two'));
@@ -559,11 +697,18 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
   it('an updatedPermissions setMode changes the mode for what follows', async () => {
     const cwd = tempDir();
     api = await startFakeApi([
-      calls([['Write', { file_path: join(cwd, 'w1.txt'), content: '1' }], ['Write', { file_path: join(cwd, 'w2.txt'), content: '2' }]]),
+      calls([
+        ['Write', { file_path: join(cwd, 'w1.txt'), content: '1' }],
+        ['Write', { file_path: join(cwd, 'w2.txt'), content: '2' }],
+      ]),
       text('done'),
     ]);
     const p = startAgent({ api, cwd, args: HOST_ARGS });
-    const asks = playHost(p, (ask) => ({ behavior: 'allow', updatedInput: ask.request.input, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] }));
+    const asks = playHost(p, (ask) => ({
+      behavior: 'allow',
+      updatedInput: ask.request.input,
+      updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+    }));
     p.sendRaw(userLine('go'));
     await p.waitFor((m) => m.type === 'result');
     p.endInput();
@@ -611,7 +756,10 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
       for (const l of p.lines) {
         const m = JSON.parse(l);
         if (m.type === 'control_request' && m.request.subtype === 'can_use_tool') {
-          p.send({ type: 'control_response', response: { subtype: 'error', request_id: m.request_id, error: 'host exploded' } });
+          p.send({
+            type: 'control_response',
+            response: { subtype: 'error', request_id: m.request_id, error: 'host exploded' },
+          });
           clearInterval(timer);
         }
       }
@@ -621,6 +769,9 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
     clearInterval(timer);
     p.endInput();
     expect((await p.exited).code).toBe(0);
-    expect(resultsById(api.requests[1]).t1).toMatchObject({ isError: true, text: expect.stringContaining('host exploded') });
+    expect(resultsById(api.requests[1]).t1).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('host exploded'),
+    });
   });
 });

@@ -28,20 +28,38 @@ function makePlugin(name: string, opts: { mcp?: boolean } = {}): string {
     writeFileSync(join(root, rel), body);
   };
   w('.claude-plugin/plugin.json', JSON.stringify({ name, version: '1.2.0', description: `the ${name} plugin` }));
-  w('commands/greet.md', '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS; templates live in ${CLAUDE_PLUGIN_ROOT}/templates.\n');
+  w(
+    'commands/greet.md',
+    '---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS; templates live in ${CLAUDE_PLUGIN_ROOT}/templates.\n',
+  );
   w('commands/sub/deep.md', 'A nested command.\n');
   w('agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews code for the plugin\n---\nYou review code.\n');
-  w('skills/lint/SKILL.md', '---\nname: lint\ndescription: Lint the code base\n---\nLINT-BODY: run the linter in ${CLAUDE_PLUGIN_ROOT}.\n');
+  w(
+    'skills/lint/SKILL.md',
+    '---\nname: lint\ndescription: Lint the code base\n---\nLINT-BODY: run the linter in ${CLAUDE_PLUGIN_ROOT}.\n',
+  );
   // The hook's command names the root (expanded) and reads it from its environment too.
   w(
     'hooks/hooks.json',
     JSON.stringify({
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'printf "%s" "$CLAUDE_PLUGIN_ROOT" > "${CLAUDE_PLUGIN_ROOT}/hook-ran.txt"' }] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: 'printf "%s" "$CLAUDE_PLUGIN_ROOT" > "${CLAUDE_PLUGIN_ROOT}/hook-ran.txt"' },
+            ],
+          },
+        ],
+      },
     }),
   );
   if (opts.mcp !== false) {
     w('server.mjs', `import ${JSON.stringify(CALC)};\n`);
-    w('.mcp.json', JSON.stringify({ mcpServers: { calc: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } } }));
+    w(
+      '.mcp.json',
+      JSON.stringify({ mcpServers: { calc: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.mjs'] } } }),
+    );
   }
   return root;
 }
@@ -64,8 +82,13 @@ describe('plugins from --plugin-dir', () => {
       text('first done'),
       text('greeted'),
     ]);
-    const input = userLine('add them') + '\n' + userLine('/kit:greet Ana') + '\n';
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--plugin-dir', root], input });
+    const input = `${userLine('add them')}\n${userLine('/kit:greet Ana')}\n`;
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--plugin-dir', root],
+      input,
+    });
     expect(r.code).toBe(0);
     const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init.plugins).toEqual([{ name: 'kit', path: root }]);
@@ -89,8 +112,16 @@ describe('plugins from --plugin-dir', () => {
 
   it('--plugin-dir-no-mcp loads everything but the MCP servers; the plugin agent runs as a subagent', async () => {
     const root = makePlugin('kit');
-    api = await startFakeApi([toolUse('Agent', { description: 'review', prompt: 'review the diff', subagent_type: 'kit:reviewer' }, 'toolu_a'), text('looks fine'), text('ok')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--plugin-dir-no-mcp', root], input: userLine('hi') + '\n' });
+    api = await startFakeApi([
+      toolUse('Agent', { description: 'review', prompt: 'review the diff', subagent_type: 'kit:reviewer' }, 'toolu_a'),
+      text('looks fine'),
+      text('ok'),
+    ]);
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--plugin-dir-no-mcp', root],
+      input: `${userLine('hi')}\n`,
+    });
     expect(r.code).toBe(0);
     const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init.plugins).toEqual([{ name: 'kit', path: root }]);
@@ -101,10 +132,14 @@ describe('plugins from --plugin-dir', () => {
     expect(JSON.stringify(lastToolResults(api.requests[2]))).toContain('looks fine');
   });
 
-  it('--strict-mcp-config leaves the plugins\' MCP servers out, and says so', async () => {
+  it("--strict-mcp-config leaves the plugins' MCP servers out, and says so", async () => {
     const root = makePlugin('kit');
     api = await startFakeApi([text('ok')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--strict-mcp-config', '--plugin-dir', root], input: userLine('hi') + '\n' });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--strict-mcp-config', '--plugin-dir', root],
+      input: `${userLine('hi')}\n`,
+    });
     expect(r.code).toBe(0);
     const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init.mcp_servers).toEqual([]);
@@ -116,11 +151,17 @@ describe('plugins from --plugin-dir', () => {
     const root = makePlugin('kit');
     api = await startFakeApi([text('ok')]);
     const settings = JSON.stringify({ deniedMcpServers: [{ serverName: 'plugin:kit:calc' }] });
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--settings', settings, '--plugin-dir', root], input: userLine('hi') + '\n' });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--settings', settings, '--plugin-dir', root],
+      input: `${userLine('hi')}\n`,
+    });
     expect(r.code).toBe(0);
     const init = lines(r.stdout).find((m) => m.type === 'system' && m.subtype === 'init');
     expect(init.mcp_servers).toEqual([{ name: 'plugin:kit:calc', status: 'failed' }]);
-    expect(r.stderr).toContain('MCP server "plugin:kit:calc" failed: blocked by deniedMcpServers (serverName "plugin:kit:calc")');
+    expect(r.stderr).toContain(
+      'MCP server "plugin:kit:calc" failed: blocked by deniedMcpServers (serverName "plugin:kit:calc")',
+    );
   });
 
   it('a malformed manifest, a broken hooks file, a missing folder or two plugins of one name stop the start (exit 2), naming the file', async () => {
@@ -137,7 +178,10 @@ describe('plugins from --plugin-dir', () => {
     expect(r.stderr).toMatch(/plugin\.json: invalid plugin manifest: name: must be letters/);
 
     writeFileSync(join(bad, '.claude-plugin/plugin.json'), JSON.stringify({ name: 'bad' }));
-    writeFileSync(join(bad, 'hooks/hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] } }));
+    writeFileSync(
+      join(bad, 'hooks/hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] } }),
+    );
     r = await runAgent({ api, args: ['-p', 'hi', '--plugin-dir', bad] });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(bad, 'hooks/hooks.json')}: invalid hooks: PreToolUse.0.hooks.0.command`);
@@ -160,9 +204,19 @@ describe("plugins from the SDK's plugins option", () => {
     const kit = makePlugin('kit', { mcp: false });
     const extra = makePlugin('extra');
     const cwd = tempDir();
-    api = await startFakeApi([text('one'), toolUse('mcp__plugin_extra_calc__add', { a: 4, b: 5 }, 'toolu_x'), text('two')]);
+    api = await startFakeApi([
+      text('one'),
+      toolUse('mcp__plugin_extra_calc__add', { a: 4, b: 5 }, 'toolu_x'),
+      text('two'),
+    ]);
     const input = promptStream();
-    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { plugins: [{ type: 'local', path: kit }], allowedTools: ['mcp__plugin_extra_calc__add'] }) as never });
+    const q = query({
+      prompt: input as never,
+      options: sdkOptions(api.url, cwd, {
+        plugins: [{ type: 'local', path: kit }],
+        allowedTools: ['mcp__plugin_extra_calc__add'],
+      }) as never,
+    });
     input.push('hi');
     const inits: any[] = [];
     let results = 0;
@@ -176,7 +230,11 @@ describe("plugins from the SDK's plugins option", () => {
         const held = await q.reloadPlugins({ holdOnCacheImpact: true, addPlugins: [{ type: 'local', path: extra }] });
         // The conversation has a turn and extra brings an MCP server: nothing applied.
         expect(held.held).toBe(true);
-        expect(held.cache_impact).toEqual({ mcp_servers_added: ['plugin:extra:calc'], mcp_servers_removed: [], lsp_tool_change: null });
+        expect(held.cache_impact).toEqual({
+          mcp_servers_added: ['plugin:extra:calc'],
+          mcp_servers_removed: [],
+          lsp_tool_change: null,
+        });
         expect(held.plugins.map((p) => p.name)).toEqual(['kit']);
 
         const r1 = await q.reloadPlugins({ addPlugins: [{ type: 'local', path: extra }] });
@@ -187,7 +245,9 @@ describe("plugins from the SDK's plugins option", () => {
         ]);
         expect(r1.commands.map((c) => c.name)).toEqual(expect.arrayContaining(['kit:later', 'extra:greet']));
         expect(r1.agents.map((a) => a.name)).toEqual(expect.arrayContaining(['kit:reviewer', 'extra:reviewer']));
-        expect(r1.mcpServers).toContainEqual(expect.objectContaining({ name: 'plugin:extra:calc', status: 'connected', source: 'plugin' }));
+        expect(r1.mcpServers).toContainEqual(
+          expect.objectContaining({ name: 'plugin:extra:calc', status: 'connected', source: 'plugin' }),
+        );
 
         writeFileSync(join(kit, '.claude-plugin/plugin.json'), '{oops');
         const r2 = await q.reloadPlugins();
@@ -206,12 +266,18 @@ describe("plugins from the SDK's plugins option", () => {
     expect(JSON.stringify(lastToolResults(api.requests[2]))).toContain('9');
   });
 
-  it("initialize delivery: the plugins ride in initialize (plugins_applied: true); a malformed one ends the session; refuseIfBusy refuses in a turn", async () => {
+  it('initialize delivery: the plugins ride in initialize (plugins_applied: true); a malformed one ends the session; refuseIfBusy refuses in a turn', async () => {
     const kit = makePlugin('kit', { mcp: false });
     const cwd = tempDir();
     api = await startFakeApi([{ ...text('slow'), delayMs: 1500 }]);
     const input = promptStream();
-    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { plugins: [{ type: 'local', path: kit }], pluginDelivery: 'initialize' }) as never });
+    const q = query({
+      prompt: input as never,
+      options: sdkOptions(api.url, cwd, {
+        plugins: [{ type: 'local', path: kit }],
+        pluginDelivery: 'initialize',
+      }) as never,
+    });
     const init = await q.initializationResult();
     expect(init.plugins_applied).toBe(true);
     expect(init.commands.map((c) => c.name)).toContain('kit:greet');
@@ -237,7 +303,14 @@ describe("plugins from the SDK's plugins option", () => {
     writeFileSync(join(kit, '.claude-plugin/plugin.json'), '[]');
     let error = '';
     try {
-      for await (const _ of query({ prompt: 'hi', options: sdkOptions(api.url, cwd, { plugins: [{ type: 'local', path: kit }], pluginDelivery: 'initialize' }) as never })) void _;
+      for await (const _ of query({
+        prompt: 'hi',
+        options: sdkOptions(api.url, cwd, {
+          plugins: [{ type: 'local', path: kit }],
+          pluginDelivery: 'initialize',
+        }) as never,
+      }))
+        void _;
     } catch (err) {
       error = (err as Error).message;
     }

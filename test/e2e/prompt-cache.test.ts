@@ -29,7 +29,11 @@ async function session(args: string[], prompt: string, env: Record<string, strin
 
 describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
   it('turn N+1 reads everything turn N wrote; usage, modelUsage and cost count reads and writes at their rates', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo one' }), toolUse('Bash', { command: 'echo two' }), text('done')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo one' }),
+      toolUse('Bash', { command: 'echo two' }),
+      text('done'),
+    ]);
     const { result } = await session(['--model', 'claude-sonnet-4-5'], 'go');
     expect(result.subtype).toBe('success');
     const [r1, r2, r3] = api.requests;
@@ -37,9 +41,12 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
     expect(r1.body.system.map((b: any) => b.cache_control)).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }]);
     expect(r1.billed!.cache_creation_input_tokens).toBeGreaterThan(1024);
     expect(r2.billed!.cache_read_input_tokens).toBe(r1.billed!.cache_creation_input_tokens);
-    expect(r3.billed!.cache_read_input_tokens).toBe(r2.billed!.cache_read_input_tokens + r2.billed!.cache_creation_input_tokens);
+    expect(r3.billed!.cache_read_input_tokens).toBe(
+      r2.billed!.cache_read_input_tokens + r2.billed!.cache_creation_input_tokens,
+    );
 
-    const sum = (k: 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens') => api!.requests.reduce((a, r) => a + r.billed![k], 0);
+    const sum = (k: 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens') =>
+      api!.requests.reduce((a, r) => a + r.billed![k], 0);
     expect(result.usage).toMatchObject({
       input_tokens: sum('input_tokens'),
       cache_read_input_tokens: sum('cache_read_input_tokens'),
@@ -48,7 +55,12 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
     const mu = result.modelUsage['claude-sonnet-4-5'];
     expect(mu.cacheReadInputTokens).toBe(sum('cache_read_input_tokens'));
     // Sonnet: $3 input, $0.30 cache read, $3.75 cache write, $15 output per million.
-    const expected = (sum('input_tokens') * 3 + sum('cache_read_input_tokens') * 0.3 + sum('cache_creation_input_tokens') * 3.75 + result.usage.output_tokens * 15) / 1e6;
+    const expected =
+      (sum('input_tokens') * 3 +
+        sum('cache_read_input_tokens') * 0.3 +
+        sum('cache_creation_input_tokens') * 3.75 +
+        result.usage.output_tokens * 15) /
+      1e6;
     expect(result.total_cost_usd).toBeCloseTo(expected, 10);
   });
 
@@ -56,7 +68,9 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
     const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUB:');
     api = await startFakeApi((req): ScriptedReply => {
       if (isSub(req)) return turns(req) === 0 ? toolUse('Bash', { command: 'echo sub' }) : text('sub done');
-      return turns(req) === 0 ? toolUse('Task', { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' }) : text('parent done');
+      return turns(req) === 0
+        ? toolUse('Task', { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' })
+        : text('parent done');
     });
     const { result } = await session(['--model', 'claude-sonnet-4-5'], 'go');
     expect(result.subtype).toBe('success');
@@ -79,7 +93,12 @@ describe('thinking and effort', () => {
   it('the default model gets adaptive thinking, effort medium and max_tokens 128000', async () => {
     api = await startFakeApi([text('ok')]);
     await session([], 'go');
-    expect(api.requests[0].body).toMatchObject({ model: 'claude-sonnet-5-5', max_tokens: 128000, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } });
+    expect(api.requests[0].body).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 128000,
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'medium' },
+    });
   });
 
   it('--effort and --thinking (as the official SDK passes them) shape the request', async () => {
@@ -89,7 +108,10 @@ describe('thinking and effort', () => {
     await session(['--thinking', 'disabled'], 'go');
     expect(api.requests[1].body.thinking).toBeUndefined();
     await session(['--model', 'claude-sonnet-4-5', '--thinking', 'enabled', '--max-thinking-tokens', '3000'], 'go');
-    expect(api.requests[2].body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 3000 }, max_tokens: 64000 });
+    expect(api.requests[2].body).toMatchObject({
+      thinking: { type: 'enabled', budget_tokens: 3000 },
+      max_tokens: 64000,
+    });
     expect(api.requests[2].body.output_config).toBeUndefined();
   });
 
@@ -106,7 +128,11 @@ describe('thinking and effort', () => {
     api = await startFakeApi([text('a'), text('b'), text('c')]);
     const p = startAgent({ api, args: [...ARGS, '--model', 'claude-sonnet-4-5'] });
     const ask = async (id: string, tokens: number | null) => {
-      p.send({ type: 'control_request', request_id: id, request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: tokens } });
+      p.send({
+        type: 'control_request',
+        request_id: id,
+        request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: tokens },
+      });
       await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === id);
     };
     const prompt = async (t: string, n: number) => {
@@ -121,7 +147,11 @@ describe('thinking and effort', () => {
     await prompt('three', 3);
     p.endInput();
     await p.exited;
-    expect(api.requests.map((r) => r.body.thinking)).toEqual([{ type: 'enabled', budget_tokens: 4000 }, undefined, undefined]);
+    expect(api.requests.map((r) => r.body.thinking)).toEqual([
+      { type: 'enabled', budget_tokens: 4000 },
+      undefined,
+      undefined,
+    ]);
   });
 
   it('thinking and redacted thinking blocks go back exactly as received, signatures included', async () => {
@@ -139,7 +169,11 @@ describe('thinking and effort', () => {
     expect(result.subtype).toBe('success');
     const first = msgs.find((m) => m.type === 'assistant' && m.message.content.some((b: any) => b.type === 'thinking'));
     const sent = api.requests[1].body.messages[1].content;
-    expect(sent[0]).toEqual({ type: 'thinking', thinking: 'I will list the files first.', signature: expect.stringMatching(/^sig_/) });
+    expect(sent[0]).toEqual({
+      type: 'thinking',
+      thinking: 'I will list the files first.',
+      signature: expect.stringMatching(/^sig_/),
+    });
     expect(sent[0].signature).toBe(first.message.content.find((b: any) => b.type === 'thinking').signature);
     expect(sent[1]).toEqual({ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' });
   });

@@ -1,7 +1,7 @@
 // AskUserQuestion and plan mode end to end: the official SDK answers through canUseTool, a run
 // with no one to ask fails clearly, and the plan-mode reminder (with the host's
 // planModeInstructions) reaches the model.
-import { query, type CanUseTool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,15 @@ afterEach(async () => {
 
 const QUESTIONS = {
   questions: [
-    { question: 'Which database?', header: 'DB', options: [{ label: 'Postgres', description: 'relational' }, { label: 'Redis', description: 'key-value' }], multiSelect: false },
+    {
+      question: 'Which database?',
+      header: 'DB',
+      options: [
+        { label: 'Postgres', description: 'relational' },
+        { label: 'Redis', description: 'key-value' },
+      ],
+      multiSelect: false,
+    },
   ],
 };
 
@@ -31,7 +39,14 @@ describe('AskUserQuestion', () => {
       return { behavior: 'allow', updatedInput: { ...input, answers: { 'Which database?': 'Postgres' } } };
     };
     // bypassPermissions does not skip the question: the answer is the point.
-    const r = await run(['pick a db'], sdkOptions(api.url, cwd, { canUseTool, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }));
+    const r = await run(
+      ['pick a db'],
+      sdkOptions(api.url, cwd, {
+        canUseTool,
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }),
+    );
     expect(r.error).toBeUndefined();
     expect(asked.map((a) => a.toolName)).toEqual(['AskUserQuestion']);
     expect(resultsById(api.requests[1]).t1).toEqual({
@@ -39,10 +54,15 @@ describe('AskUserQuestion', () => {
       isError: false,
     });
     const user = r.messages.find((m) => m.type === 'user' && (m as any).tool_use_result) as any;
-    expect(user.tool_use_result).toMatchObject({ answers: { 'Which database?': 'Postgres' }, questions: QUESTIONS.questions });
+    expect(user.tool_use_result).toMatchObject({
+      answers: { 'Which database?': 'Postgres' },
+      questions: QUESTIONS.questions,
+    });
     expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'Postgres it is' });
     const init = r.messages.find((m) => m.type === 'system' && (m as any).subtype === 'init') as any;
-    expect(init.tools).toEqual(expect.arrayContaining(['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'NotebookEdit']));
+    expect(init.tools).toEqual(
+      expect.arrayContaining(['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'NotebookEdit']),
+    );
     const offered = api.requests[0].body.tools.map((t: any) => t.name);
     expect(offered).toEqual(init.tools);
   });
@@ -62,12 +82,16 @@ describe('AskUserQuestion', () => {
     expect(r.code).toBe(0);
     const res = resultsById(api.requests[1]).t1;
     expect(res.isError).toBe(true);
-    expect(res.text).toContain('AskUserQuestion needs a person to answer, and no one can be asked in this non-interactive run');
+    expect(res.text).toContain(
+      'AskUserQuestion needs a person to answer, and no one can be asked in this non-interactive run',
+    );
   });
 
   it('an invalid question (one option) is an input error naming the parameter', async () => {
     const cwd = tempDir();
-    const bad = { questions: [{ question: 'Q?', header: 'H', options: [{ label: 'only', description: 'd' }], multiSelect: false }] };
+    const bad = {
+      questions: [{ question: 'Q?', header: 'H', options: [{ label: 'only', description: 'd' }], multiSelect: false }],
+    };
     api = await startFakeApi([calls([['AskUserQuestion', bad]]), text('ok')]);
     await runAgent({ cwd, args: ['-p', 'x'], api });
     const res = resultsById(api.requests[1]).t1;
@@ -91,11 +115,18 @@ describe('plan mode', () => {
       asked.push(toolName);
       if (toolName === 'ExitPlanMode') {
         expect(input.plan).toBe('1. write out.txt');
-        return { behavior: 'allow', updatedInput: input, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] };
+        return {
+          behavior: 'allow',
+          updatedInput: input,
+          updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
+        };
       }
       return { behavior: 'deny', message: `unexpected ${toolName}` };
     };
-    const r = await run(['plan it'], sdkOptions(api.url, cwd, { canUseTool, permissionMode: 'plan', planModeInstructions: 'Plan in haiku form.' }));
+    const r = await run(
+      ['plan it'],
+      sdkOptions(api.url, cwd, { canUseTool, permissionMode: 'plan', planModeInstructions: 'Plan in haiku form.' }),
+    );
     expect(r.error).toBeUndefined();
     const first = JSON.stringify(api.requests[0].body.messages);
     expect(first).toContain('Plan mode is active');

@@ -4,8 +4,25 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, lastToolResults, lastUserText, text, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { calls, resultText, runAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import {
+  firstUserText,
+  lastToolResults,
+  lastUserText,
+  text,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
+import {
+  calls,
+  resultText,
+  runAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -17,24 +34,46 @@ const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'clau
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt'];
 
 function script(cwd: string) {
-  const sub = (file: string, body: string, done: string) => (req: RecordedRequest): ScriptedReply =>
-    turns(req) === 0 ? { ...calls([['Write', { file_path: join(cwd, file), content: body }]], `w${file[0]}`), chunkDelayMs: 15 } : text(done);
+  const sub =
+    (file: string, body: string, done: string) =>
+    (req: RecordedRequest): ScriptedReply =>
+      turns(req) === 0
+        ? { ...calls([['Write', { file_path: join(cwd, file), content: body }]], `w${file[0]}`), chunkDelayMs: 15 }
+        : text(done);
   return (req: RecordedRequest): ScriptedReply => {
     const first = firstUserText(req);
     if (first.startsWith('SUB-A:')) return sub('c.txt', 'gamma', 'A done')(req);
     if (first.startsWith('SUB-B:')) return sub('d.txt', 'delta', 'B done')(req);
     switch (turns(req)) {
       case 0:
-        return { ...calls([['Write', { file_path: join(cwd, 'a.txt'), content: 'alpha' }], ['Bash', { command: 'printf beta > b.txt' }]], 'm'), chunkDelayMs: 20 };
+        return {
+          ...calls(
+            [
+              ['Write', { file_path: join(cwd, 'a.txt'), content: 'alpha' }],
+              ['Bash', { command: 'printf beta > b.txt' }],
+            ],
+            'm',
+          ),
+          chunkDelayMs: 20,
+        };
       case 1:
-        return calls([
-          ['Task', { description: 'write c', prompt: 'SUB-A: write c.txt', subagent_type: 'general-purpose' }],
-          ['Task', { description: 'write d', prompt: 'SUB-B: write d.txt', subagent_type: 'general-purpose' }],
-        ], 'task');
+        return calls(
+          [
+            ['Task', { description: 'write c', prompt: 'SUB-A: write c.txt', subagent_type: 'general-purpose' }],
+            ['Task', { description: 'write d', prompt: 'SUB-B: write d.txt', subagent_type: 'general-purpose' }],
+          ],
+          'task',
+        );
       case 2:
-        return text(`built: ${lastToolResults(req).map((r) => resultText(r.content)).join(' + ')}`);
+        return text(
+          `built: ${lastToolResults(req)
+            .map((r) => resultText(r.content))
+            .join(' + ')}`,
+        );
       case 3:
-        return lastUserText(req) === 'check' ? calls([['Read', { file_path: join(cwd, 'a.txt') }]], 'r') : text('unexpected');
+        return lastUserText(req) === 'check'
+          ? calls([['Read', { file_path: join(cwd, 'a.txt') }]], 'r')
+          : text('unexpected');
       default:
         return text(`a says: ${resultText(lastToolResults(req)[0]?.content).includes('alpha') ? 'alpha' : '?'}`);
     }
@@ -47,12 +86,20 @@ const INPUT = userLine('build') + userLine('check');
 function observed(cwd: string, msgs: Array<Record<string, any>>) {
   const results = msgs
     .filter((m) => m.type === 'result')
-    .map((m) => ({ subtype: m.subtype, result: m.result, num_turns: m.num_turns, usage: m.usage, cost: m.total_cost_usd }));
+    .map((m) => ({
+      subtype: m.subtype,
+      result: m.result,
+      num_turns: m.num_turns,
+      usage: m.usage,
+      cost: m.total_cost_usd,
+    }));
   const said = msgs
     .filter((m) => m.type === 'assistant')
     .map((m) => JSON.stringify([m.parent_tool_use_id, m.message.content]))
     .sort();
-  const files = Object.fromEntries(FILES.map((f) => [f, existsSync(join(cwd, f)) ? readFileSync(join(cwd, f), 'utf8') : null]));
+  const files = Object.fromEntries(
+    FILES.map((f) => [f, existsSync(join(cwd, f)) ? readFileSync(join(cwd, f), 'utf8') : null]),
+  );
   return { results, said, files };
 }
 
@@ -68,7 +115,10 @@ describe('record and replay', () => {
     expect(before.results.map((r) => r.result)).toEqual(['built: A done + B done', 'a says: alpha']);
     expect(before.files).toEqual({ 'a.txt': 'alpha', 'b.txt': 'beta', 'c.txt': 'gamma', 'd.txt': 'delta' });
     // One line per model call: 5 of the main agent, 2 of each subagent.
-    const lines = readFileSync(rec, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(rec, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'recording', version: 1 });
     const callers = lines.slice(1).map((l) => l.caller);
     expect(callers.filter((c) => c === null)).toHaveLength(5);
@@ -80,14 +130,30 @@ describe('record and replay', () => {
     const requestsMade = api.requests.length;
 
     for (const f of FILES) rmSync(join(cwd, f));
-    const replayEnv = { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' };
-    const replayed = await runAgent({ cwd, args: [...ARGS, '--replay', rec], env: replayEnv, input: INPUT, timeoutMs: 30_000 });
+    const replayEnv = {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    };
+    const replayed = await runAgent({
+      cwd,
+      args: [...ARGS, '--replay', rec],
+      env: replayEnv,
+      input: INPUT,
+      timeoutMs: 30_000,
+    });
     expect(replayed.stderr).not.toContain('internal error');
     expect(replayed.code).toBe(0);
     expect(observed(cwd, replayed.json())).toEqual(before);
     expect(api.requests.length).toBe(requestsMade);
 
-    const changed = await runAgent({ cwd, args: [...ARGS, '--replay', rec, '--append-system-prompt', 'Be terse.'], env: replayEnv, input: INPUT, timeoutMs: 30_000 });
+    const changed = await runAgent({
+      cwd,
+      args: [...ARGS, '--replay', rec, '--append-system-prompt', 'Be terse.'],
+      env: replayEnv,
+      input: INPUT,
+      timeoutMs: 30_000,
+    });
     expect(changed.code).toBe(1);
     const first = changed.json().find((m) => m.type === 'result')!;
     expect(first).toMatchObject({ is_error: true, subtype: 'error_during_execution' });
@@ -105,7 +171,12 @@ describe('record and replay', () => {
     const env = { ANTHROPIC_API_KEY: undefined };
     // The run's own duration_ms (from the prompt to the result), not the process's start-up.
     const runMs = async (speed: string) => {
-      const r = await runAgent({ cwd, args: [...ARGS, '--replay', rec, '--replay-speed', speed], env, input: userLine('hi') });
+      const r = await runAgent({
+        cwd,
+        args: [...ARGS, '--replay', rec, '--replay-speed', speed],
+        env,
+        input: userLine('hi'),
+      });
       expect(r.code).toBe(0);
       const result = r.json().find((m) => m.type === 'result')!;
       expect(result.result).toBe('slow answer');
@@ -118,13 +189,21 @@ describe('record and replay', () => {
 
   it('bad uses are refused at start (exit 2) with a message naming the problem', async () => {
     const cwd = tempDir();
-    const missing = await runAgent({ cwd, args: [...ARGS, '--replay', join(cwd, 'nope.jsonl')], input: userLine('hi') });
+    const missing = await runAgent({
+      cwd,
+      args: [...ARGS, '--replay', join(cwd, 'nope.jsonl')],
+      input: userLine('hi'),
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`--replay: cannot read ${join(cwd, 'nope.jsonl')}`);
     const both = await runAgent({ cwd, args: [...ARGS, '--replay', 'x', '--record', 'y'], input: userLine('hi') });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--record and --replay cannot be used together');
-    const speed = await runAgent({ cwd, args: [...ARGS, '--replay', 'x', '--replay-speed', '2'], input: userLine('hi') });
+    const speed = await runAgent({
+      cwd,
+      args: [...ARGS, '--replay', 'x', '--replay-speed', '2'],
+      input: userLine('hi'),
+    });
     expect(speed.code).toBe(2);
     expect(speed.stderr).toContain('--replay-speed must be 0 (instant) or 1 (the recorded timing)');
   });

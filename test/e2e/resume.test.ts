@@ -20,12 +20,20 @@ function projectDir(config: string, cwd: string): string {
 }
 
 function lines(path: string): Array<Record<string, any>> {
-  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /** First run: a Bash call and an answer. Returns its session id and the shared dirs. */
 async function firstRun(config = tempDir('agent-config-'), cwd = tempDir()) {
-  const r = await runAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: config }, args: ['-p', 'say hi with bash', ...PRINT] });
+  const r = await runAgent({
+    api,
+    cwd,
+    env: { CLAUDE_CONFIG_DIR: config },
+    args: ['-p', 'say hi with bash', ...PRINT],
+  });
   expect(r.code, r.stderr).toBe(0);
   const sessionId = r.json().find((m) => m.type === 'result')!.session_id as string;
   return { config, cwd, sessionId, path: join(projectDir(config, cwd), `${sessionId}.jsonl`) };
@@ -36,7 +44,11 @@ function shape(messages: any[]) {
   return messages.map((m) => ({
     role: m.role,
     content: (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content).map((b: any) =>
-      b.type === 'text' ? `text:${b.text}` : b.type === 'tool_use' ? `tool_use:${b.id}` : `tool_result:${b.tool_use_id}${b.is_error ? ':error' : ''}`,
+      b.type === 'text'
+        ? `text:${b.text}`
+        : b.type === 'tool_use'
+          ? `tool_use:${b.id}`
+          : `tool_result:${b.tool_use_id}${b.is_error ? ':error' : ''}`,
     ),
   }));
 }
@@ -50,15 +62,30 @@ const EARLIER = [
 
 describe('resume', () => {
   it('--resume ID sends the whole earlier conversation, keeps the session id, and grows the transcript', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('You asked me to say hi.')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }, 'b1'),
+      text('It said hi.'),
+      text('You asked me to say hi.'),
+    ]);
     const first = await firstRun();
     const before = lines(first.path).length;
-    const r = await runAgent({ api, cwd: first.cwd, env: { CLAUDE_CONFIG_DIR: first.config }, args: ['-p', 'what did I ask?', '--resume', first.sessionId, ...PRINT] });
+    const r = await runAgent({
+      api,
+      cwd: first.cwd,
+      env: { CLAUDE_CONFIG_DIR: first.config },
+      args: ['-p', 'what did I ask?', '--resume', first.sessionId, ...PRINT],
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(shape(api.requests[2].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:what did I ask?'] }]);
+    expect(shape(api.requests[2].body.messages)).toEqual([
+      ...EARLIER,
+      { role: 'user', content: ['text:what did I ask?'] },
+    ]);
     const out = r.json();
     expect(out.find((m) => m.type === 'system' && m.subtype === 'init')!.session_id).toBe(first.sessionId);
-    expect(out.find((m) => m.type === 'result')).toMatchObject({ session_id: first.sessionId, result: 'You asked me to say hi.' });
+    expect(out.find((m) => m.type === 'result')).toMatchObject({
+      session_id: first.sessionId,
+      result: 'You asked me to say hi.',
+    });
     const after = lines(first.path);
     expect(after.length).toBeGreaterThan(before);
     // Results are not conversation: the last line is the answer, chained to the new prompt.
@@ -69,11 +96,21 @@ describe('resume', () => {
   });
 
   it('--resume=ID works twice in a row: the third run sees both earlier prompts', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('second'), text('third')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }, 'b1'),
+      text('It said hi.'),
+      text('second'),
+      text('third'),
+    ]);
     const first = await firstRun();
     const env = { CLAUDE_CONFIG_DIR: first.config };
     for (const prompt of ['two', 'three']) {
-      const r = await runAgent({ api, cwd: first.cwd, env, args: ['-p', prompt, `--resume=${first.sessionId}`, ...PRINT] });
+      const r = await runAgent({
+        api,
+        cwd: first.cwd,
+        env,
+        args: ['-p', prompt, `--resume=${first.sessionId}`, ...PRINT],
+      });
       expect(r.code, r.stderr).toBe(0);
     }
     expect(shape(api.requests[3].body.messages)).toEqual([
@@ -85,14 +122,29 @@ describe('resume', () => {
   });
 
   it('--continue picks the most recent session of this directory', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('older answer'), text('continued')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }, 'b1'),
+      text('It said hi.'),
+      text('older answer'),
+      text('continued'),
+    ]);
     const first = await firstRun();
     // An older session in the same project dir, and one of another directory.
-    const other = await runAgent({ api, cwd: first.cwd, env: { CLAUDE_CONFIG_DIR: first.config }, args: ['-p', 'older', ...PRINT] });
+    const other = await runAgent({
+      api,
+      cwd: first.cwd,
+      env: { CLAUDE_CONFIG_DIR: first.config },
+      args: ['-p', 'older', ...PRINT],
+    });
     const olderId = other.json().find((m) => m.type === 'result')!.session_id;
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(projectDir(first.config, first.cwd), `${olderId}.jsonl`), old, old);
-    const r = await runAgent({ api, cwd: first.cwd, env: { CLAUDE_CONFIG_DIR: first.config }, args: ['-p', 'go on', '--continue', ...PRINT] });
+    const r = await runAgent({
+      api,
+      cwd: first.cwd,
+      env: { CLAUDE_CONFIG_DIR: first.config },
+      args: ['-p', 'go on', '--continue', ...PRINT],
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(shape(api.requests[3].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:go on'] }]);
     expect(r.json().find((m) => m.type === 'result')!.session_id).toBe(first.sessionId);
@@ -128,7 +180,10 @@ describe('resume', () => {
     expect(forked.every((l) => l.sessionId === newId)).toBe(true);
     expect(forked[0]).toMatchObject({ type: 'user', parentUuid: null, message: { content: 'say hi with bash' } });
     forked.slice(1).forEach((l, i) => expect(l.parentUuid).toBe(forked[i].uuid));
-    expect(forked.at(-1)).toMatchObject({ type: 'assistant', message: { content: [{ type: 'text', text: 'forked' }] } });
+    expect(forked.at(-1)).toMatchObject({
+      type: 'assistant',
+      message: { content: [{ type: 'text', text: 'forked' }] },
+    });
   });
 
   it('a missing session id exits 1 naming the transcript path; nothing reaches the API', async () => {
@@ -142,7 +197,13 @@ describe('resume', () => {
 
   it('usage: a non-UUID id, --resume with --continue, a lone --fork-session or --resume-session-at exit 2', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const args of [['--resume', '../x'], ['--resume', id, '--continue'], ['--fork-session'], ['--resume-session-at', id], ['--resume', id, '--resume-drops-turn', id]]) {
+    for (const args of [
+      ['--resume', '../x'],
+      ['--resume', id, '--continue'],
+      ['--fork-session'],
+      ['--resume-session-at', id],
+      ['--resume', id, '--resume-drops-turn', id],
+    ]) {
       const r = await runAgent({ args: ['-p', 'hi', ...args] });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--(resume|fork-session|resume-session-at)/);
@@ -159,15 +220,41 @@ describe('resume', () => {
     const entries = [
       { type: 'system', subtype: 'init', session_id: id },
       { type: 'user', message: { role: 'user', content: 'first' }, session_id: id },
-      { type: 'assistant', message: { model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 500' }] }, parent_tool_use_id: null, session_id: id },
+      {
+        type: 'assistant',
+        message: { model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 500' }] },
+        parent_tool_use_id: null,
+        session_id: id,
+      },
       { type: 'result', subtype: 'error_during_execution', session_id: id },
       { type: 'user', message: { role: 'user', content: 'second' }, session_id: id },
       '{"type":"assistant","message":{"content":[{"type":"te',
-      { type: 'assistant', message: { content: [{ type: 'text', text: 'running' }, { type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'sleep 9' } }] }, parent_tool_use_id: null },
-      { type: 'assistant', message: { content: [{ type: 'text', text: 'a subagent line' }] }, parent_tool_use_id: 'task1' },
+      {
+        type: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: 'running' },
+            { type: 'tool_use', id: 'c1', name: 'Bash', input: { command: 'sleep 9' } },
+          ],
+        },
+        parent_tool_use_id: null,
+      },
+      {
+        type: 'assistant',
+        message: { content: [{ type: 'text', text: 'a subagent line' }] },
+        parent_tool_use_id: 'task1',
+      },
     ];
-    writeFileSync(join(dir, `${id}.jsonl`), entries.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n');
-    const r = await runAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: config }, args: ['-p', 'third', '--resume', id, ...PRINT] });
+    writeFileSync(
+      join(dir, `${id}.jsonl`),
+      `${entries.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n')}\n`,
+    );
+    const r = await runAgent({
+      api,
+      cwd,
+      env: { CLAUDE_CONFIG_DIR: config },
+      args: ['-p', 'third', '--resume', id, ...PRINT],
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/line 6 is not valid JSON/);
     const sent = api.requests[0].body.messages;
@@ -184,7 +271,9 @@ describe('resume', () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('ok')]);
     const first = await firstRun();
     const log = join(tempDir(), 'start.jsonl');
-    const settings = JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }] } });
+    const settings = JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }] },
+    });
     const r = await runAgent({
       api,
       cwd: first.cwd,
@@ -193,13 +282,21 @@ describe('resume', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(log)).toBe(true);
-    expect(JSON.parse(readFileSync(log, 'utf8').trim())).toMatchObject({ hook_event_name: 'SessionStart', source: 'resume', session_id: first.sessionId });
+    expect(JSON.parse(readFileSync(log, 'utf8').trim())).toMatchObject({
+      hook_event_name: 'SessionStart',
+      source: 'resume',
+      session_id: first.sessionId,
+    });
   });
 });
 
 describe('resume through the official SDK', () => {
   it('options.resume: the earlier conversation is sent and the session id kept', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('resumed via sdk')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }, 'b1'),
+      text('It said hi.'),
+      text('resumed via sdk'),
+    ]);
     const first = await firstRun();
     const messages: SDKMessage[] = [];
     const opts = sdkOptions(api.url, first.cwd, { resume: first.sessionId });

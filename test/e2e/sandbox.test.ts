@@ -2,8 +2,18 @@
 // commands under bubblewrap. Skipped, with the reason printed, where bubblewrap, socat or ripgrep
 // is missing or user namespaces are off (.ci/run installs the packages).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import type http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
@@ -11,14 +21,28 @@ import { alive, waitUntil } from '../processes.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { sandboxUnavailableReason, startHostServer, which } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
-import { AGENT_BIN, resultText, resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, calls, type FakeApi } from './harness.js';
+import {
+  AGENT_BIN,
+  resultText,
+  resultsById,
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  calls,
+  type FakeApi,
+} from './harness.js';
 
 const reason = sandboxUnavailableReason();
 /** Why the unprivileged run cannot be tested here (it needs root to become nobody, and nobody must reach bin/agent). */
 function nobodyUnavailableReason(): string | undefined {
   if (process.getuid?.() !== 0) return 'the tests do not run as root, so they cannot run the agent as nobody';
   const r = spawnSync(AGENT_BIN, ['--version'], { uid: 65534, gid: 65534, encoding: 'utf8' });
-  if (r.status !== 0) return `nobody cannot run ${AGENT_BIN} (${r.error?.message ?? r.stderr.trim()}): a folder above it is closed to other users`;
+  if (r.status !== 0)
+    return `nobody cannot run ${AGENT_BIN} (${r.error?.message ?? r.stderr.trim()}): a folder above it is closed to other users`;
   return undefined;
 }
 const nobodyReason = reason ? undefined : nobodyUnavailableReason();
@@ -51,9 +75,19 @@ function settingsArg(sandbox: object, permissions: object = {}): string[] {
 }
 
 /** Runs one scripted list of Bash calls in one assistant turn; returns results by id (t1…). */
-async function runCalls(list: Array<Record<string, unknown>>, opts: { cwd: string; args: string[]; env?: Record<string, string> }) {
+async function runCalls(
+  list: Array<Record<string, unknown>>,
+  opts: { cwd: string; args: string[]; env?: Record<string, string> },
+) {
   api = await startFakeApi([calls(list.map((input) => ['Bash', input])), text('done')]);
-  const r = await runAgent({ api, cwd: opts.cwd, args: [...STREAM_ARGS, ...opts.args], env: opts.env, input: userLine('go'), timeoutMs: 30_000 });
+  const r = await runAgent({
+    api,
+    cwd: opts.cwd,
+    args: [...STREAM_ARGS, ...opts.args],
+    env: opts.env,
+    input: userLine('go'),
+    timeoutMs: 30_000,
+  });
   const init = r.json().find((m) => m.type === 'system' && m.subtype === 'init');
   const results = api.requests.length > 1 ? resultsById(api.requests[1]) : {};
   return { ...r, init, results };
@@ -91,7 +125,11 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const outside = tempDir('agent-outside-');
     const other = tempDir('agent-outside-');
     const r = await runCalls(
-      [{ command: `echo x > ${outside}/quiet.txt` }, { command: `echo x > ${other}/loud.txt` }, { command: `touch ${other}/t.txt` }],
+      [
+        { command: `echo x > ${outside}/quiet.txt` },
+        { command: `echo x > ${other}/loud.txt` },
+        { command: `touch ${other}/t.txt` },
+      ],
       {
         cwd: tempDir(),
         args: ['--allowedTools', 'Bash', ...settingsArg({ ignoreViolations: { '*': [outside], touch: [other] } })],
@@ -183,7 +221,10 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const viaProxy = host.viaProxy;
     const direct = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
 
-    const denied = await runCalls([{ command: viaProxy }, { command: direct }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
+    const denied = await runCalls([{ command: viaProxy }, { command: direct }], {
+      cwd: tempDir(),
+      args: ['--allowedTools', 'Bash', ...settingsArg({})],
+    });
     expect(host.hits()).toBe(0);
     expect(denied.results.t1.text).not.toContain('hello from the host');
     expect(denied.results.t1.text).toContain(`deny network-outbound 127.0.0.1:${port}`);
@@ -211,12 +252,19 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const r = await runCalls(
       [
         // Serves one request, then ends (the session waits for its background shells).
-        { command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 5; s.handle_request()"`, run_in_background: true },
+        {
+          command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 5; s.handle_request()"`,
+          run_in_background: true,
+        },
         { command: `for i in $(seq 100); do curl -sf http://127.0.0.1:${port}/hello.txt && break; sleep 0.05; done` },
         { command: `cat /proc/[0-9]*/comm | sort -u | tr '\\n' ' '` },
         { command: 'bash lift.sh' },
       ],
-      { cwd, args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })], env: { TMPDIR: tmp } },
+      {
+        cwd,
+        args: ['--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })],
+        env: { TMPDIR: tmp },
+      },
     );
     expect(r.stderr).not.toContain('shared network namespace');
     // The runtime's proxy socket is not left behind in $TMPDIR.
@@ -237,8 +285,19 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     for (const n of names) writeFileSync(join(cwd, 'k', n), 'SECRET\n');
     writeFileSync(join(cwd, 'k/open.txt'), 'PUBLIC\n');
     const settingsFile = join(tempDir('agent-settings-'), 'settings.json');
-    writeFileSync(settingsFile, JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: names.map((n) => join(cwd, 'k', n)) } } }));
-    api = await startFakeApi([calls([['Bash', { command: `cat k/${names[345]} 2>&1; cat k/open.txt; cat /proc/[0-9]*/comm | grep -c socat; sleep 1` }]]), text('done')]);
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ sandbox: { enabled: true, filesystem: { denyRead: names.map((n) => join(cwd, 'k', n)) } } }),
+    );
+    api = await startFakeApi([
+      calls([
+        [
+          'Bash',
+          { command: `cat k/${names[345]} 2>&1; cat k/open.txt; cat /proc/[0-9]*/comm | grep -c socat; sleep 1` },
+        ],
+      ]),
+      text('done'),
+    ]);
     const p = startAgent({
       api,
       cwd,
@@ -267,7 +326,6 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   it('if the shared network namespace ends mid-session, it says so and the next commands start their own bridges: still sandboxed, still filtered', async () => {
     const host = await startHostServer();
     server = host.server;
-    const { port } = host;
     const curl = host.viaProxy;
     const outside = tempDir('agent-outside-');
     let agentPid = 0;
@@ -283,11 +341,21 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       if (n === 1) {
         for (const pid of holders()) process.kill(pid, 'SIGKILL');
         // A moment for its end to reach the agent (a command racing it is run again: unit-tested).
-        return { ...calls([['Bash', { command: curl }], ['Bash', { command: `touch ${outside}/x` }]]), delayMs: 300 };
+        return {
+          ...calls([
+            ['Bash', { command: curl }],
+            ['Bash', { command: `touch ${outside}/x` }],
+          ]),
+          delayMs: 300,
+        };
       }
       return text('done');
     });
-    const p = startAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })] });
+    const p = startAgent({
+      api,
+      cwd: tempDir(),
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { allow: ['WebFetch(domain:127.0.0.1)'] })],
+    });
     agentPid = p.child.pid!;
     p.sendRaw(userLine('go'));
     await p.waitFor((m) => m.type === 'result', 30_000);
@@ -302,47 +370,70 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     expect(p.stderr()).toContain("the session's shared network namespace ended");
   });
 
-  it.runIf(nobodyReason === undefined)('run by an unprivileged user (nobody): the same sandbox through the shared namespace; commands run as that user, with no capabilities', async () => {
-    const nobody = { uid: 65534, gid: 65534 };
-    const cwd = tempDir();
-    const config = tempDir('agent-config-');
-    // Its own TMPDIR: the runtime's sockets there are named by pid, and a root-owned one left by a
-    // killed agent of another test with the same pid could not be replaced by this user.
-    const tmp = tempDir('agent-tmpdir-');
-    mkdirSync(join(cwd, 'secret'));
-    writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
-    writeFileSync(join(cwd, 'lift.sh'), LIFT_MASK);
-    for (const d of [cwd, join(cwd, 'secret'), join(cwd, 'secret/key'), config, tmp]) chownSync(d, nobody.uid, nobody.gid);
-    api = await startFakeApi([
-      calls([
-        ['Bash', { command: `id -u; grep CapEff /proc/self/status; touch made && stat -c %u made` }],
-        ['Bash', { command: `touch /tmp/agent-nobody-${process.pid}` }],
-        ['Bash', { command: 'bash lift.sh' }],
-      ]),
-      text('done'),
-    ]);
-    const r = await runAgent({ api, cwd, user: nobody, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })], env: { HOME: cwd, CLAUDE_CONFIG_DIR: config, TMPDIR: tmp }, input: userLine('go'), timeoutMs: 30_000 });
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain('shared network namespace');
-    expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')?.sandbox).toEqual({ enabled: true, active: true });
-    const res = resultsById(api.requests[1]);
-    expect(res.t1).toEqual({ text: '65534\nCapEff:\t0000000000000000\n65534', isError: false });
-    expect(statSync(join(cwd, 'made')).uid).toBe(nobody.uid);
-    expect(res.t2.isError).toBe(true);
-    expect(existsSync(`/tmp/agent-nobody-${process.pid}`)).toBe(false);
-    expect(res.t3.text).toContain('umount: refused');
-    expect(res.t3.text).toContain('lift: done');
-    expect(res.t3.text).not.toContain('TOP-SECRET');
-  });
+  it.runIf(nobodyReason === undefined)(
+    'run by an unprivileged user (nobody): the same sandbox through the shared namespace; commands run as that user, with no capabilities',
+    async () => {
+      const nobody = { uid: 65534, gid: 65534 };
+      const cwd = tempDir();
+      const config = tempDir('agent-config-');
+      // Its own TMPDIR: the runtime's sockets there are named by pid, and a root-owned one left by a
+      // killed agent of another test with the same pid could not be replaced by this user.
+      const tmp = tempDir('agent-tmpdir-');
+      mkdirSync(join(cwd, 'secret'));
+      writeFileSync(join(cwd, 'secret/key'), 'TOP-SECRET\n');
+      writeFileSync(join(cwd, 'lift.sh'), LIFT_MASK);
+      for (const d of [cwd, join(cwd, 'secret'), join(cwd, 'secret/key'), config, tmp])
+        chownSync(d, nobody.uid, nobody.gid);
+      api = await startFakeApi([
+        calls([
+          ['Bash', { command: `id -u; grep CapEff /proc/self/status; touch made && stat -c %u made` }],
+          ['Bash', { command: `touch /tmp/agent-nobody-${process.pid}` }],
+          ['Bash', { command: 'bash lift.sh' }],
+        ]),
+        text('done'),
+      ]);
+      const r = await runAgent({
+        api,
+        cwd,
+        user: nobody,
+        args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({}, { deny: ['Read(./secret/**)'] })],
+        env: { HOME: cwd, CLAUDE_CONFIG_DIR: config, TMPDIR: tmp },
+        input: userLine('go'),
+        timeoutMs: 30_000,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('shared network namespace');
+      expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')?.sandbox).toEqual({
+        enabled: true,
+        active: true,
+      });
+      const res = resultsById(api.requests[1]);
+      expect(res.t1).toEqual({ text: '65534\nCapEff:\t0000000000000000\n65534', isError: false });
+      expect(statSync(join(cwd, 'made')).uid).toBe(nobody.uid);
+      expect(res.t2.isError).toBe(true);
+      expect(existsSync(`/tmp/agent-nobody-${process.pid}`)).toBe(false);
+      expect(res.t3.text).toContain('umount: refused');
+      expect(res.t3.text).toContain('lift: done');
+      expect(res.t3.text).not.toContain('TOP-SECRET');
+    },
+  );
 
   it('the agent process is out of sight: its /proc entry (and the API key in its environ) cannot be reached', async () => {
     let pid = 0;
-    api = await startFakeApi((req): ScriptedReply =>
-      turns(req) === 0
-        ? toolUse('Bash', { command: `cat /proc/${pid}/environ >/dev/null 2>&1 && echo visible || echo hidden; ls /proc | grep -c '^[0-9]'` })
-        : text('done'),
+    api = await startFakeApi(
+      (req): ScriptedReply =>
+        turns(req) === 0
+          ? toolUse('Bash', {
+              command: `cat /proc/${pid}/environ >/dev/null 2>&1 && echo visible || echo hidden; ls /proc | grep -c '^[0-9]'`,
+            })
+          : text('done'),
     );
-    const p = startAgent({ api, cwd: tempDir(), args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({})], env: { AGENT_SHARE_API_KEY: '1' } });
+    const p = startAgent({
+      api,
+      cwd: tempDir(),
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({})],
+      env: { AGENT_SHARE_API_KEY: '1' },
+    });
     pid = p.child.pid!;
     p.sendRaw(userLine('go'));
     await p.waitFor((m) => m.type === 'result', 20_000);
@@ -356,7 +447,10 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
 
   it('a daemon a sandboxed command leaves behind (setsid, nohup) dies with the sandbox and is not reported as left running', async () => {
     const marker = `${Date.now() % 100000}.913`;
-    const r = await runCalls([{ command: `nohup setsid sleep ${marker} >/dev/null 2>&1 & echo started` }], { cwd: tempDir(), args: ['--allowedTools', 'Bash', ...settingsArg({})] });
+    const r = await runCalls([{ command: `nohup setsid sleep ${marker} >/dev/null 2>&1 & echo started` }], {
+      cwd: tempDir(),
+      args: ['--allowedTools', 'Bash', ...settingsArg({})],
+    });
     expect(r.results.t1).toEqual({ text: 'started', isError: false });
     const running = () => spawnSync('pgrep', ['-f', `^sleep ${marker}`]).status === 0;
     expect(await waitUntil(() => !running(), 2000)).toBe(true);
@@ -365,13 +459,34 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   it('dangerouslyDisableSandbox always asks the host, even with an allow rule; allowed, the command runs outside', async () => {
     const cwd = tempDir();
     const outside = tempDir('agent-outside-');
-    api = await startFakeApi([toolUse('Bash', { command: `touch ${outside}/made`, dangerouslyDisableSandbox: true }, 'toolu_dd'), text('done')]);
-    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', '--allowedTools', 'Bash', ...settingsArg({ allowUnsandboxedCommands: true })] });
+    api = await startFakeApi([
+      toolUse('Bash', { command: `touch ${outside}/made`, dangerouslyDisableSandbox: true }, 'toolu_dd'),
+      text('done'),
+    ]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [
+        ...STREAM_ARGS,
+        '--permission-prompt-tool',
+        'stdio',
+        '--allowedTools',
+        'Bash',
+        ...settingsArg({ allowUnsandboxedCommands: true }),
+      ],
+    });
     p.sendRaw(userLine('go'));
     const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool');
     expect(ask.request.tool_name).toBe('Bash');
     expect(ask.request.decision_reason).toMatch(/outside the sandbox/);
-    p.send({ type: 'control_response', response: { subtype: 'success', request_id: ask.request_id, response: { behavior: 'allow', updatedInput: ask.request.input } } });
+    p.send({
+      type: 'control_response',
+      response: {
+        subtype: 'success',
+        request_id: ask.request_id,
+        response: { behavior: 'allow', updatedInput: ask.request.input },
+      },
+    });
     await p.waitFor((m) => m.type === 'result');
     p.endInput();
     expect((await p.exited).code).toBe(0);
@@ -394,7 +509,12 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const outside = tempDir('agent-outside-');
     const r = await runCalls(
       [{ command: 'echo auto > a.txt && cat a.txt' }, { command: 'rm -f a.txt' }, { command: `touch ${outside}/x` }],
-      { cwd, args: [...settingsArg({ autoAllowBashIfSandboxed: true, excludedCommands: ['touch'] }, { deny: ['Bash(rm:*)'] })] },
+      {
+        cwd,
+        args: [
+          ...settingsArg({ autoAllowBashIfSandboxed: true, excludedCommands: ['touch'] }, { deny: ['Bash(rm:*)'] }),
+        ],
+      },
     );
     expect(r.results.t1).toEqual({ text: 'auto', isError: false });
     expect(r.results.t2.text).toMatch(/denied by the rule Bash\(rm:\*\)/);
@@ -410,15 +530,33 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     const marker = `${Date.now() % 100000}.731`;
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: `echo bg > ${outside}/bg.txt; echo started; sleep ${marker}`, run_in_background: true }, 'toolu_bg');
+      if (n === 0)
+        return toolUse(
+          'Bash',
+          { command: `echo bg > ${outside}/bg.txt; echo started; sleep ${marker}`, run_in_background: true },
+          'toolu_bg',
+        );
       return text('started');
     });
     const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({})] });
     p.sendRaw(userLine('go'));
     const started = await p.waitFor((m) => m.type === 'system' && m.subtype === 'task_started');
     await p.waitFor((m) => m.type === 'result');
-    const pgrep = () => execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-    expect(await waitUntil(() => { try { return pgrep().length > 0; } catch { return false; } }, 10_000)).toBe(true);
+    const pgrep = () =>
+      execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
+    expect(
+      await waitUntil(() => {
+        try {
+          return pgrep().length > 0;
+        } catch {
+          return false;
+        }
+      }, 10_000),
+    ).toBe(true);
     const pids = pgrep();
     expect(started.task_type).toBe('local_bash');
     p.send({ type: 'control_request', request_id: 'int1', request: { subtype: 'interrupt' } });
@@ -446,7 +584,13 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
     await api.close();
     api = await startFakeApi([toolUse('Bash', { command: 'echo ran' }), text('done')]);
     const cwd = tempDir();
-    const soft = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({ failIfUnavailable: false })], env: { PATH: bin }, input: userLine('go') });
+    const soft = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash', ...settingsArg({ failIfUnavailable: false })],
+      env: { PATH: bin },
+      input: userLine('go'),
+    });
     expect(soft.code).toBe(0);
     expect(soft.stderr).toMatch(/UNSANDBOXED/);
     const init = soft.json().find((m) => m.subtype === 'init');
@@ -473,7 +617,9 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       env: { PATH: bin },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("the session's shared network namespace is not used (nsenter (util-linux) is not on PATH)");
+    expect(r.stderr).toContain(
+      "the session's shared network namespace is not used (nsenter (util-linux) is not on PATH)",
+    );
     expect(r.init?.sandbox).toEqual({ enabled: true, active: true });
     expect(r.results.t1.text).toContain('script-ran');
     expect(r.results.t1.text).not.toContain('TOP-SECRET');
@@ -484,7 +630,13 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
   it("the official SDK's sandbox option (sent in --settings) turns it on: init says active, autoAllowBashIfSandboxed needs no canUseTool", async () => {
     const cwd = tempDir();
     const outside = tempDir('agent-outside-');
-    api = await startFakeApi([calls([['Bash', { command: `touch ${outside}/sdk` }], ['Bash', { command: 'echo sdk > s.txt && cat s.txt' }]]), text('done')]);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: `touch ${outside}/sdk` }],
+        ['Bash', { command: 'echo sdk > s.txt && cat s.txt' }],
+      ]),
+      text('done'),
+    ]);
     const messages: SDKMessage[] = [];
     let asked = 0;
     const options = sdkOptions(api.url, cwd, {
@@ -506,7 +658,10 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
 
   it('sandbox settings it cannot enforce stop the start (exit 1), never silently dropped', async () => {
     api = await startFakeApi([text('never')]);
-    const r = await runAgent({ api, args: ['-p', 'hi', ...settingsArg({ credentials: { envVars: [{ name: 'X', mode: 'deny' }] } })] });
+    const r = await runAgent({
+      api,
+      args: ['-p', 'hi', ...settingsArg({ credentials: { envVars: [{ name: 'X', mode: 'deny' }] } })],
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/sandbox\.credentials/);
     expect(api.requests).toHaveLength(0);

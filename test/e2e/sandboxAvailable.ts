@@ -12,7 +12,24 @@ export function which(cmd: string): string | undefined {
 export function sandboxUnavailableReason(): string | undefined {
   const missing = ['bwrap', 'socat', 'rg'].filter((c) => !which(c));
   if (missing.length) return `${missing.join(', ')} not on PATH (apt-get install bubblewrap socat ripgrep)`;
-  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', '--unshare-pid', '--unshare-net', '--', 'true'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'bwrap',
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--',
+      'true',
+    ],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) return `bubblewrap cannot create namespaces here: ${r.stderr.trim()}`;
   return undefined;
 }

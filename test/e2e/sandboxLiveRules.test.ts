@@ -5,12 +5,21 @@
 // remove limits; EnterWorktree moves the writable folder into the worktree.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, runAgent, type FakeApi } from './harness.js';
+import {
+  resultsById,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  runAgent,
+  type FakeApi,
+} from './harness.js';
 import { sandboxUnavailableReason, startHostServer } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
 import { startTty, submit, type Tty } from './tty.js';
@@ -31,7 +40,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-const sandboxSettings = (extra: object = {}) => ['--settings', JSON.stringify({ sandbox: { enabled: true, ...extra } })];
+const sandboxSettings = (extra: object = {}) => [
+  '--settings',
+  JSON.stringify({ sandbox: { enabled: true, ...extra } }),
+];
 
 /** Every tool result the agent sent back, by tool_use id. */
 function allResults(a: FakeApi): Record<string, { text: string; isError: boolean }> {
@@ -45,7 +57,7 @@ function oneByOne(replies: ScriptedReply[]) {
 }
 
 describeSandbox('the sandbox follows mid-session rule changes', () => {
-  it("a host's \"always allow WebFetch(domain:…)\" opens the network for the next command and for one already running; a domain the runtime rejects is said on stderr", async () => {
+  it('a host\'s "always allow WebFetch(domain:…)" opens the network for the next command and for one already running; a domain the runtime rejects is said on stderr', async () => {
     const host = await startHostServer();
     server = host.server;
     const { port } = host;
@@ -54,10 +66,21 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     api = await startFakeApi(
       oneByOne([
         // Started before the change: retries until the proxy lets it through.
-        toolUse('Bash', { command: `for i in $(seq 200); do curl --noproxy '' -sf --max-time 2 http://127.0.0.1:${port}/ > got.txt && break; sleep 0.05; done`, run_in_background: true }, 'bg'),
+        toolUse(
+          'Bash',
+          {
+            command: `for i in $(seq 200); do curl --noproxy '' -sf --max-time 2 http://127.0.0.1:${port}/ > got.txt && break; sleep 0.05; done`,
+            run_in_background: true,
+          },
+          'bg',
+        ),
         toolUse('Bash', { command: curl }, 'before'),
         toolUse('Bash', { command: curl }, 'after'),
-        toolUse('Bash', { command: "timeout 10 sh -c 'until [ -s got.txt ]; do sleep 0.05; done' && cat got.txt" }, 'running'),
+        toolUse(
+          'Bash',
+          { command: "timeout 10 sh -c 'until [ -s got.txt ]; do sleep 0.05; done' && cat got.txt" },
+          'running',
+        ),
       ]),
     );
     const stderr: string[] = [];
@@ -71,7 +94,15 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
               behavior: 'allow',
               updatedInput: input,
               updatedPermissions: [
-                { type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:*.com' }, { toolName: 'WebFetch', ruleContent: 'domain:127.0.0.1' }], behavior: 'allow', destination: 'localSettings' },
+                {
+                  type: 'addRules',
+                  rules: [
+                    { toolName: 'WebFetch', ruleContent: 'domain:*.com' },
+                    { toolName: 'WebFetch', ruleContent: 'domain:127.0.0.1' },
+                  ],
+                  behavior: 'allow',
+                  destination: 'localSettings',
+                },
               ],
             }
           : { behavior: 'allow', updatedInput: input },
@@ -93,7 +124,10 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     const host = await startHostServer();
     server = host.server;
     const cwd = tempDir();
-    const main = oneByOne([toolUse('WebFetch', { url: `http://127.0.0.1:${host.port}/page`, prompt: 'What does it say?' }, 'fetch'), toolUse('Bash', { command: host.viaProxy }, 'bash')]);
+    const main = oneByOne([
+      toolUse('WebFetch', { url: `http://127.0.0.1:${host.port}/page`, prompt: 'What does it say?' }, 'fetch'),
+      toolUse('Bash', { command: host.viaProxy }, 'bash'),
+    ]);
     // WebFetch asks the small model about the page; that request is not the main loop's.
     api = await startFakeApi((req) => (String(req.body.model).includes('haiku') ? text('it says hello') : main()));
     const asked: Array<{ tool: string; suggestions: unknown }> = [];
@@ -106,9 +140,25 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     });
     for await (const _m of query({ prompt: 'go', options: options as never })) void _m;
     expect(asked).toEqual([
-      { tool: 'WebFetch', suggestions: [{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:127.0.0.1' }], behavior: 'allow', destination: 'session' }] },
+      {
+        tool: 'WebFetch',
+        suggestions: [
+          {
+            type: 'addRules',
+            rules: [{ toolName: 'WebFetch', ruleContent: 'domain:127.0.0.1' }],
+            behavior: 'allow',
+            destination: 'session',
+          },
+        ],
+      },
     ]);
-    const results = Object.assign({}, ...api.requests.filter((q) => !String(q.body.model).includes('haiku')).slice(1).map((q) => resultsById(q)));
+    const results = Object.assign(
+      {},
+      ...api.requests
+        .filter((q) => !String(q.body.model).includes('haiku'))
+        .slice(1)
+        .map((q) => resultsById(q)),
+    );
     expect(results.fetch).toEqual({ text: 'it says hello', isError: false });
     expect(results.bash).toEqual({ text: 'hello from the host', isError: false });
     expect(host.hits()).toBe(2);
@@ -121,11 +171,25 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     const curl = host.viaProxy;
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude/skills/fetch'), { recursive: true });
-    writeFileSync(join(cwd, '.claude/skills/fetch/SKILL.md'), '---\nname: fetch\ndescription: Fetch from the host\nallowed-tools: WebFetch(domain:127.0.0.1)\n---\nFETCH-BODY\n');
-    api = await startFakeApi(
-      oneByOne([toolUse('Skill', { skill: 'fetch' }, 'skill'), toolUse('Bash', { command: curl }, 'during'), text('fetched'), toolUse('Bash', { command: curl }, 'later')]),
+    writeFileSync(
+      join(cwd, '.claude/skills/fetch/SKILL.md'),
+      '---\nname: fetch\ndescription: Fetch from the host\nallowed-tools: WebFetch(domain:127.0.0.1)\n---\nFETCH-BODY\n',
     );
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash,Skill(fetch)', ...sandboxSettings()], input: userLine('fetch') + '\n' + userLine('again') + '\n', timeoutMs: 30_000 });
+    api = await startFakeApi(
+      oneByOne([
+        toolUse('Skill', { skill: 'fetch' }, 'skill'),
+        toolUse('Bash', { command: curl }, 'during'),
+        text('fetched'),
+        toolUse('Bash', { command: curl }, 'later'),
+      ]),
+    );
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash,Skill(fetch)', ...sandboxSettings()],
+      input: `${userLine('fetch')}\n${userLine('again')}\n`,
+      timeoutMs: 30_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const res = allResults(api);
     expect(res.skill.isError).toBe(false);
@@ -158,24 +222,42 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
       dir: [{ type: 'addDirectories', directories: [extra], destination: 'session' }],
       lifted: [{ type: 'removeRules', rules: [deny], behavior: 'deny', destination: 'session' }],
     };
-    const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', ...sandboxSettings()] });
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', ...sandboxSettings()],
+    });
     p.sendRaw(userLine('go'));
     const asked = new Set<string>();
     const answerAsks = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool' && !asked.has(m.request_id));
+        const ask = await p.waitFor(
+          (m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool' && !asked.has(m.request_id),
+        );
         asked.add(ask.request_id);
         const id = ask.request.tool_use_id as string;
         p.send({
           type: 'control_response',
-          response: { subtype: 'success', request_id: ask.request_id, response: { behavior: 'allow', updatedInput: ask.request.input, ...(updates[id] ? { updatedPermissions: updates[id] } : {}) } },
+          response: {
+            subtype: 'success',
+            request_id: ask.request_id,
+            response: {
+              behavior: 'allow',
+              updatedInput: ask.request.input,
+              ...(updates[id] ? { updatedPermissions: updates[id] } : {}),
+            },
+          },
         });
       }
     };
     await answerAsks(4);
     await p.waitFor((m) => m.type === 'result');
     // A deny rule from the host's settings layer (the SDK's applyFlagSettings) masks it too.
-    p.send({ type: 'control_request', request_id: 'flags1', request: { subtype: 'apply_flag_settings', settings: { permissions: { deny: ['Read(./secret/**)'] } } } });
+    p.send({
+      type: 'control_request',
+      request_id: 'flags1',
+      request: { subtype: 'apply_flag_settings', settings: { permissions: { deny: ['Read(./secret/**)'] } } },
+    });
     const applied = await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === 'flags1');
     expect(applied.response.subtype).toBe('success');
     p.sendRaw(userLine('again'));
@@ -197,31 +279,40 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(r.flagged.text).not.toContain('hunter2');
   });
 
-  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)("the terminal's [a]lways for a Write outside the working directory adds the folder: sandboxed Bash may write there from the next command", async () => {
-    const cwd = tempDir();
-    const outside = realpathSync(tempDir('agent-outside-'));
-    api = await startFakeApi(
-      oneByOne([
-        toolUse('Write', { file_path: join(outside, 'a.txt'), content: 'a\n' }, 'write'),
-        toolUse('Bash', { command: `echo b > ${outside}/b.txt && echo wrote` }, 'bash'),
-      ]),
-    );
-    tty = startTty(api.url, ['--allowedTools', 'Bash', ...sandboxSettings()], cwd);
-    let at = await submit(tty, 'go', 0);
-    at = await tty.waitFor(/Allow Write\(/, at);
-    tty.type('a\r');
-    at = await tty.waitFor(/done/, at);
-    await submit(tty, '/exit', at);
-    expect(await tty.exited).toBe(0);
-    const r = allResults(api);
-    expect(r.write.isError).toBe(false);
-    expect(r.bash).toEqual({ text: 'wrote', isError: false });
-    expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('b\n');
-  });
+  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)(
+    "the terminal's [a]lways for a Write outside the working directory adds the folder: sandboxed Bash may write there from the next command",
+    async () => {
+      const cwd = tempDir();
+      const outside = realpathSync(tempDir('agent-outside-'));
+      api = await startFakeApi(
+        oneByOne([
+          toolUse('Write', { file_path: join(outside, 'a.txt'), content: 'a\n' }, 'write'),
+          toolUse('Bash', { command: `echo b > ${outside}/b.txt && echo wrote` }, 'bash'),
+        ]),
+      );
+      tty = startTty(api.url, ['--allowedTools', 'Bash', ...sandboxSettings()], cwd);
+      let at = await submit(tty, 'go', 0);
+      at = await tty.waitFor(/Allow Write\(/, at);
+      tty.type('a\r');
+      at = await tty.waitFor(/done/, at);
+      await submit(tty, '/exit', at);
+      expect(await tty.exited).toBe(0);
+      const r = allResults(api);
+      expect(r.write.isError).toBe(false);
+      expect(r.bash).toEqual({ text: 'wrote', isError: false });
+      expect(readFileSync(join(outside, 'b.txt'), 'utf8')).toBe('b\n');
+    },
+  );
 
   it('in a worktree entered with EnterWorktree, sandboxed Bash writes and commits there, cannot write the main checkout or outside; after ExitWorktree the checkout is writable again', async () => {
-    const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-    const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const env = {
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    };
+    const git = (dir: string, ...args: string[]) =>
+      execFileSync('git', args, { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
     const dir = realpathSync(tempDir('agent-wt-'));
     git(dir, 'init', '-q', '-b', 'main');
     writeFileSync(join(dir, 'README.md'), 'hello\n');
@@ -232,14 +323,25 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     api = await startFakeApi(
       oneByOne([
         toolUse('EnterWorktree', { name: 'feat' }, 'enter'),
-        toolUse('Bash', { command: 'echo in > made.txt && git add made.txt && git commit -qm made && git log --oneline | wc -l' }, 'commit'),
+        toolUse(
+          'Bash',
+          { command: 'echo in > made.txt && git add made.txt && git commit -qm made && git log --oneline | wc -l' },
+          'commit',
+        ),
         toolUse('Bash', { command: `echo x > ${dir}/from-worktree.txt` }, 'checkout'),
         toolUse('Bash', { command: `echo x > ${outside}/o.txt` }, 'outside'),
         toolUse('ExitWorktree', { action: 'keep' }, 'exit'),
         toolUse('Bash', { command: 'echo back > top.txt && cat top.txt' }, 'back'),
       ]),
     );
-    const r = await runAgent({ api, cwd: dir, env, args: [...STREAM_ARGS, '--allowedTools', 'Bash,EnterWorktree,ExitWorktree', ...sandboxSettings()], input: userLine('go'), timeoutMs: 30_000 });
+    const r = await runAgent({
+      api,
+      cwd: dir,
+      env,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash,EnterWorktree,ExitWorktree', ...sandboxSettings()],
+      input: userLine('go'),
+      timeoutMs: 30_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const res = allResults(api);
     expect(res.enter.isError).toBe(false);

@@ -31,7 +31,8 @@ describe('background_tasks through the SDK', () => {
     let notified = '';
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'echo before; sleep 1.5; echo after', description: 'Slow echo' }, 'b1');
+      if (n === 0)
+        return toolUse('Bash', { command: 'echo before; sleep 1.5; echo after', description: 'Slow echo' }, 'b1');
       if (n === 1) return text('it runs in the background');
       notified = lastUserText(req);
       return text('it finished');
@@ -75,7 +76,9 @@ describe('background_tasks through the SDK', () => {
     expect(res.map((r) => r.result)).toEqual(['it runs in the background', 'it finished']);
     expect(notified).toContain(`<task-id>${started!.task_id}</task-id>`);
     // The live set: the task joins it, then leaves it empty.
-    const levels = messages.filter((m) => m.type === 'system' && m.subtype === 'background_tasks_changed').map((m) => m.tasks.map((t: any) => t.task_id));
+    const levels = messages
+      .filter((m) => m.type === 'system' && m.subtype === 'background_tasks_changed')
+      .map((m) => m.tasks.map((t: any) => t.task_id));
     expect(levels).toEqual([[started!.task_id], []]);
   });
 
@@ -86,7 +89,12 @@ describe('background_tasks through the SDK', () => {
         if (n === 0) return toolUse('Bash', { command: 'sleep 1.2; echo sub-work' }, 's1');
         return text('the sub agent found 42');
       }
-      if (n === 0) return toolUse('Agent', { description: 'Find it', prompt: 'SUB: find it', subagent_type: 'general-purpose' }, 'task1');
+      if (n === 0)
+        return toolUse(
+          'Agent',
+          { description: 'Find it', prompt: 'SUB: find it', subagent_type: 'general-purpose' },
+          'task1',
+        );
       if (n === 1) return text('the agent works in the background');
       return text(`heard: ${lastUserText(req).includes('the sub agent found 42') ? 'yes' : 'no'}`);
     });
@@ -114,7 +122,13 @@ describe('background_tasks through the SDK', () => {
     const starts = messages.filter((m) => m.type === 'system' && m.subtype === 'task_started');
     expect(starts).toHaveLength(1);
     const started = starts[0];
-    expect(started).toMatchObject({ tool_use_id: 'task1', task_type: 'local_agent', subagent_type: 'general-purpose', is_backgrounded: false, prompt: 'SUB: find it' });
+    expect(started).toMatchObject({
+      tool_use_id: 'task1',
+      task_type: 'local_agent',
+      subagent_type: 'general-purpose',
+      is_backgrounded: false,
+      prompt: 'SUB: find it',
+    });
     const id = started.task_id;
     const updates = messages.filter((m) => m.type === 'system' && m.subtype === 'task_updated');
     expect(updates.map((m) => [m.task_id, m.patch])).toEqual([
@@ -122,14 +136,21 @@ describe('background_tasks through the SDK', () => {
       [id, { status: 'completed', end_time: expect.any(Number) }],
     ]);
     const note = messages.find((m) => m.type === 'system' && m.subtype === 'task_notification');
-    expect(note).toMatchObject({ task_id: id, tool_use_id: 'task1', status: 'completed', summary: 'the sub agent found 42' });
+    expect(note).toMatchObject({
+      task_id: id,
+      tool_use_id: 'task1',
+      status: 'completed',
+      summary: 'the sub agent found 42',
+    });
     expect(moved.text).toContain(`agentId: ${id} (task id)`);
     const levels = messages.filter((m) => m.type === 'system' && m.subtype === 'background_tasks_changed');
     expect(levels.map((m) => m.tasks.map((t: any) => t.task_id))).toEqual([[id], []]);
     expect(messages.indexOf(levels[0])).toBeGreaterThan(messages.indexOf(started));
     expect(messages.indexOf(updates[0])).toBeLessThan(messages.indexOf(note!));
     // Progress while it ran, in the foreground and after the move, under the one id.
-    expect(messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress').every((m) => m.task_id === id)).toBe(true);
+    expect(
+      messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress').every((m) => m.task_id === id),
+    ).toBe(true);
     const res = messages.filter((m) => m.type === 'result');
     expect(res.map((r) => r.result)).toEqual(['the agent works in the background', 'heard: yes']);
     // The first result came before the subagent's end; its later messages still carry the Task id.
@@ -148,8 +169,13 @@ describe('background_tasks through the SDK', () => {
     const cwd = tempDir();
     const prompts = promptStream();
     const opts = sdkOptions(api.url, cwd, bypass);
-    const q = query({ prompt: prompts as never, options: { ...opts, env: { ...opts.env, CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: '1' } } as never });
-    await expect(q.backgroundTasks()).rejects.toThrow(/background tasks are disabled in this session \(CLAUDE_CODE_DISABLE_BACKGROUND_TASKS\)/);
+    const q = query({
+      prompt: prompts as never,
+      options: { ...opts, env: { ...opts.env, CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: '1' } } as never,
+    });
+    await expect(q.backgroundTasks()).rejects.toThrow(
+      /background tasks are disabled in this session \(CLAUDE_CODE_DISABLE_BACKGROUND_TASKS\)/,
+    );
     prompts.push('go');
     for await (const m of q as AsyncIterable<SDKMessage>) if (m.type === 'result') prompts.end();
     const r = resultsById(api.requests[1]).b1;

@@ -19,7 +19,16 @@ describe('official SDK as host: background work', () => {
       if (firstUserText(req).startsWith('SUBBG:')) return { ...text('the answer is 7'), delayMs: 600 };
       const n = turns(req);
       if (n === 0)
-        return toolUse('Agent', { description: 'Find the answer', prompt: 'SUBBG: find it', subagent_type: 'general-purpose', run_in_background: true }, 'toolu_sdk_bg');
+        return toolUse(
+          'Agent',
+          {
+            description: 'Find the answer',
+            prompt: 'SUBBG: find it',
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          },
+          'toolu_sdk_bg',
+        );
       if (n === 1) return text('working on it in the background');
       notified = lastUserText(req);
       return text('the background agent says 7');
@@ -28,7 +37,10 @@ describe('official SDK as host: background work', () => {
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
-      options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
+      options: sdkOptions(api.url, cwd, {
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }) as never,
     });
     prompts.push('find the answer in the background');
     const messages: SDKMessage[] = [];
@@ -60,18 +72,30 @@ describe('official SDK as host: background work', () => {
   it('string prompt (the SDK closes stdin after the first result): the background task still finishes and is reported', async () => {
     api = await startFakeApi((req): ScriptedReply => {
       const n = turns(req);
-      if (n === 0) return toolUse('Bash', { command: 'sleep 0.5; echo bg-out', description: 'Late echo', run_in_background: true }, 'toolu_sdk_sh');
+      if (n === 0)
+        return toolUse(
+          'Bash',
+          { command: 'sleep 0.5; echo bg-out', description: 'Late echo', run_in_background: true },
+          'toolu_sdk_sh',
+        );
       if (n === 1) return text('launched');
       return text('noted');
     });
     const messages: SDKMessage[] = [];
     const q = query({
       prompt: 'launch it',
-      options: sdkOptions(api.url, tempDir(), { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
+      options: sdkOptions(api.url, tempDir(), {
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }) as never,
     });
     for await (const m of q) messages.push(m);
     const note = messages.find((m) => m.type === 'system' && m.subtype === 'task_notification');
-    expect(note).toMatchObject({ tool_use_id: 'toolu_sdk_sh', status: 'completed', summary: 'Background command "Late echo" completed (exit code 0)' });
+    expect(note).toMatchObject({
+      tool_use_id: 'toolu_sdk_sh',
+      status: 'completed',
+      summary: 'Background command "Late echo" completed (exit code 0)',
+    });
     expect(messages.filter((m) => m.type === 'result').length).toBeGreaterThanOrEqual(1);
   });
 });

@@ -19,11 +19,16 @@ describe('lists a host shows its user', () => {
     api = await startFakeApi([text('ok')]);
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
-    writeFileSync(join(cwd, '.claude', 'agents', 'linter.md'), '---\nname: linter\ndescription: Lints files\nmodel: haiku\n---\nYou lint.\n');
+    writeFileSync(
+      join(cwd, '.claude', 'agents', 'linter.md'),
+      '---\nname: linter\ndescription: Lints files\nmodel: haiku\n---\nYou lint.\n',
+    );
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
-      options: sdkOptions(api.url, cwd, { agents: { reviewer: { description: 'Reviews code', prompt: 'You review.' } } }) as never,
+      options: sdkOptions(api.url, cwd, {
+        agents: { reviewer: { description: 'Reviews code', prompt: 'You review.' } },
+      }) as never,
     });
     const agents = await q.supportedAgents();
     expect(agents).toEqual(
@@ -43,13 +48,20 @@ describe('lists a host shows its user', () => {
 
 describe('task control', () => {
   it('stopTask stops a background shell: task_updated (killed) and task_notification (stopped) follow; an unknown id is an error', async () => {
-    api = await startFakeApi((req, n) => {
-      if (n === 0) return toolUse('Bash', { command: 'sleep 30', description: 'Long sleep', run_in_background: true }, 'toolu_bg');
+    api = await startFakeApi((_req, n) => {
+      if (n === 0)
+        return toolUse('Bash', { command: 'sleep 30', description: 'Long sleep', run_in_background: true }, 'toolu_bg');
       return text(n === 1 ? 'started' : 'noted');
     });
     const cwd = tempDir();
     const prompts = promptStream();
-    const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never });
+    const q = query({
+      prompt: prompts as never,
+      options: sdkOptions(api.url, cwd, {
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }) as never,
+    });
     prompts.push('run it');
     const seen: Array<Record<string, any>> = [];
     let stopped = false;
@@ -64,6 +76,8 @@ describe('task control', () => {
     }
     const updated = seen.find((m) => m.type === 'system' && m.subtype === 'task_updated');
     expect(updated).toMatchObject({ patch: { status: 'killed', end_time: expect.any(Number) } });
-    expect(seen.find((m) => m.type === 'system' && m.subtype === 'task_notification')).toMatchObject({ status: 'stopped' });
+    expect(seen.find((m) => m.type === 'system' && m.subtype === 'task_notification')).toMatchObject({
+      status: 'stopped',
+    });
   });
 });

@@ -32,7 +32,13 @@ async function host(
     for (let i = 0; i < turns.length; i++) {
       while (released <= i) await new Promise<void>((r) => (wake = r));
       const t = turns[i]!;
-      yield { type: 'user', session_id: '', parent_tool_use_id: null, uuid: t.uuid as never, message: { role: 'user', content: t.text } };
+      yield {
+        type: 'user',
+        session_id: '',
+        parent_tool_use_id: null,
+        uuid: t.uuid as never,
+        message: { role: 'user', content: t.text },
+      };
     }
     while (!done) await new Promise<void>((r) => (wake = r));
   }
@@ -100,7 +106,9 @@ describe('file checkpoints and rewind_files', () => {
     expect(answers.toU2).toMatchObject({ canRewind: true, filesChanged: [a, c] });
     expect((answers.toU1 as { filesChanged: string[] }).filesChanged.sort()).toEqual([a, b].sort());
     expect(answers.unknown).toMatchObject({ canRewind: false, error: expect.stringMatching(/No file checkpoint/) });
-    const persisted = out.filter((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'files_persisted') as any[];
+    const persisted = out.filter(
+      (m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'files_persisted',
+    ) as any[];
     expect(persisted).toHaveLength(2);
     expect(persisted[0].files.map((f: any) => f.filename)).toEqual([b]); // a.txt did not exist yet: nothing to copy
     expect(persisted[1].files.map((f: any) => f.filename)).toEqual([a]);
@@ -110,7 +118,18 @@ describe('file checkpoints and rewind_files', () => {
   it('a NotebookEdit is checkpointed too: rewind restores the notebook', async () => {
     const cwd = tempDir();
     const nb = join(cwd, 'n.ipynb');
-    const original = JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['print(1)'], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1);
+    const original = JSON.stringify(
+      {
+        cells: [
+          { cell_type: 'code', id: 'c1', metadata: {}, source: ['print(1)'], outputs: [], execution_count: null },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      },
+      null,
+      1,
+    );
     writeFileSync(nb, original);
     api = await startFakeApi([
       toolUse('Read', { file_path: nb }, 'r1'),
@@ -119,10 +138,15 @@ describe('file checkpoints and rewind_files', () => {
     ]);
     const u1 = randomUUID();
     let answer: unknown;
-    await host(cwd, [{ uuid: u1, text: 'edit the notebook' }], { enableFileCheckpointing: true, permissionMode: 'acceptEdits' }, async (q) => {
-      expect(readFileSync(nb, 'utf8')).toContain('print(2)');
-      answer = await q.rewindFiles(u1);
-    });
+    await host(
+      cwd,
+      [{ uuid: u1, text: 'edit the notebook' }],
+      { enableFileCheckpointing: true, permissionMode: 'acceptEdits' },
+      async (q) => {
+        expect(readFileSync(nb, 'utf8')).toContain('print(2)');
+        answer = await q.rewindFiles(u1);
+      },
+    );
     expect(answer).toMatchObject({ canRewind: true, filesChanged: [nb] });
     expect(readFileSync(nb, 'utf8')).toBe(original);
   });
@@ -130,22 +154,40 @@ describe('file checkpoints and rewind_files', () => {
   it('a resumed session can rewind to a message of an earlier run (checkpoints are kept in the transcript)', async () => {
     const cwd = tempDir();
     const a = join(cwd, 'a.txt');
-    api = await startFakeApi([toolUse('Write', { file_path: a, content: 'from run one\n' }, 'w1'), text('written'), text('second run')]);
+    api = await startFakeApi([
+      toolUse('Write', { file_path: a, content: 'from run one\n' }, 'w1'),
+      text('written'),
+      text('second run'),
+    ]);
     const u1 = randomUUID();
     const config = tempDir('agent-config-');
-    const opts = (extra: Record<string, unknown>) => ({ enableFileCheckpointing: true, permissionMode: 'acceptEdits', ...extra });
+    const opts = (extra: Record<string, unknown>) => ({
+      enableFileCheckpointing: true,
+      permissionMode: 'acceptEdits',
+      ...extra,
+    });
     const withConfig = (o: Record<string, unknown>) => {
       const full = sdkOptions(api!.url, cwd, o);
       full.env.CLAUDE_CONFIG_DIR = config;
       return full;
     };
-    const first = await host(cwd, [{ uuid: u1, text: 'write it' }], { ...opts({}), env: withConfig({}).env }, async () => {});
+    const first = await host(
+      cwd,
+      [{ uuid: u1, text: 'write it' }],
+      { ...opts({}), env: withConfig({}).env },
+      async () => {},
+    );
     const sessionId = first.find((m) => m.type === 'result')!.session_id;
     expect(readFileSync(a, 'utf8')).toBe('from run one\n');
     let answer: unknown;
-    await host(cwd, [{ uuid: randomUUID(), text: 'and now' }], { ...opts({ resume: sessionId }), env: withConfig({}).env }, async (q) => {
-      answer = await q.rewindFiles(u1);
-    });
+    await host(
+      cwd,
+      [{ uuid: randomUUID(), text: 'and now' }],
+      { ...opts({ resume: sessionId }), env: withConfig({}).env },
+      async (q) => {
+        answer = await q.rewindFiles(u1);
+      },
+    );
     expect(answer).toMatchObject({ canRewind: true, filesChanged: [a] });
     expect(existsSync(a)).toBe(false);
   });
@@ -172,7 +214,9 @@ describe('get_context_usage, read_file, seed_read_state', () => {
       usage = await q.getContextUsage();
     });
     const byId = Object.fromEntries(usage.categories.map((c: any) => [c.id, c]));
-    expect(Object.keys(byId)).toEqual(expect.arrayContaining(['system_prompt', 'system_tools', 'memory_files', 'messages', 'free_space']));
+    expect(Object.keys(byId)).toEqual(
+      expect.arrayContaining(['system_prompt', 'system_tools', 'memory_files', 'messages', 'free_space']),
+    );
     expect(byId.memory_files.tokens).toBeGreaterThanOrEqual(1000);
     expect(byId.messages.tokens).toBeGreaterThan(300);
     expect(usage.memoryFiles).toEqual([{ path: join(cwd, 'CLAUDE.md'), type: 'Project', tokens: expect.any(Number) }]);

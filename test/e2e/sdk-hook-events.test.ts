@@ -32,16 +32,26 @@ describe('hook events through the SDK', () => {
   it('includeHookEvents: a slow command hook reports its output while it runs (hook_progress), then its end', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('done')]);
     const cwd = projectWithHooks({
-      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo step1; echo warn1 >&2; sleep 1.5; echo step2' }] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo step1; echo warn1 >&2; sleep 1.5; echo step2' }] },
+      ],
     });
-    const msgs = await collect(query({ prompt: 'go', options: sdkOptions(api.url, cwd, { includeHookEvents: true }) as never }));
+    const msgs = await collect(
+      query({ prompt: 'go', options: sdkOptions(api.url, cwd, { includeHookEvents: true }) as never }),
+    );
     const hookLines = msgs.filter((m) => m.type === 'system' && String(m.subtype).startsWith('hook_'));
     const started = hookLines.find((m) => m.subtype === 'hook_started' && m.hook_event === 'PreToolUse');
     expect(started).toBeDefined();
     const progress = hookLines.filter((m) => m.subtype === 'hook_progress' && m.hook_id === started!.hook_id);
     expect(progress.length).toBeGreaterThanOrEqual(1);
     // Before the hook ended: the first line, not yet the second.
-    expect(progress[0]).toMatchObject({ hook_name: 'PreToolUse:Bash', hook_event: 'PreToolUse', stdout: 'step1\n', stderr: 'warn1\n', output: 'step1\nwarn1\n' });
+    expect(progress[0]).toMatchObject({
+      hook_name: 'PreToolUse:Bash',
+      hook_event: 'PreToolUse',
+      stdout: 'step1\n',
+      stderr: 'warn1\n',
+      output: 'step1\nwarn1\n',
+    });
     const response = hookLines.find((m) => m.subtype === 'hook_response' && m.hook_id === started!.hook_id);
     expect(response).toMatchObject({ stdout: 'step1\nstep2\n', outcome: 'success', exit_code: 0 });
     // Order on the wire: started, progress…, response.
@@ -59,7 +69,10 @@ describe('hook events through the SDK', () => {
     });
     const msgs = await collect(query({ prompt: 'go', options: sdkOptions(api.url, cwd) as never }));
     const hookLines = msgs.filter((m) => m.type === 'system' && String(m.subtype).startsWith('hook_'));
-    expect(hookLines.map((m) => `${m.subtype}:${m.hook_event}`)).toEqual(['hook_started:SessionStart', 'hook_response:SessionStart']);
+    expect(hookLines.map((m) => `${m.subtype}:${m.hook_event}`)).toEqual([
+      'hook_started:SessionStart',
+      'hook_response:SessionStart',
+    ]);
     expect(hookLines[1]).toMatchObject({ stdout: 'started-context\n', outcome: 'success' });
   });
 });

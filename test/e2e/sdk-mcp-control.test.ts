@@ -64,7 +64,10 @@ describe('MCP control requests from the SDK host', () => {
     await q.reconnectMcpServer('calc');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(pid).not.toBe(firstPid);
-    expect((await q.mcpServerStatus()).find((s) => s.name === 'calc')).toMatchObject({ status: 'connected', serverInfo: { name: 'calc', version: '1.2.3' } });
+    expect((await q.mcpServerStatus()).find((s) => s.name === 'calc')).toMatchObject({
+      status: 'connected',
+      serverInfo: { name: 'calc', version: '1.2.3' },
+    });
 
     const read = await q.readMcpResource('calc', 'ui://calc/widget');
     expect(read.contents).toEqual([{ uri: 'ui://calc/widget', mimeType: 'text/html', text: '<p>calc widget</p>' }]);
@@ -72,7 +75,9 @@ describe('MCP control requests from the SDK host', () => {
     await expect(q.readMcpResource('broken', 'ui://x')).rejects.toThrow(/not connected \(failed/);
     await expect(q.reconnectMcpServer('nope')).rejects.toThrow(/no MCP server named "nope"/);
     await expect(q.toggleMcpServer('nope', false)).rejects.toThrow(/no MCP server named "nope"/);
-    await expect(q.setMcpServers({ bad: { type: 'stdio', command: '' } } as never)).rejects.toThrow(/mcp_set_servers: server "bad": command: command must not be empty/);
+    await expect(q.setMcpServers({ bad: { type: 'stdio', command: '' } } as never)).rejects.toThrow(
+      /mcp_set_servers: server "bad": command: command must not be empty/,
+    );
 
     prompts.push('third');
     await untilResult();

@@ -26,7 +26,11 @@ describe('MCP servers from the SDK host', () => {
     const messages: SDKMessage[] = [];
     const q = query({
       prompt: 'add',
-      options: sdkOptions(api.url, tempDir(), { mcpServers: { calc }, mcpServersDelivery: 'initialize', allowedTools: ['mcp__calc'] }) as never,
+      options: sdkOptions(api.url, tempDir(), {
+        mcpServers: { calc },
+        mcpServersDelivery: 'initialize',
+        allowedTools: ['mcp__calc'],
+      }) as never,
     });
     let status: Array<Record<string, unknown>> = [];
     for await (const m of q) {
@@ -37,14 +41,19 @@ describe('MCP servers from the SDK host', () => {
     const result = messages.find((m) => m.type === 'result') as Record<string, unknown>;
     expect(result.is_error).toBe(false);
     expect(resultsById(api.requests[1]).c1).toEqual({ text: '5', isError: false });
-    expect(status).toEqual([expect.objectContaining({ name: 'calc', status: 'connected', scope: 'dynamic', source: 'dynamic' })]);
+    expect(status).toEqual([
+      expect.objectContaining({ name: 'calc', status: 'connected', scope: 'dynamic', source: 'dynamic' }),
+    ]);
   });
 
   it("mcpServersDelivery 'initialize' with a malformed server: the error answer ends the SDK's session, naming the server", async () => {
     api = await startFakeApi([text('never')]);
     const q = query({
       prompt: 'hi',
-      options: sdkOptions(api.url, tempDir(), { mcpServers: { bad: { type: 'stdio', command: '' } }, mcpServersDelivery: 'initialize' }) as never,
+      options: sdkOptions(api.url, tempDir(), {
+        mcpServers: { bad: { type: 'stdio', command: '' } },
+        mcpServersDelivery: 'initialize',
+      }) as never,
     });
     await expect(
       (async () => {
@@ -59,7 +68,12 @@ describe('MCP servers from the SDK host', () => {
 
 describe('setMcpPermissionModeOverride', () => {
   it("'default' makes a server's tools ask even in bypassPermissions; null lifts it; 'auto' is refused with the reason; an unknown name warns", async () => {
-    api = await startFakeApi([toolUse('mcp__calc__add', { a: 1, b: 1 }, 'a1'), text('asked'), toolUse('mcp__calc__add', { a: 2, b: 2 }, 'a2'), text('ran')]);
+    api = await startFakeApi([
+      toolUse('mcp__calc__add', { a: 1, b: 1 }, 'a1'),
+      text('asked'),
+      toolUse('mcp__calc__add', { a: 2, b: 2 }, 'a2'),
+      text('ran'),
+    ]);
     const asked: string[] = [];
     const canUseTool: CanUseTool = async (toolName) => {
       asked.push(toolName);
@@ -83,7 +97,9 @@ describe('setMcpPermissionModeOverride', () => {
       }
     };
     expect(await q.setMcpPermissionModeOverride('calc', 'default')).toEqual({});
-    expect((await q.setMcpPermissionModeOverride('calk', 'default')).warning).toMatch(/no MCP server named "calk".*servers: calc/);
+    expect((await q.setMcpPermissionModeOverride('calk', 'default')).warning).toMatch(
+      /no MCP server named "calk".*servers: calc/,
+    );
     await expect(q.setMcpPermissionModeOverride('calc', 'auto')).rejects.toThrow(/"auto".*auto-mode classifier/);
 
     prompts.push('first');
@@ -117,7 +133,13 @@ describe('--permission-prompt-tool mcp__server__tool', () => {
       text('done'),
     ]);
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: 'go', options: sdkOptions(api.url, cwd, { mcpServers: { permit }, permissionPromptToolName: 'mcp__permit__decide' }) as never }))
+    for await (const m of query({
+      prompt: 'go',
+      options: sdkOptions(api.url, cwd, {
+        mcpServers: { permit },
+        permissionPromptToolName: 'mcp__permit__decide',
+      }) as never,
+    }))
       messages.push(m);
     expect((messages.find((m) => m.type === 'result') as Record<string, unknown>).is_error).toBe(false);
     const r = resultsById(api.requests[1]);
@@ -125,12 +147,19 @@ describe('--permission-prompt-tool mcp__server__tool', () => {
     expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
     expect(existsSync(join(cwd, 'allowed'))).toBe(false);
     expect(r.t2).toEqual({ text: 'the permit server says no', isError: true });
-    expect(r.t3.text).toMatch(/permission prompt tool mcp__permit__decide answered with text that is not JSON: "sure, go ahead"/);
-    expect(r.t4.text).toMatch(/mcp__permit__decide answered \{"behavior":"maybe"\}: behavior must be "allow" or "deny"/);
+    expect(r.t3.text).toMatch(
+      /permission prompt tool mcp__permit__decide answered with text that is not JSON: "sure, go ahead"/,
+    );
+    expect(r.t4.text).toMatch(
+      /mcp__permit__decide answered \{"behavior":"maybe"\}: behavior must be "allow" or "deny"/,
+    );
     expect(r.t5.text).toMatch(/mcp__permit__decide answered with an error: permit database is down/);
     for (const t of ['t3', 't4', 't5']) expect(r[t].isError).toBe(true);
     for (const f of ['denied', 'malformed', 'wrongshape', 'erroring']) expect(existsSync(join(cwd, f))).toBe(false);
-    const asked = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const asked = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(asked[0]).toEqual({ tool_name: 'Bash', input: { command: 'touch allowed' }, tool_use_id: 't1' });
     expect(asked).toHaveLength(5);
     const offered = ((api.requests[0].body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
@@ -142,7 +171,9 @@ describe('--permission-prompt-tool mcp__server__tool', () => {
     api = await startFakeApi([text('never')]);
     const r = await runAgent({ api, args: ['-p', 'hi', '--permission-prompt-tool', 'decide'] });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--permission-prompt-tool decide: expected "stdio" \(ask the host\) or an MCP tool named mcp__<server>__<tool>/);
+    expect(r.stderr).toMatch(
+      /--permission-prompt-tool decide: expected "stdio" \(ask the host\) or an MCP tool named mcp__<server>__<tool>/,
+    );
     expect(api.requests).toHaveLength(0);
   });
 
@@ -150,17 +181,29 @@ describe('--permission-prompt-tool mcp__server__tool', () => {
     const cwd = tempDir();
     api = await startFakeApi([calls([['Bash', { command: 'touch x' }]]), text('done')]);
     const broken = { type: 'stdio', command: '/nonexistent/permit-server' };
-    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, cwd, { mcpServers: { permit: broken }, permissionPromptToolName: 'mcp__permit__decide' }) as never })) {
+    for await (const _ of query({
+      prompt: 'go',
+      options: sdkOptions(api.url, cwd, {
+        mcpServers: { permit: broken },
+        permissionPromptToolName: 'mcp__permit__decide',
+      }) as never,
+    })) {
       /* drain */
     }
-    expect(resultsById(api.requests[1]).t1.text).toMatch(/mcp__permit__decide could not be called: is not a tool of any connected MCP server \(not connected: permit \(failed\)\)/);
+    expect(resultsById(api.requests[1]).t1.text).toMatch(
+      /mcp__permit__decide could not be called: is not a tool of any connected MCP server \(not connected: permit \(failed\)\)/,
+    );
     expect(existsSync(join(cwd, 'x'))).toBe(false);
   });
 });
 
 describe('MCP elicitation', () => {
   const asker = { type: 'stdio', command: process.execPath, args: [ASKER] };
-  const askBoth = () => calls([['mcp__asker__ask_name', {}], ['mcp__asker__login', {}]]);
+  const askBoth = () =>
+    calls([
+      ['mcp__asker__ask_name', {}],
+      ['mcp__asker__login', {}],
+    ]);
 
   it("form and url requests reach the SDK's onElicitation; its answers go back to the server; url completion becomes elicitation_complete", async () => {
     api = await startFakeApi([askBoth(), text('done')]);
@@ -170,7 +213,14 @@ describe('MCP elicitation', () => {
       return req.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Ada', age: 36 } };
     };
     const messages: SDKMessage[] = [];
-    for await (const m of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'], onElicitation }) as never }))
+    for await (const m of query({
+      prompt: 'go',
+      options: sdkOptions(api.url, tempDir(), {
+        mcpServers: { asker },
+        allowedTools: ['mcp__asker'],
+        onElicitation,
+      }) as never,
+    }))
       messages.push(m);
     const r = resultsById(api.requests[1]);
     expect(r.t1).toEqual({ text: 'action=accept content={"name":"Ada","age":36}', isError: false });
@@ -179,38 +229,77 @@ describe('MCP elicitation', () => {
       serverName: 'asker',
       message: 'What is your name?',
       mode: 'form',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' }, age: { type: 'number' } }, required: ['name'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', title: 'Name' }, age: { type: 'number' } },
+        required: ['name'],
+      },
     });
-    expect(asked[1]).toMatchObject({ serverName: 'asker', message: 'Log in to continue', mode: 'url', url: 'https://login.example/x', elicitationId: 'el-42' });
-    expect(messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'elicitation_complete')).toMatchObject({ mcp_server_name: 'asker', elicitation_id: 'el-42' });
+    expect(asked[1]).toMatchObject({
+      serverName: 'asker',
+      message: 'Log in to continue',
+      mode: 'url',
+      url: 'https://login.example/x',
+      elicitationId: 'el-42',
+    });
+    expect(
+      messages.find((m) => m.type === 'system' && (m as { subtype?: string }).subtype === 'elicitation_complete'),
+    ).toMatchObject({ mcp_server_name: 'asker', elicitation_id: 'el-42' });
   });
 
   it('a host without onElicitation declines (the SDK answers); Elicitation hooks answer first and ElicitationResult hooks see the answer', async () => {
     api = await startFakeApi([askBoth(), text('done'), toolUse('mcp__asker__ask_name', {}, 'h1'), text('done')]);
-    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'] }) as never })) {
+    for await (const _ of query({
+      prompt: 'go',
+      options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'] }) as never,
+    })) {
       /* drain */
     }
     expect(resultsById(api.requests[1]).t1.text).toBe('action=decline content=null');
 
     const results: Array<Record<string, unknown>> = [];
     const hooks = {
-      Elicitation: [{ matcher: 'asker', hooks: [async () => ({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Hook' } } })] }],
+      Elicitation: [
+        {
+          matcher: 'asker',
+          hooks: [
+            async () => ({
+              hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Hook' } },
+            }),
+          ],
+        },
+      ],
       ElicitationResult: [
         {
           hooks: [
             async (input: Record<string, unknown>) => {
               results.push(input);
-              return { hookSpecificOutput: { hookEventName: 'ElicitationResult', action: 'accept', content: { name: 'Hook, amended' } } };
+              return {
+                hookSpecificOutput: {
+                  hookEventName: 'ElicitationResult',
+                  action: 'accept',
+                  content: { name: 'Hook, amended' },
+                },
+              };
             },
           ],
         },
       ],
     };
-    for await (const _ of query({ prompt: 'go', options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'], hooks }) as never })) {
+    for await (const _ of query({
+      prompt: 'go',
+      options: sdkOptions(api.url, tempDir(), { mcpServers: { asker }, allowedTools: ['mcp__asker'], hooks }) as never,
+    })) {
       /* drain */
     }
     expect(resultsById(api.requests[3]).h1.text).toBe('action=accept content={"name":"Hook, amended"}');
-    expect(results[0]).toMatchObject({ hook_event_name: 'ElicitationResult', mcp_server_name: 'asker', mode: 'form', action: 'accept', content: { name: 'Hook' } });
+    expect(results[0]).toMatchObject({
+      hook_event_name: 'ElicitationResult',
+      mcp_server_name: 'asker',
+      mode: 'form',
+      action: 'accept',
+      content: { name: 'Hook' },
+    });
   });
 
   it('with no host (-p) the request is declined at once and told on stderr', async () => {
@@ -219,6 +308,8 @@ describe('MCP elicitation', () => {
     const r = await runAgent({ api, args: ['-p', 'go', '--mcp-config', config, '--allowedTools', 'mcp__asker'] });
     expect(r.code).toBe(0);
     expect(resultsById(api.requests[1]).p1.text).toBe('action=decline content=null');
-    expect(r.stderr).toMatch(/MCP server "asker" asked for input \(form: "What is your name\?"\); answered decline: no host or hook can answer/);
+    expect(r.stderr).toMatch(
+      /MCP server "asker" asked for input \(form: "What is your name\?"\); answered decline: no host or hook can answer/,
+    );
   });
 });

@@ -40,17 +40,29 @@ async function untilResult(it: AsyncIterator<any>) {
   }
 }
 
-const offered = (n: number) => ((api!.requests[n].body.tools ?? []) as Array<{ name: string }>).map((t) => t.name).filter((t) => t.startsWith('mcp__'));
+const offered = (n: number) =>
+  ((api!.requests[n].body.tools ?? []) as Array<{ name: string }>)
+    .map((t) => t.name)
+    .filter((t) => t.startsWith('mcp__'));
 
 describe('MCP servers from .mcp.json and settings files', () => {
   it('approved project servers start, unapproved ones wait (disabled, with the reason) until mcp_toggle; user and local servers start; each reports its scope', async () => {
     const cwd = tempDir();
     const configDir = tempDir('agent-sdk-config-');
     writeJson(join(cwd, '.mcp.json'), {
-      mcpServers: { approved: calc(), waiting: calc(), refused: calc(), viaEnv: { command: process.execPath, args: ['${CALC_SCRIPT}'] }, noEnv: calc({ args: ['${NO_SUCH_VAR_11A}'] }) },
+      mcpServers: {
+        approved: calc(),
+        waiting: calc(),
+        refused: calc(),
+        viaEnv: { command: process.execPath, args: ['${CALC_SCRIPT}'] },
+        noEnv: calc({ args: ['${NO_SUCH_VAR_11A}'] }),
+      },
     });
     // The repository's own settings try to approve everything: ignored, with a warning.
-    writeJson(join(cwd, '.claude', 'settings.json'), { enableAllProjectMcpServers: true, mcpServers: { fromProject: calc() } });
+    writeJson(join(cwd, '.claude', 'settings.json'), {
+      enableAllProjectMcpServers: true,
+      mcpServers: { fromProject: calc() },
+    });
     writeJson(join(cwd, '.claude', 'settings.local.json'), {
       enabledMcpjsonServers: ['approved', 'viaEnv', 'noEnv', 'refused'],
       disabledMcpjsonServers: ['refused'],
@@ -61,7 +73,9 @@ describe('MCP servers from .mcp.json and settings files', () => {
     const it = q[Symbol.asyncIterator]();
     prompts.push('first');
     await untilResult(it);
-    const status = Object.fromEntries(((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]));
+    const status = Object.fromEntries(
+      ((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]),
+    );
     expect(status.approved).toMatchObject({ status: 'connected', scope: 'project' });
     expect(status.viaEnv).toMatchObject({ status: 'connected', scope: 'project' });
     expect(status.waiting).toMatchObject({ status: 'disabled', scope: 'project' });
@@ -72,15 +86,21 @@ describe('MCP servers from .mcp.json and settings files', () => {
     expect(status.noEnv.error).toMatch(/\.mcp\.json: environment variable NO_SUCH_VAR_11A not set/);
     expect(status.localOne).toMatchObject({ status: 'connected', scope: 'local' });
     expect(status.userOne).toMatchObject({ status: 'connected', scope: 'user' });
-    expect(stderr.join('')).toMatch(/settings\.json: enableAllProjectMcpServers ignored here: a repository cannot approve its own MCP servers/);
-    expect(stderr.join('')).toMatch(/MCP server "waiting" \(project\) not started: a project server is not started until approved/);
+    expect(stderr.join('')).toMatch(
+      /settings\.json: enableAllProjectMcpServers ignored here: a repository cannot approve its own MCP servers/,
+    );
+    expect(stderr.join('')).toMatch(
+      /MCP server "waiting" \(project\) not started: a project server is not started until approved/,
+    );
     const first = offered(0);
     for (const s of ['approved', 'viaEnv', 'localOne', 'userOne']) expect(first).toContain(`mcp__${s}__add`);
     for (const s of ['waiting', 'refused', 'fromProject', 'noEnv']) expect(first).not.toContain(`mcp__${s}__add`);
 
     // The host approves one by enabling it.
     await q.toggleMcpServer('waiting', true);
-    expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).find((s) => s.name === 'waiting')).toMatchObject({ status: 'connected' });
+    expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).find((s) => s.name === 'waiting')).toMatchObject(
+      { status: 'connected' },
+    );
     prompts.push('second');
     await untilResult(it);
     expect(offered(1)).toContain('mcp__waiting__add');
@@ -92,7 +112,10 @@ describe('MCP servers from .mcp.json and settings files', () => {
     const cwd = tempDir();
     const configDir = tempDir('agent-sdk-config-');
     const broken = { command: '/nonexistent/mcp-server' };
-    writeJson(join(configDir, 'settings.json'), { mcpServers: { dup: broken, top: broken }, enableAllProjectMcpServers: true });
+    writeJson(join(configDir, 'settings.json'), {
+      mcpServers: { dup: broken, top: broken },
+      enableAllProjectMcpServers: true,
+    });
     writeJson(join(cwd, '.mcp.json'), { mcpServers: { dup: broken, proj: calc() } });
     writeJson(join(cwd, '.claude', 'settings.local.json'), { mcpServers: { dup: calc() } });
     const env = { CLAUDE_CONFIG_DIR: configDir };
@@ -101,7 +124,9 @@ describe('MCP servers from .mcp.json and settings files', () => {
       const it = q[Symbol.asyncIterator]();
       prompts.push('go');
       await untilResult(it);
-      const status = Object.fromEntries(((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]));
+      const status = Object.fromEntries(
+        ((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]),
+      );
       expect(status.dup).toMatchObject({ status: 'connected', scope: 'local' });
       expect(status.top).toMatchObject({ status: 'connected', scope: 'dynamic' });
       expect(status.proj).toMatchObject({ status: 'connected', scope: 'project' });
@@ -114,7 +139,9 @@ describe('MCP servers from .mcp.json and settings files', () => {
       const it = q[Symbol.asyncIterator]();
       prompts.push('go');
       await untilResult(it);
-      expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s.scope, s.status])).toEqual([['top', 'dynamic', 'connected']]);
+      expect(
+        ((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s.scope, s.status]),
+      ).toEqual([['top', 'dynamic', 'connected']]);
       prompts.end();
       await untilResult(it);
       await api!.close();
@@ -141,20 +168,32 @@ describe('MCP servers from .mcp.json and settings files', () => {
     writeJson(join(configDir, 'settings.json'), {
       enableAllProjectMcpServers: true,
       deniedMcpServers: [{ serverName: 'blocked' }, { serverName: 'later' }],
-      allowedMcpServers: [{ serverName: 'fine' }, { serverName: 'blocked' }, { serverName: 'dyn' }, { serverName: 'later' }],
+      allowedMcpServers: [
+        { serverName: 'fine' },
+        { serverName: 'blocked' },
+        { serverName: 'dyn' },
+        { serverName: 'later' },
+      ],
     });
     writeJson(join(cwd, '.mcp.json'), { mcpServers: { blocked: calc(), fine: calc(), unlisted: calc() } });
     const { q, prompts } = await session(cwd, { CLAUDE_CONFIG_DIR: configDir }, { mcpServers: { dyn: calc() } });
     const it = q[Symbol.asyncIterator]();
     prompts.push('go');
     await untilResult(it);
-    const status = Object.fromEntries(((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]));
-    expect(status.blocked).toMatchObject({ status: 'failed', error: 'blocked by deniedMcpServers (serverName "blocked")' });
+    const status = Object.fromEntries(
+      ((await q.mcpServerStatus()) as Array<Record<string, any>>).map((s) => [s.name, s]),
+    );
+    expect(status.blocked).toMatchObject({
+      status: 'failed',
+      error: 'blocked by deniedMcpServers (serverName "blocked")',
+    });
     expect(status.unlisted).toMatchObject({ status: 'failed', error: 'not in allowedMcpServers' });
     expect(status.fine).toMatchObject({ status: 'connected' });
     expect(status.dyn).toMatchObject({ status: 'connected' });
     await expect(q.toggleMcpServer('blocked', true)).resolves.toBeUndefined();
-    expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).find((s) => s.name === 'blocked')?.status).toBe('failed');
+    expect(((await q.mcpServerStatus()) as Array<Record<string, any>>).find((s) => s.name === 'blocked')?.status).toBe(
+      'failed',
+    );
     const set = await q.setMcpServers({ later: calc() } as never);
     expect(set.errors.later).toMatch(/blocked by deniedMcpServers/);
     expect(offered(0)).not.toContain('mcp__blocked__add');

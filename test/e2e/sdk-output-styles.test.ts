@@ -24,7 +24,11 @@ describe('output styles through the SDK', () => {
   it('the outputStyle setting picks a custom style: initialize and init name it, its text joins the system prompt; reload finds a new file; updateSettings switches live', async () => {
     api = await startFakeApi([text('arr'), text('plain')]);
     const cwd = tempDir();
-    style(cwd, 'pirate.md', '---\nname: Pirate\ndescription: Talks like a pirate\n---\nAnswer like a pirate: say arr.\n');
+    style(
+      cwd,
+      'pirate.md',
+      '---\nname: Pirate\ndescription: Talks like a pirate\n---\nAnswer like a pirate: say arr.\n',
+    );
     mkdirSync(join(cwd, '.claude'), { recursive: true });
     writeFileSync(join(cwd, '.claude', 'settings.local.json'), JSON.stringify({ outputStyle: 'Pirate' }));
     const prompts = promptStream();
@@ -34,7 +38,11 @@ describe('output styles through the SDK', () => {
     expect(init.available_output_styles).toEqual(['default', 'Pirate']);
 
     // A style written mid-session is found by a reload (and a broken one is skipped, not fatal).
-    style(cwd, 'terse.md', '---\ndescription: Few words\nkeep-coding-instructions: true\n---\nUse as few words as you can.\n');
+    style(
+      cwd,
+      'terse.md',
+      '---\ndescription: Few words\nkeep-coding-instructions: true\n---\nUse as few words as you can.\n',
+    );
     style(cwd, 'empty.md', '---\nname: Empty\n---\n');
     expect(await q.reloadOutputStyles()).toEqual({ available_output_styles: ['default', 'Pirate', 'terse'] });
 
@@ -44,7 +52,9 @@ describe('output styles through the SDK', () => {
     for await (const m of q) {
       messages.push(m);
       if (m.type === 'result' && ++results === 1) {
-        await expect(q.updateSettings('localSettings', { outputStyle: 'Nope' })).rejects.toThrow(/no output style "Nope" \(there are: default, Pirate, terse\)/);
+        await expect(q.updateSettings('localSettings', { outputStyle: 'Nope' })).rejects.toThrow(
+          /no output style "Nope" \(there are: default, Pirate, terse\)/,
+        );
         await q.updateSettings('localSettings', { outputStyle: 'default' });
         prompts.push('again');
       }
@@ -58,7 +68,9 @@ describe('output styles through the SDK', () => {
     expect(inits.at(-1)!.output_style).toBe('default');
     expect(systemText(api.requests[1])).not.toContain('Output style');
     expect(systemText(api.requests[1])).toContain('software engineering');
-    expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ outputStyle: 'default' });
+    expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
+      outputStyle: 'default',
+    });
   });
 
   it('an unknown outputStyle setting is said on stderr and the session uses default', async () => {
@@ -67,10 +79,15 @@ describe('output styles through the SDK', () => {
     mkdirSync(join(cwd, '.claude'), { recursive: true });
     writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ outputStyle: 'Ghost' }));
     let stderr = '';
-    const q = query({ prompt: 'hi', options: sdkOptions(api.url, cwd, { stderr: (s: string) => (stderr += s) }) as never });
+    const q = query({
+      prompt: 'hi',
+      options: sdkOptions(api.url, cwd, { stderr: (s: string) => (stderr += s) }) as never,
+    });
     const msgs: SDKMessage[] = [];
     for await (const m of q) msgs.push(m);
-    expect((msgs.find((m) => m.type === 'system' && m.subtype === 'init') as Record<string, any>).output_style).toBe('default');
+    expect((msgs.find((m) => m.type === 'system' && m.subtype === 'init') as Record<string, any>).output_style).toBe(
+      'default',
+    );
     expect(stderr).toContain('settings outputStyle: no output style "Ghost" (there are: default); using "default"');
   });
 });

@@ -1,6 +1,6 @@
 // The official Claude Agent SDK as a permission host: canUseTool answers and callback hooks in
 // options.hooks, exchanged with bin/agent as can_use_tool / hook_callback control requests.
-import { query, type CanUseTool, type HookCallback, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,9 +26,19 @@ describe('official SDK canUseTool', () => {
       ]),
       text('done'),
     ]);
-    const asked: Array<{ toolName: string; input: Record<string, unknown>; suggestions?: unknown; toolUseID?: string }> = [];
+    const asked: Array<{
+      toolName: string;
+      input: Record<string, unknown>;
+      suggestions?: unknown;
+      toolUseID?: string;
+    }> = [];
     const canUseTool: CanUseTool = async (toolName, input, options) => {
-      asked.push({ toolName, input, suggestions: options.suggestions, toolUseID: (options as { toolUseID?: string }).toolUseID });
+      asked.push({
+        toolName,
+        input,
+        suggestions: options.suggestions,
+        toolUseID: (options as { toolUseID?: string }).toolUseID,
+      });
       expect(options.signal).toBeInstanceOf(AbortSignal);
       if (input.command === 'touch first') return { behavior: 'allow', updatedInput: input };
       if (input.command === 'touch second') return { behavior: 'allow', updatedInput: { command: 'touch rewritten' } };
@@ -41,7 +51,14 @@ describe('official SDK canUseTool', () => {
       ['Bash', 't2'],
       ['Write', 't3'],
     ]);
-    expect(asked[0].suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }], behavior: 'allow', destination: 'session' }]);
+    expect(asked[0].suggestions).toEqual([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'touch:*' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(existsSync(join(cwd, 'first'))).toBe(true);
     expect(existsSync(join(cwd, 'second'))).toBe(false);
     expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
@@ -50,7 +67,9 @@ describe('official SDK canUseTool', () => {
     expect(s.t3).toEqual({ text: 'no Write for you', isError: true });
     expect(s.t4.isError).toBe(false);
     expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'done' });
-    expect(r.results[0].permission_denials).toEqual([{ tool_name: 'Write', tool_use_id: 't3', tool_input: { file_path: join(cwd, 'w.txt'), content: 'w' } }]);
+    expect(r.results[0].permission_denials).toEqual([
+      { tool_name: 'Write', tool_use_id: 't3', tool_input: { file_path: join(cwd, 'w.txt'), content: 'w' } },
+    ]);
   });
 
   it('deny with interrupt ends the run; the next prompt is answered', async () => {
@@ -74,7 +93,11 @@ describe('official SDK canUseTool', () => {
 
   it('updatedPermissions from the suggestions: the same command is not asked about again', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch a' }]]), calls([['Bash', { command: 'touch b' }]], 'u'), text('done')]);
+    api = await startFakeApi([
+      calls([['Bash', { command: 'touch a' }]]),
+      calls([['Bash', { command: 'touch b' }]], 'u'),
+      text('done'),
+    ]);
     const asked: string[] = [];
     const canUseTool: CanUseTool = async (_name, input, options) => {
       asked.push(String(input.command));
@@ -102,10 +125,25 @@ describe('official SDK callback hooks', () => {
       const i = input as Record<string, any>;
       inputs.push({ ...i, toolUseID });
       if (i.tool_input.command === 'touch forbidden')
-        return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'hook says no' } };
-      return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'touch replaced' } } };
+        return {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: 'hook says no',
+          },
+        };
+      return {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'allow',
+          updatedInput: { command: 'touch replaced' },
+        },
+      };
     };
-    const r = await run(['go'], sdkOptions(api.url, cwd, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [pre] }] } }));
+    const r = await run(
+      ['go'],
+      sdkOptions(api.url, cwd, { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [pre] }] } }),
+    );
     expect(r.error).toBeUndefined();
     expect(existsSync(join(cwd, 'forbidden')) || existsSync(join(cwd, 'original'))).toBe(false);
     expect(existsSync(join(cwd, 'replaced'))).toBe(true);
@@ -128,7 +166,13 @@ describe('official SDK callback hooks', () => {
 
   it('PostToolUse additionalContext reaches the model; PostToolUseFailure fires for a failing tool', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'echo fine' }], ['Bash', { command: 'exit 4' }]]), text('done')]);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'echo fine' }],
+        ['Bash', { command: 'exit 4' }],
+      ]),
+      text('done'),
+    ]);
     const post: Array<Record<string, any>> = [];
     const failed: Array<Record<string, any>> = [];
     const r = await run(
@@ -141,7 +185,9 @@ describe('official SDK callback hooks', () => {
               hooks: [
                 async (input: Record<string, any>) => {
                   post.push(input);
-                  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the output was checked' } };
+                  return {
+                    hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'the output was checked' },
+                  };
                 },
               ],
             },
@@ -176,7 +222,10 @@ describe('official SDK callback hooks', () => {
       if (p.includes('secret')) return { decision: 'block', reason: 'no secrets in prompts' };
       return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'the user is in Paris' } };
     };
-    const r = await run(['tell me the secret', 'hello'], sdkOptions(api.url, cwd, { hooks: { UserPromptSubmit: [{ hooks: [gate] }] } }));
+    const r = await run(
+      ['tell me the secret', 'hello'],
+      sdkOptions(api.url, cwd, { hooks: { UserPromptSubmit: [{ hooks: [gate] }] } }),
+    );
     expect(prompts).toEqual(['tell me the secret', 'hello']);
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(api.requests[0].body)).not.toContain('secret');
@@ -204,7 +253,13 @@ describe('official SDK callback hooks', () => {
 
   it('a hook and canUseTool together: the hook allows, so the host is never asked', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch by-hook' }], ['Bash', { command: 'touch by-host' }]]), text('done')]);
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'touch by-hook' }],
+        ['Bash', { command: 'touch by-host' }],
+      ]),
+      text('done'),
+    ]);
     const asked: string[] = [];
     const r = await run(
       ['go'],
@@ -219,7 +274,9 @@ describe('official SDK callback hooks', () => {
               matcher: 'Bash',
               hooks: [
                 async (input: Record<string, any>) =>
-                  input.tool_input.command === 'touch by-hook' ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } } : {},
+                  input.tool_input.command === 'touch by-hook'
+                    ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }
+                    : {},
               ],
             },
           ],
@@ -249,7 +306,10 @@ describe('permissionPrompts through the SDK', () => {
       asked++;
       return { behavior: 'allow' };
     };
-    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'none', allowedTools: ['Bash(echo:*)'] }));
+    const r = await run(
+      ['go'],
+      sdkOptions(api.url, cwd, { canUseTool, permissionPrompts: 'none', allowedTools: ['Bash(echo:*)'] }),
+    );
     expect(r.error).toBeUndefined();
     expect(asked).toBe(0);
     const seen = resultsById(api.requests[1]);
@@ -261,7 +321,9 @@ describe('permissionPrompts through the SDK', () => {
     // A read in the working directory needs no prompt: it runs (and fails only because the file is absent).
     expect(seen.t3.text).not.toMatch(/approval surface/);
     expect(r.results[0]).toMatchObject({ subtype: 'success' });
-    expect((r.results[0].permission_denials as Array<{ tool_use_id: string }>).map((d) => d.tool_use_id)).toEqual(['t1']);
+    expect((r.results[0].permission_denials as Array<{ tool_use_id: string }>).map((d) => d.tool_use_id)).toEqual([
+      't1',
+    ]);
   });
 
   it("'host' is the default: canUseTool is asked", async () => {

@@ -23,7 +23,17 @@ function script(req: Parameters<typeof firstUserText>[0]): ScriptedReply {
     if (n < 2) return toolUse('Bash', { command: 'sleep 0.8' }, `s${n}`);
     return text('sub finished');
   }
-  if (n === 0) return toolUse('Agent', { description: 'Slow work', prompt: 'SUBSUM: work slowly', subagent_type: 'general-purpose', run_in_background: true }, 'task1');
+  if (n === 0)
+    return toolUse(
+      'Agent',
+      {
+        description: 'Slow work',
+        prompt: 'SUBSUM: work slowly',
+        subagent_type: 'general-purpose',
+        run_in_background: true,
+      },
+      'task1',
+    );
   if (n === 1) return text('started');
   return text('done');
 }
@@ -31,8 +41,15 @@ function script(req: Parameters<typeof firstUserText>[0]): ScriptedReply {
 async function run(url: string, extra: Record<string, unknown>) {
   const cwd = tempDir();
   const prompts = promptStream();
-  const opts = sdkOptions(url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true, ...extra });
-  const q = query({ prompt: prompts as never, options: { ...opts, env: { ...opts.env, AGENT_PROGRESS_SUMMARY_INTERVAL_MS: '300' } } as never });
+  const opts = sdkOptions(url, cwd, {
+    permissionMode: 'bypassPermissions',
+    allowDangerouslySkipPermissions: true,
+    ...extra,
+  });
+  const q = query({
+    prompt: prompts as never,
+    options: { ...opts, env: { ...opts.env, AGENT_PROGRESS_SUMMARY_INTERVAL_MS: '300' } } as never,
+  });
   prompts.push('work');
   const messages: Array<Record<string, any>> = [];
   let results = 0;
@@ -49,7 +66,11 @@ describe('agentProgressSummaries through the SDK', () => {
     const messages = await run(api.url, { agentProgressSummaries: true });
     const progress = messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress' && m.summary);
     expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(progress[0]).toMatchObject({ tool_use_id: 'task1', summary: 'Sleeping through the test', description: 'Slow work' });
+    expect(progress[0]).toMatchObject({
+      tool_use_id: 'task1',
+      summary: 'Sleeping through the test',
+      description: 'Slow work',
+    });
     const note = messages.findIndex((m) => m.type === 'system' && m.subtype === 'task_notification');
     expect(messages.indexOf(progress[0])).toBeLessThan(note);
     // The fork: the agent's own system prompt and conversation, tools offered but none callable.

@@ -67,7 +67,11 @@ const sent = (i: number) => texts(api!.requests[i].body.messages.map((m: any) =>
 
 describe('transcripts read by the SDK session helpers', () => {
   it('getSessionMessages returns the whole conversation with the uuids the host saw; listSessions and getSessionInfo show it with its title', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('Second answer.')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo hi' }, 'b1'),
+      text('It said hi.'),
+      text('Second answer.'),
+    ]);
     const out = await session(['say hi with bash', 'and again'], { title: 'Greeting work' });
     const id = sessionIdOf(out);
     const messages = await getSessionMessages(id, { dir: cwd });
@@ -86,7 +90,13 @@ describe('transcripts read by the SDK session helpers', () => {
     const listed = await listSessions({ dir: cwd });
     expect(listed.map((s) => s.sessionId)).toEqual([id]);
     const info = await getSessionInfo(id, { dir: cwd });
-    expect(info).toMatchObject({ sessionId: id, customTitle: 'Greeting work', summary: 'Greeting work', firstPrompt: 'say hi with bash', cwd });
+    expect(info).toMatchObject({
+      sessionId: id,
+      customTitle: 'Greeting work',
+      summary: 'Greeting work',
+      firstPrompt: 'say hi with bash',
+      cwd,
+    });
   });
 
   it('renameSession and tagSession are read back, and agent still resumes the session afterwards', async () => {
@@ -129,7 +139,12 @@ describe('transcripts read by the SDK session helpers', () => {
     const agents = await listSubagents(id, { dir: cwd });
     expect(agents).toHaveLength(1);
     const sub = await getSubagentMessages(id, agents[0]!, { dir: cwd });
-    expect(texts(sub as never)).toEqual(['user: look around', 'assistant: tool_use:Bash', 'user: tool_result:sb1', 'assistant: Sub found it.']);
+    expect(texts(sub as never)).toEqual([
+      'user: look around',
+      'assistant: tool_use:Bash',
+      'user: tool_result:sb1',
+      'assistant: Sub found it.',
+    ]);
     // The main conversation holds no subagent line.
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toEqual([
       'user: delegate',
@@ -158,7 +173,13 @@ describe('resume at a message', () => {
     expect(sent(2)).toEqual(['user: first', 'assistant: One.', 'user: instead']);
     // The newest branch is the session now: the second prompt's branch is left aside.
     await session(['go on'], { resume: id });
-    expect(sent(3)).toEqual(['user: first', 'assistant: One.', 'user: instead', 'assistant: branch answer', 'user: go on']);
+    expect(sent(3)).toEqual([
+      'user: first',
+      'assistant: One.',
+      'user: instead',
+      'assistant: branch answer',
+      'user: go on',
+    ]);
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toEqual([
       'user: first',
       'assistant: One.',
@@ -174,11 +195,15 @@ describe('resume at a message', () => {
     const out = await session(['first', 'second', 'third']);
     const id = sessionIdOf(out);
     const messages = await getSessionMessages(id, { dir: cwd });
-    const prompt = (t: string) => messages.find((m) => m.type === 'user' && texts([m as never])[0] === `user: ${t}`)!.uuid;
+    const prompt = (t: string) =>
+      messages.find((m) => m.type === 'user' && texts([m as never])[0] === `user: ${t}`)!.uuid;
     const answers = out.filter((m) => m.type === 'assistant').map((m) => m.uuid);
     // Dropping from the first answer would drop the second and third turns: refused.
     const refused: SDKMessage[] = [];
-    const run = query({ prompt: 'x', options: options({ resume: id, resumeSessionAt: answers[0], resumeDropsTurn: prompt('second') }) });
+    const run = query({
+      prompt: 'x',
+      options: options({ resume: id, resumeSessionAt: answers[0], resumeDropsTurn: prompt('second') }),
+    });
     // The SDK hands over the error result, then throws on the exit code.
     await expect(async () => {
       for await (const m of run) refused.push(m);
@@ -195,7 +220,10 @@ describe('resume at a message', () => {
   it('an unknown resumeSessionAt uuid fails the start with a clear message; nothing reaches the API', async () => {
     api = await startFakeApi([text('One.')]);
     const id = sessionIdOf(await session(['first']));
-    const r = query({ prompt: 'x', options: options({ resume: id, resumeSessionAt: '99999999-9999-4999-8999-999999999999' }) });
+    const r = query({
+      prompt: 'x',
+      options: options({ resume: id, resumeSessionAt: '99999999-9999-4999-8999-999999999999' }),
+    });
     await expect(async () => {
       for await (const _ of r);
     }).rejects.toThrow();

@@ -1,7 +1,7 @@
 // apply_flag_settings and update_settings driven by the official SDK (applyFlagSettings,
 // updateSettings) against bin/agent and the fake Messages API.
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
@@ -16,7 +16,9 @@ afterEach(async () => {
 
 /** Each prompt makes the model run `echo <n>` in Bash, then answer. */
 function echoEachPrompt() {
-  return startFakeApi((req, n) => (n % 2 === 0 ? toolUse('Bash', { command: `echo run${n / 2}` }, `b${n / 2}`) : text('ok')));
+  return startFakeApi((_req, n) =>
+    n % 2 === 0 ? toolUse('Bash', { command: `echo run${n / 2}` }, `b${n / 2}`) : text('ok'),
+  );
 }
 
 describe('apply_flag_settings', () => {
@@ -26,7 +28,10 @@ describe('apply_flag_settings', () => {
     const managed = join(tempDir(), 'managed.json');
     writeJson(managed, { permissions: { deny: ['Bash(echo run2)'] } });
     const prompts = promptStream();
-    const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd, { extraArgs: { 'managed-settings': managed } }) as never });
+    const q = query({
+      prompt: prompts as never,
+      options: sdkOptions(api.url, cwd, { extraArgs: { 'managed-settings': managed } }) as never,
+    });
     const results: Array<Record<string, any>> = [];
     const next = async (prompt: string) => {
       prompts.push(prompt);
@@ -43,7 +48,9 @@ describe('apply_flag_settings', () => {
     await next('two');
     await q.applyFlagSettings({ permissions: null } as never);
     await next('three');
-    await expect(q.applyFlagSettings({ fastMode: true } as never)).rejects.toThrow(/fastMode cannot be applied to a running session/);
+    await expect(q.applyFlagSettings({ fastMode: true } as never)).rejects.toThrow(
+      /fastMode cannot be applied to a running session/,
+    );
     await expect(q.applyFlagSettings({ permissions: { allow: ['Bash(('] } })).rejects.toThrow();
     prompts.end();
     for await (const _ of q) void _;
@@ -56,7 +63,9 @@ describe('apply_flag_settings', () => {
   });
 
   it('model and permissions.defaultMode take effect for the next turn', async () => {
-    api = await startFakeApi((req, n) => (n === 1 ? toolUse('Write', { file_path: join(cwd, 'a.txt'), content: 'hi' }, 'w1') : text('ok')));
+    api = await startFakeApi((_req, n) =>
+      n === 1 ? toolUse('Write', { file_path: join(cwd, 'a.txt'), content: 'hi' }, 'w1') : text('ok'),
+    );
     const cwd = tempDir();
     const prompts = promptStream();
     const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd) as never });
@@ -89,13 +98,20 @@ describe('update_settings', () => {
     const q = query({ prompt: prompts as never, options: opts() as never });
     await q.updateSettings('localSettings', { outputStyle: 'default' });
     await q.updateSettings('userSettings', { effortLevel: 'high' });
-    await expect(q.updateSettings('localSettings', { permissions: { allow: ['Bash'] } })).rejects.toThrow(/permissions cannot be written to localSettings \(allowed: outputStyle\)/);
+    await expect(q.updateSettings('localSettings', { permissions: { allow: ['Bash'] } })).rejects.toThrow(
+      /permissions cannot be written to localSettings \(allowed: outputStyle\)/,
+    );
     await expect(q.updateSettings('userSettings', { effortLevel: 'max' })).rejects.toThrow(/session-only/);
-    await expect(q.updateSettings('localSettings', { outputStyle: 'Explanatory' })).rejects.toThrow(/no output style "Explanatory"/);
+    await expect(q.updateSettings('localSettings', { outputStyle: 'Explanatory' })).rejects.toThrow(
+      /no output style "Explanatory"/,
+    );
     prompts.push('hi');
     prompts.end();
     for await (const _ of q) void _;
-    expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ permissions: { allow: ['Read'] }, outputStyle: 'default' });
+    expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
+      permissions: { allow: ['Read'] },
+      outputStyle: 'default',
+    });
     const user = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8'));
     expect(user).toEqual({ modelSettings: { [api.requests[0]!.body.model]: { effortLevel: 'high' } } });
     expect(readdirSync(join(cwd, '.claude')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -108,8 +124,13 @@ describe('update_settings', () => {
   it('is refused for a file the session does not load', async () => {
     api = await startFakeApi([text('ok')]);
     const prompts = promptStream();
-    const q = query({ prompt: prompts as never, options: sdkOptions(api.url, tempDir(), { settingSources: ['project'] }) as never });
-    await expect(q.updateSettings('localSettings', { outputStyle: 'default' })).rejects.toThrow(/--setting-sources excludes local/);
+    const q = query({
+      prompt: prompts as never,
+      options: sdkOptions(api.url, tempDir(), { settingSources: ['project'] }) as never,
+    });
+    await expect(q.updateSettings('localSettings', { outputStyle: 'default' })).rejects.toThrow(
+      /--setting-sources excludes local/,
+    );
     prompts.end();
     for await (const _ of q) void _;
   });

@@ -14,13 +14,17 @@ afterEach(async () => {
 });
 
 describe('task budget', () => {
-  it('taskBudget through the SDK: each main request has output_config.task_budget and the beta header; the subagent\'s have neither', async () => {
+  it("taskBudget through the SDK: each main request has output_config.task_budget and the beta header; the subagent's have neither", async () => {
     api = await startFakeApi((req) => {
       const sys = JSON.stringify(req.body.system ?? '');
       const last = JSON.stringify(req.body.messages.at(-1));
       if (sys.includes('Count files')) return text('sub done');
       if (last.includes('tool_result')) return text('all done');
-      return toolUse('Task', { description: 'count', prompt: 'Count files', subagent_type: 'general-purpose' }, 'task1');
+      return toolUse(
+        'Task',
+        { description: 'count', prompt: 'Count files', subagent_type: 'general-purpose' },
+        'task1',
+      );
     });
     const cwd = tempDir();
     const msgs: Array<Record<string, any>> = [];
@@ -50,7 +54,10 @@ describe('task budget', () => {
     api = await startFakeApi([text('ok')]);
     const r = await runAgent({ api, args: ['-p', 'q', '--task-budget', '20000', '--betas', 'other-beta-2025-01-01'] });
     expect(r.code).toBe(0);
-    expect(String(api.requests[0].headers['anthropic-beta']).split(',')).toEqual(['other-beta-2025-01-01', 'task-budgets-2026-03-13']);
+    expect(String(api.requests[0].headers['anthropic-beta']).split(',')).toEqual([
+      'other-beta-2025-01-01',
+      'task-budgets-2026-03-13',
+    ]);
     const bad = await runAgent({ args: ['-p', 'q', '--task-budget', '0'] });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--task-budget must be at least 1/);

@@ -19,18 +19,26 @@ describe('official SDK as host: agent teams', () => {
       const n = turns(req);
       if (firstUserText(req).startsWith('<teammate-message teammate_id="team-lead"')) {
         if (n === 0) return toolUse('Bash', { command: 'sleep 1; echo measured' });
-        if (n === 1) return toolUse('SendMessage', { to: 'team-lead', message: 'the build takes 41 s', summary: 'timing' });
+        if (n === 1)
+          return toolUse('SendMessage', { to: 'team-lead', message: 'the build takes 41 s', summary: 'timing' });
         return text('reported');
       }
       if (n === 0)
-        return toolUse('Agent', { name: 'timer', description: 'Time the build', prompt: 'time the build', subagent_type: 'general-purpose' }, 'toolu_sdk_team');
+        return toolUse(
+          'Agent',
+          { name: 'timer', description: 'Time the build', prompt: 'time the build', subagent_type: 'general-purpose' },
+          'toolu_sdk_team',
+        );
       if (n === 1) return text('the timer is on it');
       if (lastUserText(req).includes('the build takes 41 s')) return text('the build takes 41 s, says the timer');
       return text('noted');
     });
     const q = query({
       prompt: 'time the build with a teammate',
-      options: sdkOptions(api.url, tempDir(), { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
+      options: sdkOptions(api.url, tempDir(), {
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }) as never,
     });
     const messages: SDKMessage[] = [];
     for await (const m of q) messages.push(m);

@@ -17,7 +17,10 @@ afterEach(async () => {
 describe('official SDK as host', () => {
   it('string prompt: a tool call and an answer come through query()', async () => {
     const cwd = tempDir();
-    api = await startFakeApi([toolUse('Write', { file_path: join(cwd, 'hello.txt'), content: 'hi there\n' }), text('Wrote it.')]);
+    api = await startFakeApi([
+      toolUse('Write', { file_path: join(cwd, 'hello.txt'), content: 'hi there\n' }),
+      text('Wrote it.'),
+    ]);
     const messages: SDKMessage[] = [];
     const q = query({
       prompt: 'write hello.txt',
@@ -54,12 +57,18 @@ describe('official SDK as host', () => {
   });
 
   it('interrupt() stops a running tool and yields an error result; the session answers again', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'sleep 30 & echo $! > sleeper.pid; wait' }), text('after the interrupt')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'sleep 30 & echo $! > sleeper.pid; wait' }),
+      text('after the interrupt'),
+    ]);
     const cwd = tempDir();
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
-      options: sdkOptions(api.url, cwd, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true }) as never,
+      options: sdkOptions(api.url, cwd, {
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      }) as never,
     });
     prompts.push('sleep');
     const results: Array<Record<string, unknown>> = [];

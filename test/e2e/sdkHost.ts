@@ -26,7 +26,12 @@ export function promptStream() {
   let done = false;
   return {
     push(text: string) {
-      queue.push({ type: 'user', session_id: '', parent_tool_use_id: null, message: { role: 'user', content: [{ type: 'text', text }] } });
+      queue.push({
+        type: 'user',
+        session_id: '',
+        parent_tool_use_id: null,
+        message: { role: 'user', content: [{ type: 'text', text }] },
+      });
       wake?.();
     },
     end() {

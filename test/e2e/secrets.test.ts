@@ -15,9 +15,17 @@ afterEach(async () => {
 const KEY = 'sk-ant-secret-value-123';
 
 it('Bash does not see ANTHROPIC_API_KEY, and the key is in no transcript or output line', async () => {
-  api = await startFakeApi([toolUse('Bash', { command: 'echo "key=[$ANTHROPIC_API_KEY] home=[${HOME:+set}]"' }), text('done')]);
+  api = await startFakeApi([
+    toolUse('Bash', { command: 'echo "key=[$ANTHROPIC_API_KEY] home=[${HOME:+set}]"' }),
+    text('done'),
+  ]);
   const config = tempDir('agent-config-');
-  const r = await runAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], env: { ANTHROPIC_API_KEY: KEY, CLAUDE_CONFIG_DIR: config }, input: userLine('show env') });
+  const r = await runAgent({
+    api,
+    args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+    env: { ANTHROPIC_API_KEY: KEY, CLAUDE_CONFIG_DIR: config },
+    input: userLine('show env'),
+  });
   expect(r.code).toBe(0);
   const seen = JSON.stringify(lastToolResults(api.requests[1]));
   expect(seen).toContain('key=[] home=[set]');

@@ -1,6 +1,3 @@
-// Settings that shape a whole session: the `env` key, managed (policy) settings, and
-// --project-config-root — run through bin/agent against the fake Messages API.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
@@ -14,11 +11,19 @@ afterEach(async () => {
 
 describe('settings env', () => {
   it('sets the variables of the user settings `env` key for the session and its children', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo "teams=$CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS x=$FROM_PROJECT"' }, 'b1'), text('done')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo "teams=$CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS x=$FROM_PROJECT"' }, 'b1'),
+      text('done'),
+    ]);
     const config = tempDir('agent-config-');
     const cwd = tempDir();
-    writeJson(join(config, 'settings.json'), { env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', FROM_PROJECT: 'user' } });
-    writeJson(join(cwd, '.claude', 'settings.json'), { env: { FROM_PROJECT: 'project' }, permissions: { allow: ['Bash'] } });
+    writeJson(join(config, 'settings.json'), {
+      env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', FROM_PROJECT: 'user' },
+    });
+    writeJson(join(cwd, '.claude', 'settings.json'), {
+      env: { FROM_PROJECT: 'project' },
+      permissions: { allow: ['Bash'] },
+    });
     const r = await runAgent({ api, cwd, args: ['-p', 'go'], env: { CLAUDE_CONFIG_DIR: config } });
     expect(r.code).toBe(0);
     // The project file wins over the user file for the same name.
@@ -36,11 +41,19 @@ describe('settings env', () => {
 
 describe('managed settings', () => {
   it('--managed-settings wins over every other source', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo "who=$WHO"' }, 'b1'), toolUse('Bash', { command: 'rm -rf nothing' }, 'b2'), text('done')]);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'echo "who=$WHO"' }, 'b1'),
+      toolUse('Bash', { command: 'rm -rf nothing' }, 'b2'),
+      text('done'),
+    ]);
     const cwd = tempDir();
     writeJson(join(cwd, '.claude', 'settings.json'), { permissions: { allow: ['Bash'] }, env: { WHO: 'project' } });
     const managed = JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] }, env: { WHO: 'policy' } });
-    const r = await runAgent({ api, cwd, args: ['-p', 'go', '--managed-settings', managed, '--settings', '{"env":{"WHO":"flag"}}'] });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: ['-p', 'go', '--managed-settings', managed, '--settings', '{"env":{"WHO":"flag"}}'],
+    });
     expect(r.code).toBe(0);
     expect(resultsById(api.requests[1]).b1.text).toContain('who=policy');
     expect(resultsById(api.requests[2]).b2.isError).toBe(true);
@@ -50,7 +63,10 @@ describe('managed settings', () => {
     const dir = tempDir();
     const file = join(dir, 'managed-settings.json');
     writeJson(file, { permissions: { disableBypassPermissionsMode: 'disable' } });
-    const r = await runAgent({ args: ['-p', 'go', '--dangerously-skip-permissions'], env: { AGENT_MANAGED_SETTINGS_FILE: file } });
+    const r = await runAgent({
+      args: ['-p', 'go', '--dangerously-skip-permissions'],
+      env: { AGENT_MANAGED_SETTINGS_FILE: file },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bypassPermissions is disabled by the managed settings/);
   });
@@ -74,11 +90,17 @@ describe('--include-hook-events', () => {
     const cwd = tempDir();
     writeJson(join(cwd, '.claude', 'settings.json'), {
       permissions: { allow: ['Bash'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo checked; echo note >&2' }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo checked; echo note >&2' }] }],
+      },
     });
     for (const flag of [true, false]) {
       api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('done')]);
-      const r = await runAgent({ api, cwd, args: ['-p', 'go', '--output-format', 'stream-json', '--verbose', ...(flag ? ['--include-hook-events'] : [])] });
+      const r = await runAgent({
+        api,
+        cwd,
+        args: ['-p', 'go', '--output-format', 'stream-json', '--verbose', ...(flag ? ['--include-hook-events'] : [])],
+      });
       expect(r.code).toBe(0);
       const lines = r.json().filter((m) => m.type === 'system' && String(m.subtype).startsWith('hook_'));
       if (!flag) {
@@ -86,7 +108,11 @@ describe('--include-hook-events', () => {
         break;
       }
       const started = lines.find((m) => m.subtype === 'hook_started');
-      expect(started).toMatchObject({ hook_event: 'PreToolUse', hook_name: 'PreToolUse:Bash', hook_id: expect.any(String) });
+      expect(started).toMatchObject({
+        hook_event: 'PreToolUse',
+        hook_name: 'PreToolUse:Bash',
+        hook_id: expect.any(String),
+      });
       expect(lines.find((m) => m.subtype === 'hook_response')).toMatchObject({
         hook_id: started!.hook_id,
         hook_event: 'PreToolUse',

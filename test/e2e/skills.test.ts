@@ -22,7 +22,10 @@ function project() {
     ['review', 'Review code changes', 'REVIEW-SKILL-BODY'],
   ]) {
     mkdirSync(join(cwd, '.claude/skills', name), { recursive: true });
-    writeFileSync(join(cwd, '.claude/skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${desc}\n---\n${body}\n`);
+    writeFileSync(
+      join(cwd, '.claude/skills', name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${desc}\n---\n${body}\n`,
+    );
   }
   return cwd;
 }
@@ -31,7 +34,12 @@ describe('skills', () => {
   it('the model sees names and descriptions only; Skill loads the full text; init lists them', async () => {
     const cwd = project();
     api = await startFakeApi([toolUse('Skill', { skill: 'pdf' }, 'toolu_s'), text('done')]);
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('read the pdf') + '\n' });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      input: `${userLine('read the pdf')}\n`,
+    });
     expect(r.code).toBe(0);
     const first = JSON.stringify(api.requests[0].body);
     const skill = api.requests[0].body.tools.find((t: any) => t.name === 'Skill');
@@ -54,7 +62,10 @@ describe('skills', () => {
     const cwd = project();
     api = await startFakeApi([toolUse('Skill', { skill: 'review' }, 'toolu_r'), text('ok')]);
     const input = promptStream();
-    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { settingSources: ['project'], skills: ['pdf'] }) as never });
+    const q = query({
+      prompt: input as never,
+      options: sdkOptions(api.url, cwd, { settingSources: ['project'], skills: ['pdf'] }) as never,
+    });
     const reloaded = await q.reloadSkills();
     expect(reloaded.skills.map((s) => s.name)).toEqual(['pdf']);
     input.push('review it');
@@ -70,7 +81,10 @@ describe('skills', () => {
 
     let error = '';
     try {
-      const bad = query({ prompt: 'hi', options: sdkOptions(api.url, cwd, { settingSources: ['project'], skills: ['nope'] }) as never });
+      const bad = query({
+        prompt: 'hi',
+        options: sdkOptions(api.url, cwd, { settingSources: ['project'], skills: ['nope'] }) as never,
+      });
       for await (const _ of bad) void _;
     } catch (err) {
       error = (err as Error).message;
@@ -95,14 +109,27 @@ describe('skills', () => {
     ]);
     // Default mode, no host to ask: Bash runs only where a rule allows it. Loading a skill that
     // pre-approves tools is itself a decision: here a rule allows it.
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--model', 'sonnet', '--allowedTools', 'Skill(deploy)'], input: userLine('deploy it') + '\n' + userLine('again') + '\n' });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--model', 'sonnet', '--allowedTools', 'Skill(deploy)'],
+      input: `${userLine('deploy it')}\n${userLine('again')}\n`,
+    });
     expect(r.code).toBe(0);
     const [loaded] = lastToolResults(api.requests[1]);
-    expect(JSON.stringify(loaded.content)).toContain('Allowed without asking while this skill runs (this turn): Bash(echo deployed:*).');
+    expect(JSON.stringify(loaded.content)).toContain(
+      'Allowed without asking while this skill runs (this turn): Bash(echo deployed:*).',
+    );
     const [first] = lastToolResults(api.requests[2]);
     expect(first.is_error).toBeFalsy();
     expect(JSON.stringify(first.content)).toContain('deployed now');
-    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-haiku-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5']);
+    expect(api.requests.map((q) => q.body.model)).toEqual([
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-haiku-5-5',
+      'claude-sonnet-5-5',
+      'claude-sonnet-5-5',
+    ]);
     // The next turn: the skill's rule is gone, so the same command is refused.
     const [second] = lastToolResults(api.requests[4]);
     expect(second.is_error).toBe(true);
@@ -110,7 +137,11 @@ describe('skills', () => {
 
     // Without a rule, no one to ask: the skill is not loaded, and nothing is pre-approved.
     await api.close();
-    api = await startFakeApi([toolUse('Skill', { skill: 'deploy' }, 'toolu_s'), toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b'), text('end')]);
+    api = await startFakeApi([
+      toolUse('Skill', { skill: 'deploy' }, 'toolu_s'),
+      toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b'),
+      text('end'),
+    ]);
     const denied = await runAgent({ api, cwd, args: ['-p', 'deploy it'] });
     expect(denied.code).toBe(0);
     const [skill] = lastToolResults(api.requests[1]);
@@ -122,20 +153,28 @@ describe('skills', () => {
   it('a bad allowed-tools rule is a clear tool error naming the skill file to fix', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude/skills/broken'), { recursive: true });
-    writeFileSync(join(cwd, '.claude/skills/broken/SKILL.md'), '---\ndescription: Broken rules\nallowed-tools: Bash(unclosed\n---\nBODY\n');
+    writeFileSync(
+      join(cwd, '.claude/skills/broken/SKILL.md'),
+      '---\ndescription: Broken rules\nallowed-tools: Bash(unclosed\n---\nBODY\n',
+    );
     api = await startFakeApi([toolUse('Skill', { skill: 'broken' }, 'toolu_s'), text('ok')]);
     const r = await runAgent({ api, cwd, args: ['-p', 'go', '--allowedTools', 'Skill'] });
     expect(r.code).toBe(0);
     const [res] = lastToolResults(api.requests[1]);
     expect(res.is_error).toBe(true);
-    expect(JSON.stringify(res.content)).toMatch(/Skill broken cannot be loaded: its allowed-tools entry \\"Bash\(unclosed\\" is not a permission rule/);
+    expect(JSON.stringify(res.content)).toMatch(
+      /Skill broken cannot be loaded: its allowed-tools entry \\"Bash\(unclosed\\" is not a permission rule/,
+    );
   });
 
   it('skills that appear later (reloadSkills) bring the Skill tool with them', async () => {
     const cwd = tempDir();
     api = await startFakeApi([text('no skills yet'), toolUse('Skill', { skill: 'late' }, 'toolu_l'), text('ok')]);
     const input = promptStream();
-    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { settingSources: ['project'] }) as never });
+    const q = query({
+      prompt: input as never,
+      options: sdkOptions(api.url, cwd, { settingSources: ['project'] }) as never,
+    });
     input.push('first');
     const inits: any[] = [];
     for await (const m of q) {

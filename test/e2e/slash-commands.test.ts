@@ -29,7 +29,10 @@ function project() {
     '---\ndescription: Review a file\nargument-hint: <file> [focus]\nallowed-tools: Bash(echo:*)\nmodel: haiku\n---\nReview $1 with focus on $2 (all: $ARGUMENTS).\n!echo shell-says-$1\nNotes: @notes.txt\n',
   );
   write(join(cwd, '.claude/commands/frontend/test.md'), 'Run the frontend tests\n');
-  write(join(cwd, '.claude/commands/danger.md'), '---\ndescription: Needs a shell line it may not run\n---\n!touch made-by-command\nDone?\n');
+  write(
+    join(cwd, '.claude/commands/danger.md'),
+    '---\ndescription: Needs a shell line it may not run\n---\n!touch made-by-command\nDone?\n',
+  );
   write(join(cwd, 'notes.txt'), 'NOTES-CONTENT\n');
   write(join(config, 'commands/hello.md'), '---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS\n');
   return { cwd, config };
@@ -38,7 +41,12 @@ function project() {
 const results = (p: ReturnType<typeof startAgent>) => p.json().filter((m) => m.type === 'result');
 
 async function session(cwd: string, config: string, inputs: string[], extraArgs: string[] = []) {
-  const p = startAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: config }, args: [...STREAM_ARGS, '--model', 'claude-sonnet-4-5', ...extraArgs] });
+  const p = startAgent({
+    api,
+    cwd,
+    env: { CLAUDE_CONFIG_DIR: config },
+    args: [...STREAM_ARGS, '--model', 'claude-sonnet-4-5', ...extraArgs],
+  });
   for (let i = 0; i < inputs.length; i++) {
     p.sendRaw(userLine(inputs[i]));
     await p.waitFor(() => results(p).length > i, 20_000);
@@ -64,7 +72,19 @@ describe('markdown slash commands', () => {
     expect(api.requests[1].body.model).toBe('claude-sonnet-4-5');
     expect(lastUserText(api.requests[2])).toContain('Run the frontend tests');
     const init = r.msgs.find((m) => m.type === 'system' && m.subtype === 'init')!;
-    expect(init.slash_commands).toEqual(expect.arrayContaining(['compact', 'clear', 'cost', 'context', 'model', 'help', 'review', 'frontend:test', 'hello']));
+    expect(init.slash_commands).toEqual(
+      expect.arrayContaining([
+        'compact',
+        'clear',
+        'cost',
+        'context',
+        'model',
+        'help',
+        'review',
+        'frontend:test',
+        'hello',
+      ]),
+    );
   });
 
   it('a `!` line the session would have to ask about is not run: the command fails clearly and nothing reaches the model', async () => {
@@ -96,7 +116,17 @@ describe('built-in commands', () => {
       return text(`reply ${req.body.messages.length}`);
     };
     api = await startFakeApi(script);
-    const r = await session(cwd, config, ['/help', '/model haiku', 'first', '/cost', '/context', '/compact keep the numbers', 'after compact', '/clear', 'after clear']);
+    const r = await session(cwd, config, [
+      '/help',
+      '/model haiku',
+      'first',
+      '/cost',
+      '/context',
+      '/compact keep the numbers',
+      'after compact',
+      '/clear',
+      'after clear',
+    ]);
     const texts = r.results.map((x) => (x.is_error ? `ERR ${x.errors.join(' ')}` : x.result));
     expect(texts[0]).toContain('/review <file> [focus] — Review a file (project)');
     expect(texts[0]).toContain('/compact <optional custom summarization instructions>');
@@ -107,7 +137,11 @@ describe('built-in commands', () => {
     expect(texts[4]).toMatch(/Context usage · claude-haiku-5-5: [\d,]+ \/ [\d,]+ tokens/);
     expect(texts[4]).toContain('Messages:');
     expect(texts[5]).toBe('Conversation compacted.');
-    expect(r.msgs.some((m) => m.type === 'system' && m.subtype === 'compact_boundary' && m.compact_metadata?.trigger === 'manual')).toBe(true);
+    expect(
+      r.msgs.some(
+        (m) => m.type === 'system' && m.subtype === 'compact_boundary' && m.compact_metadata?.trigger === 'manual',
+      ),
+    ).toBe(true);
     // After /compact the next request starts from the summary.
     const afterCompact = api.requests[2].body.messages;
     expect(JSON.stringify(afterCompact[0])).toContain('SUMMARY-OF-IT');
@@ -131,11 +165,19 @@ describe('through the official SDK', () => {
     const { cwd } = project();
     api = await startFakeApi([text('reviewed')]);
     const input = promptStream();
-    const q = query({ prompt: input as never, options: sdkOptions(api.url, cwd, { settingSources: ['project'] }) as never });
+    const q = query({
+      prompt: input as never,
+      options: sdkOptions(api.url, cwd, { settingSources: ['project'] }) as never,
+    });
     const commands = await q.supportedCommands();
     expect(commands).toEqual(
       expect.arrayContaining([
-        { name: 'compact', description: expect.stringContaining('summary'), argumentHint: '<optional custom summarization instructions>', builtin: true },
+        {
+          name: 'compact',
+          description: expect.stringContaining('summary'),
+          argumentHint: '<optional custom summarization instructions>',
+          builtin: true,
+        },
         { name: 'review', description: 'Review a file (project)', argumentHint: '<file> [focus]' },
         { name: 'frontend:test', description: 'Run the frontend tests (project)', argumentHint: '' },
       ]),

@@ -22,7 +22,12 @@ describe('stream-json session', () => {
   it('runs a tool call and answers: init, assistant, tool result, result', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo hello-from-bash' }), text('All done.')]);
     const cwd = tempDir();
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools=Bash(echo:*)'], input: userLine('say hello') });
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools=Bash(echo:*)'],
+      input: userLine('say hello'),
+    });
     expect(r.code).toBe(0);
     expectPureProtocol(r.lines);
     const msgs = r.json();
@@ -38,11 +43,20 @@ describe('stream-json session', () => {
     expect(assistant[0].parent_tool_use_id).toBeNull();
     expect(assistant[0].message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash' });
     const toolResult = msgs.find((m) => m.type === 'user');
-    expect(toolResult!.message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: assistant[0].message.content[0].id });
+    expect(toolResult!.message.content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: assistant[0].message.content[0].id,
+    });
     expect(JSON.stringify(toolResult!.message.content[0].content)).toContain('hello-from-bash');
     expect(toolResult!.tool_use_result).toMatchObject({ stdout: expect.stringContaining('hello-from-bash') });
     const result = msgs[msgs.length - 1];
-    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'All done.', num_turns: 2 });
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'All done.',
+      num_turns: 2,
+    });
     expect(result.total_cost_usd).toBeGreaterThan(0);
     expect(Object.keys(result.modelUsage)).toHaveLength(1);
     // The model saw the tool's output on its second call.
@@ -56,7 +70,12 @@ describe('stream-json session', () => {
     const p = startAgent({ api, args: STREAM_ARGS });
     for (const [i, prompt] of ['one', 'two', 'three'].entries()) {
       p.sendRaw(userLine(prompt));
-      await p.waitFor((m) => m.type === 'result' && m.num_turns !== undefined && p.json().filter((x) => x.type === 'result').length === i + 1);
+      await p.waitFor(
+        (m) =>
+          m.type === 'result' &&
+          m.num_turns !== undefined &&
+          p.json().filter((x) => x.type === 'result').length === i + 1,
+      );
     }
     p.endInput();
     expect((await p.exited).code).toBe(0);
@@ -65,7 +84,9 @@ describe('stream-json session', () => {
     expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
     expect(api.requests[2].body.messages).toHaveLength(5);
     // The newest block carries the rolling prompt-cache mark.
-    expect(api.requests[2].body.messages[4].content).toEqual([{ type: 'text', text: 'three', cache_control: { type: 'ephemeral' } }]);
+    expect(api.requests[2].body.messages[4].content).toEqual([
+      { type: 'text', text: 'three', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 
   it('queues a prompt that arrives while a run is going, and drops nothing', async () => {
@@ -87,7 +108,7 @@ describe('stream-json session', () => {
 
   it('reports bad lines (not JSON, wrong shape) with their line numbers and goes on', async () => {
     api = await startFakeApi([text('still here')]);
-    const input = 'this is not json\n' + '{"type":"user","message":{"role":"robot"}}\n' + '\n   \n' + userLine('hello');
+    const input = `this is not json\n{"type":"user","message":{"role":"robot"}}\n\n   \n${userLine('hello')}`;
     const r = await runAgent({ api, args: STREAM_ARGS, input });
     expect(r.code).toBe(0);
     expectPureProtocol(r.lines);
@@ -110,9 +131,9 @@ describe('stream-json session', () => {
       '{"type":"control_request","request":{"subtype":"interrupt"}}',
       '{"type":"control_response","response":{"subtype":"success","request_id":"nobody"}}',
       '{"type":"mystery"}',
-      '{"deeply":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+      `{"deeply":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     ];
-    const r = await runAgent({ api, args: STREAM_ARGS, input: odd.join('\n') + '\n' + userLine('still?') });
+    const r = await runAgent({ api, args: STREAM_ARGS, input: `${odd.join('\n')}\n${userLine('still?')}` });
     expect(r.code).toBe(0);
     expectPureProtocol(r.lines);
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
@@ -121,7 +142,9 @@ describe('stream-json session', () => {
     expect(errors[5].error).toBe(
       'stdin line 7: unknown message type "mystery" (expected one of: user, control_request, control_response, control_cancel_request, keep_alive); the line was skipped',
     );
-    expect(errors[0].error).toMatch(/stdin line 1: not a message: expected a JSON object with a "type" field, got an array/);
+    expect(errors[0].error).toMatch(
+      /stdin line 1: not a message: expected a JSON object with a "type" field, got an array/,
+    );
     expect(r.stderr).toMatch(/stdin line 7: unknown message type "mystery"/);
     expect(r.stderr).toMatch(/control_response for unknown request nobody/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'unshaken' });
@@ -162,13 +185,25 @@ describe('control requests', () => {
   it('refuses out loud an initialize it cannot use (a broken jsonSchema)', async () => {
     api = await startFakeApi([text('still answers')]);
     const p = startAgent({ api, args: STREAM_ARGS });
-    p.send({ type: 'control_request', request_id: 'j1', request: { subtype: 'initialize', jsonSchema: { type: 'nope' } } });
+    p.send({
+      type: 'control_request',
+      request_id: 'j1',
+      request: { subtype: 'initialize', jsonSchema: { type: 'nope' } },
+    });
     await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'j1');
     p.sendRaw(userLine('hi'));
     p.endInput();
     expect((await p.exited).code).toBe(0);
-    const responses = Object.fromEntries(p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]));
-    expect(responses.j1).toMatchObject({ subtype: 'error', error: expect.stringMatching(/jsonSchema: the JSON schema must describe an object/) });
+    const responses = Object.fromEntries(
+      p
+        .json()
+        .filter((m) => m.type === 'control_response')
+        .map((m) => [m.response.request_id, m.response]),
+    );
+    expect(responses.j1).toMatchObject({
+      subtype: 'error',
+      error: expect.stringMatching(/jsonSchema: the JSON schema must describe an object/),
+    });
   });
 
   it('an in-process MCP server the host cannot serve (mcp_message answered with an error) is "failed"; the run goes on', async () => {
@@ -177,13 +212,23 @@ describe('control requests', () => {
     p.send({ type: 'control_request', request_id: 'm1', request: { subtype: 'initialize', sdkMcpServers: ['calc'] } });
     const ask = await p.waitFor((m) => m.type === 'control_request' && m.request.subtype === 'mcp_message');
     expect(ask.request).toMatchObject({ server_name: 'calc', message: { jsonrpc: '2.0', method: 'initialize' } });
-    p.send({ type: 'control_response', response: { subtype: 'error', request_id: ask.request_id, error: 'no such server: calc' } });
+    p.send({
+      type: 'control_response',
+      response: { subtype: 'error', request_id: ask.request_id, error: 'no such server: calc' },
+    });
     p.sendRaw(userLine('hi'));
     p.endInput();
     expect((await p.exited).code).toBe(0);
-    const responses = Object.fromEntries(p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]));
+    const responses = Object.fromEntries(
+      p
+        .json()
+        .filter((m) => m.type === 'control_response')
+        .map((m) => [m.response.request_id, m.response]),
+    );
     expect(responses.m1).toMatchObject({ subtype: 'success' });
-    expect(p.json().find((m) => m.type === 'system' && m.subtype === 'init')!.mcp_servers).toEqual([{ name: 'calc', status: 'failed' }]);
+    expect(p.json().find((m) => m.type === 'system' && m.subtype === 'init')!.mcp_servers).toEqual([
+      { name: 'calc', status: 'failed' },
+    ]);
     expect(p.stderr()).toMatch(/MCP server "calc" failed: .*no such server: calc/);
     expect(p.json().find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'still answers' });
   });
@@ -203,10 +248,22 @@ describe('control requests', () => {
     p.endInput();
     expect((await p.exited).code).toBe(0);
     const responses = Object.fromEntries(
-      p.json().filter((m) => m.type === 'control_response').map((m) => [m.response.request_id, m.response]),
+      p
+        .json()
+        .filter((m) => m.type === 'control_response')
+        .map((m) => [m.response.request_id, m.response]),
     );
-    expect(responses.r1).toMatchObject({ subtype: 'success', response: { commands: expect.arrayContaining([expect.objectContaining({ name: 'compact', builtin: true })]), output_style: 'default' } });
-    expect(responses.r2).toMatchObject({ subtype: 'error', error: 'Unsupported control request subtype: no_such_thing' });
+    expect(responses.r1).toMatchObject({
+      subtype: 'success',
+      response: {
+        commands: expect.arrayContaining([expect.objectContaining({ name: 'compact', builtin: true })]),
+        output_style: 'default',
+      },
+    });
+    expect(responses.r2).toMatchObject({
+      subtype: 'error',
+      error: 'Unsupported control request subtype: no_such_thing',
+    });
     expect(responses.r3).toMatchObject({ subtype: 'error', error: 'set_model: model must be a string' });
     expect(responses.r4.subtype).toBe('success');
     expect(responses.r5.subtype).toBe('success');

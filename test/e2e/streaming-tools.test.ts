@@ -42,7 +42,14 @@ describe('tools that start while the reply streams', () => {
     it(`a stream that fails (${how}) after a tool started: the tool runs once, the complete blocks and their results are kept, no retry`, async () => {
       const cwd = tempDir();
       api = await startFakeApi([
-        { content: [{ type: 'text', text: 'Running it.' }, bash('t1', 'echo ran >> runs.txt'), bash('t2', 'echo never >> runs.txt')], failAfterBlocks: { blocks: 2, how } },
+        {
+          content: [
+            { type: 'text', text: 'Running it.' },
+            bash('t1', 'echo ran >> runs.txt'),
+            bash('t2', 'echo never >> runs.txt'),
+          ],
+          failAfterBlocks: { blocks: 2, how },
+        },
         text('done'),
       ]);
       const r = await runAgent({ api, cwd, args: ARGS, input: userLine('go') });
@@ -52,21 +59,40 @@ describe('tools that start while the reply streams', () => {
       const [, assistant, results] = api.requests[1].body.messages;
       expect(assistant.content.map((b: any) => b.type)).toEqual(['text', 'tool_use']);
       expect(assistant.content[1].id).toBe('t1');
-      expect(results.content.filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id)).toEqual(['t1']);
-      const result = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.type === 'result');
+      expect(results.content.filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id)).toEqual([
+        't1',
+      ]);
+      const result = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((m) => m.type === 'result');
       expect(result).toMatchObject({ subtype: 'success', result: 'done' });
     });
   }
 
   it("a host's can_use_tool is asked and answered while the reply still streams", async () => {
     const cwd = tempDir();
-    api = await startFakeApi([{ content: [bash('t1', 'touch asked'), { type: 'text', text: 'and a long tail of text after the call' }], chunkDelayMs: 300 }, text('done')]);
+    api = await startFakeApi([
+      {
+        content: [bash('t1', 'touch asked'), { type: 'text', text: 'and a long tail of text after the call' }],
+        chunkDelayMs: 300,
+      },
+      text('done'),
+    ]);
     const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio'] });
     p.sendRaw(userLine('go'));
     const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool', 15_000);
     // The reply is still streaming: its assistant message has not been emitted yet.
     expect(p.json().some((m) => m.type === 'assistant')).toBe(false);
-    p.send({ type: 'control_response', response: { subtype: 'success', request_id: ask.request_id, response: { behavior: 'allow', updatedInput: ask.request.input } } });
+    p.send({
+      type: 'control_response',
+      response: {
+        subtype: 'success',
+        request_id: ask.request_id,
+        response: { behavior: 'allow', updatedInput: ask.request.input },
+      },
+    });
     const result = await p.waitFor((m) => m.type === 'result', 15_000);
     p.endInput();
     await p.exited;

@@ -26,12 +26,19 @@ const SCHEMA = {
 };
 const ARGS = [...STREAM_ARGS, '--json-schema', JSON.stringify(SCHEMA)];
 
-const resultOf = (r: { json: () => Array<Record<string, any>> }) => r.json().filter((m) => m.type === 'result').pop()!;
+const resultOf = (r: { json: () => Array<Record<string, any>> }) =>
+  r
+    .json()
+    .filter((m) => m.type === 'result')
+    .pop()!;
 const toolNames = (req: RecordedRequest): string[] => (req.body.tools ?? []).map((t: any) => t.name);
 
 function output(input: unknown, id = 'so1', say?: string): ScriptedReply {
   return {
-    content: [...(say ? [{ type: 'text' as const, text: say }] : []), { type: 'tool_use' as const, id, name: 'StructuredOutput', input }],
+    content: [
+      ...(say ? [{ type: 'text' as const, text: say }] : []),
+      { type: 'tool_use' as const, id, name: 'StructuredOutput', input },
+    ],
   };
 }
 
@@ -58,7 +65,10 @@ describe('structured output (--json-schema)', () => {
 
   it('with no text from the model, the result text is the JSON', async () => {
     api = await startFakeApi([output({ name: 'Bo', age: 1 })]);
-    const r = await runAgent({ api, args: ['-p', 'who?', '--output-format', 'json', '--json-schema', JSON.stringify(SCHEMA)] });
+    const r = await runAgent({
+      api,
+      args: ['-p', 'who?', '--output-format', 'json', '--json-schema', JSON.stringify(SCHEMA)],
+    });
     expect(r.code).toBe(0);
     const result = JSON.parse(r.lines[r.lines.length - 1]);
     expect(result).toMatchObject({ subtype: 'success', structured_output: { name: 'Bo', age: 1 } });
@@ -66,7 +76,10 @@ describe('structured output (--json-schema)', () => {
   });
 
   it('an invalid call gets an is_error tool_result naming the bad field; the next valid call wins', async () => {
-    api = await startFakeApi([output({ name: 'Ada', age: 'thirty-six' }, 'bad1'), output({ name: 'Ada', age: 36 }, 'good1')]);
+    api = await startFakeApi([
+      output({ name: 'Ada', age: 'thirty-six' }, 'bad1'),
+      output({ name: 'Ada', age: 36 }, 'good1'),
+    ]);
     const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(2);
@@ -78,7 +91,10 @@ describe('structured output (--json-schema)', () => {
   });
 
   it('names nested paths and every violation', async () => {
-    api = await startFakeApi([output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad1'), output({ name: 'x', age: 1 }, 'good1')]);
+    api = await startFakeApi([
+      output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad1'),
+      output({ name: 'x', age: 1 }, 'good1'),
+    ]);
     const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
     expect(r.code).toBe(0);
     const seen = resultsById(api.requests[1]).bad1.text;
@@ -104,7 +120,11 @@ describe('structured output (--json-schema)', () => {
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(2);
     expect(lastUserText(api.requests[1])).toMatch(/call StructuredOutput now/);
-    expect(resultOf(r)).toMatchObject({ subtype: 'success', num_turns: 2, structured_output: { name: 'Ada', age: 36 } });
+    expect(resultOf(r)).toMatchObject({
+      subtype: 'success',
+      num_turns: 2,
+      structured_output: { name: 'Ada', age: 36 },
+    });
   });
 
   it('ending the turn twice without calling it is an error result, after exactly one reminder', async () => {
@@ -123,7 +143,16 @@ describe('structured output (--json-schema)', () => {
     api = await startFakeApi((req) => {
       if (firstUserText(req).startsWith('SUB:')) return text('sub done');
       if (turns(req) === 0)
-        return { content: [{ type: 'tool_use', id: 'task1', name: 'Task', input: { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' } }] };
+        return {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'task1',
+              name: 'Task',
+              input: { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' },
+            },
+          ],
+        };
       return output({ name: 'Ada', age: 36 });
     });
     const r = await runAgent({ api, args: [...ARGS, '--dangerously-skip-permissions'], input: userLine('delegate') });

@@ -1,6 +1,13 @@
 // A subagent obeys the session's permissions, and what it was refused counts in the parent's result.
 import { afterEach, expect, it } from 'vitest';
-import { firstUserText, lastToolResults, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
+import {
+  firstUserText,
+  lastToolResults,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
@@ -9,7 +16,8 @@ afterEach(async () => {
   api = undefined;
 });
 
-const turns = (req: RecordedRequest) => (req.body.messages ?? []).filter((m: { role: string }) => m.role === 'assistant').length;
+const turns = (req: RecordedRequest) =>
+  (req.body.messages ?? []).filter((m: { role: string }) => m.role === 'assistant').length;
 
 it("a subagent's denied tool call is an is_error result for it and a permission_denials entry of the parent's result", async () => {
   api = await startFakeApi((req): ScriptedReply => {
@@ -17,7 +25,12 @@ it("a subagent's denied tool call is an is_error result for it and a permission_
       if (turns(req) === 0) return toolUse('Bash', { command: 'touch should-not-exist' }, 'toolu_sub_bash');
       return text(`sub saw: ${JSON.stringify(lastToolResults(req)[0])}`);
     }
-    if (turns(req) === 0) return toolUse('Task', { description: 'Try it', prompt: 'SUB: touch a file', subagent_type: 'general-purpose' }, 'toolu_task');
+    if (turns(req) === 0)
+      return toolUse(
+        'Task',
+        { description: 'Try it', prompt: 'SUB: touch a file', subagent_type: 'general-purpose' },
+        'toolu_task',
+      );
     return text('parent done');
   });
   const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('delegate') });

@@ -15,7 +15,16 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import {
+  resultText,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -30,7 +39,10 @@ function toolNames(req: RecordedRequest): string[] {
 }
 
 /** A script that serves the parent (by its first user text) and subagents (by theirs). */
-function routed(parent: (req: RecordedRequest) => ScriptedReply, subs: Record<string, (req: RecordedRequest) => ScriptedReply>) {
+function routed(
+  parent: (req: RecordedRequest) => ScriptedReply,
+  subs: Record<string, (req: RecordedRequest) => ScriptedReply>,
+) {
   return (req: RecordedRequest): ScriptedReply => {
     const first = firstUserText(req);
     for (const [prefix, sub] of Object.entries(subs)) if (first.startsWith(prefix)) return sub(req);
@@ -58,17 +70,31 @@ describe('synchronous subagents', () => {
                     type: 'tool_use',
                     id: 'toolu_task1',
                     name: 'Task',
-                    input: { description: 'Echo something', prompt: 'SUB1: run echo', subagent_type: 'general-purpose', model: 'haiku' },
+                    input: {
+                      description: 'Echo something',
+                      prompt: 'SUB1: run echo',
+                      subagent_type: 'general-purpose',
+                      model: 'haiku',
+                    },
                   },
                 ],
                 usage: { input_tokens: 100, output_tokens: 10 },
               }
-            : text(`parent saw: ${resultText(lastToolResults(req)[0]?.content)}`, { usage: { input_tokens: 120, output_tokens: 12 } }),
+            : text(`parent saw: ${resultText(lastToolResults(req)[0]?.content)}`, {
+                usage: { input_tokens: 120, output_tokens: 12 },
+              }),
         {
           'SUB1:': (req) =>
             turns(req) === 0
-              ? { content: [{ type: 'tool_use', id: 'toolu_sub_bash', name: 'Bash', input: { command: 'echo from-sub' } }], usage: { input_tokens: 1000, output_tokens: 100 } }
-              : text(`sub final: ${resultText(lastToolResults(req)[0]?.content)}`, { usage: { input_tokens: 1100, output_tokens: 50 } }),
+              ? {
+                  content: [
+                    { type: 'tool_use', id: 'toolu_sub_bash', name: 'Bash', input: { command: 'echo from-sub' } },
+                  ],
+                  usage: { input_tokens: 1000, output_tokens: 100 },
+                }
+              : text(`sub final: ${resultText(lastToolResults(req)[0]?.content)}`, {
+                  usage: { input_tokens: 1100, output_tokens: 50 },
+                }),
         },
       ),
     );
@@ -87,10 +113,16 @@ describe('synchronous subagents', () => {
     const untagged = msgs.filter((m) => (m.type === 'assistant' || m.type === 'user') && m.parent_tool_use_id === null);
     expect(untagged.length).toBe(3);
     expect(JSON.stringify(untagged)).not.toContain('toolu_sub_bash');
-    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_task1')!;
+    const taskResult = msgs.find(
+      (m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_task1',
+    )!;
     expect(taskResult.message.content[0].content).toBe('sub final: from-sub');
     expect(taskResult.message.content[0].is_error).toBeUndefined();
-    expect(taskResult.tool_use_result).toMatchObject({ status: 'completed', agentType: 'general-purpose', totalToolUseCount: 1 });
+    expect(taskResult.tool_use_result).toMatchObject({
+      status: 'completed',
+      agentType: 'general-purpose',
+      totalToolUseCount: 1,
+    });
 
     // The subagent ran on its own model, with its own system prompt and no Task/Agent tool.
     const subReqs = api.requests.filter((r) => firstUserText(r).startsWith('SUB1:'));
@@ -106,7 +138,10 @@ describe('synchronous subagents', () => {
     expect(result.modelUsage['claude-haiku-5-5']).toMatchObject({ inputTokens: 2100, outputTokens: 150 });
     expect(result.modelUsage['claude-sonnet-4-5']).toMatchObject({ inputTokens: 220, outputTokens: 22 });
     expect(result.usage.input_tokens).toBe(2320);
-    const sum = Object.values(result.modelUsage as Record<string, { costUSD: number }>).reduce((a, e) => a + e.costUSD, 0);
+    const sum = Object.values(result.modelUsage as Record<string, { costUSD: number }>).reduce(
+      (a, e) => a + e.costUSD,
+      0,
+    );
     expect(result.total_cost_usd).toBeCloseTo(sum, 10);
     expect(result.modelUsage['claude-haiku-5-5'].costUSD).toBeGreaterThan(0);
     expect(p.stderr()).not.toContain('internal error');
@@ -115,15 +150,34 @@ describe('synchronous subagents', () => {
   it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async () => {
     const cwd = tempDir();
     api = await startFakeApi(
-      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 'Count files', prompt: 'SUBROW: count', subagent_type: 'Explore' }, 'toolu_row') : text('parent done')), {
-        'SUBROW:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: 'echo counted' }, 'toolu_row_bash') : text('there are 3 files', { usage: { input_tokens: 50, output_tokens: 7 } })),
-      }),
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse(
+                'Task',
+                { description: 'Count files', prompt: 'SUBROW: count', subagent_type: 'Explore' },
+                'toolu_row',
+              )
+            : text('parent done'),
+        {
+          'SUBROW:': (req) =>
+            turns(req) === 0
+              ? toolUse('Bash', { command: 'echo counted' }, 'toolu_row_bash')
+              : text('there are 3 files', { usage: { input_tokens: 50, output_tokens: 7 } }),
+        },
+      ),
     );
     const p = startAgent({ api, cwd, args: ARGS });
     const { result, msgs } = await runSession(p, 'count in a subagent');
     expect(result).toMatchObject({ subtype: 'success', result: 'parent done' });
     const task = msgs.filter((m) => m.type === 'system' && m.subtype.startsWith('task_'));
-    expect(task.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_progress', 'task_updated', 'task_notification']);
+    expect(task.map((m) => m.subtype)).toEqual([
+      'task_started',
+      'task_progress',
+      'task_progress',
+      'task_updated',
+      'task_notification',
+    ]);
     const [started, p1, p2, updated, note] = task;
     expect(started).toEqual({
       type: 'system',
@@ -141,19 +195,37 @@ describe('synchronous subagents', () => {
     });
     const id = started.task_id;
     expect(task.every((m) => m.task_id === id)).toBe(true);
-    expect(p1).toMatchObject({ tool_use_id: 'toolu_row', description: 'Count files', subagent_type: 'Explore', usage: { tool_uses: 1 }, last_tool_name: 'Bash' });
+    expect(p1).toMatchObject({
+      tool_use_id: 'toolu_row',
+      description: 'Count files',
+      subagent_type: 'Explore',
+      usage: { tool_uses: 1 },
+      last_tool_name: 'Bash',
+    });
     expect(p1.summary).toBeUndefined();
     expect(p2.usage.total_tokens).toBeGreaterThan(p1.usage.total_tokens);
     expect(updated.patch).toEqual({ status: 'completed', end_time: expect.any(Number) });
-    expect(note).toMatchObject({ tool_use_id: 'toolu_row', status: 'completed', summary: 'there are 3 files', usage: { tool_uses: 1 } });
+    expect(note).toMatchObject({
+      tool_use_id: 'toolu_row',
+      status: 'completed',
+      summary: 'there are 3 files',
+      usage: { tool_uses: 1 },
+    });
     // Its output file is its transcript: the agent's conversation, readable while and after it runs.
     expect(readFileSync(note.output_file, 'utf8')).toContain('there are 3 files');
     // In order: the row opens before the agent's first message, each progress follows the turn it
     // counts, and the row closes before the Task call's result.
     const at = (m: any) => msgs.indexOf(m);
     const subMsgs = msgs.filter((m) => m.parent_tool_use_id === 'toolu_row');
-    const taskResult = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_row')!;
-    const parentCall = msgs.find((m) => m.type === 'assistant' && m.parent_tool_use_id === null && m.message.content.some((b: any) => b.id === 'toolu_row'));
+    const taskResult = msgs.find(
+      (m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === 'toolu_row',
+    )!;
+    const parentCall = msgs.find(
+      (m) =>
+        m.type === 'assistant' &&
+        m.parent_tool_use_id === null &&
+        m.message.content.some((b: any) => b.id === 'toolu_row'),
+    );
     expect(at(started)).toBeGreaterThan(at(parentCall));
     expect(at(started)).toBeLessThan(at(subMsgs[0]));
     expect(at(p1)).toBeGreaterThan(at(subMsgs[0]));
@@ -167,7 +239,7 @@ describe('synchronous subagents', () => {
     expect(msgs.filter((m) => m.type === 'result')).toHaveLength(1);
   });
 
-  it('two Task calls in one turn run concurrently: each subagent\'s Bash command sees the other start while it waits', async () => {
+  it("two Task calls in one turn run concurrently: each subagent's Bash command sees the other start while it waits", async () => {
     // Overlap shown by order, not by wall clock: each command marks its start, then waits (up to
     // 8 s) for the other's mark. Run one after the other, the first would give up alone.
     const meet = (me: string, other: string) =>
@@ -179,14 +251,34 @@ describe('synchronous subagents', () => {
           turns(req) === 0
             ? {
                 content: [
-                  { type: 'tool_use', id: 'toolu_A', name: 'Task', input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' } },
-                  { type: 'tool_use', id: 'toolu_B', name: 'Agent', input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' } },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_A',
+                    name: 'Task',
+                    input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' },
+                  },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_B',
+                    name: 'Agent',
+                    input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' },
+                  },
                 ],
               }
-            : text(lastToolResults(req).map((r) => resultText(r.content)).join(' + ')),
+            : text(
+                lastToolResults(req)
+                  .map((r) => resultText(r.content))
+                  .join(' + '),
+              ),
         {
-          'SUBA:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: meet('A', 'B') }) : text(resultText(lastToolResults(req)[0].content))),
-          'SUBB:': (req) => (turns(req) === 0 ? toolUse('Bash', { command: meet('B', 'A') }) : text(resultText(lastToolResults(req)[0].content))),
+          'SUBA:': (req) =>
+            turns(req) === 0
+              ? toolUse('Bash', { command: meet('A', 'B') })
+              : text(resultText(lastToolResults(req)[0].content)),
+          'SUBB:': (req) =>
+            turns(req) === 0
+              ? toolUse('Bash', { command: meet('B', 'A') })
+              : text(resultText(lastToolResults(req)[0].content)),
         },
       ),
     );
@@ -196,18 +288,34 @@ describe('synchronous subagents', () => {
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(3);
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(3);
     // Two rows, open at the same time: both started before either ended.
-    const rows = msgs.filter((m) => m.type === 'system' && (m.subtype === 'task_started' || m.subtype === 'task_notification'));
-    expect(rows.map((m) => `${m.subtype}:${m.tool_use_id}`).slice(0, 2).sort()).toEqual(['task_started:toolu_A', 'task_started:toolu_B']);
-    expect(rows.slice(2).map((m) => `${m.status}:${m.tool_use_id}`).sort()).toEqual(['completed:toolu_A', 'completed:toolu_B']);
+    const rows = msgs.filter(
+      (m) => m.type === 'system' && (m.subtype === 'task_started' || m.subtype === 'task_notification'),
+    );
+    expect(
+      rows
+        .map((m) => `${m.subtype}:${m.tool_use_id}`)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['task_started:toolu_A', 'task_started:toolu_B']);
+    expect(
+      rows
+        .slice(2)
+        .map((m) => `${m.status}:${m.tool_use_id}`)
+        .sort(),
+    ).toEqual(['completed:toolu_A', 'completed:toolu_B']);
     expect(new Set(rows.map((m) => m.task_id)).size).toBe(2);
   });
 
   it('an unknown subagent_type is an is_error tool result naming the valid agents; the parent goes on', async () => {
-    api = await startFakeApi([toolUse('Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'), text('ok then')]);
+    api = await startFakeApi([
+      toolUse('Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'),
+      text('ok then'),
+    ]);
     const p = startAgent({ api, args: ARGS });
     const { result, msgs } = await runSession(p, 'try a bad agent');
     expect(result).toMatchObject({ subtype: 'success', result: 'ok then' });
-    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad')!.message.content[0];
+    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad')!.message
+      .content[0];
     expect(tr.is_error).toBe(true);
     expect(tr.content).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore");
   });
@@ -219,8 +327,18 @@ describe('synchronous subagents', () => {
           turns(req) === 0
             ? {
                 content: [
-                  { type: 'tool_use', id: 'toolu_f1', name: 'Task', input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' } },
-                  { type: 'tool_use', id: 'toolu_f2', name: 'Task', input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 } },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_f1',
+                    name: 'Task',
+                    input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' },
+                  },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_f2',
+                    name: 'Task',
+                    input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 },
+                  },
                 ],
               }
             : text('parent survived'),
@@ -234,7 +352,9 @@ describe('synchronous subagents', () => {
     const { result, msgs, exit } = await runSession(p, 'fail twice');
     expect(exit.code).toBe(0);
     expect(result).toMatchObject({ subtype: 'success', result: 'parent survived' });
-    const byId = (id: string) => msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === id)!.message.content[0];
+    const byId = (id: string) =>
+      msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && m.message.content[0].tool_use_id === id)!
+        .message.content[0];
     expect(byId('toolu_f1')).toMatchObject({ is_error: true });
     expect(byId('toolu_f1').content).toContain('subagent request was bad');
     expect(byId('toolu_f2')).toMatchObject({ is_error: true });
@@ -245,15 +365,28 @@ describe('synchronous subagents', () => {
     expect(ends.find((m) => m.tool_use_id === 'toolu_f1')!.summary).toContain('subagent request was bad');
     expect(msgs.filter((m) => m.subtype === 'task_updated').map((m) => m.patch.status)).toEqual(['failed', 'failed']);
     // The subagent's API error reached the host as its own (tagged) assistant message.
-    expect(msgs.some((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_f1' && JSON.stringify(m.message).includes('API Error'))).toBe(true);
+    expect(
+      msgs.some(
+        (m) =>
+          m.type === 'assistant' &&
+          m.parent_tool_use_id === 'toolu_f1' &&
+          JSON.stringify(m.message).includes('API Error'),
+      ),
+    ).toBe(true);
   });
 
   it('interrupt during a synchronous subagent reaches it: its Bash group is killed and the result comes at once', async () => {
     const cwd = tempDir();
     api = await startFakeApi(
-      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 's', prompt: 'SUBSLEEP: go', subagent_type: 'general-purpose' }, 'toolu_s') : text('after')), {
-        'SUBSLEEP:': () => toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }),
-      }),
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse('Task', { description: 's', prompt: 'SUBSLEEP: go', subagent_type: 'general-purpose' }, 'toolu_s')
+            : text('after'),
+        {
+          'SUBSLEEP:': () => toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }),
+        },
+      ),
     );
     const p = startAgent({ api, cwd, args: ARGS });
     p.sendRaw(userLine('sleep in a subagent'));
@@ -271,7 +404,11 @@ describe('synchronous subagents', () => {
     expect((await p.exited).code).toBe(1);
     // Its row ends stopped (task_updated says killed, as the SDK's TaskState does).
     const msgs = p.json();
-    expect(msgs.find((m) => m.subtype === 'task_notification')).toMatchObject({ tool_use_id: 'toolu_s', status: 'stopped', summary: 'Agent "s" was stopped' });
+    expect(msgs.find((m) => m.subtype === 'task_notification')).toMatchObject({
+      tool_use_id: 'toolu_s',
+      status: 'stopped',
+      summary: 'Agent "s" was stopped',
+    });
     expect(msgs.find((m) => m.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
   });
 });
@@ -282,7 +419,11 @@ describe('custom agents', () => {
       routed(
         (req) =>
           turns(req) === 0
-            ? toolUse('Task', { description: 'review', prompt: 'SUBREV: review it', subagent_type: 'reviewer' }, 'toolu_rev')
+            ? toolUse(
+                'Task',
+                { description: 'review', prompt: 'SUBREV: review it', subagent_type: 'reviewer' },
+                'toolu_rev',
+              )
             : text(`parent: ${resultText(lastToolResults(req)[0]?.content)}`),
         { 'SUBREV:': () => text('looks fine') },
       ),
@@ -294,14 +435,23 @@ describe('custom agents', () => {
       request: {
         subtype: 'initialize',
         agents: {
-          reviewer: { description: 'Reviews code carefully', prompt: 'You are the REVIEWER agent.', tools: ['Read', 'Grep', 'NoSuchTool'], model: 'opus' },
+          reviewer: {
+            description: 'Reviews code carefully',
+            prompt: 'You are the REVIEWER agent.',
+            tools: ['Read', 'Grep', 'NoSuchTool'],
+            model: 'opus',
+          },
         },
       },
     });
     await p.waitFor((m) => m.type === 'control_response');
     const { result, msgs } = await runSession(p, 'review please');
     expect(result).toMatchObject({ subtype: 'success', result: 'parent: looks fine' });
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual(['general-purpose', 'Explore', 'reviewer']);
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual([
+      'general-purpose',
+      'Explore',
+      'reviewer',
+    ]);
     const parentReq = api.requests[0];
     const taskTool = parentReq.body.tools.find((t: any) => t.name === 'Task');
     expect(taskTool.description).toContain('- reviewer: Reviews code carefully (Tools: Read, Grep)');
@@ -326,19 +476,36 @@ describe('custom agents', () => {
           turns(req) === 0
             ? {
                 content: [
-                  { type: 'tool_use', id: 'toolu_d', name: 'Task', input: { description: 'd', prompt: 'SUBDOC: go', subagent_type: 'doc-writer' } },
-                  { type: 'tool_use', id: 'toolu_f', name: 'Task', input: { description: 'f', prompt: 'SUBFLAG: go', subagent_type: 'flagged', model: 'inherit' } },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_d',
+                    name: 'Task',
+                    input: { description: 'd', prompt: 'SUBDOC: go', subagent_type: 'doc-writer' },
+                  },
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_f',
+                    name: 'Task',
+                    input: { description: 'f', prompt: 'SUBFLAG: go', subagent_type: 'flagged', model: 'inherit' },
+                  },
                 ],
               }
             : text('both ran'),
         { 'SUBDOC:': () => text('doc done'), 'SUBFLAG:': () => text('flag done') },
       ),
     );
-    const agentsJson = JSON.stringify({ flagged: { description: 'From the flag', prompt: 'You are FLAGGED.', tools: ['Glob'] } });
+    const agentsJson = JSON.stringify({
+      flagged: { description: 'From the flag', prompt: 'You are FLAGGED.', tools: ['Glob'] },
+    });
     const p = startAgent({ api, cwd, args: [...ARGS, '--agents', agentsJson] });
     const { result, msgs } = await runSession(p, 'use custom agents');
     expect(result).toMatchObject({ subtype: 'success', result: 'both ran' });
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual(['general-purpose', 'Explore', 'doc-writer', 'flagged']);
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')!.agents).toEqual([
+      'general-purpose',
+      'Explore',
+      'doc-writer',
+      'flagged',
+    ]);
     const doc = api.requests.find((r) => firstUserText(r).startsWith('SUBDOC:'))!;
     expect(systemText(doc).startsWith('You are the DOC WRITER.\nWrite plainly.')).toBe(true);
     expect(toolNames(doc)).toEqual(['Read', 'Write']);
@@ -347,7 +514,9 @@ describe('custom agents', () => {
     expect(systemText(flag).startsWith('You are FLAGGED.')).toBe(true);
     expect(toolNames(flag)).toEqual(['Glob']);
     expect(flag.body.model).toBe('claude-sonnet-4-5');
-    expect(api.requests[0].body.tools.find((t: any) => t.name === 'Task').description).toContain('- doc-writer: Writes docs: clear, short (Tools: Read, Write)');
+    expect(api.requests[0].body.tools.find((t: any) => t.name === 'Task').description).toContain(
+      '- doc-writer: Writes docs: clear, short (Tools: Read, Write)',
+    );
     expect(p.stderr()).toContain('broken.md: no front matter');
   });
 
@@ -364,12 +533,23 @@ describe('subagent hooks', () => {
   it('SubagentStart and SubagentStop fire with agent_id, agent_type and the transcript path (command hooks from project settings)', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude'), { recursive: true });
-    const hook = (name: string) => [{ matcher: 'Explore', hooks: [{ type: 'command', command: `cat >> ${name}.log; echo >> ${name}.log` }] }];
-    writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStart: hook('start'), SubagentStop: hook('stop') } }));
+    const hook = (name: string) => [
+      { matcher: 'Explore', hooks: [{ type: 'command', command: `cat >> ${name}.log; echo >> ${name}.log` }] },
+    ];
+    writeFileSync(
+      join(cwd, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { SubagentStart: hook('start'), SubagentStop: hook('stop') } }),
+    );
     api = await startFakeApi(
-      routed((req) => (turns(req) === 0 ? toolUse('Task', { description: 'h', prompt: 'SUBHOOK: go', subagent_type: 'Explore' }, 'toolu_h') : text('hooked')), {
-        'SUBHOOK:': () => text('explored'),
-      }),
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse('Task', { description: 'h', prompt: 'SUBHOOK: go', subagent_type: 'Explore' }, 'toolu_h')
+            : text('hooked'),
+        {
+          'SUBHOOK:': () => text('explored'),
+        },
+      ),
     );
     const p = startAgent({ api, cwd, args: ARGS });
     const { result } = await runSession(p, 'run hooks');
@@ -377,7 +557,12 @@ describe('subagent hooks', () => {
     const start = JSON.parse(readFileSync(join(cwd, 'start.log'), 'utf8').trim());
     const stop = JSON.parse(readFileSync(join(cwd, 'stop.log'), 'utf8').trim());
     expect(start).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'Explore' });
-    expect(stop).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore', agent_id: start.agent_id, stop_hook_active: false });
+    expect(stop).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_type: 'Explore',
+      agent_id: start.agent_id,
+      stop_hook_active: false,
+    });
     expect(start.agent_id).toMatch(/^a[0-9a-f]+$/);
     expect(readFileSync(stop.agent_transcript_path, 'utf8')).toContain('explored');
   });

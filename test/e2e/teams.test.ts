@@ -5,9 +5,27 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, lastToolResults, lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
+import {
+  firstUserText,
+  lastToolResults,
+  lastUserText,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { resultsById, resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import {
+  resultsById,
+  resultText,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -35,12 +53,28 @@ describe('agent teams: stdin open', () => {
       const n = turns(req);
       if (who === 'W') {
         if (n === 0) return toolUse('Bash', { command: 'echo working' });
-        if (n === 1) return toolUse('SendMessage', { type: 'message', recipient: 'team-lead', content: 'the answer is 42', summary: 'answer' });
+        if (n === 1)
+          return toolUse('SendMessage', {
+            type: 'message',
+            recipient: 'team-lead',
+            content: 'the answer is 42',
+            summary: 'answer',
+          });
         return text('worker done');
       }
       if (n === 0) return toolUse('TeamCreate', { team_name: 'alpha', description: 'a test team' });
       if (n === 1)
-        return toolUse('Task', { name: 'worker', team_name: 'alpha', description: 'Compute', prompt: 'W: compute the answer', subagent_type: 'general-purpose' }, 'toolu_spawn');
+        return toolUse(
+          'Task',
+          {
+            name: 'worker',
+            team_name: 'alpha',
+            description: 'Compute',
+            prompt: 'W: compute the answer',
+            subagent_type: 'general-purpose',
+          },
+          'toolu_spawn',
+        );
       if (n === 2) return text('dispatched');
       if (isShutdownTurn(req)) return text('wrapping up');
       const last = lastUserText(req);
@@ -60,19 +94,31 @@ describe('agent teams: stdin open', () => {
     expect(cfg).toMatchObject({ name: 'alpha', description: 'a test team', leadAgentId: 'team-lead@alpha' });
     expect(cfg.members).toEqual([expect.objectContaining({ name: 'worker', agentType: 'general-purpose' })]);
     const inbox = JSON.parse(readFileSync(join(dir, 'inboxes', 'team-lead.json'), 'utf8'));
-    expect(inbox).toContainEqual(expect.objectContaining({ from: 'worker', text: 'the answer is 42', summary: 'answer', read: true }));
+    expect(inbox).toContainEqual(
+      expect.objectContaining({ from: 'worker', text: 'the answer is 42', summary: 'answer', read: true }),
+    );
 
     // The teammate's own messages are tagged with the tool_use that spawned it.
     await waitIdle(join(dir, 'config.json'), 'worker');
     // Its last message may still be on its way through stdout when the config file says idle.
-    await p.waitFor((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_spawn' && JSON.stringify(m.message.content).includes('worker done'));
+    await p.waitFor(
+      (m) =>
+        m.type === 'assistant' &&
+        m.parent_tool_use_id === 'toolu_spawn' &&
+        JSON.stringify(m.message.content).includes('worker done'),
+    );
     const msgs = p.json();
     const workerAssistant = msgs.filter((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_spawn');
     expect(workerAssistant.length).toBeGreaterThanOrEqual(3);
-    expect(msgs.find((m) => m.subtype === 'task_started')).toMatchObject({ tool_use_id: 'toolu_spawn', task_type: 'in_process_teammate' });
+    expect(msgs.find((m) => m.subtype === 'task_started')).toMatchObject({
+      tool_use_id: 'toolu_spawn',
+      task_type: 'in_process_teammate',
+    });
     // What the lead read: the teammate's words inside a <teammate-message>.
     const leadSaw = api.requests.map(lastUserText).find((t) => t.includes('the answer is 42'))!;
-    expect(leadSaw).toMatch(/<teammate-message teammate_id="worker" summary="answer">\nthe answer is 42\n<\/teammate-message>/);
+    expect(leadSaw).toMatch(
+      /<teammate-message teammate_id="worker" summary="answer">\nthe answer is 42\n<\/teammate-message>/,
+    );
 
     // The worker is idle: EOF gives the lead its wrap-up turn, then the worker ends.
     p.endInput();
@@ -91,7 +137,12 @@ function spawnTurn(names: string[], prefix: string, tool = 'Agent'): ScriptedRep
       type: 'tool_use' as const,
       id: `toolu_spawn_${name}`,
       name: tool,
-      input: { name, description: `Work as ${name}`, prompt: `${prefix}: you are ${name}`, subagent_type: 'general-purpose' },
+      input: {
+        name,
+        description: `Work as ${name}`,
+        prompt: `${prefix}: you are ${name}`,
+        subagent_type: 'general-purpose',
+      },
     })),
   };
 }
@@ -127,8 +178,14 @@ describe('agent teams: the shutdown handshake', () => {
         if (lastToolResults(req).length) return text('ok');
         const id = /"requestId":"([^"]+)"/.exec(last)?.[1];
         if (id && !last.includes('second'))
-          return toolUse('SendMessage', { type: 'shutdown_response', request_id: id, approve: false, content: 'still writing the report' });
-        if (id) return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: id, approve: true } });
+          return toolUse('SendMessage', {
+            type: 'shutdown_response',
+            request_id: id,
+            approve: false,
+            content: 'still writing the report',
+          });
+        if (id)
+          return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: id, approve: true } });
         return text('ok');
       }
       Object.assign(results, resultsById(req));
@@ -139,7 +196,8 @@ describe('agent teams: the shutdown handshake', () => {
       if (n === 4) return text('asked');
       if (lastToolResults(req).length) return text(results.toolu_del2 ? 'team deleted' : 'noted');
       leadSaw.push(last);
-      if (last.includes('shutdown_rejected')) return toolUse('SendMessage', { to: 'worker', message: { type: 'shutdown_request', reason: 'second' } });
+      if (last.includes('shutdown_rejected'))
+        return toolUse('SendMessage', { to: 'worker', message: { type: 'shutdown_request', reason: 'second' } });
       if (last.includes('shutdown_approved')) return toolUse('TeamDelete', {}, 'toolu_del2');
       return text('noted');
     });
@@ -168,7 +226,8 @@ describe('agent teams: the host closes stdin while teammates work', () => {
       const n = turns(req);
       if (who === 'worker') {
         if (n === 0) return toolUse('Bash', { command: 'sleep 2; echo slept' });
-        if (n === 1) return toolUse('SendMessage', { to: 'team-lead', message: 'findings: 17 files', summary: 'findings' });
+        if (n === 1)
+          return toolUse('SendMessage', { to: 'team-lead', message: 'findings: 17 files', summary: 'findings' });
         return text('worker finished');
       }
       if (n === 0) return spawnTurn(['worker'], 'C');
@@ -191,7 +250,12 @@ describe('agent teams: the host closes stdin while teammates work', () => {
     expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
     // The worker's whole run was seen: its command's output, its last words, and its end.
     const msgs = p.json();
-    const bashOut = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === 'toolu_spawn_worker' && m.tool_use_result?.stdout?.includes('slept'));
+    const bashOut = msgs.find(
+      (m) =>
+        m.type === 'user' &&
+        m.parent_tool_use_id === 'toolu_spawn_worker' &&
+        m.tool_use_result?.stdout?.includes('slept'),
+    );
     expect(bashOut).toBeDefined();
     const note = msgs.find((m) => m.subtype === 'task_notification')!;
     expect(note).toMatchObject({ tool_use_id: 'toolu_spawn_worker', status: 'completed' });
@@ -204,7 +268,13 @@ describe('agent teams: the host closes stdin while teammates work', () => {
       const who = memberOf(req);
       const n = turns(req);
       if (who === 'slow') {
-        if (n === 0) return { content: [{ type: 'text', text: 'starting the long job' }, { type: 'tool_use', name: 'Bash', input: { command: `sleep ${marker}` } }] };
+        if (n === 0)
+          return {
+            content: [
+              { type: 'text', text: 'starting the long job' },
+              { type: 'tool_use', name: 'Bash', input: { command: `sleep ${marker}` } },
+            ],
+          };
         return text('never reached');
       }
       if (n === 0) return spawnTurn(['slow'], 'D');
@@ -230,7 +300,7 @@ describe('agent teams: the host closes stdin while teammates work', () => {
   });
 });
 
-describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessage {to})', () => {
+describe("agent teams: today's spelling (Agent with name, ListAgents, SendMessage {to})", () => {
   it('two named agents run in parallel, ListAgents lists them, SendMessage {to} reaches the lead; TeamCreate is not offered without the flag', async () => {
     // Side by side shown by order, not by wall clock: each teammate's command marks its start, then
     // waits (up to 8 s) for the other's mark; run one after the other, the first would give up alone.
@@ -261,7 +331,11 @@ describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessa
     p.sendRaw(userLine('two teammates'));
     await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
     // Both messages reach the lead (in one turn or two).
-    const seen = () => api!.requests.filter((r) => !memberOf(r)).map(lastUserText).join('\n');
+    const seen = () =>
+      api!.requests
+        .filter((r) => !memberOf(r))
+        .map(lastUserText)
+        .join('\n');
     expect(await waitUntil(() => seen().includes('alice done') && seen().includes('bob done'), 10_000)).toBe(true);
     expect(seen()).toMatch(/<teammate-message teammate_id="alice" summary="alice report">/);
     // The two commands ran side by side, not one after the other.
@@ -278,14 +352,16 @@ describe('agent teams: today\'s spelling (Agent with name, ListAgents, SendMessa
 });
 
 describe('agent teams: interrupt and signals with live teammates', () => {
-  const slowTeam = (marker: string) => (req: RecordedRequest): ScriptedReply => {
-    const who = memberOf(req);
-    const n = turns(req);
-    if (who) return n === 0 ? toolUse('Bash', { command: `sleep ${marker}` }) : text('never');
-    if (n === 0) return spawnTurn(['one', 'two'], 'G');
-    if (n === 1) return text('dispatched');
-    return text('after');
-  };
+  const slowTeam =
+    (marker: string) =>
+    (req: RecordedRequest): ScriptedReply => {
+      const who = memberOf(req);
+      const n = turns(req);
+      if (who) return n === 0 ? toolUse('Bash', { command: `sleep ${marker}` }) : text('never');
+      if (n === 0) return spawnTurn(['one', 'two'], 'G');
+      if (n === 1) return text('dispatched');
+      return text('after');
+    };
 
   it('interrupt stops every working teammate mid-tool; each is reported stopped and its command is gone', async () => {
     const marker = `32.${Math.floor(Math.random() * 1e6)}`;
@@ -296,7 +372,12 @@ describe('agent teams: interrupt and signals with live teammates', () => {
     expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 2, 5000)).toBe(true);
     p.send({ type: 'control_request', request_id: 'int1', request: { subtype: 'interrupt' } });
     await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === 'int1');
-    expect(await waitUntil(() => p.json().filter((m) => m.subtype === 'task_notification' && m.status === 'stopped').length === 2, 5000)).toBe(true);
+    expect(
+      await waitUntil(
+        () => p.json().filter((m) => m.subtype === 'task_notification' && m.status === 'stopped').length === 2,
+        5000,
+      ),
+    ).toBe(true);
     expect(await waitUntil(() => processesWith(`sleep ${marker}`).length === 0, 3000)).toBe(true);
     p.endInput();
     expect((await p.exited).code).toBe(0);
@@ -341,14 +422,15 @@ describe('agent teams: limits and TaskStop reach teammates', () => {
     const p = startAgent({ api, args: [...ARGS, '--max-budget-usd', '5'] });
     p.sendRaw(userLine('spend'));
     await p.waitFor((m) => m.type === 'result' && m.result === 'dispatched');
-    const leadTold = () => api!.requests.some((r) => !memberOf(r) && lastUserText(r).includes('Reached maximum budget'));
+    const leadTold = () =>
+      api!.requests.some((r) => !memberOf(r) && lastUserText(r).includes('Reached maximum budget'));
     expect(await waitUntil(leadTold, 10_000)).toBe(true);
     expect(mateCalls).toBe(1);
     p.endInput();
     await p.exited;
   });
 
-  it('TaskStop takes a teammate\'s name and stops it mid-tool', async () => {
+  it("TaskStop takes a teammate's name and stops it mid-tool", async () => {
     const marker = `34.${Math.floor(Math.random() * 1e6)}`;
     let stopResult: { text: string; isError: boolean } | undefined;
     api = await startFakeApi((req): ScriptedReply => {
@@ -392,8 +474,16 @@ describe('agent teams: mailboxes', () => {
         if (n === 0)
           return {
             content: Array.from({ length: N }, (_, i) => [
-              { type: 'tool_use' as const, name: 'SendMessage', input: { to: other, message: `${who}->${other} #${i}` } },
-              { type: 'tool_use' as const, name: 'SendMessage', input: { type: 'message', recipient: 'team-lead', content: `${who}->lead #${i}` } },
+              {
+                type: 'tool_use' as const,
+                name: 'SendMessage',
+                input: { to: other, message: `${who}->${other} #${i}` },
+              },
+              {
+                type: 'tool_use' as const,
+                name: 'SendMessage',
+                input: { type: 'message', recipient: 'team-lead', content: `${who}->lead #${i}` },
+              },
             ]).flat(),
           };
         return text(`${who} sent all`);
@@ -421,14 +511,16 @@ describe('agent teams: mailboxes', () => {
       want('bob', 'alice').every((t) => texts('alice').includes(t));
     expect(await waitUntil(complete, 10_000)).toBe(true);
     // Every tool call said it was delivered; no stray temp or lock file is left.
-    const sendResults = () => p.json().filter((m) => m.type === 'user' && m.parent_tool_use_id && m.tool_use_result?.routing);
+    const sendResults = () =>
+      p.json().filter((m) => m.type === 'user' && m.parent_tool_use_id && m.tool_use_result?.routing);
     expect(await waitUntil(() => sendResults().length === 4 * N, 5000)).toBe(true);
     const sends = sendResults();
     expect(sends.every((m) => m.message.content[0].is_error !== true)).toBe(true);
     p.endInput();
     expect((await p.exited).code).toBe(0);
     const { readdirSync } = await import('node:fs');
-    if (existsSync(inboxes)) expect(readdirSync(inboxes).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
+    if (existsSync(inboxes))
+      expect(readdirSync(inboxes).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
   });
 
   it('a corrupted inbox is reported and set aside, the session goes on; a message that cannot be written is a failed SendMessage', async () => {
@@ -440,7 +532,10 @@ describe('agent teams: mailboxes', () => {
       const n = turns(req);
       if (who === 'worker') {
         // Half-written JSON in the lead's inbox, as a writer that died mid-write leaves it.
-        if (n === 0) return toolUse('Bash', { command: `mkdir -p ${inboxes} && printf '[{"from": "x", "te' > ${join(inboxes, 'team-lead.json')}` });
+        if (n === 0)
+          return toolUse('Bash', {
+            command: `mkdir -p ${inboxes} && printf '[{"from": "x", "te' > ${join(inboxes, 'team-lead.json')}`,
+          });
         if (n === 1) return toolUse('SendMessage', { to: 'team-lead', message: 'after the corruption' });
         return text('worker done');
       }
@@ -452,7 +547,8 @@ describe('agent teams: mailboxes', () => {
         failedSend = results.toolu_failsend;
         return text('the send failed');
       }
-      if (lastUserText(req).endsWith('message the worker')) return toolUse('SendMessage', { to: 'worker', message: 'hi' }, 'toolu_failsend');
+      if (lastUserText(req).endsWith('message the worker'))
+        return toolUse('SendMessage', { to: 'worker', message: 'hi' }, 'toolu_failsend');
       if (lastUserText(req).includes('after the corruption')) return text('lead still works');
       return text('ok');
     });

@@ -19,7 +19,8 @@ const many = (extra: Record<string, unknown> = {}) => ({ command: process.execPa
 const config = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
 const toolNames = (req: RecordedRequest) => ((req.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
 const stripMarks = (tools: Array<Record<string, unknown>>) => tools.map(({ cache_control: _c, ...t }) => t);
-const init = (r: { json: () => Array<Record<string, any>> }) => r.json().find((m) => m.type === 'system' && m.subtype === 'init')!;
+const init = (r: { json: () => Array<Record<string, any>> }) =>
+  r.json().find((m) => m.type === 'system' && m.subtype === 'init')!;
 
 describe('ToolSearch and deferred MCP tools', () => {
   it('200 MCP tools: the first request is small, ToolSearch finds one, the next request offers it, and it is called', async () => {
@@ -28,7 +29,11 @@ describe('ToolSearch and deferred MCP tools', () => {
       toolUse('mcp__many__weather_forecast', { city: 'Oslo' }, 'toolu_weather'),
       text('It will rain in Oslo.'),
     ]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', config({ many: many() }), '--allowedTools', 'mcp__many'], input: userLine('weather in Oslo?') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', config({ many: many() }), '--allowedTools', 'mcp__many'],
+      input: userLine('weather in Oslo?'),
+    });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(3);
     const [first, second, third] = api.requests;
@@ -55,7 +60,10 @@ describe('ToolSearch and deferred MCP tools', () => {
     expect(toolNames(second).at(-1)).toBe('mcp__many__weather_forecast');
     expect(stripMarks(second.body.tools).slice(0, first.body.tools.length)).toEqual(stripMarks(first.body.tools));
     const searchResult = r.json().find((m) => m.type === 'user' && m.tool_use_result?.matches);
-    expect(searchResult?.tool_use_result).toMatchObject({ matches: expect.arrayContaining(['mcp__many__weather_forecast']), total_deferred_tools: 200 });
+    expect(searchResult?.tool_use_result).toMatchObject({
+      matches: expect.arrayContaining(['mcp__many__weather_forecast']),
+      total_deferred_tools: 200,
+    });
 
     // 3. The loaded tool ran on the real server; the reminder is not sent again.
     const [called] = lastToolResults(third);
@@ -66,7 +74,12 @@ describe('ToolSearch and deferred MCP tools', () => {
 
   it('ENABLE_TOOL_SEARCH=false offers all 200 tools and no ToolSearch; a bad value stops the start', async () => {
     api = await startFakeApi([text('ok')]);
-    const r = await runAgent({ api, env: { ENABLE_TOOL_SEARCH: 'false' }, args: [...STREAM_ARGS, '--mcp-config', config({ many: many() })], input: userLine('hi') });
+    const r = await runAgent({
+      api,
+      env: { ENABLE_TOOL_SEARCH: 'false' },
+      args: [...STREAM_ARGS, '--mcp-config', config({ many: many() })],
+      input: userLine('hi'),
+    });
     expect(r.code).toBe(0);
     expect(toolNames(api.requests[0]).filter((n) => n.startsWith('mcp__many__'))).toHaveLength(200);
     expect(toolNames(api.requests[0])).not.toContain('ToolSearch');
@@ -85,11 +98,23 @@ describe('ToolSearch and deferred MCP tools', () => {
       toolUse('mcp__calc__add', { a: 2, b: 3 }, 'toolu_add'),
       text('5'),
     ]);
-    const servers = { calc: { command: process.execPath, args: [CALC] }, many: many({ env: { MCP_MANY_COUNT: '3' }, alwaysLoad: true }) };
-    const r = await runAgent({ api, env: { ENABLE_TOOL_SEARCH: 'true' }, args: [...STREAM_ARGS, '--mcp-config', config(servers), '--allowedTools', 'mcp__calc'], input: userLine('add') });
+    const servers = {
+      calc: { command: process.execPath, args: [CALC] },
+      many: many({ env: { MCP_MANY_COUNT: '3' }, alwaysLoad: true }),
+    };
+    const r = await runAgent({
+      api,
+      env: { ENABLE_TOOL_SEARCH: 'true' },
+      args: [...STREAM_ARGS, '--mcp-config', config(servers), '--allowedTools', 'mcp__calc'],
+      input: userLine('add'),
+    });
     expect(r.code).toBe(0);
     const [first, second, third] = api.requests;
-    expect(toolNames(first).filter((n) => n.startsWith('mcp__'))).toEqual(['mcp__many__weather_forecast', 'mcp__many__billing_list_records_1', 'mcp__many__tickets_list_records_2']);
+    expect(toolNames(first).filter((n) => n.startsWith('mcp__'))).toEqual([
+      'mcp__many__weather_forecast',
+      'mcp__many__billing_list_records_1',
+      'mcp__many__tickets_list_records_2',
+    ]);
     expect(firstUserText(first)).toContain('mcp__calc__add');
     expect(firstUserText(first)).not.toContain('mcp__many__weather_forecast');
     const selected = resultText(lastToolResults(second)[0].content);
@@ -104,7 +129,13 @@ describe('ToolSearch and deferred MCP tools', () => {
     const r = await runAgent({
       api,
       env: { ENABLE_TOOL_SEARCH: 'true' },
-      args: [...STREAM_ARGS, '--mcp-config', config({ calc: { command: process.execPath, args: [CALC] } }), '--allowedTools', 'mcp__calc'],
+      args: [
+        ...STREAM_ARGS,
+        '--mcp-config',
+        config({ calc: { command: process.execPath, args: [CALC] } }),
+        '--allowedTools',
+        'mcp__calc',
+      ],
       input: userLine('add'),
     });
     expect(r.code).toBe(0);
@@ -115,7 +146,11 @@ describe('ToolSearch and deferred MCP tools', () => {
 
   it('below the threshold (auto) nothing is deferred and ToolSearch is not offered', async () => {
     api = await startFakeApi([text('ok')]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS, '--mcp-config', config({ calc: { command: process.execPath, args: [CALC] } })], input: userLine('hi') });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--mcp-config', config({ calc: { command: process.execPath, args: [CALC] } })],
+      input: userLine('hi'),
+    });
     expect(r.code).toBe(0);
     expect(toolNames(api.requests[0])).toContain('mcp__calc__add');
     expect(toolNames(api.requests[0])).not.toContain('ToolSearch');

@@ -23,7 +23,15 @@ export function startTty(apiUrl: string, args: string[], cwd: string, env: Recor
   const cmd = [AGENT_BIN, ...args].map(quote).join(' ');
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd,
-    env: { ...process.env, TERM: 'xterm', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: apiUrl, AGENT_MAX_RETRIES: '0', CLAUDE_CONFIG_DIR: tempDir('agent-config-'), ...env },
+    env: {
+      ...process.env,
+      TERM: 'xterm',
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: apiUrl,
+      AGENT_MAX_RETRIES: '0',
+      CLAUDE_CONFIG_DIR: tempDir('agent-config-'),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
@@ -55,6 +63,6 @@ export function startTty(apiUrl: string, args: string[], cwd: string, env: Recor
 /** After the prompt `> ` shows, type one line. Returns the screen position after the prompt. */
 export async function submit(t: Tty, line: string, from: number): Promise<number> {
   const at = await t.waitFor(/^> $|\n> /m, from);
-  t.type(line + '\r');
+  t.type(`${line}\r`);
   return at;
 }

@@ -16,7 +16,12 @@ afterEach(async () => {
   api = undefined;
 });
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
 }
@@ -31,7 +36,8 @@ function repo(): string {
   return dir;
 }
 
-const results = (r: { json: () => Array<Record<string, any>> }) => r.json().filter((m) => m.type === 'user' && m.tool_use_result !== undefined);
+const results = (r: { json: () => Array<Record<string, any>> }) =>
+  r.json().filter((m) => m.type === 'user' && m.tool_use_result !== undefined);
 const toolResult = (i: number) => lastToolResults(api!.requests[i])[0];
 
 describe('EnterWorktree / ExitWorktree', () => {
@@ -75,7 +81,11 @@ describe('EnterWorktree / ExitWorktree', () => {
     expect(resultText(refused.content)).toContain('discard_changes: true');
     // keep: back in the main checkout, the worktree and branch left.
     expect(resultText(toolResult(5).content)).toContain(`it is kept at ${wt} on branch worktree-feat`);
-    expect(results(r).find((m) => m.tool_use_result?.action === 'keep')?.tool_use_result).toMatchObject({ originalCwd: dir, worktreePath: wt, worktreeBranch: 'worktree-feat' });
+    expect(results(r).find((m) => m.tool_use_result?.action === 'keep')?.tool_use_result).toMatchObject({
+      originalCwd: dir,
+      worktreePath: wt,
+      worktreeBranch: 'worktree-feat',
+    });
     expect(resultText(toolResult(6).content).trim()).toBe(dir);
     expect(existsSync(join(wt, 'new.txt'))).toBe(true);
     expect(git(dir, 'branch', '--list', 'worktree-feat')).toContain('worktree-feat');
@@ -94,16 +104,28 @@ describe('EnterWorktree / ExitWorktree', () => {
       toolUse('ExitWorktree', { action: 'remove', discard_changes: true }, 'x2'),
       text('done'),
     ]);
-    const r = await runAgent({ api, cwd: dir, env: GIT_ENV, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd: dir,
+      env: GIT_ENV,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     const first = results(r)[0].tool_use_result;
     expect(first.worktreePath).toMatch(/\/\.claude\/worktrees\/wt-[0-9a-f]{8}$/);
     expect(toolResult(2).is_error).toBe(true);
     expect(resultText(toolResult(2).content)).toContain('A worktree is already active');
-    expect(resultText(toolResult(3).content)).toContain(`Removed the worktree at ${first.worktreePath} and its branch ${first.worktreeBranch}`);
+    expect(resultText(toolResult(3).content)).toContain(
+      `Removed the worktree at ${first.worktreePath} and its branch ${first.worktreeBranch}`,
+    );
     expect(existsSync(first.worktreePath)).toBe(false);
     expect(resultText(toolResult(6).content)).toContain('1 commit not on the base discarded');
-    expect(results(r).at(-1)?.tool_use_result).toMatchObject({ action: 'remove', discardedFiles: 0, discardedCommits: 1 });
+    expect(results(r).at(-1)?.tool_use_result).toMatchObject({
+      action: 'remove',
+      discardedFiles: 0,
+      discardedCommits: 1,
+    });
     expect(git(dir, 'branch', '--list', 'worktree-*')).toBe('');
     expect(readdirSync(join(dir, '.claude', 'worktrees'))).toEqual([]);
   }, 30_000);
@@ -118,7 +140,12 @@ describe('EnterWorktree / ExitWorktree', () => {
       toolUse('EnterWorktree', { name: '../escape' }, 'e2'),
       text('ok'),
     ]);
-    const r = await runAgent({ api, cwd: dir, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd: dir,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(6); // no subagent request in between
     expect(toolResult(1).is_error).toBe(true);
@@ -143,7 +170,13 @@ describe('Agent isolation: "worktree"', () => {
       text('nothing to change'),
       text('done'),
     ]);
-    const r = await runAgent({ api, cwd: dir, env: GIT_ENV, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd: dir,
+      env: GIT_ENV,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(7);
     // The session's directory is not the subagent's to move: no worktree tools on offer.
@@ -161,7 +194,11 @@ describe('Agent isolation: "worktree"', () => {
     expect(kept).toContain('I changed sub.txt');
     expect(kept).toContain(`are kept in the worktree ${subPwd} on branch worktree-agent-`);
     const agentResults = results(r).filter((m) => m.tool_use_result?.agentType);
-    expect(agentResults[0].tool_use_result).toMatchObject({ status: 'completed', worktreePath: subPwd, worktreeBranch: expect.stringMatching(/^worktree-agent-/) });
+    expect(agentResults[0].tool_use_result).toMatchObject({
+      status: 'completed',
+      worktreePath: subPwd,
+      worktreeBranch: expect.stringMatching(/^worktree-agent-/),
+    });
     // The second changed nothing: its worktree and branch are gone, and nothing is reported.
     const secondPwd = resultText(lastToolResults(api.requests[5])[0].content).trim();
     expect(secondPwd).not.toBe(subPwd);
@@ -177,13 +214,26 @@ describe('Agent isolation: "worktree"', () => {
       const sub = firstUserText(req) === 'bg work';
       const t = (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
       if (sub) return t === 0 ? toolUse('Bash', { command: 'echo bg > bg.txt' }) : text('bg done');
-      if (t === 0) return toolUse('Agent', { description: 'bg', prompt: 'bg work', isolation: 'worktree', run_in_background: true }, 'abg');
+      if (t === 0)
+        return toolUse(
+          'Agent',
+          { description: 'bg', prompt: 'bg work', isolation: 'worktree', run_in_background: true },
+          'abg',
+        );
       return text(lastUserText(req).includes('<task-notification>') ? 'noted' : 'waiting');
     });
-    const r = await runAgent({ api, cwd: dir, env: GIT_ENV, args: [...STREAM_ARGS, '--dangerously-skip-permissions'], input: userLine('go') });
+    const r = await runAgent({
+      api,
+      cwd: dir,
+      env: GIT_ENV,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      input: userLine('go'),
+    });
     expect(r.code).toBe(0);
     const notified = api.requests.map(lastUserText).find((t) => t.includes('<task-notification>'));
-    expect(notified).toMatch(/are kept in the worktree .*\/\.claude\/worktrees\/agent-[0-9a-f]{8} on branch worktree-agent-/);
+    expect(notified).toMatch(
+      /are kept in the worktree .*\/\.claude\/worktrees\/agent-[0-9a-f]{8} on branch worktree-agent-/,
+    );
     const kept = readdirSync(join(dir, '.claude', 'worktrees'));
     expect(kept).toHaveLength(1);
     expect(existsSync(join(dir, '.claude', 'worktrees', kept[0], 'bg.txt'))).toBe(true);

@@ -28,14 +28,16 @@ try {
 if (!Array.isArray(script)) usage(`${file}: the script must be a JSON array of replies`);
 
 const api = await startFakeApi(script, { port });
-process.stdout.write(JSON.stringify({ url: api.url }) + '\n');
+process.stdout.write(`${JSON.stringify({ url: api.url })}\n`);
 
 // Log each request on stderr so a person can follow along; stdout stays one line.
 let seen = 0;
 const timer = setInterval(() => {
   for (; seen < api.requests.length; seen++) {
     const r = api.requests[seen];
-    process.stderr.write(`fake-api: #${seen + 1} ${r.path} model=${r.body?.model ?? '?'} messages=${r.body?.messages?.length ?? '?'}\n`);
+    process.stderr.write(
+      `fake-api: #${seen + 1} ${r.path} model=${r.body?.model ?? '?'} messages=${r.body?.messages?.length ?? '?'}\n`,
+    );
   }
 }, 200);
 

@@ -46,7 +46,8 @@ function segmentsOf(body: any): Segment[] {
   if (typeof body.system === 'string') push({ type: 'text', text: body.system }, 'system');
   else if (Array.isArray(body.system)) body.system.forEach((b: any, i: number) => push(b, `system.${i}`));
   (Array.isArray(body.messages) ? body.messages : []).forEach((m: any, i: number) => {
-    const blocks = typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m?.content) ? m.content : [];
+    const blocks =
+      typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m?.content) ? m.content : [];
     blocks.forEach((b: any, j: number) => push(b, `messages.${i}.content.${j}`, { role: m?.role }));
   });
   return out;
@@ -68,7 +69,9 @@ export class PromptCacheSim {
     const segments = segmentsOf(body);
     const breakpoints = segments.filter((s) => s.breakpoint).length;
     if (breakpoints > MAX_BREAKPOINTS)
-      throw new CacheRequestError(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`);
+      throw new CacheRequestError(
+        `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,
+      );
 
     // Reads are looked up from breakpoints: nothing after the last one can be read.
     let lastBreakpoint = -1;
@@ -92,6 +95,10 @@ export class PromptCacheSim {
     }
     for (const [h, t] of writes) this.stored.set(h, t);
     const creation = Math.max(0, writeEnd - read);
-    return { input_tokens: total - read - creation, cache_read_input_tokens: read, cache_creation_input_tokens: creation };
+    return {
+      input_tokens: total - read - creation,
+      cache_read_input_tokens: read,
+      cache_creation_input_tokens: creation,
+    };
   }
 }

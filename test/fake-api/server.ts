@@ -16,7 +16,11 @@ export type ScriptedBlock =
   /** The API's own web search call (only when the request offers the web_search server tool). */
   | { type: 'server_tool_use'; id: string; name: 'web_search'; input: { query: string } }
   /** Its results (or `{error_code}`); the API sends the whole block at once, no deltas. */
-  | { type: 'web_search_tool_result'; tool_use_id: string; content: WebSearchHit[] | { type: 'web_search_tool_result_error'; error_code: string } };
+  | {
+      type: 'web_search_tool_result';
+      tool_use_id: string;
+      content: WebSearchHit[] | { type: 'web_search_tool_result_error'; error_code: string };
+    };
 
 export interface WebSearchHit {
   type: 'web_search_result';
@@ -112,11 +116,25 @@ export function text(t: string, extra: { usage?: ScriptedUsage; stop_reason?: St
  * A reply that searched the web: the server_tool_use block, its results, then the model's text,
  * as the API answers a request that offers the web_search server tool.
  */
-export function webSearch(query: string, hits: Array<{ title: string; url: string }>, answer: string, id = randomId('srvtoolu_')): ScriptedReply {
+export function webSearch(
+  query: string,
+  hits: Array<{ title: string; url: string }>,
+  answer: string,
+  id = randomId('srvtoolu_'),
+): ScriptedReply {
   return {
     content: [
       { type: 'server_tool_use', id, name: 'web_search', input: { query } },
-      { type: 'web_search_tool_result', tool_use_id: id, content: hits.map((h) => ({ type: 'web_search_result', ...h, encrypted_content: randomId('enc_'), page_age: '1 day ago' })) },
+      {
+        type: 'web_search_tool_result',
+        tool_use_id: id,
+        content: hits.map((h) => ({
+          type: 'web_search_result',
+          ...h,
+          encrypted_content: randomId('enc_'),
+          page_age: '1 day ago',
+        })),
+      },
       { type: 'text', text: answer },
     ],
   };
@@ -161,7 +179,9 @@ export function systemText(req: RecordedRequest): string {
 }
 
 /** The tool_result blocks of the latest user message. */
-export function lastToolResults(req: RecordedRequest): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
+export function lastToolResults(
+  req: RecordedRequest,
+): Array<{ tool_use_id: string; content: unknown; is_error?: boolean }> {
   const messages: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
   const last = messages[messages.length - 1];
   if (last?.role !== 'user' || !Array.isArray(last.content)) return [];
@@ -170,8 +190,10 @@ export function lastToolResults(req: RecordedRequest): Array<{ tool_use_id: stri
 
 // ---- the server ----
 
-type CacheBill = Pick<Required<Omit<ScriptedUsage, 'web_search_requests'>>, 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
-
+type CacheBill = Pick<
+  Required<Omit<ScriptedUsage, 'web_search_requests'>>,
+  'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'
+>;
 
 function randomId(prefix: string): string {
   return prefix + randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
@@ -228,7 +250,11 @@ function toApiBlock(block: ScriptedBlock): ApiBlock {
       };
     }
     case 'redacted_thinking':
-      return { start: { type: 'redacted_thinking', data: block.data }, deltas: [], final: { type: 'redacted_thinking', data: block.data } };
+      return {
+        start: { type: 'redacted_thinking', data: block.data },
+        deltas: [],
+        final: { type: 'redacted_thinking', data: block.data },
+      };
     case 'tool_use': {
       const id = block.id ?? randomId('toolu_');
       const json = JSON.stringify(block.input ?? {});
@@ -279,8 +305,9 @@ function invalidTaskBudget(body: any, betaHeader: string | string[] | undefined)
   const betas = (Array.isArray(betaHeader) ? betaHeader.join(',') : (betaHeader ?? '')).split(',').map((b) => b.trim());
   if (!betas.includes('task-budgets-2026-03-13'))
     return 'output_config.task_budget: task budgets require the beta header task-budgets-2026-03-13';
-  if (tb?.type !== 'tokens') return 'output_config.task_budget.type: Input should be \'tokens\'';
-  if (!Number.isInteger(tb.total) || tb.total <= 0) return 'output_config.task_budget.total: Input should be a positive integer';
+  if (tb?.type !== 'tokens') return "output_config.task_budget.type: Input should be 'tokens'";
+  if (!Number.isInteger(tb.total) || tb.total <= 0)
+    return 'output_config.task_budget.total: Input should be a positive integer';
   return null;
 }
 
@@ -348,9 +375,17 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     startSse(res);
     const usage = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     writeEvent(res, 'message_start', { type: 'message_start', message: baseMessage(model, usage) });
-    writeEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    writeEvent(res, 'content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    });
     for (const t of split(afterText, 3)) {
-      writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } });
+      writeEvent(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: t },
+      });
     }
     // Let the bytes reach the client before the fault, so it really is "mid-reply".
     await new Promise<void>((r) => res.write('', () => r()));
@@ -377,7 +412,9 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
         return;
       }
       await streamPartialText(res, model, reply.malformed.afterText ?? '');
-      res.write('event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated\n\n');
+      res.write(
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated\n\n',
+      );
       res.end();
       return;
     }
@@ -395,19 +432,31 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
       input_tokens: scripted ? reply.usage!.input_tokens! : billed.input_tokens,
       output_tokens: reply.usage?.output_tokens ?? 5,
       cache_read_input_tokens: scripted ? (reply.usage?.cache_read_input_tokens ?? 0) : billed.cache_read_input_tokens,
-      cache_creation_input_tokens: scripted ? (reply.usage?.cache_creation_input_tokens ?? 0) : billed.cache_creation_input_tokens,
+      cache_creation_input_tokens: scripted
+        ? (reply.usage?.cache_creation_input_tokens ?? 0)
+        : billed.cache_creation_input_tokens,
     };
     // The API searches only when the request offers the server tool; a script that says otherwise is a test bug.
     const searches = reply.content.filter((b) => b.type === 'server_tool_use').length;
-    const offered = Array.isArray(req.body.tools) && req.body.tools.some((t: any) => typeof t?.type === 'string' && t.type.startsWith('web_search_'));
+    const offered =
+      Array.isArray(req.body.tools) &&
+      req.body.tools.some((t: any) => typeof t?.type === 'string' && t.type.startsWith('web_search_'));
     if (searches && !offered) {
-      sendJson(res, 400, errorBody('invalid_request_error', 'fake API: the script answers with web search blocks, but the request does not offer the web_search tool'));
+      sendJson(
+        res,
+        400,
+        errorBody(
+          'invalid_request_error',
+          'fake API: the script answers with web search blocks, but the request does not offer the web_search tool',
+        ),
+      );
       return;
     }
     const webSearchRequests = reply.usage?.web_search_requests ?? searches;
     const serverToolUse = webSearchRequests ? { server_tool_use: { web_search_requests: webSearchRequests } } : {};
     const blocks = reply.content.map(toApiBlock);
-    const stopReason = reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    const stopReason =
+      reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     const message = baseMessage(model, usage);
     Object.assign(message.usage, serverToolUse);
 
@@ -470,7 +519,12 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
       return await script(rec, index);
     } catch (e) {
       return {
-        error: { status: 500, type: 'api_error', message: `fake API: script threw: ${(e as Error)?.message ?? e}`, headers: { 'x-should-retry': 'false' } },
+        error: {
+          status: 500,
+          type: 'api_error',
+          message: `fake API: script threw: ${(e as Error)?.message ?? e}`,
+          headers: { 'x-should-retry': 'false' },
+        },
       };
     }
   }
@@ -480,7 +534,7 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const path = req.url ?? '/';
-    let body: any = undefined;
+    let body: any;
     try {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {

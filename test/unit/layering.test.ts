@@ -16,9 +16,18 @@ const RULES: Array<[string, string[]]> = [
   // Subagents, teammates and background tasks are what a session uses, not the other way round:
   // they tell the session typed events (loop, task, team) and share transcripts and the system
   // prompt's parts from src/transcript and src/prompt.
-  ['src/agents', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
-  ['src/teams', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
-  ['src/tasks', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  [
+    'src/agents',
+    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
+  ],
+  [
+    'src/teams',
+    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
+  ],
+  [
+    'src/tasks',
+    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
+  ],
   // Only the entry (main.ts, src/modes, src/app) knows CLI options and picks modes.
   ['src/control', ['src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
   ['src/session', ['src/main.ts', 'src/app', 'src/modes']],
@@ -32,10 +41,11 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 /** The project-relative paths a file imports (relative specifiers only; packages are not ours). */
-export function importsOf(file: string, text: string): string[] {
+function importsOf(file: string, text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2] ?? m[3];
@@ -45,12 +55,18 @@ export function importsOf(file: string, text: string): string[] {
   return out;
 }
 
-const under = (path: string, folder: string) => path === folder || path.startsWith(folder + '/');
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 describe('layering', () => {
   it('the import scan sees static imports, re-exports and dynamic imports', () => {
-    const text = "import type { A } from '../protocol/x.js';\nexport { B } from './b.js';\nconst m = await import('../session/y.js');\nimport './side.js';";
-    expect(importsOf('src/loop/f.ts', text)).toEqual(['src/protocol/x.ts', 'src/loop/b.ts', 'src/session/y.ts', 'src/loop/side.ts']);
+    const text =
+      "import type { A } from '../protocol/x.js';\nexport { B } from './b.js';\nconst m = await import('../session/y.js');\nimport './side.js';";
+    expect(importsOf('src/loop/f.ts', text)).toEqual([
+      'src/protocol/x.ts',
+      'src/loop/b.ts',
+      'src/session/y.ts',
+      'src/loop/side.ts',
+    ]);
   });
 
   it('no module imports across a forbidden boundary', () => {

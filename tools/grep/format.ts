@@ -14,7 +14,12 @@ export function paginationNote(limited: boolean, limit: number, offset: number):
 }
 
 /** Content-mode output lines: `path:line:text` for matches, `path-line-text` for context, `--` between groups. */
-export function formatContentLines(files: FileHits[], cwd: string, showNumbers: boolean, withContext: boolean): string[] {
+export function formatContentLines(
+  files: FileHits[],
+  cwd: string,
+  showNumbers: boolean,
+  withContext: boolean,
+): string[] {
   const out: string[] = [];
   for (const f of files) {
     const rel = relative(cwd, f.path) || basename(f.path);

@@ -125,7 +125,13 @@ function matchedLineIndexes(text: string, lines: string[], re: RegExp, multiline
   return [...hit].sort((a, b) => a - b);
 }
 
-function hitsForFile(path: string, text: string, spec: SearchSpec, re: RegExp, keepLines: boolean): FileHits | undefined {
+function hitsForFile(
+  path: string,
+  text: string,
+  spec: SearchSpec,
+  re: RegExp,
+  keepLines: boolean,
+): FileHits | undefined {
   const lines = splitLines(text);
   const matched = matchedLineIndexes(text, lines, re, spec.multiline);
   if (matched.length === 0) return undefined;

@@ -57,7 +57,10 @@ function runRg(
   const rg = findRg();
   if (!rg) throw new ToolError('ripgrep (rg) is not installed');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(rg, args, { cwd: spec.file ? dirname(spec.file) : spec.root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(rg, args, {
+      cwd: spec.file ? dirname(spec.file) : spec.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stderr = new CappedText(4000);
     let pending = '';
     let stopped = false;

@@ -17,7 +17,12 @@ export async function searchFiles(spec: SearchSpec, impl: GrepImpl): Promise<str
 }
 
 /** Hits per file in rg --sort path order; stops after about `wantLines` lines (0 = all). */
-export async function searchContent(spec: SearchSpec, impl: GrepImpl, wantLines: number, keepLines = true): Promise<ContentResult> {
+export async function searchContent(
+  spec: SearchSpec,
+  impl: GrepImpl,
+  wantLines: number,
+  keepLines = true,
+): Promise<ContentResult> {
   const found = await (impl === 'rg' ? rgContent(spec, wantLines, keepLines) : jsContent(spec, wantLines, keepLines));
   return spec.readable ? { ...found, files: found.files.filter((f) => spec.readable!(f.path)) } : found;
 }

@@ -56,7 +56,19 @@ export function capLine(text: string): string {
 /** rg's `--type` definitions for the common types (a subset of `rg --type-list`). */
 export const TYPE_GLOBS: Record<string, string[]> = {
   c: ['*.[chH]', '*.[chH].in', '*.cats'],
-  cpp: ['*.[ChH]', '*.[ChH].in', '*.[ch]pp', '*.[ch]pp.in', '*.[ch]xx', '*.[ch]xx.in', '*.cc', '*.cc.in', '*.hh', '*.hh.in', '*.inl'],
+  cpp: [
+    '*.[ChH]',
+    '*.[ChH].in',
+    '*.[ch]pp',
+    '*.[ch]pp.in',
+    '*.[ch]xx',
+    '*.[ch]xx.in',
+    '*.cc',
+    '*.cc.in',
+    '*.hh',
+    '*.hh.in',
+    '*.inl',
+  ],
   cs: ['*.cs'],
   csharp: ['*.cs'],
   css: ['*.css', '*.scss'],
@@ -98,7 +110,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean, multiline: 
   const dotAll = multiline || inline?.[1].includes('s');
   const flags = (ignoreCase ? 'i' : '') + (multiline ? 'gm' : '') + (dotAll ? 's' : '');
   try {
-    return new RegExp(pattern, flags + 'u');
+    return new RegExp(pattern, `${flags}u`);
   } catch {
     try {
       return new RegExp(pattern, flags);

@@ -22,11 +22,18 @@ describe('command templates', () => {
       readFile: async (p) => (p === 'a.txt' ? 'A' : undefined),
     });
     expect(ran).toEqual(['echo 1', 'echo 2']);
-    expect(out).toBe('out(echo 1)\nmid out(echo 2) end\nsee @a.txt and @a.txt, not a@b.c or @missing\n\n<file path="a.txt">\nA\n</file>');
+    expect(out).toBe(
+      'out(echo 1)\nmid out(echo 2) end\nsee @a.txt and @a.txt, not a@b.c or @missing\n\n<file path="a.txt">\nA\n</file>',
+    );
   });
 
   it('a refused shell line fails the expansion with its reason', async () => {
-    await expect(expandTemplate('!rm x', '', { shell: async () => Promise.reject(new Error('no')), readFile: async () => undefined })).rejects.toThrow('no');
+    await expect(
+      expandTemplate('!rm x', '', {
+        shell: async () => Promise.reject(new Error('no')),
+        readFile: async () => undefined,
+      }),
+    ).rejects.toThrow('no');
   });
 
   it('parses /name args, namespaced names, and leaves paths alone', () => {

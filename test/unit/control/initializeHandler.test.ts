@@ -35,13 +35,22 @@ function target(overrides: Partial<InitializeTarget> = {}) {
   return { t, calls, exits };
 }
 
-const req = (r: Partial<InitializeRequest>): InitializeRequest => ({ subtype: 'initialize', ...r }) as InitializeRequest;
+const req = (r: Partial<InitializeRequest>): InitializeRequest =>
+  ({ subtype: 'initialize', ...r }) as InitializeRequest;
 
 describe('handleInitialize', () => {
   it('applies each field the host sent, and answers', () => {
     const { t, calls, exits } = target();
     const answer = handleInitialize(
-      req({ sdkMcpServers: ['ide'], systemPrompt: ['a', 'b'], appendSystemPrompt: 'more', title: '  My run  ', planModeInstructions: 'plan it', toolAliases: { A: 'Bash' }, agentProgressSummaries: true }),
+      req({
+        sdkMcpServers: ['ide'],
+        systemPrompt: ['a', 'b'],
+        appendSystemPrompt: 'more',
+        title: '  My run  ',
+        planModeInstructions: 'plan it',
+        toolAliases: { A: 'Bash' },
+        agentProgressSummaries: true,
+      }),
       t,
     );
     expect(calls).toEqual([
@@ -63,13 +72,17 @@ describe('handleInitialize', () => {
         throw new Error('not an object schema');
       },
     });
-    expect(() => handleInitialize(req({ jsonSchema: { type: 'string' } }), t)).toThrow('initialize: jsonSchema: not an object schema');
+    expect(() => handleInitialize(req({ jsonSchema: { type: 'string' } }), t)).toThrow(
+      'initialize: jsonSchema: not an object schema',
+    );
     expect(exits).toEqual([]);
   });
 
   it('a broken plugin, an unknown skill or an unknown --agent end the process after the error answer', async () => {
     const plugins = target({ loadPlugins: () => Promise.reject(new Error('/p: no .claude-plugin/plugin.json')) });
-    await expect(handleInitialize(req({ plugins: [{ type: 'local', path: '/p' }] }), plugins.t)).rejects.toThrow('initialize: plugins: /p: no .claude-plugin/plugin.json');
+    await expect(handleInitialize(req({ plugins: [{ type: 'local', path: '/p' }] }), plugins.t)).rejects.toThrow(
+      'initialize: plugins: /p: no .claude-plugin/plugin.json',
+    );
     expect(plugins.exits).toEqual(['initialize: plugins: /p: no .claude-plugin/plugin.json']);
 
     const skills = target({
@@ -77,7 +90,9 @@ describe('handleInitialize', () => {
         throw new Error('skills: no skill named "nope"');
       },
     });
-    expect(() => handleInitialize(req({ skills: ['nope'] }), skills.t)).toThrow('initialize: skills: no skill named "nope"');
+    expect(() => handleInitialize(req({ skills: ['nope'] }), skills.t)).toThrow(
+      'initialize: skills: no skill named "nope"',
+    );
     expect(skills.exits).toEqual(['initialize: skills: no skill named "nope"']);
 
     const agent = target({
@@ -97,7 +112,10 @@ describe('handleInitialize', () => {
       selectSkills: () => void order.push('skills'),
       checkMainAgent: () => void order.push('lookup'),
     });
-    const answer = await handleInitialize(req({ agents: { x: {} }, plugins: [{ type: 'local', path: '/p' }], skills: 'all' }), t);
+    const answer = await handleInitialize(
+      req({ agents: { x: {} }, plugins: [{ type: 'local', path: '/p' }], skills: 'all' }),
+      t,
+    );
     expect(order).toEqual(['agents', 'plugins', 'skills', 'lookup']);
     expect(answer).toMatchObject({ plugins_applied: true });
   });

@@ -31,11 +31,18 @@ beforeAll(() => {
 describe('command hooks', () => {
   it('get the input JSON on stdin with the base fields, and exit 0 JSON output is honoured', async () => {
     const seen = path.join(dir, 'seen.json');
-    const s = script('allow.sh', `cat > ${seen}\necho '{"systemMessage":"hi","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok by script","updatedInput":{"command":"echo safe"}}}'`);
+    const s = script(
+      'allow.sh',
+      `cat > ${seen}\necho '{"systemMessage":"hi","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok by script","updatedInput":{"command":"echo safe"}}}'`,
+    );
     const { r } = runner(pre(s));
     expect(r.has('PreToolUse')).toBe(true);
     expect(r.has('PostToolUse')).toBe(false);
-    const out = await r.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm x' }, tool_use_id: 'tu1' }, { matchValue: 'Bash', signal: signal() });
+    const out = await r.run(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'rm x' }, tool_use_id: 'tu1' },
+      { matchValue: 'Bash', signal: signal() },
+    );
     expect(JSON.parse(fs.readFileSync(seen, 'utf8'))).toEqual({
       session_id: 's1',
       transcript_path: '/tmp/t.jsonl',
@@ -80,7 +87,10 @@ describe('command hooks', () => {
 
   it('a hook past its timeout is killed with its children and does not hang', async () => {
     const kidFile = path.join(dir, 'kid.pid');
-    const s = script('slow.sh', `sleep 60 &\necho $! > ${kidFile}\nsleep 30\necho '{"decision":"block","reason":"late"}'`);
+    const s = script(
+      'slow.sh',
+      `sleep 60 &\necho $! > ${kidFile}\nsleep 30\necho '{"decision":"block","reason":"late"}'`,
+    );
     const { r, warnings } = runner(pre(s, 'Bash', 1));
     const t0 = Date.now();
     const out = await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() });
@@ -96,21 +106,44 @@ describe('command hooks', () => {
   it('plain stdout is additional context for UserPromptSubmit, ignored for PreToolUse', async () => {
     const s = script('ctx.sh', 'echo "today is a holiday"');
     const { r } = runner({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: s }] }], ...pre(s) });
-    expect((await r.run('UserPromptSubmit', { prompt: 'hi' }, { signal: signal() })).additionalContext).toEqual(['today is a holiday']);
+    expect((await r.run('UserPromptSubmit', { prompt: 'hi' }, { signal: signal() })).additionalContext).toEqual([
+      'today is a holiday',
+    ]);
     expect((await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() })).additionalContext).toEqual([]);
   });
 
   it('parallel hooks merge: deny > ask > allow, any block blocks, continue:false stops', async () => {
     // Each of allow and deny stamps its start and end: run at once, each starts before the other ends.
-    const stamped = (n: string) => `date +%s%N > ${path.join(dir, n)}.start; sleep 0.3; date +%s%N > ${path.join(dir, n)}.end;`;
+    const stamped = (n: string) =>
+      `date +%s%N > ${path.join(dir, n)}.start; sleep 0.3; date +%s%N > ${path.join(dir, n)}.end;`;
     const at = (n: string, what: string) => BigInt(fs.readFileSync(path.join(dir, `${n}.${what}`), 'utf8').trim());
-    const allow = script('m-allow.sh', stamped('m-allow') + ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'');
-    const deny = script('m-deny.sh', stamped('m-deny') + ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy says no"}}\'');
-    const ask = script('m-ask.sh', 'sleep 0.3; echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}\'');
-    const stop = script('m-stop.sh', 'sleep 0.3; echo \'{"continue":false,"stopReason":"budget exhausted","systemMessage":"stopping"}\'');
+    const allow = script(
+      'm-allow.sh',
+      stamped('m-allow') +
+        ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'',
+    );
+    const deny = script(
+      'm-deny.sh',
+      stamped('m-deny') +
+        ' echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy says no"}}\'',
+    );
+    const ask = script(
+      'm-ask.sh',
+      'sleep 0.3; echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}\'',
+    );
+    const stop = script(
+      'm-stop.sh',
+      'sleep 0.3; echo \'{"continue":false,"stopReason":"budget exhausted","systemMessage":"stopping"}\'',
+    );
     const cfg: CommandHooksConfig = {
       PreToolUse: [
-        { matcher: 'Bash', hooks: [{ type: 'command', command: allow }, { type: 'command', command: ask }] },
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'command', command: allow },
+            { type: 'command', command: ask },
+          ],
+        },
         { hooks: [{ type: 'command', command: deny }] },
       ],
     };
@@ -119,7 +152,16 @@ describe('command hooks', () => {
     expect(at('m-allow', 'start') < at('m-deny', 'end') && at('m-deny', 'start') < at('m-allow', 'end')).toBe(true);
     expect(out.permissionDecision).toBe('deny');
     expect(out.permissionDecisionReason).toBe('policy says no');
-    const { r: r2 } = runner({ PreToolUse: [{ hooks: [{ type: 'command', command: allow }, { type: 'command', command: ask }] }] });
+    const { r: r2 } = runner({
+      PreToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: allow },
+            { type: 'command', command: ask },
+          ],
+        },
+      ],
+    });
     expect((await r2.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() })).permissionDecision).toBe('ask');
     const { r: r3 } = runner({ Stop: [{ hooks: [{ type: 'command', command: stop }] }] });
     const st = await r3.run('Stop', { stop_hook_active: false }, { signal: signal() });
@@ -136,7 +178,10 @@ describe('command hooks', () => {
   });
 
   it('unsupported hook types and unknown events warn, they do not break the run', () => {
-    const { r, warnings } = runner({ PreToolUse: [{ hooks: [{ type: 'prompt' }] }], Bogus: [{ hooks: [{ type: 'command', command: 'true' }] }] });
+    const { r, warnings } = runner({
+      PreToolUse: [{ hooks: [{ type: 'prompt' }] }],
+      Bogus: [{ hooks: [{ type: 'command', command: 'true' }] }],
+    });
     expect(r.has('PreToolUse')).toBe(false);
     expect(warnings.join('\n')).toMatch(/type "prompt" is not supported/);
     expect(warnings.join('\n')).toMatch(/unknown event "Bogus"/);
@@ -154,9 +199,17 @@ describe('callback hooks', () => {
     expect(r.has('PostToolUse')).toBe(false);
     r.setCallbackHooks({ PostToolUse: [{ matcher: 'Read', hookCallbackIds: ['hook_0', 'hook_1'] }] });
     expect(r.has('PostToolUse')).toBe(true);
-    const out = await r.run('PostToolUse', { tool_name: 'Read' }, { matchValue: 'Read', toolUseId: 'tu9', signal: signal() });
+    const out = await r.run(
+      'PostToolUse',
+      { tool_name: 'Read' },
+      { matchValue: 'Read', toolUseId: 'tu9', signal: signal() },
+    );
     expect(out.additionalContext).toEqual(['from hook_0', 'from hook_1']);
-    expect(calls[0]).toMatchObject({ id: 'hook_0', toolUseId: 'tu9', input: { hook_event_name: 'PostToolUse', tool_name: 'Read', session_id: 's1' } });
+    expect(calls[0]).toMatchObject({
+      id: 'hook_0',
+      toolUseId: 'tu9',
+      input: { hook_event_name: 'PostToolUse', tool_name: 'Read', session_id: 's1' },
+    });
     expect((await r.run('PostToolUse', {}, { matchValue: 'Bash', signal: signal() })).additionalContext).toEqual([]);
   });
 
@@ -166,7 +219,10 @@ describe('callback hooks', () => {
       new Promise(() => {
         s.addEventListener('abort', () => (sawAbort = true));
       });
-    const { r, warnings } = runner({}, { callHost, callbackHooks: { PreToolUse: [{ hookCallbackIds: ['hook_7'], timeout: 0.2 }] } });
+    const { r, warnings } = runner(
+      {},
+      { callHost, callbackHooks: { PreToolUse: [{ hookCallbackIds: ['hook_7'], timeout: 0.2 }] } },
+    );
     const t0 = Date.now();
     const out = await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() });
     expect(Date.now() - t0).toBeLessThan(2000);
@@ -181,17 +237,36 @@ describe('callback hooks', () => {
       if (id === 'b') throw new Error('host exploded');
       return new Promise(() => {});
     };
-    const { r, warnings } = runner({}, { callHost, defaultTimeoutMs: 100, callbackHooks: { Stop: [{ hookCallbackIds: ['a', 'b', 'c'] }] } });
+    const { r, warnings } = runner(
+      {},
+      { callHost, defaultTimeoutMs: 100, callbackHooks: { Stop: [{ hookCallbackIds: ['a', 'b', 'c'] }] } },
+    );
     const out = await r.run('Stop', {}, { signal: signal() });
     expect(out.blockReason).toBeUndefined();
-    expect(warnings.sort()).toEqual(['Stop hook callback b failed: host exploded (non-blocking)', 'Stop hook callback c did not answer within 0.1s; going on without it']);
+    expect(warnings.sort()).toEqual([
+      'Stop hook callback b failed: host exploded (non-blocking)',
+      'Stop hook callback c did not answer within 0.1s; going on without it',
+    ]);
   });
 
   it('command and callback hooks of one event merge; a callback block and a PermissionRequest answer', async () => {
-    const s = script('cb-allow.sh', 'echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'');
+    const s = script(
+      'cb-allow.sh',
+      'echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'',
+    );
     const callHost: CallHost = async (id) =>
-      id === 'blk' ? { decision: 'block', reason: 'host blocks' } : { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no', interrupt: true } } };
-    const { r } = runner(pre(s), { callHost, callbackHooks: { PreToolUse: [{ hookCallbackIds: ['blk'] }], PermissionRequest: [{ hookCallbackIds: ['pr'] }] } });
+      id === 'blk'
+        ? { decision: 'block', reason: 'host blocks' }
+        : {
+            hookSpecificOutput: {
+              hookEventName: 'PermissionRequest',
+              decision: { behavior: 'deny', message: 'no', interrupt: true },
+            },
+          };
+    const { r } = runner(pre(s), {
+      callHost,
+      callbackHooks: { PreToolUse: [{ hookCallbackIds: ['blk'] }], PermissionRequest: [{ hookCallbackIds: ['pr'] }] },
+    });
     const out = await r.run('PreToolUse', {}, { matchValue: 'Bash', signal: signal() });
     expect(out.permissionDecision).toBe('allow');
     expect(out.blockReason).toBe('host blocks');

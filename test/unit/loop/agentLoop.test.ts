@@ -34,22 +34,39 @@ function sleeper(name: string, concurrencySafe: boolean): Tool {
 const tools = [sleeper('SafeSleep', true), sleeper('UnsafeSleep', false)];
 let script: Script = [];
 let countBefore = 0;
-const api = scriptedModel((req, i) => (typeof script === 'function' ? (script(req, i) as never) : script[i - countBefore]));
+const api = scriptedModel((req, i) =>
+  typeof script === 'function' ? (script(req, i) as never) : script[i - countBefore],
+);
 
 const config = (over: Partial<LoopConfig> = {}) => loopConfig(tools, { callModel: api.callModel, ...over });
 
-async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
+async function drive(
+  history: HistoryMessage[],
+  cfg: LoopConfig,
+): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
   countBefore = api.requests.length;
   return collectLoop(history, cfg);
 }
 
-const call = (name: string, tag: string, ms: number) => ({ type: 'tool_use' as const, id: `toolu_${tag}`, name, input: { ms, tag } });
+const call = (name: string, tag: string, ms: number) => ({
+  type: 'tool_use' as const,
+  id: `toolu_${tag}`,
+  name,
+  input: { ms, tag },
+});
 
 describe('agentLoop', () => {
   it('runs consecutive concurrency-safe calls together and the others one at a time, results in block order', async () => {
     log.length = 0;
     script = [
-      { content: [call('SafeSleep', 'a', 150), call('SafeSleep', 'b', 50), call('UnsafeSleep', 'c', 30), call('UnsafeSleep', 'd', 10)] },
+      {
+        content: [
+          call('SafeSleep', 'a', 150),
+          call('SafeSleep', 'b', 50),
+          call('UnsafeSleep', 'c', 30),
+          call('UnsafeSleep', 'd', 10),
+        ],
+      },
       text('done'),
     ];
     const history: HistoryMessage[] = [{ role: 'user', content: 'go' }];
@@ -57,10 +74,14 @@ describe('agentLoop', () => {
     expect(outcome).toMatchObject({ subtype: 'success', resultText: 'done', numTurns: 2 });
     // a and b overlap; c starts after both; d after c.
     expect(log).toEqual(['start a', 'start b', 'end b', 'end a', 'start c', 'end c', 'start d', 'end d']);
-    const results = events.filter((e) => e.type === 'tool_result').map((e) => (e as { block: { tool_use_id: string } }).block.tool_use_id);
+    const results = events
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => (e as { block: { tool_use_id: string } }).block.tool_use_id);
     expect(results).toEqual(['toolu_a', 'toolu_b', 'toolu_c', 'toolu_d']);
     // One user message carries all four results, in order, back to the model.
-    const sent = api.requests[api.requests.length - 1].body.messages[2].content.map((b: { tool_use_id: string }) => b.tool_use_id);
+    const sent = api.requests[api.requests.length - 1].body.messages[2].content.map(
+      (b: { tool_use_id: string }) => b.tool_use_id,
+    );
     expect(sent).toEqual(['toolu_a', 'toolu_b', 'toolu_c', 'toolu_d']);
     expect(history).toHaveLength(4);
   });
@@ -76,12 +97,22 @@ describe('agentLoop', () => {
 
   it('answers an unknown tool and a schema failure with is_error results and goes on', async () => {
     script = [
-      { content: [{ type: 'tool_use', id: 'toolu_x', name: 'NoSuchTool', input: {} }, { type: 'tool_use', id: 'toolu_y', name: 'SafeSleep', input: { ms: 'soon' } }] },
+      {
+        content: [
+          { type: 'tool_use', id: 'toolu_x', name: 'NoSuchTool', input: {} },
+          { type: 'tool_use', id: 'toolu_y', name: 'SafeSleep', input: { ms: 'soon' } },
+        ],
+      },
       text('recovered'),
     ];
     const { events, outcome } = await drive([{ role: 'user', content: 'go' }], config());
-    const blocks = events.filter((e) => e.type === 'tool_result').map((e) => (e as { block: { content: string; is_error?: boolean } }).block);
-    expect(blocks[0]).toMatchObject({ is_error: true, content: expect.stringContaining('No such tool available: NoSuchTool') });
+    const blocks = events
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => (e as { block: { content: string; is_error?: boolean } }).block);
+    expect(blocks[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('No such tool available: NoSuchTool'),
+    });
     expect(blocks[1]).toMatchObject({ is_error: true, content: expect.stringMatching(/`ms`.*number/) });
     expect(blocks[1].content).toMatch(/The required parameter `tag` is missing/);
     expect(outcome.resultText).toBe('recovered');
@@ -130,14 +161,20 @@ describe('agentLoop', () => {
       },
     }) as Tool;
     script = [{ content: [{ type: 'tool_use', id: 'toolu_c', name: 'Counted', input: { n: 1 } }] }, text('done')];
-    const { outcome } = await drive([{ role: 'user', content: 'go' }], loopConfig([counted], { callModel: api.callModel }));
+    const { outcome } = await drive(
+      [{ role: 'user', content: 'go' }],
+      loopConfig([counted], { callModel: api.callModel }),
+    );
     expect(outcome.resultText).toBe('done');
     expect(checks).toBe(1);
   });
 
   it('raises max_tokens above a fixed thinking budget', async () => {
     script = [text('thought')];
-    await drive([{ role: 'user', content: 'go' }], config({ reasoning: () => ({ thinking: 'enabled', maxThinkingTokens: 5000 }) }));
+    await drive(
+      [{ role: 'user', content: 'go' }],
+      config({ reasoning: () => ({ thinking: 'enabled', maxThinkingTokens: 5000 }) }),
+    );
     const body = api.requests[api.requests.length - 1].body;
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 5000 });
     expect(body.max_tokens).toBeGreaterThan(5000);

@@ -42,34 +42,80 @@ describe('child loops', () => {
     }) as Tool;
     const model = scriptedModel((req) => {
       if (systemText(req) === 'child system') return text('child says hi');
-      return model.requests.length === 1 ? toolUse('Spawn', { prompt: 'go, child' }, 'toolu_spawn') : text('parent done');
+      return model.requests.length === 1
+        ? toolUse('Spawn', { prompt: 'go, child' }, 'toolu_spawn')
+        : text('parent done');
     });
-    const { outcome } = await collectLoop([{ role: 'user', content: 'start' }], loopConfig([spawner], { callModel: model.callModel, maxBudgetUsd: 5 }));
+    const { outcome } = await collectLoop(
+      [{ role: 'user', content: 'start' }],
+      loopConfig([spawner], { callModel: model.callModel, maxBudgetUsd: 5 }),
+    );
     expect(outcome.resultText).toBe('parent done');
     expect(childOutcomes[0].resultText).toBe('child says hi');
     const childReq = model.requests.find((r) => systemText(r) === 'child system')!;
-    expect(childReq.body).toMatchObject({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'go, child' }] }] });
+    expect(childReq.body).toMatchObject({
+      model: 'claude-haiku-4-5',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'go, child' }] }],
+    });
     expect(childReq.body.tools).toBeUndefined();
     expect(childUsage.totals().output_tokens).toBe(5);
     // The tool result carries the child's answer back to the parent.
     expect(JSON.stringify(model.requests[2].body.messages)).toContain('child says hi');
   });
 
-  it('deriveChildConfig: own identity and limits, the parent\'s model client, budget, pipeline and compaction', () => {
+  it("deriveChildConfig: own identity and limits, the parent's model client, budget, pipeline and compaction", () => {
     const parentUsage = new UsageAccumulator();
     const callModel = () => (async function* () {})();
     const pre = async () => undefined;
-    const parent = loopConfig([], { callModel, maxTurns: 9, maxBudgetUsd: 2, spentUsd: () => 1.5, betas: ['b1'], fallbackModel: 'fb', preCompactHook: pre, autoCompactPct: 50, usage: parentUsage, stopHook: async () => undefined });
+    const parent = loopConfig([], {
+      callModel,
+      maxTurns: 9,
+      maxBudgetUsd: 2,
+      spentUsd: () => 1.5,
+      betas: ['b1'],
+      fallbackModel: 'fb',
+      preCompactHook: pre,
+      autoCompactPct: 50,
+      usage: parentUsage,
+      stopHook: async () => undefined,
+    });
     const usage = new UsageAccumulator();
     const signal = new AbortController().signal;
-    const child = deriveChildConfig(parent, { model: 'm', system: 's', tools: [], signal, usage, toolContext: parent.toolContext, parentToolUseId: 'toolu_1' });
+    const child = deriveChildConfig(parent, {
+      model: 'm',
+      system: 's',
+      tools: [],
+      signal,
+      usage,
+      toolContext: parent.toolContext,
+      parentToolUseId: 'toolu_1',
+    });
     expect(child.model()).toBe('m');
-    expect(child).toMatchObject({ system: 's', maxTurns: 9, maxBudgetUsd: 2, betas: ['b1'], fallbackModel: 'fb', autoCompactPct: 50, parentToolUseId: 'toolu_1' });
+    expect(child).toMatchObject({
+      system: 's',
+      maxTurns: 9,
+      maxBudgetUsd: 2,
+      betas: ['b1'],
+      fallbackModel: 'fb',
+      autoCompactPct: 50,
+      parentToolUseId: 'toolu_1',
+    });
     expect(child.callModel).toBe(callModel);
     expect(child.preCompactHook).toBe(pre);
     expect(child.stopHook).toBeUndefined();
     expect(child.usage).toBe(usage);
     expect(child.spentUsd()).toBe(1.5);
-    expect(deriveChildConfig(parent, { model: 'm', system: 's', tools: [], signal, usage, toolContext: parent.toolContext, parentToolUseId: 't', maxTurns: 3 }).maxTurns).toBe(3);
+    expect(
+      deriveChildConfig(parent, {
+        model: 'm',
+        system: 's',
+        tools: [],
+        signal,
+        usage,
+        toolContext: parent.toolContext,
+        parentToolUseId: 't',
+        maxTurns: 3,
+      }).maxTurns,
+    ).toBe(3);
   });
 });

@@ -3,11 +3,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LoopConfig } from '../../../src/loop/agentLoop.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
-import { autoCompactPct, autoCompactThreshold, SUMMARY_INSTRUCTION, SUMMARY_PREAMBLE } from '../../../src/loop/compaction.js';
+import {
+  autoCompactPct,
+  autoCompactThreshold,
+  SUMMARY_INSTRUCTION,
+  SUMMARY_PREAMBLE,
+} from '../../../src/loop/compaction.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
 import { appendUser } from '../../../src/loop/history.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
-import { badRequest, lastUserText, serverError, text, type RecordedRequest, type ScriptedReply } from '../../fake-api/server.js';
+import {
+  badRequest,
+  lastUserText,
+  serverError,
+  text,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../../fake-api/server.js';
 import { scriptedModel } from './scriptedModel.js';
 
 const echo = defineTool({
@@ -29,7 +41,9 @@ const tooLong = () => badRequest('prompt is too long: 210000 tokens > 200000 max
 
 const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_INSTRUCTION);
 
-const api = scriptedModel((req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'));
+const api = scriptedModel(
+  (req) => (isSummary(req) ? summaries.shift() : replies.shift()) ?? serverError('script exhausted'),
+);
 
 // These tests compare the messages sent with the history; cache marks are tested in promptCache.test.ts.
 const cachingBefore = process.env.DISABLE_PROMPT_CACHING;
@@ -45,16 +59,21 @@ afterEach(() => {
   summaries = [];
 });
 
-const config = (over: Partial<LoopConfig> = {}) => // 1 % of the 200k window: 2,000 tokens.
-  loopConfig(tools, { callModel: api.callModel, autoCompactPct: 1, ...over }, 'claude-sonnet-4-5');
+const config = (
+  over: Partial<LoopConfig> = {}, // 1 % of the 200k window: 2,000 tokens.
+) => loopConfig(tools, { callModel: api.callModel, autoCompactPct: 1, ...over }, 'claude-sonnet-4-5');
 
-async function drive(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome; requests: RecordedRequest[] }> {
+async function drive(
+  history: HistoryMessage[],
+  cfg: LoopConfig,
+): Promise<{ events: LoopEvent[]; outcome: LoopOutcome; requests: RecordedRequest[] }> {
   const before = api.requests.length;
   const r = await collectLoop(history, cfg);
   return { ...r, requests: api.requests.slice(before) };
 }
 
-const boundaries = (events: LoopEvent[]) => events.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary');
+const boundaries = (events: LoopEvent[]) =>
+  events.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary');
 
 describe('context compaction', () => {
   it('reads the threshold from AGENT_AUTOCOMPACT_PCT (default 80 % of the window)', () => {
@@ -79,11 +98,17 @@ describe('context compaction', () => {
 
   it('summarises the conversation when the last usage is above the threshold, then sends the summary instead of the old turns', async () => {
     const history: HistoryMessage[] = [{ role: 'user', content: 'first' }];
-    replies = [text('one', { usage: { input_tokens: 1500, cache_read_input_tokens: 400, cache_creation_input_tokens: 90, output_tokens: 20 } })];
+    replies = [
+      text('one', {
+        usage: { input_tokens: 1500, cache_read_input_tokens: 400, cache_creation_input_tokens: 90, output_tokens: 20 },
+      }),
+    ];
     await drive(history, config());
     appendUser(history, 'second', []);
     replies = [text('two', { usage: { input_tokens: 10, output_tokens: 5 } })];
-    summaries = [text('Conversation summary: the user said first.', { usage: { input_tokens: 100, output_tokens: 50 } })];
+    summaries = [
+      text('Conversation summary: the user said first.', { usage: { input_tokens: 100, output_tokens: 50 } }),
+    ];
     const cfg = config();
     const { events, outcome, requests } = await drive(history, cfg);
     expect(outcome).toMatchObject({ subtype: 'success', resultText: 'two' });
@@ -106,7 +131,12 @@ describe('context compaction', () => {
     });
     expect(JSON.stringify(next)).not.toContain('"one"');
     expect(boundaries(events)).toEqual([
-      { parentToolUseId: null, type: 'system', subtype: 'compact_boundary', fields: { compact_metadata: { trigger: 'auto', pre_tokens: 2010 } } },
+      {
+        parentToolUseId: null,
+        type: 'system',
+        subtype: 'compact_boundary',
+        fields: { compact_metadata: { trigger: 'auto', pre_tokens: 2010 } },
+      },
     ]);
     // The summary call counts in the run's usage: 100 + 10 input tokens.
     expect(cfg.usage.totals()).toMatchObject({ input_tokens: 110, output_tokens: 55 });
@@ -115,7 +145,10 @@ describe('context compaction', () => {
 
   it('compacting mid-run keeps the tool_use with its tool_result after the summary', async () => {
     const history: HistoryMessage[] = [{ role: 'user', content: 'go' }];
-    replies = [{ content: [{ type: 'tool_use', id: 'toolu_1', name: 'Echo', input: { say: 'hi' } }], usage: big }, text('done')];
+    replies = [
+      { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Echo', input: { say: 'hi' } }], usage: big },
+      text('done'),
+    ];
     summaries = [text('Conversation summary: echo was called.')];
     const { events, outcome, requests } = await drive(history, config());
     expect(outcome).toMatchObject({ subtype: 'success', resultText: 'done' });
@@ -177,7 +210,9 @@ describe('context compaction', () => {
     expect(outcome).toMatchObject({ subtype: 'success', resultText: 'two' });
     expect(requests.map(isSummary)).toEqual([false, true, false]);
     expect(requests[2].body.messages).toHaveLength(1);
-    expect(boundaries(events)[0]).toMatchObject({ fields: { compact_metadata: { trigger: 'auto', pre_tokens: 210000 } } });
+    expect(boundaries(events)[0]).toMatchObject({
+      fields: { compact_metadata: { trigger: 'auto', pre_tokens: 210000 } },
+    });
     // No API error line: the retry answered.
     expect(events.some((e) => e.type === 'assistant' && e.error)).toBe(false);
   });
@@ -199,7 +234,13 @@ describe('context compaction', () => {
     expect(sums).toEqual([5, 3]);
     const second = requests.filter(isSummary)[1].body.messages;
     expect(second[0]).toEqual({ role: 'user', content: 'c' });
-    expect(second[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'e' }, { type: 'text', text: SUMMARY_INSTRUCTION }] });
+    expect(second[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'e' },
+        { type: 'text', text: SUMMARY_INSTRUCTION },
+      ],
+    });
   });
 
   it('a second "prompt is too long" after compacting is the error result', async () => {

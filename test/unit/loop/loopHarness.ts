@@ -17,7 +17,14 @@ export function loopConfig(tools: Tool[], over: Partial<LoopConfig> = {}, model 
     maxOutputTokens: 1000,
     signal,
     usage,
-    toolContext: (toolUseId) => ({ cwd: '/', signal, sessionId: 's', readFiles: new Map(), scratchDir: '/tmp', toolUseId }),
+    toolContext: (toolUseId) => ({
+      cwd: '/',
+      signal,
+      sessionId: 's',
+      readFiles: new Map(),
+      scratchDir: '/tmp',
+      toolUseId,
+    }),
     pipeline: { tools },
     parentToolUseId: null,
     // Unit tests give the loop an in-memory model (scriptedModel.ts); none given is a test bug.
@@ -29,7 +36,10 @@ export function loopConfig(tools: Tool[], over: Partial<LoopConfig> = {}, model 
 }
 
 /** Runs the loop to its end, collecting every event it yields. */
-export async function collectLoop(history: HistoryMessage[], cfg: LoopConfig): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
+export async function collectLoop(
+  history: HistoryMessage[],
+  cfg: LoopConfig,
+): Promise<{ events: LoopEvent[]; outcome: LoopOutcome }> {
   const events: LoopEvent[] = [];
   const gen = agentLoop(history, cfg);
   for (;;) {

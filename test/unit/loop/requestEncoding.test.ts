@@ -7,17 +7,37 @@ import type { HistoryMessage } from '../../../src/loop/events.js';
 
 const env = {} as NodeJS.ProcessEnv;
 const bodyOf = (messages: HistoryMessage[], extra: Partial<Parameters<typeof requestBody>[0]> = {}) =>
-  requestBody({ model: 'claude-sonnet-5-5', system: [{ type: 'text', text: 'static' }, { type: 'text', text: 'env' }], tools: [], messages, maxTokens: 1000, ...extra }, env);
+  requestBody(
+    {
+      model: 'claude-sonnet-5-5',
+      system: [
+        { type: 'text', text: 'static' },
+        { type: 'text', text: 'env' },
+      ],
+      tools: [],
+      messages,
+      maxTokens: 1000,
+      ...extra,
+    },
+    env,
+  );
 
-const same = (body: ReturnType<typeof bodyOf>) => expect(encodeRequestBody(body).toString('utf8')).toBe(JSON.stringify(body));
+const same = (body: ReturnType<typeof bodyOf>) =>
+  expect(encodeRequestBody(body).toString('utf8')).toBe(JSON.stringify(body));
 
 describe('encodeRequestBody', () => {
   it('gives JSON.stringify(body) turn after turn of a growing conversation', () => {
     const history: HistoryMessage[] = [{ role: 'user', content: 'read it — «twice» 😀' }];
     for (let turn = 0; turn < 5; turn++) {
       same(bodyOf(history, { thinking: { type: 'adaptive' }, effort: 'medium' }));
-      history.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Read', input: { file_path: '/a\u2028b' } }] });
-      history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: 'line\n"quoted"\u0000' }] });
+      history.push({
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Read', input: { file_path: '/a\u2028b' } }],
+      });
+      history.push({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: 'line\n"quoted"\u0000' }],
+      });
     }
     same(bodyOf(history));
   });
@@ -31,7 +51,10 @@ describe('encodeRequestBody', () => {
     ];
     same(bodyOf(history));
     // What appendToLastUser and the runner do: a new content array on an older message.
-    history[2].content = [{ type: 'text', text: 'second' }, { type: 'text', text: 'and more' }];
+    history[2].content = [
+      { type: 'text', text: 'second' },
+      { type: 'text', text: 'and more' },
+    ];
     same(bodyOf(history));
     history[0] = { role: 'user', content: 'replaced whole' };
     same(bodyOf(history));
@@ -40,7 +63,8 @@ describe('encodeRequestBody', () => {
   it('keeps a host cache mark dropped from an older message out of the bytes', () => {
     const marked = (text: string) => [{ type: 'text', text, cache_control: { type: 'ephemeral' } }];
     const history: HistoryMessage[] = [];
-    for (let i = 0; i < 6; i++) history.push({ role: i % 2 ? 'assistant' : 'user', content: marked(`m${i}`) } as HistoryMessage);
+    for (let i = 0; i < 6; i++)
+      history.push({ role: i % 2 ? 'assistant' : 'user', content: marked(`m${i}`) } as HistoryMessage);
     same(bodyOf(history)); // more marks than the API allows: the oldest lose theirs in the body
     history.push({ role: 'assistant', content: marked('m6') } as HistoryMessage);
     same(bodyOf(history));

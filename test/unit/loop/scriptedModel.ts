@@ -17,9 +17,15 @@ type Next = (req: RecordedRequest, index: number) => ScriptedReply | undefined;
 export function scriptedModel(next: Next): ScriptedModel {
   const requests: RecordedRequest[] = [];
   async function* callModel(req: ModelRequest): AsyncGenerator<ModelEvent, void> {
-    const rec: RecordedRequest = { body: JSON.parse(JSON.stringify(requestBody(req))), headers: betaHeaders(req), path: '/v1/messages' };
+    const rec: RecordedRequest = {
+      body: JSON.parse(JSON.stringify(requestBody(req))),
+      headers: betaHeaders(req),
+      path: '/v1/messages',
+    };
     requests.push(rec);
-    const reply = next(rec, requests.length - 1) ?? { error: { status: 500, type: 'api_error', message: 'scripted model: script exhausted' } };
+    const reply = next(rec, requests.length - 1) ?? {
+      error: { status: 500, type: 'api_error', message: 'scripted model: script exhausted' },
+    };
     if (req.signal.aborted) throw abortedError();
     yield* serve(req, reply);
   }
@@ -42,15 +48,23 @@ async function* serve(req: ModelRequest, reply: ScriptedReply): AsyncGenerator<M
   if ('error' in reply) {
     const { status, message } = reply.error;
     const kind = kindOf(status);
-    throw new ModelError(`API Error: ${status} ${message}`, { status, kind, retryable: kind !== 'auth' && kind !== 'invalid_request' });
+    throw new ModelError(`API Error: ${status} ${message}`, {
+      status,
+      kind,
+      retryable: kind !== 'auth' && kind !== 'invalid_request',
+    });
   }
   if ('hang' in reply) {
     await sleep(2 ** 31 - 1, req.signal);
     throw abortedError();
   }
   if ('malformed' in reply)
-    throw new ModelError("API Error: the API's reply was not valid JSON (scripted)", { kind: 'malformed_response', retryable: false });
-  if ('cut' in reply || 'streamError' in reply) throw new ModelError('API Error: Connection error (terminated)', { kind: 'connection', retryable: true });
+    throw new ModelError("API Error: the API's reply was not valid JSON (scripted)", {
+      kind: 'malformed_response',
+      retryable: false,
+    });
+  if ('cut' in reply || 'streamError' in reply)
+    throw new ModelError('API Error: Connection error (terminated)', { kind: 'connection', retryable: true });
   await sleep(reply.delayMs ?? 0, req.signal);
   const content = reply.content.map(finalBlock);
   const message: AssistantMessage = {
@@ -68,20 +82,31 @@ async function* serve(req: ModelRequest, reply: ScriptedReply): AsyncGenerator<M
       cache_creation_input_tokens: reply.usage?.cache_creation_input_tokens ?? 0,
     },
   };
-  yield { type: 'stream_event', event: { type: 'message_start', message: { ...message, content: [], stop_reason: null } } };
+  yield {
+    type: 'stream_event',
+    event: { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+  };
   for (const [index, block] of content.entries()) {
     await sleep(reply.chunkDelayMs ?? 0, req.signal);
     yield { type: 'stream_event', event: { type: 'content_block_start', index, content_block: block } };
     yield { type: 'stream_event', event: { type: 'content_block_stop', index } };
   }
-  yield { type: 'stream_event', event: { type: 'message_delta', delta: { stop_reason: message.stop_reason }, usage: { output_tokens: message.usage.output_tokens } } };
+  yield {
+    type: 'stream_event',
+    event: {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason },
+      usage: { output_tokens: message.usage.output_tokens },
+    },
+  };
   yield { type: 'stream_event', event: { type: 'message_stop' } };
   yield { type: 'message', message, durationMs: Date.now() - started };
 }
 
 let ids = 0;
 function finalBlock(b: ScriptedBlock): AssistantMessage['content'][number] {
-  if (b.type === 'tool_use') return { type: 'tool_use', id: b.id ?? `toolu_scripted${++ids}`, name: b.name, input: b.input ?? {} };
+  if (b.type === 'tool_use')
+    return { type: 'tool_use', id: b.id ?? `toolu_scripted${++ids}`, name: b.name, input: b.input ?? {} };
   if (b.type === 'thinking') return { type: 'thinking', thinking: b.thinking, signature: 'sig' };
   if (b.type === 'redacted_thinking') return { type: 'redacted_thinking', data: b.data };
   if (b.type !== 'text') return { ...b };

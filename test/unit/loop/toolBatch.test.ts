@@ -138,7 +138,9 @@ describe('ToolExecutor', () => {
     const outcome = await done;
     expect(outcome.results.map((r) => r.tool_use_id)).toEqual(['toolu_a', 'toolu_b', 'toolu_c']);
     expect(outcome.data).toEqual([{ tag: 'a' }, { tag: 'b' }, { tag: 'c' }]);
-    const resultEvents = events.filter((e) => e.type === 'tool_result').map((e) => (e as { block: { tool_use_id: string } }).block.tool_use_id);
+    const resultEvents = events
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => (e as { block: { tool_use_id: string } }).block.tool_use_id);
     expect(resultEvents).toEqual(['toolu_a', 'toolu_b', 'toolu_c']);
   });
 
@@ -161,7 +163,11 @@ describe('ToolExecutor', () => {
     ctl.abort();
     const outcome = await done;
     expect(log).toEqual(['start x', 'end x']); // y never started
-    expect(outcome.results[1]).toMatchObject({ tool_use_id: 'toolu_y', is_error: true, content: 'Interrupted by user' });
+    expect(outcome.results[1]).toMatchObject({
+      tool_use_id: 'toolu_y',
+      is_error: true,
+      content: 'Interrupted by user',
+    });
   });
 
   it('delivers every event a call produced, also those that came while the consumer was busy and the call then ended', async () => {
@@ -197,7 +203,13 @@ describe('the loop with a streamed reply', () => {
   it('starts a tool when its block completes, while the next block is still streaming', async () => {
     const model = scriptedModel((_req, i) =>
       i === 0
-        ? { content: [{ type: 'tool_use', id: 'toolu_a', name: 'Safe', input: { tag: 'a' } }, { type: 'tool_use', id: 'toolu_b', name: 'Safe', input: { tag: 'b' } }], chunkDelayMs: 60 }
+        ? {
+            content: [
+              { type: 'tool_use', id: 'toolu_a', name: 'Safe', input: { tag: 'a' } },
+              { type: 'tool_use', id: 'toolu_b', name: 'Safe', input: { tag: 'b' } },
+            ],
+            chunkDelayMs: 60,
+          }
         : text('done'),
     );
     const cfg = loopConfig(tools, { callModel: model.callModel });

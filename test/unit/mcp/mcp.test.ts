@@ -8,12 +8,31 @@ import { McpManager } from '../../../src/mcp/manager.js';
 
 describe('MCP result content → tool_result content', () => {
   it('keeps text blocks apart, passes images as image blocks, shows embedded text resources', () => {
-    expect(toContent({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]);
-    expect(toContent({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] })).toEqual([
+    expect(
+      toContent({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ]);
+    expect(
+      toContent({
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      }),
+    ).toEqual([
       { type: 'text', text: 'see' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
     ]);
-    expect(toContent({ content: [{ type: 'resource', resource: { uri: 'file:///x', text: 'inside' } }] })).toEqual([{ type: 'text', text: 'inside' }]);
+    expect(toContent({ content: [{ type: 'resource', resource: { uri: 'file:///x', text: 'inside' } }] })).toEqual([
+      { type: 'text', text: 'inside' },
+    ]);
     expect(toContent({ content: [], structuredContent: { n: 1 } })).toEqual([{ type: 'text', text: '{"n":1}' }]);
     // One text block stays a list: hosts read the result's blocks.
     expect(toContent({ content: [{ type: 'text', text: 'one' }] })).toEqual([{ type: 'text', text: 'one' }]);
@@ -24,7 +43,7 @@ describe('MCP result content → tool_result content', () => {
     try {
       const [block] = toContent({ content: [{ type: 'text', text: 'x'.repeat(100) }] });
       const out = block.type === 'text' ? block.text : '';
-      expect(out.startsWith('x'.repeat(40) + '\n')).toBe(true);
+      expect(out.startsWith(`${'x'.repeat(40)}\n`)).toBe(true);
       expect(out).toMatch(/truncated: 60 more characters/);
     } finally {
       delete process.env.MAX_MCP_OUTPUT_TOKENS;
@@ -39,11 +58,15 @@ describe('MCP result content → tool_result content', () => {
 describe('host MCP transport (mcp_message)', () => {
   it('a request gets the mcp_response; a failed control request becomes a JSON-RPC error for that id', async () => {
     const sent: unknown[] = [];
-    const t = new HostMcpTransport('srv', async (subtype, payload) => {
-      sent.push({ subtype, ...payload });
-      if ((payload.message as { method: string }).method === 'boom') throw new Error('host said no');
-      return { mcp_response: { jsonrpc: '2.0', id: (payload.message as { id: number }).id, result: { ok: true } } };
-    }, 1000);
+    const t = new HostMcpTransport(
+      'srv',
+      async (subtype, payload) => {
+        sent.push({ subtype, ...payload });
+        if ((payload.message as { method: string }).method === 'boom') throw new Error('host said no');
+        return { mcp_response: { jsonrpc: '2.0', id: (payload.message as { id: number }).id, result: { ok: true } } };
+      },
+      1000,
+    );
     const got: unknown[] = [];
     t.onmessage = (m) => got.push(m);
     await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });

@@ -25,7 +25,8 @@ async function start(...args: Parameters<typeof startFakeApi>) {
   open.push(api);
   return api;
 }
-const body = (extra: object = {}) => JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...extra });
+const body = (extra: object = {}) =>
+  JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...extra });
 const post = (url: string, b: string, path = '/v1/messages') =>
   fetch(url + path, { method: 'POST', body: b, headers: { 'content-type': 'application/json' } });
 
@@ -42,7 +43,9 @@ function parseSse(text: string): Array<{ event: string; data: any }> {
 
 describe('fake Messages API', () => {
   it('streams the real SSE sequence, with a ping, and echoes the model', async () => {
-    const api = await start([{ content: [{ type: 'text', text: 'hello world' }], usage: { input_tokens: 42, output_tokens: 7 } }]);
+    const api = await start([
+      { content: [{ type: 'text', text: 'hello world' }], usage: { input_tokens: 42, output_tokens: 7 } },
+    ]);
     const res = await post(api.url, body({ stream: true }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
@@ -59,7 +62,11 @@ describe('fake Messages API', () => {
       'message_stop',
     ]);
     for (const e of events) expect(e.data.type).toBe(e.event);
-    expect(events[0].data.message).toMatchObject({ model: 'claude-haiku-4-5', role: 'assistant', usage: { input_tokens: 42 } });
+    expect(events[0].data.message).toMatchObject({
+      model: 'claude-haiku-4-5',
+      role: 'assistant',
+      usage: { input_tokens: 42 },
+    });
     expect(events[7].data).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } });
   });
 
@@ -76,24 +83,34 @@ describe('fake Messages API', () => {
       usage: { output_tokens: 5 },
     });
     // Billed for the prompt it was sent: about 4 characters a token.
-    expect(msg.usage.input_tokens).toBe(Math.ceil(JSON.stringify({ role: 'user', type: 'text', text: 'hi' }).length / 4));
+    expect(msg.usage.input_tokens).toBe(
+      Math.ceil(JSON.stringify({ role: 'user', type: 'text', text: 'hi' }).length / 4),
+    );
     expect(msg.id).toMatch(/^msg_/);
     expect(msg.content[0].id).toMatch(/^toolu_/);
   });
 
   it('errors have the API body shape and headers', async () => {
-    const api = await start([{ error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '3' } } }]);
+    const api = await start([
+      { error: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '3' } } },
+    ]);
     const res = await post(api.url, body({ stream: true }));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('3');
-    expect(await res.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
+    expect(await res.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'slow down' },
+    });
   });
 
   it('rejects a request without max_tokens (400), unknown paths (404), and an exhausted script (500)', async () => {
     const api = await start([]);
     const bad = await post(api.url, JSON.stringify({ model: 'm', messages: [] }));
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ type: 'invalid_request_error', message: 'max_tokens: Field required' });
+    expect((await bad.json()).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'max_tokens: Field required',
+    });
     const nf = await post(api.url, body(), '/v1/complete');
     expect(nf.status).toBe(404);
     expect((await nf.json()).type).toBe('error');
@@ -131,7 +148,10 @@ describe('fake Messages API', () => {
       path: '/v1/messages',
       headers: {},
       body: {
-        system: [{ type: 'text', text: 'You are a subagent.' }, { type: 'text', text: 'Be brief.' }],
+        system: [
+          { type: 'text', text: 'You are a subagent.' },
+          { type: 'text', text: 'Be brief.' },
+        ],
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'find the bug' }] },
           { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Grep', input: {} }] },
@@ -153,7 +173,9 @@ describe('fake Messages API', () => {
     // Node 20 cannot run .ts: transpile the two files (they import node built-ins only) next to the script.
     for (const name of ['server', 'cli', 'promptCache']) {
       const src = readFileSync(join('test/fake-api', `${name}.ts`), 'utf8');
-      const out = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      const out = ts.transpileModule(src, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
       writeFileSync(join(dir, `${name}.js`), out.outputText);
     }
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');

@@ -40,7 +40,10 @@ export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 }
 
 /** Drain streamModel; returns the events and the error it ended with, if any. */
-export async function run(req: ModelRequest, opts?: { maxRetries?: number }): Promise<{ events: ModelEvent[]; error?: any }> {
+export async function run(
+  req: ModelRequest,
+  opts?: { maxRetries?: number },
+): Promise<{ events: ModelEvent[]; error?: any }> {
   const events: ModelEvent[] = [];
   try {
     for await (const ev of streamModel(req, opts)) events.push(ev);

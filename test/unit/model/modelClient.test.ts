@@ -44,7 +44,11 @@ describe('streamModel: assembling streamed replies', () => {
   });
 
   it('assembles tool_use input from JSON split across several deltas, with thinking and text', async () => {
-    const input = { command: 'ls -la /tmp', description: 'List files', nested: { a: [1, 2, 3], s: 'ünïcode "quoted"' } };
+    const input = {
+      command: 'ls -la /tmp',
+      description: 'List files',
+      nested: { a: [1, 2, 3], s: 'ünïcode "quoted"' },
+    };
     await fakeApi([
       {
         content: [
@@ -58,7 +62,11 @@ describe('streamModel: assembling streamed replies', () => {
     const { events, error } = await run(request());
     expect(error).toBeUndefined();
     const jsonDeltas = events.filter(
-      (e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && (e.event.delta as { type: string }).type === 'input_json_delta' && e.event.index === 2,
+      (e) =>
+        e.type === 'stream_event' &&
+        e.event.type === 'content_block_delta' &&
+        (e.event.delta as { type: string }).type === 'input_json_delta' &&
+        e.event.index === 2,
     );
     expect(jsonDeltas.length).toBeGreaterThanOrEqual(3);
 
@@ -74,7 +82,13 @@ describe('streamModel: assembling streamed replies', () => {
 
   it('sends tools, thinking and betas the way the API expects them', async () => {
     const api = await fakeApi([{ content: [{ type: 'text', text: 'ok' }] }]);
-    const tools = [{ name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'Read',
+        description: 'Read a file',
+        input_schema: { type: 'object', properties: { file_path: { type: 'string' } } },
+      },
+    ];
     const { error } = await run(
       request({
         tools,
@@ -94,7 +108,10 @@ describe('streamModel: assembling streamed replies', () => {
   });
 
   it('uses ANTHROPIC_AUTH_TOKEN as a bearer token when there is no API key', async () => {
-    const api = await fakeApi([{ content: [{ type: 'text', text: 'ok' }] }], { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: 'tok-123' });
+    const api = await fakeApi([{ content: [{ type: 'text', text: 'ok' }] }], {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: 'tok-123',
+    });
     const { error } = await run(request());
     expect(error).toBeUndefined();
     expect(api.requests[0].headers.authorization).toBe('Bearer tok-123');
@@ -109,7 +126,9 @@ describe('streamModel: retries', () => {
     const { events, error } = await run(request());
     expect(error).toBeUndefined();
     const retries = events.filter((e) => e.type === 'api_retry');
-    expect(retries).toEqual([{ type: 'api_retry', attempt: 1, max_retries: 2, retry_delay_ms: 0, error_status: 429, error: 'rate_limit' }]);
+    expect(retries).toEqual([
+      { type: 'api_retry', attempt: 1, max_retries: 2, retry_delay_ms: 0, error_status: 429, error: 'rate_limit' },
+    ]);
     expect(events[0].type).toBe('api_retry');
     expect(finalMessage(events).content).toEqual([{ type: 'text', text: 'after retry' }]);
     expect(api.requests).toHaveLength(2);
@@ -143,7 +162,12 @@ describe('streamModel: retries', () => {
   });
 
   it('gives up after max retries with a retryable ModelError', async () => {
-    const api = await fakeApi([rateLimited(0), rateLimited(0), rateLimited(0), { content: [{ type: 'text', text: 'never' }] }]);
+    const api = await fakeApi([
+      rateLimited(0),
+      rateLimited(0),
+      rateLimited(0),
+      { content: [{ type: 'text', text: 'never' }] },
+    ]);
     const { events, error } = await run(request());
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryable: true });
@@ -160,7 +184,10 @@ describe('streamModel: retries', () => {
   });
 
   it('a stream cut mid-reply is retried and the second attempt is the message', async () => {
-    const api = await fakeApi([{ cut: { afterText: 'partial answ' } }, { content: [{ type: 'text', text: 'complete answer' }] }]);
+    const api = await fakeApi([
+      { cut: { afterText: 'partial answ' } },
+      { content: [{ type: 'text', text: 'complete answer' }] },
+    ]);
     const { events, error } = await run(request());
     expect(error).toBeUndefined();
     const retries = events.filter((e) => e.type === 'api_retry') as any[];
@@ -168,7 +195,12 @@ describe('streamModel: retries', () => {
     expect(retries[0]).toMatchObject({ attempt: 1, error_status: null, error: 'unknown' });
     // The cut attempt's deltas were streamed before the fault…
     const texts = events
-      .filter((e) => e.type === 'stream_event' && e.event.type === 'content_block_delta' && (e.event.delta as { type: string }).type === 'text_delta')
+      .filter(
+        (e) =>
+          e.type === 'stream_event' &&
+          e.event.type === 'content_block_delta' &&
+          (e.event.delta as { type: string }).type === 'text_delta',
+      )
       .map((e: any) => e.event.delta.text)
       .join('');
     expect(texts).toBe('partial answcomplete answer');
@@ -248,10 +280,18 @@ describe('streamModel: errors that are not retried', () => {
   });
 
   it('400 → ModelError at once with the API message; exactly one request', async () => {
-    const api = await fakeApi([badRequest('messages.1.content: tool_use ids must be unique'), { content: [{ type: 'text', text: 'x' }] }]);
+    const api = await fakeApi([
+      badRequest('messages.1.content: tool_use ids must be unique'),
+      { content: [{ type: 'text', text: 'x' }] },
+    ]);
     const { events, error } = await run(request());
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ kind: 'invalid_request', status: 400, retryable: false, category: 'invalid_request' });
+    expect(error).toMatchObject({
+      kind: 'invalid_request',
+      status: 400,
+      retryable: false,
+      category: 'invalid_request',
+    });
     expect(error.message).toBe('API Error: 400 messages.1.content: tool_use ids must be unique');
     expect(events).toEqual([]);
     expect(api.requests).toHaveLength(1);
@@ -274,7 +314,10 @@ describe('streamModel: errors that are not retried', () => {
   });
 
   it('no credentials → no_credentials before any request', async () => {
-    const api = await fakeApi([{ content: [{ type: 'text', text: 'x' }] }], { ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined });
+    const api = await fakeApi([{ content: [{ type: 'text', text: 'x' }] }], {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: undefined,
+    });
     const { events, error } = await run(request());
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: 'no_credentials', retryable: false });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { contextWindow, costUSD, maxOutputTokens, modelFacts, modelPrices, parseModelId } from '../../../src/loop/pricing.js';
+import {
+  contextWindow,
+  costUSD,
+  maxOutputTokens,
+  modelFacts,
+  modelPrices,
+  parseModelId,
+} from '../../../src/loop/pricing.js';
 import { UsageAccumulator, modelUsageSchema, usageTotalsSchema } from '../../../src/loop/usage.js';
 
 describe('pricing: model id → price row', () => {
@@ -47,7 +54,12 @@ describe('pricing: model id → price row', () => {
 
   it('costUSD prices every kind of token', () => {
     // sonnet: 1M input $3 + 1M output $15 + 1M cache read $0.30 + 1M cache write $3.75
-    const all = { input_tokens: 1e6, output_tokens: 1e6, cache_read_input_tokens: 1e6, cache_creation_input_tokens: 1e6 };
+    const all = {
+      input_tokens: 1e6,
+      output_tokens: 1e6,
+      cache_read_input_tokens: 1e6,
+      cache_creation_input_tokens: 1e6,
+    };
     expect(costUSD('claude-sonnet-4-5', all)).toBeCloseTo(22.05, 10);
     expect(costUSD('claude-opus-4-5', { input_tokens: 1000, output_tokens: 500 })).toBeCloseTo(0.005 + 0.0125, 10);
     expect(costUSD('haiku', { cache_read_input_tokens: 2_000_000 })).toBeCloseTo(0.2, 10);
@@ -86,9 +98,18 @@ describe('usage accumulator', () => {
     });
     expect(c1).toBeCloseTo((100 * 3 + 50 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6, 12);
     acc.add('claude-sonnet-4-5-20250929', { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: null });
-    acc.addUsage('claude-haiku-4-5-20251001', { input_tokens: 1000, output_tokens: 100, server_tool_use: { web_search_requests: 2 } });
+    acc.addUsage('claude-haiku-4-5-20251001', {
+      input_tokens: 1000,
+      output_tokens: 100,
+      server_tool_use: { web_search_requests: 2 },
+    });
 
-    expect(acc.totals()).toEqual({ input_tokens: 1110, output_tokens: 155, cache_read_input_tokens: 1000, cache_creation_input_tokens: 200 });
+    expect(acc.totals()).toEqual({
+      input_tokens: 1110,
+      output_tokens: 155,
+      cache_read_input_tokens: 1000,
+      cache_creation_input_tokens: 200,
+    });
     const mu = acc.modelUsage();
     expect(modelUsageSchema.parse(mu)).toEqual(mu);
     expect(usageTotalsSchema.parse(acc.totals())).toEqual(acc.totals());
@@ -101,10 +122,20 @@ describe('usage accumulator', () => {
       contextWindow: 200_000,
       maxOutputTokens: 64_000,
     });
-    expect(mu['claude-sonnet-4-5-20250929'].costUSD).toBeCloseTo((110 * 3 + 55 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6, 12);
-    expect(mu['claude-haiku-4-5-20251001']).toMatchObject({ inputTokens: 1000, outputTokens: 100, webSearchRequests: 2 });
+    expect(mu['claude-sonnet-4-5-20250929'].costUSD).toBeCloseTo(
+      (110 * 3 + 55 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6,
+      12,
+    );
+    expect(mu['claude-haiku-4-5-20251001']).toMatchObject({
+      inputTokens: 1000,
+      outputTokens: 100,
+      webSearchRequests: 2,
+    });
     expect(mu['claude-haiku-4-5-20251001'].costUSD).toBeCloseTo((1000 * 1 + 100 * 5) / 1e6 + 0.02, 12);
-    expect(acc.totalCostUSD).toBeCloseTo(mu['claude-sonnet-4-5-20250929'].costUSD + mu['claude-haiku-4-5-20251001'].costUSD, 12);
+    expect(acc.totalCostUSD).toBeCloseTo(
+      mu['claude-sonnet-4-5-20250929'].costUSD + mu['claude-haiku-4-5-20251001'].costUSD,
+      12,
+    );
   });
 
   it("merges a subagent's accumulator into the parent's", () => {
@@ -115,7 +146,12 @@ describe('usage accumulator', () => {
     child.addUsage('haiku', { input_tokens: 3, output_tokens: 3 });
     const before = parent.totalCostUSD + child.totalCostUSD;
     parent.merge(child);
-    expect(parent.totals()).toEqual({ input_tokens: 18, output_tokens: 6, cache_read_input_tokens: 0, cache_creation_input_tokens: 7 });
+    expect(parent.totals()).toEqual({
+      input_tokens: 18,
+      output_tokens: 6,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 7,
+    });
     expect(Object.keys(parent.modelUsage()).sort()).toEqual(['haiku', 'sonnet']);
     expect(parent.totalCostUSD).toBeCloseTo(before, 12);
     // The child is untouched, and a plain modelUsage record merges too.

@@ -4,7 +4,11 @@ import { clampEffort, resolveRequestOptions } from '../../../src/loop/requestOpt
 
 describe('request options per model', () => {
   it('the default model gets adaptive thinking, effort medium and its 128k ceiling (what the reference sends)', () => {
-    expect(resolveRequestOptions('claude-sonnet-5-5')).toEqual({ maxTokens: 128_000, thinking: { type: 'adaptive' }, effort: 'medium' });
+    expect(resolveRequestOptions('claude-sonnet-5-5')).toEqual({
+      maxTokens: 128_000,
+      thinking: { type: 'adaptive' },
+      effort: 'medium',
+    });
   });
 
   it('a model without adaptive thinking or effort gets neither by default', () => {
@@ -19,14 +23,27 @@ describe('request options per model', () => {
   });
 
   it('on adaptive models a bare budget means on; --thinking enabled with a budget asks for that budget', () => {
-    expect(resolveRequestOptions('claude-opus-4-6', { maxThinkingTokens: 8000 }).thinking).toEqual({ type: 'adaptive' });
-    expect(resolveRequestOptions('claude-opus-4-6', { thinking: 'enabled', maxThinkingTokens: 8000 }).thinking).toEqual({ type: 'enabled', budget_tokens: 8000 });
+    expect(resolveRequestOptions('claude-opus-4-6', { maxThinkingTokens: 8000 }).thinking).toEqual({
+      type: 'adaptive',
+    });
+    expect(resolveRequestOptions('claude-opus-4-6', { thinking: 'enabled', maxThinkingTokens: 8000 }).thinking).toEqual(
+      { type: 'enabled', budget_tokens: 8000 },
+    );
   });
 
   it('on older models thinking is a fixed budget, below max_tokens, at least 1024', () => {
-    expect(resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 5000 }).thinking).toEqual({ type: 'enabled', budget_tokens: 5000 });
-    expect(resolveRequestOptions('claude-sonnet-4-5', { thinking: 'adaptive' }).thinking).toEqual({ type: 'enabled', budget_tokens: 16_000 });
-    expect(resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 10 }).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 5000 }).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 5000,
+    });
+    expect(resolveRequestOptions('claude-sonnet-4-5', { thinking: 'adaptive' }).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 16_000,
+    });
+    expect(resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 10 }).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 1024,
+    });
     const o = resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 5000, maxOutputTokens: 2000 });
     expect(o.maxTokens).toBe(9096);
     const capped = resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 100_000 });

@@ -4,7 +4,8 @@ import { Bash, state, tmpDir } from './helpers.js';
 
 const cwd = tmpDir();
 const echoOnly = () => state({ cwd, mode: 'dontAsk', allow: ['Bash(echo:*)'] });
-const decide = (s: ReturnType<typeof state>, command: string) => decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } });
+const decide = (s: ReturnType<typeof state>, command: string) =>
+  decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } });
 
 describe('Bash prefix rules cannot be slipped past', () => {
   const attempts = [
@@ -22,7 +23,7 @@ describe('Bash prefix rules cannot be slipped past', () => {
     'echo a & touch X',
     '(touch X)',
     'echo <(touch X)',
-    'echo a # it\'s a comment\ntouch X',
+    "echo a # it's a comment\ntouch X",
     'echo a \\\n; touch X',
     'cat <<EOF\nhi\nEOF',
     'FOO=1 echo a',
@@ -36,7 +37,16 @@ describe('Bash prefix rules cannot be slipped past', () => {
   }
 
   it('allows echo ok, echo with quoted operators, and echo to /dev/null or with 2>&1', () => {
-    for (const cmd of ['echo ok', 'echo "a && b; c"', "echo '$(not run)'", 'echo a 2>&1', 'echo a > /dev/null', 'echo a && echo b', '(echo a; echo b)', 'echo a\necho b']) {
+    for (const cmd of [
+      'echo ok',
+      'echo "a && b; c"',
+      "echo '$(not run)'",
+      'echo a 2>&1',
+      'echo a > /dev/null',
+      'echo a && echo b',
+      '(echo a; echo b)',
+      'echo a\necho b',
+    ]) {
       expect(decide(echoOnly(), cmd).behavior, cmd).toBe('allow');
     }
   });
@@ -74,14 +84,24 @@ describe('Bash prefix rules cannot be slipped past', () => {
     expect(d.behavior).toBe('ask');
     if (d.behavior !== 'ask') return;
     expect(d.hint).toContain('Bash(tee:*)');
-    expect(d.suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'tee:*' }], behavior: 'allow', destination: 'session' }]);
+    expect(d.suggestions).toEqual([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'tee:*' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     const dd = decide(echoOnly(), 'npm test');
     expect(dd.behavior === 'deny' && dd.message).toContain('Bash(npm test:*)');
   });
 
   it('parser reports the constructs shell-quote alone would miss', () => {
     expect(parseBashCommand('echo "$(x)"').unsafe).toContain('$(…) command substitution');
-    expect(parseBashCommand('echo a\ntouch X').parts.map((p) => p.words)).toEqual([['echo', 'a'], ['touch', 'X']]);
+    expect(parseBashCommand('echo a\ntouch X').parts.map((p) => p.words)).toEqual([
+      ['echo', 'a'],
+      ['touch', 'X'],
+    ]);
     expect(parseBashCommand('echo a > X').parts[0].writesFile).toBe(true);
     expect(parseBashCommand('cat <<< "hi"').unsafe).toEqual([]);
   });

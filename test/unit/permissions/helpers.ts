@@ -30,5 +30,13 @@ export const Write = fakeTool('Write', false);
 export const Edit = fakeTool('Edit', false);
 
 export function state(opts: Partial<PermissionStateOptions> & { cwd: string }) {
-  return createPermissionState({ mode: 'default', allow: [], deny: [], ask: [], additionalDirectories: [], allowBypass: false, ...opts });
+  return createPermissionState({
+    mode: 'default',
+    allow: [],
+    deny: [],
+    ask: [],
+    additionalDirectories: [],
+    allowBypass: false,
+    ...opts,
+  });
 }

@@ -16,22 +16,44 @@ describe('modes', () => {
     const d = write(s);
     expect(d.behavior).toBe('ask');
     expect(d.behavior === 'ask' && d.hint).toContain('--permission-mode acceptEdits');
-    expect(d.behavior === 'ask' && d.suggestions).toEqual([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
+    expect(d.behavior === 'ask' && d.suggestions).toEqual([
+      { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+    ]);
     expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
-    expect(decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://x.y' } }).behavior).toBe('ask');
+    expect(decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://x.y' } }).behavior).toBe(
+      'ask',
+    );
   });
 
   it("WebFetch asks with a rule for the url's domain, not for every site; a url that is not http(s) gets the whole-tool suggestion", () => {
     const s = state({ cwd });
-    const d = decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://Docs.Example.com/a?b=1' } });
-    expect(d.behavior === 'ask' && d.suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:docs.example.com' }], behavior: 'allow', destination: 'session' }]);
+    const d = decidePermission(s, {
+      tool: Web,
+      toolName: 'WebFetch',
+      input: { url: 'https://Docs.Example.com/a?b=1' },
+    });
+    expect(d.behavior === 'ask' && d.suggestions).toEqual([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'WebFetch', ruleContent: 'domain:docs.example.com' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(d.behavior === 'ask' && d.hint).toContain('WebFetch(domain:docs.example.com)');
     // The suggestion, once applied, is a rule that allows that site and no other.
     const after = state({ cwd, allow: ['WebFetch(domain:docs.example.com)'] });
-    expect(decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://docs.example.com/x' } }).behavior).toBe('allow');
-    expect(decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://evil.example/x' } }).behavior).toBe('ask');
+    expect(
+      decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://docs.example.com/x' } })
+        .behavior,
+    ).toBe('allow');
+    expect(
+      decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://evil.example/x' } }).behavior,
+    ).toBe('ask');
     const odd = decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'not a url' } });
-    expect(odd.behavior === 'ask' && odd.suggestions).toEqual([{ type: 'addRules', rules: [{ toolName: 'WebFetch' }], behavior: 'allow', destination: 'session' }]);
+    expect(odd.behavior === 'ask' && odd.suggestions).toEqual([
+      { type: 'addRules', rules: [{ toolName: 'WebFetch' }], behavior: 'allow', destination: 'session' },
+    ]);
   });
 
   it('acceptEdits allows edits in cwd but not Bash', () => {
@@ -64,7 +86,9 @@ describe('modes', () => {
     expect(write(s).behavior).toBe('allow');
     expect(bash(s, 'rm -rf x').behavior).toBe('deny');
     expect(() => state({ cwd, mode: 'bypassPermissions' })).toThrow(PermissionConfigError);
-    expect(() => validatePermissionMode('bypassPermissions', { allowBypass: false })).toThrow(/--dangerously-skip-permissions/);
+    expect(() => validatePermissionMode('bypassPermissions', { allowBypass: false })).toThrow(
+      /--dangerously-skip-permissions/,
+    );
     expect(() => validatePermissionMode('yolo', { allowBypass: true })).toThrow(/unknown permission mode "yolo"/);
   });
 
@@ -79,9 +103,23 @@ describe('modes', () => {
   it('host updates add rules and directories for the session', () => {
     const s = state({ cwd });
     expect(bash(s, 'npm test').behavior).toBe('ask');
-    s.addRules([{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'localSettings' }]);
+    s.addRules([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }],
+        behavior: 'allow',
+        destination: 'localSettings',
+      },
+    ]);
     expect(bash(s, 'npm test').behavior).toBe('allow');
-    s.addRules([{ type: 'removeRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'session' }]);
+    s.addRules([
+      {
+        type: 'removeRules',
+        rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(bash(s, 'npm test').behavior).toBe('ask');
     s.addRules([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
     expect(s.mode).toBe('acceptEdits');

@@ -14,7 +14,8 @@ beforeAll(() => {
   cwd = path.join(root, 'proj');
   outside = path.join(root, 'outside');
   extra = path.join(root, 'extra');
-  for (const d of [cwd, outside, extra, path.join(cwd, 'src'), path.join(cwd, 'secret')]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [cwd, outside, extra, path.join(cwd, 'src'), path.join(cwd, 'secret')])
+    fs.mkdirSync(d, { recursive: true });
   fs.writeFileSync(path.join(cwd, 'secret', 'key'), 'k');
   fs.writeFileSync(path.join(cwd, 'src', 'a.ts'), 'a');
   fs.writeFileSync(path.join(outside, 'o.txt'), 'o');
@@ -22,7 +23,8 @@ beforeAll(() => {
   fs.symlinkSync(outside, path.join(cwd, 'escape'));
 });
 
-const read = (s: ReturnType<typeof state>, file_path: string) => decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path } });
+const read = (s: ReturnType<typeof state>, file_path: string) =>
+  decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path } });
 
 describe('path rules and working directories', () => {
   it('resolves .. and symlinks like the kernel', () => {
@@ -39,7 +41,8 @@ describe('path rules and working directories', () => {
     expect(read(s, 'src/../secret/key').behavior).toBe('deny');
     expect(read(s, path.join(cwd, 'innocent', 'key')).behavior).toBe('deny');
     expect(read(s, 'innocent/key').behavior).toBe('deny');
-    const bash = (command: string) => decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } }).behavior;
+    const bash = (command: string) =>
+      decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } }).behavior;
     expect(bash('cat secret/key')).toBe('deny');
     expect(bash('cat innocent/key')).toBe('deny');
     expect(bash('cat < src/../secret/key')).toBe('deny');
@@ -51,7 +54,8 @@ describe('path rules and working directories', () => {
 
   it('a Read deny rule on a folder holds against Grep and Glob searching that folder', () => {
     const s = state({ cwd, deny: ['Read(./secret/**)'] });
-    const search = (tool: typeof Glob, toolName: string, p: string) => decidePermission(s, { tool, toolName, input: { pattern: 'x', path: p } }).behavior;
+    const search = (tool: typeof Glob, toolName: string, p: string) =>
+      decidePermission(s, { tool, toolName, input: { pattern: 'x', path: p } }).behavior;
     expect(search(Glob, 'Glob', path.join(cwd, 'secret'))).toBe('deny');
     expect(search(Glob, 'Glob', 'innocent')).toBe('deny');
     expect(search(Glob, 'Glob', 'src')).toBe('allow');
@@ -76,10 +80,14 @@ describe('path rules and working directories', () => {
     const out = read(s, path.join(outside, 'o.txt'));
     expect(out.behavior).toBe('ask');
     expect(out.behavior === 'ask' && out.blockedPath).toBe(path.join(outside, 'o.txt'));
-    expect(out.behavior === 'ask' && out.suggestions).toEqual([{ type: 'addDirectories', directories: [outside], destination: 'session' }]);
+    expect(out.behavior === 'ask' && out.suggestions).toEqual([
+      { type: 'addDirectories', directories: [outside], destination: 'session' },
+    ]);
     expect(read(s, 'escape/o.txt').behavior).toBe('ask');
     expect(read(s, '../outside/o.txt').behavior).toBe('ask');
-    expect(decidePermission(s, { tool: Glob, toolName: 'Glob', input: { pattern: '*', path: outside } }).behavior).toBe('ask');
+    expect(decidePermission(s, { tool: Glob, toolName: 'Glob', input: { pattern: '*', path: outside } }).behavior).toBe(
+      'ask',
+    );
     expect(decidePermission(s, { tool: Glob, toolName: 'Glob', input: { pattern: '*' } }).behavior).toBe('allow');
   });
 
@@ -93,16 +101,29 @@ describe('path rules and working directories', () => {
   it('an Edit allow rule implies reading the same files', () => {
     const s = state({ cwd, allow: [`Edit(/${outside}/**)`] });
     expect(read(s, path.join(outside, 'o.txt')).behavior).toBe('allow');
-    expect(decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: path.join(outside, 'n.txt'), content: '' } }).behavior).toBe('allow');
+    expect(
+      decidePermission(s, {
+        tool: Write,
+        toolName: 'Write',
+        input: { file_path: path.join(outside, 'n.txt'), content: '' },
+      }).behavior,
+    ).toBe('allow');
   });
 
   it('acceptEdits: edits inside cwd and --add-dir pass, outside (also via symlink) asks', () => {
     const s = state({ cwd, mode: 'acceptEdits', additionalDirectories: [extra] });
-    const write = (file_path: string) => decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path, content: 'x' } }).behavior;
+    const write = (file_path: string) =>
+      decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path, content: 'x' } }).behavior;
     expect(write('src/new.ts')).toBe('allow');
     expect(write(path.join(extra, 'n.txt'))).toBe('allow');
     expect(write(path.join(outside, 'n.txt'))).toBe('ask');
     expect(write('escape/n.txt')).toBe('ask');
-    expect(decidePermission(s, { tool: Edit, toolName: 'Edit', input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } }).behavior).toBe('allow');
+    expect(
+      decidePermission(s, {
+        tool: Edit,
+        toolName: 'Edit',
+        input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' },
+      }).behavior,
+    ).toBe('allow');
   });
 });

@@ -9,7 +9,19 @@ import { state, tmpDir, Write } from './helpers.js';
 
 const cwd = tmpDir();
 const Ask = createAskUserQuestionTool({ previewFormat: 'markdown', optionalDescriptions: false });
-const q = { questions: [{ question: 'Which?', header: 'Pick', options: [{ label: 'a', description: 'A' }, { label: 'b', description: 'B' }], multiSelect: false }] };
+const q = {
+  questions: [
+    {
+      question: 'Which?',
+      header: 'Pick',
+      options: [
+        { label: 'a', description: 'A' },
+        { label: 'b', description: 'B' },
+      ],
+      multiSelect: false,
+    },
+  ],
+};
 
 describe('tools that ask the user', () => {
   it('ask in every mode that asks, even bypassPermissions and under an allow rule; no "always" suggestion', () => {
@@ -25,14 +37,26 @@ describe('tools that ask the user', () => {
   it('dontAsk refuses with a message the model can act on; a deny rule still wins', () => {
     let d = decidePermission(state({ cwd, mode: 'dontAsk' }), { tool: Ask, toolName: 'AskUserQuestion', input: q });
     expect(d.behavior === 'deny' && d.message).toContain('dontAsk mode, where no one is asked');
-    d = decidePermission(state({ cwd, deny: ['AskUserQuestion'] }), { tool: Ask, toolName: 'AskUserQuestion', input: q });
+    d = decidePermission(state({ cwd, deny: ['AskUserQuestion'] }), {
+      tool: Ask,
+      toolName: 'AskUserQuestion',
+      input: q,
+    });
     expect(d.behavior === 'deny' && d.message).toContain('denied by the rule AskUserQuestion');
   });
 
   it('ExitPlanMode outside plan mode is refused without asking', () => {
-    const d = decidePermission(state({ cwd }), { tool: ExitPlanModeTool, toolName: 'ExitPlanMode', input: { plan: 'p' } });
+    const d = decidePermission(state({ cwd }), {
+      tool: ExitPlanModeTool,
+      toolName: 'ExitPlanMode',
+      input: { plan: 'p' },
+    });
     expect(d.behavior === 'deny' && d.message).toContain('not in plan mode');
-    const p = decidePermission(state({ cwd, mode: 'plan' }), { tool: ExitPlanModeTool, toolName: 'ExitPlanMode', input: { plan: 'p' } });
+    const p = decidePermission(state({ cwd, mode: 'plan' }), {
+      tool: ExitPlanModeTool,
+      toolName: 'ExitPlanMode',
+      input: { plan: 'p' },
+    });
     expect(p.behavior).toBe('ask');
   });
 });
@@ -43,7 +67,9 @@ describe('plan mode service', () => {
     const plan = createPlanModeService(s, () => 'Write the plan as a numbered list.');
     plan.enter();
     expect(s.mode).toBe('plan');
-    expect(decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a', content: '' } }).behavior).toBe('deny');
+    expect(
+      decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a', content: '' } }).behavior,
+    ).toBe('deny');
     expect(plan.exit()).toBe('acceptEdits');
     s.setMode('plan');
     s.setMode('default'); // the host's setMode in its approval

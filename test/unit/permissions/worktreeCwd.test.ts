@@ -14,7 +14,8 @@ function setup() {
   fs.mkdirSync(path.join(cwd, 'conf'), { recursive: true });
   return { cwd, wt };
 }
-const edit = (s: ReturnType<typeof state>, file_path: string) => decidePermission(s, { tool: Edit, toolName: 'Edit', input: { file_path } }).behavior;
+const edit = (s: ReturnType<typeof state>, file_path: string) =>
+  decidePermission(s, { tool: Edit, toolName: 'Edit', input: { file_path } }).behavior;
 
 describe('permissions in a worktree', () => {
   it('moveTo: a deny rule holds at the worktree and where it was written; relative paths resolve in the worktree; acceptEdits covers it', () => {
@@ -31,14 +32,18 @@ describe('permissions in a worktree', () => {
     expect(edit(s, path.join(wt, 'conf', 'secret.txt'))).toBe('allow');
   });
 
-  it('viewFrom: the view resolves from the worktree; rules, mode and directories changed through it are the session\'s', () => {
+  it("viewFrom: the view resolves from the worktree; rules, mode and directories changed through it are the session's", () => {
     const { cwd, wt } = setup();
     const s = state({ cwd, deny: ['Read(./conf/**)'] });
     const v = s.viewFrom(wt);
     expect(v.cwd).toBe(wt);
     expect(s.cwd).toBe(cwd);
-    expect(decidePermission(v, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior).toBe('deny');
-    expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior).not.toBe('deny');
+    expect(
+      decidePermission(v, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior,
+    ).toBe('deny');
+    expect(
+      decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior,
+    ).not.toBe('deny');
     v.addRule('allow', parseRule('Bash(npm test)'));
     expect(s.rules.allow.map((e) => e.text)).toContain('Bash(npm test)');
     v.setMode('acceptEdits');

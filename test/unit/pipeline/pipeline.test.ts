@@ -7,7 +7,14 @@ import type { Tool, ToolContext } from '../../../tools/tool.js';
 import { ToolError } from '../../../tools/tool.js';
 import { HookRunner, type CallHost } from '../../../src/hooks/index.js';
 import { createPermissionState } from '../../../src/permissions/index.js';
-import { runToolUse, type AskHostAnswer, type AskHostRequest, type PermissionDenial, type PipelineDeps, type PipelineOutcome } from '../../../src/loop/toolPipeline.js';
+import {
+  runToolUse,
+  type AskHostAnswer,
+  type AskHostRequest,
+  type PermissionDenial,
+  type PipelineDeps,
+  type PipelineOutcome,
+} from '../../../src/loop/toolPipeline.js';
 
 let dir: string;
 const ran: unknown[] = [];
@@ -31,7 +38,11 @@ function ctx(signal = new AbortController().signal): ToolContext {
   return { cwd: dir, signal, sessionId: 's', readFiles: new Map(), scratchDir: dir, toolUseId: 'tu1' };
 }
 
-async function run(input: unknown, deps: PipelineDeps, signal?: AbortSignal): Promise<{ out: PipelineOutcome; progress: number }> {
+async function run(
+  input: unknown,
+  deps: PipelineDeps,
+  signal?: AbortSignal,
+): Promise<{ out: PipelineOutcome; progress: number }> {
   const gen = runToolUse({ id: 'tu1', name: 'Bash', input }, ctx(signal), deps);
   let progress = 0;
   for (;;) {
@@ -42,7 +53,15 @@ async function run(input: unknown, deps: PipelineDeps, signal?: AbortSignal): Pr
 }
 
 function perms(opts: { mode?: 'default' | 'dontAsk' | 'acceptEdits'; allow?: string[] } = {}) {
-  return createPermissionState({ mode: opts.mode ?? 'default', allow: opts.allow ?? [], deny: [], ask: [], additionalDirectories: [], cwd: dir, allowBypass: false });
+  return createPermissionState({
+    mode: opts.mode ?? 'default',
+    allow: opts.allow ?? [],
+    deny: [],
+    ask: [],
+    additionalDirectories: [],
+    cwd: dir,
+    allowBypass: false,
+  });
 }
 const base = () => ({ session_id: 's', transcript_path: '', cwd: dir, permission_mode: 'default' });
 
@@ -65,14 +84,22 @@ describe('tool pipeline', () => {
   });
 
   it('an allow rule lets it run; a read-only call runs by default', async () => {
-    expect((await run({ command: 'npm test' }, { tools: [Shell], permissions: perms({ allow: ['Bash(npm test:*)'] }) })).out.toolResult.is_error).toBeUndefined();
-    expect((await run({ command: 'echo hi' }, { tools: [Shell], permissions: perms() })).out.toolResult.content).toBe('ran echo hi');
+    expect(
+      (await run({ command: 'npm test' }, { tools: [Shell], permissions: perms({ allow: ['Bash(npm test:*)'] }) })).out
+        .toolResult.is_error,
+    ).toBeUndefined();
+    expect((await run({ command: 'echo hi' }, { tools: [Shell], permissions: perms() })).out.toolResult.content).toBe(
+      'ran echo hi',
+    );
   });
 
   it('no askHost: an ask is denied at once with a hint naming the rule and the prompt flag', async () => {
     const denials: PermissionDenial[] = [];
     ran.length = 0;
-    const { out } = await run({ command: 'npm test' }, { tools: [Shell], permissions: perms(), onDenial: (d) => denials.push(d) });
+    const { out } = await run(
+      { command: 'npm test' },
+      { tools: [Shell], permissions: perms(), onDenial: (d) => denials.push(d) },
+    );
     expect(out.toolResult.is_error).toBe(true);
     expect(out.toolResult.content).toContain('--allowedTools "Bash(npm test:*)"');
     expect(out.toolResult.content).toContain('--permission-prompt-tool stdio');
@@ -85,7 +112,18 @@ describe('tool pipeline', () => {
     const state = perms();
     const askHost = async (req: AskHostRequest): Promise<AskHostAnswer> => {
       asks.push(req);
-      return { behavior: 'allow', updatedInput: { command: 'npm test -- --ci' }, updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'session' }] };
+      return {
+        behavior: 'allow',
+        updatedInput: { command: 'npm test -- --ci' },
+        updatedPermissions: [
+          {
+            type: 'addRules',
+            rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }],
+            behavior: 'allow',
+            destination: 'session',
+          },
+        ],
+      };
     };
     const { out } = await run({ command: 'npm test' }, { tools: [Shell], permissions: state, askHost });
     expect(out.toolResult.content).toBe('ran npm test -- --ci');
@@ -94,7 +132,14 @@ describe('tool pipeline', () => {
       input: { command: 'npm test' },
       tool_use_id: 'tu1',
       decision_reason: 'no rule allows it',
-      permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }], behavior: 'allow', destination: 'session' }],
+      permission_suggestions: [
+        {
+          type: 'addRules',
+          rules: [{ toolName: 'Bash', ruleContent: 'npm test:*' }],
+          behavior: 'allow',
+          destination: 'session',
+        },
+      ],
     });
     // Remembered: the next call does not ask.
     await run({ command: 'npm test' }, { tools: [Shell], permissions: state, askHost });
@@ -103,23 +148,59 @@ describe('tool pipeline', () => {
 
   it('askHost deny gives an is_error result with the message; interrupt stops the run', async () => {
     const denials: PermissionDenial[] = [];
-    const deny = await run({ command: 'rm x' }, { tools: [Shell], permissions: perms(), askHost: async () => ({ behavior: 'deny', message: 'not on my machine' }), onDenial: (d) => denials.push(d) });
-    expect(deny.out.toolResult).toEqual({ type: 'tool_result', tool_use_id: 'tu1', content: 'not on my machine', is_error: true });
+    const deny = await run(
+      { command: 'rm x' },
+      {
+        tools: [Shell],
+        permissions: perms(),
+        askHost: async () => ({ behavior: 'deny', message: 'not on my machine' }),
+        onDenial: (d) => denials.push(d),
+      },
+    );
+    expect(deny.out.toolResult).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'tu1',
+      content: 'not on my machine',
+      is_error: true,
+    });
     expect(deny.out.stopRun).toBeUndefined();
-    const intr = await run({ command: 'rm x' }, { tools: [Shell], permissions: perms(), askHost: async () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }) });
+    const intr = await run(
+      { command: 'rm x' },
+      {
+        tools: [Shell],
+        permissions: perms(),
+        askHost: async () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }),
+      },
+    );
     expect(intr.out.stopRun).toEqual({ reason: 'Interrupted: stop everything' });
     expect(denials.length).toBe(1);
   });
 
   it('askHost failing (e.g. its timeout) denies with the reason', async () => {
-    const { out } = await run({ command: 'rm x' }, { tools: [Shell], permissions: perms(), askHost: async () => { throw new Error('can_use_tool timed out after 1s'); } });
+    const { out } = await run(
+      { command: 'rm x' },
+      {
+        tools: [Shell],
+        permissions: perms(),
+        askHost: async () => {
+          throw new Error('can_use_tool timed out after 1s');
+        },
+      },
+    );
     expect(out.toolResult.is_error).toBe(true);
     expect(out.toolResult.content).toMatch(/timed out after 1s/);
   });
 
   it('dontAsk denies without asking the host', async () => {
     let asked = false;
-    const { out } = await run({ command: 'rm x' }, { tools: [Shell], permissions: perms({ mode: 'dontAsk' }), askHost: async () => ((asked = true), { behavior: 'allow' }) });
+    const { out } = await run(
+      { command: 'rm x' },
+      {
+        tools: [Shell],
+        permissions: perms({ mode: 'dontAsk' }),
+        askHost: async () => ((asked = true), { behavior: 'allow' }),
+      },
+    );
     expect(out.toolResult.is_error).toBe(true);
     expect(asked).toBe(false);
   });
@@ -127,9 +208,15 @@ describe('tool pipeline', () => {
   it('PreToolUse command hook exit 2 blocks with its reason; the tool does not run', async () => {
     ran.length = 0;
     const s = script('block.sh', 'echo "no rm please" >&2; exit 2');
-    const hooks = new HookRunner({ commandHooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: s }] }] }, base });
+    const hooks = new HookRunner({
+      commandHooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: s }] }] },
+      base,
+    });
     const denials: PermissionDenial[] = [];
-    const { out } = await run({ command: 'rm x' }, { tools: [Shell], hooks, permissions: perms({ allow: ['Bash'] }), onDenial: (d) => denials.push(d) });
+    const { out } = await run(
+      { command: 'rm x' },
+      { tools: [Shell], hooks, permissions: perms({ allow: ['Bash'] }), onDenial: (d) => denials.push(d) },
+    );
     expect(out.toolResult.is_error).toBe(true);
     expect(out.toolResult.content).toContain('no rm please');
     expect(ran).toEqual([]);
@@ -139,12 +226,35 @@ describe('tool pipeline', () => {
   it('PreToolUse deny decision beats an allow rule; allow + updatedInput replaces the input and skips the ask', async () => {
     const callHost: CallHost = async (id) =>
       id === 'deny'
-        ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'hook policy' } }
-        : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'echo rewritten' } } };
-    const denyHooks = new HookRunner({ base, callHost, callbackHooks: { PreToolUse: [{ matcher: 'Bash', hookCallbackIds: ['deny'] }] } });
-    const d = await run({ command: 'ls' }, { tools: [Shell], hooks: denyHooks, permissions: perms({ allow: ['Bash'] }) });
+        ? {
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'deny',
+              permissionDecisionReason: 'hook policy',
+            },
+          }
+        : {
+            hookSpecificOutput: {
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'allow',
+              updatedInput: { command: 'echo rewritten' },
+            },
+          };
+    const denyHooks = new HookRunner({
+      base,
+      callHost,
+      callbackHooks: { PreToolUse: [{ matcher: 'Bash', hookCallbackIds: ['deny'] }] },
+    });
+    const d = await run(
+      { command: 'ls' },
+      { tools: [Shell], hooks: denyHooks, permissions: perms({ allow: ['Bash'] }) },
+    );
     expect(d.out.toolResult).toMatchObject({ is_error: true, content: 'hook policy' });
-    const allowHooks = new HookRunner({ base, callHost, callbackHooks: { PreToolUse: [{ hookCallbackIds: ['allow'] }] } });
+    const allowHooks = new HookRunner({
+      base,
+      callHost,
+      callbackHooks: { PreToolUse: [{ hookCallbackIds: ['allow'] }] },
+    });
     const a = await run({ command: 'make' }, { tools: [Shell], hooks: allowHooks, permissions: perms() });
     expect(a.out.toolResult.content).toBe('ran echo rewritten');
   });
@@ -152,20 +262,50 @@ describe('tool pipeline', () => {
   it('a Notification hook fires (permission_prompt) when a question waits for the host, and only then', async () => {
     const heard: Array<Record<string, unknown>> = [];
     const callHost: CallHost = async (_id, input) => (heard.push(input as Record<string, unknown>), {});
-    const hooks = new HookRunner({ base, callHost, callbackHooks: { Notification: [{ matcher: 'permission_prompt', hookCallbackIds: ['n'] }] } });
-    await run({ command: 'make' }, { tools: [Shell], hooks, permissions: perms(), askHost: async () => ({ behavior: 'allow' }) });
+    const hooks = new HookRunner({
+      base,
+      callHost,
+      callbackHooks: { Notification: [{ matcher: 'permission_prompt', hookCallbackIds: ['n'] }] },
+    });
+    await run(
+      { command: 'make' },
+      { tools: [Shell], hooks, permissions: perms(), askHost: async () => ({ behavior: 'allow' }) },
+    );
     await new Promise((r) => setImmediate(r));
-    expect(heard).toEqual([expect.objectContaining({ hook_event_name: 'Notification', notification_type: 'permission_prompt', message: 'Claude needs your permission to use Bash' })]);
-    await run({ command: 'ls' }, { tools: [Shell], hooks, permissions: perms({ allow: ['Bash'] }), askHost: async () => ({ behavior: 'allow' }) });
+    expect(heard).toEqual([
+      expect.objectContaining({
+        hook_event_name: 'Notification',
+        notification_type: 'permission_prompt',
+        message: 'Claude needs your permission to use Bash',
+      }),
+    ]);
+    await run(
+      { command: 'ls' },
+      { tools: [Shell], hooks, permissions: perms({ allow: ['Bash'] }), askHost: async () => ({ behavior: 'allow' }) },
+    );
     await new Promise((r) => setImmediate(r));
     expect(heard).toHaveLength(1);
   });
 
   it('a PermissionRequest hook answers the ask before the host is asked', async () => {
     let asked = false;
-    const callHost: CallHost = async () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
-    const hooks = new HookRunner({ base, callHost, callbackHooks: { PermissionRequest: [{ hookCallbackIds: ['pr'] }] } });
-    const { out } = await run({ command: 'make' }, { tools: [Shell], hooks, permissions: perms(), askHost: async () => ((asked = true), { behavior: 'deny', message: 'no' }) });
+    const callHost: CallHost = async () => ({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+    const hooks = new HookRunner({
+      base,
+      callHost,
+      callbackHooks: { PermissionRequest: [{ hookCallbackIds: ['pr'] }] },
+    });
+    const { out } = await run(
+      { command: 'make' },
+      {
+        tools: [Shell],
+        hooks,
+        permissions: perms(),
+        askHost: async () => ((asked = true), { behavior: 'deny', message: 'no' }),
+      },
+    );
     expect(out.toolResult.content).toBe('ran make');
     expect(asked).toBe(false);
   });
@@ -177,10 +317,23 @@ describe('tool pipeline', () => {
       const ev = (input as { hook_event_name: string }).hook_event_name;
       return { hookSpecificOutput: { hookEventName: ev, additionalContext: `${ev} saw it` } };
     };
-    const hooks = new HookRunner({ base, callHost, callbackHooks: { PostToolUse: [{ hookCallbackIds: ['post'] }], PostToolUseFailure: [{ hookCallbackIds: ['fail'] }] } });
+    const hooks = new HookRunner({
+      base,
+      callHost,
+      callbackHooks: {
+        PostToolUse: [{ hookCallbackIds: ['post'] }],
+        PostToolUseFailure: [{ hookCallbackIds: ['fail'] }],
+      },
+    });
     const ok = await run({ command: 'make' }, { tools: [Shell], hooks });
     expect(ok.out.additionalContext).toEqual(['PostToolUse saw it']);
-    expect(inputs[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'make' }, tool_response: { stdout: 'make' }, tool_use_id: 'tu1' });
+    expect(inputs[0]).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'make' },
+      tool_response: { stdout: 'make' },
+      tool_use_id: 'tu1',
+    });
     const bad = await run({ command: 'fail' }, { tools: [Shell], hooks });
     expect(bad.out.toolResult.is_error).toBe(true);
     expect(bad.out.additionalContext).toEqual(['PostToolUseFailure saw it']);
@@ -191,7 +344,10 @@ describe('tool pipeline', () => {
 
   it('a PostToolUse hook with continue:false stops the run after the tool', async () => {
     const s = script('stop.sh', 'echo \'{"continue":false,"stopReason":"enough","systemMessage":"halting"}\'');
-    const hooks = new HookRunner({ base, commandHooks: { PostToolUse: [{ hooks: [{ type: 'command', command: s }] }] } });
+    const hooks = new HookRunner({
+      base,
+      commandHooks: { PostToolUse: [{ hooks: [{ type: 'command', command: s }] }] },
+    });
     const messages: string[] = [];
     const { out } = await run({ command: 'make' }, { tools: [Shell], hooks, onSystemMessage: (m) => messages.push(m) });
     expect(out.toolResult.content).toBe('ran make');

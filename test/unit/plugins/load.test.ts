@@ -31,22 +31,34 @@ describe('plugin loader', () => {
       '.claude-plugin/plugin.json': JSON.stringify({
         name: 'inline',
         hooks: { Stop: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/stop.sh' }] }] },
-        mcpServers: { db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--dir', '${CLAUDE_PLUGIN_ROOT}/data'] }, web: { type: 'http', url: 'http://localhost:1/${CLAUDE_PLUGIN_ROOT}' } },
+        mcpServers: {
+          db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--dir', '${CLAUDE_PLUGIN_ROOT}/data'] },
+          web: { type: 'http', url: 'http://localhost:1/${CLAUDE_PLUGIN_ROOT}' },
+        },
       }),
     });
     const p = await loadPlugin({ path: root }, '/');
     expect(p.hooks.Stop[0].hooks[0].command).toBe(`${root}/stop.sh`);
-    expect(p.mcpServers.get('plugin:inline:db')).toEqual({ command: `${root}/db`, args: ['--dir', `${root}/data`], env: { CLAUDE_PLUGIN_ROOT: root } });
+    expect(p.mcpServers.get('plugin:inline:db')).toEqual({
+      command: `${root}/db`,
+      args: ['--dir', `${root}/data`],
+      env: { CLAUDE_PLUGIN_ROOT: root },
+    });
     expect([...p.mcpServers.keys()]).toEqual(['plugin:inline:db', 'plugin:inline:web']);
     const noMcp = await loadPlugin({ path: root, skipMcp: true }, '/');
     expect(noMcp.mcpServers.size).toBe(0);
   });
 
   it('manifest paths: extra command folders load; a path outside the plugin or missing is an error naming the manifest', async () => {
-    const root = folder('p', { '.claude-plugin/plugin.json': JSON.stringify({ name: 'x', commands: ['./more'] }), 'more/a.md': 'A.' });
+    const root = folder('p', {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: 'x', commands: ['./more'] }),
+      'more/a.md': 'A.',
+    });
     expect((await loadPlugin({ path: root }, '/')).commands.map((c) => c.name)).toEqual(['x:a']);
     const out = folder('q', { '.claude-plugin/plugin.json': JSON.stringify({ name: 'x', skills: '../elsewhere' }) });
-    await expect(loadPlugin({ path: out }, '/')).rejects.toThrow(`${join(out, '.claude-plugin/plugin.json')}: skills: "../elsewhere" is outside the plugin folder`);
+    await expect(loadPlugin({ path: out }, '/')).rejects.toThrow(
+      `${join(out, '.claude-plugin/plugin.json')}: skills: "../elsewhere" is outside the plugin folder`,
+    );
     const gone = folder('r', { '.claude-plugin/plugin.json': JSON.stringify({ name: 'x', hooks: './none.json' }) });
     await expect(loadPlugin({ path: gone }, '/')).rejects.toThrow(/hooks: ".\/none.json" does not exist/);
   });
@@ -55,16 +67,26 @@ describe('plugin loader', () => {
     const root = folder('p', { '.mcp.json': JSON.stringify({ mcpServers: { bad: { command: '' } } }) });
     const err = await loadPlugin({ path: root }, '/').catch((e) => e);
     expect(err).toBeInstanceOf(PluginError);
-    expect(err.message).toContain(`${join(root, '.mcp.json')}: server "plugin:p:bad": command: command must not be empty`);
+    expect(err.message).toContain(
+      `${join(root, '.mcp.json')}: server "plugin:p:bad": command: command must not be empty`,
+    );
   });
 
   it('${VAR} and ${VAR:-default} in MCP configs take the environment; a variable not set makes that server failed, naming it', async () => {
     const root = folder('p', {
-      '.mcp.json': JSON.stringify({ mcpServers: { ok: { command: '${TOOL_BIN}', args: ['${MODE:-fast}'] }, gone: { command: '${NOT_SET_ANYWHERE}' } } }),
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          ok: { command: '${TOOL_BIN}', args: ['${MODE:-fast}'] },
+          gone: { command: '${NOT_SET_ANYWHERE}' },
+        },
+      }),
     });
     const p = await loadPlugin({ path: root }, '/', { TOOL_BIN: '/bin/tool' });
     expect(p.mcpServers.get('plugin:p:ok')).toMatchObject({ command: '/bin/tool', args: ['fast'] });
-    expect(p.mcpServers.get('plugin:p:gone')).toEqual({ type: 'unsupported', reason: expect.stringContaining('server "gone": environment variable NOT_SET_ANYWHERE not set') });
+    expect(p.mcpServers.get('plugin:p:gone')).toEqual({
+      type: 'unsupported',
+      reason: expect.stringContaining('server "gone": environment variable NOT_SET_ANYWHERE not set'),
+    });
   });
 
   it('a bad command file is a warning, not an error', async () => {
@@ -75,7 +97,12 @@ describe('plugin loader', () => {
   });
 
   it('expandPluginRoot reaches every string and leaves other values', () => {
-    expect(expandPluginRoot({ a: ['$CLAUDE_PLUGIN_ROOT/x', 1, null], b: { c: '${CLAUDE_PLUGIN_ROOT}' }, d: '$CLAUDE_PLUGIN_ROOTS' }, '/r')).toEqual({
+    expect(
+      expandPluginRoot(
+        { a: ['$CLAUDE_PLUGIN_ROOT/x', 1, null], b: { c: '${CLAUDE_PLUGIN_ROOT}' }, d: '$CLAUDE_PLUGIN_ROOTS' },
+        '/r',
+      ),
+    ).toEqual({
       a: ['/r/x', 1, null],
       b: { c: '/r' },
       d: '$CLAUDE_PLUGIN_ROOTS',

@@ -9,7 +9,8 @@ async function collect(chunks: Array<Buffer | string>, opts?: { maxLineBytes?: n
     for (const c of chunks) yield c;
   }
   const out: Array<{ lineNo: number; text: string } | string> = [];
-  for await (const item of readLines(source(), opts)) out.push(item instanceof LineTooLongError ? `TOO LONG: ${item.message}` : item);
+  for await (const item of readLines(source(), opts))
+    out.push(item instanceof LineTooLongError ? `TOO LONG: ${item.message}` : item);
   return out;
 }
 
@@ -32,7 +33,10 @@ describe('readLines', () => {
   it('drops an over-long line with one error naming its line number, and goes on with the next line', async () => {
     const max = 1000;
     const big = 'x'.repeat(max + 10);
-    const out = await collect(['{"first":1}\n', big.slice(0, max / 2), big.slice(max / 2), 'tail of the long line\n{"after":2}\n'], { maxLineBytes: max });
+    const out = await collect(
+      ['{"first":1}\n', big.slice(0, max / 2), big.slice(max / 2), 'tail of the long line\n{"after":2}\n'],
+      { maxLineBytes: max },
+    );
     expect(out).toHaveLength(3);
     expect(out[0]).toEqual({ lineNo: 1, text: '{"first":1}' });
     expect(out[1]).toMatch(/^TOO LONG: line 2 is longer than 1000 bytes/);

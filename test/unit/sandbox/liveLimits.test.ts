@@ -6,16 +6,32 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLiveLimits, fitRuntimeConfig, linkedWorktreeGitDir, sessionLimits, type SessionLimits } from '../../../src/sandbox/index.js';
+import {
+  createLiveLimits,
+  type fitRuntimeConfig,
+  linkedWorktreeGitDir,
+  sessionLimits,
+  type SessionLimits,
+} from '../../../src/sandbox/index.js';
 import { buildRuntimeConfig, type SandboxSetupOptions } from '../../../src/sandbox/runtime.js';
 import { mergeSandboxSettings } from '../../../src/sandbox/policy.js';
 import { state, tmpDir } from '../permissions/helpers.js';
 
-const srt = createRequire(import.meta.url)('@anthropic-ai/sandbox-runtime') as typeof import('@anthropic-ai/sandbox-runtime');
-const check = (c: unknown) => srt.SandboxRuntimeConfigSchema.safeParse(c) as ReturnType<Parameters<typeof fitRuntimeConfig>[1]>;
+const srt = createRequire(import.meta.url)(
+  '@anthropic-ai/sandbox-runtime',
+) as typeof import('@anthropic-ai/sandbox-runtime');
+const check = (c: unknown) =>
+  srt.SandboxRuntimeConfigSchema.safeParse(c) as ReturnType<Parameters<typeof fitRuntimeConfig>[1]>;
 
 function setup(cwd: string, rules = { allow: [] as string[], deny: [] as string[] }): SandboxSetupOptions {
-  return { settings: mergeSandboxSettings([], cwd, '/cfg'), rules, cwd, workingDirs: [cwd], scratchDir: '/scratch', warn: () => {} };
+  return {
+    settings: mergeSandboxSettings([], cwd, '/cfg'),
+    rules,
+    cwd,
+    workingDirs: [cwd],
+    scratchDir: '/scratch',
+    warn: () => {},
+  };
 }
 
 function follower(cwd: string) {
@@ -38,13 +54,37 @@ describe('the permission state tells of changes', () => {
     const s = state({ cwd });
     let n = 0;
     s.onChange(() => n++);
-    s.addRules([{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:a.com' }, { toolName: 'Read', ruleContent: './x' }], behavior: 'allow', destination: 'session' }]);
+    s.addRules([
+      {
+        type: 'addRules',
+        rules: [
+          { toolName: 'WebFetch', ruleContent: 'domain:a.com' },
+          { toolName: 'Read', ruleContent: './x' },
+        ],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(n).toBe(1);
-    s.addRules([{ type: 'addRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:a.com' }], behavior: 'allow', destination: 'session' }]);
+    s.addRules([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'WebFetch', ruleContent: 'domain:a.com' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(n).toBe(1);
     s.addRules([{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]);
     expect(n).toBe(1);
-    s.addRules([{ type: 'removeRules', rules: [{ toolName: 'WebFetch', ruleContent: 'domain:a.com' }], behavior: 'allow', destination: 'localSettings' }]);
+    s.addRules([
+      {
+        type: 'removeRules',
+        rules: [{ toolName: 'WebFetch', ruleContent: 'domain:a.com' }],
+        behavior: 'allow',
+        destination: 'localSettings',
+      },
+    ]);
     expect(n).toBe(2);
     s.addRules([{ type: 'replaceRules', rules: [], behavior: 'deny', destination: 'session' }]);
     expect(n).toBe(3);
@@ -53,13 +93,21 @@ describe('the permission state tells of changes', () => {
     s.moveTo(tmpDir());
     expect(n).toBe(5);
     // Through a subagent's view of the state: the session's listeners hear it.
-    s.viewFrom(tmpDir()).addRules([{ type: 'addRules', rules: [{ toolName: 'Edit', ruleContent: './out/**' }], behavior: 'allow', destination: 'session' }]);
+    s.viewFrom(tmpDir()).addRules([
+      {
+        type: 'addRules',
+        rules: [{ toolName: 'Edit', ruleContent: './out/**' }],
+        behavior: 'allow',
+        destination: 'session',
+      },
+    ]);
     expect(n).toBe(6);
   });
 
-  it('sessionLimits: the rules as written, the cwd, the working directories, and a linked worktree\'s git dir', () => {
+  it("sessionLimits: the rules as written, the cwd, the working directories, and a linked worktree's git dir", () => {
     const repo = tmpDir('live-repo-');
-    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: repo, stdio: 'ignore' });
+    const git = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: repo, stdio: 'ignore' });
     git('init', '-q');
     git('commit', '-q', '--allow-empty', '-m', 'one');
     const wt = path.join(repo, '.claude', 'worktrees', 'w');
@@ -69,7 +117,11 @@ describe('the permission state tells of changes', () => {
     expect(linkedWorktreeGitDir(repo)).toBeUndefined();
 
     const s = state({ cwd: repo, allow: ['WebFetch(domain:a.com)'], deny: ['Read(./secret/**)'] });
-    expect(sessionLimits(s)).toEqual({ rules: { allow: ['WebFetch(domain:a.com)'], deny: ['Read(./secret/**)'] }, cwd: repo, workingDirs: [repo] });
+    expect(sessionLimits(s)).toEqual({
+      rules: { allow: ['WebFetch(domain:a.com)'], deny: ['Read(./secret/**)'] },
+      cwd: repo,
+      workingDirs: [repo],
+    });
     s.moveTo(wt);
     expect(sessionLimits(s).workingDirs).toEqual([realpathSync(wt), realpathSync(path.join(repo, '.git'))]);
   });
@@ -79,7 +131,11 @@ describe('live limits', () => {
   it('a new WebFetch domain, Read deny and Edit allow reach the runtime config; an unchanged config is not handed over again', () => {
     const cwd = '/proj';
     const { live, updates } = follower(cwd);
-    const now: SessionLimits = { rules: { allow: ['WebFetch(domain:api.example.com)', 'Edit(//out/**)'], deny: ['Read(./secret/**)'] }, cwd, workingDirs: [cwd] };
+    const now: SessionLimits = {
+      rules: { allow: ['WebFetch(domain:api.example.com)', 'Edit(//out/**)'], deny: ['Read(./secret/**)'] },
+      cwd,
+      workingDirs: [cwd],
+    };
     expect(live.apply(now)).toBe(true);
     expect(updates).toHaveLength(1);
     expect(updates[0].network.allowedDomains).toEqual(['api.example.com']);
@@ -93,7 +149,11 @@ describe('live limits', () => {
 
   it('in a worktree: writable is the worktree, not the start cwd; path rules count at both', () => {
     const { live, updates } = follower('/proj');
-    live.apply({ rules: { allow: [], deny: ['Read(./secret/**)'] }, cwd: '/proj/.claude/worktrees/w', workingDirs: ['/proj/.claude/worktrees/w', '/proj/.git'] });
+    live.apply({
+      rules: { allow: [], deny: ['Read(./secret/**)'] },
+      cwd: '/proj/.claude/worktrees/w',
+      workingDirs: ['/proj/.claude/worktrees/w', '/proj/.git'],
+    });
     const fs = updates[0].filesystem;
     expect(fs.allowWrite).toEqual(['/proj/.claude/worktrees/w', '/proj/.git', '/scratch']);
     expect(fs.denyRead.sort()).toEqual(['/proj/.claude/worktrees/w/secret/**', '/proj/secret/**']);
@@ -101,7 +161,11 @@ describe('live limits', () => {
 
   it('an entry the runtime rejects is left out alone and said once; the rest applies', () => {
     const { live, updates, warnings } = follower('/proj');
-    const now: SessionLimits = { rules: { allow: ['WebFetch(domain:*.com)', 'WebFetch(domain:ok.example)'], deny: ['Read(./keys/**)'] }, cwd: '/proj', workingDirs: ['/proj'] };
+    const now: SessionLimits = {
+      rules: { allow: ['WebFetch(domain:*.com)', 'WebFetch(domain:ok.example)'], deny: ['Read(./keys/**)'] },
+      cwd: '/proj',
+      workingDirs: ['/proj'],
+    };
     expect(live.apply(now)).toBe(true);
     expect(updates[0].network.allowedDomains).toEqual(['ok.example']);
     expect(updates[0].filesystem.denyRead).toEqual(['/proj/keys/**']);
@@ -116,11 +180,29 @@ describe('live limits', () => {
     const warnings: string[] = [];
     const updates: unknown[] = [];
     const base = { initial: buildRuntimeConfig(o), check, warn: (m: string) => warnings.push(m) };
-    const broken = createLiveLimits({ ...base, build: () => ({ ...buildRuntimeConfig(o), bwrapPath: 'relative/bwrap' }), update: (c) => updates.push(c) });
+    const broken = createLiveLimits({
+      ...base,
+      build: () => ({ ...buildRuntimeConfig(o), bwrapPath: 'relative/bwrap' }),
+      update: (c) => updates.push(c),
+    });
     expect(broken.apply({ rules: { allow: [], deny: [] }, cwd: '/proj', workingDirs: ['/proj'] })).toBe(false);
-    expect(warnings[0]).toMatch(/could not be applied to the sandbox \(bwrapPath: Binary path must be absolute\); its limits stay as they were/);
-    const throwing = createLiveLimits({ ...base, build: (now) => buildRuntimeConfig({ ...o, ...now }), update: () => { throw new Error('bad range'); } });
-    expect(throwing.apply({ rules: { allow: ['WebFetch(domain:x.example)'], deny: [] }, cwd: '/proj', workingDirs: ['/proj'] })).toBe(false);
+    expect(warnings[0]).toMatch(
+      /could not be applied to the sandbox \(bwrapPath: Binary path must be absolute\); its limits stay as they were/,
+    );
+    const throwing = createLiveLimits({
+      ...base,
+      build: (now) => buildRuntimeConfig({ ...o, ...now }),
+      update: () => {
+        throw new Error('bad range');
+      },
+    });
+    expect(
+      throwing.apply({
+        rules: { allow: ['WebFetch(domain:x.example)'], deny: [] },
+        cwd: '/proj',
+        workingDirs: ['/proj'],
+      }),
+    ).toBe(false);
     expect(warnings[1]).toMatch(/bad range/);
     expect(updates).toHaveLength(0);
   });
@@ -145,7 +227,11 @@ describe('live limits', () => {
 
   it('a write violation is dropped only where a folder made writable since the start let it through', () => {
     const { live } = follower('/proj');
-    live.apply({ rules: { allow: ['Edit(//data/**)'], deny: ['Edit(//data/locked/**)'] }, cwd: '/proj', workingDirs: ['/proj', '/extra'] });
+    live.apply({
+      rules: { allow: ['Edit(//data/**)'], deny: ['Edit(//data/locked/**)'] },
+      cwd: '/proj',
+      workingDirs: ['/proj', '/extra'],
+    });
     expect(live.falselyReported('deny openat /extra/file')).toBe(true);
     expect(live.falselyReported('deny openat /data/x')).toBe(false); // a glob: bwrap takes its base only if it can; keep the report
     expect(live.falselyReported('deny openat /extra/.bashrc')).toBe(false);

@@ -50,8 +50,12 @@ describe('runBashCommand', () => {
 
   it('excluded commands, dangerouslyDisableSandbox where honoured, and no sandbox at all run as written', async () => {
     const f = fakeSandbox();
-    expect((await runBashCommand('excluded-tool; echo a', { sandbox: f.sb, commandId: 'c2', cwd })).stdout).not.toContain('wrapped');
-    expect((await runBashCommand('echo b', { sandbox: f.sb, disableSandbox: true, commandId: 'c3', cwd })).sandboxed).toBe(false);
+    expect(
+      (await runBashCommand('excluded-tool; echo a', { sandbox: f.sb, commandId: 'c2', cwd })).stdout,
+    ).not.toContain('wrapped');
+    expect(
+      (await runBashCommand('echo b', { sandbox: f.sb, disableSandbox: true, commandId: 'c3', cwd })).sandboxed,
+    ).toBe(false);
     expect((await runBashCommand('echo c', { commandId: 'c4', cwd })).stdout).toBe('c\n');
     expect(f.wrapped).toEqual([]);
   });
@@ -84,7 +88,12 @@ describe('runBashCommand', () => {
         // First the shared-namespace form (it fails to enter), then the runtime's own.
         const argv = argvs.length === 0 ? ['/bin/sh', '-c', `echo '${entryFailure}' >&2; exit 1`] : undefined;
         argvs.push(argv);
-        return { command: `echo own; ${command}`, ...(argv ? { argv } : {}), env: {}, finish: async () => (finished++, []) };
+        return {
+          command: `echo own; ${command}`,
+          ...(argv ? { argv } : {}),
+          env: {},
+          finish: async () => (finished++, []),
+        };
       },
     };
     const chunks: string[] = [];
@@ -95,9 +104,19 @@ describe('runBashCommand', () => {
     expect(finished).toBe(2);
     // A command that fails on its own, even one that starts with the same words, is not run twice.
     argvs.length = 0;
-    const sb2: CommandSandbox = { ...sb, wrap: async (command) => (argvs.push([]), { command, argv: ['/bin/sh', '-c', command], env: {}, finish: async () => [] }) };
+    const sb2: CommandSandbox = {
+      ...sb,
+      wrap: async (command) => (
+        argvs.push([]), { command, argv: ['/bin/sh', '-c', command], env: {}, finish: async () => [] }
+      ),
+    };
     const chunks2: string[] = [];
-    const r2 = await runBashCommand(`echo 'nsenter: is not what ran' >&2; echo more; exit 1`, { cwd, sandbox: sb2, commandId: 't2', onOutput: (c) => chunks2.push(c) });
+    const r2 = await runBashCommand(`echo 'nsenter: is not what ran' >&2; echo more; exit 1`, {
+      cwd,
+      sandbox: sb2,
+      commandId: 't2',
+      onOutput: (c) => chunks2.push(c),
+    });
     expect(r2.exitCode).toBe(1);
     expect(argvs.length).toBe(1);
     expect(chunks2.join('')).toContain('nsenter: is not what ran');

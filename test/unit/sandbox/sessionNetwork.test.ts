@@ -16,7 +16,15 @@ function options(over: Partial<Parameters<typeof SessionNetwork.start>[0]> = {})
   // The bridges connect to it only when a connection comes; bubblewrap needs it to exist to bind it.
   const socket = join(dir, 'proxy.sock');
   writeFileSync(socket, '');
-  return { bwrap: onPath('bwrap') ?? 'bwrap', socat: 'socat', nsenter: onPath('nsenter') ?? 'nsenter', shell: '/bin/bash', httpSocket: socket, socksSocket: socket, ...over };
+  return {
+    bwrap: onPath('bwrap') ?? 'bwrap',
+    socat: 'socat',
+    nsenter: onPath('nsenter') ?? 'nsenter',
+    shell: '/bin/bash',
+    httpSocket: socket,
+    socksSocket: socket,
+    ...over,
+  };
 }
 
 describe.skipIf(reason !== undefined)('SessionNetwork', () => {
@@ -33,8 +41,12 @@ describe.skipIf(reason !== undefined)('SessionNetwork', () => {
   });
 
   it('says why it could not start: no bubblewrap there; a bridge that cannot run', async () => {
-    await expect(SessionNetwork.start(options({ bwrap: '/nonexistent/bwrap' }))).rejects.toThrow(/the holder sandbox did not start: .*ENOENT/);
-    await expect(SessionNetwork.start(options({ socat: '/nonexistent/socat' }))).rejects.toThrow(/ended before its bridges listened|did not start/);
+    await expect(SessionNetwork.start(options({ bwrap: '/nonexistent/bwrap' }))).rejects.toThrow(
+      /the holder sandbox did not start: .*ENOENT/,
+    );
+    await expect(SessionNetwork.start(options({ socat: '/nonexistent/socat' }))).rejects.toThrow(
+      /ended before its bridges listened|did not start/,
+    );
   });
 
   it('a holder that ends by itself is told once, and is not entered after', async () => {

@@ -5,7 +5,17 @@ import { ResumeError, selectBranch, type ChainEntry } from '../../../src/session
 let line = 0;
 function entry(uuid: string, parentUuid: string | null, type: string, text = uuid): ChainEntry {
   const content = type === 'result' ? [{ type: 'tool_result', tool_use_id: 't', content: 'x' }] : text;
-  return { uuid, parentUuid, lineNo: ++line, entry: { type: type === 'result' ? 'user' : type, uuid, parentUuid, message: { role: type === 'assistant' ? 'assistant' : 'user', content } } };
+  return {
+    uuid,
+    parentUuid,
+    lineNo: ++line,
+    entry: {
+      type: type === 'result' ? 'user' : type,
+      uuid,
+      parentUuid,
+      message: { role: type === 'assistant' ? 'assistant' : 'user', content },
+    },
+  };
 }
 const ids = (chain: ChainEntry[]) => chain.map((e) => e.uuid);
 
@@ -60,6 +70,8 @@ describe('selectBranch', () => {
     const queued = [...chain, entry('p3', 'a2b', 'user')];
     expect(() => selectBranch(queued, 'a1', 'p2')).toThrow(/another prompt \(p3\)/);
     expect(() => selectBranch(chain, 'a1', 'elsewhere')).toThrow(/another prompt \(p2\)/);
-    expect(() => selectBranch(chain.slice(0, 2).concat(entry('s', 'a1', 'system')), 'a1', 'elsewhere')).toThrow(/the prompt elsewhere is not in the discarded range/);
+    expect(() => selectBranch(chain.slice(0, 2).concat(entry('s', 'a1', 'system')), 'a1', 'elsewhere')).toThrow(
+      /the prompt elsewhere is not in the discarded range/,
+    );
   });
 });

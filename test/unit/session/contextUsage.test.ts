@@ -7,7 +7,16 @@ const tool = (name: string, size = 4000) => ({ name, description: 'd'.repeat(siz
 
 describe('context usage with deferred MCP tools', () => {
   it('lists them apart, counts them nowhere', () => {
-    const base = { model: 'claude-sonnet-5-5', system: [{ type: 'text' as const, text: 'sys' }], memoryText: '', memoryFiles: [], history: [], agents: [], apiUsage: null, env: {} };
+    const base = {
+      model: 'claude-sonnet-5-5',
+      system: [{ type: 'text' as const, text: 'sys' }],
+      memoryText: '',
+      memoryFiles: [],
+      history: [],
+      agents: [],
+      apiUsage: null,
+      env: {},
+    };
     const offered = [tool('Read'), tool('mcp__s__loaded')];
     const deferred = Array.from({ length: 50 }, (_, i) => tool(`mcp__s__t${i}`));
     const without = contextUsage({ ...base, tools: offered });

@@ -3,8 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { HistoryBuilder } from '../../../src/session/resume.js';
 
 const prompt = (content: unknown) => ({ type: 'user', message: { role: 'user', content }, session_id: 's' });
-const assistant = (content: unknown[], extra: object = {}) => ({ type: 'assistant', message: { content, ...extra }, parent_tool_use_id: null });
-const result = (id: string) => ({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, parent_tool_use_id: null });
+const assistant = (content: unknown[], extra: object = {}) => ({
+  type: 'assistant',
+  message: { content, ...extra },
+  parent_tool_use_id: null,
+});
+const result = (id: string) => ({
+  type: 'user',
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+  parent_tool_use_id: null,
+});
 const use = (id: string) => ({ type: 'tool_use', id, name: 'Bash', input: {} });
 
 function build(entries: object[]) {
@@ -16,7 +24,13 @@ function build(entries: object[]) {
 
 describe('HistoryBuilder', () => {
   it('parallel tool results in separate lines merge into one user message', () => {
-    const { history } = build([prompt('go'), assistant([use('a'), use('b')]), result('a'), result('b'), assistant([{ type: 'text', text: 'done' }])]);
+    const { history } = build([
+      prompt('go'),
+      assistant([use('a'), use('b')]),
+      result('a'),
+      result('b'),
+      assistant([{ type: 'text', text: 'done' }]),
+    ]);
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect((history[2].content as any[]).map((b) => b.tool_use_id)).toEqual(['a', 'b']);
   });

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { parseChoice, planAnswer, questionLines } from '../../../src/session/terminalQuestions.js';
 
-const q = { question: 'Which db?', header: 'DB', options: [{ label: 'Postgres', description: 'relational' }, { label: 'Redis' }] };
+const q = {
+  question: 'Which db?',
+  header: 'DB',
+  options: [{ label: 'Postgres', description: 'relational' }, { label: 'Redis' }],
+};
 
 describe('terminal questions', () => {
   it('numbers the options and offers Other', () => {
-    expect(questionLines(q)).toEqual(['[DB] Which db?', '  1. Postgres — relational', '  2. Redis', '  3. Other (type your own answer)']);
+    expect(questionLines(q)).toEqual([
+      '[DB] Which db?',
+      '  1. Postgres — relational',
+      '  2. Redis',
+      '  3. Other (type your own answer)',
+    ]);
   });
 
   it('a number picks a label; several only with multiSelect; text is the answer as typed; bad input asks again', () => {
@@ -20,7 +29,10 @@ describe('terminal questions', () => {
 
   it('plan approval: y, a (accept edits), n (keep planning)', () => {
     expect(planAnswer('y')).toEqual({ behavior: 'allow' });
-    expect(planAnswer('a')).toMatchObject({ behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits' }] });
+    expect(planAnswer('a')).toMatchObject({
+      behavior: 'allow',
+      updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits' }],
+    });
     expect(planAnswer('n')?.behavior).toBe('deny');
     expect(planAnswer('maybe')).toBeUndefined();
   });

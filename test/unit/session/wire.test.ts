@@ -18,7 +18,14 @@ const outcome = (o: Partial<LoopOutcome> = {}): LoopOutcome => ({
   permissionDenials: [],
   ...o,
 });
-const turnResult = (o?: Partial<LoopOutcome>) => ({ outcome: outcome(o), durationMs: 9, costUsd: 0.01, usage, modelUsage: {}, permissionDenials: [] });
+const turnResult = (o?: Partial<LoopOutcome>) => ({
+  outcome: outcome(o),
+  durationMs: 9,
+  costUsd: 0.01,
+  usage,
+  modelUsage: {},
+  permissionDenials: [],
+});
 const who = { hook_id: 'h1', hook_name: 'SessionStart', hook_event: 'SessionStart' };
 
 const EVENTS: Array<[string, SessionEvent]> = [
@@ -26,69 +33,228 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'init',
     {
       type: 'init',
-      init: { cwd: '/w', tools: ['Bash'], mcpServers: [], model: 'm', permissionMode: 'default', slashCommands: [], skills: [], plugins: [{ name: 'kit', path: '/p/kit' }], apiKeySource: 'none', outputStyle: 'default', agents: [], version: '1', capabilities: ['reload_plugins_refuse_if_busy_v1'] },
+      init: {
+        cwd: '/w',
+        tools: ['Bash'],
+        mcpServers: [],
+        model: 'm',
+        permissionMode: 'default',
+        slashCommands: [],
+        skills: [],
+        plugins: [{ name: 'kit', path: '/p/kit' }],
+        apiKeySource: 'none',
+        outputStyle: 'default',
+        agents: [],
+        version: '1',
+        capabilities: ['reload_plugins_refuse_if_busy_v1'],
+      },
     },
   ],
   ['result', { type: 'result', result: turnResult() }],
-  ['error result', { type: 'result', result: turnResult({ subtype: 'error_max_turns', resultText: 'too many', errors: ['too many'], structuredOutput: { a: 1 } }) }],
+  [
+    'error result',
+    {
+      type: 'result',
+      result: turnResult({
+        subtype: 'error_max_turns',
+        resultText: 'too many',
+        errors: ['too many'],
+        structuredOutput: { a: 1 },
+      }),
+    },
+  ],
   ['stream event', { type: 'stream_event', parentToolUseId: null, event: { type: 'message_stop' } }],
   [
     'assistant',
     {
       type: 'assistant',
       parentToolUseId: 'toolu_1',
-      message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage: {} },
+      message: {
+        id: 'msg',
+        type: 'message',
+        role: 'assistant',
+        model: 'm',
+        content: [{ type: 'text', text: 'hi' }],
+        stop_reason: 'end_turn',
+        usage: {},
+      },
     },
   ],
-  ['tool result', { type: 'tool_result', parentToolUseId: null, block: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, data: { stdout: 'ok' } }],
-  ['tool progress', { type: 'tool_progress', parentToolUseId: null, toolUseId: 'toolu_1', toolName: 'Bash', elapsedSeconds: 1 }],
-  ['api retry', { type: 'system', parentToolUseId: 'toolu_1', subtype: 'api_retry', fields: { attempt: 1, max_retries: 3, retry_delay_ms: 500, error_status: 529, error: 'overloaded' } }],
-  ['compact boundary', { type: 'system', parentToolUseId: null, subtype: 'compact_boundary', fields: { compact_metadata: { trigger: 'auto', pre_tokens: 100 } } }],
-  ['model fallback', { type: 'system', parentToolUseId: null, subtype: 'model_fallback', fields: { from: 'a', to: 'b', error: 'overloaded' } }],
+  [
+    'tool result',
+    {
+      type: 'tool_result',
+      parentToolUseId: null,
+      block: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' },
+      data: { stdout: 'ok' },
+    },
+  ],
+  [
+    'tool progress',
+    { type: 'tool_progress', parentToolUseId: null, toolUseId: 'toolu_1', toolName: 'Bash', elapsedSeconds: 1 },
+  ],
+  [
+    'api retry',
+    {
+      type: 'system',
+      parentToolUseId: 'toolu_1',
+      subtype: 'api_retry',
+      fields: { attempt: 1, max_retries: 3, retry_delay_ms: 500, error_status: 529, error: 'overloaded' },
+    },
+  ],
+  [
+    'compact boundary',
+    {
+      type: 'system',
+      parentToolUseId: null,
+      subtype: 'compact_boundary',
+      fields: { compact_metadata: { trigger: 'auto', pre_tokens: 100 } },
+    },
+  ],
+  [
+    'model fallback',
+    {
+      type: 'system',
+      parentToolUseId: null,
+      subtype: 'model_fallback',
+      fields: { from: 'a', to: 'b', error: 'overloaded' },
+    },
+  ],
   [
     'task started',
-    { type: 'task', event: { type: 'system', subtype: 'task_started', task_id: 'b1', tool_use_id: 't', description: 'd', task_type: 'local_bash', is_backgrounded: true } },
+    {
+      type: 'task',
+      event: {
+        type: 'system',
+        subtype: 'task_started',
+        task_id: 'b1',
+        tool_use_id: 't',
+        description: 'd',
+        task_type: 'local_bash',
+        is_backgrounded: true,
+      },
+    },
   ],
   [
     'foreground task started',
     {
       type: 'task',
-      event: { type: 'system', subtype: 'task_started', task_id: 'a1', tool_use_id: 't', description: 'd', task_type: 'local_agent', subagent_type: 'Explore', is_backgrounded: false, prompt: 'p' },
+      event: {
+        type: 'system',
+        subtype: 'task_started',
+        task_id: 'a1',
+        tool_use_id: 't',
+        description: 'd',
+        task_type: 'local_agent',
+        subagent_type: 'Explore',
+        is_backgrounded: false,
+        prompt: 'p',
+      },
     },
   ],
-  ['task updated', { type: 'task', event: { type: 'system', subtype: 'task_updated', task_id: 'b1', patch: { status: 'killed', end_time: 1 } } }],
-  ['task moved to the background', { type: 'task', event: { type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: true } } }],
+  [
+    'task updated',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_updated', task_id: 'b1', patch: { status: 'killed', end_time: 1 } },
+    },
+  ],
+  [
+    'task moved to the background',
+    {
+      type: 'task',
+      event: { type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: true } },
+    },
+  ],
   [
     'task notification',
-    { type: 'task', event: { type: 'system', subtype: 'task_notification', task_id: 'b1', tool_use_id: 't', status: 'completed', output_file: '/f', summary: 's' } },
+    {
+      type: 'task',
+      event: {
+        type: 'system',
+        subtype: 'task_notification',
+        task_id: 'b1',
+        tool_use_id: 't',
+        status: 'completed',
+        output_file: '/f',
+        summary: 's',
+      },
+    },
   ],
   [
     'task progress',
     {
       type: 'task',
-      event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 } },
+      event: {
+        type: 'system',
+        subtype: 'task_progress',
+        task_id: 'a1',
+        tool_use_id: 't',
+        description: 'd',
+        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+      },
     },
   ],
   [
     'task progress with a summary',
     {
       type: 'task',
-      event: { type: 'system', subtype: 'task_progress', task_id: 'a1', tool_use_id: 't', description: 'd', usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 }, summary: 'Reading the code' },
+      event: {
+        type: 'system',
+        subtype: 'task_progress',
+        task_id: 'a1',
+        tool_use_id: 't',
+        description: 'd',
+        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+        summary: 'Reading the code',
+      },
     },
   ],
   [
     'background tasks changed',
-    { type: 'task', event: { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }] } },
+    {
+      type: 'task',
+      event: {
+        type: 'system',
+        subtype: 'background_tasks_changed',
+        tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }],
+      },
+    },
   ],
   ['team problem', { type: 'team', event: { type: 'system', subtype: 'team_problem', message: 'm' } }],
   ['prompt blocked', { type: 'notice', notice: { subtype: 'prompt_blocked', reason: 'no' } }],
   ['hook system message', { type: 'notice', notice: { subtype: 'hook_system_message', message: 'hi' } }],
   ['hook started', { type: 'notice', notice: { subtype: 'hook_started', fields: who } }],
-  ['hook progress', { type: 'notice', notice: { subtype: 'hook_progress', fields: { ...who, stdout: 'a', stderr: '', output: 'a' } } }],
-  ['hook response', { type: 'notice', notice: { subtype: 'hook_response', fields: { ...who, stdout: 'a', stderr: '', output: 'a', exit_code: 0, outcome: 'success' } } }],
-  ['elicitation complete', { type: 'notice', notice: { subtype: 'elicitation_complete', serverName: 'asker', elicitationId: 'el-1' } }],
+  [
+    'hook progress',
+    { type: 'notice', notice: { subtype: 'hook_progress', fields: { ...who, stdout: 'a', stderr: '', output: 'a' } } },
+  ],
+  [
+    'hook response',
+    {
+      type: 'notice',
+      notice: {
+        subtype: 'hook_response',
+        fields: { ...who, stdout: 'a', stderr: '', output: 'a', exit_code: 0, outcome: 'success' },
+      },
+    },
+  ],
+  [
+    'elicitation complete',
+    { type: 'notice', notice: { subtype: 'elicitation_complete', serverName: 'asker', elicitationId: 'el-1' } },
+  ],
   ['stdin error', { type: 'notice', notice: { subtype: 'error', error: 'stdin line 3: bad', line: 3 } }],
-  ['files persisted', { type: 'notice', notice: { subtype: 'files_persisted', backups: { files: [{ filename: 'a', file_id: 'x' }], failed: [] }, processedAt: 'now' } }],
+  [
+    'files persisted',
+    {
+      type: 'notice',
+      notice: {
+        subtype: 'files_persisted',
+        backups: { files: [{ filename: 'a', file_id: 'x' }], failed: [] },
+        processedAt: 'now',
+      },
+    },
+  ],
 ];
 
 describe('toWire', () => {
@@ -102,7 +268,14 @@ describe('toWire', () => {
 
   it('a result carries its outcome: errors only on an error, structured output when there is one', () => {
     expect(toWire({ type: 'result', result: turnResult() }, SID, false)).not.toHaveProperty('errors');
-    const err = toWire({ type: 'result', result: turnResult({ subtype: 'error_max_turns', resultText: 'x', errors: ['x'], structuredOutput: 5 }) }, SID, false);
+    const err = toWire(
+      {
+        type: 'result',
+        result: turnResult({ subtype: 'error_max_turns', resultText: 'x', errors: ['x'], structuredOutput: 5 }),
+      },
+      SID,
+      false,
+    );
     expect(err).toMatchObject({ is_error: true, errors: ['x'], structured_output: 5, subtype: 'error_max_turns' });
   });
 
@@ -112,12 +285,28 @@ describe('toWire', () => {
 
   it('the outbound schema refuses a malformed system line, an unknown subtype and a stray field', () => {
     const env = { session_id: SID, uuid: 'u' };
-    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_started', task_id: 'b1', ...env }).success).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_started', task_id: 'b1', ...env }).success).toBe(
+      false,
+    );
     expect(outboundSchema.safeParse({ type: 'system', subtype: 'made_up', ...env }).success).toBe(false);
     // A task_updated patch is an end or a move, never an empty or mixed bag.
-    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_updated', task_id: 'a1', patch: {}, ...env }).success).toBe(false);
-    expect(outboundSchema.safeParse({ type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: false }, ...env }).success).toBe(false);
-    expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', extra: 1, ...env }).success).toBe(false);
-    expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', ...env }).success).toBe(true);
+    expect(
+      outboundSchema.safeParse({ type: 'system', subtype: 'task_updated', task_id: 'a1', patch: {}, ...env }).success,
+    ).toBe(false);
+    expect(
+      outboundSchema.safeParse({
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: 'a1',
+        patch: { is_backgrounded: false },
+        ...env,
+      }).success,
+    ).toBe(false);
+    expect(
+      outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', extra: 1, ...env }).success,
+    ).toBe(false);
+    expect(outboundSchema.safeParse({ type: 'system', subtype: 'prompt_blocked', reason: 'r', ...env }).success).toBe(
+      true,
+    );
   });
 });

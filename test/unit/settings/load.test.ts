@@ -32,8 +32,16 @@ describe('loadSettings', () => {
   });
 
   it('unions rules across sources, local > project > user for plain keys, --settings on top; unknown keys kept', () => {
-    write(userFile(), { model: 'user-model', permissions: { allow: ['Read'], defaultMode: 'plan' }, env: { A: '1', B: '1' } });
-    write(projectFile(), { model: 'project-model', permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./secret/**)'], defaultMode: 'acceptEdits' }, env: { B: '2' } });
+    write(userFile(), {
+      model: 'user-model',
+      permissions: { allow: ['Read'], defaultMode: 'plan' },
+      env: { A: '1', B: '1' },
+    });
+    write(projectFile(), {
+      model: 'project-model',
+      permissions: { allow: ['Bash(npm test:*)'], deny: ['Read(./secret/**)'], defaultMode: 'acceptEdits' },
+      env: { B: '2' },
+    });
     write(localFile(), { permissions: { ask: ['Bash(git push:*)'], allow: ['Read'] } });
     const s = loadSettings({ cwd, env });
     expect(s.files.map((f) => f.source)).toEqual(['user', 'project', 'local']);
@@ -44,7 +52,11 @@ describe('loadSettings', () => {
     expect(s.settings.model).toBe('project-model');
     expect(s.settings.env).toEqual({ A: '1', B: '2' });
 
-    const f = loadSettings({ cwd, env, settingsArg: '{"model":"flag-model","permissions":{"defaultMode":"dontAsk","deny":["WebFetch"]}}' });
+    const f = loadSettings({
+      cwd,
+      env,
+      settingsArg: '{"model":"flag-model","permissions":{"defaultMode":"dontAsk","deny":["WebFetch"]}}',
+    });
     expect(f.settings.model).toBe('flag-model');
     expect(f.permissions.defaultMode).toBe('dontAsk');
     expect(f.permissions.deny).toEqual(['Read(./secret/**)', 'WebFetch']);
@@ -101,7 +113,9 @@ describe('loadSettings', () => {
     expect(() => loadSettings({ cwd, env })).toThrow('hooks.PreToolUse[0].hooks[0].command must be');
     write(localFile(), [1]);
     expect(() => loadSettings({ cwd, env })).toThrow('the top level must be a JSON object');
-    expect(() => loadSettings({ cwd, env: {}, sources: [], settingsArg: '{"permissions": []}' })).toThrow('--settings: permissions must be an object');
+    expect(() => loadSettings({ cwd, env: {}, sources: [], settingsArg: '{"permissions": []}' })).toThrow(
+      '--settings: permissions must be an object',
+    );
   });
 
   it('an empty file counts as no settings', () => {

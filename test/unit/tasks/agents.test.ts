@@ -14,7 +14,17 @@ describe('agent definitions', () => {
   it('general-purpose gets every tool but Task/Agent; Explore gets Read, Glob, Grep, Bash', () => {
     const c = new AgentCatalog();
     expect(c.names()).toEqual(['general-purpose', 'Explore']);
-    expect(agentToolNames(c.get('general-purpose')!, ALL)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'TaskOutput', 'TaskStop', 'TodoWrite']);
+    expect(agentToolNames(c.get('general-purpose')!, ALL)).toEqual([
+      'Bash',
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'TaskOutput',
+      'TaskStop',
+      'TodoWrite',
+    ]);
     expect(agentToolNames(c.get('Explore')!, ALL)).toEqual(['Bash', 'Read', 'Glob', 'Grep']);
   });
 
@@ -28,7 +38,13 @@ describe('agent definitions', () => {
     c.set('project', [{ name: 'x', description: 'project', prompt: 'p', source: 'project' }]);
     c.set('flag', parseAgentsFlag('{"x": {"description": "flag", "prompt": "f"}}'));
     expect(c.get('x')?.description).toBe('flag');
-    c.set('sdk', parseAgentRecord({ x: { description: 'sdk', prompt: 's' }, Explore: { description: 'mine', prompt: 'e' } }, 'sdk'));
+    c.set(
+      'sdk',
+      parseAgentRecord(
+        { x: { description: 'sdk', prompt: 's' }, Explore: { description: 'mine', prompt: 'e' } },
+        'sdk',
+      ),
+    );
     expect(c.get('x')?.description).toBe('sdk');
     expect(c.get('Explore')?.description).toBe('mine');
     expect(c.names()).toEqual(['general-purpose', 'Explore', 'x']);
@@ -56,11 +72,23 @@ describe('.claude/agents/*.md', () => {
       undefined,
       parseYaml,
     );
-    expect(d).toEqual({ name: 'reviewer', description: 'Reviews: carefully', prompt: 'You review code.\n\nBe brief.', tools: ['Read', 'Grep', 'Glob'], model: 'opus', source: 'project' });
+    expect(d).toEqual({
+      name: 'reviewer',
+      description: 'Reviews: carefully',
+      prompt: 'You review code.\n\nBe brief.',
+      tools: ['Read', 'Grep', 'Glob'],
+      model: 'opus',
+      source: 'project',
+    });
   });
 
   it('a YAML list of tools and a folded description work; a missing name falls back to the file name', () => {
-    const d = parseAgentMarkdown('---\ndescription: >\n  Long\n  text\ntools:\n  - Read\n  - Bash\n---\nBody', 'user', 'from-file', parseYaml);
+    const d = parseAgentMarkdown(
+      '---\ndescription: >\n  Long\n  text\ntools:\n  - Read\n  - Bash\n---\nBody',
+      'user',
+      'from-file',
+      parseYaml,
+    );
     expect(d).toMatchObject({ name: 'from-file', description: 'Long text', tools: ['Read', 'Bash'], prompt: 'Body' });
   });
 
@@ -73,7 +101,10 @@ describe('.claude/agents/*.md', () => {
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const { agents, problems } = await loadAgentDir(dir, 'project');
     expect(agents.map((a) => a.name)).toEqual(['good']);
-    expect(problems.map((p) => p.problem).sort()).toEqual(['front matter has no description', 'no front matter (the file must start with a --- block)']);
+    expect(problems.map((p) => p.problem).sort()).toEqual([
+      'front matter has no description',
+      'no front matter (the file must start with a --- block)',
+    ]);
     expect(await loadAgentDir(join(dir, 'missing'), 'project')).toEqual({ agents: [], problems: [] });
   });
 });

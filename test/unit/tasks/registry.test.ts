@@ -19,7 +19,11 @@ function setup() {
 describe('TaskRegistry', () => {
   it('announces a task, reports its end once, and hands its notice to the model once', async () => {
     const { registry, emitted } = setup();
-    const rec = registry.register('local_agent', { description: 'Research', toolUseId: 'toolu_1', subagentType: 'Explore' });
+    const rec = registry.register('local_agent', {
+      description: 'Research',
+      toolUseId: 'toolu_1',
+      subagentType: 'Explore',
+    });
     expect(rec.id).toMatch(/^a[0-9a-f]{8}$/);
     // The live set first (background_tasks_changed: a level, replaced whole), then the edge.
     expect(emitted[0]).toEqual({
@@ -38,7 +42,11 @@ describe('TaskRegistry', () => {
       is_backgrounded: true,
     });
     expect(registry.hasRunning()).toBe(true);
-    registry.finish(rec.id, { status: 'completed', summary: 'found it', usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 } });
+    registry.finish(rec.id, {
+      status: 'completed',
+      summary: 'found it',
+      usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 },
+    });
     registry.finish(rec.id, { status: 'failed', summary: 'ignored' });
     await rec.done;
     expect(emitted.filter((m) => m.subtype === 'task_notification')).toEqual([
@@ -111,32 +119,65 @@ describe('TaskRegistry', () => {
     expect(rec.status).toBe('running');
     expect(rec.abort.signal.aborted).toBe(false);
     registry.progress(rec.id, { total_tokens: 3, tool_uses: 1, duration_ms: 4 }, 'Glob');
-    registry.finish(rec.id, { status: 'completed', summary: 'three files', usage: { total_tokens: 9, tool_uses: 1, duration_ms: 8 } });
+    registry.finish(rec.id, {
+      status: 'completed',
+      summary: 'three files',
+      usage: { total_tokens: 9, tool_uses: 1, duration_ms: 8 },
+    });
     await rec.done;
     expect(emitted.slice(1).map((m) => m.subtype)).toEqual(['task_progress', 'task_updated', 'task_notification']);
     expect(emitted[1]).toMatchObject({ task_id: rec.id, usage: { total_tokens: 3 }, last_tool_name: 'Glob' });
-    expect(emitted[2]).toEqual({ type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { status: 'completed', end_time: expect.any(Number) } });
-    expect(emitted[3]).toMatchObject({ subtype: 'task_notification', task_id: rec.id, tool_use_id: 'toolu_f', status: 'completed', summary: 'three files', output_file: rec.outputFile });
+    expect(emitted[2]).toEqual({
+      type: 'system',
+      subtype: 'task_updated',
+      task_id: rec.id,
+      patch: { status: 'completed', end_time: expect.any(Number) },
+    });
+    expect(emitted[3]).toMatchObject({
+      subtype: 'task_notification',
+      task_id: rec.id,
+      tool_use_id: 'toolu_f',
+      status: 'completed',
+      summary: 'three files',
+      output_file: rec.outputFile,
+    });
     // Its end is the Task call's result: nothing more for the model.
     expect(registry.hasNotices()).toBe(false);
     expect(emitted.some((m) => m.subtype === 'background_tasks_changed')).toBe(false);
     // An id cannot be registered twice.
-    expect(() => registry.register('local_agent', { id: 'a0000fore', description: 'x', toolUseId: 't' })).toThrow(/already registered/);
+    expect(() => registry.register('local_agent', { id: 'a0000fore', description: 'x', toolUseId: 't' })).toThrow(
+      /already registered/,
+    );
   });
 
   it('a foreground task moved to the background keeps its id: it joins the live set with task_updated {is_backgrounded: true}, and its end is a notice', async () => {
     const { registry, emitted } = setup();
     // Its lines go by its own route (through its Task call) while it is in the foreground.
     const routed: Array<Record<string, any>> = [];
-    const rec = registry.register('local_agent', { description: 'Slow', toolUseId: 'toolu_m', subagentType: 'general-purpose', foreground: true, route: (e) => void routed.push(e) });
+    const rec = registry.register('local_agent', {
+      description: 'Slow',
+      toolUseId: 'toolu_m',
+      subagentType: 'general-purpose',
+      foreground: true,
+      route: (e) => void routed.push(e),
+    });
     registry.progress(rec.id, { total_tokens: 1, tool_uses: 0, duration_ms: 1 });
     expect(emitted).toEqual([]);
     expect(registry.moveToBackground(rec.id)).toBe(rec);
     expect(routed.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_updated']);
-    expect(routed[2]).toEqual({ type: 'system', subtype: 'task_updated', task_id: rec.id, patch: { is_backgrounded: true } });
+    expect(routed[2]).toEqual({
+      type: 'system',
+      subtype: 'task_updated',
+      task_id: rec.id,
+      patch: { is_backgrounded: true },
+    });
     // The live set goes out directly; from the move on, so do its own lines.
     expect(emitted).toEqual([
-      { type: 'system', subtype: 'background_tasks_changed', tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow' }] },
+      {
+        type: 'system',
+        subtype: 'background_tasks_changed',
+        tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow' }],
+      },
     ]);
     expect(rec.route).toBeUndefined();
     // Moving it again changes nothing; a task that is not running cannot be moved.
@@ -147,7 +188,12 @@ describe('TaskRegistry', () => {
     expect(registry.hasRunning()).toBe(true);
     registry.finish(rec.id, { status: 'completed', summary: 'done late' });
     await rec.done;
-    expect(emitted.map((m) => m.subtype)).toEqual(['background_tasks_changed', 'task_updated', 'task_notification', 'background_tasks_changed']);
+    expect(emitted.map((m) => m.subtype)).toEqual([
+      'background_tasks_changed',
+      'task_updated',
+      'task_notification',
+      'background_tasks_changed',
+    ]);
     expect(emitted.at(-1)!.tasks).toEqual([]);
     expect(registry.takeNotices().map((t) => t.id)).toEqual([rec.id]);
     expect([...routed, ...emitted].filter((m) => m.subtype === 'task_started')).toHaveLength(1);
@@ -169,10 +215,15 @@ describe('TaskRegistry', () => {
   it('stopAll aborts every running task and reports it stopped, without waking the model', async () => {
     const { registry, emitted } = setup();
     const rec = registry.register('local_agent', { description: 'slow', toolUseId: 't' });
-    rec.abort.signal.addEventListener('abort', () => registry.finish(rec.id, { status: 'stopped', summary: 'stopped by abort' }));
+    rec.abort.signal.addEventListener('abort', () =>
+      registry.finish(rec.id, { status: 'stopped', summary: 'stopped by abort' }),
+    );
     await registry.stopAll();
     expect(rec.status).toBe('stopped');
-    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({ status: 'stopped', summary: 'stopped by abort' });
+    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({
+      status: 'stopped',
+      summary: 'stopped by abort',
+    });
     expect(registry.hasNotices()).toBe(false);
   });
 
@@ -206,7 +257,10 @@ describe('background shells', () => {
     const cwd = tempDir();
     // The command holds between its two lines until the test says go: the first line must be in
     // the file while it still runs (an order, not a time window, so load cannot fail it).
-    const { taskId, outputFile } = await svc.start('echo one; until [ -e go ]; do sleep 0.02; done; echo two >&2; exit 0', { cwd, toolUseId: 't1', description: 'Two lines' });
+    const { taskId, outputFile } = await svc.start(
+      'echo one; until [ -e go ]; do sleep 0.02; done; echo two >&2; exit 0',
+      { cwd, toolUseId: 't1', description: 'Two lines' },
+    );
     const control = createTaskControlService(registry);
     expect(await waitUntil(() => readFileSync(outputFile, 'utf8') !== '', 5000, 10)).toBe(true);
     expect(readFileSync(outputFile, 'utf8')).toBe('one\n');
@@ -225,7 +279,10 @@ describe('background shells', () => {
     const { registry } = setup();
     const svc = createBackgroundShellService(registry);
     const cwd = tempDir();
-    const { taskId, outputFile } = await svc.start('sleep 30 & echo $! > kid.pid; echo started; wait', { cwd, toolUseId: 't2' });
+    const { taskId, outputFile } = await svc.start('sleep 30 & echo $! > kid.pid; echo started; wait', {
+      cwd,
+      toolUseId: 't2',
+    });
     await waitUntil(() => readFileSync(outputFile, 'utf8').includes('started'), 5000, 20);
     const kid = Number(readFileSync(join(cwd, 'kid.pid'), 'utf8'));
     expect(alive(kid)).toBe(true);
@@ -239,10 +296,13 @@ describe('background shells', () => {
   it('the output file is capped', async () => {
     const { registry } = setup();
     const svc = createBackgroundShellService(registry, { maxFileBytes: 1000 });
-    const { taskId, outputFile } = await svc.start('head -c 5000 /dev/zero | tr "\\0" x', { cwd: tempDir(), toolUseId: 't3' });
+    const { taskId, outputFile } = await svc.start('head -c 5000 /dev/zero | tr "\\0" x', {
+      cwd: tempDir(),
+      toolUseId: 't3',
+    });
     await registry.get(taskId)!.done;
     const content = readFileSync(outputFile, 'utf8');
-    expect(content.startsWith('x'.repeat(1000) + '\n[output truncated: 4000 bytes')).toBe(true);
+    expect(content.startsWith(`${'x'.repeat(1000)}\n[output truncated: 4000 bytes`)).toBe(true);
     expect(content.endsWith('[exited with code 0]\n')).toBe(true);
   });
 

@@ -44,7 +44,16 @@ describe('TaskOutput / TaskStop', () => {
   function ctxWithTasks() {
     const registry = new TaskRegistry({ dir: join(tempDir(), 'tasks'), emit: () => {} });
     const cwd = tempDir();
-    return { registry, cwd, ctx: makeCtx(cwd, { services: { tasks: createTaskControlService(registry), backgroundShell: createBackgroundShellService(registry) } }) };
+    return {
+      registry,
+      cwd,
+      ctx: makeCtx(cwd, {
+        services: {
+          tasks: createTaskControlService(registry),
+          backgroundShell: createBackgroundShellService(registry),
+        },
+      }),
+    };
   }
 
   it('unknown ids are errors; a missing task_id is named', async () => {
@@ -64,7 +73,12 @@ describe('TaskOutput / TaskStop', () => {
     expect(text(r)).toContain('<retrieval_status>not_ready</retrieval_status>');
     const stop = await run(TaskStopTool, { shell_id: taskId }, ctx);
     expect(text(stop)).toBe(`Successfully stopped task: ${taskId} (sleep 20)`);
-    expect(stop.data).toEqual({ message: `Successfully stopped task: ${taskId} (sleep 20)`, task_id: taskId, task_type: 'local_bash', command: 'sleep 20' });
+    expect(stop.data).toEqual({
+      message: `Successfully stopped task: ${taskId} (sleep 20)`,
+      task_id: taskId,
+      task_type: 'local_bash',
+      command: 'sleep 20',
+    });
     expect(text(await run(TaskStopTool, { task_id: taskId }, ctx))).toContain('is not running (status: stopped)');
   });
 

@@ -18,7 +18,9 @@ function writer(teamDir: string, from: string, count: number): Promise<number | 
     const box = new Mailbox({ teamDir: ${JSON.stringify(teamDir)}, onProblem: (p) => { console.error(p); process.exit(3); } });
     for (let i = 0; i < ${count}; i++) await box.deliver('lead', { from: ${JSON.stringify(from)}, text: ${JSON.stringify(from)} + ' #' + i });
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return new Promise((r) => child.on('close', r));
 }
 
@@ -94,20 +96,56 @@ describe('team message text', () => {
       { from: 'a', text: 'one', timestamp: '', read: false },
       { from: 'b', text: 'two', summary: 'sum', timestamp: '', read: false },
     ]);
-    expect(turn).toBe('<teammate-message teammate_id="a">\none\n</teammate-message>\n\n<teammate-message teammate_id="b" summary="sum">\ntwo\n</teammate-message>');
+    expect(turn).toBe(
+      '<teammate-message teammate_id="a">\none\n</teammate-message>\n\n<teammate-message teammate_id="b" summary="sum">\ntwo\n</teammate-message>',
+    );
   });
 });
 
 describe('SendMessage spellings', () => {
-  it('today\'s {to, message} and the agent-teams {type, recipient, content} mean the same', () => {
-    expect(normalizeSendMessage({ to: 'w', message: 'hi', summary: 's' })).toEqual({ kind: 'message', to: 'w', text: 'hi', summary: 's' });
-    expect(normalizeSendMessage({ type: 'message', recipient: 'w', content: 'hi', summary: 's' })).toEqual({ kind: 'message', to: 'w', text: 'hi', summary: 's' });
-    expect(normalizeSendMessage({ to: '*', message: 'all' })).toEqual({ kind: 'broadcast', text: 'all', summary: undefined });
-    expect(normalizeSendMessage({ type: 'broadcast', content: 'all' })).toMatchObject({ kind: 'broadcast', text: 'all' });
-    expect(normalizeSendMessage({ to: 'w', message: { type: 'shutdown_request', reason: 'done' } })).toEqual({ kind: 'shutdown_request', to: 'w', reason: 'done' });
-    expect(normalizeSendMessage({ type: 'shutdown_request', recipient: 'w', content: 'done' })).toEqual({ kind: 'shutdown_request', to: 'w', reason: 'done' });
-    expect(normalizeSendMessage({ type: 'shutdown_response', request_id: 'r1', approve: true })).toEqual({ kind: 'shutdown_response', requestId: 'r1', approve: true, reason: undefined });
-    expect(normalizeSendMessage({ message: { type: 'shutdown_response', request_id: 'r1', approve: false, reason: 'busy' } })).toEqual({ kind: 'shutdown_response', requestId: 'r1', approve: false, reason: 'busy' });
+  it("today's {to, message} and the agent-teams {type, recipient, content} mean the same", () => {
+    expect(normalizeSendMessage({ to: 'w', message: 'hi', summary: 's' })).toEqual({
+      kind: 'message',
+      to: 'w',
+      text: 'hi',
+      summary: 's',
+    });
+    expect(normalizeSendMessage({ type: 'message', recipient: 'w', content: 'hi', summary: 's' })).toEqual({
+      kind: 'message',
+      to: 'w',
+      text: 'hi',
+      summary: 's',
+    });
+    expect(normalizeSendMessage({ to: '*', message: 'all' })).toEqual({
+      kind: 'broadcast',
+      text: 'all',
+      summary: undefined,
+    });
+    expect(normalizeSendMessage({ type: 'broadcast', content: 'all' })).toMatchObject({
+      kind: 'broadcast',
+      text: 'all',
+    });
+    expect(normalizeSendMessage({ to: 'w', message: { type: 'shutdown_request', reason: 'done' } })).toEqual({
+      kind: 'shutdown_request',
+      to: 'w',
+      reason: 'done',
+    });
+    expect(normalizeSendMessage({ type: 'shutdown_request', recipient: 'w', content: 'done' })).toEqual({
+      kind: 'shutdown_request',
+      to: 'w',
+      reason: 'done',
+    });
+    expect(normalizeSendMessage({ type: 'shutdown_response', request_id: 'r1', approve: true })).toEqual({
+      kind: 'shutdown_response',
+      requestId: 'r1',
+      approve: true,
+      reason: undefined,
+    });
+    expect(
+      normalizeSendMessage({
+        message: { type: 'shutdown_response', request_id: 'r1', approve: false, reason: 'busy' },
+      }),
+    ).toEqual({ kind: 'shutdown_response', requestId: 'r1', approve: false, reason: 'busy' });
   });
 
   it('names what is missing', () => {

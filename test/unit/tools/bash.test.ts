@@ -51,7 +51,10 @@ describe('Bash', () => {
     const r = await run(
       BashTool,
       // 1 s: time enough, on a loaded machine too, for both pids to be written before the kill.
-      { command: `sleep 30 & echo $! > ${pidFile}; (sleep 31 & echo $! >> ${pidFile}; wait) & sleep 32`, timeout: 1000 },
+      {
+        command: `sleep 30 & echo $! > ${pidFile}; (sleep 31 & echo $! >> ${pidFile}; wait) & sleep 32`,
+        timeout: 1000,
+      },
       makeCtx(dir),
     );
     expect(Date.now() - started).toBeLessThan(5000);
@@ -96,7 +99,11 @@ describe('Bash', () => {
   });
 
   it('a large block written at once: the preview holds its start and its end', async () => {
-    const r = await run(BashTool, { command: "python3 -c \"import sys; sys.stdout.write('START' + 'x' * 5000000 + 'END\\\\n')\"" }, makeCtx(dir));
+    const r = await run(
+      BashTool,
+      { command: "python3 -c \"import sys; sys.stdout.write('START' + 'x' * 5000000 + 'END\\\\n')\"" },
+      makeCtx(dir),
+    );
     const t = text(r);
     expect(t).toMatch(/^Output too large \(5000009 characters\)\. Full output saved to: \S+/);
     expect(t).toContain('\n\nFirst 2000 characters:\nSTARTxxx');
@@ -104,11 +111,17 @@ describe('Bash', () => {
     expect(t.length).toBeLessThan(4500);
   });
 
-  it('output past the file cap: the preview and the file both keep the end (stdout\'s last line after 70 MB of stderr)', async () => {
-    const r = await run(BashTool, { command: "head -c 70000000 /dev/zero | tr '\\0' e >&2; echo LAST-LINE" }, makeCtx(dir));
+  it("output past the file cap: the preview and the file both keep the end (stdout's last line after 70 MB of stderr)", async () => {
+    const r = await run(
+      BashTool,
+      { command: "head -c 70000000 /dev/zero | tr '\\0' e >&2; echo LAST-LINE" },
+      makeCtx(dir),
+    );
     const t = text(r);
     const data = r.data as BashOutput;
-    expect(t).toMatch(/^Output too large \(70000010 characters\)\. Full output saved to: \S+ \(it holds the first 67043328 bytes and the last 65536; 2891146 bytes in between were dropped\)/);
+    expect(t).toMatch(
+      /^Output too large \(70000010 characters\)\. Full output saved to: \S+ \(it holds the first 67043328 bytes and the last 65536; 2891146 bytes in between were dropped\)/,
+    );
     expect(t).toMatch(/\n\nLast 2000 characters:\ne+LAST-LINE$/);
     const file = readFileSync(data.persistedOutputPath!, 'utf8');
     expect(file.endsWith('eeeeLAST-LINE\n')).toBe(true);
@@ -120,15 +133,25 @@ describe('Bash', () => {
     removeDir(gone);
     const r = await run(BashTool, { command: 'echo hi' }, makeCtx(gone));
     expect(r.isError).toBe(true);
-    expect(text(r)).toBe(`<tool_use_error>The working directory ${gone} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.</tool_use_error>`);
+    expect(text(r)).toBe(
+      `<tool_use_error>The working directory ${gone} no longer exists (deleted or moved); the command was not run. Use absolute paths, or recreate the directory.</tool_use_error>`,
+    );
   });
 
   it('a command that leaves processes running (setsid, &) says so, and they die when the session ends', async () => {
-    const r = await run(BashTool, { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!; sleep 301 >/dev/null 2>&1 & echo $!' }, makeCtx(dir));
+    const r = await run(
+      BashTool,
+      { command: 'setsid sleep 300 >/dev/null 2>&1 & echo $!; sleep 301 >/dev/null 2>&1 & echo $!' },
+      makeCtx(dir),
+    );
     expect(r.isError).toBeFalsy();
     const pids = text(r).split('\n').slice(0, 2).map(Number);
     expect(pids.every((p) => p > 0 && alive(p))).toBe(true);
-    expect(text(r)).toMatch(new RegExp(`\\n\\nThe command left 2 processes running \\(pids ${pids[0]}, ${pids[1]}\\); they are killed when the session ends\\.$`));
+    expect(text(r)).toMatch(
+      new RegExp(
+        `\\n\\nThe command left 2 processes running \\(pids ${pids[0]}, ${pids[1]}\\); they are killed when the session ends\\.$`,
+      ),
+    );
     expect((r.data as BashOutput).leftRunning).toEqual(pids);
     killAllGroups(); // what the session does at exit
     expect(await waitGone(pids)).toEqual([]);
@@ -157,7 +180,9 @@ describe('Bash', () => {
     expect(ok.isError).toBeFalsy();
     expect(text(ok)).toContain('bash_1');
     expect(text(ok)).toContain('/tmp/out.txt');
-    expect(calls).toEqual([{ command: 'sleep 1', cwd: dir, timeoutMs: undefined, description: 'Wait', toolUseId: 'toolu_test' }]);
+    expect(calls).toEqual([
+      { command: 'sleep 1', cwd: dir, timeoutMs: undefined, description: 'Wait', toolUseId: 'toolu_test' },
+    ]);
     expect((ok.data as BashOutput).backgroundTaskId).toBe('bash_1');
   });
 

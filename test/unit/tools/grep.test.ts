@@ -63,7 +63,7 @@ function buildTree(root: string, withGit: boolean): void {
       lines.push(Array.from({ length: k }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' '));
     }
     const ext = ['ts', 'py', 'txt', 'js', 'md'][i % 5];
-    put(root, `gen/d${i % 4}/f${i}.${ext}`, lines.join('\n') + (i % 3 ? '\n' : ''), t + (i * 7) % 13);
+    put(root, `gen/d${i % 4}/f${i}.${ext}`, lines.join('\n') + (i % 3 ? '\n' : ''), t + ((i * 7) % 13));
   }
 }
 
@@ -147,12 +147,22 @@ describe.each<GrepImpl>(['js', ...(rg ? (['rg'] as GrepImpl[]) : [])])('Grep beh
     const lines = r.content.split('\n');
     expect(lines[0]).toMatch(/^Found \d+ files$/);
     const files = lines.slice(1);
-    expect(files.every((f) => f.startsWith(root + '/'))).toBe(true);
+    expect(files.every((f) => f.startsWith(`${root}/`))).toBe(true);
     const rel = files.map((f) => f.slice(root.length + 1));
     expect(rel).toContain('a.ts');
     expect(rel).toContain('keep.log'); // re-included by !keep.log
     expect(rel).toContain('sub/public.txt');
-    for (const gone of ['.hidden.ts', '.hdir/x.ts', 'build/out.ts', 'app.log', 'sub/secret.txt', 'sub/deeper/notes.md', 'dotignored.txt', 'bin.dat', 'link.ts']) {
+    for (const gone of [
+      '.hidden.ts',
+      '.hdir/x.ts',
+      'build/out.ts',
+      'app.log',
+      'sub/secret.txt',
+      'sub/deeper/notes.md',
+      'dotignored.txt',
+      'bin.dat',
+      'link.ts',
+    ]) {
       expect(rel).not.toContain(gone);
     }
     // The generated files have mtimes spread over 13 s; the list must be sorted by them.
@@ -166,7 +176,13 @@ describe.each<GrepImpl>(['js', ...(rg ? (['rg'] as GrepImpl[]) : [])])('Grep beh
     const r = await grep({ pattern: 'foo', output_mode: 'content', path: 'sub' });
     expect(r.content.split('\n')).toEqual(['sub/deeper/code.py:1:def foo():', 'sub/public.txt:1:foo public']);
     const c = await grep({ pattern: '^foo', output_mode: 'content', glob: 'multi.txt', '-A': 1 });
-    expect(c.content.split('\n')).toEqual(['multi.txt:2:foo', 'multi.txt-3-bar', '--', 'multi.txt:5:foo', 'multi.txt-6-bar']);
+    expect(c.content.split('\n')).toEqual([
+      'multi.txt:2:foo',
+      'multi.txt-3-bar',
+      '--',
+      'multi.txt:5:foo',
+      'multi.txt-6-bar',
+    ]);
   });
 
   it('count mode prints path:N and a total', async () => {
@@ -193,7 +209,9 @@ describe.each<GrepImpl>(['js', ...(rg ? (['rg'] as GrepImpl[]) : [])])('Grep beh
     const all = await grep({ pattern: 'foo', output_mode: 'content', head_limit: 0 });
     const page = await grep({ pattern: 'foo', output_mode: 'content', head_limit: 2, offset: 1 });
     const allLines = all.content.split('\n');
-    expect(page.content).toBe(`${allLines.slice(1, 3).join('\n')}\n\n[Showing results with pagination = limit: 2, offset: 1]`);
+    expect(page.content).toBe(
+      `${allLines.slice(1, 3).join('\n')}\n\n[Showing results with pagination = limit: 2, offset: 1]`,
+    );
   });
 
   it('long lines are cut', async () => {
@@ -204,7 +222,12 @@ describe.each<GrepImpl>(['js', ...(rg ? (['rg'] as GrepImpl[]) : [])])('Grep beh
 
   it('multiline matches span lines', async () => {
     const r = await grep({ pattern: 'start.*?end', multiline: true, output_mode: 'content', glob: 'multi.txt' });
-    expect(r.content.split('\n')).toEqual(['multi.txt:1:start here', 'multi.txt:2:foo', 'multi.txt:3:bar', 'multi.txt:4:end there']);
+    expect(r.content.split('\n')).toEqual([
+      'multi.txt:1:start here',
+      'multi.txt:2:foo',
+      'multi.txt:3:bar',
+      'multi.txt:4:end there',
+    ]);
   });
 
   it('no match and bad input give clear answers', async () => {

@@ -107,10 +107,21 @@ describe('NotebookEdit', () => {
     const c = cells()[1];
     expect(c).toMatchObject({ id: 'calc', source: 'print(3)', outputs: [], execution_count: null });
     const data = r.data as NotebookEditOutput;
-    expect(data).toMatchObject({ cell_id: 'calc', cell_type: 'code', edit_mode: 'replace', old_source: 'print(1 + 1)', language: 'python', notebook_path: f });
+    expect(data).toMatchObject({
+      cell_id: 'calc',
+      cell_type: 'code',
+      edit_mode: 'replace',
+      old_source: 'print(1 + 1)',
+      language: 'python',
+      notebook_path: f,
+    });
     expect(JSON.parse(data.updated_file).cells[1].source).toBe('print(3)');
     // A second edit needs no new Read: the tool recorded what it wrote.
-    const r2 = await run(NotebookEditTool, { notebook_path: f, cell_id: 'calc', new_source: '# note', cell_type: 'markdown' }, ctx);
+    const r2 = await run(
+      NotebookEditTool,
+      { notebook_path: f, cell_id: 'calc', new_source: '# note', cell_type: 'markdown' },
+      ctx,
+    );
     expect(r2.isError).toBeFalsy();
     expect(cells()[1]).toEqual({ cell_type: 'markdown', id: 'calc', metadata: {}, source: '# note' });
   });
@@ -120,11 +131,19 @@ describe('NotebookEdit', () => {
     let r = await run(NotebookEditTool, { notebook_path: f, new_source: 'x = 1', edit_mode: 'insert' }, ctx);
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('cell_type is required');
-    r = await run(NotebookEditTool, { notebook_path: f, cell_id: 'intro', new_source: 'x = 1', edit_mode: 'insert', cell_type: 'code' }, ctx);
+    r = await run(
+      NotebookEditTool,
+      { notebook_path: f, cell_id: 'intro', new_source: 'x = 1', edit_mode: 'insert', cell_type: 'code' },
+      ctx,
+    );
     expect(r.isError).toBeFalsy();
     expect(cells()[1]).toMatchObject({ cell_type: 'code', source: 'x = 1', outputs: [], execution_count: null });
     expect(typeof cells()[1].id).toBe('string');
-    r = await run(NotebookEditTool, { notebook_path: f, new_source: '# top', edit_mode: 'insert', cell_type: 'markdown' }, ctx);
+    r = await run(
+      NotebookEditTool,
+      { notebook_path: f, new_source: '# top', edit_mode: 'insert', cell_type: 'markdown' },
+      ctx,
+    );
     expect(cells()[0]).toMatchObject({ cell_type: 'markdown', source: '# top' });
     r = await run(NotebookEditTool, { notebook_path: f, cell_id: 'plot', new_source: '', edit_mode: 'delete' }, ctx);
     expect(r.isError).toBeFalsy();

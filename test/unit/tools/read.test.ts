@@ -38,7 +38,7 @@ describe('Read', () => {
 
   it('defaults to 2000 lines and streams big files', async () => {
     const f = join(dir, 'big.txt');
-    writeFileSync(f, Array.from({ length: 50_000 }, (_, i) => `row ${i + 1} ${'x'.repeat(20)}`).join('\n') + '\n');
+    writeFileSync(f, `${Array.from({ length: 50_000 }, (_, i) => `row ${i + 1} ${'x'.repeat(20)}`).join('\n')}\n`);
     expect(statSync(f).size).toBeGreaterThan(256 * 1024);
     const r = await run(ReadTool, { file_path: f }, makeCtx(dir));
     const lines = text(r).split('\n');
@@ -62,8 +62,15 @@ describe('Read', () => {
   it('gives the same window from bytes read whole (small files) as from the stream (large ones)', async () => {
     const f = join(dir, 'mixed.txt');
     writeFileSync(f, `a\r\nb\n${'é'.repeat(2500)}\n\nlast without newline`);
-    for (const [start, limit] of [[1, 10], [2, 2], [5, 1], [9, 3]]) {
-      expect(await readLineWindow(f, start, limit, undefined, readFileSync(f))).toEqual(await readLineWindow(f, start, limit));
+    for (const [start, limit] of [
+      [1, 10],
+      [2, 2],
+      [5, 1],
+      [9, 3],
+    ]) {
+      expect(await readLineWindow(f, start, limit, undefined, readFileSync(f))).toEqual(
+        await readLineWindow(f, start, limit),
+      );
     }
     const big = join(dir, 'big.bin');
     writeFileSync(big, Buffer.concat([Buffer.from([0x41, 0x00]), Buffer.alloc(300 * 1024, 0x41)]));
@@ -98,7 +105,9 @@ describe('Read', () => {
     writeFileSync(f, PNG);
     const r = await run(ReadTool, { file_path: f }, makeCtx(dir));
     expect(r.isError).toBeFalsy();
-    expect(r.content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.toString('base64') } }]);
+    expect(r.content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.toString('base64') } },
+    ]);
   });
 
   it('notes an empty file without an error', async () => {

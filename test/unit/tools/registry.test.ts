@@ -14,8 +14,35 @@ import { makeCtx, run, tempDir, removeDir, text } from './helpers.js';
 describe('registry', () => {
   it('lists the built-in tools and finds them by name', () => {
     const tools = builtinTools();
-    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'NotebookEdit', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite', 'WebFetch', 'WebSearch', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'SendMessage', 'ListAgents', 'EnterWorktree', 'ExitWorktree', 'ToolSearch']);
-    expect(builtinTools({ agentTeams: true }).map((t) => t.name).slice(-2)).toEqual(['TeamCreate', 'TeamDelete']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'Bash',
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'NotebookEdit',
+      'Task',
+      'Agent',
+      'TaskOutput',
+      'TaskStop',
+      'TodoWrite',
+      'WebFetch',
+      'WebSearch',
+      'AskUserQuestion',
+      'EnterPlanMode',
+      'ExitPlanMode',
+      'SendMessage',
+      'ListAgents',
+      'EnterWorktree',
+      'ExitWorktree',
+      'ToolSearch',
+    ]);
+    expect(
+      builtinTools({ agentTeams: true })
+        .map((t) => t.name)
+        .slice(-2),
+    ).toEqual(['TeamCreate', 'TeamDelete']);
     expect(findTool(tools, 'Read')?.name).toBe('Read');
     expect(findTool(tools, 'Nope')).toBeUndefined();
   });
@@ -40,7 +67,21 @@ describe('registry', () => {
     };
     expect(JSON.stringify(grep)).not.toContain('9007199254740991');
     expect(Object.keys(grep.properties)).toEqual(
-      expect.arrayContaining(['pattern', 'path', 'glob', 'output_mode', '-A', '-B', '-C', '-i', '-n', 'head_limit', 'offset', 'multiline', 'type']),
+      expect.arrayContaining([
+        'pattern',
+        'path',
+        'glob',
+        'output_mode',
+        '-A',
+        '-B',
+        '-C',
+        '-i',
+        '-n',
+        'head_limit',
+        'offset',
+        'multiline',
+        'type',
+      ]),
     );
   });
 
@@ -77,7 +118,11 @@ describe('registry', () => {
         },
       });
     const expected = await run(failing(new ToolError('nicely said')), {}, ctx);
-    expect(expected).toEqual({ content: '<tool_use_error>nicely said</tool_use_error>', isError: true, data: undefined });
+    expect(expected).toEqual({
+      content: '<tool_use_error>nicely said</tool_use_error>',
+      isError: true,
+      data: undefined,
+    });
     const unexpected = await run(failing(new TypeError('boom')), {}, ctx);
     expect(unexpected).toEqual({ content: '<tool_use_error>Error: boom</tool_use_error>', isError: true });
     expect(noSuchToolResult('X')).toEqual({
@@ -86,7 +131,9 @@ describe('registry', () => {
     });
     // A hostile 64 KiB name is not echoed back whole.
     const clipped = noSuchToolResult('N'.repeat(65_536)).content as string;
-    expect(clipped).toBe(`<tool_use_error>Error: No such tool available: ${'N'.repeat(100)}… (a name of 65536 characters)</tool_use_error>`);
+    expect(clipped).toBe(
+      `<tool_use_error>Error: No such tool available: ${'N'.repeat(100)}… (a name of 65536 characters)</tool_use_error>`,
+    );
   });
 
   it('caps content and passes progress through', async () => {

@@ -25,7 +25,11 @@ function fake(name: string, description: string, extra: Partial<Tool> = {}): Too
 const defs = [
   { name: 'mcp__slack__send_message', description: 'Send a message to a Slack channel', input_schema: {} },
   { name: 'mcp__slack__list_channels', description: 'List the channels of the workspace', input_schema: {} },
-  { name: 'mcp__github__create_pull_request', description: 'Open a pull request; message is its body', input_schema: {} },
+  {
+    name: 'mcp__github__create_pull_request',
+    description: 'Open a pull request; message is its body',
+    input_schema: {},
+  },
   { name: 'mcp__github__getIssue', description: 'Read one issue', input_schema: {} },
 ];
 
@@ -35,8 +39,14 @@ describe('ToolSearch ranking', () => {
   });
 
   it('ranks name matches over description matches; +term is required; nothing matching is nothing', () => {
-    expect(searchTools(defs, 'message', 5).map((d) => d.name)).toEqual(['mcp__slack__send_message', 'mcp__github__create_pull_request']);
-    expect(searchTools(defs, '+github message', 5).map((d) => d.name)).toEqual(['mcp__github__create_pull_request', 'mcp__github__getIssue']);
+    expect(searchTools(defs, 'message', 5).map((d) => d.name)).toEqual([
+      'mcp__slack__send_message',
+      'mcp__github__create_pull_request',
+    ]);
+    expect(searchTools(defs, '+github message', 5).map((d) => d.name)).toEqual([
+      'mcp__github__create_pull_request',
+      'mcp__github__getIssue',
+    ]);
     expect(searchTools(defs, 'issue', 5).map((d) => d.name)).toEqual(['mcp__github__getIssue']);
     expect(searchTools(defs, 'slack', 1)).toHaveLength(1);
     expect(searchTools(defs, 'kubernetes', 5)).toEqual([]);
@@ -58,7 +68,8 @@ describe('ToolSearch ranking', () => {
 describe('deferred tools', () => {
   const search = builtinTools().find((t) => t.name === 'ToolSearch')!;
   const read = builtinTools().find((t) => t.name === 'Read')!;
-  const mcp = (n: number, extra: Partial<Tool> = {}) => Array.from({ length: n }, (_, i) => fake(`mcp__s__t${i}`, 'd'.repeat(400), extra));
+  const mcp = (n: number, extra: Partial<Tool> = {}) =>
+    Array.from({ length: n }, (_, i) => fake(`mcp__s__t${i}`, 'd'.repeat(400), extra));
 
   it('ENABLE_TOOL_SEARCH forms', () => {
     expect(parseToolSearchSetting(undefined)).toEqual({ mode: 'auto', percent: 10 });

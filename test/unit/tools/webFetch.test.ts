@@ -50,7 +50,19 @@ function ctxWithModel(asked: ModelRequest[]) {
     asked.push(req);
     const shown = String((req.messages[0].content as unknown as Array<{ text: string }>)[0].text);
     const page = /---\n([\s\S]*?)\n---/.exec(shown)?.[1] ?? '';
-    yield { type: 'message', durationMs: 1, message: { id: 'm', type: 'message', role: 'assistant', model: req.model, content: [{ type: 'text', text: `saw: ${page}` }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } } };
+    yield {
+      type: 'message',
+      durationMs: 1,
+      message: {
+        id: 'm',
+        type: 'message',
+        role: 'assistant',
+        model: req.model,
+        content: [{ type: 'text', text: `saw: ${page}` }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 10, output_tokens: 2 },
+      },
+    };
   };
   const usage = new UsageAccumulator();
   const loop = { config: { callModel, usage } } as unknown as LoopHandle;
@@ -100,10 +112,16 @@ describe('WebFetch limits', () => {
     expect(normaliseUrl('http://localhost:8080/').href).toBe('http://localhost:8080/');
     expect(normaliseUrl('http://127.0.0.1:1/').protocol).toBe('http:');
     const tool = createWebFetchTool();
-    expect(text(await run(tool, { url: 'file:///etc/passwd', prompt: 'x' }, makeCtx(dir)))).toContain('Unsupported URL scheme "file:"');
+    expect(text(await run(tool, { url: 'file:///etc/passwd', prompt: 'x' }, makeCtx(dir)))).toContain(
+      'Unsupported URL scheme "file:"',
+    );
     expect(text(await run(tool, { url: 'not a url', prompt: 'x' }, makeCtx(dir)))).toContain('Invalid URL "not a url"');
-    expect(text(await run(tool, { url: 'https://u:p@example.com', prompt: 'x' }, makeCtx(dir)))).toContain('user name or password');
+    expect(text(await run(tool, { url: 'https://u:p@example.com', prompt: 'x' }, makeCtx(dir)))).toContain(
+      'user name or password',
+    );
     expect(text(await run(tool, { url: `${base}/x`, prompt: 'x' }, makeCtx(dir)))).toContain('WebFetch needs a model');
-    expect(text(await run(tool, { url: `${base}/x` }, makeCtx(dir)))).toContain('The required parameter `prompt` is missing');
+    expect(text(await run(tool, { url: `${base}/x` }, makeCtx(dir)))).toContain(
+      'The required parameter `prompt` is missing',
+    );
   });
 });

@@ -15,7 +15,7 @@ describe('makeDirs', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('fails at once where Node\'s recursive mkdir would spin forever (under /proc), and on a file in the way', () => {
+  it("fails at once where Node's recursive mkdir would spin forever (under /proc), and on a file in the way", () => {
     expect(() => makeDirs('/proc/no-such-dir/agent-runtime-x')).toThrow(/ENOENT/);
     const root = mkdtempSync(join(tmpdir(), 'makedirs-'));
     writeFileSync(join(root, 'file'), '');

@@ -15,7 +15,11 @@ afterEach(() => rmSync(proc, { recursive: true, force: true }));
 const tagged = (tag: string) => `PATH=/bin\0${OWNER_ENV}=${tag}\0HOME=/root\0`;
 
 /** A /proc/<pid> with `environ` and a `stat` line whose state, flags and env_end are given. */
-function fakeProcess(pid: number, environ: string, { state = 'S', flags = 0x400000, envEnd = environ ? 140_000 : 0 } = {}) {
+function fakeProcess(
+  pid: number,
+  environ: string,
+  { state = 'S', flags = 0x400000, envEnd = environ ? 140_000 : 0 } = {},
+) {
   mkdirSync(join(proc, String(pid)), { recursive: true });
   writeFileSync(join(proc, String(pid), 'environ'), environ);
   const fields = Array.from({ length: 50 }, () => '0'); // fields 3 to 52
