@@ -294,6 +294,13 @@ export const controlRequestOutSchema = z.strictObject({
   request: z.looseObject({ subtype: z.string() }),
 });
 
+/** --session-mirror: transcript entries written locally, for the host's sessionStore. */
+export const transcriptMirrorSchema = z.strictObject({
+  type: z.literal('transcript_mirror'),
+  filePath: z.string(),
+  entries: z.array(z.looseObject({})),
+});
+
 export const outboundSchema = z.union([
   systemInitSchema,
   systemErrorSchema,
@@ -320,5 +327,6 @@ export const outboundSchema = z.union([
   hookProgressSchema,
   hookResponseSchema,
   filesPersistedSchema,
+  transcriptMirrorSchema,
 ]);
 export type Outbound = z.infer<typeof outboundSchema>;
