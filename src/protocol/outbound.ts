@@ -294,6 +294,14 @@ export const controlRequestOutSchema = z.strictObject({
   request: z.looseObject({ subtype: z.string() }),
 });
 
+/** promptSuggestions: the predicted next user prompt, after a result. */
+export const promptSuggestionSchema = z.strictObject({
+  type: z.literal('prompt_suggestion'),
+  suggestion: z.string(),
+  uuid: z.string(),
+  session_id: z.string(),
+});
+
 /** --session-mirror: transcript entries written locally, for the host's sessionStore. */
 export const transcriptMirrorSchema = z.strictObject({
   type: z.literal('transcript_mirror'),
@@ -328,5 +336,6 @@ export const outboundSchema = z.union([
   hookResponseSchema,
   filesPersistedSchema,
   transcriptMirrorSchema,
+  promptSuggestionSchema,
 ]);
 export type Outbound = z.infer<typeof outboundSchema>;
