@@ -1,8 +1,7 @@
 // Wires subagents and background tasks into one session: the agent catalog (built-in, files,
 // --agents, initialize.agents), the task registry, and the services tools reach through ctx.
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sessionTmpDir } from '../util/sessionTmpDir.js';
 import { setTaskAgentLister } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { Tool, ToolServices } from '../../tools/tool.js';
@@ -69,7 +68,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
 
-  const base = sessionTmpDir(o.sessionId);
+  const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);
   const registry = new TaskRegistry({
     dir: join(base, 'tasks'),
     emit: (event) => o.emit({ type: 'task', event }),

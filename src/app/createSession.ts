@@ -56,7 +56,6 @@ import { createPlanModeService } from '../session/planMode.js';
 import { createWorktreeSession } from '../worktrees/session.js';
 import { mergeSandboxSettings, SandboxStartupError, sessionLimits, setupSandbox } from '../sandbox/index.js';
 import { installExitHandlers } from './exitHandlers.js';
-import { removeSessionTmpDirAtExit } from '../util/sessionTmpDir.js';
 import { modelClientFor } from './modelClient.js';
 import { writeRefusedResume } from './refusedResume.js';
 import { selectTools } from './selectTools.js';
@@ -728,7 +727,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     () => agents.registry.stopAll(),
     () => mcp.killAll(),
   );
-  removeSessionTmpDirAtExit(sessionId);
   return {
     runner,
     channel,

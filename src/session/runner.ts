@@ -1,7 +1,8 @@
 // The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
 // session whose history grows. Prompts that arrive while a run is going wait, and then go to the
 // model together as the next turn (promptBatch.ts).
-import { sessionTmpDir } from '../util/sessionTmpDir.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
@@ -145,7 +146,7 @@ export class SessionRunner {
     private readonly hooks: SessionHooks,
     private readonly emit: (event: SessionEvent) => Promise<void>,
   ) {
-    this.scratchDir = sessionTmpDir(settings.sessionId);
+    this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
     this.offer = new DeferredTools({
       setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
       contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),

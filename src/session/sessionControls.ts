@@ -2,7 +2,7 @@
 // CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING, which the SDK sets for enableFileCheckpointing), and
 // the rewind_files / get_context_usage / read_file / seed_read_state control requests.
 import { join } from 'node:path';
-import { sessionTmpDir } from '../util/sessionTmpDir.js';
+import { tmpdir } from 'node:os';
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
 import type { ControlChannel } from '../control/channel.js';
@@ -54,8 +54,9 @@ function truthy(v: string | undefined): boolean {
 
 export function setupSessionControls(o: SessionControlsOptions): SessionControls {
   const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
-    ? new FileCheckpoints(join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'), (r) =>
-        o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+    ? new FileCheckpoints(
+        join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'),
+        (r) => o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
       )
     : undefined;
   if (checkpoints) {
