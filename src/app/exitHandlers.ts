@@ -1,7 +1,5 @@
 // SIGINT/SIGTERM: interrupt the run (its result comes within a second), kill every child process
 // group, flush, exit 130/143. The host vanishing (EPIPE on stdout): the same, without the writing.
-// At every exit but SIGKILL the session's temp folder goes too, once its processes are dead.
-import { rmSync } from 'node:fs';
 import type { StdoutWriter } from '../protocol/writer.js';
 import type { SessionRunner } from '../session/runner.js';
 import { killAllGroups } from '../util/processGroup.js';
@@ -39,7 +37,6 @@ export function installExitHandlers(
   process.on('exit', () => {
     killAllGroups();
     killMcp();
-    removeTempFolder(runner.scratchDir);
   });
   return {
     dispose() {
@@ -47,17 +44,4 @@ export function installExitHandlers(
       process.off('SIGTERM', onSigterm);
     },
   };
-}
-
-/**
- * The session's temp folder (the runner's scratch dir: large outputs, background task output
- * files, the sandbox's TMPDIR) lives as long as the process, so sessions do not pile folders up in
- * TMPDIR.
- */
-function removeTempFolder(dir: string): void {
-  try {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
-  } catch {
-    // A file held open elsewhere: leaving the folder is all it costs.
-  }
 }

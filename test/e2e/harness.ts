@@ -91,6 +91,9 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
     ANTHROPIC_API_KEY: 'test-key',
     AGENT_MAX_RETRIES: '2',
     CLAUDE_CONFIG_DIR: opts.env?.CLAUDE_CONFIG_DIR ?? tempDir('agent-config-'),
+    // The agent keeps its session temp folder after exit (task output files a host may still
+    // read): give it one the test file removes.
+    TMPDIR: opts.env?.TMPDIR ?? tempDir('agent-tmp-'),
     ...(opts.api ? { ANTHROPIC_BASE_URL: opts.api.url } : {}),
     ...opts.env,
   };
