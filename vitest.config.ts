@@ -8,5 +8,8 @@ export default defineConfig({
     // End-to-end tests spawn real processes; two cores do not want more than two files at once.
     maxWorkers: 2,
     minWorkers: 1,
+    // A fresh TMPDIR for the run (inherited by every process a test starts); the run fails if
+    // anything is left in it at the end.
+    globalSetup: ['test/globalSetup.ts'],
   },
 });

@@ -2,12 +2,12 @@
 // servers (shapes as sdk-tools.d.ts gives them). Offered only while a connected server declares
 // resources. A binary item is written to a temp file and its path given, never pasted as base64.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defineTool, ToolError, type Tool } from '../../tools/tool.js';
 import { withLinkedSignal } from '../util/linkedSignal.js';
+import { makeDirs } from '../util/makeDirs.js';
 
 export interface ResourceSource {
   /** Connected servers that declare resources, in order. */
@@ -86,7 +86,11 @@ export function resourceTools(source: ResourceSource): Tool[] {
         const base = { uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}) };
         if ('text' in c && typeof c.text === 'string') return { ...base, text: c.text };
         if ('blob' in c && typeof c.blob === 'string') {
-          dir ??= mkdtempSync(join(tmpdir(), 'agent-mcp-resource-'));
+          // In the session's scratch folder, which goes with the session.
+          if (dir === undefined) {
+            makeDirs(ctx.scratchDir);
+            dir = mkdtempSync(join(ctx.scratchDir, 'mcp-resource-'));
+          }
           const path = join(dir, `${i}-${(c.uri.split('/').pop() || 'resource').replace(/[^a-zA-Z0-9._-]/g, '_')}`);
           writeFileSync(path, Buffer.from(c.blob, 'base64'));
           return { ...base, blobSavedTo: path };

@@ -2,9 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, expect } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { makeTempDir } from '../tempDirs.js';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   lastToolResults,
@@ -17,8 +17,9 @@ import {
 
 export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
 
+/** A temp folder, removed when the test file ends (test/tempDirs.ts). */
 export function tempDir(prefix = 'agent-e2e-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return makeTempDir(prefix);
 }
 
 /** Writes `value` as JSON to `file`, making its folder first (settings files and the like). */
@@ -90,6 +91,9 @@ export function startAgent(opts: RunOptions = {}): AgentProcess {
     ANTHROPIC_API_KEY: 'test-key',
     AGENT_MAX_RETRIES: '2',
     CLAUDE_CONFIG_DIR: opts.env?.CLAUDE_CONFIG_DIR ?? tempDir('agent-config-'),
+    // The agent keeps its session temp folder after exit (task output files a host may still
+    // read): give it one the test file removes.
+    TMPDIR: opts.env?.TMPDIR ?? tempDir('agent-tmp-'),
     ...(opts.api ? { ANTHROPIC_BASE_URL: opts.api.url } : {}),
     ...opts.env,
   };

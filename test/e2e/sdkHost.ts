@@ -13,6 +13,8 @@ export function sdkOptions(apiUrl: string, cwd: string, extra: Record<string, un
       ANTHROPIC_API_KEY: 'test-key',
       AGENT_MAX_RETRIES: '1',
       CLAUDE_CONFIG_DIR: tempDir('agent-sdk-config-'),
+      // The agent's session temp folder outlives it: one the test file removes.
+      TMPDIR: tempDir('agent-tmp-'),
     },
     stderr: (s: string) => process.stderr.write(`[agent stderr] ${s}`),
     ...extra,

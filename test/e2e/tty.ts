@@ -30,6 +30,8 @@ export function startTty(apiUrl: string, args: string[], cwd: string, env: Recor
       ANTHROPIC_BASE_URL: apiUrl,
       AGENT_MAX_RETRIES: '0',
       CLAUDE_CONFIG_DIR: tempDir('agent-config-'),
+      // The agent's session temp folder outlives it: one the test file removes.
+      TMPDIR: tempDir('agent-tmp-'),
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { alive, waitUntil } from '../../processes.js';
 import { HookRunner, type CallHost, type CommandHooksConfig } from '../../../src/hooks/index.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 let dir: string;
 const base = () => ({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: dir, permission_mode: 'default' });
@@ -25,7 +25,7 @@ const pre = (command: string, matcher = 'Bash', timeout?: number): CommandHooksC
 });
 
 beforeAll(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hooks-')));
+  dir = makeTempDir('hooks-');
 });
 
 describe('command hooks', () => {

@@ -1,14 +1,14 @@
 // Record/replay on the CallModel seam, in memory: digests, mismatch messages, per-caller order.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelEvent, ModelRequest } from '../../../src/loop/model.js';
 import { loadRecording, recordingModel, replayModel } from '../../../src/loop/recording.js';
 import { text, toolUse } from '../../fake-api/server.js';
 import { scriptedModel } from './scriptedModel.js';
+import { makeTempDir } from '../../tempDirs.js';
 
-const file = () => join(mkdtempSync(join(tmpdir(), 'agent-rec-unit-')), 'r.jsonl');
+const file = () => join(makeTempDir('agent-rec-unit-'), 'r.jsonl');
 const signal = new AbortController().signal;
 const tool = (name: string, description = 'd') => ({ name, description, input_schema: { type: 'object' } });
 const req = (over: Partial<ModelRequest> = {}): ModelRequest => ({

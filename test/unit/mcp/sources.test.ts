@@ -1,10 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandVars, gatherMcpServers } from '../../../src/mcp/sources.js';
 import type { LoadedFile } from '../../../src/settings/load.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 const server = (command: string) => ({ command });
 const file = (source: LoadedFile['source'], settings: Record<string, unknown>): LoadedFile => ({
@@ -18,7 +17,7 @@ function gather(
   mcpJson?: unknown,
   extra: { strict?: boolean; sources?: Array<'user' | 'project' | 'local'> } = {},
 ) {
-  const root = mkdtempSync(join(tmpdir(), 'mcp-sources-'));
+  const root = makeTempDir('mcp-sources-');
   if (mcpJson !== undefined) writeFileSync(join(root, '.mcp.json'), JSON.stringify(mcpJson));
   mkdirSync(join(root, '.claude'), { recursive: true });
   const r = gatherMcpServers({

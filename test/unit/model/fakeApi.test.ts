@@ -1,9 +1,8 @@
 // The fake must behave like the real API, or tests built on it prove nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
@@ -15,6 +14,7 @@ import {
   type FakeApi,
   type RecordedRequest,
 } from '../../fake-api/server.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 const open: FakeApi[] = [];
 afterEach(async () => {
@@ -167,7 +167,7 @@ describe('fake Messages API', () => {
   });
 
   it('the CLI serves a JSON script and prints its url on one line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fake-api-'));
+    const dir = makeTempDir('fake-api-');
     const file = join(dir, 'script.json');
     writeFileSync(file, JSON.stringify([{ content: [{ type: 'text', text: 'from cli' }] }]));
     // Node 20 cannot run .ts: transpile the two files (they import node built-ins only) next to the script.

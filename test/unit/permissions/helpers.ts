@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { z } from 'zod';
+import { makeTempDir } from '../../tempDirs.js';
 import type { Tool } from '../../../tools/tool.js';
 import { createPermissionState, type PermissionStateOptions } from '../../../src/permissions/index.js';
 
 export function tmpDir(prefix = 'perm-'): string {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return makeTempDir(prefix);
 }
 
 export function fakeTool(name: string, readOnly: boolean | ((input: any) => boolean)): Tool {

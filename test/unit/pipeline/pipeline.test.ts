@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
   type PipelineDeps,
   type PipelineOutcome,
 } from '../../../src/loop/toolPipeline.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 let dir: string;
 const ran: unknown[] = [];
@@ -72,7 +72,7 @@ function script(name: string, body: string): string {
 }
 
 beforeAll(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pipe-')));
+  dir = makeTempDir('pipe-');
 });
 
 describe('tool pipeline', () => {

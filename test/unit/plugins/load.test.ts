@@ -1,15 +1,15 @@
 // The plugin loader on its own: manifest forms, inline hooks and MCP servers, paths kept inside the
 // plugin folder, ${CLAUDE_PLUGIN_ROOT} expansion, and what a reload keeps when a plugin breaks.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandPluginRoot, loadPlugin } from '../../../src/plugins/load.js';
 import { PluginError } from '../../../src/plugins/manifest.js';
 import { PluginSet } from '../../../src/plugins/pluginSet.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 function folder(name: string, files: Record<string, string>): string {
-  const root = join(mkdtempSync(join(tmpdir(), 'plugin-unit-')), name);
+  const root = join(makeTempDir('plugin-unit-'), name);
   for (const [rel, body] of Object.entries(files)) {
     mkdirSync(join(root, rel, '..'), { recursive: true });
     writeFileSync(join(root, rel), body);

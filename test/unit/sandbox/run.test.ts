@@ -1,11 +1,11 @@
 // runBashCommand, the one path of foreground and background Bash, with a stand-in sandbox: what is
 // wrapped, what is not, and that a sandbox that cannot prepare a command never lets it run bare.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBashCommand, violationNote } from '../../../src/sandbox/run.js';
 import type { CommandSandbox } from '../../../src/sandbox/runtime.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 function fakeSandbox(o: { fail?: boolean } = {}) {
   const wrapped: string[] = [];
@@ -36,7 +36,7 @@ function fakeSandbox(o: { fail?: boolean } = {}) {
 }
 
 describe('runBashCommand', () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'sb-run-'));
+  const cwd = makeTempDir('sb-run-');
 
   it('runs a sandboxed command through the wrap, once, and returns its violations', async () => {
     const f = fakeSandbox();

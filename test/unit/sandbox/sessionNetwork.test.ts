@@ -1,18 +1,18 @@
 // The session's shared network namespace (src/sandbox/sessionNetwork.ts): a real holder sandbox
 // (bubblewrap + socat), how it says it could not start, and that nothing enters it once it is gone.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onPath, SessionNetwork } from '../../../src/sandbox/sessionNetwork.js';
 import { sandboxUnavailableReason } from '../../e2e/sandboxAvailable.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 const reason = sandboxUnavailableReason() ?? (onPath('nsenter') ? undefined : 'nsenter is not on PATH');
 if (reason) console.log(`SKIPPED: the session network tests: ${reason}`);
 
 function options(over: Partial<Parameters<typeof SessionNetwork.start>[0]> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'sessnet-'));
+  const dir = makeTempDir('sessnet-');
   // The bridges connect to it only when a connection comes; bubblewrap needs it to exist to bind it.
   const socket = join(dir, 'proxy.sock');
   writeFileSync(socket, '');

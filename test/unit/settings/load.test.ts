@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../../src/settings/index.js';
+import { makeTempDir } from '../../tempDirs.js';
 
 let home: string;
 let cwd: string;
@@ -17,7 +17,7 @@ const projectFile = () => path.join(cwd, '.claude', 'settings.json');
 const localFile = () => path.join(cwd, '.claude', 'settings.local.json');
 
 beforeEach(() => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'settings-'));
+  const root = makeTempDir('settings-');
   home = path.join(root, 'config');
   cwd = path.join(root, 'proj');
   fs.mkdirSync(cwd, { recursive: true });

@@ -1,12 +1,12 @@
 // Shared fixtures for the tool tests: a temp dir per test and a bare ToolContext.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir } from '../../tempDirs.js';
 import type { Tool, ToolContext, ToolResult } from '../../../tools/tool.js';
 import { runTool } from '../../../tools/registry.js';
 
 export function tempDir(prefix = 'tools-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export function removeDir(dir: string): void {

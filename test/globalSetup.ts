@@ -1,0 +1,34 @@
+// The run's own temp dir: every test, and every process a test starts, inherits TMPDIR pointing at
+// a fresh empty folder, so parallel runs do not see each other's files. At the end the folder must
+// be empty again: anything left is a test (or the agent) that did not clean up, and fails the run.
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let runDir = '';
+let outerTmp: string | undefined;
+
+export function setup(): void {
+  outerTmp = process.env.TMPDIR;
+  runDir = mkdtempSync(join(tmpdir(), 'agent-test-run-'));
+  // Like /tmp: tests that run the agent as another user (nobody) need to make folders here too.
+  chmodSync(runDir, 0o1777);
+  process.env.TMPDIR = runDir;
+}
+
+export function teardown(): void {
+  if (outerTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = outerTmp;
+  const left = readdirSync(runDir);
+  rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  if (left.length === 0) return;
+  const byPrefix = new Map<string, number>();
+  for (const name of left) {
+    const prefix = name.replace(/[-.][^-.]*$/, '-*');
+    byPrefix.set(prefix, (byPrefix.get(prefix) ?? 0) + 1);
+  }
+  const summary = [...byPrefix].map(([p, n]) => `${p} (${n})`).join(', ');
+  throw new Error(
+    `the test run left ${left.length} entries in its temp dir (removed now): ${summary}; first: ${left.slice(0, 20).join(', ')}`,
+  );
+}
