@@ -1,12 +1,12 @@
 // The session's slash commands: the markdown ones of the setting sources in use (user, project)
 // and the built-ins, acting on the running session.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadCommandDir, type MarkdownCommand } from './markdownCommands.js';
 import { SlashCommands, type SessionView } from './slashCommands.js';
 import { commandIO } from './sessionIO.js';
 import type { PermissionState } from '../permissions/index.js';
 import type { Tool } from '../../tools/tool.js';
+import { configDir } from '../util/configDir.js';
 
 export interface CommandSetupOptions {
   cwd: string;
@@ -35,8 +35,7 @@ export async function loadCommands(
       out.push(c);
     }
   };
-  if (o.sources.includes('user'))
-    await from(join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'commands'), 'user');
+  if (o.sources.includes('user')) await from(join(configDir(o.env), 'commands'), 'user');
   if (o.sources.includes('project')) await from(join(o.projectRoot ?? o.cwd, '.claude', 'commands'), 'project');
   return out;
 }

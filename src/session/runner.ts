@@ -1,8 +1,6 @@
 // The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
 // session whose history grows. Prompts that arrive while a run is going wait, and then go to the
 // model together as the next turn (promptBatch.ts).
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
@@ -30,6 +28,7 @@ import {
 import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
+import { sessionTmpDir } from '../util/configDir.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -146,7 +145,7 @@ export class SessionRunner {
     private readonly hooks: SessionHooks,
     private readonly emit: (event: SessionEvent) => Promise<void>,
   ) {
-    this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
+    this.scratchDir = sessionTmpDir(settings.sessionId);
     this.offer = new DeferredTools({
       setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
       contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),

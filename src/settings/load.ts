@@ -1,11 +1,11 @@
 // Loads user, project and local settings plus --settings, validates each file whole, merges.
 // A broken file throws SettingsError: the run must not start with half a configuration.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PermissionMode } from '../permissions/modes.js';
 import { settingsSchema, type HookMatcherConfig, type HooksSettings, type Settings } from './schema.js';
+import { configDir } from '../util/configDir.js';
 
 export type SettingSource = 'user' | 'project' | 'local';
 export const ALL_SOURCES: SettingSource[] = ['user', 'project', 'local'];
@@ -64,9 +64,9 @@ export function managedSettingsPath(env: NodeJS.ProcessEnv): string {
 }
 
 export function settingsPaths(projectRoot: string, env: NodeJS.ProcessEnv): Record<SettingSource, string> {
-  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), '.claude');
+  const userDir = configDir(env);
   return {
-    user: path.join(configDir, 'settings.json'),
+    user: path.join(userDir, 'settings.json'),
     project: path.join(projectRoot, '.claude', 'settings.json'),
     local: path.join(projectRoot, '.claude', 'settings.local.json'),
   };

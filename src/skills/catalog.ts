@@ -3,10 +3,10 @@
 // conversation only when the Skill tool is called. The SDK's `skills` option selects which are on.
 // Plugins add theirs (src/plugins), named `plugin:skill`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SkillEntry } from '../../tools/skill.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
+import { configDir } from '../util/configDir.js';
 
 export interface SkillSourceOptions {
   cwd: string;
@@ -97,13 +97,7 @@ export class SkillCatalog {
     };
     add(this.pluginSkills());
     if (this.o.sources.includes('user'))
-      add(
-        await loadSkillDir(
-          join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'),
-          'user',
-          this.warn,
-        ),
-      );
+      add(await loadSkillDir(join(configDir(this.o.env), 'skills'), 'user', this.warn));
     if (this.o.sources.includes('project'))
       add(await loadSkillDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
     this.found = all;

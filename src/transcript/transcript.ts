@@ -8,12 +8,10 @@
 import { makeDirs } from '../util/makeDirs.js';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { configDir } from '../util/configDir.js';
 
-export function configDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
+export { configDir } from '../util/configDir.js';
 
 /** The project folder's name: every non-alphanumeric character of the cwd becomes `-`. */
 export function projectSlug(cwd: string): string {
