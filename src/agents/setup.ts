@@ -15,6 +15,7 @@ import { loadAgentDir } from './markdownAgents.js';
 import { SubagentRunner } from './subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
+import { parseSettingSources } from '../settings/load.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -56,8 +57,7 @@ export interface AgentSetup {
 export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const env = o.env ?? process.env;
   const catalog = new AgentCatalog();
-  const sources =
-    o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
+  const sources: string[] = parseSettingSources(o.settingSources);
   const fromFiles = async (dir: string, source: 'user' | 'project') => {
     const { agents, problems } = await loadAgentDir(dir, source);
     for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);

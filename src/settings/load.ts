@@ -6,9 +6,25 @@ import type { z } from 'zod';
 import type { PermissionMode } from '../permissions/modes.js';
 import { settingsSchema, type HookMatcherConfig, type HooksSettings, type Settings } from './schema.js';
 import { configDir } from '../util/configDir.js';
+import { StartupError } from '../util/startupError.js';
 
 export type SettingSource = 'user' | 'project' | 'local';
 export const ALL_SOURCES: SettingSource[] = ['user', 'project', 'local'];
+
+/** `--setting-sources user,project`: the sources named, in order; absent: all. An unknown name stops the start. */
+export function parseSettingSources(value: string | undefined): SettingSource[] {
+  if (value === undefined) return ALL_SOURCES;
+  const out: SettingSource[] = [];
+  for (const s of value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    if (s !== 'user' && s !== 'project' && s !== 'local')
+      throw new StartupError(`--setting-sources: unknown source ${JSON.stringify(s)} (use user, project, local)`, 2);
+    out.push(s);
+  }
+  return out;
+}
 
 export class SettingsError extends Error {
   constructor(
