@@ -20,6 +20,7 @@ import { Mailbox } from './mailbox.js';
 import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
 import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile } from './teamConfig.js';
 import { Teammate } from './teammate.js';
+import { ChangeSignal } from '../util/changeSignal.js';
 
 /** Tools a teammate never gets: no nested teams, no spawning. */
 const LEAD_ONLY_TOOLS = new Set(['Task', 'Agent', 'TeamCreate', 'TeamDelete']);
@@ -66,7 +67,7 @@ interface ActiveTeam {
 export class TeamService implements TeamToolService, TeamHost {
   private team: ActiveTeam | null = null;
   private readonly members = new Map<string, Teammate>();
-  private waiters: Array<() => void> = [];
+  private readonly change = new ChangeSignal();
   private configProblemTold = false;
   private readonly toldProblems = new Set<string>();
   /** Teammates that approved a shutdown: name → request id, told to the lead once they stop. */
@@ -321,16 +322,7 @@ export class TeamService implements TeamToolService, TeamHost {
   }
 
   waitForChange(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        const i = this.waiters.indexOf(done);
-        if (i >= 0) this.waiters.splice(i, 1);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.push(done);
-    });
+    return this.change.wait(ms);
   }
 
   async stopWorking(reason: string): Promise<void> {
@@ -436,6 +428,6 @@ export class TeamService implements TeamToolService, TeamHost {
   }
 
   private changed(): void {
-    for (const w of this.waiters.splice(0)) w();
+    this.change.notify();
   }
 }
