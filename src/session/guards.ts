@@ -6,14 +6,7 @@ import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import {
-  ALL_SOURCES,
-  loadSettings,
-  type LoadedFile,
-  type LoadedSettings,
-  type SettingSource,
-  type Settings,
-} from '../settings/index.js';
+import { loadSettings, type LoadedFile, type LoadedSettings, type Settings } from '../settings/index.js';
 import { parseSettingSources } from '../settings/load.js';
 import { StartupError } from '../util/startupError.js';
 
