@@ -25,6 +25,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from './paths.js';
+import { acceptEditsAllowsShell } from './acceptEditsShell.js';
 import { ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
 import { describeCall } from './toolInput.js';
@@ -420,6 +421,12 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
     );
   }
   let blocked: string | undefined;
+  if (mode === 'acceptEdits' && shape.kind === 'bash') {
+    const verdict = acceptEditsAllowsShell(shape.parsed, state.cwd, state.workingDirs);
+    if (verdict.allowed)
+      return { behavior: 'allow', reason: 'mode acceptEdits (file commands inside the working directories)' };
+    blocked = verdict.outside;
+  }
   if (shape.kind === 'file') {
     blocked = shape.paths.find((p) => !inWorkingDirs(p, state.workingDirs))?.real;
     if (blocked === undefined) {
