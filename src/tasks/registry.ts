@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { makeDirs } from '../util/makeDirs.js';
 import { join } from 'node:path';
 import { ChangeSignal } from '../util/changeSignal.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
@@ -338,7 +339,7 @@ export class TaskRegistry {
     if (!rec) return undefined;
     if (rec.status === 'running') {
       rec.abort.abort();
-      await Promise.race([rec.done, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      await withTimeout(rec.done, graceMs);
       // A task that does not wind down in time is reported as stopped anyway.
       this.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec) });
     }

@@ -21,6 +21,7 @@ import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './m
 import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile } from './teamConfig.js';
 import { Teammate } from './teammate.js';
 import { ChangeSignal } from '../util/changeSignal.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 /** Tools a teammate never gets: no nested teams, no spawning. */
 const LEAD_ONLY_TOOLS = new Set(['Task', 'Agent', 'TeamCreate', 'TeamDelete']);
@@ -338,7 +339,7 @@ export class TeamService implements TeamToolService, TeamHost {
       this.deps.registry.markSeen(m.task.id);
       m.endIfIdle();
     }
-    await Promise.race([Promise.all(idle.map((m) => m.finished)), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await withTimeout(Promise.all(idle.map((m) => m.finished)), 3000);
   }
 
   // ---- inside ----
