@@ -16,6 +16,7 @@ import { SubagentRunner } from './subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import { parseSettingSources } from '../settings/load.js';
+import { logWarning } from '../util/log.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -60,7 +61,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const sources: string[] = parseSettingSources(o.settingSources);
   const fromFiles = async (dir: string, source: 'user' | 'project') => {
     const { agents, problems } = await loadAgentDir(dir, source);
-    for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);
+    for (const p of problems) logWarning(`${p.file}: ${p.problem}; the agent was skipped`);
     catalog.set(source, agents);
   };
   if (sources.includes('user')) await fromFiles(join(configDir(env), 'agents'), 'user');

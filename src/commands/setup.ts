@@ -7,6 +7,7 @@ import { commandIO } from './sessionIO.js';
 import type { PermissionState } from '../permissions/index.js';
 import type { Tool } from '../../tools/tool.js';
 import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export interface CommandSetupOptions {
   cwd: string;
@@ -27,7 +28,7 @@ export async function loadCommands(
   const out: MarkdownCommand[] = [];
   const from = async (dir: string, source: 'user' | 'project') => {
     const { commands, problems } = await loadCommandDir(dir, source);
-    for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the command was skipped\n`);
+    for (const p of problems) logWarning(`${p.file}: ${p.problem}; the command was skipped`);
     // A project command shadows a user command of the same name.
     for (const c of commands) {
       const i = out.findIndex((x) => x.name === c.name);

@@ -2,6 +2,7 @@
 // EPIPE treated as "the host went away". Everything else that tries to write to stdout (a
 // library's console.log) is sent to stderr by the guard, so stdout stays parseable forever.
 import { withTimeout } from '../util/withTimeout.js';
+import { logWarning } from '../util/log.js';
 
 type WriteFn = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
@@ -16,7 +17,7 @@ export class StdoutWriter {
     this.rawWrite = stream.write.bind(stream) as WriteFn;
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.markGone();
-      else process.stderr.write(`agent: stdout error: ${err.message}\n`);
+      else logWarning(`stdout error: ${err.message}`);
     });
   }
 

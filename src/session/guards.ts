@@ -9,6 +9,7 @@ import { createPermissionState, type PermissionMode, type PermissionState } from
 import { loadSettings, type LoadedFile, type LoadedSettings, type Settings } from '../settings/index.js';
 import { parseSettingSources } from '../settings/load.js';
 import { StartupError } from '../util/startupError.js';
+import { logWarning } from '../util/log.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -134,7 +135,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
     throw new StartupError((err as Error).message, 2);
   }
 
-  const warn = (msg: string) => process.stderr.write(`agent: ${msg}\n`);
+  const warn = (msg: string) => logWarning(`${msg}`);
   const hooks = new HookRunner({
     commandHooks: loaded.hooks as never,
     onHookEvent: ctx.onHookEvent,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { SkillEntry } from '../../tools/skill.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
 import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export interface SkillSourceOptions {
   cwd: string;
@@ -78,7 +79,7 @@ export class SkillCatalog {
 
   constructor(
     private readonly o: SkillSourceOptions,
-    private readonly warn: (m: string) => void = (m) => process.stderr.write(`agent: ${m}\n`),
+    private readonly warn: (m: string) => void = (m) => logWarning(`${m}`),
   ) {}
 
   setPluginSkills(skills: () => SkillEntry[]): void {

@@ -22,6 +22,7 @@ import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile 
 import { Teammate } from './teammate.js';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
+import { logWarning } from '../util/log.js';
 
 /** Tools a teammate never gets: no nested teams, no spawning. */
 const LEAD_ONLY_TOOLS = new Set(['Task', 'Agent', 'TeamCreate', 'TeamDelete']);
@@ -424,7 +425,7 @@ export class TeamService implements TeamToolService, TeamHost {
     // Told once: a fault that lasts (an inbox that cannot be read) is not repeated every poll.
     if (this.toldProblems.has(text)) return;
     this.toldProblems.add(text);
-    process.stderr.write(`agent: ${text}\n`);
+    logWarning(`${text}`);
     void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
   }
 

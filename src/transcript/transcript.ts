@@ -11,6 +11,7 @@ import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export { configDir } from '../util/configDir.js';
 
@@ -173,7 +174,7 @@ export class Transcript {
       line = `${JSON.stringify(entry)}\n`;
     } catch (err) {
       // One entry that cannot be serialised costs that entry, not the rest of the transcript.
-      process.stderr.write(`agent: a transcript entry was left out: ${(err as Error).message}\n`);
+      logWarning(`a transcript entry was left out: ${(err as Error).message}`);
       return;
     }
     try {
@@ -193,7 +194,7 @@ export class Transcript {
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;
-      process.stderr.write(`agent: cannot write the transcript ${this.path}: ${(err as Error).message}\n`);
+      logWarning(`cannot write the transcript ${this.path}: ${(err as Error).message}`);
     }
   }
 
