@@ -1,6 +1,7 @@
 // Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
 import { parseOptions, UsageError } from './options.js';
 import { debugLoggerFromFlags, setDebugLogger } from './util/debugLog.js';
+import { logWarning } from './util/log.js';
 
 async function start(): Promise<number> {
   let parsed;
@@ -8,7 +9,7 @@ async function start(): Promise<number> {
     parsed = parseOptions(process.argv.slice(2));
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`agent: ${err.message}\n`);
+      logWarning(`${err.message}`);
       return 2;
     }
     throw err;
@@ -22,13 +23,13 @@ async function start(): Promise<number> {
     !process.stdin.isTTY ||
     o.prompt !== undefined;
   if (!headless && !process.stdout.isTTY) {
-    process.stderr.write('agent: the interactive mode needs a terminal on stdout too; run `agent -p "your prompt"`\n');
+    logWarning('the interactive mode needs a terminal on stdout too; run `agent -p "your prompt"`');
     return 2;
   }
   try {
     setDebugLogger(debugLoggerFromFlags(o));
   } catch (err) {
-    process.stderr.write(`agent: --debug-file: ${(err as Error).message}\n`);
+    logWarning(`--debug-file: ${(err as Error).message}`);
     return 2;
   }
   const { main } = await import('./main.js');
@@ -38,7 +39,7 @@ async function start(): Promise<number> {
 start().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`agent: fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    logWarning(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     process.exit(1);
   },
 );

@@ -5,6 +5,7 @@ import { StdoutWriter } from './protocol/writer.js';
 import { StartupError } from './session/guards.js';
 import { runPrint } from './modes/print.js';
 import { runStreamJson } from './modes/streamJson.js';
+import { logWarning } from './util/log.js';
 
 /** `interactive`: a person at a terminal (src/modes/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
@@ -16,7 +17,7 @@ export async function main(o: CliOptions, mode: { interactive?: boolean } = {}):
     return o.inputFormat === 'stream-json' ? await runStreamJson(o, writer) : await runPrint(o, writer);
   } catch (err) {
     if (!(err instanceof StartupError)) throw err;
-    if (err.message) process.stderr.write(`agent: ${err.message}\n`);
+    if (err.message) logWarning(`${err.message}`);
     return err.exitCode;
   }
 }

@@ -90,6 +90,7 @@ export function createAskUserQuestionTool(cfg: AskUserQuestionConfig) {
     requiresUserInteraction: true,
     isReadOnly: () => true,
     isConcurrencySafe: () => false,
+    kind: 'think',
     async *call(input) {
       const answers = input.answers ?? {};
       const answered = input.questions.filter((q) => answers[q.question] !== undefined);

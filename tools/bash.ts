@@ -40,6 +40,12 @@ Usage notes:
 - To run several independent commands, make several Bash calls in one message; to run dependent commands, chain them with '&&'.
 - Stdin is closed: interactive commands (git rebase -i, editors, prompts) do not work.`;
 
+/** A command as a label shows it: one line, at most 80 characters. */
+function clip(command: string): string {
+  const line = command.replace(/\s*\n\s*/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
 export const bashInputSchema = z.object({
   command: z.string().describe('The command to execute'),
   timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
@@ -166,6 +172,11 @@ export const BashTool = defineTool({
   isReadOnly: () => false,
   // Read-only commands (ls, cat, grep, git status, sleep, …) run beside the turn's other such calls.
   isConcurrencySafe: (input) => !input.run_in_background && isReadOnlyBashCommand(input.command),
+  kind: 'execute',
+  access: (input) => ({ command: input.command, leavesSandbox: input.dangerouslyDisableSandbox === true }),
+  label: (input) => `Run: ${clip(input.command)}`,
+  // runShellCommand marks file activity around each command it runs.
+  reportsFileActivity: true,
   async *call(input, ctx) {
     if (input.run_in_background) return await startInBackground(input, ctx);
     const timeoutMs = Math.min(Math.max(1, input.timeout ?? BASH_DEFAULT_TIMEOUT_MS), BASH_MAX_TIMEOUT_MS);

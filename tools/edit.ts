@@ -69,6 +69,9 @@ export const EditTool = defineTool({
   inputSchema: editInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
+  kind: 'edit',
+  access: (input) => ({ paths: [input.file_path] }),
+  label: (input) => `Edit ${input.file_path}`,
   async *call(input, ctx) {
     const filePath = requireAbsolute(input.file_path);
     const { old_string: oldString, new_string: newString, replace_all: replaceAll } = input;

@@ -61,6 +61,9 @@ export const GlobTool = defineTool({
   inputSchema: globInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  kind: 'search',
+  access: (input) => ({ paths: [input.path ?? '.'] }),
+  label: (input) => `Find ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
   async *call(input, ctx) {
     const started = Date.now();
     const dir = await resolveSearchDir(input.path, ctx.cwd);

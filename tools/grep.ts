@@ -224,6 +224,9 @@ export const GrepTool = defineTool({
   inputSchema: grepInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  kind: 'search',
+  access: (input) => ({ paths: [input.path ?? '.'] }),
+  label: (input) => `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
   async *call(input, ctx) {
     return await runGrep(input, ctx);
   },

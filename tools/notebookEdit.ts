@@ -79,6 +79,9 @@ export const NotebookEditTool = defineTool({
   inputSchema: notebookEditInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
+  kind: 'edit',
+  access: (input) => ({ paths: [input.notebook_path] }),
+  label: (input) => `Edit notebook ${input.notebook_path}`,
   async *call(input, ctx) {
     let filePath: string;
     try {

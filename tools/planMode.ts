@@ -51,6 +51,7 @@ export const EnterPlanModeTool = defineTool({
   // It only restricts what the session may do: nothing to ask about.
   isReadOnly: () => true,
   isConcurrencySafe: () => false,
+  kind: 'think',
   async *call(_input, ctx) {
     const s = service(ctx);
     const already = s.mode() === 'plan';
@@ -95,6 +96,15 @@ export const ExitPlanModeTool = defineTool({
   requiresUserInteraction: true,
   isReadOnly: () => true,
   isConcurrencySafe: () => false,
+  kind: 'think',
+  refuseInMode: (mode) =>
+    mode === 'plan'
+      ? undefined
+      : {
+          message:
+            'ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead with the task.',
+          reason: 'not in plan mode',
+        },
   async *call(input, ctx) {
     const mode = service(ctx).exit();
     const data: ExitPlanModeOutput = { plan: input.plan, isAgent: false };

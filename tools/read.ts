@@ -181,6 +181,11 @@ export const ReadTool = defineTool({
   inputSchema: readInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  kind: 'read',
+  access: (input) => ({ paths: [input.file_path] }),
+  label: (input) => `Read ${input.file_path}`,
+  // Read pages whole lines up to its own, larger cap (a file is what the model asked to see).
+  outputCap: READ_MAX_OUTPUT_CHARS + 1_000,
   async *call(input, ctx) {
     const filePath = requireAbsolute(input.file_path);
     let st;

@@ -1,9 +1,10 @@
-// The one door every tool call goes through: validation, error shaping and a last output cap, so
-// no tool can crash the loop or flood the model however it fails.
+// The built-in tools, and finding and describing tools for the model. The door every call goes
+// through (validation, running, the output cap) is toolCall.ts.
 import { z } from 'zod';
-import { ToolError, type Tool, type ToolContext, type ToolProgress, type ToolResult } from './tool.js';
+import type { Tool, ToolResult } from './tool.js';
+import { toolUseError } from './toolCall.js';
 import { BashTool } from './bash.js';
-import { READ_MAX_OUTPUT_CHARS, ReadTool } from './read.js';
+import { ReadTool } from './read.js';
 import { WriteTool } from './write.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
@@ -23,15 +24,6 @@ import { TeamCreateTool } from './teamCreate.js';
 import { TeamDeleteTool } from './teamDelete.js';
 import { ToolSearchTool } from './toolSearch.js';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree.js';
-
-/** Past this, a content string is cut: tools cap their own output, this is the safety net. */
-export const MAX_RESULT_CHARS = 30_000;
-/** Read pages whole lines up to its own, larger cap (a file is what the model asked to see). */
-const RESULT_CAPS: Readonly<Record<string, number>> = { Read: READ_MAX_OUTPUT_CHARS + 1_000 };
-
-export function resultCapFor(toolName: string): number {
-  return RESULT_CAPS[toolName] ?? MAX_RESULT_CHARS;
-}
 
 /**
  * The built-in tools, in the order the model sees them. `agentTeams`
@@ -112,10 +104,6 @@ export function toolApiSchema(tool: Tool): ToolApiSchema {
   return { name: tool.name, description: tool.description, input_schema: schema as ToolApiSchema['input_schema'] };
 }
 
-export function toolUseError(message: string): string {
-  return `<tool_use_error>${message}</tool_use_error>`;
-}
-
 /** The result for a tool_use naming a tool that does not exist (or is not offered). */
 export function noSuchToolResult(name: string): ToolResult {
   // Clipped: a model (or a hostile API) can send a name of any length.
@@ -123,89 +111,12 @@ export function noSuchToolResult(name: string): ToolResult {
   return { content: toolUseError(`Error: No such tool available: ${shown}`), isError: true };
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = input;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
-}
-
-/** One zod issue as a sentence naming the parameter, in the reference's wording where it has one. */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  const name = issue.path.map(String).join('.');
-  const got = valueAt(input, issue.path);
-  if (issue.code === 'invalid_type') {
-    if (got === undefined && name) return `The required parameter \`${name}\` is missing`;
-    if (name) {
-      return `The parameter \`${name}\` type is expected as \`${issue.expected}\` but provided as \`${typeName(got)}\``;
-    }
-    return `The input is expected as \`${issue.expected}\` but provided as \`${typeName(got)}\``;
-  }
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((k) => `An unexpected parameter \`${k}\` was provided`).join('\n');
-  }
-  return name ? `The parameter \`${name}\` is invalid: ${issue.message}` : issue.message;
-}
-
-export function validationErrorResult(tool: Tool, error: z.ZodError, input: unknown): ToolResult {
-  const lines = error.issues.map((i) => describeIssue(i, input));
-  const head = `${tool.name} failed due to the following ${lines.length === 1 ? 'issue' : 'issues'}:`;
-  return { content: toolUseError(`InputValidationError: ${head}\n${lines.join('\n')}`), isError: true };
-}
-
-function capText(text: string, max = MAX_RESULT_CHARS): string {
-  if (text.length <= max) return text;
-  const cut = text.length - max;
-  return `${text.slice(0, max)}\n\n... [${cut} characters truncated]`;
-}
-
-function capResult(result: ToolResult, max: number): ToolResult {
-  if (typeof result.content === 'string') return { ...result, content: capText(result.content, max) };
-  const content = result.content.map((b) => (b.type === 'text' ? { ...b, text: capText(b.text, max) } : b));
-  return { ...result, content };
-}
-
-// A tool call's input is checked by the batch (may it run concurrently?), the pipeline (before
-// hooks, permissions and the host see it) and the runner; each input is validated only once.
-const validated = new WeakMap<object, Map<Tool, z.ZodSafeParseResult<unknown>>>();
-
-/** The tool's schema applied to `input`, remembered per input object (inputs are never mutated). */
-export function validateInput(tool: Tool, input: unknown): z.ZodSafeParseResult<unknown> {
-  if (typeof input !== 'object' || input === null) return tool.inputSchema.safeParse(input);
-  let byTool = validated.get(input);
-  if (!byTool) validated.set(input, (byTool = new Map()));
-  let result = byTool.get(tool);
-  if (!result) byTool.set(tool, (result = tool.inputSchema.safeParse(input)));
-  return result;
-}
-
-/**
- * Validate, run, and shape any failure as an is_error result. Progress passes through; the
- * generator's return value is always a ToolResult.
- */
-export async function* runTool(
-  tool: Tool,
-  rawInput: unknown,
-  ctx: ToolContext,
-): AsyncGenerator<ToolProgress, ToolResult, void> {
-  const parsed = validateInput(tool, rawInput);
-  if (!parsed.success) return validationErrorResult(tool, parsed.error, rawInput);
-  try {
-    const result = yield* tool.call(parsed.data, ctx);
-    return capResult(result, resultCapFor(tool.name));
-  } catch (err) {
-    if (err instanceof ToolError) {
-      return { content: toolUseError(capText(err.message)), isError: true, data: err.data };
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    return { content: toolUseError(`Error: ${capText(message)}`), isError: true };
-  }
-}
+export {
+  describeIssue,
+  MAX_RESULT_CHARS,
+  prepareCall,
+  runPreparedCall,
+  runTool,
+  toolUseError,
+  validationErrorResult,
+} from './toolCall.js';

@@ -37,6 +37,9 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
     // then loading it is a permission decision of its own (a rule `Skill(name)`, the host, the mode).
     isReadOnly: (input) => !skills().find((x) => x.name === input.skill.trim().replace(/^\//, ''))?.allowedTools.length,
     isConcurrencySafe: () => true,
+    label: (input) => `Skill: ${input.skill}`,
+    // `Skill(pdf)` names calls of one skill.
+    matchesRuleContent: (content, input) => input.skill === content,
     // eslint-disable-next-line require-yield
     async *call(input, ctx) {
       const name = input.skill.trim().replace(/^\//, '');

@@ -117,6 +117,9 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
     // Launching has no side effect of its own: the agent's tools are each checked as they run.
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
+    label: (input) => `${name}: ${input.description}`,
+    // `Agent(reviewer)` names calls of one subagent type.
+    matchesRuleContent: (content, input) => input.subagent_type === content,
     async *call(input, ctx) {
       if (input.isolation === 'remote')
         throw new ToolError(

@@ -59,6 +59,7 @@ export const TodoWriteTool = defineTool({
   inputSchema: todoWriteInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => false,
+  kind: 'think',
   async *call(input, ctx) {
     const store = storeFor(ctx);
     const oldTodos = store.get();

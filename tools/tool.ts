@@ -137,7 +137,58 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */
   isConcurrencySafe(input: z.infer<S>): boolean;
   call(input: z.infer<S>, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void>;
+
+  // What a call touches, declared by the tool: permissions, the sandbox and the loop ask these and
+  // never the tool's name. All optional: a tool that declares none is of kind 'other'.
+  /** What the tool does, as permissions and the loop treat it (see ToolKind). */
+  kind?: ToolKind;
+  /** The paths or the command one call touches, from its validated input. */
+  access?(input: z.infer<S>): ToolAccess;
+  /** A short human label of the call: "Run: npm test", "Edit /repo/src/a.ts". Default: the tool's name. */
+  label?(input: z.infer<S>): string;
+  /** The most characters of content the model sees from one call (default MAX_RESULT_CHARS). */
+  outputCap?: number;
+  /** Does a rule's specifier name this call (`WebFetch(domain:x)`, `Agent(reviewer)`)? For tools with specifiers of their own. */
+  matchesRuleContent?(content: string, input: z.infer<S>): boolean;
+  /** The specifier an ask suggests allowing from now on (WebFetch: `domain:<host>`); absent: the whole tool. */
+  suggestRuleContent?(input: z.infer<S>): string | undefined;
+  /** A permission mode in which the call makes no sense (ExitPlanMode outside plan mode): the refusal, or undefined. */
+  refuseInMode?(mode: string): { message: string; reason: string } | undefined;
+  /** The tool marks file activity itself (Bash, per command it runs); else a call that is not read-only is taken to change files. */
+  reportsFileActivity?: boolean;
 }
+
+/**
+ * What a tool does, as permissions and the loop treat it (after Gemini CLI's `Kind`):
+ * - `read`: reads the files `access().paths` names; `Read(…)` rules apply; allowed inside the working directories.
+ * - `search`: walks the folder `access().paths` names; `Read(…)` rules apply to what is inside it.
+ * - `edit`: changes the files `access().paths` names; `Edit(…)` rules apply; acceptEdits allows it.
+ * - `execute`: runs the shell command `access().command`; command rules (`Tool(npm test:*)`) apply, the sandbox wraps it.
+ * - `fetch`: reaches the network: never allowed by default, even though read-only.
+ * - `think`: steers the session itself (plans, todos, questions): plan mode lets it through.
+ * - `other`: anything else; rules name it as a whole (or through `matchesRuleContent`).
+ */
+export type ToolKind = 'read' | 'search' | 'edit' | 'execute' | 'fetch' | 'think' | 'other';
+
+/** What one call touches. Paths are as the call gives them (absolute, relative to cwd, or `~/…`). */
+export interface ToolAccess {
+  /** read, edit: the files; search: the folder searched (absent: the working directory). */
+  paths?: string[];
+  /** execute: the shell command. */
+  command?: string;
+  /** execute: the call asks to run outside the Bash sandbox. */
+  leavesSandbox?: boolean;
+}
+
+/**
+ * The settings grammar's spellings of path rules, which cover tools by kind: `Read(…)` covers
+ * every read and search tool, any edit spelling covers every edit tool. A rule naming one of
+ * these holds a path pattern; a rule naming a command rule name holds a command pattern.
+ */
+export const READ_RULE = 'Read';
+export const READ_RULE_NAMES: ReadonlySet<string> = new Set([READ_RULE, 'Glob', 'Grep', 'LS', 'NotebookRead']);
+export const EDIT_RULE_NAMES: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+export const COMMAND_RULE_NAMES: ReadonlySet<string> = new Set(['Bash']);
 
 /** Identity helper so each tool file keeps its input type inferred from its schema. */
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {

@@ -263,6 +263,16 @@ export interface WebFetchDeps {
   now?: () => number;
 }
 
+/** The host of an http(s) url, lower-cased, or undefined when it is not one. */
+function urlHost(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createWebFetchTool(deps: WebFetchDeps = {}) {
   const limits = { ...WEB_FETCH_LIMITS, ...deps.limits };
   const now = deps.now ?? Date.now;
@@ -274,6 +284,24 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
     inputSchema: webFetchInputSchema,
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
+    kind: 'fetch',
+    label: (input) => `Fetch ${input.url}`,
+    // `WebFetch(domain:example.com)` covers the site and its subdomains.
+    matchesRuleContent: (content, input) => {
+      if (!content.startsWith('domain:')) return false;
+      const domain = content.slice('domain:'.length).toLowerCase();
+      try {
+        const host = new URL(input.url).hostname.toLowerCase();
+        return host === domain || host.endsWith(`.${domain}`);
+      } catch {
+        return false;
+      }
+    },
+    // As the reference offers it: this site from now on, not every site.
+    suggestRuleContent: (input) => {
+      const host = urlHost(input.url);
+      return host === undefined ? undefined : `domain:${host}`;
+    },
     async *call(input, ctx) {
       const started = now();
       const url = normaliseUrl(input.url);

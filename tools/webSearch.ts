@@ -93,6 +93,8 @@ export const WebSearchTool = defineTool({
   inputSchema: webSearchInputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  kind: 'fetch',
+  label: (input) => `Search the web: ${input.query}`,
   async *call(input, ctx) {
     const loop = ctx.loop?.config;
     if (!loop) throw new ToolError('WebSearch needs the model to search, and this context has none');

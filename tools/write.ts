@@ -113,6 +113,9 @@ export const WriteTool = defineTool({
   inputSchema: writeInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
+  kind: 'edit',
+  access: (input) => ({ paths: [input.file_path] }),
+  label: (input) => `Write ${input.file_path}`,
   async *call(input, ctx) {
     const filePath = requireAbsolute(input.file_path);
     const st = await statOrUndefined(filePath);

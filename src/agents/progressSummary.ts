@@ -8,6 +8,7 @@ import type { HistoryMessage } from '../loop/events.js';
 import type { LoopConfig } from '../loop/agentLoop.js';
 import { streamModel } from '../loop/modelClient.js';
 import { replyText } from '../loop/sideCall.js';
+import { logWarning } from '../util/log.js';
 
 export const DEFAULT_SUMMARY_INTERVAL_MS = 30_000;
 const SUMMARY_MAX_TOKENS = 200;
@@ -89,7 +90,7 @@ export function startProgressSummaries(
       const line = replyText(message).split('\n')[0].trim().slice(0, SUMMARY_MAX_CHARS);
       if (line && !stopped) opts.onSummary(line);
     } catch (err) {
-      if (!stopped) process.stderr.write(`agent: progress summary failed: ${(err as Error).message}\n`);
+      if (!stopped) logWarning(`progress summary failed: ${(err as Error).message}`);
     } finally {
       busy = false;
     }

@@ -1,6 +1,5 @@
 // Wires subagents and background tasks into one session: the agent catalog (built-in, files,
 // --agents, initialize.agents), the task registry, and the services tools reach through ctx.
-import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTaskAgentLister } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
@@ -15,6 +14,9 @@ import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.j
 import { loadAgentDir } from './markdownAgents.js';
 import { SubagentRunner } from './subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
+import { configDir, sessionTmpDir } from '../util/configDir.js';
+import { parseSettingSources } from '../settings/load.js';
+import { logWarning } from '../util/log.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -56,19 +58,17 @@ export interface AgentSetup {
 export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const env = o.env ?? process.env;
   const catalog = new AgentCatalog();
-  const sources =
-    o.settingSources === undefined ? ['user', 'project', 'local'] : o.settingSources.split(/[ ,]+/).filter(Boolean);
+  const sources: string[] = parseSettingSources(o.settingSources);
   const fromFiles = async (dir: string, source: 'user' | 'project') => {
     const { agents, problems } = await loadAgentDir(dir, source);
-    for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the agent was skipped\n`);
+    for (const p of problems) logWarning(`${p.file}: ${p.problem}; the agent was skipped`);
     catalog.set(source, agents);
   };
-  if (sources.includes('user'))
-    await fromFiles(join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'agents'), 'user');
+  if (sources.includes('user')) await fromFiles(join(configDir(env), 'agents'), 'user');
   if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
 
-  const base = join(tmpdir(), `agent-runtime-${o.sessionId}`);
+  const base = sessionTmpDir(o.sessionId);
   const registry = new TaskRegistry({
     dir: join(base, 'tasks'),
     emit: (event) => o.emit({ type: 'task', event }),

@@ -39,6 +39,7 @@ import { startProgressSummaries, summariesWanted, summaryIntervalMs, type Summar
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../prompt/systemPrompt.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
+import { logWarning } from '../util/log.js';
 
 export interface SubagentHookInput {
   agent_id: string;
@@ -284,7 +285,7 @@ export class SubagentRunner implements SubagentService {
           content: [p.history[0].content as string, ...out.additionalContext].join('\n\n'),
         };
     } catch (err) {
-      process.stderr.write(`agent: SubagentStart hook failed: ${(err as Error).message}\n`);
+      logWarning(`SubagentStart hook failed: ${(err as Error).message}`);
     }
   }
 
@@ -586,7 +587,7 @@ export class SubagentRunner implements SubagentService {
         }
         outcome = step.value;
       } catch (err) {
-        process.stderr.write(`agent: background agent ${rec.id}: ${(err as Error).message}\n`);
+        logWarning(`background agent ${rec.id}: ${(err as Error).message}`);
       } finally {
         run.summaries?.stop();
         run.transcript.close();
@@ -666,7 +667,7 @@ export class SubagentRunner implements SubagentService {
       });
       outcome = (await events.next()).value;
     } catch (err) {
-      process.stderr.write(`agent: background agent ${taskId}: ${(err as Error).message}\n`);
+      logWarning(`background agent ${taskId}: ${(err as Error).message}`);
     } finally {
       summaries?.stop();
       transcript.close();

@@ -2,8 +2,7 @@
 // runner, the control handlers, the sandbox, exit handlers). It reads no input and picks no
 // output: the mode (src/modes/) gives it where messages go and drives it.
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { builtinTools } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import { ToolSet } from '../../tools/toolSet.js';
@@ -43,6 +42,7 @@ import { ResumeError, startSession, type SessionStart } from '../session/resume.
 import { toWire, type WireLine } from '../session/wire.js';
 import { isMainThread, type SessionEvent } from '../session/events.js';
 import { sessionDir } from '../transcript/transcript.js';
+import { configDir } from '../util/configDir.js';
 import { setupSessionControls, type SessionControls } from '../session/sessionControls.js';
 import { setupAgents } from '../agents/setup.js';
 import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
@@ -502,11 +502,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   // The sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
   try {
     const sandbox = await setupSandbox({
-      settings: mergeSandboxSettings(
-        guards.settingsFiles,
-        cwd,
-        env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'),
-      ),
+      settings: mergeSandboxSettings(guards.settingsFiles, cwd, configDir(env)),
       rules: guards.rules,
       cwd,
       workingDirs: guards.permissions.workingDirs.map((d) => d.real),

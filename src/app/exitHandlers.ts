@@ -3,6 +3,7 @@
 import type { StdoutWriter } from '../protocol/writer.js';
 import type { SessionRunner } from '../session/runner.js';
 import { killAllGroups } from '../util/processGroup.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 /** How long a signal waits for background tasks to stop and for the interrupted result. */
 const STOP_GRACE_MS = 1500;
@@ -14,7 +15,7 @@ export function installExitHandlers(
   killMcp: () => void = () => {},
 ): { dispose(): void } {
   let exiting = false;
-  const within = (p: Promise<unknown>) => Promise.race([p, new Promise((r) => setTimeout(r, STOP_GRACE_MS).unref())]);
+  const within = (p: Promise<unknown>) => withTimeout(p, STOP_GRACE_MS);
   const finish = async (code: number, waitForResult: boolean) => {
     if (exiting) return;
     exiting = true;

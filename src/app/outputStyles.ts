@@ -6,6 +6,7 @@ import { parseSources } from '../session/guards.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { LoadedSettings } from '../settings/index.js';
 import { OutputStyleCatalog } from '../settings/outputStyles.js';
+import { logWarning } from '../util/log.js';
 
 export interface SessionOutputStyles {
   catalog: OutputStyleCatalog;
@@ -20,7 +21,7 @@ export async function setupOutputStyles(
 ): Promise<SessionOutputStyles> {
   const catalog = new OutputStyleCatalog(
     { cwd: ctx.cwd, projectRoot: o.projectConfigRoot, env: ctx.env, sources: parseSources(o.settingSources) },
-    (m) => process.stderr.write(`agent: ${m}\n`),
+    (m) => logWarning(`${m}`),
   );
   await catalog.reload();
   const wanted = (loaded.settings as Record<string, unknown>).outputStyle;
@@ -28,7 +29,7 @@ export async function setupOutputStyles(
     try {
       catalog.select(wanted);
     } catch (err) {
-      process.stderr.write(`agent: settings outputStyle: ${(err as Error).message}; using "default"\n`);
+      logWarning(`settings outputStyle: ${(err as Error).message}; using "default"`);
     }
   }
   const use = (name: string) => {

@@ -3,6 +3,7 @@
 // omission.
 import type { Tool } from '../../tools/tool.js';
 import type { CliOptions } from '../options.js';
+import { logWarning } from '../util/log.js';
 
 /** Tools the reference offers that this build does not have yet. */
 const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand']);
@@ -16,7 +17,7 @@ export function selectTools(all: Tool[], o: Pick<CliOptions, 'tools' | 'disallow
     if (unbuilt.length)
       throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
     const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
-    if (unknown.length) process.stderr.write(`agent: --tools: unknown tool(s) ignored: ${unknown.join(', ')}\n`);
+    if (unknown.length) logWarning(`--tools: unknown tool(s) ignored: ${unknown.join(', ')}`);
     tools = all.filter((t) => wanted.has(t.name));
   }
   const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));

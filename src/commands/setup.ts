@@ -1,12 +1,13 @@
 // The session's slash commands: the markdown ones of the setting sources in use (user, project)
 // and the built-ins, acting on the running session.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadCommandDir, type MarkdownCommand } from './markdownCommands.js';
 import { SlashCommands, type SessionView } from './slashCommands.js';
 import { commandIO } from './sessionIO.js';
 import type { PermissionState } from '../permissions/index.js';
 import type { Tool } from '../../tools/tool.js';
+import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export interface CommandSetupOptions {
   cwd: string;
@@ -27,7 +28,7 @@ export async function loadCommands(
   const out: MarkdownCommand[] = [];
   const from = async (dir: string, source: 'user' | 'project') => {
     const { commands, problems } = await loadCommandDir(dir, source);
-    for (const p of problems) process.stderr.write(`agent: ${p.file}: ${p.problem}; the command was skipped\n`);
+    for (const p of problems) logWarning(`${p.file}: ${p.problem}; the command was skipped`);
     // A project command shadows a user command of the same name.
     for (const c of commands) {
       const i = out.findIndex((x) => x.name === c.name);
@@ -35,8 +36,7 @@ export async function loadCommands(
       out.push(c);
     }
   };
-  if (o.sources.includes('user'))
-    await from(join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'commands'), 'user');
+  if (o.sources.includes('user')) await from(join(configDir(o.env), 'commands'), 'user');
   if (o.sources.includes('project')) await from(join(o.projectRoot ?? o.cwd, '.claude', 'commands'), 'project');
   return out;
 }

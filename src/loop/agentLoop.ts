@@ -337,9 +337,9 @@ function startCompleteToolUse(
     return; // a malformed stream is the model client's to report
   }
   if (event.type === 'content_block_start') {
-    // A Bash call is on its way: the sandbox makes its wrap while the input streams in.
+    // A command is on its way (an execute tool's call): the sandbox makes its wrap while the input streams in.
     const block = (event as { content_block?: { type?: string; name?: string; id?: string } }).content_block;
-    if (block?.type === 'tool_use' && block.name === 'Bash')
+    if (block?.type === 'tool_use' && cfg.tools.find((t) => t.name === block.name)?.kind === 'execute')
       cfg.toolContext(block.id ?? '').services?.sandbox?.prepare();
     return;
   }

@@ -11,6 +11,7 @@ import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import type { UsageAccumulator } from './usage.js';
+import { logWarning } from '../util/log.js';
 
 export type CompactTrigger = 'manual' | 'auto';
 
@@ -199,11 +200,11 @@ async function* compact(
           continue;
         }
       }
-      process.stderr.write(`agent: compaction failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      logWarning(`compaction failed: ${err instanceof Error ? err.message : String(err)}`);
       return { compacted: false, durationMs };
     }
     if (!summary) {
-      process.stderr.write('agent: compaction failed: the summary was empty\n');
+      logWarning('compaction failed: the summary was empty');
       return { compacted: false, durationMs };
     }
     const kept = history.slice(history.length - keep);

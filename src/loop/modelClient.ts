@@ -24,6 +24,7 @@ import {
   toModelError,
   toRequestError,
 } from './modelErrors.js';
+import { logWarning } from '../util/log.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';
@@ -248,7 +249,7 @@ export async function* streamModel(
     }
     const err = outcome;
     if (err.kind === 'malformed_response' && streaming) {
-      process.stderr.write(`agent: ${err.message}; asking again without streaming\n`);
+      logWarning(`${err.message}; asking again without streaming`);
       streaming = false;
       failures--; // not a failure a retry budget is for: the next attempt is a different request
       continue;

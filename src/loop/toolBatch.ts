@@ -6,11 +6,11 @@
 // - results keep the order of the tool_use blocks.
 // Events the calls produce (a subagent's messages, tool_progress after a couple of seconds, at
 // most once a second) are held until the loop has emitted the assistant message, then streamed.
-import type { Tool } from '../../tools/tool.js';
-import { findTool, validateInput } from '../../tools/registry.js';
+import type { CallPreparation } from '../../tools/toolCall.js';
 import type { LoopEvent } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
 import {
+  prepareToolUse,
   resolveToolAlias,
   runToolUse,
   toResultBlock,
@@ -38,6 +38,8 @@ export interface ForwardedEvent {
 
 interface Entry {
   block: ToolUseBlock;
+  /** The call validated once, here (undefined: no such tool); the pipeline runs it as prepared. */
+  prepared: CallPreparation | undefined;
   safe: boolean;
   started: boolean;
   startedAt: number;
@@ -69,7 +71,9 @@ export class ToolExecutor {
   add(called: ToolUseBlock): void {
     if (this.has(called.id)) return;
     const block = resolveToolAlias(called, this.cfg.pipeline.toolAliases?.());
-    this.entries.push({ block, safe: isConcurrencySafe(block, this.cfg.tools), started: false, startedAt: 0 });
+    const prepared = prepareToolUse(block, this.cfg.tools);
+    const safe = prepared?.ok === true && prepared.call.concurrencySafe;
+    this.entries.push({ block, prepared, safe, started: false, startedAt: 0 });
     this.schedule();
   }
 
@@ -105,7 +109,7 @@ export class ToolExecutor {
     void (async () => {
       try {
         // Inside the try: a context that cannot be made (an environment fault) is this call's error.
-        const gen = runToolUse(e.block, this.cfg.toolContext(e.block.id), this.cfg.pipeline);
+        const gen = runToolUse(e.block, this.cfg.toolContext(e.block.id), this.cfg.pipeline, e.prepared);
         for (;;) {
           const step = await gen.next();
           if (step.done) {
@@ -194,16 +198,4 @@ export async function* runToolBatch(
   parentToolUseId: string | null,
 ): AsyncGenerator<LoopEvent, BatchOutcome, void> {
   return yield* new ToolExecutor(cfg, parentToolUseId).finish(toolUses);
-}
-
-function isConcurrencySafe(block: ToolUseBlock, tools: Tool[]): boolean {
-  const tool = findTool(tools, block.name);
-  if (!tool) return false;
-  const parsed = validateInput(tool, block.input);
-  if (!parsed.success) return false;
-  try {
-    return tool.isConcurrencySafe(parsed.data);
-  } catch {
-    return false;
-  }
 }

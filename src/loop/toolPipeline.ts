@@ -2,8 +2,11 @@
 // PreToolUse hooks → permission decision (→ PermissionRequest hooks → the host's can_use_tool)
 // → the tool → PostToolUse / PostToolUseFailure hooks → tool_result. With no hooks registered
 // every hook step is a Map lookup; nothing here waits without a timeout or the run's signal.
+// The call is validated once into a PreparedCall (again only when a hook or the host replaces its
+// input); every step asks the prepared call what it touches, never the tool's name.
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
-import { findTool, runTool, noSuchToolResult, validateInput } from '../../tools/registry.js';
+import { type CallPreparation, type PreparedCall, prepareCall, runPreparedCall } from '../../tools/toolCall.js';
+import { findTool, noSuchToolResult } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
 import {
   decidePermission,
@@ -89,19 +92,28 @@ export function resolveToolAlias(block: ToolUseBlock, aliases: Record<string, st
   return target ? { ...block, name: target } : block;
 }
 
+/** The tool a block calls and its prepared call, or undefined when no such tool is offered. */
+export function prepareToolUse(block: ToolUseBlock, tools: readonly Tool[]): CallPreparation | undefined {
+  const tool = findTool(tools, block.name);
+  return tool ? prepareCall(tool, block.input) : undefined;
+}
+
 export async function* runToolUse(
   block: ToolUseBlock,
   ctx: ToolContext,
   deps: PipelineDeps,
+  /** The block's preparation when the caller made it already (the batch, to judge concurrency). */
+  prepared: CallPreparation | undefined = prepareToolUse(block, deps.tools),
 ): AsyncGenerator<ToolProgress, PipelineOutcome, void> {
-  const tool = findTool(deps.tools, block.name);
-  if (!tool) {
+  if (!prepared) {
     const r = noSuchToolResult(block.name);
     return { toolResult: toResultBlock(block.id, r.content, true) };
   }
   let input = block.input;
-  // Invalid input never reaches hooks or the host: runTool answers with the validation error.
-  if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps);
+  // Invalid input never reaches hooks or the host: the model reads the validation error.
+  if (!prepared.ok) return yield* execute(prepared, block, input, ctx, deps);
+  let call = prepared.call;
+  const tool = call.tool;
 
   const hooks = deps.hooks;
   const context: string[] = [];
@@ -129,7 +141,9 @@ export async function* runToolUse(
       return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
     if (pre.updatedInput) {
       input = pre.updatedInput;
-      if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps, context);
+      const again = prepareCall(tool, input);
+      if (!again.ok) return yield* execute(again, block, input, ctx, deps, context);
+      call = again.call;
     }
     if (pre.permissionDecision)
       hookDecision = { behavior: pre.permissionDecision, reason: pre.permissionDecisionReason };
@@ -137,28 +151,36 @@ export async function* runToolUse(
 
   // 2. The permission decision.
   if (deps.permissions) {
-    const parsed = validateInput(tool, input).data;
-    const decision = decidePermission(deps.permissions, { tool, toolName: block.name, input: parsed, hookDecision });
+    const decision = decidePermission(deps.permissions, {
+      tool,
+      toolName: block.name,
+      input: call.input,
+      access: call.access,
+      hookDecision,
+    });
     if (decision.behavior === 'deny') return deny(decision.message);
     if (decision.behavior === 'ask') {
-      const answer = await resolveAsk(block, input, decision, ctx.signal, deps);
+      const answer = await resolveAsk(block, call, decision, ctx.signal, deps);
       if (answer.behavior === 'deny') {
         return deny(answer.message, answer.interrupt ? { reason: `Interrupted: ${answer.message}` } : undefined);
       }
       if (answer.updatedPermissions?.length) applyUpdates(answer.updatedPermissions, deps);
       if (answer.updatedInput) {
         input = answer.updatedInput;
-        if (!validateInput(tool, input).success) return yield* execute(tool, block, input, ctx, deps, context);
+        const again = prepareCall(tool, input);
+        if (!again.ok) return yield* execute(again, block, input, ctx, deps, context);
+        call = again.call;
       }
     }
   }
 
   // 3. The tool, then 4. PostToolUse / PostToolUseFailure hooks.
-  return yield* execute(tool, block, input, ctx, deps, context);
+  return yield* execute({ ok: true, call }, block, input, ctx, deps, context);
 }
 
+/** Runs a prepared call (an invalid one answers with its validation error), then the Post hooks. */
 async function* execute(
-  tool: Tool,
+  prepared: CallPreparation,
   block: ToolUseBlock,
   input: unknown,
   ctx: ToolContext,
@@ -167,14 +189,17 @@ async function* execute(
 ): AsyncGenerator<ToolProgress, PipelineOutcome, void> {
   const started = Date.now();
   let result: ToolResult;
-  // Bash counts its own commands (runShellCommand); any other tool that is not read-only may
-  // change files while it runs (Write, Edit, MCP tools): the sandbox's prepared wrap is then stale.
-  const changesFiles = tool.name !== 'Bash' && !readOnlyCall(tool, input);
+  // A tool that does not report its own file activity (Bash counts its commands) and is not
+  // read-only may change files while it runs (Write, Edit, MCP tools): the sandbox's prepared wrap is then stale.
+  const call = prepared.ok ? prepared.call : undefined;
+  const changesFiles = call !== undefined && !call.tool.reportsFileActivity && !call.readOnly;
   try {
     // Rules may change mid-session (a host's updatedPermissions): build the filter per call.
     const readable = deps.permissions ? readableFilter(deps.permissions) : undefined;
     if (changesFiles) fileActivity.changed();
-    result = yield* runTool(tool, input, readable ? { ...ctx, isPathReadable: readable } : ctx);
+    result = prepared.ok
+      ? yield* runPreparedCall(prepared.call, readable ? { ...ctx, isPathReadable: readable } : ctx)
+      : prepared.result;
   } catch (err) {
     result = { content: `Error: ${err instanceof Error ? err.message : String(err)}`, isError: true };
   } finally {
@@ -205,11 +230,12 @@ async function* execute(
 /** The ask: PermissionRequest hooks may answer it; else the host; else an immediate deny with a hint. */
 async function resolveAsk(
   block: ToolUseBlock,
-  input: unknown,
+  call: PreparedCall,
   decision: Extract<PermissionDecision, { behavior: 'ask' }>,
   signal: AbortSignal,
   deps: PipelineDeps,
 ): Promise<AskHostAnswer> {
+  const input = call.rawInput;
   const hooks = deps.hooks;
   if (hooks?.has('PermissionRequest')) {
     const pr = await hooks.run(
@@ -254,7 +280,7 @@ async function resolveAsk(
     return {
       behavior: 'deny',
       message:
-        `Permission to use ${describeCall(block.name, input)} was denied: ${decision.reason}, and no one can be asked in this non-interactive run. ` +
+        `Permission to use ${describeCall(call.name, call.kind, call.access)} was denied: ${decision.reason}, and no one can be asked in this non-interactive run. ` +
         `To allow it, pass ${decision.hint}, or run with --permission-prompt-tool stdio so the host is asked.`,
     };
   }
@@ -329,12 +355,4 @@ function notify(deps: PipelineDeps, message: string, type: string, signal: Abort
     (out) => report(out, deps),
     (err) => deps.onWarning?.(`Notification hook failed: ${err instanceof Error ? err.message : String(err)}`),
   );
-}
-
-function readOnlyCall(tool: Tool, input: unknown): boolean {
-  try {
-    return tool.isReadOnly(input as never) === true;
-  } catch {
-    return false; // an input the tool cannot judge: assume it writes
-  }
 }

@@ -20,6 +20,7 @@ import { mcpTool, mcpToolName } from './tools.js';
 import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
 import { withLinkedSignal } from '../util/linkedSignal.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled';
 
@@ -335,9 +336,10 @@ export class McpManager {
     entry.client = undefined;
     await entry.connecting?.catch(() => {});
     if (client) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([client.close().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 1500)))]);
-      clearTimeout(timer);
+      await withTimeout(
+        client.close().catch(() => {}),
+        1500,
+      );
     }
     if (entry.pid !== undefined && !entry.exited) {
       try {
@@ -381,9 +383,7 @@ export class McpManager {
   async closeAll(graceMs = 1500): Promise<void> {
     this.closing = true;
     const closes = [...this.entries.values()].map((e) => e.client?.close().catch(() => {}));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(closes), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
-    clearTimeout(timer);
+    await withTimeout(Promise.all(closes), graceMs);
     this.killAll();
   }
 

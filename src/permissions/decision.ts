@@ -1,9 +1,11 @@
 // The decision for one tool call. Order: deny rules → plan mode → hook decision (deny > ask >
 // allow) → tools that ask the user → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
+// What a call touches comes from its tool's declarations (kind, access): no tool is known here by name.
 import { debugLog } from '../util/debugLog.js';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import type { Tool } from '../../tools/tool.js';
+import { EDIT_RULE_NAMES, READ_RULE_NAMES, type Tool, type ToolAccess, type ToolKind } from '../../tools/tool.js';
+import { accessOf } from '../../tools/toolCall.js';
 import {
   allParts,
   parseBashCommand,
@@ -24,9 +26,9 @@ import {
   type ResolvedPath,
 } from './paths.js';
 import { acceptEditsAllowsShell } from './acceptEditsShell.js';
-import { EDIT_FAMILY, READ_FAMILY, ruleNamesTool } from './rules.js';
+import { ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
-import { bashCommandOf, describeCall, filePathsOf, isFileTool, stringField } from './toolInput.js';
+import { describeCall } from './toolInput.js';
 import type { PermissionUpdate } from './updates.js';
 
 export type PermissionDecision =
@@ -52,62 +54,49 @@ export interface HookPermissionDecision {
 export interface PermissionRequest {
   tool?: Tool;
   toolName: string;
+  /** The validated input (a prepared call's `input`). */
   input: unknown;
   hookDecision?: HookPermissionDecision;
+  /** What the call touches, when the caller has it already (a prepared call); else asked of the tool. */
+  access?: ToolAccess;
 }
 
-/** Tools that steer the session rather than act on the world: plan mode lets them through. */
-const PLAN_EXEMPT = new Set(['ExitPlanMode', 'TodoWrite', 'AskUserQuestion', 'EnterPlanMode']);
-/** Tools whose path is a folder they search. */
-const SEARCH_TOOLS = new Set(['Glob', 'Grep', 'LS']);
 /** A name standing for "any file in this folder" when a deny rule is checked against a search. */
 const PROBE = '__any_file__';
-/** Read-only, but they reach the network (and a search is billed): never allowed by default. */
-const NEVER_DEFAULT_ALLOWED = new Set(['WebFetch', 'WebSearch']);
 
 type CallShape =
-  | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[] }
+  | { kind: 'bash'; command: string; parsed: ParsedBash; every: SimpleCommand[]; leavesSandbox: boolean }
   | { kind: 'file'; paths: ResolvedPath[]; edit: boolean; search: boolean }
   | { kind: 'other' };
 
-function shapeOf(state: PermissionState, toolName: string, input: unknown): CallShape {
-  if (toolName === 'Bash') {
-    const command = bashCommandOf(input);
-    return { kind: 'bash', command, parsed: parseBashCommand(command), every: allParts(command) };
+function shapeOf(state: PermissionState, kind: ToolKind, access: ToolAccess): CallShape {
+  if (kind === 'execute') {
+    const command = access.command ?? '';
+    const leavesSandbox = access.leavesSandbox === true;
+    return { kind: 'bash', command, parsed: parseBashCommand(command), every: allParts(command), leavesSandbox };
   }
-  if (isFileTool(toolName)) {
-    const paths = filePathsOf(toolName, input).map((p) => resolvePath(p, state.cwd));
-    return { kind: 'file', paths, edit: EDIT_FAMILY.has(toolName), search: SEARCH_TOOLS.has(toolName) };
+  if (kind === 'read' || kind === 'search' || kind === 'edit') {
+    const given = access.paths?.length ? access.paths : ['.'];
+    const paths = given.map((p) => resolvePath(p, state.cwd));
+    return { kind: 'file', paths, edit: kind === 'edit', search: kind === 'search' };
   }
   return { kind: 'other' };
 }
 
-/** Does a non-Bash, non-file rule specifier match? Only a few tools have one. */
-function otherContentMatches(entry: RuleEntry, toolName: string, input: unknown): boolean {
-  const content = entry.rule.ruleContent!;
-  if (toolName === 'WebFetch' && content.startsWith('domain:')) {
-    const domain = content.slice('domain:'.length).toLowerCase();
-    try {
-      const host = new URL(stringField(input, 'url') ?? '').hostname.toLowerCase();
-      return host === domain || host.endsWith(`.${domain}`);
-    } catch {
-      return false;
-    }
+/** Does a rule specifier of the tool's own (`WebFetch(domain:x)`, `Agent(reviewer)`) match? */
+function otherContentMatches(entry: RuleEntry, req: PermissionRequest): boolean {
+  const tool = req.tool;
+  if (!tool?.matchesRuleContent) return false;
+  try {
+    return tool.matchesRuleContent(entry.rule.ruleContent!, req.input as never) === true;
+  } catch {
+    return false;
   }
-  if (toolName === 'Task' || toolName === 'Agent') return stringField(input, 'subagent_type') === content;
-  if (toolName === 'Skill') return stringField(input, 'skill') === content || stringField(input, 'command') === content;
-  return false;
 }
 
 /** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
-function matchesStrict(
-  state: PermissionState,
-  entry: RuleEntry,
-  toolName: string,
-  input: unknown,
-  shape: CallShape,
-): boolean {
-  if (!ruleNamesTool(entry.rule, toolName)) return false;
+function matchesStrict(state: PermissionState, entry: RuleEntry, req: PermissionRequest, shape: CallShape): boolean {
+  if (!ruleNamesTool(entry.rule, req.toolName, req.tool?.kind)) return false;
   if (entry.rule.ruleContent === undefined) return true;
   if (shape.kind === 'bash' && entry.bash) {
     if (wholeMatches(entry.bash, shape.command)) return true;
@@ -127,21 +116,21 @@ function matchesStrict(
         shape.paths.some((p) => patternMatchesEither(pp, p) || (shape.search && patternMatchesEither(pp, inside(p)))),
       );
   }
-  return otherContentMatches(entry, toolName, input);
+  return otherContentMatches(entry, req);
 }
 
 /** A deny/ask rule of Read (or Edit) reaching a file through a Bash argument: `cat secret/key`. */
 function bashPathRule(state: PermissionState, entries: RuleEntry[], shape: CallShape): RuleEntry | undefined {
   if (shape.kind !== 'bash') return undefined;
   const pathRules = entries.filter(
-    (e) => e.path && (READ_FAMILY.has(e.rule.toolName) || EDIT_FAMILY.has(e.rule.toolName)),
+    (e) => (READ_RULE_NAMES.has(e.rule.toolName) || EDIT_RULE_NAMES.has(e.rule.toolName)) && e.path,
   );
   if (pathRules.length === 0) return undefined;
   for (const part of shape.every) {
     const { reads, writes } = pathArguments(part);
     for (const [list, family] of [
-      [reads, READ_FAMILY],
-      [writes, EDIT_FAMILY],
+      [reads, READ_RULE_NAMES],
+      [writes, EDIT_RULE_NAMES],
     ] as const) {
       for (const arg of list) {
         for (const file of expandArg(arg, state.cwd)) {
@@ -169,18 +158,18 @@ function firstMatch(
   req: PermissionRequest,
   shape: CallShape,
 ): RuleEntry | undefined {
-  return (
-    entries.find((e) => matchesStrict(state, e, req.toolName, req.input, shape)) ?? bashPathRule(state, entries, shape)
-  );
+  return entries.find((e) => matchesStrict(state, e, req, shape)) ?? bashPathRule(state, entries, shape);
 }
 
 /** Allow rules: every part of a command and the real path of every file must be covered. */
 function allowedByRules(state: PermissionState, req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
+  const kind = req.tool?.kind;
   const entries = state.rules.allow.filter(
     (e) =>
-      ruleNamesTool(e.rule, req.toolName) || (shape.kind === 'file' && !shape.edit && EDIT_FAMILY.has(e.rule.toolName)),
+      ruleNamesTool(e.rule, req.toolName, kind) ||
+      (shape.kind === 'file' && !shape.edit && EDIT_RULE_NAMES.has(e.rule.toolName)),
   );
-  const whole = entries.find((e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName));
+  const whole = entries.find((e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName, kind));
   if (whole) return whole;
   if (shape.kind === 'bash') {
     if (shape.parsed.unsafe.length > 0 || shape.parsed.parts.length === 0) return undefined;
@@ -201,7 +190,7 @@ function allowedByRules(state: PermissionState, req: PermissionRequest, shape: C
       (e) => e.path && shape.paths.every((p) => state.pathsOf(e).some((pp) => patternMatchesReal(pp, p))),
     );
   }
-  return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req.toolName, req.input));
+  return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req));
 }
 
 function toolSaysReadOnly(tool: Tool | undefined, input: unknown): boolean {
@@ -245,8 +234,7 @@ function suggestionsFor(
   blocked?: string,
 ): { suggestions: PermissionUpdate[]; hint: string } {
   if (blocked !== undefined) {
-    const searchesDir = req.toolName === 'Glob' || req.toolName === 'Grep' || req.toolName === 'LS';
-    const dir = searchesDir ? blocked : path.dirname(blocked);
+    const dir = shape.kind === 'file' && shape.search ? blocked : path.dirname(blocked);
     return {
       suggestions: [{ type: 'addDirectories', directories: [dir], destination: 'session' }],
       hint: `--add-dir ${JSON.stringify(dir)} (or an allow rule such as --allowedTools "${req.toolName}(/${blocked})")`,
@@ -260,35 +248,34 @@ function suggestionsFor(
     if (rules.length === 0) {
       return {
         suggestions: [],
-        hint: `an allow rule for this exact command in settings, or --allowedTools "Bash" (${shape.parsed.unsafe.join(', ') || 'compound command'} cannot be matched by a prefix rule)`,
+        hint: `an allow rule for this exact command in settings, or --allowedTools "${req.toolName}" (${shape.parsed.unsafe.join(', ') || 'compound command'} cannot be matched by a prefix rule)`,
       };
     }
     return {
       suggestions: [
         {
           type: 'addRules',
-          rules: rules.map((r) => ({ toolName: 'Bash', ruleContent: r })),
+          rules: rules.map((r) => ({ toolName: req.toolName, ruleContent: r })),
           behavior: 'allow',
           destination: 'session',
         },
       ],
-      hint: `--allowedTools ${rules.map((r) => `"Bash(${r})"`).join(' ')}`,
+      hint: `--allowedTools ${rules.map((r) => `"${req.toolName}(${r})"`).join(' ')}`,
     };
   }
-  const host = req.toolName === 'WebFetch' ? urlHost((req.input as { url?: unknown } | undefined)?.url) : undefined;
-  if (host !== undefined) {
-    // As the reference offers it: this site from now on, not every site (and with the Bash
-    // sandbox on, the same rule opens that domain to commands).
+  const content = suggestedContent(req);
+  if (content !== undefined) {
+    // The tool's own narrower rule (WebFetch: this site from now on, not every site).
     return {
       suggestions: [
         {
           type: 'addRules',
-          rules: [{ toolName: 'WebFetch', ruleContent: `domain:${host}` }],
+          rules: [{ toolName: req.toolName, ruleContent: content }],
           behavior: 'allow',
           destination: 'session',
         },
       ],
-      hint: `--allowedTools "WebFetch(domain:${host})"`,
+      hint: `--allowedTools "${req.toolName}(${content})"`,
     };
   }
   if (shape.kind === 'file' && shape.edit) {
@@ -303,12 +290,10 @@ function suggestionsFor(
   };
 }
 
-/** The host of a WebFetch url, lower-cased, or undefined when it is not an http(s) url. */
-function urlHost(url: unknown): string | undefined {
-  if (typeof url !== 'string') return undefined;
+function suggestedContent(req: PermissionRequest): string | undefined {
+  if (!req.tool?.suggestRuleContent) return undefined;
   try {
-    const u = new URL(url);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u.hostname.toLowerCase() : undefined;
+    return req.tool.suggestRuleContent(req.input as never) || undefined;
   } catch {
     return undefined;
   }
@@ -329,8 +314,10 @@ export function decidePermission(state: PermissionState, req: PermissionRequest)
 }
 
 function decide(state: PermissionState, req: PermissionRequest): PermissionDecision {
-  const shape = shapeOf(state, req.toolName, req.input);
-  const what = describeCall(req.toolName, req.input);
+  const kind = req.tool?.kind ?? 'other';
+  const access = req.access ?? accessOf(req.tool, req.input);
+  const shape = shapeOf(state, kind, access);
+  const what = describeCall(req.toolName, kind, access);
 
   // 1. Deny rules, from any source, always win.
   const denied = firstMatch(state, state.rules.deny, req, shape);
@@ -346,7 +333,8 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   const mode = state.mode;
 
   // 2. Plan mode: nothing with side effects runs, whatever else allows it.
-  if (mode === 'plan' && !readOnly && !PLAN_EXEMPT.has(req.toolName)) {
+  // Tools that steer the session itself (kind 'think') are let through.
+  if (mode === 'plan' && !readOnly && kind !== 'think') {
     return {
       behavior: 'deny',
       message: `${what} was not run: the session is in plan mode, where only read-only tools run. Finish researching, present your plan and wait for approval before making changes.`,
@@ -363,16 +351,11 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
       reason: 'hook',
     };
   }
+  // A call the tool refuses in this mode (ExitPlanMode outside plan mode).
+  const refused = req.tool?.refuseInMode?.(state.mode);
+  if (refused) return { behavior: 'deny', ...refused };
   // A question for the person is asked whatever the mode or the allow rules: the answer is the point.
   if (req.tool?.requiresUserInteraction) {
-    if (req.toolName === 'ExitPlanMode' && state.mode !== 'plan') {
-      return {
-        behavior: 'deny',
-        message:
-          'ExitPlanMode is only for leaving plan mode, and the session is not in plan mode: go ahead with the task.',
-        reason: 'not in plan mode',
-      };
-    }
     const reason = `${req.toolName} asks the user`;
     if (state.mode === 'dontAsk') {
       return {
@@ -393,9 +376,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   // A command that asks to leave an active sandbox is always asked about: no rule, hook or mode
   // allows it on its own (dontAsk turns the ask into a deny).
   const sandbox = state.sandbox?.status.active ? state.sandbox : undefined;
-  const disableSandbox =
-    shape.kind === 'bash' &&
-    (req.input as { dangerouslyDisableSandbox?: unknown } | null)?.dangerouslyDisableSandbox === true;
+  const disableSandbox = shape.kind === 'bash' && shape.leavesSandbox;
   if (sandbox && disableSandbox && sandbox.allowUnsandboxedCommands) {
     const reason = 'the command asks to run outside the sandbox (dangerouslyDisableSandbox)';
     if (mode === 'dontAsk')
@@ -453,7 +434,8 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
         return { behavior: 'allow', reason: 'read-only tool inside the working directories' };
       if (mode === 'acceptEdits' && shape.edit) return { behavior: 'allow', reason: 'mode acceptEdits' };
     }
-  } else if (readOnly && !NEVER_DEFAULT_ALLOWED.has(req.toolName) && !req.toolName.startsWith('mcp__')) {
+  } else if (readOnly && kind !== 'fetch' && !req.toolName.startsWith('mcp__')) {
+    // A fetch is read-only but reaches the network (and a search is billed): never allowed by default.
     blocked = bashOutsidePath(state, shape);
     if (blocked === undefined) return { behavior: 'allow', reason: 'read-only tool' };
   }

@@ -1,3 +1,5 @@
+import { EDIT_RULE_NAMES, READ_RULE, type ToolKind } from '../../tools/tool.js';
+
 // Rule grammar: `Tool`, `Tool(specifier)`, `mcp__server`, `mcp__server__tool`, `mcp__server__*`.
 export interface PermissionRule {
   toolName: string;
@@ -37,13 +39,11 @@ export function formatRule(rule: PermissionRule): string {
   return rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`;
 }
 
-/** Tools whose path rules are spelled `Read(...)`: Read rules also cover Glob and Grep. */
-export const READ_FAMILY = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead']);
-/** Tools whose path rules are spelled `Edit(...)`/`Write(...)`: one family, any spelling. */
-export const EDIT_FAMILY = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
-
-/** Does the rule name this tool (ignoring its specifier)? */
-export function ruleNamesTool(rule: PermissionRule, toolName: string): boolean {
+/**
+ * Does the rule name this tool (ignoring its specifier)? Besides its own name, a tool is named by
+ * its kind's path rules: `Read(…)` covers read and search tools, any edit spelling covers edit tools.
+ */
+export function ruleNamesTool(rule: PermissionRule, toolName: string, kind?: ToolKind): boolean {
   const r = rule.toolName;
   if (r === toolName) return true;
   if (r.startsWith('mcp__')) {
@@ -52,8 +52,8 @@ export function ruleNamesTool(rule: PermissionRule, toolName: string): boolean {
     if (server.split('__').length === 2) return toolName.startsWith(`${server}__`);
     return false;
   }
-  if (r === 'Read' && READ_FAMILY.has(toolName)) return true;
-  if (EDIT_FAMILY.has(r) && EDIT_FAMILY.has(toolName)) return true;
+  if (r === READ_RULE && (kind === 'read' || kind === 'search')) return true;
+  if (EDIT_RULE_NAMES.has(r) && kind === 'edit') return true;
   return false;
 }
 

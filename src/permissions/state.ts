@@ -4,7 +4,7 @@ import { compileBashPattern, type BashPattern } from './bashCommand.js';
 import { validatePermissionMode, type PermissionMode } from './modes.js';
 import { compilePathPattern, workingDir, type PathPattern, type WorkingDir } from './paths.js';
 import { formatRule, parseRule, ruleFromValue, type PermissionRule, type RuleBehavior } from './rules.js';
-import { isFileTool } from './toolInput.js';
+import { COMMAND_RULE_NAMES } from '../../tools/tool.js';
 import type { PermissionUpdate } from './updates.js';
 
 export interface RuleEntry {
@@ -86,8 +86,10 @@ export class PermissionState {
   compile(rule: PermissionRule): RuleEntry {
     const entry: RuleEntry = { rule, text: formatRule(rule) };
     if (rule.ruleContent !== undefined) {
-      if (rule.toolName === 'Bash') entry.bash = compileBashPattern(rule.ruleContent);
-      else if (isFileTool(rule.toolName)) entry.path = compilePathPattern(rule.ruleContent, this.ruleCwd);
+      // Any other specifier may name paths: a file tool's rules spell them in its own name too
+      // (`Read(…)`, or a new tool's `MyTool(src/**)`); the pattern is used only for file tools.
+      if (COMMAND_RULE_NAMES.has(rule.toolName)) entry.bash = compileBashPattern(rule.ruleContent);
+      else entry.path = compilePathPattern(rule.ruleContent, this.ruleCwd);
     }
     return entry;
   }

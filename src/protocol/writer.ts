@@ -1,6 +1,8 @@
 // The one writer of stdout. One line per message, backpressure honoured, drained before exit,
 // EPIPE treated as "the host went away". Everything else that tries to write to stdout (a
 // library's console.log) is sent to stderr by the guard, so stdout stays parseable forever.
+import { withTimeout } from '../util/withTimeout.js';
+import { logWarning } from '../util/log.js';
 
 type WriteFn = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
@@ -15,7 +17,7 @@ export class StdoutWriter {
     this.rawWrite = stream.write.bind(stream) as WriteFn;
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.markGone();
-      else process.stderr.write(`agent: stdout error: ${err.message}\n`);
+      else logWarning(`stdout error: ${err.message}`);
     });
   }
 
@@ -64,7 +66,7 @@ export class StdoutWriter {
   /** Resolves when everything written so far has reached the OS (or the host is gone). */
   async flush(timeoutMs = 5000): Promise<void> {
     if (this.gone) return;
-    await Promise.race([this.lastWrite, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+    await withTimeout(this.lastWrite, timeoutMs);
   }
 
   private markGone(): void {

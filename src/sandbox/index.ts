@@ -15,7 +15,7 @@ export {
   resolveSettingsPath,
   type MergedSandboxSettings,
 } from './policy.js';
-export { sandboxSettingsSchema, unsupportedSandboxKeys, type SandboxSettings } from './settings.js';
+export { sandboxSettingsSchema, unsupportedSandboxKeys, type SandboxSettings } from '../settings/sandbox.js';
 export {
   sessionLimits,
   linkedWorktreeGitDir,

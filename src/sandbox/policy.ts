@@ -4,9 +4,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { allParts, compileBashPattern, partMatches, parseBashCommand } from '../permissions/bashCommand.js';
-import { parseRule, EDIT_FAMILY, READ_FAMILY } from '../permissions/rules.js';
+import { parseRule } from '../permissions/rules.js';
+import { EDIT_RULE_NAMES as EDIT_FAMILY, READ_RULE_NAMES as READ_FAMILY } from '../../tools/tool.js';
 import type { LoadedFile } from '../settings/load.js';
-import type { SandboxSettings } from './settings.js';
+import type { SandboxSettings } from '../settings/sandbox.js';
 
 /** The sandbox settings of every source merged: plain keys from the highest source, lists joined. */
 export interface MergedSandboxSettings extends SandboxSettings {

@@ -12,7 +12,7 @@ import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from '.
 import { quote, readLinuxWrap, reshapeLinuxWrap, type ReshapeOptions } from './linuxWrap.js';
 import { PreparedWraps } from './preparedWrap.js';
 import { onPath, SessionNetwork } from './sessionNetwork.js';
-import { unsupportedSandboxKeys } from './settings.js';
+import { unsupportedSandboxKeys } from '../settings/sandbox.js';
 
 type SrtModule = typeof import('@anthropic-ai/sandbox-runtime');
 type SrtConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;

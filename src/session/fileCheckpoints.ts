@@ -9,6 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { diffLines } from 'diff';
 import { fileActivity } from '../util/fileActivity.js';
+import { logWarning } from '../util/log.js';
 
 /** A file larger than this is not copied (and so cannot be rewound); the host is told. */
 export const MAX_CHECKPOINT_FILE_BYTES = 10 * 1024 * 1024;
@@ -90,7 +91,7 @@ export class FileCheckpoints {
     if (!st.isFile()) return;
     if (st.size > MAX_CHECKPOINT_FILE_BYTES) {
       const error = `not checkpointed: ${st.size} bytes is over the ${MAX_CHECKPOINT_FILE_BYTES}-byte limit, so rewind_files cannot restore it`;
-      process.stderr.write(`agent: ${path}: ${error}\n`);
+      logWarning(`${path}: ${error}`);
       this.turn.failed.push({ filename: path, error });
       return;
     }

@@ -6,28 +6,19 @@ import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import {
-  ALL_SOURCES,
-  loadSettings,
-  type LoadedFile,
-  type LoadedSettings,
-  type SettingSource,
-  type Settings,
-} from '../settings/index.js';
+import { loadSettings, type LoadedFile, type LoadedSettings, type Settings } from '../settings/index.js';
+import { parseSettingSources } from '../settings/load.js';
+import { StartupError } from '../util/startupError.js';
+import { logWarning } from '../util/log.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
 /** Callback hooks carry their own timeout; this bounds the control request itself. */
 const HOOK_CALLBACK_TIMEOUT_MS = 10 * 60_000;
 
-export class StartupError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+export { StartupError };
+/** `--setting-sources`, parsed and checked (settings/load.ts holds the one parser). */
+export const parseSources = parseSettingSources;
 
 export interface GuardContext {
   cwd: string;
@@ -62,20 +53,6 @@ export interface Guards {
   beforePrompt(prompt: unknown, signal: AbortSignal): Promise<{ blockReason?: string; additionalContext?: string[] }>;
   stopHook(stopHookActive: boolean, signal: AbortSignal): Promise<StopHookVerdict | undefined>;
   sessionEnd(reason: string): Promise<void>;
-}
-
-export function parseSources(value: string | undefined): SettingSource[] {
-  if (value === undefined) return ALL_SOURCES;
-  const out: SettingSource[] = [];
-  for (const s of value
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)) {
-    if (s !== 'user' && s !== 'project' && s !== 'local')
-      throw new StartupError(`--setting-sources: unknown source ${JSON.stringify(s)} (use user, project, local)`, 2);
-    out.push(s);
-  }
-  return out;
 }
 
 /** What guards a session: the settings to load and the permission flags (the session takes no CLI options). */
@@ -158,7 +135,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
     throw new StartupError((err as Error).message, 2);
   }
 
-  const warn = (msg: string) => process.stderr.write(`agent: ${msg}\n`);
+  const warn = (msg: string) => logWarning(`${msg}`);
   const hooks = new HookRunner({
     commandHooks: loaded.hooks as never,
     onHookEvent: ctx.onHookEvent,

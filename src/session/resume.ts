@@ -11,6 +11,7 @@ import { LineTooLongError, readLines } from '../protocol/lineReader.js';
 import { appendUser } from '../loop/history.js';
 import { Transcript, transcriptPath } from '../transcript/transcript.js';
 import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
+import { logWarning } from '../util/log.js';
 
 /** The transcript line of one file-checkpoint fact (outside the conversation chain). */
 export const FILE_HISTORY_LINE = 'file-checkpoint';
@@ -58,7 +59,7 @@ export async function startSession(
   env: NodeJS.ProcessEnv,
   cwd: string,
   identity: { version: string },
-  warn: Warn = (m) => process.stderr.write(`agent: ${m}\n`),
+  warn: Warn = (m) => logWarning(`${m}`),
 ): Promise<SessionStart> {
   const persist = (id: string) =>
     o.sessionPersistence

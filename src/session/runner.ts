@@ -1,8 +1,6 @@
 // The session runner: a queue of prompts, one loop run and one `result` per turn, all in one
 // session whose history grows. Prompts that arrive while a run is going wait, and then go to the
 // model together as the next turn (promptBatch.ts).
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
 import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
@@ -30,7 +28,9 @@ import {
 import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
+import { sessionTmpDir } from '../util/configDir.js';
 import { suggestNextPrompt } from './promptSuggestion.js';
+import { logWarning } from '../util/log.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -155,7 +155,7 @@ export class SessionRunner {
     private readonly hooks: SessionHooks,
     private readonly emit: (event: SessionEvent) => Promise<void>,
   ) {
-    this.scratchDir = join(tmpdir(), `agent-runtime-${settings.sessionId}`);
+    this.scratchDir = sessionTmpDir(settings.sessionId);
     this.offer = new DeferredTools({
       setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
       contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),
@@ -383,7 +383,7 @@ export class SessionRunner {
       if (sendable.length === 0) {
         outcome = blankOutcome('error_during_execution', refused.join('\n'));
       } else {
-        for (const reason of refused) process.stderr.write(`agent: ${reason}\n`);
+        for (const reason of refused) logWarning(`${reason}`);
         appendUser(this.history, mergePromptContents(sendable), context);
         outcome = await this.drive(abort.signal, usage);
       }
@@ -399,7 +399,7 @@ export class SessionRunner {
       // result, and one line on stderr (the stack only with AGENT_DEBUG=1).
       const message = err instanceof Error ? err.message : String(err);
       const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
-      process.stderr.write(`agent: internal error: ${detail}\n`);
+      logWarning(`internal error: ${detail}`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       for (const undo of this.turnUndo.splice(0).reverse()) undo();
@@ -433,7 +433,7 @@ export class SessionRunner {
           await this.emit({ type: 'prompt_suggestion', suggestion: made.suggestion });
       })
       .catch((err: Error) => {
-        if (!abort.signal.aborted) process.stderr.write(`agent: prompt suggestion failed: ${err.message}\n`);
+        if (!abort.signal.aborted) logWarning(`prompt suggestion failed: ${err.message}`);
       })
       .finally(() => {
         if (this.suggesting?.abort === abort) this.suggesting = null;
@@ -555,7 +555,7 @@ export class SessionRunner {
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
     if (isError && !outcome.interrupted)
-      (this.hooks.reportError ?? ((t: string) => process.stderr.write(`agent: ${t}\n`)))(outcome.resultText);
+      (this.hooks.reportError ?? ((t: string) => logWarning(`${t}`)))(outcome.resultText);
     await this.emit({
       type: 'result',
       result: {

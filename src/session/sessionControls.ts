@@ -2,7 +2,6 @@
 // CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING, which the SDK sets for enableFileCheckpointing), and
 // the rewind_files / get_context_usage / read_file / seed_read_state control requests.
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
 import type { ControlChannel } from '../control/channel.js';
@@ -17,6 +16,7 @@ import { readFileForHost, seedReadState } from './hostFileAccess.js';
 import type { SessionRunner } from './runner.js';
 import type { SystemBlocks } from '../prompt/systemPrompt.js';
 import { isMainThread, type SessionEvent } from './events.js';
+import { sessionTmpDir } from '../util/configDir.js';
 
 export interface SessionControlsOptions {
   env: NodeJS.ProcessEnv;
@@ -54,9 +54,8 @@ function truthy(v: string | undefined): boolean {
 
 export function setupSessionControls(o: SessionControlsOptions): SessionControls {
   const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
-    ? new FileCheckpoints(
-        join(o.sessionFolder ?? join(tmpdir(), `agent-runtime-${o.sessionId}`), 'file-history'),
-        (r) => o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+    ? new FileCheckpoints(join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'), (r) =>
+        o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
       )
     : undefined;
   if (checkpoints) {

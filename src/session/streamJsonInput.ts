@@ -6,6 +6,7 @@ import { describeInboundProblem } from '../protocol/inbound.js';
 import { LineTooLongError, MAX_LINE_BYTES, readLines } from '../protocol/lineReader.js';
 import type { SessionRunner } from './runner.js';
 import type { SessionEvent } from './events.js';
+import { logWarning } from '../util/log.js';
 
 export async function consumeStreamJson(
   input: AsyncIterable<Buffer | string>,
@@ -15,7 +16,7 @@ export async function consumeStreamJson(
 ): Promise<void> {
   const report = (lineNo: number | undefined, problem: string) => {
     const where = lineNo === undefined ? 'stdin' : `stdin line ${lineNo}`;
-    process.stderr.write(`agent: ${where}: ${problem}; the line was skipped\n`);
+    logWarning(`${where}: ${problem}; the line was skipped`);
     void emit({
       type: 'notice',
       notice: {
@@ -52,9 +53,7 @@ export async function consumeStreamJson(
         break;
       case 'control_response':
         if (!channel.handleResponse(msg.response as never))
-          process.stderr.write(
-            `agent: stdin line ${item.lineNo}: control_response for unknown request ${msg.response.request_id}\n`,
-          );
+          logWarning(`stdin line ${item.lineNo}: control_response for unknown request ${msg.response.request_id}`);
         break;
       case 'control_cancel_request':
         channel.handleCancel(msg.request_id);

@@ -1,14 +1,30 @@
 // Loads user, project and local settings plus --settings, validates each file whole, merges.
 // A broken file throws SettingsError: the run must not start with half a configuration.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { PermissionMode } from '../permissions/modes.js';
 import { settingsSchema, type HookMatcherConfig, type HooksSettings, type Settings } from './schema.js';
+import { configDir } from '../util/configDir.js';
+import { StartupError } from '../util/startupError.js';
 
 export type SettingSource = 'user' | 'project' | 'local';
 export const ALL_SOURCES: SettingSource[] = ['user', 'project', 'local'];
+
+/** `--setting-sources user,project`: the sources named, in order; absent: all. An unknown name stops the start. */
+export function parseSettingSources(value: string | undefined): SettingSource[] {
+  if (value === undefined) return ALL_SOURCES;
+  const out: SettingSource[] = [];
+  for (const s of value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    if (s !== 'user' && s !== 'project' && s !== 'local')
+      throw new StartupError(`--setting-sources: unknown source ${JSON.stringify(s)} (use user, project, local)`, 2);
+    out.push(s);
+  }
+  return out;
+}
 
 export class SettingsError extends Error {
   constructor(
@@ -64,9 +80,9 @@ export function managedSettingsPath(env: NodeJS.ProcessEnv): string {
 }
 
 export function settingsPaths(projectRoot: string, env: NodeJS.ProcessEnv): Record<SettingSource, string> {
-  const configDir = env.CLAUDE_CONFIG_DIR || path.join(env.HOME || os.homedir(), '.claude');
+  const userDir = configDir(env);
   return {
-    user: path.join(configDir, 'settings.json'),
+    user: path.join(userDir, 'settings.json'),
     project: path.join(projectRoot, '.claude', 'settings.json'),
     local: path.join(projectRoot, '.claude', 'settings.local.json'),
   };

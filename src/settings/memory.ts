@@ -13,6 +13,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { SettingSource } from './load.js';
+import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export type MemoryKind = 'user' | 'project' | 'local' | 'rule' | 'import' | 'additional';
 
@@ -39,11 +41,11 @@ export const MAX_IMPORT_DEPTH = 5;
 type YamlParse = (text: string) => unknown;
 
 export async function loadMemoryFiles(o: MemoryOptions): Promise<MemoryFile[]> {
-  const note = o.note ?? ((m: string) => process.stderr.write(`agent: memory: ${m}\n`));
+  const note = o.note ?? ((m: string) => logWarning(`memory: ${m}`));
   const planned: Array<[string, MemoryKind]> = [];
   const add = (path: string, kind: MemoryKind) => planned.push([path, kind]);
   if (o.sources.includes('user')) {
-    const config = o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude');
+    const config = configDir(o.env);
     add(join(config, 'CLAUDE.md'), 'user');
     for (const rule of ruleFiles(join(config, 'rules'), note)) add(rule, 'rule');
   }

@@ -3,10 +3,10 @@
 // (user), with optional front matter `name`, `description`, `keep-coding-instructions`; the body is
 // the instruction text. The `outputStyle` setting picks one; its text joins the system prompt.
 import { readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { SettingSource } from './load.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
+import { configDir } from '../util/configDir.js';
 
 export const DEFAULT_OUTPUT_STYLE = 'default';
 
@@ -56,7 +56,7 @@ export function outputStyleDirs(o: OutputStyleDirs): Array<{ dir: string; source
   const out: Array<{ dir: string; source: OutputStyle['source'] }> = [];
   if (o.sources.includes('user'))
     out.push({
-      dir: join(o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), '.claude'), 'output-styles'),
+      dir: join(configDir(o.env), 'output-styles'),
       source: 'user',
     });
   if (o.sources.includes('project'))

@@ -2,7 +2,7 @@
 // kept as written (loose objects), so a newer reference setting never breaks a run.
 import { z } from 'zod';
 import { PERMISSION_MODES } from '../permissions/modes.js';
-import { sandboxSettingsSchema } from '../sandbox/settings.js';
+import { sandboxSettingsSchema } from './sandbox.js';
 
 const stringList = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' });
 

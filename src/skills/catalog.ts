@@ -3,10 +3,11 @@
 // conversation only when the Skill tool is called. The SDK's `skills` option selects which are on.
 // Plugins add theirs (src/plugins), named `plugin:skill`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SkillEntry } from '../../tools/skill.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
+import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 export interface SkillSourceOptions {
   cwd: string;
@@ -78,7 +79,7 @@ export class SkillCatalog {
 
   constructor(
     private readonly o: SkillSourceOptions,
-    private readonly warn: (m: string) => void = (m) => process.stderr.write(`agent: ${m}\n`),
+    private readonly warn: (m: string) => void = (m) => logWarning(`${m}`),
   ) {}
 
   setPluginSkills(skills: () => SkillEntry[]): void {
@@ -97,13 +98,7 @@ export class SkillCatalog {
     };
     add(this.pluginSkills());
     if (this.o.sources.includes('user'))
-      add(
-        await loadSkillDir(
-          join(this.o.env.CLAUDE_CONFIG_DIR || join(this.o.env.HOME || homedir(), '.claude'), 'skills'),
-          'user',
-          this.warn,
-        ),
-      );
+      add(await loadSkillDir(join(configDir(this.o.env), 'skills'), 'user', this.warn));
     if (this.o.sources.includes('project'))
       add(await loadSkillDir(join(this.o.projectRoot ?? this.o.cwd, '.claude', 'skills'), 'project', this.warn));
     this.found = all;

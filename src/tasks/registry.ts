@@ -9,6 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { makeDirs } from '../util/makeDirs.js';
 import { join } from 'node:path';
+import { ChangeSignal } from '../util/changeSignal.js';
+import { withTimeout } from '../util/withTimeout.js';
 
 export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
@@ -154,7 +156,7 @@ export class TaskRegistry {
   private readonly finishers = new Map<string, (end: TaskEnd) => void>();
   /** Ended tasks whose notice the model has not had yet, in the order they ended. */
   private notices: TaskRecord[] = [];
-  private changeWaiters: Array<() => void> = [];
+  private readonly change = new ChangeSignal();
 
   constructor(private readonly opts: TaskRegistryOptions) {}
 
@@ -328,16 +330,7 @@ export class TaskRegistry {
 
   /** Resolves when a task ends (or after `ms`), whichever comes first. */
   waitForChange(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        const i = this.changeWaiters.indexOf(done);
-        if (i >= 0) this.changeWaiters.splice(i, 1);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.changeWaiters.push(done);
-    });
+    return this.change.wait(ms);
   }
 
   /** Stop one task: abort it and wait (up to `graceMs`) until it has reported its end. */
@@ -346,7 +339,7 @@ export class TaskRegistry {
     if (!rec) return undefined;
     if (rec.status === 'running') {
       rec.abort.abort();
-      await Promise.race([rec.done, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      await withTimeout(rec.done, graceMs);
       // A task that does not wind down in time is reported as stopped anyway.
       this.finish(rec.id, { status: 'stopped', summary: stoppedSummary(rec) });
     }
@@ -385,7 +378,7 @@ export class TaskRegistry {
   }
 
   private changed(): void {
-    for (const w of this.changeWaiters.splice(0)) w();
+    this.change.notify();
   }
 }
 

@@ -20,6 +20,9 @@ import { Mailbox } from './mailbox.js';
 import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
 import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile } from './teamConfig.js';
 import { Teammate } from './teammate.js';
+import { ChangeSignal } from '../util/changeSignal.js';
+import { withTimeout } from '../util/withTimeout.js';
+import { logWarning } from '../util/log.js';
 
 /** Tools a teammate never gets: no nested teams, no spawning. */
 const LEAD_ONLY_TOOLS = new Set(['Task', 'Agent', 'TeamCreate', 'TeamDelete']);
@@ -66,7 +69,7 @@ interface ActiveTeam {
 export class TeamService implements TeamToolService, TeamHost {
   private team: ActiveTeam | null = null;
   private readonly members = new Map<string, Teammate>();
-  private waiters: Array<() => void> = [];
+  private readonly change = new ChangeSignal();
   private configProblemTold = false;
   private readonly toldProblems = new Set<string>();
   /** Teammates that approved a shutdown: name → request id, told to the lead once they stop. */
@@ -321,16 +324,7 @@ export class TeamService implements TeamToolService, TeamHost {
   }
 
   waitForChange(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        const i = this.waiters.indexOf(done);
-        if (i >= 0) this.waiters.splice(i, 1);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.push(done);
-    });
+    return this.change.wait(ms);
   }
 
   async stopWorking(reason: string): Promise<void> {
@@ -346,7 +340,7 @@ export class TeamService implements TeamToolService, TeamHost {
       this.deps.registry.markSeen(m.task.id);
       m.endIfIdle();
     }
-    await Promise.race([Promise.all(idle.map((m) => m.finished)), new Promise((r) => setTimeout(r, 3000).unref())]);
+    await withTimeout(Promise.all(idle.map((m) => m.finished)), 3000);
   }
 
   // ---- inside ----
@@ -431,11 +425,11 @@ export class TeamService implements TeamToolService, TeamHost {
     // Told once: a fault that lasts (an inbox that cannot be read) is not repeated every poll.
     if (this.toldProblems.has(text)) return;
     this.toldProblems.add(text);
-    process.stderr.write(`agent: ${text}\n`);
+    logWarning(`${text}`);
     void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
   }
 
   private changed(): void {
-    for (const w of this.waiters.splice(0)) w();
+    this.change.notify();
   }
 }

@@ -2,8 +2,8 @@
 // is doing. Rewritten atomically (temp file + rename) on every change, so a reader (a person, a
 // status line, another process) never sees half of it.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configDir } from '../util/configDir.js';
 
 export type MemberStatus = 'working' | 'idle' | 'stopped' | 'shutdown' | 'failed';
 
@@ -30,7 +30,7 @@ export interface TeamConfigFile {
 export const LEAD_NAME = 'team-lead';
 
 export function teamsDir(env: NodeJS.ProcessEnv): string {
-  return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'), 'teams');
+  return join(configDir(env), 'teams');
 }
 
 /** Team names become directory names: a safe alphabet only. */

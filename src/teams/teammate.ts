@@ -15,6 +15,7 @@ import type { TaskRecord, TaskRegistry, TaskEnd } from '../tasks/registry.js';
 import type { Mailbox } from './mailbox.js';
 import { idleNotice, inboxTurn } from './messages.js';
 import { LEAD_NAME, type MemberStatus } from './teamConfig.js';
+import { logWarning } from '../util/log.js';
 
 export interface TeammateDeps {
   mailbox: Mailbox;
@@ -152,7 +153,7 @@ export class Teammate {
       }
     } catch (err) {
       failure = `Teammate "${this.name}" failed: ${(err as Error).message}`;
-      process.stderr.write(`agent: ${failure}\n`);
+      logWarning(`${failure}`);
     } finally {
       transcript.close();
     }

@@ -9,12 +9,11 @@ import { makeDirs } from '../util/makeDirs.js';
 import { mirrorEntry } from './mirror.js';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
-export function configDir(env: NodeJS.ProcessEnv): string {
-  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-}
+export { configDir } from '../util/configDir.js';
 
 /** The project folder's name: every non-alphanumeric character of the cwd becomes `-`. */
 export function projectSlug(cwd: string): string {
@@ -175,7 +174,7 @@ export class Transcript {
       line = `${JSON.stringify(entry)}\n`;
     } catch (err) {
       // One entry that cannot be serialised costs that entry, not the rest of the transcript.
-      process.stderr.write(`agent: a transcript entry was left out: ${(err as Error).message}\n`);
+      logWarning(`a transcript entry was left out: ${(err as Error).message}`);
       return;
     }
     try {
@@ -195,7 +194,7 @@ export class Transcript {
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;
-      process.stderr.write(`agent: cannot write the transcript ${this.path}: ${(err as Error).message}\n`);
+      logWarning(`cannot write the transcript ${this.path}: ${(err as Error).message}`);
     }
   }
 

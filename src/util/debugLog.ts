@@ -2,6 +2,7 @@
 // tagged with a category (api, hooks, permissions, mcp). Goes to stderr or a file, never stdout —
 // stdout carries protocol lines only. Off by default: `debugLog` is then a cheap no-op.
 import { appendFileSync } from 'node:fs';
+import { writeStderr } from './log.js';
 
 export type DebugCategory = 'api' | 'hooks' | 'permissions' | 'mcp';
 
@@ -75,6 +76,6 @@ export function debugLoggerFromFlags(o: {
     appendFileSync(path, ''); // fail at start, not silently later, when the file cannot be written
     sinks.push({ write: (line) => appendFileSync(path, line) });
   }
-  if (o.debugFile === undefined || o.debugToStderr) sinks.push({ write: (line) => process.stderr.write(line) });
+  if (o.debugFile === undefined || o.debugToStderr) sinks.push({ write: writeStderr });
   return new DebugLogger(sinks, filter);
 }

@@ -1,9 +1,11 @@
+import type { Tool } from '../../../tools/tool.js';
+import { WebFetchTool } from '../../../tools/webFetch.js';
 import { describe, expect, it } from 'vitest';
 import { decidePermission, PermissionConfigError, validatePermissionMode } from '../../../src/permissions/index.js';
 import { Bash, fakeTool, Read, state, tmpDir, Write } from './helpers.js';
 
 const cwd = tmpDir();
-const Web = fakeTool('WebFetch', true);
+const Web = fakeTool('WebFetch', true, WebFetchTool as Tool);
 const Mcp = fakeTool('mcp__github__create_issue', false);
 const write = (s: ReturnType<typeof state>, extra: object = {}) =>
   decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a.txt', content: 'x' }, ...extra });

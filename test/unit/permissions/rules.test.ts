@@ -25,9 +25,11 @@ describe('rule grammar', () => {
     expect(ruleNamesTool(parseRule('mcp__github__create_issue'), 'mcp__github__create_issue')).toBe(true);
     expect(ruleNamesTool(parseRule('mcp__github__create_issue'), 'mcp__github__delete_repo')).toBe(false);
     expect(ruleNamesTool(parseRule('mcp__github'), 'mcp__githubx__t')).toBe(false);
-    expect(ruleNamesTool(parseRule('Read'), 'Grep')).toBe(true);
-    expect(ruleNamesTool(parseRule('Edit'), 'Write')).toBe(true);
-    expect(ruleNamesTool(parseRule('Edit'), 'Read')).toBe(false);
+    // Path rules name tools by kind: Read covers read and search tools, Edit covers edit tools.
+    expect(ruleNamesTool(parseRule('Read'), 'Grep', 'search')).toBe(true);
+    expect(ruleNamesTool(parseRule('Edit'), 'Write', 'edit')).toBe(true);
+    expect(ruleNamesTool(parseRule('Edit'), 'Read', 'read')).toBe(false);
+    expect(ruleNamesTool(parseRule('Read'), 'Grep')).toBe(false);
     expect(ruleNamesTool(parseRule('Bash'), 'BashOutput')).toBe(false);
   });
 });

@@ -26,6 +26,8 @@ const Shell: Tool = {
   inputSchema: z.object({ command: z.string() }),
   isReadOnly: (i: { command: string }) => i.command.startsWith('echo '),
   isConcurrencySafe: () => false,
+  kind: 'execute',
+  access: (i: { command: string }) => ({ command: i.command }),
   async *call(input: { command: string }) {
     ran.push(input.command);
     yield { type: 'progress', data: { step: 1 } };

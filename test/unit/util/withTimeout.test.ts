@@ -1,0 +1,16 @@
+// The one "finish within N ms" helper: the work's value when it is in time, undefined when not.
+import { describe, expect, it } from 'vitest';
+import { withTimeout } from '../../../src/util/withTimeout.js';
+
+describe('withTimeout', () => {
+  it('gives the work its value when it settles in time', async () => {
+    expect(await withTimeout(Promise.resolve(7), 1000)).toBe(7);
+    await expect(withTimeout(Promise.reject(new Error('boom')), 1000)).rejects.toThrow('boom');
+  });
+
+  it('gives up after the time with undefined, without waiting for the work', async () => {
+    const started = Date.now();
+    expect(await withTimeout(new Promise<number>(() => {}), 50)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
