@@ -3,7 +3,9 @@
 // (k) a 30-turn review session (Read of a 6 KB file / `ls`, alternating): its cost in dollars at one
 //     fixed price table (Sonnet's: $3 input, $15 output, cache write $3.75, cache read $0.30 per
 //     million tokens; the default model is priced the same, so the agent's own total_cost_usd
-//     must agree) and the share of input tokens read from the cache;
+//     must agree) and the share of input tokens read from the cache; beside it, the first
+//     request's prompt tokens for the system prompt and the tool definitions (the fake API's
+//     estimate, characters / 4, of their JSON);
 // (l) three tool calls whose blocks complete 1 s apart in one streamed reply: time from that request
 //     to the next, once with three read-only `sleep 1` and once with three writing
 //     `sleep 1 && echo N > F` (those run one after another, each as soon as the one before is done);
@@ -18,7 +20,7 @@ import { median, onJsonLines } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
-const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
+const { startFakeApi, estimateTokens } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 
 const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }; // USD per million tokens
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
@@ -71,6 +73,7 @@ export async function benchReviewCost(runs = 3) {
   const costs = [];
   const reported = [];
   const shares = [];
+  let firstPrompt;
   for (let r = 0; r < runs; r++) {
     const cwd = tmp('bench-k-');
     const line = 'export function step(n: number): number { return n * 2 + 1; } // review me\n';
@@ -90,6 +93,11 @@ export async function benchReviewCost(runs = 3) {
     try {
       const result = await runSession(api, cwd, 'Review review.ts');
       if (api.requests.length !== TURNS) throw new Error(`expected ${TURNS} requests, got ${api.requests.length}`);
+      const first = api.requests[0].body;
+      firstPrompt = {
+        system: estimateTokens(JSON.stringify(first.system ?? [])),
+        tools: estimateTokens(JSON.stringify(first.tools ?? [])),
+      };
       let input = 0;
       let read = 0;
       let write = 0;
@@ -108,7 +116,7 @@ export async function benchReviewCost(runs = 3) {
       await api.close();
     }
   }
-  return { cost: median(costs), reported: median(reported), share: median(shares) };
+  return { cost: median(costs), reported: median(reported), share: median(shares), firstPrompt };
 }
 
 /**

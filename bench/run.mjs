@@ -276,6 +276,10 @@ console.log(
     `(k) 30-turn review session (Read 6 KB / ls), prompt cache simulated: $${k.cost.toFixed(3)} (the agent's total_cost_usd $${k.reported.toFixed(3)}), ` +
       `${(k.share * 100).toFixed(1)} % of input tokens from cache    target ≤ $0.37, ≥ 85 % (reference $0.44)`,
   );
+  console.log(
+    `(k) its first request's prompt tokens: ${k.firstPrompt.system + k.firstPrompt.tools} (system ${k.firstPrompt.system} + tools ${k.firstPrompt.tools})    ` +
+      'reference 9303 (system 1535 + tools 7768; its environment, agents and skills add 2537 in the first messages)',
+  );
   const l = await econ.benchStreamedTools(runs);
   console.log(
     `(l) 3 tool calls 1 s apart in one reply, request → next request: read-only \`sleep 1\` ${fmt(l.readOnly)}, writing \`sleep 1 && echo N > F\` ${fmt(l.writing)}    target ≤ 4.3 s each (reference 4.1 s)`,

@@ -9,6 +9,7 @@ import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../src/tas
 import { exitCodeOf } from '../src/util/exitCode.js';
 import { makeDirs } from '../src/util/makeDirs.js';
 import { OutputSpill } from './outputSpill.js';
+import { BASH_GIT_RULES } from './bashGitRules.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 import { isReadOnlyBashCommand } from '../src/permissions/readOnlyBash.js';
@@ -38,7 +39,9 @@ Usage notes:
 - A non-zero exit status is reported as an error, with "Exit code N" first.
 - run_in_background: set to true to start the command in the background and return at once with a task id and an output file to read later. Do not use '&' at the end of the command for that.
 - To run several independent commands, make several Bash calls in one message; to run dependent commands, chain them with '&&'.
-- Stdin is closed: interactive commands (git rebase -i, editors, prompts) do not work.`;
+- Stdin is closed: interactive commands (git rebase -i, editors, prompts) do not work.
+
+${BASH_GIT_RULES}`;
 
 /** A command as a label shows it: one line, at most 80 characters. */
 function clip(command: string): string {

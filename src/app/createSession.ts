@@ -24,6 +24,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
 import { suggestionsWanted } from '../session/promptSuggestion.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
+import { setupSessionPrompt } from '../prompt/sessionPrompt.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupCommands } from '../commands/setup.js';
 import { SkillCatalog } from '../skills/catalog.js';
@@ -248,6 +249,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     cwd,
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
+    model: () => settings.model,
   };
   const startModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
   const settings: SessionSettings = {
@@ -364,6 +366,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   // the session sends the same bytes.
   const memoryFiles = await loadMemoryFiles({ cwd, env, sources: parseSources(o.settingSources), addDirs: o.addDir });
   systemParts.memory = formatMemory(memoryFiles);
+  // The environment block and persistent memory, read once (src/prompt/sessionPrompt.ts).
+  Object.assign(
+    systemParts,
+    setupSessionPrompt({ cwd, env, files: loadedSettings.files, permissions: guards.permissions }),
+  );
   const resetModel = (model: string | undefined) =>
     resolveModel(model && model !== 'default' ? model : (o.model ?? DEFAULT_MODEL));
   const slash = await setupCommands({

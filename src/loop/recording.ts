@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { CallModel, ModelEvent, ModelRequest } from './model.js';
 import { requestBody } from './modelClient.js';
 import { abortedError, ModelError, type ModelErrorKind } from './modelErrors.js';
+import { maskMachineState } from '../prompt/volatile.js';
 
 export const RECORDING_VERSION = 1;
 const ABORTED_CALL_WAIT_MS = 30_000;
@@ -57,9 +58,8 @@ function sha(value: unknown): string {
     .slice(0, 32);
 }
 
-// The environment block dates the system prompt; a recording replayed on another day is the same
-// conversation, so the date is left out of the digest.
-const DATE_LINE = /(Today's date: )\d{4}-\d{2}-\d{2}/g;
+// The system prompt names the day, the machine's OS, the git branch and the memory folder; a
+// recording replayed on another day or machine is the same conversation, so those are left out.
 
 export function digestRequest(req: ModelRequest): RequestDigest {
   // Cache marks move with the newest message: they are how a request is billed, not what it asks.
@@ -72,7 +72,7 @@ export function digestRequest(req: ModelRequest): RequestDigest {
     stream: _s,
     ...rest
   } = body as typeof body & { system?: unknown; tools?: unknown[] };
-  const systemText = JSON.stringify(system ?? '').replace(DATE_LINE, '$1<date>');
+  const systemText = maskMachineState(JSON.stringify(system ?? ''));
   const d = {
     params: sha({ ...rest, betas: req.betas ?? [] }),
     model,

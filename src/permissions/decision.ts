@@ -403,6 +403,12 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   const allowed = allowedByRules(state, req, shape);
   if (allowed) return { behavior: 'allow', reason: `allow rule ${allowed.text}` };
 
+  // The memory folder: the file tools read and write it unasked, as the reference does (deny and
+  // ask rules, hooks and plan mode were heard above; deleting a memory with Bash still asks).
+  const memory = state.memoryDir;
+  if (memory && shape.kind === 'file' && shape.paths.length && shape.paths.every((p) => inWorkingDirs(p, [memory])))
+    return { behavior: 'allow', reason: "the project's memory folder" };
+
   // autoAllowBashIfSandboxed: what runs inside the sandbox needs no ask (deny and ask rules held above).
   if (sandbox?.autoAllowBashIfSandboxed && shape.kind === 'bash' && sandbox.sandboxes(shape.command, disableSandbox)) {
     return { behavior: 'allow', reason: 'sandboxed (sandbox.autoAllowBashIfSandboxed)' };

@@ -45,6 +45,8 @@ export class PermissionState {
   private currentMode: PermissionMode;
   readonly rules: Record<RuleBehavior, RuleEntry[]> = { allow: [], deny: [], ask: [] };
   workingDirs: WorkingDir[];
+  /** The project's persistent-memory folder (src/prompt/autoMemory.ts): the file tools use it unasked. */
+  memoryDir?: WorkingDir;
   /** Set once the session's sandbox is up: autoAllowBashIfSandboxed, dangerouslyDisableSandbox. */
   sandbox?: BashSandboxPolicy;
   /**

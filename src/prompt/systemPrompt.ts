@@ -1,9 +1,18 @@
-// The system prompt, as two text blocks: a static one (the same for every session of this
-// configuration, so the API's prompt cache can hold it) and a per-session one (where the agent
-// runs, the host's dynamic part, memory files, appends). Ours by default; the host's when it
-// gives one. A host's array prompt splits at __SYSTEM_PROMPT_DYNAMIC_BOUNDARY__: what comes before
-// the marker is static, what comes after it is per-session; the marker itself is never sent.
-import { platform } from 'node:os';
+// The system prompt, as two text blocks: a static one (the same for every session of this version
+// and configuration, so the API's prompt cache holds it across sessions and projects) and a
+// per-session one (the environment, the memory folder and its index, memory files, appends).
+// promptCache.ts marks each block, so the second block is the cache boundary.
+//   default        static: our prompt (text/main.ts), the memory instructions when memory is on,
+//                  the output style's text; per session: environment, CLAUDE.md files, the memory
+//                  folder and its index, --append-system-prompt
+//   --system-prompt / initialize.systemPrompt replaces the static part and the environment; a
+//                  host's array prompt splits at __SYSTEM_PROMPT_DYNAMIC_BOUNDARY__ (what comes
+//                  before the marker is static, what comes after it is per-session; the marker
+//                  itself is never sent); memory and appends still follow
+import { type EnvironmentFacts, environmentFacts, environmentText } from './environment.js';
+import { type AutoMemory, memoryFolderPrompt } from './autoMemory.js';
+import { MEMORY_INSTRUCTIONS } from './text/memory.js';
+import { CODING_SECTIONS, MAIN_SECTIONS, STYLE_INTRO } from './text/main.js';
 
 export const DYNAMIC_BOUNDARY = '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__';
 
@@ -19,32 +28,29 @@ export interface SystemPromptParts {
   memory?: string;
   /** The output style in use (the `outputStyle` setting), unless it is `default`. Joins the default prompt only. */
   outputStyle?: { name: string; prompt: string; keepCodingInstructions: boolean };
+  /**
+   * Where the agent runs, read once per session (on first use when not given), so every request
+   * sends the same bytes; a session that runs past midnight keeps its first date.
+   */
+  environment?: EnvironmentFacts;
+  /** The model the next request goes to (the environment block names it). */
+  model?: () => string;
+  /** Persistent memory (autoMemory.ts), when it is on. */
+  autoMemory?: AutoMemory;
 }
 
-/** Where the agent runs: the same block for the main agent and every subagent. */
+/** Where the agent runs, without the model lines: a subagent's environment block. */
 export function envBlock(cwd: string): string {
-  return [
-    '<env>',
-    `Working directory: ${cwd}`,
-    `Platform: ${platform()}`,
-    `Today's date: ${new Date().toISOString().slice(0, 10)}`,
-    '</env>',
-  ].join('\n');
+  return environmentText(environmentFacts(cwd));
 }
 
-const DEFAULT_STATIC = [
-  'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user with software engineering tasks by using the tools you are given.',
-  'Use the tools to inspect and change files and to run commands; prefer reading a file before editing it. Be concise. When the task is done, answer with a short summary.',
-].join('\n');
-
-/** The default prompt's opening without its software-engineering instructions (a style that drops them). */
-const STYLE_ONLY_STATIC =
-  'You are an AI agent running in agent-runtime, a headless agent runtime. You help the user by using the tools you are given, answering as the output style below asks.';
-
-/** The default prompt's static part with the output style's instructions, when one is in use. */
-function defaultStatic(style: SystemPromptParts['outputStyle']): string {
-  if (!style) return DEFAULT_STATIC;
-  return `${style.keepCodingInstructions ? DEFAULT_STATIC : STYLE_ONLY_STATIC}\n\n# Output style: ${style.name}\n${style.prompt}`;
+/** The default prompt's static part: our sections, the memory instructions, the output style. */
+export function defaultStaticPrompt(style: SystemPromptParts['outputStyle'], memoryOn: boolean): string {
+  const coding = !style || style.keepCodingInstructions;
+  const sections = coding ? [...MAIN_SECTIONS] : [STYLE_INTRO, ...MAIN_SECTIONS.filter((s) => !CODING_SECTIONS.has(s))];
+  if (memoryOn) sections.push(MEMORY_INSTRUCTIONS);
+  if (style) sections.push(`# Output style: ${style.name}\n${style.prompt}`);
+  return sections.join('\n\n');
 }
 
 /** A host's prompt split at the boundary marker: [static part, dynamic part]. */
@@ -77,10 +83,13 @@ export function buildSystemPrompt(p: SystemPromptParts): SystemBlocks {
     staticPart = before;
     dynamic = [after];
   } else {
-    staticPart = defaultStatic(p.outputStyle);
-    dynamic = [envBlock(p.cwd)];
+    staticPart = defaultStaticPrompt(p.outputStyle, p.autoMemory !== undefined);
+    p.environment ??= environmentFacts(p.cwd);
+    dynamic = [environmentText(p.environment, p.model?.())];
   }
-  dynamic.push(p.memory ?? '', ...p.append);
+  dynamic.push(p.memory ?? '');
+  if (p.autoMemory) dynamic.push(memoryFolderPrompt(p.autoMemory));
+  dynamic.push(...p.append);
   const dynamicText = dynamic.filter((x) => x.trim() !== '').join('\n\n');
   return [staticPart, dynamicText].filter((t) => t.trim() !== '').map((text) => ({ type: 'text' as const, text }));
 }

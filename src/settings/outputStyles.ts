@@ -1,12 +1,15 @@
 // Output styles: how the main agent writes its answers. `default` is the built-in one; custom styles
 // are Markdown files in `.claude/output-styles/` (project) and `$CLAUDE_CONFIG_DIR/output-styles/`
 // (user), with optional front matter `name`, `description`, `keep-coding-instructions`; the body is
-// the instruction text. The `outputStyle` setting picks one; its text joins the system prompt.
+// the instruction text. `Explanatory` and `Learning` are built in (src/prompt/text/outputStyles.ts);
+// a file of the same name replaces one. The `outputStyle` setting picks one; its text joins the
+// system prompt.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SettingSource } from './load.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
 import { configDir } from '../util/configDir.js';
+import { BUILTIN_STYLES } from '../prompt/text/outputStyles.js';
 
 export const DEFAULT_OUTPUT_STYLE = 'default';
 
@@ -17,9 +20,17 @@ export interface OutputStyle {
   prompt: string;
   /** Keep the default prompt's software-engineering instructions beside the style's. */
   keepCodingInstructions: boolean;
-  source: 'project' | 'user';
+  source: 'project' | 'user' | 'builtin';
+  /** The style's file ('' for a built-in one). */
   file: string;
 }
+
+const BUILTINS: OutputStyle[] = BUILTIN_STYLES.map((s) => ({
+  ...s,
+  keepCodingInstructions: true,
+  source: 'builtin',
+  file: '',
+}));
 
 /** One style file's text; throws with a readable reason. */
 export function parseOutputStyle(
@@ -52,8 +63,8 @@ export interface OutputStyleDirs {
 }
 
 /** The style directories of the loaded setting sources, lowest precedence first. */
-export function outputStyleDirs(o: OutputStyleDirs): Array<{ dir: string; source: OutputStyle['source'] }> {
-  const out: Array<{ dir: string; source: OutputStyle['source'] }> = [];
+export function outputStyleDirs(o: OutputStyleDirs): Array<{ dir: string; source: 'project' | 'user' }> {
+  const out: Array<{ dir: string; source: 'project' | 'user' }> = [];
   if (o.sources.includes('user'))
     out.push({
       dir: join(configDir(o.env), 'output-styles'),
@@ -113,13 +124,22 @@ export class OutputStyleCatalog {
     return this.names();
   }
 
-  /** `default` first, then the custom ones by name. */
+  /** `default` first, then the built-in ones, then the custom ones by name. */
   names(): string[] {
-    return [DEFAULT_OUTPUT_STYLE, ...this.styles.map((s) => s.name).sort()];
+    const builtin = BUILTINS.map((s) => s.name);
+    return [
+      DEFAULT_OUTPUT_STYLE,
+      ...builtin,
+      ...this.styles
+        .map((s) => s.name)
+        .filter((n) => !builtin.includes(n))
+        .sort(),
+    ];
   }
 
+  /** A custom style, else the built-in one of that name. */
   get(name: string): OutputStyle | undefined {
-    return this.styles.find((s) => s.name === name);
+    return this.styles.find((s) => s.name === name) ?? BUILTINS.find((s) => s.name === name);
   }
 
   /** Use `name` (the `outputStyle` setting). Throws, naming the styles there are, when it is unknown. */

@@ -64,6 +64,10 @@ export const settingsSchema = z.looseObject(
     enableAllProjectMcpServers: z.boolean({ error: 'must be true or false' }).optional(),
     enabledMcpjsonServers: stringList.optional(),
     disabledMcpjsonServers: stringList.optional(),
+    /** Persistent memory on or off (src/prompt/autoMemory.ts); CLAUDE_CODE_DISABLE_AUTO_MEMORY wins over it. */
+    autoMemoryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
+    /** Where the memory folder is (`~/` expanded); not read from the project's checked-in settings file. */
+    autoMemoryDirectory: z.string({ error: 'must be a path' }).optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z
       .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {

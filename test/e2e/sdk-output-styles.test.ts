@@ -35,7 +35,7 @@ describe('output styles through the SDK', () => {
     const q = query({ prompt: prompts as never, options: sdkOptions(api.url, cwd) as never });
     const init = await q.initializationResult();
     expect(init.output_style).toBe('Pirate');
-    expect(init.available_output_styles).toEqual(['default', 'Pirate']);
+    expect(init.available_output_styles).toEqual(['default', 'Explanatory', 'Learning', 'Pirate']);
 
     // A style written mid-session is found by a reload (and a broken one is skipped, not fatal).
     style(
@@ -44,7 +44,9 @@ describe('output styles through the SDK', () => {
       '---\ndescription: Few words\nkeep-coding-instructions: true\n---\nUse as few words as you can.\n',
     );
     style(cwd, 'empty.md', '---\nname: Empty\n---\n');
-    expect(await q.reloadOutputStyles()).toEqual({ available_output_styles: ['default', 'Pirate', 'terse'] });
+    expect(await q.reloadOutputStyles()).toEqual({
+      available_output_styles: ['default', 'Explanatory', 'Learning', 'Pirate', 'terse'],
+    });
 
     const messages: SDKMessage[] = [];
     prompts.push('hello');
@@ -53,7 +55,7 @@ describe('output styles through the SDK', () => {
       messages.push(m);
       if (m.type === 'result' && ++results === 1) {
         await expect(q.updateSettings('localSettings', { outputStyle: 'Nope' })).rejects.toThrow(
-          /no output style "Nope" \(there are: default, Pirate, terse\)/,
+          /no output style "Nope" \(there are: default, Explanatory, Learning, Pirate, terse\)/,
         );
         await q.updateSettings('localSettings', { outputStyle: 'default' });
         prompts.push('again');
@@ -63,11 +65,11 @@ describe('output styles through the SDK', () => {
     const inits = messages.filter((m) => m.type === 'system' && m.subtype === 'init') as Array<Record<string, any>>;
     expect(inits[0].output_style).toBe('Pirate');
     expect(systemText(api.requests[0])).toContain('# Output style: Pirate\nAnswer like a pirate: say arr.');
-    // keep-coding-instructions is false: the default prompt's software-engineering line is left out.
-    expect(systemText(api.requests[0])).not.toContain('software engineering');
+    // keep-coding-instructions is false: the default prompt's coding sections are left out.
+    expect(systemText(api.requests[0])).not.toContain('# Doing the work');
     expect(inits.at(-1)!.output_style).toBe('default');
     expect(systemText(api.requests[1])).not.toContain('Output style');
-    expect(systemText(api.requests[1])).toContain('software engineering');
+    expect(systemText(api.requests[1])).toContain('# Doing the work');
     expect(JSON.parse(readFileSync(join(cwd, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
       outputStyle: 'default',
     });
@@ -88,6 +90,8 @@ describe('output styles through the SDK', () => {
     expect((msgs.find((m) => m.type === 'system' && m.subtype === 'init') as Record<string, any>).output_style).toBe(
       'default',
     );
-    expect(stderr).toContain('settings outputStyle: no output style "Ghost" (there are: default); using "default"');
+    expect(stderr).toContain(
+      'settings outputStyle: no output style "Ghost" (there are: default, Explanatory, Learning); using "default"',
+    );
   });
 });

@@ -102,8 +102,8 @@ describe('update_settings', () => {
       /permissions cannot be written to localSettings \(allowed: outputStyle\)/,
     );
     await expect(q.updateSettings('userSettings', { effortLevel: 'max' })).rejects.toThrow(/session-only/);
-    await expect(q.updateSettings('localSettings', { outputStyle: 'Explanatory' })).rejects.toThrow(
-      /no output style "Explanatory"/,
+    await expect(q.updateSettings('localSettings', { outputStyle: 'Pirate' })).rejects.toThrow(
+      /no output style "Pirate"/,
     );
     prompts.push('hi');
     prompts.end();
