@@ -21,6 +21,7 @@ import type { StdoutWriter } from '../protocol/writer.js';
 import type { CliOptions } from '../options.js';
 import { VERSION, parseDuration } from '../options.js';
 import { modelChoices, resolveModel } from '../loop/models.js';
+import { DEFAULT_MODEL } from '../loop/pricing.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
@@ -62,7 +63,6 @@ import { selectTools } from './selectTools.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
-const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
 const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
