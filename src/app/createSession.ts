@@ -357,6 +357,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     if (err instanceof StartupError) throw err;
     throw fail(1, (err as Error).message);
   }
+  // A host hears each change of permission mode (set_permission_mode, leaving plan mode, a setMode update).
+  guards.permissions.onModeChange((mode) => {
+    void emit({ type: 'notice', notice: { subtype: 'status', status: null, permissionMode: mode } });
+  });
   // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
   // the session sends the same bytes.
   const memoryFiles = await loadMemoryFiles({ cwd, env, sources: parseSources(o.settingSources), addDirs: o.addDir });

@@ -2,6 +2,7 @@
 // PreToolUse hooks → permission decision (→ PermissionRequest hooks → the host's can_use_tool)
 // → the tool → PostToolUse / PostToolUseFailure hooks → tool_result. With no hooks registered
 // every hook step is a Map lookup; nothing here waits without a timeout or the run's signal.
+import { callLabel } from '../permissions/callLabel.js';
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { findTool, runTool, noSuchToolResult, validateInput } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
@@ -50,6 +51,9 @@ export interface AskHostRequest {
   tool_name: string;
   input: unknown;
   tool_use_id: string;
+  /** What a host labels the prompt with (callLabel.ts). */
+  display_name?: string;
+  description?: string;
   permission_suggestions?: PermissionUpdate[];
   blocked_path?: string;
   decision_reason?: string;
@@ -264,6 +268,7 @@ async function resolveAsk(
     const answer = await deps.askHost(
       {
         tool_name: block.name,
+        ...callLabel(block.name, input),
         input,
         tool_use_id: block.id,
         ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),

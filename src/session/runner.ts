@@ -30,6 +30,8 @@ import {
 import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
+import { streamModel } from '../loop/modelClient.js';
+import { TurnTiming } from './turnTiming.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -296,6 +298,7 @@ export class SessionRunner {
   /** One turn of one or more prompts (merged), and its one result. */
   private async runTurn(prompts: QueuedPrompt[]): Promise<void> {
     const started = Date.now();
+    this.timing = new TurnTiming();
     const abort = new AbortController();
     this.current = abort;
     const usage = new UsageAccumulator();
@@ -382,6 +385,8 @@ export class SessionRunner {
 
   /** A command's or a loaded skill's model, for its turn only. */
   private turnModel: string | undefined;
+  /** The running turn's timing fields (result line). */
+  private timing = new TurnTiming();
   /** What the running turn changed for itself (a command's or a skill's allow rules): undone when it ends. */
   private turnUndo: Array<() => void> = [];
 
@@ -419,7 +424,10 @@ export class SessionRunner {
     for (;;) {
       const step = await gen.next();
       if (step.done) return step.value;
-      await this.emit(step.value);
+      const ev = step.value;
+      if (ev.type === 'assistant' || (ev.type === 'stream_event' && this.settings.includePartialMessages))
+        this.timing.contentFrame();
+      await this.emit(ev);
     }
   }
 
@@ -431,7 +439,7 @@ export class SessionRunner {
       model: () => this.turnModel ?? this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
-      callModel: this.hooks.callModel,
+      callModel: this.timing.wrap(this.hooks.callModel ?? streamModel, (req) => this.requesting(req.caller)),
       tools,
       apiTools: this.offer.apiTools(),
       deferredTools: this.offer,
@@ -490,6 +498,12 @@ export class SessionRunner {
     };
   }
 
+  /** With partial messages on, a host is told each time the main agent's request goes out (system/status requesting). */
+  private requesting(caller: string | null | undefined): void {
+    if (this.settings.includePartialMessages && caller === null)
+      void this.emit({ type: 'notice', notice: { subtype: 'status', status: 'requesting' } });
+  }
+
   private async emitResult(outcome: LoopOutcome, usage: UsageAccumulator, started: number): Promise<void> {
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
@@ -500,6 +514,7 @@ export class SessionRunner {
       result: {
         outcome,
         durationMs: Date.now() - started,
+        timing: this.timing.fields(),
         costUsd: usage.totalCostUSD,
         usage: usage.totals(),
         modelUsage: usage.modelUsage(),
