@@ -1,11 +1,11 @@
 // Benchmarks of what a real model costs in money and time (issue "Real-model economics"), against
 // the fake API with its prompt-cache simulation on:
 // (k) a 30-turn review session (Read of a 6 KB file / `ls`, alternating): its cost in dollars at one
-//     fixed price table (Sonnet's: $3 input, $15 output, cache write $3.75, cache read $0.30 per
-//     million tokens; the default model is priced the same, so the agent's own total_cost_usd
-//     must agree) and the share of input tokens read from the cache; beside it, the first
-//     request's prompt tokens for the system prompt and the tool definitions (the fake API's
-//     estimate, characters / 4, of their JSON);
+//     fixed price table (claude-sonnet-4-5's, as the reference prices it: $3 input, $15 output,
+//     cache write $3.75, cache read $0.30 per million tokens; the session runs on that model, so
+//     the agent's own total_cost_usd must agree) and the share of input tokens read from the cache;
+//     beside it, the first request's prompt tokens for the system prompt and the tool definitions
+//     (the fake API's estimate, characters / 4, of their JSON);
 // (l) three tool calls whose blocks complete 1 s apart in one streamed reply: time from that request
 //     to the next, once with three read-only `sleep 1` and once with three writing
 //     `sleep 1 && echo N > F` (those run one after another, each as soon as the one before is done);
@@ -22,7 +22,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
 const { startFakeApi, estimateTokens } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 
-const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 }; // USD per million tokens
+// USD per million tokens: claude-sonnet-4-5 in the model table (src/loop/pricing.ts), measured from the reference.
+const MODEL = 'claude-sonnet-4-5';
+const PRICE = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
 const tmp = (p) => realpathSync(mkdtempSync(join(tmpdir(), p)));
 const userLine = (text) =>
   `${JSON.stringify({
@@ -46,6 +48,8 @@ function runSession(api, cwd, prompt) {
         'stream-json',
         '--verbose',
         '--dangerously-skip-permissions',
+        '--model',
+        MODEL,
       ],
       {
         cwd,

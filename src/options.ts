@@ -151,7 +151,7 @@ function buildProgram(): Command {
     .option('--output-format <format>', 'text | json | stream-json')
     .option('--verbose', 'accepted for compatibility (stream-json output is always complete)')
     .option('--include-partial-messages', 'emit stream_event lines with the raw streaming events')
-    .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
+    .option('--model <model>', 'model id or alias (opus, fable, sonnet, haiku; default claude-opus-5-5)')
     .option('--fallback-model <model>', 'model to switch to once when the main model keeps failing')
     .option('--max-turns <n>', 'stop with error_max_turns after this many model turns')
     .option('--max-budget-usd <usd>', 'stop with error_max_budget_usd once the session has spent this much')

@@ -20,6 +20,7 @@ import type { StdoutWriter } from '../protocol/writer.js';
 import type { CliOptions } from '../options.js';
 import { VERSION, parseDuration } from '../options.js';
 import { modelChoices, resolveModel } from '../loop/models.js';
+import { DEFAULT_MODEL } from '../loop/pricing.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
 import { suggestionsWanted } from '../session/promptSuggestion.js';
@@ -64,7 +65,6 @@ import { selectTools } from './selectTools.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 
-const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
 const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 
@@ -362,6 +362,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     if (err instanceof StartupError) throw err;
     throw fail(1, (err as Error).message);
   }
+  // A host hears each change of permission mode (set_permission_mode, leaving plan mode, a setMode update).
+  guards.permissions.onModeChange((mode) => {
+    void emit({ type: 'notice', notice: { subtype: 'status', status: null, permissionMode: mode } });
+  });
   // Memory files (CLAUDE.md …) of the sources the settings use; read once, so every request of
   // the session sends the same bytes.
   const memoryFiles = await loadMemoryFiles({ cwd, env, sources: parseSources(o.settingSources), addDirs: o.addDir });

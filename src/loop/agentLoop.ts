@@ -242,7 +242,9 @@ async function* turn(
         ? e.message
         : `API Error: ${e.message}`;
     yield { ...scope, type: 'assistant', message: syntheticAssistant(text), error: e.category };
-    return outcome('error_during_execution', text);
+    return outcome('error_during_execution', text, {
+      terminalReason: isPromptTooLong(e) ? 'prompt_too_long' : 'api_error',
+    });
   }
   if (!message) return outcome('error_during_execution', 'API Error: the stream ended without a message');
 
@@ -268,7 +270,7 @@ async function* turn(
     if (cfg.stopHook) {
       const verdict = await cfg.stopHook(st.stopHookRepeats > 0);
       if (verdict?.preventContinuation !== undefined)
-        return outcome('success', text, { stopReason: message.stop_reason });
+        return outcome('success', text, { stopReason: message.stop_reason, terminalReason: 'stop_hook_prevented' });
       if (verdict?.blockReason && st.stopHookRepeats < MAX_STOP_HOOK_REPEATS) {
         st.stopHookRepeats++;
         history.push({ role: 'user', content: `Stop hook feedback:\n${verdict.blockReason}` });
@@ -296,8 +298,9 @@ async function* turn(
   // 3. Run the tool calls; their results go back as one user message.
   const batch = yield* tools.finish(toolUses);
   history.push({ role: 'user', content: [...batch.results, ...batch.extraContent] as HistoryContent });
-  if (cfg.signal.aborted) return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true });
-  if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason);
+  if (cfg.signal.aborted)
+    return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, terminalReason: 'aborted_tools' });
+  if (batch.stopRun) return outcome('error_during_execution', batch.stopRun.reason, { terminalReason: 'hook_stopped' });
   const so = st.structured?.afterBatch(toolUses, batch.results, batch.data);
   if (so?.kind === 'done')
     return outcome('success', text || JSON.stringify(so.value), {

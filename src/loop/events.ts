@@ -50,6 +50,39 @@ export const resultSubtypeSchema = z.enum([
 ]);
 export type ResultSubtype = z.infer<typeof resultSubtypeSchema>;
 
+/** Why a run ended, in the words of the SDK's TerminalReason (the ones this loop can end with). */
+export const terminalReasonSchema = z.enum([
+  'completed',
+  'max_turns',
+  'budget_exhausted',
+  'api_error',
+  'prompt_too_long',
+  'aborted_streaming',
+  'aborted_tools',
+  'hook_stopped',
+  'stop_hook_prevented',
+  'structured_output_retry_exhausted',
+]);
+export type TerminalReason = z.infer<typeof terminalReasonSchema>;
+
+/** The outcome's own reason, else the one its subtype implies (undefined: no reason fits). */
+export function terminalReasonOf(o: LoopOutcome): TerminalReason | undefined {
+  if (o.terminalReason) return o.terminalReason;
+  if (o.interrupted) return 'aborted_streaming';
+  switch (o.subtype) {
+    case 'success':
+      return 'completed';
+    case 'error_max_turns':
+      return 'max_turns';
+    case 'error_max_budget_usd':
+      return 'budget_exhausted';
+    case 'error_max_structured_output_retries':
+      return 'structured_output_retry_exhausted';
+    default:
+      return o.resultText.startsWith('API Error') ? 'api_error' : undefined;
+  }
+}
+
 export interface LoopOutcome {
   subtype: ResultSubtype;
   /** The final assistant text (success) or the reason (errors). */
@@ -63,4 +96,6 @@ export interface LoopOutcome {
   structuredOutput?: unknown;
   /** Set when the outcome came from an interrupt. */
   interrupted?: boolean;
+  /** Why the run ended, where the subtype does not say it (see terminalReasonOf). */
+  terminalReason?: TerminalReason;
 }

@@ -15,6 +15,7 @@ import type { AssistantMessage } from './events.js';
 import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
 import { encodeRequestBody } from './requestEncoding.js';
+import { apiModel } from './models.js';
 import { promptCachingDisabled, systemBlocks, withCacheBreakpoints, type ApiTool } from './promptCache.js';
 import {
   abortedError,
@@ -79,7 +80,7 @@ export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.Proce
   };
   const { system, tools, messages } = promptCachingDisabled(env) ? plain : withCacheBreakpoints(plain);
   return {
-    model: req.model,
+    model: apiModel(req.model).id,
     max_tokens: req.maxTokens,
     messages,
     ...(system.length ? { system } : {}),
@@ -102,7 +103,8 @@ export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.Proce
 const NON_STREAMING_TIMEOUT_MS = 10 * 60 * 1000;
 
 async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean): AsyncGenerator<ModelEvent, Message> {
-  const headers = req.betas?.length ? { 'anthropic-beta': req.betas.join(',') } : undefined;
+  const betas = [...(req.betas ?? []), ...apiModel(req.model).betas];
+  const headers = betas.length ? { 'anthropic-beta': betas.join(',') } : undefined;
   if (!streaming) {
     const timeout =
       Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
@@ -118,7 +120,7 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
   debugLog(
     'api',
     () =>
-      `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${req.betas!.join(',')}` : ''}`,
+      `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${betas.join(',')}` : ''}`,
   );
   let stream;
   try {

@@ -1,31 +1,102 @@
-// Model aliases a person or host may use, resolved to the ids the Messages API takes.
+// Model aliases a person or host may use, resolved to the ids the Messages API takes, and the list
+// a host offers its user (initialize's `models`, the SDK's supportedModels()). The aliases and
+// their order are the reference's (measured: docs/models.md); the descriptions are our own words.
+import {
+  CONTEXT_1M_BETA,
+  DEFAULT_MODEL,
+  knownModel,
+  modelFacts,
+  ONE_M_SUFFIX,
+  retiredModelReplacement,
+  type ModelPrices,
+} from './pricing.js';
+
 const ALIASES: Record<string, string> = {
-  sonnet: 'claude-sonnet-5-5',
+  default: DEFAULT_MODEL,
   opus: 'claude-opus-5-5',
+  best: 'claude-opus-5-5',
+  fable: 'claude-fable-5-2',
+  sonnet: 'claude-sonnet-5-5',
   haiku: 'claude-haiku-5-5',
 };
 
+/**
+ * The session's model for a model a person or host named: an alias's model, a retired model's
+ * replacement, else the id as given. `[1m]` stays on an id whose model has a smaller window (it
+ * asks for the 1M one); on an alias it goes, since the aliases' models have a 1M window already.
+ */
 export function resolveModel(model: string): string {
-  return ALIASES[model.toLowerCase()] ?? model;
+  const wide = ONE_M_SUFFIX.test(model);
+  const bare = model.replace(ONE_M_SUFFIX, '');
+  const id = ALIASES[bare.toLowerCase()] ?? retiredModelReplacement(bare) ?? bare;
+  return wide && modelFacts(id).contextWindow < 1_000_000 && knownModel(id) ? `${id}[1m]` : id;
 }
 
-/** The models a host may offer its user (initialize's `models`): the session's default and each alias. */
-export function modelChoices(
-  sessionDefault: string,
-): Array<{ value: string; resolvedModel: string; displayName: string; description: string }> {
-  const title = (s: string) => s[0].toUpperCase() + s.slice(1);
-  return [
-    {
-      value: 'default',
-      resolvedModel: sessionDefault,
-      displayName: 'Default',
-      description: `The session's default model (${sessionDefault})`,
-    },
-    ...Object.entries(ALIASES).map(([alias, id]) => ({
-      value: alias,
+/** What a request sends for the session's model: the id without `[1m]`, and the beta that asks for the 1M window. */
+export function apiModel(model: string): { id: string; betas: string[] } {
+  return ONE_M_SUFFIX.test(model)
+    ? { id: model.replace(ONE_M_SUFFIX, ''), betas: [CONTEXT_1M_BETA] }
+    : { id: model, betas: [] };
+}
+
+/** The choices a host shows, in the reference's order. */
+const CHOICES: Array<{ value: string; blurb: string }> = [
+  { value: 'default', blurb: '' },
+  { value: 'opus', blurb: 'strong all-round model for complex work' },
+  { value: 'fable', blurb: 'the most capable, for the hardest and longest tasks' },
+  { value: 'sonnet', blurb: 'fast and economical for everyday tasks' },
+  { value: 'haiku', blurb: 'the quickest and cheapest, for simple questions' },
+];
+
+export interface ModelChoice {
+  value: string;
+  resolvedModel: string;
+  displayName: string;
+  description: string;
+  supportsEffort: boolean;
+  supportedEffortLevels: string[];
+  supportsAdaptiveThinking: boolean;
+}
+
+/** The models a host may offer its user: the session's default and each alias. */
+export function modelChoices(sessionDefault: string): ModelChoice[] {
+  return CHOICES.map(({ value, blurb }) => {
+    const id = value === 'default' ? sessionDefault : ALIASES[value];
+    const facts = modelFacts(id);
+    const name = displayName(id);
+    const price = knownModel(id) ? ` · ${priceText(facts.prices)}` : '';
+    const longPrompt = facts.longPrompt
+      ? ` (${priceText(facts.longPrompt.prices, false)} above ${facts.longPrompt.above / 1000}k prompt tokens)`
+      : '';
+    return {
+      value,
       resolvedModel: id,
-      displayName: title(alias),
-      description: `Claude ${title(alias)} (${id})`,
-    })),
-  ];
+      displayName: value === 'default' ? 'Default' : title(value),
+      description:
+        value === 'default'
+          ? `The session's default model: ${name}${price}${longPrompt}`
+          : `${name}: ${blurb}${price}${longPrompt}`,
+      supportsEffort: facts.effortLevels.length > 0,
+      supportedEffortLevels: [...facts.effortLevels],
+      supportsAdaptiveThinking: facts.adaptiveThinking,
+    };
+  });
+}
+
+function title(s: string): string {
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+/** "Opus 5.5" for claude-opus-5-5; the id itself for one the table does not know. */
+function displayName(id: string): string {
+  const m = /^claude-([a-z]+)-(\d+)(?:-(\d{1,2}))?$/.exec(id);
+  return m ? `${title(m[1])} ${m[2]}${m[3] ? `.${m[3]}` : ''}` : id;
+}
+
+function usd(n: number): string {
+  return Number.isInteger(n) ? `$${n}` : `$${n.toFixed(2)}`;
+}
+
+function priceText(p: ModelPrices, unit = true): string {
+  return `${usd(p.input)}/${usd(p.output)}${unit ? ' per million input/output tokens' : ''}`;
 }

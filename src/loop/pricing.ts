@@ -1,17 +1,21 @@
-// THE per-model table: prices in USD per million tokens, and the facts a request needs (the
-// max_tokens ceiling, the context window, whether the model takes adaptive thinking, which effort
-// levels it accepts).
+// THE per-model table: prices in USD per million tokens, the context window, the `max_tokens`
+// ceiling, whether the model takes adaptive thinking and which effort levels it accepts.
 //
-// Source: Anthropic's published pricing (platform.claude.com/docs/en/about-claude/pricing, "Model
-// pricing" and "Prompt caching"): Opus 4.5+ $5/$25, Opus 4/4.1 $15/$75, Sonnet 3.7/4.x $3/$15,
-// Haiku 4.5 $1/$5, Haiku 3.5 $0.80/$4, Haiku 3 $0.25/$1.25. Cache reads cost 0.1× input and 5-minute
-// cache writes 1.25× input. Long-context (>200k input) surcharges and 1-hour cache writes are not
-// modelled. Web search is $10 per 1,000 requests.
-//
-// An unknown model is priced like Sonnet: the middle of the range, so a budget neither trips
-// absurdly early nor runs away.
+// Every figure is the reference CLI's own (Claude Code 2.1.330, the native binary the official SDK
+// ships), measured against the fake API; docs/models.md has the method and the raw figures:
+// - prices: one `-p` run per kind of token with a scripted `usage` (10,000 input, output, cache-write
+//   or cache-read tokens alone), reading the result's `total_cost_usd`; 1,000,000 and 100,000 /
+//   100,001 input tokens find a long-prompt tier (only Haiku 5.5 has one);
+// - context window and `max_tokens` ceiling: the result's `modelUsage.<id>.contextWindow` /
+//   `maxOutputTokens`, and the first request's `max_tokens`;
+// - adaptive thinking and effort levels: the first request's `thinking` and `output_config.effort`
+//   (run with `--effort max` and `--effort xhigh` to see what a model is clamped to), and for the
+//   aliases `supportedModels()`'s `supportsAdaptiveThinking` / `supportedEffortLevels`;
+// - web search: a reply with `usage.server_tool_use.web_search_requests`.
+// An id the table does not know is priced and sized like the default model (the reference's
+// `costBasis: "unknown"`: "a guess at the default model's rate").
 
-export type ModelFamily = 'opus' | 'sonnet' | 'haiku';
+export type ModelFamily = 'opus' | 'sonnet' | 'haiku' | 'fable';
 
 export interface ModelPrices {
   input: number;
@@ -21,70 +25,144 @@ export interface ModelPrices {
 }
 
 export interface ModelFacts {
-  /** A stable name for the price row, e.g. "opus-4.5". */
+  /** The canonical id, e.g. "claude-opus-5-5" (what the reference reports as `canonicalModel`). */
   name: string;
-  family: ModelFamily;
-  /** The row applies to versions >= this (within its family), up to the next row. */
-  minVersion: number;
+  /** Absent on the row of an unknown model. */
+  family?: ModelFamily;
+  /** major + minor / 10: 5.5 for claude-opus-5-5, 4 for claude-opus-4-20250514. */
+  version: number;
   prices: ModelPrices;
-  /** The ceiling for `max_tokens`; also what we send when nothing asks for less. */
+  /** Every token of a call whose prompt (input + cache read + cache write) is above `above` costs `prices`. */
+  longPrompt?: { above: number; prices: ModelPrices };
+  contextWindow: number;
+  /** The `max_tokens` sent when nothing asks otherwise (what modelUsage reports as maxOutputTokens). */
   maxOutputTokens: number;
+  /** The most CLAUDE_CODE_MAX_OUTPUT_TOKENS can raise `max_tokens` to. */
+  maxOutputCeiling: number;
+  thinking: ThinkingKind;
   /** `thinking: {type: "adaptive"}` is accepted (and is the default); else only a fixed budget. */
   adaptiveThinking: boolean;
   /** The `output_config.effort` levels accepted, lowest first; empty: the model takes no effort. */
   effortLevels: readonly EffortLevel[];
+  /** The effort sent when none is asked for. */
+  defaultEffort?: EffortLevel;
 }
 
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type EffortLevel = (typeof EFFORT_LEVELS)[number];
-const ALL_EFFORTS = EFFORT_LEVELS;
+const ALL: readonly EffortLevel[] = EFFORT_LEVELS;
 const EFFORTS_4_6: readonly EffortLevel[] = ['low', 'medium', 'high', 'max'];
 const EFFORTS_4_5: readonly EffortLevel[] = ['low', 'medium', 'high'];
 const NONE: readonly EffortLevel[] = [];
 
-function prices(input: number, output: number): ModelPrices {
-  return { input, output, cacheRead: round(input * 0.1), cacheWrite5m: round(input * 1.25) };
-}
-function round(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
+/** How a model thinks when nothing asks otherwise. */
+export type ThinkingKind =
+  /** `thinking: {type: "adaptive"}`: the model decides how much. */
+  | 'adaptive'
+  /** A fixed `budget_tokens`, one below max_tokens. */
+  | 'budget'
+  /** No thinking is sent unless asked for. */
+  | 'none';
+
+/** input, output, cache write (5 min), cache read: USD per million tokens. */
+function p(input: number, output: number, cacheWrite5m: number, cacheRead: number): ModelPrices {
+  return { input, output, cacheWrite5m, cacheRead };
 }
 
-/** THE price table. Within a family, rows are ordered newest first. */
-export const MODEL_TABLE: readonly ModelFacts[] = [
-  row('opus-5', 'opus', 5, prices(5, 25), 128_000, true, ALL_EFFORTS),
-  row('opus-4.6', 'opus', 4.6, prices(5, 25), 128_000, true, EFFORTS_4_6),
-  row('opus-4.5', 'opus', 4.5, prices(5, 25), 64_000, false, EFFORTS_4_5),
-  row('opus-4', 'opus', 4, prices(15, 75), 32_000, false, NONE),
-  row('opus-3', 'opus', 0, prices(15, 75), 4_096, false, NONE),
-  row('sonnet-5', 'sonnet', 5, prices(3, 15), 128_000, true, ALL_EFFORTS),
-  row('sonnet-4.6', 'sonnet', 4.6, prices(3, 15), 64_000, true, EFFORTS_4_6),
-  row('sonnet-4', 'sonnet', 4, prices(3, 15), 64_000, false, NONE),
-  row('sonnet-3.7', 'sonnet', 3.7, prices(3, 15), 64_000, false, NONE),
-  row('sonnet-3', 'sonnet', 0, prices(3, 15), 8_192, false, NONE),
-  row('haiku-5', 'haiku', 5, prices(1, 5), 64_000, true, NONE),
-  row('haiku-4.5', 'haiku', 4.5, prices(1, 5), 64_000, false, NONE),
-  row('haiku-3.5', 'haiku', 3.5, prices(0.8, 4), 8_192, false, NONE),
-  row('haiku-3', 'haiku', 0, prices(0.25, 1.25), 4_096, false, NONE),
-];
-
+type Row = Omit<ModelFacts, 'family' | 'version'>;
 function row(
   name: string,
-  family: ModelFamily,
-  minVersion: number,
-  p: ModelPrices,
-  maxOutputTokens: number,
-  adaptiveThinking: boolean,
+  prices: ModelPrices,
+  contextWindow: number,
+  [maxOutputTokens, maxOutputCeiling]: [number, number],
+  thinking: ThinkingKind,
   effortLevels: readonly EffortLevel[],
-): ModelFacts {
-  return { name, family, minVersion, prices: p, maxOutputTokens, adaptiveThinking, effortLevels };
+  defaultEffort?: EffortLevel,
+  longPrompt?: ModelFacts['longPrompt'],
+): Row {
+  return {
+    name,
+    prices,
+    contextWindow,
+    maxOutputTokens,
+    maxOutputCeiling,
+    thinking,
+    adaptiveThinking: thinking === 'adaptive',
+    effortLevels,
+    ...(defaultEffort ? { defaultEffort } : {}),
+    ...(longPrompt ? { longPrompt } : {}),
+  };
 }
 
-export const WEB_SEARCH_USD_PER_REQUEST = 0.01;
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
+const K = 1000;
+const M = 1_000_000;
+/** The default model's prices: what the reference charges for a model it has no price for. */
+const UNPRICED = p(4, 20, 5, 0.2);
 
-// An unknown model: priced like Sonnet, and sent nothing it might refuse (no adaptive thinking,
-// no effort).
-const FALLBACK = MODEL_TABLE.find((r) => r.name === 'sonnet-4')!;
+/** THE table, measured from the reference (see the comment above and docs/models.md). Newest first within a family. */
+// biome-ignore format: the table reads as columns
+export const MODEL_TABLE: readonly ModelFacts[] = [
+  //   id                   input out  write  read    window   max_tokens [default, ceiling] thinking  efforts  default effort
+  row('claude-fable-5-2',  p(8, 40, 10, 0.2),      M,       [128 * K, 128 * K], 'adaptive', ALL, 'medium'),
+  row('claude-fable-5-1',  p(10, 50, 12.5, 0.25),  M,       [64 * K, 128 * K],  'adaptive', ALL, 'high'),
+  row('claude-fable-5',    p(10, 50, 12.5, 1),     M,       [64 * K, 128 * K],  'adaptive', ALL, 'high'),
+  row('claude-opus-5-5',   p(4, 20, 5, 0.2),       M,       [128 * K, 128 * K], 'adaptive', ALL, 'medium'),
+  row('claude-opus-5',     p(5, 25, 6.25, 0.5),    M,       [64 * K, 128 * K],  'adaptive', ALL, 'high'),
+  row('claude-opus-4-8',   p(5, 25, 6.25, 0.5),    M,       [64 * K, 128 * K],  'adaptive', ALL, 'high'),
+  row('claude-opus-4-7',   p(5, 25, 6.25, 0.5),    M,       [64 * K, 128 * K],  'adaptive', ALL, 'xhigh'),
+  row('claude-opus-4-6',   p(5, 25, 6.25, 0.5),    200 * K, [64 * K, 128 * K],  'adaptive', EFFORTS_4_6, 'high'),
+  row('claude-opus-4-5',   p(5, 25, 6.25, 0.5),    200 * K, [32 * K, 64 * K],   'budget', EFFORTS_4_5, 'high'),
+  // The reference has no price for it (costBasis "unknown"), so charges the default model's.
+  row('claude-3-opus',     UNPRICED,               200 * K, [4096, 4096],       'none', NONE),
+  row('claude-sonnet-5-5', p(2, 10, 2.5, 0.1),     M,       [128 * K, 128 * K], 'adaptive', ALL, 'medium'),
+  row('claude-sonnet-5',   p(2, 10, 2.5, 0.2),     M,       [64 * K, 128 * K],  'adaptive', ALL, 'high'),
+  row('claude-sonnet-4-6', p(3, 15, 3.75, 0.3),    200 * K, [32 * K, 128 * K],  'adaptive', EFFORTS_4_6, 'high'),
+  row('claude-sonnet-4-5', p(3, 15, 3.75, 0.3),    200 * K, [32 * K, 64 * K],   'budget', NONE),
+  row('claude-sonnet-4-0', p(3, 15, 3.75, 0.3),    200 * K, [32 * K, 64 * K],   'budget', NONE),
+  row('claude-3-7-sonnet', p(3, 15, 3.75, 0.3),    200 * K, [32 * K, 64 * K],   'none', NONE),
+  row('claude-3-5-sonnet', p(3, 15, 3.75, 0.3),    200 * K, [8192, 8192],       'none', NONE),
+  // Above 100k prompt tokens (input + cache read + cache write) in a call, every token of it costs the second price list.
+  row('claude-haiku-5-5',  p(0.1, 0.5, 0.125, 0.01), M,     [128 * K, 128 * K], 'adaptive', ALL, 'medium',
+    { above: 100 * K, prices: p(0.5, 2.5, 0.625, 0.05) }),
+  row('claude-haiku-4-5',  p(1, 5, 1.25, 0.1),     200 * K, [32 * K, 64 * K],   'budget', NONE),
+  row('claude-3-5-haiku',  p(0.8, 4, 1, 0.08),     200 * K, [8192, 8192],       'none', NONE),
+  // Not priced by the reference either (costBasis "unknown").
+  row('claude-3-haiku',    UNPRICED,               200 * K, [4096, 4096],       'none', NONE),
+].map((r) => ({ ...r, ...parseModelId(r.name)! }));
+
+/**
+ * Retired models the reference sends as another (measured: `--model claude-opus-4-1` and
+ * `claude-opus-4-20250514` send `claude-opus-5-5` and report usage under it): family, version → id.
+ */
+const RETIRED: ReadonlyArray<{ family: ModelFamily; version: number; to: string }> = [
+  { family: 'opus', version: 4.1, to: 'claude-opus-5-5' },
+  { family: 'opus', version: 4, to: 'claude-opus-5-5' },
+];
+
+/** The id a retired model is sent as, or undefined for a model that is not retired. */
+export function retiredModelReplacement(model: string): string | undefined {
+  const parsed = parseModelId(model);
+  return parsed ? RETIRED.find((r) => r.family === parsed.family && r.version === parsed.version)?.to : undefined;
+}
+
+/** What the reference uses with no --model for an API-key user. */
+export const DEFAULT_MODEL = 'claude-opus-5-5';
+
+export const WEB_SEARCH_USD_PER_REQUEST = 0.01;
+
+/** `claude-sonnet-4-5[1m]`: the model with a 1M context window. */
+export const ONE_M_SUFFIX = /\[1m\]$/i;
+/** The beta header the reference sends for a `[1m]` id (measured). */
+export const CONTEXT_1M_BETA = 'context-1m-2025-08-07';
+
+/**
+ * What an id the table does not know gets (measured with claude-unknown-9, claude-opus-9-9, gpt-5):
+ * the default model's prices, a 1M window, max_tokens 32k (up to 128k), adaptive thinking, every effort.
+ */
+export const UNKNOWN_MODEL: ModelFacts = {
+  ...row('unknown', UNPRICED, M, [32 * K, 128 * K], 'adaptive', ALL, 'high'),
+  version: Number.NaN,
+};
 
 /**
  * The family and version named by a model id. Handles `claude-sonnet-4-5-20250929`,
@@ -94,7 +172,7 @@ const FALLBACK = MODEL_TABLE.find((r) => r.name === 'sonnet-4')!;
  */
 export function parseModelId(model: string): { family: ModelFamily; version: number } | null {
   const s = model.toLowerCase();
-  const family = /(opus|sonnet|haiku)/.exec(s)?.[1] as ModelFamily | undefined;
+  const family = /(opus|sonnet|haiku|fable)/.exec(s)?.[1] as ModelFamily | undefined;
   if (!family) return null;
   // New style: family-MAJOR[-MINOR]; a MINOR must be 1–2 digits and not the start of a date.
   const newer = new RegExp(`${family}-(\\d{1,2})(?:[-.](\\d{1,2})(?!\\d))?(?!\\d)`).exec(s);
@@ -107,11 +185,19 @@ export function parseModelId(model: string): { family: ModelFamily; version: num
   return { family, version: major + minor / 10 };
 }
 
-/** The price row for a model id; unknown models get the Sonnet row. */
-export function modelFacts(model: string): ModelFacts {
+/** The table's row for a model id, or undefined when the table does not know it. */
+export function knownModel(model: string): ModelFacts | undefined {
   const parsed = parseModelId(model);
-  if (!parsed) return FALLBACK;
-  return MODEL_TABLE.find((r) => r.family === parsed.family && parsed.version >= r.minVersion) ?? FALLBACK;
+  if (!parsed) return undefined;
+  const family = MODEL_TABLE.filter((r) => r.family === parsed.family);
+  // A bare family name (an alias) is the newest of the family.
+  if (parsed.version === Infinity) return family[0];
+  return family.find((r) => r.version === parsed.version);
+}
+
+/** The row for a model id; an unknown id gets the default model's. */
+export function modelFacts(model: string): ModelFacts {
+  return knownModel(model) ?? UNKNOWN_MODEL;
 }
 
 export function modelPrices(model: string): ModelPrices {
@@ -126,21 +212,22 @@ export interface PricedUsage {
   web_search_requests?: number | null;
 }
 
+/** The cost of one API call (a long-prompt tier applies per call, so sum calls, not usages). */
 export function costUSD(model: string, usage: PricedUsage): number {
-  const p = modelPrices(model);
+  const facts = modelFacts(model);
+  const input = usage.input_tokens ?? 0;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const write = usage.cache_creation_input_tokens ?? 0;
+  const p = facts.longPrompt && input + read + write > facts.longPrompt.above ? facts.longPrompt.prices : facts.prices;
   return (
-    ((usage.input_tokens ?? 0) * p.input +
-      (usage.output_tokens ?? 0) * p.output +
-      (usage.cache_read_input_tokens ?? 0) * p.cacheRead +
-      (usage.cache_creation_input_tokens ?? 0) * p.cacheWrite5m) /
-      1_000_000 +
+    (input * p.input + (usage.output_tokens ?? 0) * p.output + read * p.cacheRead + write * p.cacheWrite5m) / M +
     (usage.web_search_requests ?? 0) * WEB_SEARCH_USD_PER_REQUEST
   );
 }
 
-/** The context window in tokens: 1M when the id asks for it (`sonnet[1m]`), else 200k. */
+/** The context window; `[1m]` on an id asks for a 1M window (the context-1m beta) on a model with less. */
 export function contextWindow(model: string): number {
-  return /\[1m\]/i.test(model) ? 1_000_000 : DEFAULT_CONTEXT_WINDOW;
+  return ONE_M_SUFFIX.test(model) ? Math.max(M, modelFacts(model).contextWindow) : modelFacts(model).contextWindow;
 }
 
 export function maxOutputTokens(model: string): number {

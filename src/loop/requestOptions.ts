@@ -12,7 +12,7 @@ export interface ReasoningSettings {
   /** A fixed thinking budget; 0 turns thinking off. */
   maxThinkingTokens?: number;
   effort?: EffortLevel;
-  /** An upper bound on max_tokens (CLAUDE_CODE_MAX_OUTPUT_TOKENS); the model's ceiling otherwise. */
+  /** max_tokens asked for (CLAUDE_CODE_MAX_OUTPUT_TOKENS), up to the model's ceiling; the model's default otherwise. */
   maxOutputTokens?: number;
 }
 
@@ -26,17 +26,20 @@ export interface RequestOptions {
 
 /** The API's smallest thinking budget. */
 export const MIN_THINKING_BUDGET = 1024;
-/** The budget of `--thinking enabled|adaptive` on a model that takes no adaptive thinking. */
+/** The budget of `--thinking enabled|adaptive` on a model that thinks only when asked. */
 export const DEFAULT_THINKING_BUDGET = 16_000;
-/** The effort sent when none is asked for (what the reference sends). */
+/** The effort sent when none is asked for and the model's row names none. */
 export const DEFAULT_EFFORT: EffortLevel = 'medium';
 /** Room for the answer on top of a fixed thinking budget. */
 const ANSWER_ROOM = 4096;
 
 export function resolveRequestOptions(model: string, s: ReasoningSettings = {}): RequestOptions {
   const facts = modelFacts(model);
-  const ceiling = facts.maxOutputTokens;
-  let maxTokens = Math.min(s.maxOutputTokens && s.maxOutputTokens > 0 ? s.maxOutputTokens : ceiling, ceiling);
+  const ceiling = facts.maxOutputCeiling;
+  let maxTokens = Math.min(
+    s.maxOutputTokens && s.maxOutputTokens > 0 ? s.maxOutputTokens : facts.maxOutputTokens,
+    ceiling,
+  );
   const out: RequestOptions = { maxTokens };
 
   const off = s.thinking === 'disabled' || s.maxThinkingTokens === 0;
@@ -46,8 +49,10 @@ export function resolveRequestOptions(model: string, s: ReasoningSettings = {}):
       // On adaptive models a bare budget means "on" (the reference's reading of maxThinkingTokens);
       // only an explicit `--thinking enabled` with a budget asks for a fixed one.
       out.thinking = { type: 'adaptive' };
-    } else if (facts.adaptiveThinking || s.thinking !== undefined || budget !== undefined) {
-      let b = Math.max(MIN_THINKING_BUDGET, budget ?? DEFAULT_THINKING_BUDGET);
+    } else if (facts.thinking !== 'none' || s.thinking !== undefined || budget !== undefined) {
+      // A budget model thinks by default with all of max_tokens but one (what the reference sends).
+      const fallback = facts.thinking === 'budget' ? maxTokens - 1 : DEFAULT_THINKING_BUDGET;
+      let b = Math.max(MIN_THINKING_BUDGET, budget ?? fallback);
       // The API wants max_tokens above the budget.
       if (b >= maxTokens) maxTokens = Math.min(ceiling, b + ANSWER_ROOM);
       if (b >= maxTokens) b = maxTokens - 1;
@@ -56,7 +61,7 @@ export function resolveRequestOptions(model: string, s: ReasoningSettings = {}):
     }
   }
 
-  out.effort = clampEffort(s.effort ?? DEFAULT_EFFORT, facts.effortLevels);
+  out.effort = clampEffort(s.effort ?? facts.defaultEffort ?? DEFAULT_EFFORT, facts.effortLevels);
   if (out.effort === undefined) delete out.effort;
   return out;
 }

@@ -4,6 +4,7 @@
 // every hook step is a Map lookup; nothing here waits without a timeout or the run's signal.
 // The call is validated once into a PreparedCall (again only when a hook or the host replaces its
 // input); every step asks the prepared call what it touches, never the tool's name.
+import { callLabel } from '../permissions/callLabel.js';
 import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { type CallPreparation, type PreparedCall, prepareCall, runPreparedCall } from '../../tools/toolCall.js';
 import { findTool, noSuchToolResult } from '../../tools/registry.js';
@@ -53,6 +54,9 @@ export interface AskHostRequest {
   tool_name: string;
   input: unknown;
   tool_use_id: string;
+  /** What a host labels the prompt with (callLabel.ts). */
+  display_name?: string;
+  description?: string;
   permission_suggestions?: PermissionUpdate[];
   blocked_path?: string;
   decision_reason?: string;
@@ -290,6 +294,7 @@ async function resolveAsk(
     const answer = await deps.askHost(
       {
         tool_name: block.name,
+        ...callLabel(block.name, input),
         input,
         tool_use_id: block.id,
         ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),

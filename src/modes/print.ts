@@ -18,7 +18,12 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
     if (o.outputFormat === 'stream-json' && line) await writer.send(line);
   };
   startSessionMirror(o, writer);
-  const session = await createSession(o, { writer, output });
+  // With JSON output the result line reports an error; only plain text needs it on stderr.
+  const session = await createSession(o, {
+    writer,
+    output,
+    ...(o.outputFormat === 'text' ? {} : { reportError: () => {} }),
+  });
   const { runner } = session;
   session.channel.close('no host to ask in text input mode');
   runner.submit(prompt);
@@ -26,7 +31,7 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
   await runner.run();
   await session.close('other');
   if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(`${JSON.stringify(lastResult.line)}\n`);
-  // An error result was already told on stderr by the runner; stdout carries answers only.
+  // In text mode an error result was already told on stderr by the runner; stdout carries answers only.
   if (o.outputFormat === 'text' && lastResult && !isErrorResult(lastResult.result)) {
     const text = lastResult.result.outcome.resultText;
     await writer.sendRaw(text.endsWith('\n') ? text : `${text}\n`);

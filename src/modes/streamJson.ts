@@ -11,6 +11,8 @@ export async function runStreamJson(o: CliOptions, writer: StdoutWriter): Promis
   const session = await createSession(o, {
     writer,
     output: (_ev, line) => (line ? writer.send(line) : Promise.resolve()),
+    // The result line reports an error; the host would show a copy from stderr twice.
+    reportError: () => {},
   });
   const { runner, channel } = session;
   if (o.prompt !== undefined) runner.submit(o.prompt);

@@ -82,7 +82,17 @@ export class PermissionState {
   setMode(mode: PermissionMode): void {
     const next = validatePermissionMode(mode, { allowBypass: this.allowBypass });
     if (next === 'plan' && this.currentMode !== 'plan') this.modeBeforePlan = this.currentMode;
+    const changed = next !== this.currentMode;
     this.currentMode = next;
+    if (changed) for (const fn of this.modeListeners) fn(next);
+  }
+
+  private readonly modeListeners = new Set<(mode: PermissionMode) => void>();
+
+  /** Calls `fn` with the new mode after each change of mode (a host hears it as system/status). */
+  onModeChange(fn: (mode: PermissionMode) => void): () => void {
+    this.modeListeners.add(fn);
+    return () => this.modeListeners.delete(fn);
   }
 
   compile(rule: PermissionRule): RuleEntry {

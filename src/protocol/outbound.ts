@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { permissionModeSchema } from './inbound.js';
 import { modelUsageEntrySchema, usageTotalsSchema as usageSchema } from '../loop/usage.js';
-import { resultSubtypeSchema } from '../loop/events.js';
+import { resultSubtypeSchema, terminalReasonSchema } from '../loop/events.js';
 
 const envelope = {
   session_id: z.string(),
@@ -168,6 +168,15 @@ export const promptBlockedSchema = z.strictObject({
   ...envelope,
 });
 
+/** The session's state: a request going out (with partial messages), or (status null) a new permission mode. */
+export const systemStatusSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('status'),
+  status: z.enum(['requesting', 'compacting']).nullable(),
+  permissionMode: permissionModeSchema.optional(),
+  ...envelope,
+});
+
 export const hookSystemMessageSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('hook_system_message'),
@@ -276,6 +285,13 @@ export const resultSchema = z.strictObject({
   permission_denials: z.array(permissionDenialSchema),
   stop_reason: z.string().nullable(),
   structured_output: z.unknown().optional(),
+  /** Why the run ended (the SDK's TerminalReason). */
+  terminal_reason: terminalReasonSchema.optional(),
+  /** Milliseconds from the turn's start: to its first API request, that reply's first event, its first token, the first content line. */
+  time_to_request_ms: z.number().optional(),
+  ttft_stream_ms: z.number().optional(),
+  ttft_ms: z.number().optional(),
+  first_content_frame_ms: z.number().optional(),
   ...envelope,
 });
 export type ResultMessage = z.infer<typeof resultSchema>;
@@ -329,6 +345,7 @@ export const outboundSchema = z.union([
   backgroundTasksChangedSchema,
   teamProblemSchema,
   promptBlockedSchema,
+  systemStatusSchema,
   hookSystemMessageSchema,
   elicitationCompleteSchema,
   hookStartedSchema,

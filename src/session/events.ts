@@ -4,6 +4,7 @@
 // (wire.ts toWire) turns an event into its protocol line, which is also what the transcript keeps;
 // the terminal draws the events themselves.
 import type { HookEventSubtype } from '../hooks/hookRunner.js';
+import type { TimingFields } from './turnTiming.js';
 import type { LoopEvent, LoopOutcome } from '../loop/events.js';
 import type { PermissionDenial } from '../loop/toolPipeline.js';
 import type { ModelUsage, UsageTotals } from '../loop/usage.js';
@@ -37,6 +38,8 @@ export interface SessionInit {
 export interface TurnResult {
   outcome: LoopOutcome;
   durationMs: number;
+  /** The turn's timing fields (first request, first streamed event, first token, first content line). */
+  timing?: TimingFields;
   costUsd: number;
   usage: UsageTotals;
   modelUsage: ModelUsage;
@@ -52,6 +55,8 @@ export type Notice =
   | { subtype: 'error'; error: string; line?: number }
   /** A url-mode MCP elicitation the server says is complete. */
   | { subtype: 'elicitation_complete'; serverName: string; elicitationId: string }
+  /** The session's state for a host: a request going out, or (status null) a new permission mode. */
+  | { subtype: 'status'; status: 'requesting' | 'compacting' | null; permissionMode?: PermissionMode }
   /** A turn's file checkpoints, told before its result. */
   | { subtype: 'files_persisted'; backups: TurnBackups; processedAt: string };
 

@@ -29,6 +29,8 @@ import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
 import { sessionTmpDir } from '../util/configDir.js';
+import { streamModel } from '../loop/modelClient.js';
+import { TurnTiming } from './turnTiming.js';
 import { suggestNextPrompt } from './promptSuggestion.js';
 import { logWarning } from '../util/log.js';
 
@@ -323,6 +325,7 @@ export class SessionRunner {
     // A suggestion for the prompt that has now come is of no use.
     this.suggesting?.abort.abort();
     const started = Date.now();
+    this.timing = new TurnTiming();
     const abort = new AbortController();
     this.current = abort;
     const usage = new UsageAccumulator();
@@ -443,6 +446,8 @@ export class SessionRunner {
 
   /** A command's or a loaded skill's model, for its turn only. */
   private turnModel: string | undefined;
+  /** The running turn's timing fields (result line). */
+  private timing = new TurnTiming();
   /** What the running turn changed for itself (a command's or a skill's allow rules): undone when it ends. */
   private turnUndo: Array<() => void> = [];
 
@@ -480,7 +485,10 @@ export class SessionRunner {
     for (;;) {
       const step = await gen.next();
       if (step.done) return step.value;
-      await this.emit(step.value);
+      const ev = step.value;
+      if (ev.type === 'assistant' || (ev.type === 'stream_event' && this.settings.includePartialMessages))
+        this.timing.contentFrame();
+      await this.emit(ev);
     }
   }
 
@@ -492,7 +500,7 @@ export class SessionRunner {
       model: () => this.turnModel ?? this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
-      callModel: this.hooks.callModel,
+      callModel: this.timing.wrap(this.hooks.callModel ?? streamModel, (req) => this.requesting(req.caller)),
       tools,
       apiTools: this.offer.apiTools(),
       deferredTools: this.offer,
@@ -551,6 +559,12 @@ export class SessionRunner {
     };
   }
 
+  /** With partial messages on, a host is told each time the main agent's request goes out (system/status requesting). */
+  private requesting(caller: string | null | undefined): void {
+    if (this.settings.includePartialMessages && caller === null)
+      void this.emit({ type: 'notice', notice: { subtype: 'status', status: 'requesting' } });
+  }
+
   private async emitResult(outcome: LoopOutcome, usage: UsageAccumulator, started: number): Promise<void> {
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
@@ -561,6 +575,7 @@ export class SessionRunner {
       result: {
         outcome,
         durationMs: Date.now() - started,
+        timing: this.timing.fields(),
         costUsd: usage.totalCostUSD,
         usage: usage.totals(),
         modelUsage: usage.modelUsage(),

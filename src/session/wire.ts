@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResultMessage } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
+import { terminalReasonOf } from '../loop/events.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
   return { session_id: sessionId, uuid: randomUUID() };
@@ -94,6 +95,7 @@ function initLine(i: SessionInit, sessionId: string): WireLine {
 function resultLine(r: TurnResult, sessionId: string): ResultMessage {
   const { outcome } = r;
   const isError = isErrorResult(r);
+  const reason = terminalReasonOf(outcome);
   return {
     type: 'result',
     subtype: outcome.subtype,
@@ -109,6 +111,8 @@ function resultLine(r: TurnResult, sessionId: string): ResultMessage {
     permission_denials: r.permissionDenials,
     stop_reason: outcome.stopReason,
     ...(outcome.structuredOutput !== undefined ? { structured_output: outcome.structuredOutput } : {}),
+    ...(reason ? { terminal_reason: reason } : {}),
+    ...r.timing,
     ...envelope(sessionId),
   };
 }

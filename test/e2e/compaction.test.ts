@@ -21,9 +21,9 @@ afterEach(async () => {
 });
 
 const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_INSTRUCTION);
-// 1 % of the 200k window: 2,000 tokens.
+// 1 % of the default model's 1M window: 10,000 tokens.
 const ENV = { AGENT_AUTOCOMPACT_PCT: '1' };
-const big = { input_tokens: 2500, output_tokens: 10 };
+const big = { input_tokens: 12_500, output_tokens: 10 };
 
 /** Answers summary requests from `summaries`, the others from `replies`. */
 async function fakeApi(replies: ScriptedReply[], summaries: ScriptedReply[]) {
@@ -78,7 +78,7 @@ describe('context compaction (bin/agent)', () => {
     const out = r.json();
     const boundary = out.find((m) => m.type === 'system' && m.subtype === 'compact_boundary');
     expect(boundary).toMatchObject({
-      compact_metadata: { trigger: 'auto', pre_tokens: 2510 },
+      compact_metadata: { trigger: 'auto', pre_tokens: 12_510 },
       session_id: expect.any(String),
       uuid: expect.any(String),
     });

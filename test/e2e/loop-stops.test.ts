@@ -25,7 +25,7 @@ describe('agent loop stop conditions', () => {
   });
 
   it('stops with error_max_budget_usd once the spend reaches the budget', async () => {
-    // 1M input tokens on sonnet cost $3: the first turn alone passes a $1 budget.
+    // 1M input tokens on the default model (claude-opus-5-5) cost $4: the first turn alone passes a $1 budget.
     api = await startFakeApi(() => ({
       content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }],
       usage: { input_tokens: 1_000_000, output_tokens: 10 },

@@ -90,11 +90,11 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
 });
 
 describe('thinking and effort', () => {
-  it('the default model gets adaptive thinking, effort medium and max_tokens 128000', async () => {
+  it('the default model (claude-opus-5-5, as the reference) gets adaptive thinking, effort medium and max_tokens 128000', async () => {
     api = await startFakeApi([text('ok')]);
     await session([], 'go');
     expect(api.requests[0].body).toMatchObject({
-      model: 'claude-sonnet-5-5',
+      model: 'claude-opus-5-5',
       max_tokens: 128000,
       thinking: { type: 'adaptive' },
       output_config: { effort: 'medium' },
@@ -110,7 +110,7 @@ describe('thinking and effort', () => {
     await session(['--model', 'claude-sonnet-4-5', '--thinking', 'enabled', '--max-thinking-tokens', '3000'], 'go');
     expect(api.requests[2].body).toMatchObject({
       thinking: { type: 'enabled', budget_tokens: 3000 },
-      max_tokens: 64000,
+      max_tokens: 32000,
     });
     expect(api.requests[2].body.output_config).toBeUndefined();
   });
@@ -124,7 +124,7 @@ describe('thinking and effort', () => {
     expect(bad2.stderr).toMatch(/--thinking must be adaptive, enabled or disabled/);
   });
 
-  it('set_max_thinking_tokens changes the next request: 0 turns thinking off, a budget turns it back on', async () => {
+  it('set_max_thinking_tokens changes the next request: 0 turns thinking off, a budget turns it back on, null is the model default', async () => {
     api = await startFakeApi([text('a'), text('b'), text('c')]);
     const p = startAgent({ api, args: [...ARGS, '--model', 'claude-sonnet-4-5'] });
     const ask = async (id: string, tokens: number | null) => {
@@ -147,10 +147,11 @@ describe('thinking and effort', () => {
     await prompt('three', 3);
     p.endInput();
     await p.exited;
+    // null goes back to the model's default: on claude-sonnet-4-5, a budget of max_tokens − 1 (as the reference sends).
     expect(api.requests.map((r) => r.body.thinking)).toEqual([
       { type: 'enabled', budget_tokens: 4000 },
       undefined,
-      undefined,
+      { type: 'enabled', budget_tokens: 31_999 },
     ]);
   });
 

@@ -39,7 +39,15 @@ describe('lists a host shows its user', () => {
       ]),
     );
     const models = await q.supportedModels();
-    expect(models.map((m) => m.value)).toEqual(['default', 'sonnet', 'opus', 'haiku']);
+    // The reference's list and order (measured with its supportedModels()).
+    expect(models.map((m) => m.value)).toEqual(['default', 'opus', 'fable', 'sonnet', 'haiku']);
+    expect(models.find((m) => m.value === 'default')).toMatchObject({
+      resolvedModel: 'claude-opus-5-5',
+      supportsEffort: true,
+      supportedEffortLevels: ['low', 'medium', 'high', 'xhigh', 'max'],
+      supportsAdaptiveThinking: true,
+    });
+    expect(models.find((m) => m.value === 'sonnet')?.description).toContain('$2/$10');
     expect(models.find((m) => m.value === 'opus')?.resolvedModel).toMatch(/^claude-opus/);
     prompts.end();
     for await (const _ of q) void _;

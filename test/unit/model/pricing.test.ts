@@ -2,88 +2,116 @@ import { describe, expect, it } from 'vitest';
 import {
   contextWindow,
   costUSD,
+  DEFAULT_MODEL,
+  EFFORT_LEVELS,
+  knownModel,
   maxOutputTokens,
   modelFacts,
   modelPrices,
   parseModelId,
+  retiredModelReplacement,
 } from '../../../src/loop/pricing.js';
 import { UsageAccumulator, modelUsageSchema, usageTotalsSchema } from '../../../src/loop/usage.js';
 
-describe('pricing: model id → price row', () => {
+// The rows below are pinned to figures measured from the reference CLI (Claude Code 2.1.330) against
+// the fake API: total_cost_usd for 10,000 tokens of one kind, modelUsage.contextWindow /
+// maxOutputTokens, and the first request's max_tokens / thinking / effort (docs/models.md).
+describe('pricing: the model table, pinned to the reference', () => {
   it.each([
-    ['claude-opus-4-5-20251101', 'opus-4.5', 5, 25],
-    ['claude-opus-4-6', 'opus-4.6', 5, 25],
-    ['claude-opus-5-5', 'opus-5', 5, 25],
-    ['opus', 'opus-5', 5, 25],
-    ['claude-opus-4-1-20250805', 'opus-4', 15, 75],
-    ['claude-opus-4-20250514', 'opus-4', 15, 75],
-    ['claude-3-opus-20240229', 'opus-3', 15, 75],
-    ['claude-sonnet-4-5-20250929', 'sonnet-4', 3, 15],
-    ['claude-sonnet-4-20250514', 'sonnet-4', 3, 15],
-    ['sonnet', 'sonnet-5', 3, 15],
-    ['sonnet[1m]', 'sonnet-5', 3, 15],
-    ['claude-sonnet-4-6', 'sonnet-4.6', 3, 15],
-    ['claude-3-7-sonnet-20250219', 'sonnet-3.7', 3, 15],
-    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'sonnet-4', 3, 15],
-    ['claude-haiku-4-5-20251001', 'haiku-4.5', 1, 5],
-    ['haiku', 'haiku-5', 1, 5],
-    ['claude-3-5-haiku-20241022', 'haiku-3.5', 0.8, 4],
-    ['claude-3-haiku-20240307', 'haiku-3', 0.25, 1.25],
-    ['gpt-something', 'sonnet-4', 3, 15],
-    ['', 'sonnet-4', 3, 15],
-  ])('%s → %s ($%s / $%s)', (model, row, input, output) => {
+    // id, row, input, output, cache write, cache read (USD per million tokens)
+    ['claude-opus-5-5', 'claude-opus-5-5', 4, 20, 5, 0.2],
+    ['opus', 'claude-opus-5-5', 4, 20, 5, 0.2],
+    ['claude-sonnet-5-5', 'claude-sonnet-5-5', 2, 10, 2.5, 0.1],
+    ['claude-haiku-5-5', 'claude-haiku-5-5', 0.1, 0.5, 0.125, 0.01],
+    ['claude-fable-5-2', 'claude-fable-5-2', 8, 40, 10, 0.2],
+    ['claude-fable-5', 'claude-fable-5', 10, 50, 12.5, 1],
+    ['claude-opus-4-6', 'claude-opus-4-6', 5, 25, 6.25, 0.5],
+    ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5', 3, 15, 3.75, 0.3],
+    ['us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude-sonnet-4-5', 3, 15, 3.75, 0.3],
+    ['claude-3-7-sonnet-20250219', 'claude-3-7-sonnet', 3, 15, 3.75, 0.3],
+  ])('%s → %s ($%s / $%s / $%s / $%s)', (model, row, input, output, cacheWrite5m, cacheRead) => {
     expect(modelFacts(model).name).toBe(row);
-    expect(modelPrices(model)).toMatchObject({ input, output });
+    expect(modelPrices(model)).toEqual({ input, output, cacheWrite5m, cacheRead });
+  });
+
+  it("an id the table does not know gets the default model's prices, a 1M window and 32k max_tokens", () => {
+    for (const id of ['claude-unknown-9', 'claude-opus-9-9', 'gpt-5', '']) {
+      expect(knownModel(id)).toBeUndefined();
+      expect(modelFacts(id)).toMatchObject({ prices: modelPrices(DEFAULT_MODEL), contextWindow: 1_000_000 });
+      expect(modelFacts(id)).toMatchObject({
+        maxOutputTokens: 32_000,
+        maxOutputCeiling: 128_000,
+        thinking: 'adaptive',
+      });
+    }
+    // The reference knows these models' sizes but has no price for them.
+    expect(modelFacts('claude-3-opus-20240229')).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 4096 });
+    expect(costUSD('claude-3-opus-20240229', { input_tokens: 10_000 })).toBeCloseTo(0.04, 10);
+  });
+
+  it('the default model for an API-key user is claude-opus-5-5', () => {
+    expect(DEFAULT_MODEL).toBe('claude-opus-5-5');
   });
 
   it('a dated id is not mistaken for a minor version', () => {
     expect(parseModelId('claude-opus-4-20250514')).toEqual({ family: 'opus', version: 4 });
     expect(parseModelId('claude-opus-4-1-20250805')).toEqual({ family: 'opus', version: 4.1 });
     expect(parseModelId('claude-3-5-haiku-20241022')).toEqual({ family: 'haiku', version: 3.5 });
+    expect(parseModelId('claude-fable-5-2')).toEqual({ family: 'fable', version: 5.2 });
     expect(parseModelId('opus')).toEqual({ family: 'opus', version: Infinity });
     expect(parseModelId('mystery')).toBeNull();
   });
 
-  it('cache reads cost 0.1× input and 5-minute cache writes 1.25× input', () => {
-    for (const m of ['opus', 'claude-opus-4-1', 'sonnet', 'haiku', 'claude-3-5-haiku']) {
-      const p = modelPrices(m);
-      expect(p.cacheRead).toBeCloseTo(p.input * 0.1, 10);
-      expect(p.cacheWrite5m).toBeCloseTo(p.input * 1.25, 10);
-    }
+  it('retired Opus 4 / 4.1 ids run as claude-opus-5-5', () => {
+    expect(retiredModelReplacement('claude-opus-4-1')).toBe('claude-opus-5-5');
+    expect(retiredModelReplacement('claude-opus-4-20250514')).toBe('claude-opus-5-5');
+    expect(retiredModelReplacement('claude-opus-4-5')).toBeUndefined();
   });
 
-  it('costUSD prices every kind of token', () => {
-    // sonnet: 1M input $3 + 1M output $15 + 1M cache read $0.30 + 1M cache write $3.75
+  it('costUSD prices every kind of token, and web searches', () => {
     const all = {
       input_tokens: 1e6,
       output_tokens: 1e6,
       cache_read_input_tokens: 1e6,
       cache_creation_input_tokens: 1e6,
     };
-    expect(costUSD('claude-sonnet-4-5', all)).toBeCloseTo(22.05, 10);
-    expect(costUSD('claude-opus-4-5', { input_tokens: 1000, output_tokens: 500 })).toBeCloseTo(0.005 + 0.0125, 10);
-    expect(costUSD('haiku', { cache_read_input_tokens: 2_000_000 })).toBeCloseTo(0.2, 10);
+    expect(costUSD('claude-sonnet-4-5', all)).toBeCloseTo(3 + 15 + 0.3 + 3.75, 10);
+    // The issue's example: 2,500 input and 500 output tokens on claude-sonnet-5-5 cost $0.010.
+    expect(costUSD('claude-sonnet-5-5', { input_tokens: 2500, output_tokens: 500 })).toBeCloseTo(0.01, 10);
     expect(costUSD('sonnet', { web_search_requests: 3 })).toBeCloseTo(0.03, 10);
     expect(costUSD('sonnet', {})).toBe(0);
   });
 
-  it('context window is 200k unless the id asks for 1M', () => {
-    expect(contextWindow('claude-sonnet-4-5-20250929')).toBe(200_000);
-    expect(contextWindow('unknown')).toBe(200_000);
-    expect(contextWindow('claude-sonnet-4-5[1m]')).toBe(1_000_000);
-    expect(maxOutputTokens('claude-opus-4-1')).toBe(32_000);
-    expect(maxOutputTokens('sonnet')).toBe(128_000);
-    expect(maxOutputTokens('claude-sonnet-4-5')).toBe(64_000);
+  it('Haiku 5.5: a call whose prompt is over 100k tokens is priced at the long-prompt rates, every token of it', () => {
+    // Measured: 100,000 input tokens $0.01; 100,001 $0.0500005; 60k input + 50k cache read $0.0325;
+    // 200k input + 10k output $0.125.
+    expect(costUSD('haiku', { input_tokens: 100_000 })).toBeCloseTo(0.01, 12);
+    expect(costUSD('haiku', { input_tokens: 100_001 })).toBeCloseTo(0.0500005, 12);
+    expect(costUSD('haiku', { input_tokens: 60_000, cache_read_input_tokens: 50_000 })).toBeCloseTo(0.0325, 12);
+    expect(costUSD('haiku', { input_tokens: 200_000, output_tokens: 10_000 })).toBeCloseTo(0.125, 12);
+    expect(costUSD('haiku', { input_tokens: 10, output_tokens: 1_000_000 })).toBeCloseTo(0.500001, 12);
   });
 
-  it('the table says which models take adaptive thinking and which effort levels', () => {
-    expect(modelFacts('claude-sonnet-5-5')).toMatchObject({ adaptiveThinking: true, maxOutputTokens: 128_000 });
-    expect(modelFacts('claude-sonnet-5-5').effortLevels).toContain('xhigh');
+  it('context windows and max_tokens as the reference reports them', () => {
+    expect(contextWindow('claude-opus-5-5')).toBe(1_000_000);
+    expect(contextWindow('claude-sonnet-5-5')).toBe(1_000_000);
+    expect(contextWindow('claude-sonnet-4-5-20250929')).toBe(200_000);
+    expect(contextWindow('claude-sonnet-4-5[1m]')).toBe(1_000_000);
+    expect(maxOutputTokens('claude-opus-5-5')).toBe(128_000);
+    expect(maxOutputTokens('claude-opus-5')).toBe(64_000);
+    expect(maxOutputTokens('claude-sonnet-4-5')).toBe(32_000);
+    expect(modelFacts('claude-sonnet-4-5').maxOutputCeiling).toBe(64_000);
+  });
+
+  it('which models take adaptive thinking and which effort levels', () => {
+    expect(modelFacts('claude-sonnet-5-5')).toMatchObject({ thinking: 'adaptive', effortLevels: [...EFFORT_LEVELS] });
     expect(modelFacts('claude-opus-4-6').effortLevels).toEqual(['low', 'medium', 'high', 'max']);
-    expect(modelFacts('claude-opus-4-5').adaptiveThinking).toBe(false);
-    expect(modelFacts('claude-haiku-4-5').effortLevels).toEqual([]);
-    // An unknown model is sent nothing it might refuse.
-    expect(modelFacts('mystery-model')).toMatchObject({ adaptiveThinking: false, effortLevels: [] });
+    expect(modelFacts('claude-opus-4-5')).toMatchObject({
+      thinking: 'budget',
+      effortLevels: ['low', 'medium', 'high'],
+    });
+    expect(modelFacts('claude-haiku-4-5')).toMatchObject({ thinking: 'budget', effortLevels: [] });
+    expect(modelFacts('claude-3-5-sonnet-20241022')).toMatchObject({ thinking: 'none', effortLevels: [] });
   });
 });
 
@@ -120,7 +148,7 @@ describe('usage accumulator', () => {
       cacheCreationInputTokens: 200,
       webSearchRequests: 0,
       contextWindow: 200_000,
-      maxOutputTokens: 64_000,
+      maxOutputTokens: 32_000,
     });
     expect(mu['claude-sonnet-4-5-20250929'].costUSD).toBeCloseTo(
       (110 * 3 + 55 * 15 + 1000 * 0.3 + 200 * 3.75) / 1e6,

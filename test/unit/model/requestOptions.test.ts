@@ -3,18 +3,35 @@ import { describe, expect, it } from 'vitest';
 import { clampEffort, resolveRequestOptions } from '../../../src/loop/requestOptions.js';
 
 describe('request options per model', () => {
-  it('the default model gets adaptive thinking, effort medium and its 128k ceiling (what the reference sends)', () => {
-    expect(resolveRequestOptions('claude-sonnet-5-5')).toEqual({
+  // What the reference sends with no --effort / --thinking (measured: docs/models.md).
+  it('each model gets the max_tokens, thinking and effort the reference sends by default', () => {
+    expect(resolveRequestOptions('claude-opus-5-5')).toEqual({
       maxTokens: 128_000,
       thinking: { type: 'adaptive' },
       effort: 'medium',
     });
-  });
-
-  it('a model without adaptive thinking or effort gets neither by default', () => {
-    expect(resolveRequestOptions('claude-haiku-4-5')).toEqual({ maxTokens: 64_000 });
-    expect(resolveRequestOptions('claude-sonnet-4-5')).toEqual({ maxTokens: 64_000 });
-    expect(resolveRequestOptions('claude-opus-4-5')).toEqual({ maxTokens: 64_000, effort: 'medium' });
+    expect(resolveRequestOptions('claude-opus-5')).toEqual({
+      maxTokens: 64_000,
+      thinking: { type: 'adaptive' },
+      effort: 'high',
+    });
+    expect(resolveRequestOptions('claude-opus-4-7').effort).toBe('xhigh');
+    expect(resolveRequestOptions('claude-opus-4-5')).toEqual({
+      maxTokens: 32_000,
+      thinking: { type: 'enabled', budget_tokens: 31_999 },
+      effort: 'high',
+    });
+    expect(resolveRequestOptions('claude-sonnet-4-5')).toEqual({
+      maxTokens: 32_000,
+      thinking: { type: 'enabled', budget_tokens: 31_999 },
+    });
+    expect(resolveRequestOptions('claude-3-7-sonnet-20250219')).toEqual({ maxTokens: 32_000 });
+    expect(resolveRequestOptions('claude-3-5-haiku-20241022')).toEqual({ maxTokens: 8192 });
+    expect(resolveRequestOptions('claude-unknown-9')).toEqual({
+      maxTokens: 32_000,
+      thinking: { type: 'adaptive' },
+      effort: 'high',
+    });
   });
 
   it('--thinking disabled and a 0 budget turn thinking off', () => {
@@ -38,7 +55,12 @@ describe('request options per model', () => {
     });
     expect(resolveRequestOptions('claude-sonnet-4-5', { thinking: 'adaptive' }).thinking).toEqual({
       type: 'enabled',
-      budget_tokens: 16_000,
+      budget_tokens: 31_999,
+    });
+    // A model that thinks only when asked gets the fixed default budget.
+    expect(resolveRequestOptions('claude-3-7-sonnet', { thinking: 'enabled' })).toEqual({
+      maxTokens: 32_000,
+      thinking: { type: 'enabled', budget_tokens: 16_000 },
     });
     expect(resolveRequestOptions('claude-sonnet-4-5', { maxThinkingTokens: 10 }).thinking).toEqual({
       type: 'enabled',
@@ -50,9 +72,14 @@ describe('request options per model', () => {
     expect(capped).toMatchObject({ maxTokens: 64_000, thinking: { type: 'enabled', budget_tokens: 63_999 } });
   });
 
-  it('CLAUDE_CODE_MAX_OUTPUT_TOKENS lowers max_tokens but never lifts it past the ceiling', () => {
+  it("CLAUDE_CODE_MAX_OUTPUT_TOKENS sets max_tokens, up to the model's ceiling (measured with 1,000,000)", () => {
     expect(resolveRequestOptions('claude-sonnet-5-5', { maxOutputTokens: 1000 }).maxTokens).toBe(1000);
     expect(resolveRequestOptions('claude-haiku-4-5', { maxOutputTokens: 500_000 }).maxTokens).toBe(64_000);
+    expect(resolveRequestOptions('claude-opus-5', { maxOutputTokens: 1_000_000 }).maxTokens).toBe(128_000);
+    expect(resolveRequestOptions('claude-opus-4-5', { maxOutputTokens: 1_000_000 })).toMatchObject({
+      maxTokens: 64_000,
+      thinking: { type: 'enabled', budget_tokens: 63_999 },
+    });
   });
 
   it('effort is clamped to the highest level the model takes', () => {

@@ -1,0 +1,118 @@
+// The fields hosts read, on the wire (what the reference sends, measured: docs/protocol.md):
+// the result's terminal_reason and timing fields, system/status on a permission-mode change and
+// before each request with partial messages, and an error told once (the result line, not stderr).
+// Every stdout line must parse with the strict protocol schemas.
+import { afterEach, describe, expect, it } from 'vitest';
+import { outboundSchema } from '../../src/protocol/outbound.js';
+import { badRequest, text, toolUse } from '../fake-api/server.js';
+import { runAgent, STREAM_ARGS, startAgent, startFakeApi, userLine, type FakeApi } from './harness.js';
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+type Line = Record<string, any>;
+function checked(lines: Line[]): Line[] {
+  for (const l of lines) {
+    const parsed = outboundSchema.safeParse(l);
+    if (!parsed.success) throw new Error(`not a protocol line: ${JSON.stringify(l)}: ${parsed.error.message}`);
+  }
+  return lines;
+}
+const resultOf = (lines: Line[]) => lines.filter((m) => m.type === 'result').pop()!;
+
+describe('the result line', () => {
+  it('carries terminal_reason completed and the timing fields, in order', async () => {
+    api = await startFakeApi([{ ...text('hello there'), delayMs: 50, chunkDelayMs: 20 }]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS], input: userLine('hi') });
+    const result = resultOf(checked(r.json()));
+    expect(result.terminal_reason).toBe('completed');
+    const { time_to_request_ms: req, ttft_stream_ms: stream, ttft_ms: token, first_content_frame_ms: frame } = result;
+    for (const v of [req, stream, token, frame]) expect(v).toEqual(expect.any(Number));
+    expect(req).toBeLessThanOrEqual(stream);
+    // The reply starts 50 ms after its request.
+    expect(stream - req).toBeGreaterThanOrEqual(40);
+    expect(stream).toBeLessThanOrEqual(token);
+    expect(token).toBeLessThanOrEqual(frame);
+    expect(frame).toBeLessThanOrEqual(result.duration_ms);
+  });
+
+  it.each([
+    ['max_turns', () => toolUse('Bash', { command: 'true' }), ['--max-turns', '1', '--allowedTools', 'Bash']],
+    [
+      'budget_exhausted',
+      () => ({ ...toolUse('Bash', { command: 'true' }), usage: { input_tokens: 1_000_000, output_tokens: 1 } }),
+      ['--max-budget-usd', '0.5', '--allowedTools', 'Bash'],
+    ],
+    ['api_error', () => badRequest('bad thing X'), []],
+  ])('terminal_reason %s (as the reference reports it)', async (reason, reply, args) => {
+    api = await startFakeApi(reply as never);
+    const r = await runAgent({ api, args: [...STREAM_ARGS, ...(args as string[])], input: userLine('go') });
+    expect(resultOf(checked(r.json())).terminal_reason).toBe(reason);
+  });
+
+  it('in stream-json mode an API error is in the result line only, not repeated on stderr', async () => {
+    api = await startFakeApi(() => badRequest('bad thing X'));
+    const r = await runAgent({ api, args: [...STREAM_ARGS], input: userLine('go') });
+    expect(resultOf(checked(r.json()))).toMatchObject({ is_error: true, errors: ['API Error: 400 bad thing X'] });
+    expect(r.stderr).not.toContain('bad thing X');
+    // In text mode stderr is where the error goes.
+    const plain = await runAgent({ api, args: ['-p', 'go'] });
+    expect(plain.stderr).toContain('API Error: 400 bad thing X');
+  });
+});
+
+describe('system/status', () => {
+  it('tells a permission-mode change (set_permission_mode) and, with partial messages, each request going out', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'true' }), text('one'), text('two')]);
+    const p = startAgent({ api, args: [...STREAM_ARGS, '--include-partial-messages', '--allowedTools', 'Bash'] });
+    p.sendRaw(userLine('first'));
+    await p.waitFor((m) => m.type === 'result');
+    p.send({
+      type: 'control_request',
+      request_id: 'm1',
+      request: { subtype: 'set_permission_mode', mode: 'acceptEdits' },
+    });
+    await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === 'm1');
+    p.sendRaw(userLine('second'));
+    await p.waitFor(() => p.json().filter((m) => m.type === 'result').length === 2);
+    p.endInput();
+    await p.exited;
+    const lines = checked(p.json());
+    const statuses = lines.filter((m) => m.type === 'system' && m.subtype === 'status');
+    expect(statuses.map((s) => [s.status, s.permissionMode])).toEqual([
+      ['requesting', undefined],
+      ['requesting', undefined],
+      [null, 'acceptEdits'],
+      ['requesting', undefined],
+    ]);
+    // Each `requesting` comes before that request's first stream event.
+    const first = lines.findIndex((m) => m.type === 'stream_event');
+    expect(lines.findIndex((m) => m.subtype === 'status')).toBeLessThan(first);
+  });
+
+  it('tells the mode after plan mode is left (ExitPlanMode approved by the host)', async () => {
+    api = await startFakeApi([toolUse('ExitPlanMode', { plan: 'Do it' }), text('planned')]);
+    const p = startAgent({
+      api,
+      args: [...STREAM_ARGS, '--permission-mode', 'plan', '--permission-prompt-tool', 'stdio'],
+    });
+    p.sendRaw(userLine('plan it'));
+    const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool');
+    p.send({
+      type: 'control_response',
+      response: {
+        subtype: 'success',
+        request_id: ask.request_id,
+        response: { behavior: 'allow', updatedInput: ask.request.input },
+      },
+    });
+    await p.waitFor((m) => m.type === 'result');
+    p.endInput();
+    await p.exited;
+    const statuses = checked(p.json()).filter((m) => m.type === 'system' && m.subtype === 'status');
+    expect(statuses).toEqual([expect.objectContaining({ status: null, permissionMode: 'default' })]);
+  });
+});

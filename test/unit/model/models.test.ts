@@ -1,0 +1,50 @@
+// Aliases, retired ids, `[1m]`, and the model list a host shows (src/loop/models.ts), against the
+// reference's figures (docs/models.md).
+import { describe, expect, it } from 'vitest';
+import { apiModel, modelChoices, resolveModel } from '../../../src/loop/models.js';
+
+describe('model names', () => {
+  it("resolves the reference's aliases to its ids", () => {
+    expect(resolveModel('default')).toBe('claude-opus-5-5');
+    expect(resolveModel('opus')).toBe('claude-opus-5-5');
+    expect(resolveModel('best')).toBe('claude-opus-5-5');
+    expect(resolveModel('fable')).toBe('claude-fable-5-2');
+    expect(resolveModel('Sonnet')).toBe('claude-sonnet-5-5');
+    expect(resolveModel('haiku')).toBe('claude-haiku-5-5');
+    expect(resolveModel('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5-20250929');
+    expect(resolveModel('mystery-model')).toBe('mystery-model');
+  });
+
+  it('a retired Opus id runs as claude-opus-5-5', () => {
+    expect(resolveModel('claude-opus-4-1')).toBe('claude-opus-5-5');
+    expect(resolveModel('claude-opus-4-20250514')).toBe('claude-opus-5-5');
+  });
+
+  it('[1m] stays on an id with a smaller window and goes on an alias (its model has 1M already)', () => {
+    expect(resolveModel('sonnet[1m]')).toBe('claude-sonnet-5-5');
+    expect(resolveModel('claude-sonnet-4-5[1m]')).toBe('claude-sonnet-4-5[1m]');
+    expect(apiModel('claude-sonnet-4-5[1m]')).toEqual({ id: 'claude-sonnet-4-5', betas: ['context-1m-2025-08-07'] });
+    expect(apiModel('claude-sonnet-4-5')).toEqual({ id: 'claude-sonnet-4-5', betas: [] });
+  });
+
+  it("lists the choices in the reference's order, with prices, efforts and thinking", () => {
+    const list = modelChoices('claude-opus-5-5');
+    expect(list.map((m) => [m.value, m.resolvedModel])).toEqual([
+      ['default', 'claude-opus-5-5'],
+      ['opus', 'claude-opus-5-5'],
+      ['fable', 'claude-fable-5-2'],
+      ['sonnet', 'claude-sonnet-5-5'],
+      ['haiku', 'claude-haiku-5-5'],
+    ]);
+    expect(list[0].description).toContain('Opus 5.5');
+    expect(list[0].description).toContain('$4/$20');
+    expect(list[4].description).toContain('$0.10/$0.50');
+    expect(list[4].description).toContain('$0.50/$2.50 above 100k');
+    for (const m of list) expect(m).toMatchObject({ supportsEffort: true, supportsAdaptiveThinking: true });
+    // A session started on another model says so in the default row.
+    expect(modelChoices('claude-sonnet-4-5')[0]).toMatchObject({
+      resolvedModel: 'claude-sonnet-4-5',
+      supportsEffort: false,
+    });
+  });
+});
