@@ -64,6 +64,12 @@ export const settingsSchema = z.looseObject(
     enableAllProjectMcpServers: z.boolean({ error: 'must be true or false' }).optional(),
     enabledMcpjsonServers: stringList.optional(),
     disabledMcpjsonServers: stringList.optional(),
+    /** Shell commands whose stdout is a credential (src/providers/authSettings.ts). */
+    apiKeyHelper: z.string({ error: 'must be a string (a shell command that prints the API key)' }).optional(),
+    awsAuthRefresh: z.string({ error: 'must be a string (a shell command that refreshes AWS credentials)' }).optional(),
+    awsCredentialExport: z
+      .string({ error: 'must be a string (a shell command that prints AWS credentials as JSON)' })
+      .optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z
       .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {
