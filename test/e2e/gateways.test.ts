@@ -173,7 +173,7 @@ describe('apiKeyHelper', () => {
       userLine('first'),
     );
     const lines = long.json();
-    expect(lines.find((m) => m.type === 'system' && m.subtype === 'init').apiKeySource).toBe('apiKeyHelper');
+    expect(lines.find((m) => m.type === 'system' && m.subtype === 'init')?.apiKeySource).toBe('apiKeyHelper');
     expect(lines.find((m) => m.type === 'result')).toMatchObject({ result: 'one' });
     expect(h.runs()).toBe(1);
     expect(api.requests.map(keyOf)).toEqual([

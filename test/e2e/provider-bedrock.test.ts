@@ -82,7 +82,7 @@ describe('Amazon Bedrock', () => {
     const toolResult = JSON.stringify(api.requests[2].body.messages.at(-1));
     expect(toolResult).toContain('from-bash');
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
-    expect(lines.find((m) => m.type === 'result').usage.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(lines.find((m) => m.type === 'result')?.usage.cache_read_input_tokens).toBeGreaterThan(0);
   });
 
   it('wrong AWS credentials: the signature is refused, and the error names Bedrock', async () => {
