@@ -10,7 +10,8 @@ export interface TestProxy {
   close(): Promise<void>;
 }
 
-export async function startTestProxy(): Promise<TestProxy> {
+/** `redirect` sends a CONNECT for one host:port to another (a fake of a public service). */
+export async function startTestProxy(opts: { redirect?: Record<string, string> } = {}): Promise<TestProxy> {
   const seen: string[] = [];
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -40,7 +41,7 @@ export async function startTestProxy(): Promise<TestProxy> {
   });
   server.on('connect', (req, client: Socket, head) => {
     seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
+    const [host, port] = (opts.redirect?.[req.url ?? ''] ?? req.url ?? '').split(':');
     const up = net.connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       up.write(head);

@@ -22,8 +22,11 @@ function openssl(cwd: string, ...args: string[]) {
   execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** Writes a CA, a server certificate for 127.0.0.1 and a client certificate into `dir`. */
-export function makeTestPki(dir: string): TestPki {
+/**
+ * Writes a CA, a server certificate for 127.0.0.1 (and `dnsNames`: a fake of a public host reached
+ * through a proxy) and a client certificate into `dir`.
+ */
+export function makeTestPki(dir: string, opts: { dnsNames?: string[] } = {}): TestPki {
   openssl(
     dir,
     'req',
@@ -40,7 +43,8 @@ export function makeTestPki(dir: string): TestPki {
     '-subj',
     '/CN=agent test CA',
   );
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  const names = ['IP:127.0.0.1', ...(opts.dnsNames ?? []).map((n) => `DNS:${n}`)].join(',');
+  writeFileSync(join(dir, 'server.ext'), `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`);
   openssl(
     dir,
     'req',
