@@ -13,7 +13,19 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   // Loaded with require() only when the sandbox is on; it finds its own helper binaries beside it.
-  external: ['@anthropic-ai/sandbox-runtime'],
+  // The cloud providers' SDKs, their credential libraries and undici are loaded from node_modules
+  // only when a session chooses that provider or sets a proxy or client certificate (src/providers/,
+  // src/net/): bundled, they would make the one file every start reads several MB larger.
+  external: [
+    '@anthropic-ai/sandbox-runtime',
+    '@anthropic-ai/bedrock-sdk',
+    '@anthropic-ai/vertex-sdk',
+    '@anthropic-ai/foundry-sdk',
+    '@aws-sdk/credential-providers',
+    'google-auth-library',
+    '@azure/identity',
+    'undici',
+  ],
   define: { 'import.meta.url': 'undefined' },
   logLevel: 'warning',
 });

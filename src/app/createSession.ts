@@ -60,6 +60,7 @@ import { createWorktreeSession } from '../worktrees/session.js';
 import { mergeSandboxSettings, SandboxStartupError, sessionLimits, setupSandbox } from '../sandbox/index.js';
 import { installExitHandlers } from './exitHandlers.js';
 import { modelClientFor } from './modelClient.js';
+import { setupNetworkAndAuth } from './networkAndAuth.js';
 import { writeRefusedResume } from './refusedResume.js';
 import { selectTools } from './selectTools.js';
 import { setupOutputStyles } from './outputStyles.js';
@@ -111,6 +112,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   }
   // Before anything reads the environment or starts a child.
   applySettingsEnv(loadedSettings.settings, env);
+  // Proxies, client certificates and credential commands, before the first connection.
+  const network = await setupNetworkAndAuth(loadedSettings.settings, env).catch((err: Error) => {
+    throw fail(1, err.message);
+  });
   let start: SessionStart;
   try {
     start = await startSession(o, env, cwd, { version: VERSION });
@@ -271,11 +276,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     structuredOutputTool,
     mcpServers: [],
     agents: [],
-    apiKeySource: env.ANTHROPIC_API_KEY
-      ? 'ANTHROPIC_API_KEY'
-      : env.ANTHROPIC_AUTH_TOKEN
-        ? 'ANTHROPIC_AUTH_TOKEN'
-        : 'none',
+    apiKeySource: network.apiKeySource,
     version: VERSION,
   };
   const outputStyles = await setupOutputStyles(o, loadedSettings, {
@@ -670,7 +671,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         available_output_styles: outputStyles.catalog.names(),
         agents: agentInfos(),
         models: modelChoices(settings.model),
-        account: { apiKeySource: settings.apiKeySource },
+        account: { apiKeySource: settings.apiKeySource, apiProvider: network.apiProvider },
       };
     },
   };

@@ -9,6 +9,9 @@
 // partial reply is never returned as a message.
 import { debugLog } from '../util/debugLog.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { providerClient, type ProviderClient } from '../providers/providerClient.js';
+import { forProvider } from '../providers/failures.js';
+import { apiProviderFromEnv } from '../providers/select.js';
 import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { AssistantMessage } from './events.js';
@@ -33,35 +36,17 @@ export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
 export type { ApiTool, CallModel, ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 
-export const NOT_LOGGED_IN = 'Not logged in · Please set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)';
+export { NOT_LOGGED_IN } from '../providers/providerClient.js';
 
+/** Whether a request could be sent without asking anyone: some provider or key is configured. */
 export function hasCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim());
+  return Boolean(
+    env.ANTHROPIC_API_KEY?.trim() || env.ANTHROPIC_AUTH_TOKEN?.trim() || apiProviderFromEnv(env) !== 'firstParty',
+  );
 }
 
-// ---- the SDK client, loaded at first use (importing @anthropic-ai/sdk costs ~130 ms) ----
-
-let sdkModule: Promise<typeof import('@anthropic-ai/sdk')> | null = null;
-let cached: { key: string; client: Anthropic } | null = null;
-
-async function getClient(env: NodeJS.ProcessEnv): Promise<Anthropic> {
-  const apiKey = env.ANTHROPIC_API_KEY?.trim() || null;
-  const authToken = apiKey ? null : env.ANTHROPIC_AUTH_TOKEN?.trim() || null;
-  const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;
-  const timeout = Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : undefined;
-  const key = JSON.stringify([apiKey, authToken, baseURL, timeout]);
-  if (cached?.key === key) return cached.client;
-  sdkModule ??= import('@anthropic-ai/sdk');
-  const { Anthropic: Client } = await sdkModule;
-  // Exactly one credential: the SDK refuses two, and would otherwise look for config files.
-  const client = new Client({
-    ...(apiKey ? { apiKey } : { authToken }),
-    baseURL,
-    timeout,
-    maxRetries: 0,
-  });
-  cached = { key, client };
-  return client;
+function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  return Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : undefined;
 }
 
 // ---- the call ----
@@ -102,15 +87,30 @@ export function requestBody(req: Omit<ModelRequest, 'signal'>, env: NodeJS.Proce
 /** The SDK refuses a non-streaming call with a large max_tokens unless a timeout is given. */
 const NON_STREAMING_TIMEOUT_MS = 10 * 60 * 1000;
 
-async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean): AsyncGenerator<ModelEvent, Message> {
+async function* attempt(
+  provider: ProviderClient,
+  req: ModelRequest,
+  streaming: boolean,
+): AsyncGenerator<ModelEvent, Message> {
+  const client = provider.clientFor(req.model);
   const betas = [...(req.betas ?? []), ...apiModel(req.model).betas];
-  const headers = betas.length ? { 'anthropic-beta': betas.join(',') } : undefined;
+  let headers: Record<string, string | null>;
+  try {
+    headers = {
+      ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}),
+      ...(await provider.requestHeaders()),
+    };
+  } catch (e) {
+    throw toModelError(e, req.signal);
+  }
+  const body = requestBody(req);
+  body.model = provider.modelId(body.model);
   if (!streaming) {
     const timeout =
       Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
     try {
       return await client.messages.create(
-        { ...requestBody(req), stream: false },
+        { ...body, stream: false },
         { signal: req.signal, headers, timeout },
       );
     } catch (e) {
@@ -127,7 +127,8 @@ async function* attempt(client: Anthropic, req: ModelRequest, streaming: boolean
     // The same request messages.create would send, posted as bytes encoded without serialising
     // the whole history again (requestEncoding.ts).
     stream = await client.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
-      body: encodeRequestBody(requestBody(req)),
+      // A cloud provider's SDK rewrites the body (model into the path, anthropic_version): it gets the object.
+      body: provider.rawBody ? encodeRequestBody(body) : body,
       stream: true,
       signal: req.signal,
       headers: { 'content-type': 'application/json', ...headers },
@@ -211,12 +212,11 @@ export async function* streamModel(
   opts: { maxRetries?: number } = {},
 ): AsyncGenerator<ModelEvent, void> {
   const env = process.env;
-  if (!hasCredentials(env)) {
-    throw new ModelError(NOT_LOGGED_IN, { kind: 'no_credentials', retryable: false });
-  }
   if (req.signal.aborted) throw abortedError();
   const maxRetries = opts.maxRetries ?? maxRetriesFromEnv(env);
-  const client = await raceAbort(getClient(env), req.signal);
+  // Throws a ModelError naming the provider and the setting when credentials are missing.
+  const client = await raceAbort(providerClient(env, { timeout: timeoutFromEnv(env) }), req.signal);
+  let refreshedCredentials = false;
   const started = Date.now();
 
   let streaming = true;
@@ -256,7 +256,13 @@ export async function* streamModel(
       failures--; // not a failure a retry budget is for: the next attempt is a different request
       continue;
     }
-    if (!err.retryable || failures > maxRetries) throw err;
+    if (err.status === 401 && !refreshedCredentials && client.onUnauthorized()) {
+      // The key came from apiKeyHelper and may have been rotated: run it again, once, at once.
+      refreshedCredentials = true;
+      failures--;
+      continue;
+    }
+    if (!err.retryable || failures > maxRetries) throw forProvider(err, client.provider);
     const delay = retryDelayMs(failures, err.retryAfterMs);
     yield {
       type: 'api_retry',

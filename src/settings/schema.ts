@@ -68,6 +68,12 @@ export const settingsSchema = z.looseObject(
     autoMemoryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
     /** Where the memory folder is (`~/` expanded); not read from the project's checked-in settings file. */
     autoMemoryDirectory: z.string({ error: 'must be a path' }).optional(),
+    /** Shell commands whose stdout is a credential (src/providers/authSettings.ts). */
+    apiKeyHelper: z.string({ error: 'must be a string (a shell command that prints the API key)' }).optional(),
+    awsAuthRefresh: z.string({ error: 'must be a string (a shell command that refreshes AWS credentials)' }).optional(),
+    awsCredentialExport: z
+      .string({ error: 'must be a string (a shell command that prints AWS credentials as JSON)' })
+      .optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z
       .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {

@@ -1,0 +1,38 @@
+// The session's outbound network and credentials: the proxy and client-certificate dispatcher
+// (src/net/outboundAgent.ts), the settings' credential commands, and which provider and key source
+// the init line and initialize report.
+import { installOutboundAgent } from '../net/outboundAgent.js';
+import { setAuthSettings } from '../providers/authSettings.js';
+import { type ApiProvider, apiProviderFromEnv } from '../providers/select.js';
+import type { Settings } from '../settings/schema.js';
+import { debugLog } from '../util/debugLog.js';
+
+export interface NetworkAndAuth {
+  apiProvider: ApiProvider;
+  /** Where the API key comes from, in the reference's words ('none' for a cloud provider). */
+  apiKeySource: string;
+}
+
+/** Throws an Error naming the variable when a proxy or certificate setting is unusable. */
+export async function setupNetworkAndAuth(settings: Settings, env: NodeJS.ProcessEnv): Promise<NetworkAndAuth> {
+  const installed = await installOutboundAgent(env);
+  if (installed) debugLog('api', () => `outbound connections: ${installed}`);
+  setAuthSettings({
+    apiKeyHelper: settings.apiKeyHelper,
+    awsAuthRefresh: settings.awsAuthRefresh,
+    awsCredentialExport: settings.awsCredentialExport,
+  });
+  const apiProvider = apiProviderFromEnv(env);
+  debugLog('api', () => `API provider: ${apiProvider}`);
+  const apiKeySource =
+    apiProvider !== 'firstParty'
+      ? 'none'
+      : env.ANTHROPIC_API_KEY?.trim()
+        ? 'ANTHROPIC_API_KEY'
+        : env.ANTHROPIC_AUTH_TOKEN?.trim()
+          ? 'ANTHROPIC_AUTH_TOKEN'
+          : settings.apiKeyHelper?.trim()
+            ? 'apiKeyHelper'
+            : 'none';
+  return { apiProvider, apiKeySource };
+}

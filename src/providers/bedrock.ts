@@ -1,0 +1,158 @@
+// Amazon Bedrock through @anthropic-ai/bedrock-sdk: requests signed with SigV4 from the standard
+// AWS credential chain (@aws-sdk/credential-providers: env, shared profile and AWS_PROFILE, SSO,
+// container and instance roles), or sent with AWS_BEARER_TOKEN_BEDROCK, or unsigned for a gateway
+// (CLAUDE_CODE_SKIP_BEDROCK_AUTH). The settings' awsCredentialExport prints credentials to use
+// instead of the chain; awsAuthRefresh is run once when the chain finds none, then the chain is
+// asked again.
+import type { Anthropic } from '@anthropic-ai/sdk';
+import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import { runHelperCommand } from './apiKeyHelper.js';
+import { authSettings } from './authSettings.js';
+import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
+import { isTruthy } from './select.js';
+import { loadExternal } from '../util/loadExternal.js';
+
+/** What Bedrock wants as `anthropic_version` in the body (the SDK moves this header there). */
+const BEDROCK_VERSION = 'bedrock-2023-05-31';
+/** Credentials that expire sooner than this are fetched again. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+
+export function bedrockRegion(env: NodeJS.ProcessEnv): string {
+  return env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
+}
+
+/**
+ * A first-party model id as a cross-region inference profile of the region's geography
+ * (`claude-sonnet-5-5` → `us.anthropic.claude-sonnet-5-5`), as the reference sends it. Ids already
+ * in Bedrock's form (`anthropic.…`, `eu.anthropic.…`, an inference-profile ARN) go as given.
+ */
+export function bedrockModelId(model: string, region: string): string {
+  if (!model.startsWith('claude-')) return model;
+  const geo = region.startsWith('us-gov-')
+    ? 'us-gov'
+    : region.startsWith('eu-')
+      ? 'eu'
+      : region.startsWith('ap-')
+        ? 'apac'
+        : 'us';
+  return `${geo}.anthropic.${model}`;
+}
+
+/** Where the chain looks, for the error that says it found nothing. */
+function triedSources(env: NodeJS.ProcessEnv): string {
+  const profile = env.AWS_PROFILE?.trim() || 'default';
+  return `env (AWS_ACCESS_KEY_ID), profile ${profile} (~/.aws/credentials, ~/.aws/config, SSO), web identity, container and instance roles`;
+}
+
+/** awsCredentialExport's output: the shape `aws sts get-session-token` / `assume-role` print. */
+function parseExportedCredentials(command: string, out: string): AwsCredentialIdentity {
+  let parsed: any;
+  try {
+    parsed = JSON.parse(out);
+  } catch {
+    throw new Error(`awsCredentialExport (${command}) did not print JSON`);
+  }
+  const c = parsed?.Credentials;
+  if (typeof c?.AccessKeyId !== 'string' || typeof c?.SecretAccessKey !== 'string')
+    throw new Error(
+      `awsCredentialExport (${command}) printed no Credentials.AccessKeyId and Credentials.SecretAccessKey`,
+    );
+  const expiration = typeof c.Expiration === 'string' ? new Date(c.Expiration) : undefined;
+  return {
+    accessKeyId: c.AccessKeyId,
+    secretAccessKey: c.SecretAccessKey,
+    ...(typeof c.SessionToken === 'string' ? { sessionToken: c.SessionToken } : {}),
+    ...(expiration && !Number.isNaN(expiration.getTime()) ? { expiration } : {}),
+  };
+}
+
+/** Remembers credentials until shortly before they expire; parallel callers share one fetch. */
+function memoized(fetch: () => Promise<AwsCredentialIdentity>): AwsCredentialIdentityProvider {
+  let held: AwsCredentialIdentity | null = null;
+  let pending: Promise<AwsCredentialIdentity> | null = null;
+  return () => {
+    if (held && (!held.expiration || held.expiration.getTime() - Date.now() > REFRESH_MARGIN_MS))
+      return Promise.resolve(held);
+    pending ??= fetch()
+      .then((c) => (held = c))
+      .finally(() => {
+        pending = null;
+      });
+    return pending;
+  };
+}
+
+async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredentialIdentityProvider> {
+  const { awsCredentialExport, awsAuthRefresh } = authSettings();
+  if (awsCredentialExport?.trim()) {
+    const command = awsCredentialExport.trim();
+    const provider = memoized(async () =>
+      parseExportedCredentials(command, await runHelperCommand(command, 'awsCredentialExport')),
+    );
+    try {
+      await provider();
+    } catch (err) {
+      throw noCredentials(`Bedrock: ${(err as Error).message}`, err);
+    }
+    return provider;
+  }
+  const { createCredentialChain, fromEnv, fromNodeProviderChain } = loadExternal<
+    typeof import('@aws-sdk/credential-providers')
+  >('@aws-sdk/credential-providers');
+  // Env credentials first even when AWS_PROFILE is set, as the AWS CLI does.
+  const chain = createCredentialChain(fromEnv(), fromNodeProviderChain());
+  const provider = memoized(() => chain());
+  try {
+    await provider();
+    return provider;
+  } catch (first) {
+    if (!awsAuthRefresh?.trim()) throw missing(env, first);
+    process.stderr.write(
+      `agent: Bedrock: no AWS credentials found; running awsAuthRefresh (${awsAuthRefresh.trim()})\n`,
+    );
+    try {
+      await runHelperCommand(awsAuthRefresh.trim(), 'awsAuthRefresh');
+    } catch (err) {
+      throw noCredentials(`Bedrock: no AWS credentials found, and ${(err as Error).message}`, err);
+    }
+    try {
+      await provider();
+      return provider;
+    } catch (again) {
+      throw missing(env, again);
+    }
+  }
+}
+
+function missing(env: NodeJS.ProcessEnv, cause: unknown) {
+  const why = (cause as Error)?.message?.split('\n')[0] ?? String(cause);
+  return noCredentials(
+    `Bedrock: no AWS credentials found (tried ${triedSources(env)}): ${why}. Set AWS credentials or AWS_PROFILE, AWS_BEARER_TOKEN_BEDROCK, or awsCredentialExport in settings.`,
+    cause,
+  );
+}
+
+export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions): Promise<ProviderClient> {
+  const region = bedrockRegion(env);
+  const skipAuth = isTruthy(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH);
+  const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim() || null;
+  const provider = skipAuth || bearer ? null : await credentialProvider(env);
+  const { AnthropicBedrock } = loadExternal<typeof import('@anthropic-ai/bedrock-sdk')>('@anthropic-ai/bedrock-sdk');
+  const client = new AnthropicBedrock({
+    awsRegion: region,
+    baseURL: env.ANTHROPIC_BEDROCK_BASE_URL?.trim() || undefined,
+    apiKey: skipAuth ? null : bearer,
+    skipAuth,
+    ...(provider ? { providerChainResolver: () => Promise.resolve(provider) } : {}),
+    timeout: opts.timeout,
+    maxRetries: 0,
+  });
+  return {
+    provider: 'bedrock',
+    clientFor: () => client as unknown as Anthropic,
+    rawBody: false,
+    requestHeaders: async () => ({ 'anthropic-version': BEDROCK_VERSION }),
+    modelId: (model) => bedrockModelId(model, region),
+    onUnauthorized: () => false,
+  };
+}

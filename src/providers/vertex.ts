@@ -1,0 +1,96 @@
+// Google Vertex AI through @anthropic-ai/vertex-sdk, with Google's application default credentials
+// from google-auth-library (GOOGLE_APPLICATION_CREDENTIALS, gcloud's ADC file, the metadata
+// server), or none for a gateway (CLAUDE_CODE_SKIP_VERTEX_AUTH). The region is CLOUD_ML_REGION,
+// or VERTEX_REGION_CLAUDE_* for one model.
+import type { Anthropic } from '@anthropic-ai/sdk';
+import type { ClientOptions, ProviderClient } from './providerClient.js';
+import { noCredentials } from './providerClient.js';
+import { isTruthy } from './select.js';
+import { loadExternal } from '../util/loadExternal.js';
+
+/** What Vertex wants as `anthropic_version` in the body (the SDK moves this header there). */
+const VERTEX_VERSION = 'vertex-2023-10-16';
+const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+
+/**
+ * The per-model region variable's names for `model`: `claude-sonnet-5-5` → VERTEX_REGION_CLAUDE_SONNET_5_5,
+ * and for the older families the reference's spelling too (`claude-opus-4-1` → VERTEX_REGION_CLAUDE_4_1_OPUS,
+ * `claude-3-5-haiku` → VERTEX_REGION_CLAUDE_3_5_HAIKU).
+ */
+export function regionVariables(model: string): string[] {
+  const base = model
+    .replace(/@.*$/, '')
+    .replace(/-\d{8}$/, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_');
+  const names = [`VERTEX_REGION_${base}`];
+  const m = /^CLAUDE_(OPUS|SONNET|HAIKU)_(\d+)(?:_(\d+))?$/.exec(base);
+  if (m) names.push(`VERTEX_REGION_CLAUDE_${m[2]}_${m[3] ?? '0'}_${m[1]}`);
+  return names;
+}
+
+export function vertexRegion(env: NodeJS.ProcessEnv, model: string): string | null {
+  for (const name of regionVariables(model)) {
+    const v = env[name]?.trim();
+    if (v) return v;
+  }
+  return env.CLOUD_ML_REGION?.trim() || null;
+}
+
+export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions): Promise<ProviderClient> {
+  const skipAuth = isTruthy(env.CLAUDE_CODE_SKIP_VERTEX_AUTH);
+  let projectId = env.ANTHROPIC_VERTEX_PROJECT_ID?.trim() || null;
+  if (!env.CLOUD_ML_REGION?.trim())
+    throw noCredentials('Vertex AI: CLOUD_ML_REGION is not set (the region to call, e.g. us-east5 or global)');
+  const [{ AnthropicVertex }, { GoogleAuth }] = [
+    loadExternal<typeof import('@anthropic-ai/vertex-sdk')>('@anthropic-ai/vertex-sdk'),
+    loadExternal<typeof import('google-auth-library')>('google-auth-library'),
+  ];
+  let authClient: any;
+  if (skipAuth) {
+    // A gateway adds the credentials: send none.
+    authClient = { projectId: null, getRequestHeaders: async () => new Headers() };
+  } else {
+    const auth = new GoogleAuth({ scopes: SCOPE });
+    try {
+      authClient = await auth.getClient();
+      // Asked now, so missing or broken credentials are this error rather than a retried request.
+      await authClient.getAccessToken();
+      projectId ??= (await auth.getProjectId().catch(() => null)) ?? null;
+    } catch (err) {
+      const why = (err as Error)?.message?.split('\n')[0] ?? String(err);
+      throw noCredentials(
+        `Vertex AI: no Google credentials found (tried GOOGLE_APPLICATION_CREDENTIALS, gcloud application default credentials, the metadata server): ${why}. Run \`gcloud auth application-default login\` or set GOOGLE_APPLICATION_CREDENTIALS.`,
+        err,
+      );
+    }
+  }
+  if (!projectId)
+    throw noCredentials('Vertex AI: ANTHROPIC_VERTEX_PROJECT_ID is not set and the credentials name no project');
+  // One client per region: VERTEX_REGION_CLAUDE_* may send a model elsewhere.
+  const clients = new Map<string, Anthropic>();
+  const clientFor = (region: string) => {
+    let c = clients.get(region);
+    if (!c) {
+      c = new AnthropicVertex({
+        region,
+        projectId,
+        baseURL: env.ANTHROPIC_VERTEX_BASE_URL?.trim() || undefined,
+        authClient,
+        timeout: opts.timeout,
+        maxRetries: 0,
+      }) as unknown as Anthropic;
+      clients.set(region, c);
+    }
+    return c;
+  };
+  const defaultRegion = env.CLOUD_ML_REGION.trim();
+  return {
+    provider: 'vertex',
+    clientFor: (model) => clientFor(vertexRegion(env, model) ?? defaultRegion),
+    rawBody: false,
+    requestHeaders: async () => ({ 'anthropic-version': VERTEX_VERSION }),
+    modelId: (model) => model,
+    onUnauthorized: () => false,
+  };
+}

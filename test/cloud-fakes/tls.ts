@@ -1,0 +1,174 @@
+// A test certificate authority and a TLS server in front of the fake Messages API, made with
+// openssl at test time: the server's certificate is for 127.0.0.1 and signed by a CA no trust store
+// has, and with `clientCa` the server asks for a client certificate signed by that CA.
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+
+export interface TestPki {
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  /** Encrypted with `clientKeyPassphrase`. */
+  clientKey: string;
+  clientKeyPassphrase: string;
+}
+
+function openssl(cwd: string, ...args: string[]) {
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/**
+ * Writes a CA, a server certificate for 127.0.0.1 (and `dnsNames`: a fake of a public host reached
+ * through a proxy) and a client certificate into `dir`.
+ */
+export function makeTestPki(dir: string, opts: { dnsNames?: string[] } = {}): TestPki {
+  openssl(
+    dir,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=agent test CA',
+  );
+  const names = ['IP:127.0.0.1', ...(opts.dnsNames ?? []).map((n) => `DNS:${n}`)].join(',');
+  writeFileSync(join(dir, 'server.ext'), `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`);
+  openssl(
+    dir,
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+    '-subj',
+    '/CN=127.0.0.1',
+  );
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.crt',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+  );
+  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
+  openssl(
+    dir,
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-passout',
+    'pass:client-pass',
+    '-keyout',
+    'client.key',
+    '-out',
+    'client.csr',
+    '-subj',
+    '/CN=agent test client',
+  );
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    'client.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'client.crt',
+    '-days',
+    '2',
+    '-extfile',
+    'client.ext',
+  );
+  return {
+    caCert: join(dir, 'ca.crt'),
+    serverCert: join(dir, 'server.crt'),
+    serverKey: join(dir, 'server.key'),
+    clientCert: join(dir, 'client.crt'),
+    clientKey: join(dir, 'client.key'),
+    clientKeyPassphrase: 'client-pass',
+  };
+}
+
+export interface TlsFront {
+  url: string;
+  /** The subject CN of each client certificate presented, or null for a connection without one. */
+  clients: Array<string | null>;
+  close(): Promise<void>;
+}
+
+/** An HTTPS server that forwards every request to `targetUrl` (an http:// fake API). */
+export async function startTlsFront(
+  pki: TestPki,
+  targetUrl: string,
+  opts: { requireClientCert?: boolean } = {},
+): Promise<TlsFront> {
+  const { readFileSync } = await import('node:fs');
+  const target = new URL(targetUrl);
+  const clients: Array<string | null> = [];
+  const sockets = new Set<Socket>();
+  const server = https.createServer(
+    {
+      cert: readFileSync(pki.serverCert),
+      key: readFileSync(pki.serverKey),
+      ...(opts.requireClientCert ? { ca: readFileSync(pki.caCert), requestCert: true, rejectUnauthorized: true } : {}),
+    },
+    (req, res) => {
+      const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate?.();
+      const cn = peer?.subject?.CN;
+      clients.push(Array.isArray(cn) ? cn.join(',') : (cn ?? null));
+      const up = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    },
+  );
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    clients,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}

@@ -1,0 +1,233 @@
+// Gateways, proxies, certificates and apiKeyHelper, end to end: bin/agent against the fake
+// Messages API reached through a local HTTP proxy, a TLS server with a test CA (and one that wants
+// a client certificate), and with its key from a helper command.
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
+import { startTestProxy, type TestProxy } from '../cloud-fakes/proxy.js';
+import { makeTestPki, startTlsFront, type TlsFront } from '../cloud-fakes/tls.js';
+import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+
+const made: string[] = [];
+function scratch(): string {
+  const d = tempDir('agent-gw-');
+  made.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+let api: FakeApi | undefined;
+let proxy: TestProxy | undefined;
+let tls: TlsFront | undefined;
+afterEach(async () => {
+  await tls?.close();
+  await proxy?.close();
+  await api?.close();
+  api = proxy = tls = undefined;
+});
+
+/** A run in its own folders, with no proxy variables but the test's. */
+function run(args: string[], env: Record<string, string | undefined>, input?: string) {
+  const home = scratch();
+  return runAgent({
+    args,
+    input,
+    cwd: home,
+    env: {
+      CLAUDE_CONFIG_DIR: home,
+      HTTP_PROXY: undefined,
+      HTTPS_PROXY: undefined,
+      http_proxy: undefined,
+      https_proxy: undefined,
+      NO_PROXY: undefined,
+      no_proxy: undefined,
+      NODE_EXTRA_CA_CERTS: undefined,
+      AGENT_MAX_RETRIES: '0',
+      ...env,
+    },
+  });
+}
+
+describe('a gateway in front of the API', () => {
+  it('ANTHROPIC_BASE_URL with ANTHROPIC_AUTH_TOKEN and ANTHROPIC_CUSTOM_HEADERS: the token as a bearer, the headers on every request', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'true' }), text('through the gateway')]);
+    const r = await run(
+      [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      {
+        ANTHROPIC_API_KEY: undefined,
+        ANTHROPIC_BASE_URL: `${api.url}`,
+        ANTHROPIC_AUTH_TOKEN: 'gateway-token',
+        ANTHROPIC_CUSTOM_HEADERS: 'X-Team: platform\nX-Cost-Center: 42',
+      },
+      userLine('hi'),
+    );
+    expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'through the gateway' });
+    expect(api.requests).toHaveLength(2);
+    for (const q of api.requests) {
+      expect(q.headers.authorization).toBe('Bearer gateway-token');
+      expect(q.headers['x-api-key']).toBeUndefined();
+      expect(q.headers['x-team']).toBe('platform');
+      expect(q.headers['x-cost-center']).toBe('42');
+    }
+  });
+});
+
+describe('HTTP proxies', () => {
+  it('HTTP_PROXY carries the API traffic to an http:// base URL as absolute-URI requests; NO_PROXY bypasses it', async () => {
+    api = await startFakeApi([text('via the proxy'), text('direct')]);
+    proxy = await startTestProxy();
+    const via = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: api.url, HTTP_PROXY: proxy.url });
+    expect(via.stdout).toContain('via the proxy');
+    expect(proxy.seen).toEqual([`POST ${api.url}/v1/messages`]);
+    const direct = await run(['-p', 'hi'], {
+      ANTHROPIC_BASE_URL: api.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+    });
+    expect(direct.stdout).toContain('direct');
+    expect(proxy.seen).toHaveLength(1);
+  });
+
+  it('HTTPS_PROXY tunnels an https:// base URL with CONNECT', async () => {
+    const pki = makeTestPki(scratch());
+    api = await startFakeApi([text('tunnelled')]);
+    tls = await startTlsFront(pki, api.url);
+    proxy = await startTestProxy();
+    const r = await run(['-p', 'hi'], {
+      ANTHROPIC_BASE_URL: tls.url,
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.stdout).toContain('tunnelled');
+    expect(proxy.seen).toEqual([`CONNECT ${new URL(tls.url).host}`]);
+  });
+
+  it('an unusable proxy URL stops the start, naming the variable', async () => {
+    const r = await run(['-p', 'hi'], { HTTPS_PROXY: 'not a url' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('HTTPS_PROXY is not a URL');
+  });
+});
+
+describe('certificates', () => {
+  it('a server signed by a private CA is reached only with NODE_EXTRA_CA_CERTS', async () => {
+    const pki = makeTestPki(scratch());
+    api = await startFakeApi([text('trusted now')]);
+    tls = await startTlsFront(pki, api.url);
+    const refused = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: tls.url });
+    expect(refused.code).not.toBe(0);
+    expect(api.requests).toHaveLength(0);
+    const trusted = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: tls.url, NODE_EXTRA_CA_CERTS: pki.caCert });
+    expect(trusted.stdout).toContain('trusted now');
+  });
+
+  it('mTLS: refused without CLAUDE_CODE_CLIENT_CERT, accepted with it (an encrypted key and its passphrase)', async () => {
+    const pki = makeTestPki(scratch());
+    api = await startFakeApi([text('client certificate accepted')]);
+    tls = await startTlsFront(pki, api.url, { requireClientCert: true });
+    const base = { ANTHROPIC_BASE_URL: tls.url, NODE_EXTRA_CA_CERTS: pki.caCert };
+    const refused = await run(['-p', 'hi'], base);
+    expect(refused.code).not.toBe(0);
+    expect(api.requests).toHaveLength(0);
+    const accepted = await run(['-p', 'hi'], {
+      ...base,
+      CLAUDE_CODE_CLIENT_CERT: pki.clientCert,
+      CLAUDE_CODE_CLIENT_KEY: pki.clientKey,
+      CLAUDE_CODE_CLIENT_KEY_PASSPHRASE: pki.clientKeyPassphrase,
+    });
+    expect(accepted.stdout).toContain('client certificate accepted');
+    expect(tls.clients.at(-1)).toBe('agent test client');
+  });
+});
+
+describe('apiKeyHelper', () => {
+  /** A helper that prints key-1, key-2, … and counts its runs in a file. */
+  function helperSettings(dir: string) {
+    const counter = join(dir, 'runs');
+    const script = join(dir, 'helper.sh');
+    writeFileSync(counter, '0');
+    writeFileSync(script, `#!/bin/sh\nn=$(($(cat '${counter}') + 1))\necho $n > '${counter}'\necho key-$n\n`);
+    chmodSync(script, 0o755);
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ apiKeyHelper: script }));
+    return { settings, runs: () => Number(readFileSync(counter, 'utf8')) };
+  }
+  const keyOf = (q: RecordedRequest) => [q.headers['x-api-key'], q.headers.authorization];
+
+  it('its key goes as x-api-key and as a bearer token; it is run again after its TTL, and not before', async () => {
+    const dir = scratch();
+    mkdirSync(dir, { recursive: true });
+    const h = helperSettings(dir);
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'env' }),
+      text('one'),
+      toolUse('Bash', { command: 'true' }),
+      text('two'),
+    ]);
+    const long = await run(
+      [...STREAM_ARGS, '--settings', h.settings, '--allowedTools', 'Bash'],
+      { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url },
+      userLine('first'),
+    );
+    const lines = long.json();
+    expect(lines.find((m) => m.type === 'system' && m.subtype === 'init')?.apiKeySource).toBe('apiKeyHelper');
+    expect(lines.find((m) => m.type === 'result')).toMatchObject({ result: 'one' });
+    expect(h.runs()).toBe(1);
+    expect(api.requests.map(keyOf)).toEqual([
+      ['key-1', 'Bearer key-1'],
+      ['key-1', 'Bearer key-1'],
+    ]);
+    const short = await run(
+      [...STREAM_ARGS, '--settings', h.settings, '--allowedTools', 'Bash'],
+      { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url, CLAUDE_CODE_API_KEY_HELPER_TTL_MS: '1' },
+      userLine('second'),
+    );
+    expect(short.json().find((m) => m.type === 'result')).toMatchObject({ result: 'two' });
+    expect(h.runs()).toBe(3);
+    expect(api.requests.slice(2).map(keyOf)).toEqual([
+      ['key-2', 'Bearer key-2'],
+      ['key-3', 'Bearer key-3'],
+    ]);
+    // The key is in no log, output or child: Bash printed its environment to the model.
+    expect(JSON.stringify(api.requests[1].body.messages.at(-1))).toContain('PATH=');
+    expect(JSON.stringify(api.requests[1].body)).not.toContain('key-1');
+    expect(long.stdout + long.stderr + short.stdout + short.stderr).not.toContain('key-1');
+  });
+
+  it('a 401 runs it again at once, and the request is sent again with the new key', async () => {
+    const dir = scratch();
+    const h = helperSettings(dir);
+    api = await startFakeApi((q) =>
+      q.headers['x-api-key'] === 'key-1'
+        ? { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } }
+        : text('with the rotated key'),
+    );
+    const r = await run(['-p', 'hi', '--settings', h.settings], {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: api.url,
+    });
+    expect(r.stdout).toContain('with the rotated key');
+    expect(h.runs()).toBe(2);
+    expect(api.requests.map(keyOf)).toEqual([
+      ['key-1', 'Bearer key-1'],
+      ['key-2', 'Bearer key-2'],
+    ]);
+  });
+
+  it('a helper that fails: an error naming apiKeyHelper and its exit, nothing sent', async () => {
+    const dir = scratch();
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ apiKeyHelper: 'echo no vault here >&2; exit 3' }));
+    api = await startFakeApi([text('never')]);
+    const r = await run(['-p', 'hi', '--settings', settings], {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: api.url,
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('apiKeyHelper (echo no vault here >&2; exit 3) exited with 3: no vault here');
+    expect(api.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,154 @@
+// Amazon Bedrock end to end: bin/agent with the real @anthropic-ai/bedrock-sdk and AWS credential
+// chain, against a fake Bedrock endpoint that checks the SigV4 signature and answers in AWS
+// event-stream framing (test/cloud-fakes/bedrock.ts), in front of the fake Messages API.
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { overloaded, text, toolUse } from '../fake-api/server.js';
+import { startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import type { Front } from '../cloud-fakes/front.js';
+import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+
+const creds = {
+  accessKeyId: 'AKIDTESTBEDROCK',
+  secretAccessKey: 'test-secret-key',
+  sessionToken: 'test-session-token',
+};
+
+const made: string[] = [];
+function scratch(): string {
+  const d = tempDir('agent-bedrock-');
+  made.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+let api: FakeApi | undefined;
+let bedrock: Front | undefined;
+afterEach(async () => {
+  await bedrock?.close();
+  await api?.close();
+  api = bedrock = undefined;
+});
+
+/** Only what the test gives: no key of the Anthropic API, no shared AWS files, no instance metadata. */
+function bedrockEnv(extra: Record<string, string | undefined>) {
+  const home = scratch();
+  return {
+    CLAUDE_CONFIG_DIR: home,
+    ANTHROPIC_API_KEY: undefined,
+    ANTHROPIC_BASE_URL: undefined,
+    AWS_ACCESS_KEY_ID: undefined,
+    AWS_SECRET_ACCESS_KEY: undefined,
+    AWS_SESSION_TOKEN: undefined,
+    AWS_PROFILE: undefined,
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+    AWS_CONFIG_FILE: join(home, 'config'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+    CLAUDE_CODE_USE_BEDROCK: '1',
+    ...extra,
+  };
+}
+
+describe('Amazon Bedrock', () => {
+  it('a streamed multi-turn tool session: SigV4-signed invoke-with-response-stream, event-stream replies, caching, a retried 529', async () => {
+    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
+    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds });
+    const r = await runAgent({
+      cwd: scratch(),
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      input: userLine('run the command'),
+      env: bedrockEnv({
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: creds.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
+        AWS_SESSION_TOKEN: creds.sessionToken,
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'all done' });
+    expect(lines.filter((m) => m.subtype === 'api_retry').map((m) => m.error_status)).toEqual([529]);
+    // Every request was signed right and went to the cross-region profile of the region's geography.
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual(
+      Array(3).fill(['/model/eu.anthropic.claude-sonnet-5-5/invoke-with-response-stream', null]),
+    );
+    expect(bedrock.seen[0].headers['x-amz-security-token']).toBe(creds.sessionToken);
+    // The tool ran, its result went back in the second turn, and that turn read the prompt cache.
+    const toolResult = JSON.stringify(api.requests[2].body.messages.at(-1));
+    expect(toolResult).toContain('from-bash');
+    expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
+    expect(lines.find((m) => m.type === 'result')?.usage.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('wrong AWS credentials: the signature is refused, and the error names Bedrock', async () => {
+    api = await startFakeApi([text('never')]);
+    bedrock = await startFakeBedrock(api, { region: 'us-east-1', creds });
+    const r = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: creds.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: 'not-the-secret',
+        AWS_SESSION_TOKEN: creds.sessionToken,
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    expect(r.code).not.toBe(0);
+    expect(bedrock.seen[0].refused).toMatch(/signature we calculated does not match/);
+    expect(r.stdout + r.stderr).toMatch(/Bedrock: API Error: 403 .*check the AWS credentials/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('no AWS credentials anywhere: an error naming Bedrock and what was tried; nothing is sent', async () => {
+    api = await startFakeApi([text('never')]);
+    bedrock = await startFakeBedrock(api, { region: 'us-east-1', creds });
+    const started = Date.now();
+    const r = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({ AWS_REGION: 'us-east-1', ANTHROPIC_BEDROCK_BASE_URL: bedrock.url }),
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      /Bedrock: no AWS credentials found \(tried env \(AWS_ACCESS_KEY_ID\), profile default/,
+    );
+    expect(bedrock.seen).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(10_000); // not retried as a connection error
+  });
+
+  it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
+    api = await startFakeApi([text('through the gateway'), text('with the bearer token')]);
+    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null });
+    const skipped = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi', '--model', 'us.anthropic.claude-opus-5-5'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-west-2',
+        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    expect(skipped.stdout).toContain('through the gateway');
+    expect(bedrock.seen[0].path).toBe('/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream');
+    await bedrock.close();
+    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null });
+    const bearer = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-west-2',
+        AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1',
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    // The fake refuses any Authorization header when it expects none: this one was the bearer.
+    expect(bedrock.seen[0].headers.authorization).toBe('Bearer bedrock-api-key-1');
+    expect(bearer.code).not.toBe(0);
+  });
+});

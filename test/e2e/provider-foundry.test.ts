@@ -1,0 +1,109 @@
+// Microsoft Foundry end to end: bin/agent with the real @anthropic-ai/foundry-sdk against a fake
+// Foundry endpoint (test/cloud-fakes/foundry.ts) in front of the fake Messages API.
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { overloaded, text, toolUse } from '../fake-api/server.js';
+import { startFakeFoundry } from '../cloud-fakes/foundry.js';
+import type { Front } from '../cloud-fakes/front.js';
+import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+
+const made: string[] = [];
+function scratch(): string {
+  const d = tempDir('agent-foundry-');
+  made.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+let api: FakeApi | undefined;
+let foundry: Front | undefined;
+afterEach(async () => {
+  await foundry?.close();
+  await api?.close();
+  api = foundry = undefined;
+});
+
+function run(args: string[], env: Record<string, string | undefined>, input?: string) {
+  const home = scratch();
+  return runAgent({
+    args,
+    input,
+    cwd: home,
+    env: {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: home,
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: undefined,
+      ANTHROPIC_FOUNDRY_API_KEY: undefined,
+      ANTHROPIC_FOUNDRY_RESOURCE: undefined,
+      AZURE_CLIENT_ID: undefined,
+      AZURE_TENANT_ID: undefined,
+      AZURE_CLIENT_SECRET: undefined,
+      CLAUDE_CODE_USE_FOUNDRY: '1',
+      ...env,
+    },
+  });
+}
+
+describe('Microsoft Foundry', () => {
+  it('a streamed multi-turn tool session: POST /anthropic/v1/messages with x-api-key, caching, a retried 529', async () => {
+    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
+    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const r = await run(
+      [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      { ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`, ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1' },
+      userLine('run the command'),
+    );
+    expect(r.code).toBe(0);
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'all done' });
+    expect(lines.filter((m) => m.subtype === 'api_retry').map((m) => m.error_status)).toEqual([529]);
+    expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused, s.headers['x-api-key']])).toEqual(
+      Array(3).fill(['/anthropic/v1/messages', null, 'foundry-key-1']),
+    );
+    expect(api.requests.map((q) => q.body.model)).toEqual(Array(3).fill('claude-sonnet-5-5'));
+    expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('a wrong key: the refusal names Foundry and the setting', async () => {
+    api = await startFakeApi([text('never')]);
+    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const r = await run(['-p', 'hi'], {
+      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
+      ANTHROPIC_FOUNDRY_API_KEY: 'wrong',
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/Foundry: API Error: 401 .*check ANTHROPIC_FOUNDRY_API_KEY/);
+  });
+
+  it('no endpoint, or no credentials: errors naming Foundry and the missing setting; nothing is sent', async () => {
+    api = await startFakeApi([text('never')]);
+    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const noEndpoint = await run(['-p', 'hi'], { ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1' });
+    expect(noEndpoint.stdout + noEndpoint.stderr).toContain(
+      'Foundry: neither ANTHROPIC_FOUNDRY_RESOURCE (the resource name) nor ANTHROPIC_FOUNDRY_BASE_URL is set',
+    );
+    const noKey = await run(['-p', 'hi'], {
+      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
+      PATH: '/usr/bin:/bin',
+    });
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stdout + noKey.stderr).toMatch(
+      /Foundry: no ANTHROPIC_FOUNDRY_API_KEY, and no Microsoft Entra ID credentials found/,
+    );
+    expect(foundry.seen).toHaveLength(0);
+  });
+
+  it('CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them)', async () => {
+    api = await startFakeApi([text('through the gateway')]);
+    foundry = await startFakeFoundry(api, { apiKey: null });
+    const r = await run(['-p', 'hi'], {
+      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
+      CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1',
+    });
+    expect(r.stdout).toContain('through the gateway');
+    expect(foundry.seen[0].refused).toBeNull();
+  });
+});

@@ -1,0 +1,138 @@
+// Google Vertex AI end to end: bin/agent with the real @anthropic-ai/vertex-sdk and
+// google-auth-library, a test service-account key file, and a fake Vertex endpoint
+// (test/cloud-fakes/vertex.ts) in front of the fake Messages API. google-auth-library exchanges the
+// key's signed JWT at https://oauth2.googleapis.com/token, a fixed URL: the test reaches it as a
+// corporate network would, through HTTPS_PROXY (a local proxy that sends that host to a fake token
+// endpoint) and NODE_EXTRA_CA_CERTS (the fake's certificate is signed by a test CA).
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { overloaded, text, toolUse } from '../fake-api/server.js';
+import type { Front } from '../cloud-fakes/front.js';
+import { startTestProxy, type TestProxy } from '../cloud-fakes/proxy.js';
+import { makeTestPki } from '../cloud-fakes/tls.js';
+import { startFakeVertex, startTokenServer, type TokenServer, writeServiceAccountKey } from '../cloud-fakes/vertex.js';
+import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+
+const made: string[] = [];
+function scratch(): string {
+  const d = tempDir('agent-vertex-');
+  made.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+let api: FakeApi | undefined;
+let vertex: Front | undefined;
+let tokens: TokenServer | undefined;
+let proxy: TestProxy | undefined;
+afterEach(async () => {
+  await vertex?.close();
+  await tokens?.close();
+  await proxy?.close();
+  await api?.close();
+  api = vertex = tokens = proxy = undefined;
+});
+
+function run(args: string[], env: Record<string, string | undefined>, input?: string) {
+  const home = scratch();
+  return runAgent({
+    args,
+    input,
+    cwd: home,
+    env: {
+      HOME: home, // no gcloud configuration of the machine's
+      CLAUDE_CONFIG_DIR: home,
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_BASE_URL: undefined,
+      GOOGLE_APPLICATION_CREDENTIALS: undefined,
+      METADATA_SERVER_DETECTION: 'none',
+      HTTP_PROXY: undefined,
+      http_proxy: undefined,
+      https_proxy: undefined,
+      no_proxy: undefined,
+      CLAUDE_CODE_USE_VERTEX: '1',
+      ...env,
+    },
+  });
+}
+
+describe('Google Vertex AI', () => {
+  it('a streamed multi-turn tool session: a service-account token, streamRawPredict for the project and region, caching, a retried 529', async () => {
+    const dir = scratch();
+    const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
+    const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
+    tokens = await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) });
+    proxy = await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } });
+    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
+    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens });
+    const r = await run(
+      [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      {
+        CLOUD_ML_REGION: 'us-east5',
+        ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+        ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+        GOOGLE_APPLICATION_CREDENTIALS: sa.keyFile,
+        HTTPS_PROXY: proxy.url,
+        NO_PROXY: '127.0.0.1',
+        NODE_EXTRA_CA_CERTS: pki.caCert,
+      },
+      userLine('run the command'),
+    );
+    expect(r.code).toBe(0);
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'result')).toMatchObject({ subtype: 'success', result: 'all done' });
+    expect(lines.filter((m) => m.subtype === 'api_retry').map((m) => m.error_status)).toEqual([529]);
+    expect(tokens.refused).toEqual([]);
+    expect(tokens.issued).toHaveLength(1); // one token, kept for its lifetime
+    expect(proxy.seen).toEqual(['CONNECT oauth2.googleapis.com:443']);
+    expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual(
+      Array(3).fill([
+        '/v1/projects/test-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict',
+        null,
+      ]),
+    );
+    expect(JSON.stringify(api.requests[2].body.messages.at(-1))).toContain('from-bash');
+    expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials', async () => {
+    api = await startFakeApi([text('from europe')]);
+    vertex = await startFakeVertex(api, { project: 'gw-project', regions: ['europe-west1'], tokens: null });
+    const r = await run(['-p', 'hi', '--model', 'claude-haiku-5-5'], {
+      CLOUD_ML_REGION: 'us-east5',
+      VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+    });
+    expect(r.stdout).toContain('from europe');
+    expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual([
+      [
+        '/v1/projects/gw-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict',
+        null,
+      ],
+    ]);
+  });
+
+  it('no Google credentials: an error naming Vertex AI and where it looked; nothing is sent', async () => {
+    api = await startFakeApi([text('never')]);
+    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null });
+    const started = Date.now();
+    const r = await run(['-p', 'hi'], {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      /Vertex AI: no Google credentials found \(tried GOOGLE_APPLICATION_CREDENTIALS/,
+    );
+    expect(vertex.seen).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const noRegion = await run(['-p', 'hi'], { ANTHROPIC_VERTEX_PROJECT_ID: 'test-project' });
+    expect(noRegion.stdout + noRegion.stderr).toContain('Vertex AI: CLOUD_ML_REGION is not set');
+  });
+});
