@@ -200,7 +200,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     await t.waitFor(/\[Color\] Which color\?[\s\S]*1\. Red — warm[\s\S]*2\. Blue — cool[\s\S]*3\. Other/);
     t.type('7');
     t.keys('Enter');
-    await t.waitFor(/Choose 1-3/);
+    await t.waitFor(/Not one of the choices\.[^\n]*\n[^\n]*Choose 1-3/);
     t.type('2');
     t.keys('Enter');
     await t.waitFor(/Plan for approval:[\s\S]*Paint it blue\.[\s\S]*Approve this plan and leave plan mode\?/);

@@ -1,7 +1,8 @@
 // The agent's terminal UI end to end: bin/agent in a real terminal (a tmux pane of a private tmux
 // server), driven by keystrokes, the screen read back as a person sees it (capture-pane).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { AGENT_BIN, tempDir } from './harness.js';
 
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -46,7 +47,9 @@ export function startTerm(
     .map(([k, v]) => `export ${k}=${quote(v)};`)
     .join(' ');
   const unset = opts.env?.NO_COLOR === undefined ? 'unset NO_COLOR;' : '';
-  const cmd = `${unset} ${exports} cd ${quote(cwd)} && exec ${[AGENT_BIN, ...args].map(quote).join(' ')}`;
+  // The exit status goes to a file: tmux 3.3 does not always record a dead pane's status.
+  const statusFile = join(configDir, 'exit-status');
+  const cmd = `${unset} ${exports} cd ${quote(cwd)} && ${[AGENT_BIN, ...args].map(quote).join(' ')}; echo $? > ${quote(statusFile)}`;
   const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
   tmux(
     '-f',
@@ -61,7 +64,7 @@ export function startTerm(
     '-c',
     cmd,
   );
-  // Keep the pane after the agent exits (its status is read), and pass Esc through at once.
+  // Keep the pane after the agent exits, and pass Esc through at once.
   tmux('set-option', '-g', 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
   const screen = () =>
@@ -70,7 +73,13 @@ export function startTerm(
       .map((l) => l.trimEnd())
       .join('\n')
       .replace(/\n+$/, '');
-  const dead = () => tmux('display-message', '-p', '-t', '0', '#{pane_dead} #{pane_dead_status}').trim();
+  const status = () => {
+    try {
+      return readFileSync(statusFile, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
   return {
     screen,
     rawScreen: () => tmux('capture-pane', '-p', '-e', '-t', '0'),
@@ -89,9 +98,8 @@ export function startTerm(
     async exited(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const [isDead, status] = dead().split(' ');
-        // The status can lag the dead flag for a moment.
-        if (isDead === '1' && status !== '') return Number(status);
+        const st = status();
+        if (/^\d+$/.test(st)) return Number(st);
         if (Date.now() > deadline) throw new Error(`the agent did not exit; screen:\n${screen()}`);
         await new Promise((r) => setTimeout(r, 40));
       }

@@ -54,7 +54,8 @@ export function QuestionsDialog({
           {l}
         </Text>
       ))}
-      <Text color={getInvalid() ? theme.paint('red') : undefined}>{questionPrompt(q)}</Text>
+      {getInvalid() ? <Text color={theme.paint('red')}>Not one of the choices.</Text> : null}
+      <Text>{questionPrompt(q)}</Text>
       <PromptInput state={getEditor()} />
     </Box>
   );
