@@ -1,6 +1,7 @@
 // The session factory: CLI options → one wired session (settings, tools, agents, guards, the
 // runner, the control handlers, the sandbox, exit handlers). It reads no input and picks no
 // output: the mode (src/modes/) gives it where messages go and drives it.
+import type { PermissionMode } from '../permissions/modes.js';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { builtinTools } from '../../tools/registry.js';
@@ -92,6 +93,10 @@ export interface Session {
   /** Tells one event the way the session's own go (transcript, output). */
   emit: (event: SessionEvent) => Promise<void>;
   permissionMode(): string;
+  /** The terminal's Shift+Tab: the mode for the next tool call (bypassPermissions only when allowed). */
+  setPermissionMode(mode: PermissionMode): void;
+  /** --dangerously-skip-permissions or --allow-dangerously-skip-permissions was given. */
+  bypassAllowed: boolean;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }
@@ -757,6 +762,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     settings,
     emit,
     permissionMode: () => guards.permissions.mode,
+    setPermissionMode: (mode) => guards.permissions.setMode(mode),
+    bypassAllowed: guards.permissions.allowBypass,
     async close(reason) {
       exitOn.dispose();
       await guards.sessionEnd(reason);
