@@ -98,8 +98,17 @@ afterAll(async () => {
   for (const dir of [home, ...made]) rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
-  await ctrl?.shutdown();
+  const c = ctrl;
   ctrl = undefined;
+  if (!c) return;
+  // The controller stops its inbox poller only after it starts removing the team: a poll still
+  // under way can re-create its lock directory mid-removal (ENOTEMPTY). Its race, not ours.
+  await c.shutdown().catch(async (err: Error) => {
+    if (!/ENOTEMPTY/.test(err.message)) throw err;
+    await new Promise((r) => setTimeout(r, 600));
+    rmSync(join(home, '.claude', 'teams', c.teamName), { recursive: true, force: true });
+    rmSync(join(home, '.claude', 'tasks', c.teamName), { recursive: true, force: true });
+  });
 });
 
 async function lead(): Promise<Controller> {
