@@ -23,6 +23,7 @@ import { VERSION, parseDuration } from '../options.js';
 import { modelChoices, resolveModel } from '../loop/models.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
+import { suggestionsWanted } from '../session/promptSuggestion.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupCommands } from '../commands/setup.js';
@@ -290,6 +291,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
 
   let agents: Awaited<ReturnType<typeof setupAgents>>;
   let progressSummaries = false;
+  let promptSuggestions = false;
+  let perTaskStopAffordance: boolean | undefined;
   try {
     agents = await setupAgents({
       sessionId,
@@ -440,6 +443,12 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       },
       stopHook: (active, signal) => guards.stopHook(active, signal),
       permissionMode: () => guards.permissions.mode,
+      promptSuggestions: () =>
+        suggestionsWanted(
+          promptSuggestions,
+          (loadedSettings.settings as { promptSuggestionEnabled?: unknown }).promptSuggestionEnabled !== false,
+          env,
+        ),
       beforeRun: async () => {
         await pluginsReady;
         const synced = await mcp.sync(tools);
@@ -627,6 +636,13 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     },
     setProgressSummaries: (on) => {
       progressSummaries = on;
+    },
+    setPromptSuggestions: (on) => {
+      promptSuggestions = on;
+    },
+    setPerTaskStopAffordance: (on) => {
+      perTaskStopAffordance ??= on;
+      runner.spareAgentsOnInterrupt = perTaskStopAffordance;
     },
     // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
     setSystemPrompt: (prompt) => {
