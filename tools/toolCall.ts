@@ -3,6 +3,7 @@
 // kind, paths or command, label, concurrency safety). The loop and permissions read the prepared
 // call, never the tool's name. `runPreparedCall` runs it, shapes any failure as an is_error result
 // and applies the last output cap, so no tool can crash the loop or flood the model.
+import { untilAborted } from './untilAborted.js';
 import type { z } from 'zod';
 import {
   type Tool,
@@ -79,7 +80,7 @@ export async function* runPreparedCall(
   ctx: ToolContext,
 ): AsyncGenerator<ToolProgress, ToolResult, void> {
   try {
-    const result = yield* (call.tool as Tool<z.ZodType<unknown>>).call(call.input, ctx);
+    const result = yield* untilAborted((call.tool as Tool<z.ZodType<unknown>>).call(call.input, ctx), ctx.signal, call.tool.name);
     return capResult(result, call.tool.outputCap ?? MAX_RESULT_CHARS);
   } catch (err) {
     if (err instanceof ToolError) {

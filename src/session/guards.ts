@@ -10,6 +10,7 @@ import { loadSettings, type LoadedFile, type LoadedSettings, type Settings } fro
 import { parseSettingSources } from '../settings/load.js';
 import { StartupError } from '../util/startupError.js';
 import { logWarning } from '../util/log.js';
+import { bypassAloneAllowed } from '../permissions/modes.js';
 
 /** How long a permission prompt may wait for the host's answer (a person may be deciding). */
 const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
@@ -114,7 +115,13 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
       'bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)',
       2,
     );
-  const allowBypass = !bypassDisabled && (o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions);
+  const optedIn = o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions;
+  if (o.permissionMode === 'bypassPermissions' && !optedIn && !bypassAloneAllowed(ctx.env))
+    throw new StartupError(
+      '--permission-mode bypassPermissions on its own is refused for root outside a sandbox: set IS_SANDBOX=1 if this is a container or VM, or pass --dangerously-skip-permissions',
+      2,
+    );
+  const allowBypass = !bypassDisabled && (optedIn || o.permissionMode === 'bypassPermissions');
   const mode: PermissionMode =
     o.permissionMode ??
     (o.dangerouslySkipPermissions
