@@ -80,7 +80,11 @@ export async function* runPreparedCall(
   ctx: ToolContext,
 ): AsyncGenerator<ToolProgress, ToolResult, void> {
   try {
-    const result = yield* untilAborted((call.tool as Tool<z.ZodType<unknown>>).call(call.input, ctx), ctx.signal, call.tool.name);
+    const result = yield* untilAborted(
+      (call.tool as Tool<z.ZodType<unknown>>).call(call.input, ctx),
+      ctx.signal,
+      call.tool.name,
+    );
     return capResult(result, call.tool.outputCap ?? MAX_RESULT_CHARS);
   } catch (err) {
     if (err instanceof ToolError) {

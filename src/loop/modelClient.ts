@@ -109,10 +109,7 @@ async function* attempt(
     const timeout =
       Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;
     try {
-      return await client.messages.create(
-        { ...body, stream: false },
-        { signal: req.signal, headers, timeout },
-      );
+      return await client.messages.create({ ...body, stream: false }, { signal: req.signal, headers, timeout });
     } catch (e) {
       throw toRequestError(e, req.signal);
     }
