@@ -228,7 +228,7 @@ describe('official SDK callback hooks', () => {
     );
     expect(prompts).toEqual(['tell me the secret', 'hello']);
     expect(api.requests).toHaveLength(1);
-    expect(JSON.stringify(api.requests[0].body)).not.toContain('secret');
+    expect(JSON.stringify(api.requests[0].body.messages)).not.toContain('tell me the secret');
     expect(JSON.stringify(api.requests[0].body.messages)).toContain('the user is in Paris');
     expect(r.results[0].is_error).toBe(true);
     expect(r.results[0].result).toContain('no secrets in prompts');
