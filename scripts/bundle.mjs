@@ -22,7 +22,7 @@ await build({
   format: 'cjs',
   // Loaded with require() only when the sandbox is on; it finds its own helper binaries beside it.
   // The cloud providers' SDKs, their credential libraries and undici are loaded from node_modules
-  // only when a session chooses that provider or sets a proxy or client certificate (src/providers/,
+  // only when a session chooses that provider or sets a proxy or client certificate (src/loop/providers/,
   // src/net/): bundled, they would make the one file every start reads several MB larger.
   external: [
     '@anthropic-ai/sandbox-runtime',

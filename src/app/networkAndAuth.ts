@@ -2,8 +2,8 @@
 // (src/net/outboundAgent.ts), the settings' credential commands, and which provider and key source
 // the init line and initialize report.
 import { installOutboundAgent } from '../net/outboundAgent.js';
-import { setAuthSettings } from '../providers/authSettings.js';
-import { type ApiProvider, apiProviderFromEnv } from '../providers/select.js';
+import { setAuthSettings } from '../loop/providers/authSettings.js';
+import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
 import type { Settings } from '../settings/schema.js';
 import { debugLog } from '../util/debugLog.js';
 

@@ -9,9 +9,9 @@
 // partial reply is never returned as a message.
 import { debugLog } from '../util/debugLog.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { providerClient, type ProviderClient } from '../providers/providerClient.js';
-import { forProvider } from '../providers/failures.js';
-import { apiProviderFromEnv } from '../providers/select.js';
+import { providerClient, type ProviderClient } from './providers/providerClient.js';
+import { forProvider } from './providers/failures.js';
+import { apiProviderFromEnv } from './providers/select.js';
 import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { AssistantMessage } from './events.js';
@@ -36,7 +36,7 @@ export type { ApiErrorCategory, ModelErrorKind } from './modelErrors.js';
 
 export type { ApiTool, CallModel, ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 
-export { NOT_LOGGED_IN } from '../providers/providerClient.js';
+export { NOT_LOGGED_IN } from './providers/providerClient.js';
 
 /** Whether a request could be sent without asking anyone: some provider or key is configured. */
 export function hasCredentials(env: NodeJS.ProcessEnv = process.env): boolean {

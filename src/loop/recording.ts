@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { CallModel, ModelEvent, ModelRequest } from './model.js';
 import { requestBody } from './modelClient.js';
 import { abortedError, ModelError, type ModelErrorKind } from './modelErrors.js';
-import { maskMachineState } from '../prompt/volatile.js';
+import { maskMachineState } from './volatile.js';
 
 export const RECORDING_VERSION = 1;
 const ABORTED_CALL_WAIT_MS = 30_000;

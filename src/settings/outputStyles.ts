@@ -1,7 +1,7 @@
 // Output styles: how the main agent writes its answers. `default` is the built-in one; custom styles
 // are Markdown files in `.claude/output-styles/` (project) and `$CLAUDE_CONFIG_DIR/output-styles/`
 // (user), with optional front matter `name`, `description`, `keep-coding-instructions`; the body is
-// the instruction text. `Explanatory` and `Learning` are built in (src/prompt/text/outputStyles.ts);
+// the instruction text. `Explanatory` and `Learning` are built in (src/settings/builtinOutputStyles.ts);
 // a file of the same name replaces one. The `outputStyle` setting picks one; its text joins the
 // system prompt.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import type { SettingSource } from './load.js';
 import { splitFrontMatter } from '../util/frontMatter.js';
 import { configDir } from '../util/configDir.js';
-import { BUILTIN_STYLES } from '../prompt/text/outputStyles.js';
+import { BUILTIN_STYLES } from './builtinOutputStyles.js';
 
 export const DEFAULT_OUTPUT_STYLE = 'default';
 

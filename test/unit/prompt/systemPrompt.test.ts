@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvironmentFacts } from '../../../src/prompt/environment.js';
 import { buildSystemPrompt, DYNAMIC_BOUNDARY, type SystemPromptParts } from '../../../src/prompt/systemPrompt.js';
-import { BUILTIN_STYLES } from '../../../src/prompt/text/outputStyles.js';
-import { maskMachineState } from '../../../src/prompt/volatile.js';
+import { BUILTIN_STYLES } from '../../../src/settings/builtinOutputStyles.js';
+import { maskMachineState } from '../../../src/loop/volatile.js';
 
 function facts(cwd: string, date: string, git?: EnvironmentFacts['git']): EnvironmentFacts {
   return { cwd, platform: 'linux', shell: 'bash', osVersion: 'Linux 6.1.0', date, ...(git ? { git } : {}) };

@@ -4,7 +4,7 @@
 // the client is built, so a missing one is a clear error naming the provider and the setting, not
 // a retried connection failure or a bare 403.
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { ModelError } from '../loop/modelErrors.js';
+import { ModelError } from '../modelErrors.js';
 import { ApiKeyHelper, helperTtlMs } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
 import { type ApiProvider, apiProviderFromEnv } from './select.js';

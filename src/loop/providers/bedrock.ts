@@ -10,7 +10,7 @@ import { runHelperCommand } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
-import { loadExternal } from '../util/loadExternal.js';
+import { loadExternal } from '../../util/loadExternal.js';
 
 /** What Bedrock wants as `anthropic_version` in the body (the SDK moves this header there). */
 const BEDROCK_VERSION = 'bedrock-2023-05-31';

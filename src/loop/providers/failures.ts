@@ -1,6 +1,6 @@
 // A cloud provider's refusal, named: "Bedrock: API Error: 403 … (check the AWS credentials…)"
 // rather than a bare 403 the user has to trace back to a provider and a setting.
-import { ModelError } from '../loop/modelErrors.js';
+import { ModelError } from '../modelErrors.js';
 import { type ApiProvider, PROVIDER_LABEL } from './select.js';
 
 const AUTH_HINT: Record<ApiProvider, string> = {

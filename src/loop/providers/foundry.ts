@@ -6,7 +6,7 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import type { ClientOptions, ProviderClient } from './providerClient.js';
 import { noCredentials } from './providerClient.js';
 import { isTruthy } from './select.js';
-import { loadExternal } from '../util/loadExternal.js';
+import { loadExternal } from '../../util/loadExternal.js';
 
 const ENTRA_SCOPE = 'https://cognitiveservices.azure.com/.default';
 

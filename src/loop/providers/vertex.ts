@@ -6,7 +6,7 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import type { ClientOptions, ProviderClient } from './providerClient.js';
 import { noCredentials } from './providerClient.js';
 import { isTruthy } from './select.js';
-import { loadExternal } from '../util/loadExternal.js';
+import { loadExternal } from '../../util/loadExternal.js';
 
 /** What Vertex wants as `anthropic_version` in the body (the SDK moves this header there). */
 const VERTEX_VERSION = 'vertex-2023-10-16';
