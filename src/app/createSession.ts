@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { builtinTools } from '../../tools/registry.js';
-import type { Tool } from '../../tools/tool.js';
+import type { Tool, ToolServices } from '../../tools/tool.js';
 import { ToolSet } from '../../tools/toolSet.js';
 import { createStructuredOutputTool } from '../../tools/structuredOutput.js';
 import { makeSkillTool } from '../../tools/skill.js';
@@ -82,6 +82,8 @@ export interface SessionIO {
   askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
   /** Where an error result's reason is told (default: stderr). */
   reportError?: (text: string) => void;
+  /** A teammate process (src/modes/teammate.ts): its extra tools, and the team its tools reach. */
+  teammate?: { tools: Tool[]; services: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> };
 }
 
 export interface Session {
@@ -175,7 +177,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   let builtin: Tool[];
   try {
     builtin = selectTools(
-      [...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }), ...skillTool],
+      [
+        ...builtinTools({ agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS), env }),
+        ...skillTool,
+        ...(io.teammate?.tools ?? []),
+      ],
       o,
     );
   } catch (err) {
@@ -409,6 +415,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     },
   });
   agents.services.worktrees = worktrees;
+  if (io.teammate) Object.assign(agents.services, io.teammate.services);
   const runner = new SessionRunner(
     settings,
     {
