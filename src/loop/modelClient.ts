@@ -117,7 +117,7 @@ async function* attempt(
   debugLog(
     'api',
     () =>
-      `request: model ${req.model}, ${req.messages.length} message(s)${headers ? `, betas ${betas.join(',')}` : ''}`,
+      `request: model ${body.model}, ${req.messages.length} message(s)${betas.length ? `, betas ${betas.join(',')}` : ''}${provider.provider === 'firstParty' ? '' : ` (${provider.provider})`}`,
   );
   let stream;
   try {
