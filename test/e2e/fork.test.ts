@@ -29,7 +29,7 @@ describe('fork subagents', () => {
     });
     const r = await runAgent({
       api,
-      args: [...STREAM_ARGS, '--model', 'claude-opus-4-1', '--dangerously-skip-permissions'],
+      args: [...STREAM_ARGS, '--model', 'claude-opus-4-5', '--dangerously-skip-permissions'],
       input: userLine('please fork'),
     });
     expect(r.code).toBe(0);
@@ -37,7 +37,7 @@ describe('fork subagents', () => {
     const fork = api.requests.find(isFork)!;
     expect(fork).toBeDefined();
     expect(fork.body.model).toBe(parent.body.model);
-    expect(fork.body.model).toBe('claude-opus-4-1');
+    expect(fork.body.model).toBe('claude-opus-4-5');
     expect(unmarked(fork.body.system)).toEqual(unmarked(parent.body.system));
     expect(unmarked(fork.body.tools)).toEqual(unmarked(parent.body.tools));
     // The parent's conversation, then its reply with the call, then the fork's own message.

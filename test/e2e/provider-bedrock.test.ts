@@ -75,7 +75,7 @@ describe('Amazon Bedrock', () => {
     expect(lines.filter((m) => m.subtype === 'api_retry').map((m) => m.error_status)).toEqual([529]);
     // Every request was signed right and went to the cross-region profile of the region's geography.
     expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual(
-      Array(3).fill(['/model/eu.anthropic.claude-sonnet-5-5/invoke-with-response-stream', null]),
+      Array(3).fill(['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null]),
     );
     expect(bedrock.seen[0].headers['x-amz-security-token']).toBe(creds.sessionToken);
     // The tool ran, its result went back in the second turn, and that turn read the prompt cache.

@@ -90,7 +90,7 @@ describe('Google Vertex AI', () => {
     expect(proxy.seen).toEqual(['CONNECT oauth2.googleapis.com:443']);
     expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual(
       Array(3).fill([
-        '/v1/projects/test-project/locations/us-east5/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict',
+        '/v1/projects/test-project/locations/us-east5/publishers/anthropic/models/claude-opus-5-5:streamRawPredict',
         null,
       ]),
     );

@@ -31,7 +31,16 @@ describe('ToolSearch and deferred MCP tools', () => {
     ]);
     const r = await runAgent({
       api,
-      args: [...STREAM_ARGS, '--mcp-config', config({ many: many() }), '--allowedTools', 'mcp__many'],
+      // A 200k-token window: auto defers MCP tools past 10 % of it (on a 1M-window model these fit).
+      args: [
+        ...STREAM_ARGS,
+        '--model',
+        'claude-sonnet-4-5',
+        '--mcp-config',
+        config({ many: many() }),
+        '--allowedTools',
+        'mcp__many',
+      ],
       input: userLine('weather in Oslo?'),
     });
     expect(r.code).toBe(0);
