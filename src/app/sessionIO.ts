@@ -1,0 +1,34 @@
+// What a mode (src/modes/) gives a session, and what it gets back.
+import type { ControlChannel } from '../control/channel.js';
+import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import type { SessionEvent } from '../session/events.js';
+import type { SessionRunner, SessionSettings } from '../session/runner.js';
+import type { WireLine } from '../session/wire.js';
+
+/** What the mode gives the session. */
+export interface SessionIO {
+  writer: StdoutWriter;
+  /**
+   * Where the session's events go: protocol lines, a result collector, the terminal. `line` is the
+   * event's protocol line (null for one a host does not see in this mode).
+   */
+  output: (event: SessionEvent, line: WireLine | null) => Promise<void>;
+  /** A person at a terminal: partial messages always on (the text is drawn as it streams). */
+  interactive?: boolean;
+  /** Permission questions asked here instead of the host (the terminal). */
+  askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** Where an error result's reason is told (default: stderr). */
+  reportError?: (text: string) => void;
+}
+
+export interface Session {
+  runner: SessionRunner;
+  channel: ControlChannel;
+  settings: SessionSettings;
+  /** Tells one event the way the session's own go (transcript, output). */
+  emit: (event: SessionEvent) => Promise<void>;
+  permissionMode(): string;
+  /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
+  close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
+}
