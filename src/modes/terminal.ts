@@ -1,12 +1,12 @@
 // The interactive mode: a person at a terminal types prompts; what the session emits is drawn for
-// them (src/session/terminal.ts) and permission questions are asked there. No host, no protocol.
+// them (terminalUi.ts) and permission questions are asked there. No host, no protocol.
 import { createSession } from '../app/createSession.js';
 import { VERSION, type CliOptions } from '../options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 
 export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<number> {
   // Loaded only for a person at a terminal: headless starts do not pay for readline.
-  const { Terminal } = await import('../session/terminal.js');
+  const { Terminal } = await import('./terminalUi.js');
   const term = new Terminal({ color: !process.env.NO_COLOR });
   const session = await createSession(o, {
     writer,

@@ -4,8 +4,8 @@
 // questions on the terminal. Ctrl+C interrupts a run; at an empty prompt twice, Ctrl+D or /exit leave.
 import { createInterface, type Interface } from 'node:readline';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
-import { isErrorResult, isMainThread, type SessionEvent } from './events.js';
-import type { SessionRunner } from './runner.js';
+import { isErrorResult, isMainThread, type SessionEvent } from '../session/events.js';
+import type { SessionRunner } from '../session/runner.js';
 import {
   parseChoice,
   planAnswer,
