@@ -1,5 +1,5 @@
 // bin/agent's shebang runs the agent with glibc's mmap threshold fixed (a long session's request
-// bodies would otherwise stay in malloc's arenas: see Performance in the README). The setting is
+// bodies would otherwise stay in malloc's arenas: see docs/performance.md). The setting is
 // the agent's own: what the host gave (set or not) is what Bash and other children see.
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';

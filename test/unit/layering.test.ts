@@ -1,4 +1,4 @@
-// The import rule of the README's Layout section, checked by scanning every source file's imports
+// The import rule in docs/architecture.md, checked by scanning every source file's imports
 // (static, re-exports and dynamic import()), so it stays true.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
