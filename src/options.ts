@@ -54,6 +54,7 @@ export const optionsSchema = z.object({
   settingSources: z.string().optional(),
   settings: z.string().optional(),
   sessionPersistence: z.boolean().default(true),
+  sessionMirror: z.boolean().default(false),
   resume: z.uuid({ error: '--resume must be a session id (a UUID)' }).optional(),
   continue: z.boolean().default(false),
   forkSession: z.boolean().default(false),
@@ -104,7 +105,6 @@ const NOT_YET = [
   'channels',
   'managed-settings-in-initialize',
   'initialize-fields',
-  'session-mirror',
   'thinking-display',
 ] as const;
 
@@ -226,6 +226,10 @@ function buildProgram(): Command {
       'read the project settings, agents and .mcp.json from this directory instead of the working directory',
     )
     .option('--no-session-persistence', 'do not write the session transcript')
+    .option(
+      '--session-mirror',
+      "also send every transcript entry to the host as a transcript_mirror line (the SDK's sessionStore)",
+    )
     .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
@@ -309,11 +313,20 @@ export function parseOptions(argv: string[]): ParseOutcome {
     includeHookEvents: raw.includeHookEvents ?? false,
     teammateTimeoutMs: raw.teammateTimeout,
     debugToStderr: raw.debugToStderr ?? false,
+    sessionMirror: raw.sessionMirror ?? false,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join('; '));
   const o = parsed.data;
   if (o.inputFormat === 'stream-json' && o.outputFormat !== 'stream-json')
     throw new UsageError('--input-format stream-json requires --output-format stream-json');
+  if (o.sessionMirror && o.outputFormat !== 'stream-json')
+    throw new UsageError(
+      '--session-mirror needs --output-format stream-json (the mirror lines go to the host on stdout)',
+    );
+  if (o.sessionMirror && !o.sessionPersistence)
+    throw new UsageError(
+      '--session-mirror cannot be used with --no-session-persistence: entries are mirrored after their local write',
+    );
   if (o.resume !== undefined && o.continue) throw new UsageError('--resume and --continue cannot be used together');
   if (o.forkSession && o.resume === undefined && !o.continue)
     throw new UsageError('--fork-session needs --resume or --continue');

@@ -53,7 +53,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     custom: o.systemPrompt,
     append: o.appendSystemPrompt ? [o.appendSystemPrompt] : [],
   };
-  const host: HostSetup = { progressSummaries: false };
+  const host: HostSetup = { progressSummaries: false, promptSuggestions: false };
   const settings = sessionSettings(config, sessionId, tools);
   const outputStyles = await setupOutputStyles(o, loaded, {
     cwd,
@@ -104,7 +104,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     new SessionRunner(
       settings,
       runnerHooks({
-        ...{ io, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
+        ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
         ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls },
         callModel: base.callModel,
       }),

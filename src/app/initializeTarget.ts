@@ -38,6 +38,13 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
     setProgressSummaries: (on) => {
       p.host.progressSummaries = on;
     },
+    setPromptSuggestions: (on) => {
+      p.host.promptSuggestions = on;
+    },
+    setPerTaskStopAffordance: (on) => {
+      p.host.perTaskStopAffordance ??= on;
+      p.runner.spareAgentsOnInterrupt = p.host.perTaskStopAffordance;
+    },
     // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
     setSystemPrompt: (prompt) => {
       p.systemParts.custom = prompt;

@@ -11,6 +11,7 @@ import type { SessionMcp } from '../mcp/sessionMcp.js';
 import { pluginInfo } from '../plugins/session.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { Guards } from '../session/guards.js';
+import { suggestionsWanted } from '../session/promptSuggestion.js';
 import type { SessionHooks, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
 import type { TurnScope } from '../session/turnScope.js';
@@ -25,6 +26,7 @@ import type { SessionTools } from './sessionTools.js';
 
 export interface RunnerHookParts {
   io: SessionIO;
+  env: NodeJS.ProcessEnv;
   config: SessionConfig;
   host: HostSetup;
   /** --permission-prompt-tool: permission questions go there, not to the mode's askHost. */
@@ -74,6 +76,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
     },
     stopHook: (active, signal) => guards.stopHook(active, signal),
     permissionMode: () => guards.permissions.mode,
+    promptSuggestions: () => suggestionsWanted(p.host.promptSuggestions, p.config.promptSuggestionEnabled, p.env),
     beforeRun: async () => {
       await p.plugins.ready();
       const synced = await p.mcp.sync(p.tools.tools);

@@ -45,6 +45,8 @@ export interface SessionConfig {
   skillToolAllowed: boolean;
   /** A host on stdin can be asked (elicitations): stream-json input, prompts not turned off. */
   hostCanAnswer: boolean;
+  /** The `promptSuggestionEnabled` setting (false turns prompt suggestions off). */
+  promptSuggestionEnabled: boolean;
 }
 
 /** What `initialize` sets for the rest of the session (each read where it is used). */
@@ -52,6 +54,10 @@ export interface HostSetup {
   planModeInstructions?: string;
   toolAliases?: Record<string, string>;
   progressSummaries: boolean;
+  /** initialize.promptSuggestions. */
+  promptSuggestions: boolean;
+  /** initialize.perTaskStopAffordance: the first initialize's value holds. */
+  perTaskStopAffordance?: boolean;
 }
 
 /** The model rule, written once: an explicit model (alias or id) wins; none or "default" is the session's default. */
@@ -94,6 +100,8 @@ export function resolveSessionConfig(
       (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) &&
       !o.disallowedTools.includes('Skill'),
     hostCanAnswer: o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none',
+    promptSuggestionEnabled:
+      (ctx.loaded.settings as { promptSuggestionEnabled?: unknown }).promptSuggestionEnabled !== false,
   };
   return { config, warnings };
 }

@@ -25,6 +25,9 @@ export interface InitializeTarget {
   setPlanModeInstructions(text: string): void;
   setToolAliases(aliases: Record<string, string>): void;
   setProgressSummaries(on: boolean): void;
+  setPromptSuggestions(on: boolean): void;
+  /** First initialize wins: a later one does not change it. */
+  setPerTaskStopAffordance(on: boolean): void;
   setSystemPrompt(prompt: string | string[]): void;
   appendSystemPrompt(text: string): void;
   setTitle(title: string): void;
@@ -59,6 +62,8 @@ export function handleInitialize(
   if (req.planModeInstructions !== undefined) t.setPlanModeInstructions(req.planModeInstructions);
   if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
   if (req.agentProgressSummaries !== undefined) t.setProgressSummaries(req.agentProgressSummaries);
+  if (req.promptSuggestions !== undefined) t.setPromptSuggestions(req.promptSuggestions);
+  if (req.perTaskStopAffordance !== undefined) t.setPerTaskStopAffordance(req.perTaskStopAffordance);
   if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
   if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());

@@ -4,6 +4,7 @@ import { createSession } from '../app/createSession.js';
 import { StartupError } from '../session/guards.js';
 import type { CliOptions } from '../options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
+import { startSessionMirror } from './sessionMirror.js';
 import { isErrorResult, type SessionEvent, type TurnResult } from '../session/events.js';
 import type { WireLine } from '../session/wire.js';
 
@@ -16,6 +17,7 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
     if (ev.type === 'result' && line) lastResult = { result: ev.result, line };
     if (o.outputFormat === 'stream-json' && line) await writer.send(line);
   };
+  startSessionMirror(o, writer);
   const session = await createSession(o, { writer, output });
   const { runner } = session;
   session.channel.close('no host to ask in text input mode');

@@ -23,6 +23,7 @@ import {
   resolvePath,
   type ResolvedPath,
 } from './paths.js';
+import { acceptEditsAllowsShell } from './acceptEditsShell.js';
 import { EDIT_FAMILY, READ_FAMILY, ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
 import { bashCommandOf, describeCall, filePathsOf, isFileTool, stringField } from './toolInput.js';
@@ -439,6 +440,12 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
     );
   }
   let blocked: string | undefined;
+  if (mode === 'acceptEdits' && shape.kind === 'bash') {
+    const verdict = acceptEditsAllowsShell(shape.parsed, state.cwd, state.workingDirs);
+    if (verdict.allowed)
+      return { behavior: 'allow', reason: 'mode acceptEdits (file commands inside the working directories)' };
+    blocked = verdict.outside;
+  }
   if (shape.kind === 'file') {
     blocked = shape.paths.find((p) => !inWorkingDirs(p, state.workingDirs))?.real;
     if (blocked === undefined) {

@@ -126,6 +126,10 @@ export const initializeRequestSchema = z.looseObject({
   title: z.string().optional(),
   /** Periodic model-written one-line summaries of what a background agent is doing (task_progress.summary). */
   agentProgressSummaries: z.boolean({ error: 'agentProgressSummaries must be true or false' }).optional(),
+  /** A `prompt_suggestion` after each result (from the second turn on). */
+  promptSuggestions: z.boolean({ error: 'promptSuggestions must be true or false' }).optional(),
+  /** The host renders a stop control per task: an interrupt then spares background agents. */
+  perTaskStopAffordance: z.boolean({ error: 'perTaskStopAffordance must be true or false' }).optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
   toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
 });

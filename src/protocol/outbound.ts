@@ -294,6 +294,21 @@ export const controlRequestOutSchema = z.strictObject({
   request: z.looseObject({ subtype: z.string() }),
 });
 
+/** promptSuggestions: the predicted next user prompt, after a result. */
+export const promptSuggestionSchema = z.strictObject({
+  type: z.literal('prompt_suggestion'),
+  suggestion: z.string(),
+  uuid: z.string(),
+  session_id: z.string(),
+});
+
+/** --session-mirror: transcript entries written locally, for the host's sessionStore. */
+export const transcriptMirrorSchema = z.strictObject({
+  type: z.literal('transcript_mirror'),
+  filePath: z.string(),
+  entries: z.array(z.looseObject({})),
+});
+
 export const outboundSchema = z.union([
   systemInitSchema,
   systemErrorSchema,
@@ -320,5 +335,7 @@ export const outboundSchema = z.union([
   hookProgressSchema,
   hookResponseSchema,
   filesPersistedSchema,
+  transcriptMirrorSchema,
+  promptSuggestionSchema,
 ]);
 export type Outbound = z.infer<typeof outboundSchema>;

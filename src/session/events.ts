@@ -61,7 +61,9 @@ export type SessionEvent =
   | { type: 'result'; result: TurnResult }
   | { type: 'task'; event: TaskEvent }
   | { type: 'team'; event: TeamEvent }
-  | { type: 'notice'; notice: Notice };
+  | { type: 'notice'; notice: Notice }
+  /** promptSuggestions: the predicted next prompt, after a turn's result. */
+  | { type: 'prompt_suggestion'; suggestion: string };
 
 /** Events of the main conversation (not a subagent's or teammate's). */
 export function isMainThread(ev: SessionEvent): boolean {

@@ -30,6 +30,7 @@ import {
 import type { CallModel } from '../loop/model.js';
 import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { contextWindow } from '../loop/pricing.js';
+import { suggestNextPrompt } from './promptSuggestion.js';
 import { TurnScope } from './turnScope.js';
 
 export type { UserContent } from './promptBatch.js';
@@ -75,6 +76,8 @@ export interface SessionHooks {
    * mode already shows it in its own output.
    */
   reportError?: (text: string) => void;
+  /** promptSuggestions: whether the host asked for them and nothing switched them off (read after each turn). */
+  promptSuggestions?: () => boolean;
   /** Build the system prompt at the start of each run (after initialize may have changed it). */
   systemPrompt: () => SystemBlocks;
   /** Pipeline dependencies (permissions, hooks, host questions) for this run. */
@@ -140,6 +143,12 @@ export class SessionRunner {
   /** Every denial of the running prompt, its subagents' included. */
   private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
+  /** Turns that ended with a result (suggestions start after the first). */
+  private turnsDone = 0;
+  /** The prompt suggestion being made, if any: dropped when the next turn starts. */
+  private suggesting: { abort: AbortController; done: Promise<void> } | null = null;
+  /** Side calls' usage made between turns (prompt suggestions), counted in the next result. */
+  private lateUsage = new UsageAccumulator();
   /** The running turn's usage (null between turns). */
   private currentUsage: UsageAccumulator | null = null;
   /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
@@ -219,9 +228,16 @@ export class SessionRunner {
     return this.spentUsd + (this.currentUsage?.totalCostUSD ?? 0);
   }
 
+  /**
+   * perTaskStopAffordance: the host has a stop control for each task, so an interrupt stops the
+   * turn and spares background agents (each can still be stopped with stop_task). Without it, an
+   * interrupt stops every background task: nothing else could stop a runaway one.
+   */
+  spareAgentsOnInterrupt = false;
+
   /** Abort the running prompt (interrupt): its result comes within a second. */
   interrupt(): boolean {
-    void this.hooks.background?.stopAll();
+    void this.hooks.background?.stopAll(this.spareAgentsOnInterrupt ? (t) => t.kind === 'local_agent' : undefined);
     if (!this.current) return false;
     this.current.abort();
     return true;
@@ -236,6 +252,15 @@ export class SessionRunner {
    * down, idle teammates are ended, and only then does the run end.
    */
   async run(): Promise<void> {
+    try {
+      await this.runPrompts();
+    } finally {
+      // The last turn's suggestion still reaches the host (it arrives after the result, as documented).
+      await this.suggesting?.done;
+    }
+  }
+
+  private async runPrompts(): Promise<void> {
     const bg = this.hooks.background;
     const team = this.hooks.team;
     if (!bg && !team) {
@@ -303,6 +328,8 @@ export class SessionRunner {
 
   /** One turn of one or more prompts (merged), and its one result. */
   private async runTurn(prompts: QueuedPrompt[]): Promise<void> {
+    // A suggestion for the prompt that has now come is of no use.
+    this.suggesting?.abort.abort();
     const started = Date.now();
     const abort = new AbortController();
     this.current = abort;
@@ -364,9 +391,12 @@ export class SessionRunner {
         outcome = await this.drive(abort.signal, usage);
       }
       this.hooks.background?.drainUsage(usage);
+      usage.merge(this.lateUsage);
+      this.lateUsage = new UsageAccumulator();
       this.spentUsd += usage.totalCostUSD;
       this.currentUsage = null;
       await this.emitResult(outcome, usage, started);
+      if (this.turnsDone++ > 0 && outcome.subtype === 'success') this.suggestNext(outcome);
     } catch (err) {
       // A bug or an environment fault must not take the session down: it is this turn's error
       // result, and one line on stderr (the stack only with AGENT_DEBUG=1).
@@ -380,6 +410,37 @@ export class SessionRunner {
       this.currentUsage = null;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+  }
+
+  /** promptSuggestions: start the side call for this result's suggestion (not in plan mode, not after an error). */
+  private suggestNext(outcome: LoopOutcome): void {
+    if (outcome.interrupted || !this.hooks.promptSuggestions?.() || this.hooks.permissionMode() === 'plan') return;
+    const abort = new AbortController();
+    const usage = new UsageAccumulator();
+    const cfg = this.loopConfig(abort.signal, usage);
+    const model = this.settings.model;
+    const done = suggestNextPrompt({
+      callModel: cfg.callModel,
+      model,
+      system: cfg.system,
+      tools: cfg.apiTools,
+      betas: cfg.betas,
+      history: [...this.history],
+      signal: abort.signal,
+    })
+      .then(async (made) => {
+        if (!made) return;
+        this.lateUsage.add(made.message.model || model, made.message.usage);
+        if (made.suggestion !== undefined && !abort.signal.aborted)
+          await this.emit({ type: 'prompt_suggestion', suggestion: made.suggestion });
+      })
+      .catch((err: Error) => {
+        if (!abort.signal.aborted) process.stderr.write(`agent: prompt suggestion failed: ${err.message}\n`);
+      })
+      .finally(() => {
+        if (this.suggesting?.abort === abort) this.suggesting = null;
+      });
+    this.suggesting = { abort, done };
   }
 
   /** /compact: one summary call now; the result tells what happened. */

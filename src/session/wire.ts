@@ -23,6 +23,8 @@ export function toWire(ev: SessionEvent, sessionId: string, includePartial: bool
       return { ...ev.event, ...envelope(sessionId) };
     case 'notice':
       return { type: 'system', ...noticeFields(ev.notice), ...envelope(sessionId) };
+    case 'prompt_suggestion':
+      return { type: 'prompt_suggestion', suggestion: ev.suggestion, ...envelope(sessionId) };
   }
   const parent = ev.parentToolUseId;
   switch (ev.type) {

@@ -1,7 +1,7 @@
 // What the session runner needs of background work: is any still going, which notices wait for
 // the model, whose usage is still to be counted, and a way to stop it all.
 import { UsageAccumulator } from '../loop/usage.js';
-import { noticeText, type TaskRegistry } from './registry.js';
+import { noticeText, type TaskRecord, type TaskRegistry } from './registry.js';
 
 export interface BackgroundHost {
   /** A task is running, or an ended task's notice still waits for the model. */
@@ -12,8 +12,8 @@ export interface BackgroundHost {
   waitForChange(ms: number): Promise<void>;
   /** Move the usage of background work done since the last result into `into`. */
   drainUsage(into: UsageAccumulator): void;
-  /** Stop every running task; each is reported as stopped. */
-  stopAll(): Promise<void>;
+  /** Stop every running task but those `spare` keeps; each is reported as stopped. */
+  stopAll(spare?: (task: TaskRecord) => boolean): Promise<void>;
 }
 
 export interface BackgroundHostWithUsage extends BackgroundHost {
@@ -41,6 +41,6 @@ export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWith
       late.merge(usage);
     },
     pendingUsd: () => late.totalCostUSD,
-    stopAll: () => registry.stopAll(),
+    stopAll: (spare) => registry.stopAll(1000, spare),
   };
 }

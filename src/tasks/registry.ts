@@ -357,8 +357,8 @@ export class TaskRegistry {
    * Stop every running background task (exit, interrupt). Each gets its `stopped` notification.
    * Foreground tasks end with the turn that blocks on them.
    */
-  async stopAll(graceMs = 1000): Promise<void> {
-    const running = this.list().filter((t) => t.status === 'running' && t.backgrounded);
+  async stopAll(graceMs = 1000, spare?: (task: TaskRecord) => boolean): Promise<void> {
+    const running = this.list().filter((t) => t.status === 'running' && t.backgrounded && !spare?.(t));
     // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
     for (const t of running) t.seenByModel = true;
     await Promise.all(running.map((t) => this.stop(t.id, graceMs)));

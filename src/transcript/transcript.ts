@@ -6,6 +6,7 @@
 // timestamp, cwd and type; metadata lines (custom-title, tag) carry no chain. Appended
 // synchronously, one write per line, so an exit loses nothing and a crash tears at most one line.
 import { makeDirs } from '../util/makeDirs.js';
+import { mirrorEntry } from './mirror.js';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -190,6 +191,7 @@ export class Transcript {
         }
       }
       writeSync(this.fd, line);
+      mirrorEntry(this.path, entry);
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;

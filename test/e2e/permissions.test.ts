@@ -775,3 +775,38 @@ describe('a prompting host (--permission-prompt-tool stdio)', () => {
     });
   });
 });
+
+describe('acceptEdits and shell commands', () => {
+  it('mkdir, touch, cp, mv, sed and rm inside the working directory run without asking; outside, or chmod, is refused', async () => {
+    const cwd = tempDir();
+    const outside = tempDir('agent-outside-');
+    writeFileSync(join(cwd, 'notes.txt'), 'alpha\n');
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'mkdir -p out/sub && touch out/sub/made && cp notes.txt out/copy.txt' }],
+        ['Bash', { command: "sed -i 's/alpha/beta/' notes.txt && mv out/copy.txt out/moved.txt && rm out/sub/made" }],
+        ['Bash', { command: `touch ${join(outside, 'escaped')}` }],
+        ['Bash', { command: 'touch x && chmod +x x' }],
+      ]),
+      text('done'),
+    ]);
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'acceptEdits'],
+      input: userLine('go'),
+    });
+    expect(r.code).toBe(0);
+    const seen = resultsById(api.requests[1]);
+    expect(seen.t1.isError, seen.t1.text).toBe(false);
+    expect(seen.t2.isError, seen.t2.text).toBe(false);
+    expect(readFileSync(join(cwd, 'notes.txt'), 'utf8')).toBe('beta\n');
+    expect(existsSync(join(cwd, 'out/moved.txt'))).toBe(true);
+    expect(existsSync(join(cwd, 'out/sub/made'))).toBe(false);
+    expect(seen.t3.isError).toBe(true);
+    expect(seen.t3.text).toContain(`${join(outside, 'escaped')} is outside the working directories`);
+    expect(existsSync(join(outside, 'escaped'))).toBe(false);
+    expect(seen.t4.isError).toBe(true);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+  });
+});

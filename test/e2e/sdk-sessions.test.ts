@@ -3,6 +3,7 @@
 // getSessionMessages / forkSession / renameSession / tagSession / deleteSession / listSubagents /
 // getSubagentMessages read and change what agent wrote, and agent resumes what they produced.
 import {
+  InMemorySessionStore,
   deleteSession,
   forkSession,
   getSessionInfo,
@@ -244,5 +245,32 @@ describe('transcript robustness', () => {
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.filter((l) => l.startsWith(torn))).toEqual([torn]);
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('sessionStore (--session-mirror)', () => {
+  it('every transcript entry reaches the host store after its local write, the session and its subagent under their own keys', async () => {
+    api = await startFakeApi([
+      toolUse('Task', { description: 'look', prompt: 'say hi', subagent_type: 'general-purpose' }, 'task1'),
+      text('Sub done.'),
+      text('All done.'),
+    ]);
+    const store = new InMemorySessionStore();
+    const out = await session(['delegate'], { sessionStore: store });
+    const id = sessionIdOf(out);
+    const key = { projectKey: cwd.replace(/[^a-zA-Z0-9]/g, '-'), sessionId: id };
+    const local = readFileSync(join(config, 'projects', key.projectKey, `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // The store holds exactly what was written locally, in order.
+    expect(store.getEntries(key)).toEqual(local);
+    expect(local.some((e) => e.type === 'assistant')).toBe(true);
+    const subkeys = await store.listSubkeys(key);
+    expect(subkeys.length).toBe(1);
+    const sub = store.getEntries({ ...key, subpath: subkeys[0] });
+    expect(sub.some((e: any) => e.type === 'assistant' && JSON.stringify(e.message).includes('Sub done.'))).toBe(true);
+    // The host saw no mirror frame as a message of its own.
+    expect(out.some((m) => (m as { type: string }).type === 'transcript_mirror')).toBe(false);
   });
 });

@@ -69,3 +69,22 @@ describe('the flags the official SDK can emit', () => {
     expect(r.stderr).toContain(`agent: ${refused[0]} is not supported yet`);
   });
 });
+
+describe('--session-mirror', () => {
+  const refusal = (argv: string[]) => {
+    try {
+      parseOptions(argv);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return undefined;
+  };
+
+  it('is built for stream-json output, and refused where its lines could not reach a host or nothing is written', () => {
+    expect(refusal(['-p', 'q', '--output-format', 'stream-json', '--verbose', '--session-mirror'])).toBeUndefined();
+    expect(refusal(['-p', 'q', '--session-mirror'])).toMatch(/--session-mirror needs --output-format stream-json/);
+    expect(
+      refusal(['-p', 'q', '--output-format', 'stream-json', '--session-mirror', '--no-session-persistence']),
+    ).toMatch(/cannot be used with --no-session-persistence/);
+  });
+});

@@ -26,6 +26,8 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     appendSystemPrompt: log('appendSystemPrompt'),
     setTitle: log('setTitle'),
     setProgressSummaries: log('setProgressSummaries'),
+    setPromptSuggestions: log('setPromptSuggestions'),
+    setPerTaskStopAffordance: log('setPerTaskStopAffordance'),
     setSdkAgents: log('setSdkAgents'),
     checkMainAgent: () => {},
     exitAfterAnswer: (m) => void exits.push(m),

@@ -56,10 +56,62 @@ describe('modes', () => {
     ]);
   });
 
-  it('acceptEdits allows edits in cwd but not Bash', () => {
+  it('acceptEdits allows edits in cwd, and the file-system shell commands on paths inside the working directories', () => {
     const s = state({ cwd, mode: 'acceptEdits' });
     expect(write(s).behavior).toBe('allow');
-    expect(bash(s, 'touch a').behavior).toBe('ask');
+    for (const command of [
+      'touch a',
+      'mkdir -p a/b && touch a/b/c',
+      'rm -rf build',
+      'rmdir empty',
+      'mv a b',
+      'cp -r a b',
+      "sed -i 's/a/b/' notes.txt",
+      "sed -e 's#/etc#x#' -i notes.txt",
+      'touch x && ls',
+      'touch x; echo hi > y',
+      'echo hi > notes.txt',
+      `touch ${cwd}/abs`,
+    ]) {
+      expect(bash(s, command).behavior, command).toBe('allow');
+    }
+  });
+
+  it('acceptEdits still asks for a shell command outside the list, a path outside, or a path it cannot read', () => {
+    const s = state({ cwd, mode: 'acceptEdits' });
+    const outside = bash(s, 'touch /etc/agent-test');
+    expect(outside.behavior).toBe('ask');
+    expect(outside.behavior === 'ask' && outside.blockedPath).toBe('/etc/agent-test');
+    for (const command of [
+      'touch ../x',
+      'chmod +x f',
+      'touch x && chmod +x x',
+      'ln -s f l',
+      'rm -rf $HOME/x',
+      'rm -rf ~root/x',
+      'cp a {b,/etc/x}',
+      'FOO=1 touch x',
+      'touch $(cat list)',
+      'echo hi > /tmp/out',
+      "sed -i 's/a/b/' /etc/hosts",
+      'sed -f ../script f',
+      'mv -t /etc f',
+      'cp --target-directory=/etc f',
+      'npm install',
+    ]) {
+      expect(bash(s, command).behavior, command).toBe('ask');
+    }
+    // Not acceptEdits: the same commands ask.
+    expect(bash(state({ cwd }), 'touch a').behavior).toBe('ask');
+  });
+
+  it('acceptEdits: deny and ask rules still win over the file-system commands', () => {
+    const s = state({ cwd, mode: 'acceptEdits', deny: ['Bash(rm:*)'], ask: ['Bash(mv:*)'] });
+    expect(bash(s, 'rm -rf build').behavior).toBe('deny');
+    expect(bash(s, 'touch a && rm a').behavior).toBe('deny');
+    expect(bash(s, 'mv a b').behavior).toBe('ask');
+    const paths = state({ cwd, mode: 'acceptEdits', deny: ['Edit(./secret/**)'] });
+    expect(bash(paths, 'echo x > secret/key').behavior).toBe('deny');
   });
 
   it('plan denies side effects with a plan-mode message, even when a rule allows them; reads pass', () => {

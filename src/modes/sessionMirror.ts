@@ -1,0 +1,10 @@
+// --session-mirror in the modes that write protocol lines: each transcript entry, once written
+// locally, also goes to the host as a `transcript_mirror` line (the SDK's sessionStore option).
+import type { CliOptions } from '../options.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import { mirrorTranscriptsTo } from '../transcript/mirror.js';
+
+export function startSessionMirror(o: CliOptions, writer: StdoutWriter): void {
+  if (!o.sessionMirror) return;
+  mirrorTranscriptsTo((filePath, entries) => void writer.send({ type: 'transcript_mirror', filePath, entries }));
+}
