@@ -242,6 +242,11 @@ console.log(
   const t = await benchTeams();
   console.log(`(j) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
   console.log(`(j) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+  const { benchProcessTeams } = await import('./processTeams.mjs');
+  const pt = await benchProcessTeams();
+  console.log(
+    `(j) the same with process teammates (claude-code-controller leads): both done ${fmt(pt.task)} after the tasks were sent; spawn → both answering ${fmt(pt.start)}`,
+  );
 }
 {
   const econ = await import('./economics.mjs');
@@ -266,6 +271,13 @@ console.log(
   console.log(
     `(o) 200 MCP tools, 10-turn session: first request ${o.auto.firstTokens} prompt tokens deferred / ${o.false.firstTokens} all offered; ` +
       `input cost $${o.auto.cost.toFixed(4)} / $${o.false.cost.toFixed(4)}    target: first request ≤ 25 % of all offered`,
+  );
+}
+{
+  const { benchFork } = await import('./fork.mjs');
+  const p = await benchFork();
+  console.log(
+    `(p) a fork's first request: ${p.fork.read} of ${p.fork.total} input tokens read from the parent's cache (a general-purpose subagent's: ${p.sub.read} of ${p.sub.total})    target: ≥ 90 % read`,
   );
 }
 {

@@ -20,7 +20,8 @@ async function start(): Promise<number> {
     o.inputFormat === 'stream-json' ||
     o.outputFormat !== 'text' ||
     !process.stdin.isTTY ||
-    o.prompt !== undefined;
+    o.prompt !== undefined ||
+    o.agentName !== undefined; // a teammate process: its inbox is its input
   if (!headless && !process.stdout.isTTY) {
     process.stderr.write('agent: the interactive mode needs a terminal on stdout too; run `agent -p "your prompt"`\n');
     return 2;

@@ -5,11 +5,18 @@ import { StdoutWriter } from './protocol/writer.js';
 import { StartupError } from './session/guards.js';
 import { runPrint } from './modes/print.js';
 import { runStreamJson } from './modes/streamJson.js';
+import { teammateIdentity } from './teams/teammateFlags.js';
 
 /** `interactive`: a person at a terminal (src/modes/terminal.ts), not a host reading protocol lines. */
 export async function main(o: CliOptions, mode: { interactive?: boolean } = {}): Promise<number> {
   const writer = new StdoutWriter();
   try {
+    // A teammate process serves its inbox, whether or not it was given a terminal.
+    const me = teammateIdentity(o);
+    if (me) {
+      writer.guard();
+      return await (await import('./modes/teammate.js')).runTeammate(o, writer, me);
+    }
     if (mode.interactive) return await (await import('./modes/terminal.js')).runTerminal(o, writer);
     // stdout carries protocol lines (or the answer) only: a library's stray console.log goes to stderr.
     writer.guard();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
 import { EFFORT_LEVELS } from './loop/pricing.js';
 import { parseDebugFilter } from './util/debugLog.js';
+import { addTeammateOptions, teammateFlagsShape, teammateIdentity } from './teams/teammateFlags.js';
 
 export const VERSION = '0.1.0';
 
@@ -96,6 +97,7 @@ export const optionsSchema = z.object({
     .enum(['0', '1'], { error: '--replay-speed must be 0 (instant) or 1 (the recorded timing)' })
     .transform(Number)
     .optional(),
+  ...teammateFlagsShape,
 });
 export type CliOptions = z.infer<typeof optionsSchema>;
 
@@ -258,6 +260,7 @@ function buildProgram(): Command {
     .allowExcessArguments(false)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  addTeammateOptions(program);
   for (const flag of NOT_YET) program.addOption(new Option(`--${flag} [value]`).hideHelp());
   return program;
 }
@@ -339,6 +342,11 @@ export function parseOptions(argv: string[]): ParseOutcome {
   if (o.record !== undefined && o.replay !== undefined)
     throw new UsageError('--record and --replay cannot be used together');
   if (o.replaySpeed !== undefined && o.replay === undefined) throw new UsageError('--replay-speed needs --replay');
+  try {
+    teammateIdentity(o);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   try {
     parseDebugFilter(typeof o.debug === 'string' ? o.debug : undefined);
   } catch (err) {

@@ -78,17 +78,28 @@ export const GlobTool = defineTool({
       followSymbolicLinks: false,
       suppressErrors: true,
     });
+    // A walk that matches nothing yields nothing to check the signal on: the abort ends the stream itself.
+    const walk = stream as NodeJS.ReadableStream & { destroy: () => void };
+    const stop = () => walk.destroy();
+    ctx.signal.addEventListener('abort', stop, { once: true });
     let capped = false;
-    for await (const entry of stream as AsyncIterable<fg.Entry>) {
-      if (ctx.signal.aborted) throw new ToolError('Glob was interrupted.');
-      if (ctx.isPathReadable && !ctx.isPathReadable(entry.path)) continue;
-      found.push({ path: entry.path, mtimeMs: entry.stats?.mtimeMs ?? 0 });
-      if (found.length >= GLOB_MAX_SCANNED) {
-        capped = true;
-        break;
+    try {
+      for await (const entry of walk as AsyncIterable<fg.Entry>) {
+        if (ctx.signal.aborted) break;
+        if (ctx.isPathReadable && !ctx.isPathReadable(entry.path)) continue;
+        found.push({ path: entry.path, mtimeMs: entry.stats?.mtimeMs ?? 0 });
+        if (found.length >= GLOB_MAX_SCANNED) {
+          capped = true;
+          break;
+        }
       }
+    } catch (err) {
+      if (!ctx.signal.aborted) throw err;
+    } finally {
+      ctx.signal.removeEventListener('abort', stop);
+      walk.destroy();
     }
-    (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    if (ctx.signal.aborted) throw new ToolError('Glob was interrupted.');
     found.sort(byMtimeDesc);
 
     const truncated = capped || found.length > GLOB_MAX_RESULTS;

@@ -23,6 +23,7 @@ import { TeamCreateTool } from './teamCreate.js';
 import { TeamDeleteTool } from './teamDelete.js';
 import { ToolSearchTool } from './toolSearch.js';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree.js';
+import { untilAborted } from './untilAborted.js';
 
 /** Past this, a content string is cut: tools cap their own output, this is the safety net. */
 export const MAX_RESULT_CHARS = 30_000;
@@ -199,7 +200,7 @@ export async function* runTool(
   const parsed = validateInput(tool, rawInput);
   if (!parsed.success) return validationErrorResult(tool, parsed.error, rawInput);
   try {
-    const result = yield* tool.call(parsed.data, ctx);
+    const result = yield* untilAborted(tool.call(parsed.data, ctx), ctx.signal, tool.name);
     return capResult(result, resultCapFor(tool.name));
   } catch (err) {
     if (err instanceof ToolError) {

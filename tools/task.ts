@@ -36,6 +36,8 @@ export interface SubagentService {
 }
 
 export const DEFAULT_SUBAGENT_TYPE = 'general-purpose';
+/** Not an agent definition: a copy of the caller (src/agents/fork.ts). */
+export const FORK_SUBAGENT_TYPE = 'fork';
 
 /** Who lists the agents in the tool's description (the session sets it once its agents are known). */
 let agentLister: () => SubagentSummary[] = () => [];
@@ -98,6 +100,7 @@ Usage notes:
 - run_in_background: the call returns at once with a task id and an output file; you are notified when the agent completes. Use TaskOutput to read its result earlier, TaskStop to stop it.
 - isolation: "worktree": the agent works in a temporary git worktree of the repository (its own branch), so its edits do not touch the main checkout; if it changed nothing the worktree is removed, otherwise the result names its path and branch.
 - name: the agent becomes a teammate: it runs in the background, keeps its conversation between messages, and you talk to it with SendMessage {to: name}; what it sends you (and a notice when it goes idle) arrives as a <teammate-message> turn, also after you have answered. ListAgents lists the live ones.
+- subagent_type "fork": instead of a fresh agent, a copy of you that inherits this whole conversation, runs on your model and reads your prompt cache (cheap to start). Give it a directive in prompt; its final report comes back as the result. Use it for a side task that needs what you already know.
 - Agents cannot launch agents of their own.`;
 }
 
@@ -129,7 +132,10 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
       const svc = subagents(ctx);
       const type = input.subagent_type?.trim() || DEFAULT_SUBAGENT_TYPE;
       const known = svc.list();
-      if (!known.some((a) => a.name === type))
+      const fork = type === FORK_SUBAGENT_TYPE && !known.some((a) => a.name === type);
+      if (fork && (input.name !== undefined || input.isolation !== undefined))
+        throw new ToolError('A fork is a copy of you in this conversation: it takes no name and no isolation');
+      if (!fork && !known.some((a) => a.name === type))
         throw new ToolError(`Agent type '${type}' not found. Available agents: ${known.map((a) => a.name).join(', ')}`);
       const req: SubagentRequest = {
         description: input.description,

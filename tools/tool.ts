@@ -11,6 +11,7 @@ import type { TaskControlService } from './taskOutput.js';
 import type { TodoStore } from './todoWrite.js';
 import type { PlanModeService } from './planMode.js';
 import type { WorktreeSessionService } from './worktree.js';
+import type { TaskListService } from './teamTasks.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -80,6 +81,8 @@ export interface ToolServices {
   team?: TeamService;
   /** The calling teammate's name; absent for the lead and for agents outside a team. */
   teamMember?: string;
+  /** The team's shared task list (TaskCreate/Get/Update/List): a teammate process's team. */
+  taskList?: TaskListService;
   /** The subagent's id; absent for the main agent. */
   agentId?: string;
   /** The session's plan mode (EnterPlanMode, ExitPlanMode); absent in subagents. */

@@ -92,6 +92,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   });
   const team = new TeamService({
     sessionId: o.sessionId,
+    cwd: o.cwd,
     env,
     registry,
     subagents,

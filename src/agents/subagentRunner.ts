@@ -39,6 +39,7 @@ import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/f
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../prompt/systemPrompt.js';
+import { FORK_AGENT, forkBase, forkHistory } from './fork.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
 
 export interface SubagentHookInput {
@@ -177,10 +178,12 @@ export class SubagentRunner implements SubagentService {
     agentId: string,
     transcriptPath: string,
     worktree?: Worktree,
+    /** A fork: the parent's conversation it goes on from (forkBase). */
+    fork?: HistoryMessage[],
   ): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const parent = ctx.loop.config;
-    const def = this.deps.catalog.get(req.subagentType);
+    const def = fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType);
     if (!def)
       throw new ToolError(
         `Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`,
@@ -192,8 +195,10 @@ export class SubagentRunner implements SubagentService {
         all.map((t) => t.name),
       ),
     );
-    const tools = all.filter((t) => names.has(t.name));
-    const model = resolveSubagentModel(req.model ?? def.model, parent.model());
+    // A fork sends what its parent sends (model, system prompt, tools) so its request reads the
+    // parent's cache; without the subagents service its Task/Agent calls fail (no forks of forks).
+    const tools = fork ? parent.tools : all.filter((t) => names.has(t.name));
+    const model = fork ? parent.model() : resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
@@ -202,7 +207,7 @@ export class SubagentRunner implements SubagentService {
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({
       model,
-      system: subagentSystemPrompt(def, cwd),
+      system: fork ? parent.system : subagentSystemPrompt(def, cwd),
       tools,
       maxTurns: req.maxTurns ?? def.maxTurns,
       signal,
@@ -227,7 +232,7 @@ export class SubagentRunner implements SubagentService {
       model,
       cfg,
       parent,
-      history: [{ role: 'user', content: req.prompt }],
+      history: fork ? forkHistory(fork, ctx.toolUseId, req.prompt) : [{ role: 'user', content: req.prompt }],
       transcriptPath,
       ...(worktree ? { worktree } : {}),
     };
@@ -245,6 +250,11 @@ export class SubagentRunner implements SubagentService {
         return out.blockReason !== undefined ? { blockReason: out.blockReason } : undefined;
       };
     return p;
+  }
+
+  /** A fork, unless an agent definition of that name takes its place. */
+  private isFork(req: SubagentRequest): boolean {
+    return req.subagentType === FORK_AGENT.name && !this.deps.catalog.get(req.subagentType);
   }
 
   /** `<session>/subagents/agent-<id>.jsonl` (its folder made). */
@@ -269,12 +279,18 @@ export class SubagentRunner implements SubagentService {
     if (!hooks?.has('SubagentStart')) return;
     try {
       const out = await hooks.run('SubagentStart', hookInput(p), { matchValue: p.def.name, signal });
-      // A SubagentStart hook's additionalContext is given to the agent with its prompt.
+      // A SubagentStart hook's additionalContext is given to the agent with its prompt (a fork's
+      // prompt is its last message: the parent's conversation before it stays as it was sent).
+      const at = p.history.length - 1;
+      const prompt = p.history[at];
       if (out.additionalContext.length)
-        p.history[0] = {
+        p.history[at] = {
           role: 'user',
-          content: [p.history[0].content as string, ...out.additionalContext].join('\n\n'),
-        };
+          content:
+            typeof prompt.content === 'string'
+              ? [prompt.content, ...out.additionalContext].join('\n\n')
+              : [...(prompt.content as object[]), ...out.additionalContext.map((text) => ({ type: 'text', text }))],
+        } as HistoryMessage;
     } catch (err) {
       process.stderr.write(`agent: SubagentStart hook failed: ${(err as Error).message}\n`);
     }
@@ -331,7 +347,7 @@ export class SubagentRunner implements SubagentService {
     onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
   ): AsyncGenerator<Y, LoopOutcome, void> {
     // The prompt opens the transcript, so the file exists for SubagentStart hooks and readers.
-    transcript.appendMessage({ type: 'user', message: p.history[0] });
+    transcript.appendMessage({ type: 'user', message: p.history[p.history.length - 1] });
     await this.fireStart(p, signal);
     const gen = this.drive(p, transcript, counters);
     for (;;) {
@@ -355,7 +371,8 @@ export class SubagentRunner implements SubagentService {
     else ctx.signal.addEventListener('abort', onTurnAbort, { once: true });
     let p: Prepared;
     try {
-      p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId), worktree);
+      const fork = this.isFork(req) ? await forkBase(ctx) : undefined;
+      p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId), worktree, fork);
     } catch (err) {
       ctx.signal.removeEventListener('abort', onTurnAbort);
       await releaseWorktree(worktree);
@@ -527,7 +544,8 @@ export class SubagentRunner implements SubagentService {
     let worktree: Worktree | undefined;
     try {
       worktree = await isolatedWorktree(req, ctx, rec.id);
-      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id), worktree);
+      const fork = this.isFork(req) ? await forkBase(ctx) : undefined;
+      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id), worktree, fork);
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
     } catch (err) {

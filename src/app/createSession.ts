@@ -46,7 +46,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const controls = late<SessionControls>('file and context controls');
   const hooks = late<HookRunner>('hook runner');
 
-  const tools = await setupSessionTools(o, config, env);
+  const tools = await setupSessionTools(o, config, env, io.teammate?.tools);
   const { mcp, policy } = await setupMcp(o, config, { env, loaded, channel, hooks: () => hooks.get(), emit });
   const systemParts: SystemPromptParts = {
     cwd,
@@ -87,6 +87,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     controls,
   });
   const { services, planMode, worktrees, turn, checkpoints } = await startToolServices({
+    teammate: io.teammate?.services,
     base,
     settings,
     host,

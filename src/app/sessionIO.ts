@@ -1,4 +1,5 @@
 // What a mode (src/modes/) gives a session, and what it gets back.
+import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { ControlChannel } from '../control/channel.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { StdoutWriter } from '../protocol/writer.js';
@@ -20,6 +21,8 @@ export interface SessionIO {
   askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
   /** Where an error result's reason is told (default: stderr). */
   reportError?: (text: string) => void;
+  /** A teammate process (src/modes/teammate.ts): its extra tools, and the team its tools reach. */
+  teammate?: { tools: Tool[]; services: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> };
 }
 
 export interface Session {

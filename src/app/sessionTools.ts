@@ -35,6 +35,8 @@ export async function setupSessionTools(
   o: CliOptions,
   config: SessionConfig,
   env: NodeJS.ProcessEnv,
+  /** A teammate process's own tools (its team's task list). */
+  extraTools: Tool[] = [],
 ): Promise<SessionTools> {
   const usage = (message: string) => new StartupError(message, 2);
   const plugins = new PluginSet(config.cwd, (m) => process.stderr.write(`agent: ${m}\n`));
@@ -54,7 +56,10 @@ export async function setupSessionTools(
   const initialSkillTool = (await skills.reload()).length ? [skillTool()] : [];
   let builtin: Tool[];
   try {
-    builtin = selectTools([...builtinTools({ agentTeams: config.agentTeams, env }), ...initialSkillTool], o);
+    builtin = selectTools(
+      [...builtinTools({ agentTeams: config.agentTeams, env }), ...initialSkillTool, ...extraTools],
+      o,
+    );
   } catch (err) {
     throw usage((err as Error).message);
   }

@@ -28,6 +28,8 @@ export interface MainServiceParts {
   skills: SkillActivationService;
   sandbox: CommandSandbox | undefined;
   fileHistory: FileHistoryService | undefined;
+  /** A teammate process: the team its tools reach, its name there, the team's task list. */
+  teammate: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> | undefined;
 }
 
 export interface MainServices {
@@ -41,6 +43,7 @@ export interface MainServices {
 
 /** The services' parts (plan mode, the worktree, the sandbox, file checkpoints, skills), then the services. */
 export async function startToolServices(p: {
+  teammate: MainServiceParts['teammate'];
   base: SessionBase;
   settings: SessionSettings;
   host: HostSetup;
@@ -75,6 +78,7 @@ export async function startToolServices(p: {
     skills: createSkillActivation(turn),
     sandbox,
     fileHistory: checkpoints,
+    teammate: p.teammate,
   });
   return { services, planMode, worktrees, turn, checkpoints };
 }
@@ -90,9 +94,11 @@ export function buildToolServices(parts: MainServiceParts): ToolServices {
     skills: parts.skills,
     sandbox: parts.sandbox,
     fileHistory: parts.fileHistory,
-    // The main agent is nobody's subagent and leads its team (if any).
+    // The main agent is nobody's subagent; it leads its team, or is a teammate process in one.
     agentId: undefined,
-    teamMember: undefined,
+    ...(parts.teammate ?? {}),
+    teamMember: parts.teammate?.teamMember,
+    taskList: parts.teammate?.taskList,
   };
   return services;
 }

@@ -92,6 +92,8 @@ interface TurnState {
   structured?: StructuredOutputTracker;
   /** A "prompt is too long" 400 was answered by compacting; a second one in a row is the result. */
   reactiveCompacted?: boolean;
+  /** Tells tool calls waiting for their reply's message (a fork) that the history changed. */
+  assistantAdded?: () => void;
 }
 
 /** Runs until the model stops; appends everything it says and every tool result to `history`. */
@@ -120,7 +122,8 @@ export async function* agentLoop(
     structured: StructuredOutputTracker.forTools(cfg.tools),
   };
   // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
-  const handle = loopHandle(cfg);
+  const handle = loopHandle(cfg, history);
+  st.assistantAdded = () => handle.historyChanged();
   const loopCfg: LoopConfig = { ...cfg, pipeline, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
   // Each turn either ends the run or asks for the next one. The recursion of the reference is
   // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
@@ -128,6 +131,7 @@ export async function* agentLoop(
   let next: Recurse = { recurse: true };
   for (;;) {
     const step: LoopOutcome | Recurse = yield* turn(history, loopCfg, st, next.modelOverride);
+    handle.historyChanged(); // a turn that ended without its reply releases whoever waited for it
     if (!('recurse' in step)) return step;
     next = step;
   }
@@ -250,6 +254,7 @@ async function* turn(
   noteUsage(history, message.usage);
   st.reactiveCompacted = false;
   history.push({ role: 'assistant', content: message.content });
+  st.assistantAdded?.();
   yield { ...scope, type: 'assistant', message };
 
   const toolUses = message.content.filter(isToolUse);

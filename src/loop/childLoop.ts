@@ -96,6 +96,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     sandbox: parent?.sandbox,
     team: parent?.team,
     teamMember: parent?.teamMember,
+    taskList: parent?.taskList,
     fileHistory: parent?.fileHistory,
     // The main thread's alone: agents launch no agents; plan mode, the worktree, a loaded skill's
     // turn and the host's background_tasks move belong to the main conversation.
@@ -119,14 +120,51 @@ export interface LoopHandle {
   /** The calling loop's config (its model, usage, hooks). */
   readonly config: LoopConfig;
   spawn(spec: ChildLoopSpec): ChildLoop;
+  /**
+   * A copy of the calling loop's conversation up to the assistant message that holds the tool
+   * call `toolUseId` (a fork starts from it). A call starts while its reply still streams, so this
+   * waits for that reply to be complete; null when the reply never completed.
+   */
+  conversationThrough(toolUseId: string, signal: AbortSignal): Promise<HistoryMessage[] | null>;
 }
 
-export function loopHandle(config: LoopConfig): LoopHandle {
+/** The handle, and what the loop calls each time its history gains an assistant message (or a turn ends). */
+export function loopHandle(config: LoopConfig, history: HistoryMessage[]): LoopHandle & { historyChanged(): void } {
+  const waiters = new Set<() => void>();
+  const holding = (id: string) => {
+    for (let i = history.length - 1; i >= 0; i--) {
+      const m = history[i];
+      const blocks =
+        m.role === 'assistant' && Array.isArray(m.content) ? (m.content as Array<{ type?: string; id?: string }>) : [];
+      if (blocks.some((b) => b.type === 'tool_use' && b.id === id)) return i;
+    }
+    return -1;
+  };
   return {
     config,
     spawn(spec) {
       const child = deriveChildConfig(config, spec);
       return { config: child, run: (history) => agentLoop(history, child) };
+    },
+    async conversationThrough(toolUseId, signal) {
+      let at = holding(toolUseId);
+      if (at < 0 && !signal.aborted) {
+        // One change is enough: the reply that made this call is pushed when its stream ends.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            waiters.delete(done);
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          waiters.add(done);
+          signal.addEventListener('abort', done, { once: true });
+        });
+        at = holding(toolUseId);
+      }
+      return at < 0 ? null : structuredClone(history.slice(0, at + 1));
+    },
+    historyChanged() {
+      for (const w of [...waiters]) w();
     },
   };
 }

@@ -12,6 +12,15 @@ export class PermissionConfigError extends Error {
   }
 }
 
+/**
+ * Whether `--permission-mode bypassPermissions` may be chosen on its own, without an opt-in flag:
+ * the reference's rule (measured on 2.1.330): yes, except for root outside a deliberate sandbox
+ * (IS_SANDBOX=1, or CLAUDE_CODE_BUBBLEWRAP set), where it refuses.
+ */
+export function bypassAloneAllowed(env: NodeJS.ProcessEnv, uid = process.getuid?.()): boolean {
+  return uid !== 0 || env.IS_SANDBOX === '1' || !!env.CLAUDE_CODE_BUBBLEWRAP;
+}
+
 export function isPermissionMode(value: unknown): value is PermissionMode {
   return permissionModeSchema.safeParse(value).success;
 }

@@ -6,6 +6,7 @@ import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
+import { bypassAloneAllowed } from '../permissions/modes.js';
 import {
   ALL_SOURCES,
   loadSettings,
@@ -137,7 +138,13 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
       'bypassPermissions is disabled by the managed settings (permissions.disableBypassPermissionsMode)',
       2,
     );
-  const allowBypass = !bypassDisabled && (o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions);
+  const optedIn = o.dangerouslySkipPermissions || o.allowDangerouslySkipPermissions;
+  if (o.permissionMode === 'bypassPermissions' && !optedIn && !bypassAloneAllowed(ctx.env))
+    throw new StartupError(
+      '--permission-mode bypassPermissions on its own is refused for root outside a sandbox: set IS_SANDBOX=1 if this is a container or VM, or pass --dangerously-skip-permissions',
+      2,
+    );
+  const allowBypass = !bypassDisabled && (optedIn || o.permissionMode === 'bypassPermissions');
   const mode: PermissionMode =
     o.permissionMode ??
     (o.dangerouslySkipPermissions

@@ -4,34 +4,33 @@
 // process sharing the team directory) never lose a message and a reader never sees half a file.
 // A malformed inbox is reported, moved aside (kept for a person to read) and replaced: never a
 // crash loop. A failed write throws, so the sender learns the message did not arrive.
-import {
-  mkdirSync,
-  openSync,
-  closeSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  unlinkSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lockFile } from './fileLock.js';
 
-export const inboxMessageSchema = z.object({
+// The reference's shape: `read` and `type` may be missing (a message is unread until marked), and
+// fields this runtime does not use (msg_id, from_plugin, …) are kept when the inbox is rewritten.
+export const inboxMessageSchema = z.looseObject({
   from: z.string(),
   text: z.string(),
   summary: z.string().optional(),
   timestamp: z.string(),
-  read: z.boolean(),
+  read: z.boolean().default(false),
   color: z.string().optional(),
+  type: z.string().optional(),
 });
 export type InboxMessage = z.infer<typeof inboxMessageSchema>;
 const inboxSchema = z.array(inboxMessageSchema);
 
-/** A lock older than this is taken to be left by a crashed writer. */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 5_000;
+/** What a sender gives: the time defaults to now, and it always lands unread. */
+export interface OutgoingInboxMessage {
+  from: string;
+  text: string;
+  summary?: string;
+  color?: string;
+  timestamp?: string;
+}
 
 export interface MailboxOptions {
   /** `<config>/teams/<team>`. */
@@ -59,7 +58,7 @@ export class Mailbox {
   }
 
   /** Add one message to `to`'s inbox. Throws when it could not be written. */
-  async deliver(to: string, message: Omit<InboxMessage, 'timestamp' | 'read'> & { timestamp?: string }): Promise<void> {
+  async deliver(to: string, message: OutgoingInboxMessage): Promise<void> {
     await this.update(to, (list) => {
       list.push({ ...message, timestamp: message.timestamp ?? new Date().toISOString(), read: false });
       return true;
@@ -165,38 +164,5 @@ export class Mailbox {
     } finally {
       release();
     }
-  }
-}
-
-/**
- * An exclusive lock file (O_EXCL create), waited for with short sleeps; a lock left by a crashed
- * writer is broken once it is older than STALE_LOCK_MS. Throws when it cannot be had in time.
- */
-export async function lockFile(lockPath: string): Promise<() => void> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-    try {
-      closeSync(openSync(lockPath, 'wx', 0o600));
-      return () => {
-        try {
-          unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    try {
-      if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) {
-        unlinkSync(lockPath);
-        continue;
-      }
-    } catch {
-      continue; // released between our tries
-    }
-    if (Date.now() > deadline)
-      throw new Error(`the inbox is locked by another writer (${lockPath}); gave up after ${LOCK_WAIT_MS} ms`);
-    await new Promise((r) => setTimeout(r, delay));
   }
 }

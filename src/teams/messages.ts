@@ -26,7 +26,7 @@ export function idleNotice(from: string, outcome: { ok: boolean; text: string })
     from,
     timestamp: new Date().toISOString(),
     idleReason: outcome.ok ? 'available' : 'failed',
-    ...(text ? { lastMessage: text } : {}),
+    ...(text ? { result: text } : {}),
   });
 }
 

@@ -18,7 +18,15 @@ import type { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry } from '../tasks/registry.js';
 import { Mailbox } from './mailbox.js';
 import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
-import { LEAD_NAME, teamDirName, teamsDir, writeTeamConfig, type TeamConfigFile } from './teamConfig.js';
+import {
+  LEAD_NAME,
+  leadMember,
+  leadNameOf,
+  teamDirName,
+  teamsDir,
+  writeTeamConfig,
+  type TeamConfigFile,
+} from './teamConfig.js';
 import { Teammate } from './teammate.js';
 
 /** Tools a teammate never gets: no nested teams, no spawning. */
@@ -27,6 +35,8 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface TeamServiceDeps {
   sessionId: string;
+  /** The lead's directory (its entry in the team file). */
+  cwd: string;
   env: NodeJS.ProcessEnv;
   registry: TaskRegistry;
   subagents: SubagentRunner;
@@ -188,7 +198,7 @@ export class TeamService implements TeamToolService, TeamHost {
         rec,
         p,
         this.deps.subagents.openTranscript(p, team.name),
-        teammateMessage(LEAD_NAME, req.prompt, req.description),
+        teammateMessage(this.lead, req.prompt, req.description),
         {
           mailbox: team.mailbox,
           registry,
@@ -198,6 +208,7 @@ export class TeamService implements TeamToolService, TeamHost {
           onChange: (t) => this.memberChanged(t),
           onProblem: (t) => this.problem(t),
           teamName: team.name,
+          leadName: this.lead,
         },
       );
     } catch (err) {
@@ -251,7 +262,7 @@ export class TeamService implements TeamToolService, TeamHost {
       }
       case 'broadcast': {
         const targets = [...this.members.values()].filter((m) => m.live && m.name !== caller).map((m) => m.name);
-        if (caller !== LEAD_NAME) targets.unshift(LEAD_NAME);
+        if (caller !== this.lead) targets.unshift(this.lead);
         if (!targets.length) throw new ToolError('Nobody to broadcast to: no other agent of the team is live');
         for (const to of targets) await deliver(to, msg.text, msg.summary);
         const message = `Message broadcast to ${targets.length} agent(s): ${targets.join(', ')}`;
@@ -274,7 +285,7 @@ export class TeamService implements TeamToolService, TeamHost {
           // TeamDelete it makes on that news finds no live member.
           me.shutdownApproved = true;
           this.approvals.set(caller, msg.requestId);
-        } else await deliver(LEAD_NAME, shutdownAnswer(caller, msg.requestId, false, msg.reason), 'shutdown refused');
+        } else await deliver(this.lead, shutdownAnswer(caller, msg.requestId, false, msg.reason), 'shutdown refused');
         const message = msg.approve
           ? 'Shutdown approved: you stop once this turn is over.'
           : 'Shutdown refused; the lead was told why. Carry on.';
@@ -300,9 +311,9 @@ export class TeamService implements TeamToolService, TeamHost {
 
   async takeLeadPrompt(): Promise<string | null> {
     const team = this.team;
-    if (!team?.mailbox.hasUnreadSafe(LEAD_NAME)) return null;
+    if (!team?.mailbox.hasUnreadSafe(this.lead)) return null;
     try {
-      const mail = await team.mailbox.takeUnread(LEAD_NAME);
+      const mail = await team.mailbox.takeUnread(this.lead);
       return mail.length ? inboxTurn(mail) : null;
     } catch (err) {
       this.problem(`cannot read the lead's inbox: ${(err as Error).message}`);
@@ -351,20 +362,25 @@ export class TeamService implements TeamToolService, TeamHost {
 
   // ---- inside ----
 
+  /** The lead's name, as the team file says (this runtime's own teams say "team-lead"). */
+  private get lead(): string {
+    return this.team ? leadNameOf(this.team.config) : LEAD_NAME;
+  }
+
   private leadOnly(caller: string, what: string): void {
-    if (caller !== LEAD_NAME) throw new ToolError(`${what} is for the team lead only`);
+    if (caller !== this.lead) throw new ToolError(`${what} is for the team lead only`);
   }
 
   /** A live recipient's name (or the lead), else an error naming who can be addressed. */
   private recipient(caller: string, to: string): string {
     if (to === caller) throw new ToolError('You cannot send a message to yourself');
-    if (to === LEAD_NAME || to === TEAM_LEAD) return LEAD_NAME;
+    if (to === this.lead || to === TEAM_LEAD) return this.lead;
     const m = this.members.get(to);
     if (m?.live) return to;
     const live = [...this.members.values()].filter((x) => x.live).map((x) => x.name);
     const why = m ? `"${to}" has ended (${m.status})` : `no agent named "${to}"`;
     throw new ToolError(
-      `Cannot send: ${why}. Live agents: ${live.length ? live.join(', ') : 'none'}; the lead is "${LEAD_NAME}".`,
+      `Cannot send: ${why}. Live agents: ${live.length ? live.join(', ') : 'none'}; the lead is "${this.lead}".`,
     );
   }
 
@@ -375,7 +391,7 @@ export class TeamService implements TeamToolService, TeamHost {
       onProblem: (t) => this.problem(t),
       onDelivered: (to) => {
         this.members.get(to)?.notify();
-        if (to === LEAD_NAME) this.changed();
+        if (to === this.lead) this.changed();
       },
     });
     const config: TeamConfigFile = {
@@ -396,7 +412,7 @@ export class TeamService implements TeamToolService, TeamHost {
     if (t && approved !== undefined) {
       this.approvals.delete(t.name);
       this.team?.mailbox
-        .deliver(LEAD_NAME, {
+        .deliver(this.lead, {
           from: t.name,
           text: shutdownAnswer(t.name, approved, true),
           summary: 'shutdown approved',
@@ -410,15 +426,18 @@ export class TeamService implements TeamToolService, TeamHost {
   private writeConfig(): void {
     const team = this.team;
     if (!team) return;
-    team.config.members = [...this.members.values()].map((m) => ({
-      name: m.name,
-      agentId: `${m.name}@${team.name}`,
-      agentType: m.agentType,
-      status: m.status,
-      toolUseId: m.task.toolUseId,
-      joinedAt: m.task.startedAt,
-      lastActivity: m.lastActivity,
-    }));
+    team.config.members = [
+      leadMember(this.lead, team.name, this.deps.cwd, team.config.createdAt),
+      ...[...this.members.values()].map((m) => ({
+        name: m.name,
+        agentId: `${m.name}@${team.name}`,
+        agentType: m.agentType,
+        status: m.status,
+        toolUseId: m.task.toolUseId,
+        joinedAt: m.task.startedAt,
+        lastActivity: m.lastActivity,
+      })),
+    ];
     try {
       writeTeamConfig(team.dir, team.config);
     } catch (err) {

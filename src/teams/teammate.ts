@@ -14,7 +14,7 @@ import { appendUser } from '../loop/history.js';
 import type { TaskRecord, TaskRegistry, TaskEnd } from '../tasks/registry.js';
 import type { Mailbox } from './mailbox.js';
 import { idleNotice, inboxTurn } from './messages.js';
-import { LEAD_NAME, type MemberStatus } from './teamConfig.js';
+import type { MemberStatus } from './teamConfig.js';
 
 export interface TeammateDeps {
   mailbox: Mailbox;
@@ -29,6 +29,8 @@ export interface TeammateDeps {
   onProblem: (text: string) => void;
   /** Its team's name (the TeammateIdle hook's `team_name`). */
   teamName: string;
+  /** Who leads the team (as its team file says): its idle notices go there. */
+  leadName: string;
 }
 
 /** How many times in a row a TeammateIdle hook may send it back to work (as Stop hooks). */
@@ -141,7 +143,7 @@ export class Teammate {
         this.lastActivity = Date.now();
         // Its run is over: the lead hears of it, with its last words (never lost, even unsent).
         await this.deps.mailbox
-          .deliver(LEAD_NAME, {
+          .deliver(this.deps.leadName, {
             from: this.name,
             text: idleNotice(this.name, { ok: outcome.subtype === 'success', text: outcome.resultText }),
             summary: `${this.name} is idle`,

@@ -43,6 +43,28 @@ describe('interrupt and signals', () => {
     expect(toolResults.find((b: any) => b.type === 'tool_result')?.is_error).toBe(true);
   });
 
+  it('interrupt during a Glob over / that matches nothing (a walk of the whole disk): the result within a second', async () => {
+    api = await startFakeApi([
+      toolUse('Glob', { pattern: '**/no-such-file-anywhere-7f3a9*', path: '/' }),
+      text('after the glob'),
+    ]);
+    // Reading outside the working directory is allowed here: the walk itself is what is tested.
+    const p = startAgent({ api, args: [...STREAM_ARGS, '--dangerously-skip-permissions'] });
+    p.sendRaw(userLine('find it'));
+    await p.waitFor((m) => m.type === 'assistant' && JSON.stringify(m.message.content).includes('"Glob"'));
+    await new Promise((r) => setTimeout(r, 1000)); // the walk is under way
+    const asked = Date.now();
+    p.send({ type: 'control_request', request_id: 'int-glob', request: { subtype: 'interrupt' } });
+    const result = await p.waitFor((m) => m.type === 'result');
+    const tookMs = Date.now() - asked;
+    expect(tookMs).toBeLessThan(1000);
+    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    const out = p.json().find((m) => m.type === 'user' && JSON.stringify(m.message.content).includes('tool_result'));
+    expect(JSON.stringify(out?.message.content)).toContain('Glob was interrupted.');
+    p.endInput();
+    expect((await p.exited).code).toBe(1); // the last result was the interrupted one
+  });
+
   for (const [signal, code] of [
     ['SIGTERM', 143],
     ['SIGINT', 130],

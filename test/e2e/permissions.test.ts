@@ -415,20 +415,40 @@ describe('modes', () => {
     expect(existsSync(join(cwd, 'plan.txt')) || existsSync(join(cwd, 'P'))).toBe(false);
   });
 
-  it('bypassPermissions without the opt-in flag: start-up error, exit 2, nothing sent', async () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    '--permission-mode bypassPermissions on its own: refused for root outside a sandbox, taken with IS_SANDBOX=1 (the reference rule)',
+    async () => {
+      api = await startFakeApi([text('must not be asked')]);
+      for (const args of [
+        [...STREAM_ARGS, '--permission-mode', 'bypassPermissions'],
+        [...STREAM_ARGS, '--permission-mode=bypassPermissions'],
+      ]) {
+        const r = await runAgent({
+          api,
+          args,
+          input: userLine('hi'),
+          env: { IS_SANDBOX: undefined, CLAUDE_CODE_BUBBLEWRAP: undefined },
+        });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(
+          '--permission-mode bypassPermissions on its own is refused for root outside a sandbox: set IS_SANDBOX=1',
+        );
+        expect(r.lines).toEqual([]);
+      }
+      expect(api.requests).toHaveLength(0);
+      const r = await runAgent({
+        api,
+        args: [...STREAM_ARGS, '--permission-mode', 'bypassPermissions'],
+        input: userLine('hi'),
+        env: { IS_SANDBOX: '1' },
+      });
+      expect(r.code).toBe(0);
+      expect(r.json()[0]).toMatchObject({ subtype: 'init', permissionMode: 'bypassPermissions' });
+    },
+  );
+
+  it('bypassPermissions from a settings file without the opt-in flag: start-up error, exit 2, nothing sent', async () => {
     api = await startFakeApi([text('must not be asked')]);
-    for (const args of [
-      [...STREAM_ARGS, '--permission-mode', 'bypassPermissions'],
-      [...STREAM_ARGS, '--permission-mode=bypassPermissions'],
-    ]) {
-      const r = await runAgent({ api, args, input: userLine('hi') });
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(
-        /bypassPermissions needs --dangerously-skip-permissions or --allow-dangerously-skip-permissions/,
-      );
-      expect(r.lines).toEqual([]);
-    }
-    // From a settings file too.
     const cwd = tempDir();
     projectSettings(cwd, { permissions: { defaultMode: 'bypassPermissions' } });
     const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('hi') });

@@ -30,6 +30,7 @@ describe('official SDK as host: agent teams', () => {
           'toolu_sdk_team',
         );
       if (n === 1) return text('the timer is on it');
+      if (lastUserText(req).includes('You MUST shut down your team')) return text('the team is wound up');
       if (lastUserText(req).includes('the build takes 41 s')) return text('the build takes 41 s, says the timer');
       return text('noted');
     });
@@ -46,6 +47,14 @@ describe('official SDK as host: agent teams', () => {
     expect(results[0]).toMatchObject({ subtype: 'success', result: 'the timer is on it' });
     const texts = results.map((r) => (r.subtype === 'success' ? r.result : r.subtype));
     expect(texts).toContain('the build takes 41 s, says the timer');
+    // The order on stdin EOF: the teammate finishes, its message reaches the lead, and only then
+    // the lead's one shutdown turn, whose prompt carries nothing else.
+    expect(texts.filter((t) => t === 'the team is wound up')).toHaveLength(1);
+    expect(texts.indexOf('the build takes 41 s, says the timer')).toBeLessThan(texts.indexOf('the team is wound up'));
+    const leadPrompts = api.requests.filter((r) => !firstUserText(r).startsWith('<teammate-message')).map(lastUserText);
+    const wrapUp = leadPrompts.findIndex((t) => t.includes('You MUST shut down your team'));
+    expect(leadPrompts.findIndex((t) => t.includes('the build takes 41 s'))).toBeLessThan(wrapUp);
+    expect(leadPrompts[wrapUp]).not.toContain('<teammate-message');
     expect(new Set(results.map((r) => r.session_id)).size).toBe(1);
     // The teammate's messages came through, tagged with the Agent call that spawned it.
     const mate = messages.filter((m) => m.type === 'assistant' && m.parent_tool_use_id === 'toolu_sdk_team');

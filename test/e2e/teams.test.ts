@@ -92,7 +92,18 @@ describe('agent teams: stdin open', () => {
     const dir = join(config, 'teams', 'alpha');
     const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(cfg).toMatchObject({ name: 'alpha', description: 'a test team', leadAgentId: 'team-lead@alpha' });
-    expect(cfg.members).toEqual([expect.objectContaining({ name: 'worker', agentType: 'general-purpose' })]);
+    // The lead is a member too, first, in the reference's shape.
+    expect(cfg.members).toEqual([
+      expect.objectContaining({
+        name: 'team-lead',
+        agentId: 'team-lead@alpha',
+        agentType: 'team-lead',
+        tmuxPaneId: 'leader',
+        subscriptions: [],
+        backendType: 'in-process',
+      }),
+      expect.objectContaining({ name: 'worker', agentType: 'general-purpose' }),
+    ]);
     const inbox = JSON.parse(readFileSync(join(dir, 'inboxes', 'team-lead.json'), 'utf8'));
     expect(inbox).toContainEqual(
       expect.objectContaining({ from: 'worker', text: 'the answer is 42', summary: 'answer', read: true }),

@@ -147,6 +147,7 @@ describe('child services', () => {
       sandbox: parent.sandbox,
       team: parent.team,
       teamMember: 'worker',
+      taskList: undefined,
       fileHistory: parent.fileHistory,
       subagents: undefined,
       planMode: undefined,

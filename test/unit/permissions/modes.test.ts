@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decidePermission, PermissionConfigError, validatePermissionMode } from '../../../src/permissions/index.js';
+import { bypassAloneAllowed } from '../../../src/permissions/modes.js';
 import { Bash, fakeTool, Read, state, tmpDir, Write } from './helpers.js';
 
 const cwd = tmpDir();
@@ -195,5 +196,15 @@ describe('deny > ask > allow, hooks in between', () => {
     expect(bash(s, 'ls', { hookDecision: { behavior: 'ask' } }).behavior).toBe('ask');
     const t = state({ cwd });
     expect(bash(t, 'make', { hookDecision: { behavior: 'allow' } }).behavior).toBe('allow');
+  });
+});
+
+describe('bypassPermissions on its own (the reference rule)', () => {
+  it('is taken by a non-root user, and by root only in a deliberate sandbox', () => {
+    expect(bypassAloneAllowed({}, 1000)).toBe(true);
+    expect(bypassAloneAllowed({}, 0)).toBe(false);
+    expect(bypassAloneAllowed({ IS_SANDBOX: '1' }, 0)).toBe(true);
+    expect(bypassAloneAllowed({ IS_SANDBOX: 'yes' }, 0)).toBe(false);
+    expect(bypassAloneAllowed({ CLAUDE_CODE_BUBBLEWRAP: '1' }, 0)).toBe(true);
   });
 });

@@ -1,10 +1,11 @@
 // Mailboxes: locked, atomic read-modify-write, so two writers never lose a message (two processes
 // here, as with a team directory shared between sessions); malformed inboxes are set aside.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { lockFile } from '../../../src/teams/fileLock.js';
 import { Mailbox } from '../../../src/teams/mailbox.js';
 import { inboxTurn, teammateMessage } from '../../../src/teams/messages.js';
 import { normalizeSendMessage } from '../../../tools/sendMessage.js';
@@ -84,6 +85,74 @@ describe('Mailbox', () => {
     const box = new Mailbox({ teamDir, onProblem: () => {} });
     await expect(box.deliver('d', { from: 'a', text: 'x' })).rejects.toThrow(/EISDIR/);
     expect(existsSync(join(teamDir, 'inboxes', 'd.json.lock'))).toBe(false);
+  });
+});
+
+describe('inbox lock', () => {
+  const age = (path: string, seconds: number) => {
+    const t = new Date(Date.now() - seconds * 1000);
+    utimesSync(path, t, t);
+  };
+
+  it('a stale lock left as a directory (proper-lockfile, the reference) or as a file (older builds) is broken', async () => {
+    const teamDir = tempDir('mailbox-');
+    const box = new Mailbox({ teamDir, onProblem: (p) => expect.fail(p) });
+    const lock = join(teamDir, 'inboxes', 'w.json.lock');
+    mkdirSync(lock, { recursive: true });
+    age(lock, 30);
+    const started = Date.now();
+    await box.deliver('w', { from: 'a', text: 'past a stale directory' });
+    writeFileSync(lock, '');
+    age(lock, 30);
+    await box.deliver('w', { from: 'a', text: 'past a stale file' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(box.all('w').map((m) => m.text)).toEqual(['past a stale directory', 'past a stale file']);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a fresh lock is waited for, and released it is taken; a lock that stays gives up at the deadline', async () => {
+    const dir = tempDir('lock-');
+    const lock = join(dir, 'x.lock');
+    const release = await lockFile(lock);
+    expect(existsSync(lock)).toBe(true);
+    const second = lockFile(lock, { waitMs: 2000 });
+    setTimeout(release, 100);
+    (await second)();
+    expect(existsSync(lock)).toBe(false);
+
+    mkdirSync(lock);
+    const started = Date.now();
+    await expect(lockFile(lock, { waitMs: 300 })).rejects.toThrow(
+      /x\.lock\): held by another writer; gave up after 300 ms/,
+    );
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('a stale lock that cannot be removed ends at the deadline with the reason (never a spin)', async () => {
+    const dir = tempDir('lock-');
+    const lock = join(dir, 'x.lock');
+    mkdirSync(join(lock, 'not-empty'), { recursive: true });
+    age(lock, 30);
+    const started = Date.now();
+    await expect(lockFile(lock, { waitMs: 300 })).rejects.toThrow(
+      /a stale lock \(\d+ s old\) could not be removed: ENOTEMPTY/,
+    );
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("keeps the reference's fields it does not use, and reads messages without `read` as unread", async () => {
+    const teamDir = tempDir('mailbox-');
+    mkdirSync(join(teamDir, 'inboxes'), { recursive: true });
+    const file = join(teamDir, 'inboxes', 'w.json');
+    writeFileSync(
+      file,
+      JSON.stringify([{ from: 'controller', text: 'hi', timestamp: 't', type: 'message', msg_id: 'm1' }]),
+    );
+    const box = new Mailbox({ teamDir, onProblem: (p) => expect.fail(p) });
+    expect((await box.takeUnread('w')).map((m) => m.text)).toEqual(['hi']);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([
+      { from: 'controller', text: 'hi', timestamp: 't', type: 'message', msg_id: 'm1', read: true },
+    ]);
   });
 });
 

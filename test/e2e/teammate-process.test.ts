@@ -1,0 +1,299 @@
+// Process teammates driven by a real program: claude-code-controller (a dev dependency) starts
+// bin/agent as teammates (`--teammate-mode auto --agent-id … --agent-name … --team-name …`, in a
+// pty through its python wrapper) and leads them through the team files: inboxes, config.json and
+// the task list. Only the Messages API is faked; the controller, its lock library and our
+// processes are real.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  lastToolResults,
+  lastUserText,
+  type RecordedRequest,
+  type ScriptedReply,
+  systemText,
+  text,
+  toolUse,
+} from '../fake-api/server.js';
+import { alive, waitUntil } from '../processes.js';
+import { AGENT_BIN, type FakeApi, startFakeApi, tempDir as makeTempDir } from './harness.js';
+
+/** Every folder this file makes, removed at its end. */
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = makeTempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
+// The controller keeps its teams under homedir()/.claude, read when it is loaded: a fresh HOME first.
+const home = makeTempDir('agent-controller-home-');
+const savedHome = process.env.HOME;
+process.env.HOME = home;
+type Controller = import('claude-code-controller').ClaudeCodeController;
+let ControllerClass: typeof import('claude-code-controller').ClaudeCodeController;
+
+let api: FakeApi;
+let ctrl: Controller | undefined;
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['-c', 'import pty']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Which teammate a request is from: its system prompt names it. */
+function me(req: RecordedRequest): string {
+  return /You are "([^"]+)", a member of the agent team/.exec(systemText(req))?.[1] ?? '?';
+}
+
+/** The last tool this turn called (from the latest assistant message), and its input. */
+function lastCall(req: RecordedRequest): { name: string; input: any } | undefined {
+  const messages: any[] = req.body.messages;
+  const last = messages[messages.length - 2];
+  if (last?.role !== 'assistant' || !lastToolResults(req).length) return undefined;
+  return last.content.find((b: any) => b.type === 'tool_use');
+}
+
+function script(req: RecordedRequest): ScriptedReply {
+  const name = me(req);
+  const said = lastUserText(req);
+  const call = lastCall(req);
+  if (call?.name === 'TaskUpdate' && call.input.status === 'in_progress')
+    return toolUse('TaskUpdate', { taskId: call.input.taskId, status: 'completed' });
+  if (call?.name === 'TaskUpdate' && call.input.status === 'completed')
+    return toolUse('SendMessage', { to: 'controller', message: `task ${call.input.taskId} is done`, summary: 'done' });
+  if (call) return text(`${name} rests`);
+  const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
+  if (request)
+    return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+  const task = /"type":"task_assignment","taskId":"([^"]+)"/.exec(said);
+  if (task) return toolUse('TaskUpdate', { taskId: task[1], owner: name, status: 'in_progress' });
+  const ask = /ASK (.+)/.exec(said);
+  if (ask)
+    return toolUse('SendMessage', {
+      to: 'controller',
+      message: `${name} answers: ${ask[1].length}`,
+      summary: 'answer',
+    });
+  const ping = /PING (\w+)/.exec(said);
+  if (ping) return toolUse('SendMessage', { to: ping[1], message: `hello from ${name}` });
+  const hello = /teammate_id="(\w+)">\nhello from/.exec(said);
+  if (hello) return toolUse('SendMessage', { to: 'controller', message: `${name} got a hello from ${hello[1]}` });
+  if (said.includes('BROADCAST'))
+    return toolUse('SendMessage', { to: 'controller', message: `${name} heard the broadcast` });
+  return text(`${name} read it`);
+}
+
+beforeAll(async () => {
+  ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
+  api = await startFakeApi((req) => script(req));
+});
+afterAll(async () => {
+  await api?.close();
+  process.env.HOME = savedHome;
+  for (const dir of [home, ...made]) rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  const c = ctrl;
+  ctrl = undefined;
+  if (!c) return;
+  // The controller stops its inbox poller only after it starts removing the team: a poll still
+  // under way can re-create its lock directory mid-removal (ENOTEMPTY). Its race, not ours.
+  await c.shutdown().catch(async (err: Error) => {
+    if (!/ENOTEMPTY/.test(err.message)) throw err;
+    await new Promise((r) => setTimeout(r, 600));
+    rmSync(join(home, '.claude', 'teams', c.teamName), { recursive: true, force: true });
+    rmSync(join(home, '.claude', 'tasks', c.teamName), { recursive: true, force: true });
+  });
+});
+
+async function lead(): Promise<Controller> {
+  const c = new ControllerClass({
+    teamName: `t${Date.now().toString(36)}`,
+    cwd: tempDir('agent-teammate-cwd-'),
+    claudeBinary: AGENT_BIN,
+    logLevel: 'silent',
+    env: {
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      AGENT_MAX_RETRIES: '2',
+    },
+  });
+  await c.init();
+  ctrl = c;
+  return c;
+}
+
+/** Every message the controller hears from now on, in order. */
+function listen(c: Controller) {
+  const heard: Array<{ kind: string; from: string; text?: string }> = [];
+  c.on('message', (from: string, m: { text: string }) => heard.push({ kind: 'message', from, text: m.text }));
+  c.on('idle', (from: string) => heard.push({ kind: 'idle', from }));
+  c.on('shutdown:approved', (from: string) => heard.push({ kind: 'shutdown', from }));
+  c.on('agent:exited', (from: string, code: number | null) => heard.push({ kind: `exited ${code}`, from }));
+  const until = async (pred: (h: (typeof heard)[number]) => boolean, ms = 20_000) => {
+    expect(await waitUntil(() => heard.some(pred), ms, 50), `heard so far: ${JSON.stringify(heard)}`).toBe(true);
+    return heard.find(pred)!;
+  };
+  return { heard, until };
+}
+
+function inboxOf(c: Controller, name: string): any[] {
+  return JSON.parse(readFileSync(join(home, '.claude', 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
+}
+
+/** Our agent process under the controller's python pty wrapper. */
+function agentPid(wrapperPid: number): number | undefined {
+  try {
+    const kids = readFileSync(`/proc/${wrapperPid}/task/${wrapperPid}/children`, 'utf8').trim().split(/\s+/);
+    return kids[0] ? Number(kids[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe.skipIf(!hasPython)('process teammates under claude-code-controller', () => {
+  it('spawn and ask: the answer comes by SendMessage, then an idle event; the messages carry the reference fields', async () => {
+    const c = await lead();
+    const w = await c.spawnAgent({ name: 'w' });
+    // The controller's own poller and receive() both take unread mail: ask alone here.
+    (c as any).poller.stop();
+    const answer = await w.ask('ASK four', { timeout: 20_000 });
+    expect(answer).toBe('w answers: 4');
+    await waitUntil(() => inboxOf(c, 'controller').some((m) => m.text.includes('idle_notification')), 10_000, 50);
+    const inbox = inboxOf(c, 'controller');
+    expect(inbox[0]).toMatchObject({ from: 'w', text: 'w answers: 4', summary: 'answer', color: '#00FF00' });
+    expect(typeof inbox[0].timestamp).toBe('string');
+    const idle = JSON.parse(inbox.find((m) => m.text.includes('idle_notification')).text);
+    expect(idle).toMatchObject({ type: 'idle_notification', from: 'w', idleReason: 'available', result: 'w rests' });
+    (c as any).poller.start();
+    // Its request: the inbox turn as a <teammate-message> from the controller, the lead named from config.json.
+    const req = api.requests.find((r) => me(r) === 'w' && lastUserText(r).includes('ASK four'))!;
+    expect(lastUserText(req)).toBe('<teammate-message teammate_id="controller">\nASK four\n</teammate-message>');
+    expect(systemText(req)).toContain('The team\'s lead is "controller"');
+  });
+
+  it('idle events, a task assigned and completed, broadcast, and shutdown with approval', async () => {
+    const c = await lead();
+    const { until } = listen(c);
+    await c.spawnAgent({ name: 'a' });
+    await c.spawnAgent({ name: 'b' });
+    await c.send('a', 'hello a');
+    await until((h) => h.kind === 'idle' && h.from === 'a');
+
+    const taskId = await c.createTask({ subject: 'Count', description: 'count the files', owner: 'b' });
+    const done = await c.waitForTask(taskId, 20_000);
+    expect(done).toMatchObject({ id: taskId, status: 'completed', owner: 'b', subject: 'Count' });
+    await until((h) => h.kind === 'message' && h.from === 'b' && h.text === `task ${taskId} is done`);
+
+    await c.broadcast('BROADCAST: stand up');
+    await until((h) => h.kind === 'message' && h.text === 'a heard the broadcast');
+    await until((h) => h.kind === 'message' && h.text === 'b heard the broadcast');
+
+    await c.sendShutdownRequest('a');
+    await until((h) => h.kind === 'shutdown' && h.from === 'a');
+    await until((h) => h.kind === 'exited 0' && h.from === 'a');
+    expect(c.isAgentRunning('b')).toBe(true);
+    const approval = JSON.parse(inboxOf(c, 'controller').find((m) => m.text.includes('shutdown_approved')).text);
+    expect(approval).toMatchObject({
+      type: 'shutdown_approved',
+      from: 'a',
+      requestId: expect.stringMatching(/^shutdown-\d+@a$/),
+    });
+  });
+
+  it('two agents message each other; one that dies leaves no process behind and the other goes on', async () => {
+    const c = await lead();
+    const { until } = listen(c);
+    const x = await c.spawnAgent({ name: 'x' });
+    await c.spawnAgent({ name: 'y' });
+    await c.send('x', 'PING y');
+    await until((h) => h.kind === 'message' && h.from === 'y' && h.text === 'y got a hello from x');
+
+    let ours: number | undefined;
+    await waitUntil(() => (ours = agentPid(x.pid!)) !== undefined, 5000);
+    expect(ours && alive(ours)).toBe(true);
+    process.kill(x.pid!, 'SIGKILL'); // the wrapper dies at once: our process loses its terminal
+    await until((h) => h.kind.startsWith('exited') && h.from === 'x');
+    expect(await waitUntil(() => !alive(ours!), 5000)).toBe(true);
+    await c.send('y', 'ASK still there');
+    await until((h) => h.kind === 'message' && h.text === 'y answers: 11');
+  });
+
+  it('a malformed inbox is set aside and replaced; the agent goes on reading its mail; it ends with its team', async () => {
+    const c = await lead();
+    const { until } = listen(c);
+    await c.spawnAgent({ name: 'm' });
+    await c.send('m', 'hello m');
+    await until((h) => h.kind === 'idle' && h.from === 'm');
+    const dir = join(home, '.claude', 'teams', c.teamName, 'inboxes');
+    writeFileSync(join(dir, 'm.json'), '[{"from": "controller", "te');
+    await waitUntil(() => readdirSync(dir).some((f) => f.startsWith('m.json.corrupt-')), 5000);
+    expect(readFileSync(join(dir, readdirSync(dir).find((f) => f.startsWith('m.json.corrupt-'))!), 'utf8')).toBe(
+      '[{"from": "controller", "te',
+    );
+    await c.send('m', 'ASK abc');
+    await until((h) => h.kind === 'message' && h.text === 'm answers: 3');
+    // Its team deleted under it (config.json gone): it stops on its own.
+    rmSync(join(home, '.claude', 'teams', c.teamName, 'config.json'));
+    await until((h) => h.kind === 'exited 0' && h.from === 'm', 5000);
+  });
+});
+
+describe('teammate flags', () => {
+  it('a teammate without its team, or with flags that disagree, fails at start with the reason', () => {
+    const run = (args: string[], env: Record<string, string> = {}) => {
+      try {
+        execFileSync(AGENT_BIN, args, {
+          env: { ...process.env, CLAUDE_CONFIG_DIR: tempDir('agent-config-'), ...env },
+          stdio: 'pipe',
+        });
+        return { code: 0, stderr: '' };
+      } catch (err: any) {
+        return { code: err.status as number, stderr: String(err.stderr) };
+      }
+    };
+    expect(run(['--agent-name', 'w', '--team-name', 'nope'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/teammate w@nope: no team file at .*teams\/nope\/config\.json/),
+    });
+    expect(run(['--agent-id', 'v@t', '--agent-name', 'w', '--team-name', 't'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--agent-id "v@t" does not match --agent-name and --team-name (expected "w@t")'),
+    });
+    expect(run(['--agent-color', '#fff'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--agent-color is for a teammate process'),
+    });
+    expect(run(['--teammate-mode', 'panes'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--teammate-mode must be one of auto, tmux, in-process'),
+    });
+    expect(run(['--agent-name', 'w', '--team-name', 't', '-p', 'hi'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('takes no prompt'),
+    });
+  });
+
+  it('the team file must name its lead', () => {
+    const config = tempDir('agent-config-');
+    mkdirSync(join(config, 'teams', 't'), { recursive: true });
+    writeFileSync(join(config, 'teams', 't', 'config.json'), JSON.stringify({ name: 't', members: [] }));
+    let stderr = '';
+    try {
+      execFileSync(AGENT_BIN, ['--agent-name', 'w', '--team-name', 't'], {
+        env: { ...process.env, CLAUDE_CONFIG_DIR: config },
+        stdio: 'pipe',
+      });
+    } catch (err: any) {
+      stderr = String(err.stderr);
+    }
+    expect(stderr).toMatch(/config\.json is not a team file: leadAgentId/);
+    expect(existsSync(join(config, 'teams', 't', 'inboxes'))).toBe(false);
+  });
+});
