@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // End-to-end tests spawn real processes; two cores do not want more than two files at once.

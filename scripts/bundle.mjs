@@ -1,19 +1,40 @@
 // Bundles the CLI into one CommonJS file (dist/agent.cjs) that bin/agent runs through a V8 code
 // cache. One file loads markedly faster than hundreds of small modules resolved at every start.
+// The terminal UI (Ink, React) is a second bundle, dist/tui.mjs, imported only by the interactive
+// mode, so headless starts do not load it. It is ESM because Ink's layout engine (yoga) loads its
+// WebAssembly with a top-level await.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/agent.cjs',
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'cjs',
   minify: true,
   sourcemap: false,
   legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: ['src/cli.ts'],
+  outfile: 'dist/agent.cjs',
+  format: 'cjs',
   // Loaded with require() only when the sandbox is on; it finds its own helper binaries beside it.
   external: ['@anthropic-ai/sandbox-runtime'],
   define: { 'import.meta.url': 'undefined' },
-  logLevel: 'warning',
+});
+
+await build({
+  ...common,
+  entryPoints: ['src/tui/main.tsx'],
+  outfile: 'dist/tui.mjs',
+  format: 'esm',
+  jsx: 'automatic',
+  // React's production build; Ink's devtools hook (a dev-only optional peer) is left out, and so is
+  // its CI check (see not-in-ci.mjs).
+  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"' },
+  alias: { 'react-devtools-core': './scripts/no-devtools.mjs', 'is-in-ci': './scripts/not-in-ci.mjs' },
+  // CommonJS dependencies inside an ESM bundle still call require() for Node's own modules.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });

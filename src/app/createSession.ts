@@ -147,6 +147,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     settings,
     emit,
     permissionMode: () => guards.permissions.mode,
+    setPermissionMode: (mode) => guards.permissions.setMode(mode),
+    bypassAllowed: guards.permissions.allowBypass,
     async close(reason) {
       exitOn.dispose();
       await guards.sessionEnd(reason);

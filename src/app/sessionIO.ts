@@ -1,6 +1,7 @@
 // What a mode (src/modes/) gives a session, and what it gets back.
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { ControlChannel } from '../control/channel.js';
+import type { PermissionMode } from '../permissions/modes.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import type { SessionEvent } from '../session/events.js';
@@ -32,6 +33,10 @@ export interface Session {
   /** Tells one event the way the session's own go (transcript, output). */
   emit: (event: SessionEvent) => Promise<void>;
   permissionMode(): string;
+  /** The terminal's Shift+Tab: the mode for the next tool call (bypassPermissions only when allowed). */
+  setPermissionMode(mode: PermissionMode): void;
+  /** --dangerously-skip-permissions or --allow-dangerously-skip-permissions was given. */
+  bypassAllowed: boolean;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }

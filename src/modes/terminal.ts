@@ -1,27 +1,64 @@
-// The interactive mode: a person at a terminal types prompts; what the session emits is drawn for
-// them (terminalUi.ts) and permission questions are asked there. No host, no protocol.
+// The interactive mode: a person at a terminal types prompts; what the session emits is drawn by
+// the terminal UI (src/tui, an Ink app in its own bundle) and permission questions are dialogs
+// there. The session, settings, permissions and hooks are the headless modes' own.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createSession } from '../app/createSession.js';
-import { VERSION, type CliOptions } from '../options.js';
+import { contextWindow } from '../loop/pricing.js';
+import { type CliOptions, VERSION } from '../options.js';
+import type { PermissionMode } from '../permissions/modes.js';
 import type { StdoutWriter } from '../protocol/writer.js';
+import { gitBranch } from '../session/gitBranch.js';
+import type { Tui } from '../tui/main.js';
+
+/** dist/tui.mjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
+function loadTui(): Promise<typeof import('../tui/main.js')> {
+  const file = process.env.AGENT_TUI_BUNDLE ?? join(__dirname, 'tui.mjs');
+  // bin/agent runs the CLI's bundle in a vm.Script, where import() needs the importer it lends.
+  const lent = (globalThis as Record<symbol, unknown>)[Symbol.for('agent-runtime.importEsm')];
+  const importEsm = typeof lent === 'function' ? (lent as (s: string) => Promise<unknown>) : (s: string) => import(s);
+  return importEsm(pathToFileURL(file).href) as Promise<typeof import('../tui/main.js')>;
+}
 
 export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<number> {
-  // Loaded only for a person at a terminal: headless starts do not pay for readline.
-  const { Terminal } = await import('./terminalUi.js');
-  const term = new Terminal({ color: !process.env.NO_COLOR });
+  // Keys typed while the session starts are kept for the editor, not echoed and line-buffered by
+  // the terminal (Node restores the terminal's mode at exit).
+  process.stdin.setRawMode?.(true);
+  // Loaded while the session starts: neither waits for the other.
+  const ui = loadTui();
+  ui.catch(() => {});
+  let tui: Tui | undefined;
   const session = await createSession(o, {
     writer,
-    output: (ev) => term.show(ev),
+    output: (ev) => tui?.show(ev) ?? Promise.resolve(),
     interactive: true,
     // --permission-prompts none: nobody is asked, not even the person at the terminal.
-    ...(o.permissionPrompts !== 'none' ? { askHost: (req, signal) => term.ask(req, signal) } : {}),
+    ...(o.permissionPrompts !== 'none' ? { askHost: (req, signal) => tui!.ask(req, signal) } : {}),
     // The terminal already draws an error result.
     reportError: () => {},
   });
   const { runner } = session;
   session.channel.close('no host in the interactive terminal mode');
+  const cwd = process.cwd();
+  const branch = gitBranch(cwd);
+  const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+  if (session.bypassAllowed) modes.push('bypassPermissions');
+  tui = (await ui).createTui({
+    banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
+    color: !process.env.NO_COLOR,
+    submit: (text) => runner.submit(text),
+    interrupt: () => runner.interrupt(),
+    status: () => ({
+      model: session.settings.model,
+      mode: session.permissionMode() as PermissionMode,
+      contextWindow: contextWindow(session.settings.model),
+      ...(branch ? { branch } : {}),
+    }),
+    modes,
+    setMode: (mode) => session.setPermissionMode(mode),
+  });
   const running = runner.run();
-  const banner = `agent ${VERSION} · ${session.settings.model} · ${process.cwd()} · permissions: ${session.permissionMode()} · /exit to quit, Ctrl+C to interrupt`;
-  await term.run(runner, banner);
+  await tui.run();
   runner.endInput();
   runner.interrupt(); // a run still going, background tasks
   await running;

@@ -1,35 +1,47 @@
-// The interactive terminal mode end to end: bin/agent under a real pseudo-terminal (util-linux
-// `script` gives it one), driven by writing keystrokes and reading what a person would see.
+// The interactive terminal UI end to end: bin/agent in a tmux pane against the fake API, driven by
+// keystrokes; the screen is asserted after each step, as a person would read it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text, toolUse } from '../fake-api/server.js';
-import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { ESC, startTty as startTtyAt, submit, type Tty } from './tty.js';
+import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
+import { hasTmux, startTerm, type Term } from './tmux.js';
 
-const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasScript)
-  console.warn('interactive.test.ts: skipped: util-linux `script` is not installed (it provides the pseudo-terminal)');
+if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed (it gives the UI a real terminal)');
 
 let api: FakeApi | undefined;
-let tty: Tty | undefined;
+let term: Term | undefined;
+const dirs: string[] = [];
 afterEach(async () => {
-  if (tty && tty.child.exitCode === null) tty.child.kill('SIGKILL');
-  tty = undefined;
+  term?.close();
+  term = undefined;
   await api?.close();
   api = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const startTty = (args: string[], cwd: string, env: Record<string, string> = {}) =>
-  startTtyAt(api!.url, args, cwd, env);
+const dir = (prefix?: string) => {
+  const d = tempDir(prefix);
+  dirs.push(d);
+  return d;
+};
+const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) =>
+  (term = startTerm(api!.url, args, cwd, opts));
+/** The prompt editor is up and empty (the UI is ready for a line). */
+const READY = /│ > {2,}│/;
+const send = async (t: Term, line: string) => {
+  await t.waitFor(READY);
+  t.type(line);
+  t.keys('Enter');
+};
 
-describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
-  it('two prompts in one session, then /exit exits 0 after the SessionEnd hook; the banner says how to leave', async () => {
+describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
+  it('two prompts in one session, the status line, then /exit exits 0 after the SessionEnd hook; NO_COLOR writes no colour', async () => {
     api = await startFakeApi([text('first answer'), text('second answer')]);
-    const cwd = tempDir();
+    const cwd = dir();
     const hookLog = join(cwd, 'session-end.json');
-    const hook = join(tempDir('agent-hooks-'), 'end.sh');
+    const hook = join(dir('agent-hooks-'), 'end.sh');
     writeFileSync(hook, `#!/bin/sh\ncat > '${hookLog}'\n`);
     chmodSync(hook, 0o755);
     mkdirSync(join(cwd, '.claude'));
@@ -37,61 +49,73 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
       join(cwd, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }),
     );
-    tty = startTty(['--model', 'claude-haiku-4-5'], cwd, { NO_COLOR: '1' });
-    await tty.waitFor(/claude-haiku-4-5.*permissions: default.*\/exit to quit, Ctrl\+C to interrupt/);
-    let at = await submit(tty, 'one', 0);
-    at = await tty.waitFor(/first answer\n\(1 turn, \$[\d.]+, [\d.]+s\)/, at);
-    at = await submit(tty, 'two', at);
-    at = await tty.waitFor(/second answer/, at);
-    await submit(tty, '/exit', at);
-    expect(await tty.exited).toBe(0);
+    const t = start(['--model', 'claude-haiku-4-5'], cwd, { env: { NO_COLOR: '1' } });
+    let s = await t.waitFor(/default \(shift\+tab\) · claude-haiku-4-5 +ctx 0% · \$0\.0000/);
+    expect(s).toMatch(/\/exit or Ctrl\+D to quit, Esc to interrupt/);
+    await send(t, 'one');
+    s = await t.waitFor(/first answer\n\(1 turn, \$[\d.]+, [\d.]+s\)/);
+    expect(s).toMatch(/^> one$/m);
+    await send(t, 'two');
+    await t.waitFor(/second answer/);
+    // The status line counts the session's cost and the context the last request used.
+    s = await t.waitFor(/ctx [1-9]\d*% · \$0\.0\d*[1-9]/);
+    // NO_COLOR: no colour and no dim (inverse for the cursor and the terminal's resets are fine).
+    const codes = (t.rawScreen().match(/\x1b\[[\d;]*m/g) ?? []).flatMap((c) => c.slice(2, -1).split(';'));
+    expect(codes.filter((c) => !['', '0', '7', '27', '39', '49'].includes(c))).toEqual([]);
+    await send(t, '/exit');
+    expect(await t.exited()).toBe(0);
     expect(JSON.parse(readFileSync(hookLog, 'utf8'))).toMatchObject({
       hook_event_name: 'SessionEnd',
       reason: 'prompt_input_exit',
     });
     expect(api.requests).toHaveLength(2);
-    const msgs = api.requests[1].body.messages;
-    expect(msgs.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(JSON.stringify(msgs[0].content)).toContain('one');
-    expect(JSON.stringify(msgs[1].content)).toContain('first answer');
     expect(lastUserText(api.requests[1])).toBe('two');
-    // NO_COLOR: no dim or red, only what readline needs to draw the line.
-    expect(tty.raw()).not.toMatch(new RegExp(`${ESC}\\[(2|31)m`));
   });
 
-  it('slash commands: /help prints the list, a project command becomes the prompt', async () => {
+  it('multi-line input: a backslash before Enter adds a line, Enter sends both lines as one prompt', async () => {
+    api = await startFakeApi([text('got two lines')]);
+    const t = start([], dir());
+    await t.waitFor(READY);
+    t.type('line one\\');
+    t.keys('Enter');
+    await t.waitFor(/│ > line one +│\n│ {3} +│/);
+    t.type('line two');
+    t.keys('Enter');
+    await t.waitFor(/got two lines/);
+    expect(lastUserText(api.requests[0])).toBe('line one\nline two');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('slash commands: /help prints the list, a project command becomes the prompt; Ctrl+D leaves', async () => {
     api = await startFakeApi([text('greeted')]);
-    const cwd = tempDir();
+    const cwd = dir();
     mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
     writeFileSync(
       join(cwd, '.claude', 'commands', 'greet.md'),
       '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
     );
-    tty = startTty([], cwd, { NO_COLOR: '1' });
-    let at = await submit(tty, '/help', 0);
-    at = await tty.waitFor(/\/greet <name> — Greet someone \(project\)[\s\S]*\(0 turns/, at);
-    at = await submit(tty, '/greet Ada', at);
-    await tty.waitFor(/greeted/, at);
-    tty.type('\x04');
-    expect(await tty.exited).toBe(0);
-    expect(api.requests).toHaveLength(1);
+    const t = start([], cwd, { rows: 60 });
+    await send(t, '/help');
+    await t.waitFor(/\/greet <name> — Greet someone \(project\)[\s\S]*\(0 turns/);
+    await send(t, '/greet Ada');
+    await t.waitFor(/greeted/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
     expect(lastUserText(api.requests[0])).toBe('Greet Ada warmly');
   });
 
-  it('shows a tool call and the first lines of its result; with colors, the result is dim', async () => {
+  it('a tool call is one row whose spinner becomes ✓; Bash output is collapsed to its last lines', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'seq 1 10' }), text('counted')]);
-    const cwd = tempDir();
-    tty = startTty(['--allowedTools', 'Bash(seq:*)'], cwd);
-    const at = await submit(tty, 'count', 0);
-    const end = await tty.waitFor(/counted/, at);
-    const shown = tty.screen().slice(at, end);
-    expect(shown).toMatch(/● Bash\(seq 1 10\)\n {2}⎿ 1\n {4}2\n {4}3\n {4}4\n {4}… \+6 lines\n/);
-    expect(tty.raw()).toContain(`${ESC}[2m  ⎿ 1`);
-    tty.type('\x04'); // Ctrl+D leaves too
-    expect(await tty.exited).toBe(0);
+    const t = start(['--allowedTools', 'Bash(seq:*)'], dir());
+    await send(t, 'count');
+    const s = await t.waitFor(/counted/);
+    expect(s).toMatch(/✓ Bash\(seq 1 10\)\n {2}⎿ … 6 lines before\n {4}7\n {4}8\n {4}9\n {4}10\n/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
   });
 
-  it('asks before a tool runs: y runs it, n denies it and the model sees the denial', async () => {
+  it('the permission dialog takes one key: y runs the call, n denies it and the model sees the denial', async () => {
     api = await startFakeApi((req) => {
       const results = resultsById(req);
       if (Object.keys(results).length) return text(results.a ? 'made it' : 'ok, not making it');
@@ -99,28 +123,64 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
         ? toolUse('Bash', { command: 'touch a.txt' }, 'a')
         : toolUse('Bash', { command: 'touch b.txt' }, 'b');
     });
-    const cwd = tempDir();
-    tty = startTty([], cwd);
-    let at = await submit(tty, 'make a', 0);
-    // Tools start while the reply streams, so the question may come before the reply's "● Bash" line.
-    at = await tty.waitFor(/Allow Bash\(touch a\.txt\)\?.*\[y\]es \/ \[n\]o \/ \[a\]lways /m, at);
-    tty.type('y\r');
-    at = await tty.waitFor(/made it/, at);
+    const cwd = dir();
+    const t = start([], cwd);
+    await send(t, 'make a');
+    let s = await t.waitFor(
+      /Allow Bash\(touch a\.txt\)\?[\s\S]*❯ 1\. Yes \(y\)[\s\S]*3\. No \(n\)[\s\S]*4\. No, and tell/,
+    );
+    expect(s).toMatch(/2\. Yes, and always: allow Bash\(touch[^)]*\) for this session \(a\)/);
+    t.type('y');
+    await t.waitFor(/made it/);
     expect(existsSync(join(cwd, 'a.txt'))).toBe(true);
-    at = await submit(tty, 'make b', at);
-    at = await tty.waitFor(/Allow Bash\(touch b\.txt\)\?/, at);
-    tty.type('n\r');
-    at = await tty.waitFor(/ok, not making it/, at);
+    await send(t, 'make b');
+    await t.waitFor(/Allow Bash\(touch b\.txt\)\?/);
+    t.type('n');
+    s = await t.waitFor(/ok, not making it/);
     expect(existsSync(join(cwd, 'b.txt'))).toBe(false);
+    expect(s).toMatch(/✗ Bash\(touch b\.txt\)\n {2}⎿ The user denied permission to use Bash/);
     const seen = resultsById(api.requests[3]);
     expect(seen.b.isError).toBe(true);
     expect(seen.b.text).toMatch(/denied/i);
-    expect(tty.screen().slice(0, at)).toMatch(/⎿ The user denied permission to use Bash/);
-    await submit(tty, '/exit', at);
-    expect(await tty.exited).toBe(0);
+    await send(t, '/exit');
+    expect(await t.exited()).toBe(0);
   });
 
-  it('AskUserQuestion is a numbered choice; ExitPlanMode shows the plan and [a] approves it into acceptEdits', async () => {
+  it('"no, and say what to do": the feedback typed in the dialog reaches the model with the denial', async () => {
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('will do') : toolUse('Bash', { command: 'rm -rf build' }, 'r'),
+    );
+    const t = start([], dir());
+    await send(t, 'clean');
+    await t.waitFor(/Allow Bash\(rm -rf build\)\?/);
+    t.type('f');
+    await t.waitFor(/What should the agent do instead\?/);
+    t.type('use make clean');
+    t.keys('Enter');
+    await t.waitFor(/will do/);
+    expect(resultsById(api.requests[1]).r.text).toMatch(/denied permission to use Bash and said: use make clean/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('"yes, always" adds the rule the dialog showed: the same call is not asked again', async () => {
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' }),
+    );
+    const t = start([], dir());
+    await send(t, 'first');
+    await t.waitFor(/Allow Bash\(touch c\.txt\)\?/);
+    t.type('a');
+    await t.waitFor(/touched/);
+    await send(t, 'second');
+    await t.waitFor(/touched[\s\S]*touched/);
+    expect(t.screen().match(/Allow Bash/g)).toBeNull();
+    expect(Object.values(resultsById(api.requests[3]))).toEqual([expect.objectContaining({ isError: false })]);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('AskUserQuestion and ExitPlanMode are dialogs; [a] approves the plan into acceptEdits', async () => {
     const question = {
       question: 'Which color?',
       header: 'Color',
@@ -135,64 +195,88 @@ describe.skipIf(!hasScript)('interactive terminal mode (under a pty)', () => {
       toolUse('ExitPlanMode', { plan: 'Paint it blue.' }, 'p'),
       text('painting'),
     ]);
-    const cwd = tempDir();
-    tty = startTty(['--permission-mode', 'plan'], cwd);
-    let at = await submit(tty, 'paint', 0);
-    at = await tty.waitFor(
-      /\[Color\] Which color\?\n {2}1\. Red — warm\n {2}2\. Blue — cool\n {2}3\. Other \(type your own answer\)\nChoose 1-3, or type an answer: $/m,
-      at,
-    );
-    tty.type('7\r'); // out of range: asked again
-    at = await tty.waitFor(/Choose 1-3, or type an answer: $/m, at);
-    tty.type('2\r');
-    at = await tty.waitFor(/Plan for approval:\n {2}Paint it blue\.\nApprove this plan and leave plan mode\?/, at);
-    tty.type('a\r');
-    at = await tty.waitFor(/painting/, at);
+    const t = start(['--permission-mode', 'plan'], dir(), { rows: 40 });
+    await send(t, 'paint');
+    await t.waitFor(/\[Color\] Which color\?[\s\S]*1\. Red — warm[\s\S]*2\. Blue — cool[\s\S]*3\. Other/);
+    t.type('7');
+    t.keys('Enter');
+    await t.waitFor(/Not one of the choices\.[^\n]*\n[^\n]*Choose 1-3/);
+    t.type('2');
+    t.keys('Enter');
+    await t.waitFor(/Plan for approval:[\s\S]*Paint it blue\.[\s\S]*Approve this plan and leave plan mode\?/);
+    t.type('a');
+    await t.waitFor(/painting/);
+    await t.waitFor(/acceptEdits \(shift\+tab\)/);
     expect(resultsById(api.requests[1]).q.text).toContain('"Which color?"="Blue"');
     expect(resultsById(api.requests[2]).p.text).toContain('permission mode now: acceptEdits');
-    await submit(tty, '/exit', at);
-    expect(await tty.exited).toBe(0);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
   });
 
-  it('[a]lways allows the call and adds the suggested rule: the same call is not asked again', async () => {
-    api = await startFakeApi((req) =>
-      Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' }),
-    );
-    const cwd = tempDir();
-    tty = startTty([], cwd);
-    let at = await submit(tty, 'first', 0);
-    at = await tty.waitFor(/Allow Bash\(touch c\.txt\)\?/, at);
-    tty.type('a\r');
-    at = await tty.waitFor(/touched/, at);
-    at = await submit(tty, 'second', at);
-    at = await tty.waitFor(/touched/, at);
-    expect(tty.screen().match(/Allow Bash/g)).toHaveLength(1);
-    expect(Object.values(resultsById(api.requests[3]))).toEqual([expect.objectContaining({ isError: false })]);
-    await submit(tty, '/exit', at);
-    expect(await tty.exited).toBe(0);
-  });
-
-  it('Ctrl+C during a long Bash interrupts it and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
+  it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
     api = await startFakeApi((req) =>
       lastUserText(req) === 'wait' && !Object.keys(resultsById(req)).length
         ? toolUse('Bash', { command: 'sleep 30' })
         : text('back again'),
     );
-    const cwd = tempDir();
-    tty = startTty(['--allowedTools', 'Bash(sleep:*)'], cwd);
-    let at = await submit(tty, 'wait', 0);
-    at = await tty.waitFor(/● Bash\(sleep 30\)\n/, at);
+    const t = start(['--allowedTools', 'Bash(sleep:*)'], dir());
+    await send(t, 'wait');
+    await t.waitFor(/Bash\(sleep 30\)[\s\S]*esc to interrupt/);
     await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
-    tty.type('\x03');
-    at = await tty.waitFor(/Interrupted\n/, at);
+    t.keys('Escape');
+    await t.waitFor(/✗ Bash\(sleep 30\)[\s\S]*Interrupted/);
     expect(Date.now() - t0).toBeLessThan(5000);
-    at = await submit(tty, 'hello', at);
-    at = await tty.waitFor(/back again/, at);
-    await tty.waitFor(/\n> $/, at);
-    tty.type('\x03');
-    at = await tty.waitFor(/press Ctrl\+C again to exit/, at);
-    tty.type('\x03');
-    expect(await tty.exited).toBe(0);
+    await send(t, 'hello');
+    await t.waitFor(/back again/);
+    await t.waitFor(READY);
+    t.keys('C-c');
+    await t.waitFor(/press Ctrl\+C again to exit/);
+    t.keys('C-c');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('Shift+Tab cycles the mode, the status line shows it, and the next tool call runs under it', async () => {
+    const cwd = dir();
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length
+        ? text('written')
+        : toolUse('Write', { file_path: join(cwd, 'note.txt'), content: 'hi\n' }),
+    );
+    const t = start([], cwd);
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/acceptEdits \(shift\+tab\)/);
+    await send(t, 'write it');
+    await t.waitFor(/written/);
+    // acceptEdits: the Write ran without a question.
+    expect(t.screen()).not.toMatch(/Allow Write/);
+    expect(readFileSync(join(cwd, 'note.txt'), 'utf8')).toBe('hi\n');
+    t.keys('BTab');
+    await t.waitFor(/plan \(shift\+tab\)/);
+    t.keys('BTab');
+    // bypassPermissions is not offered without --allow-dangerously-skip-permissions.
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('works at 60 columns, and a resize mid-answer reflows the screen', async () => {
+    const long = 'word '.repeat(40).trim();
+    api = await startFakeApi([text(long)]);
+    const t = start([], dir(), { cols: 60 });
+    let s = await t.waitFor(/default \(shift\+tab\)/);
+    expect(Math.max(...s.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+    await send(t, 'talk');
+    s = await t.waitFor(/\(1 turn/);
+    t.resize(100, 30);
+    s = await t.waitFor(/╭─{98}╮/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a non-TTY stdout still refuses the interactive mode', () => {
+    const r = spawnSync('script', ['-qec', `${AGENT_BIN} | cat`, '/dev/null'], { encoding: 'utf8', timeout: 15_000 });
+    expect(r.stdout).toMatch(/the interactive mode needs a terminal on stdout too/);
   });
 });

@@ -3,7 +3,7 @@
 // apply_flag_settings, the terminal's [a]lways and a skill's allowed-tools open a domain (also
 // for a command already running), mask a newly denied folder from the next command, add and
 // remove limits; EnterWorktree moves the writable folder into the worktree.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ import {
 } from './harness.js';
 import { sandboxUnavailableReason, startHostServer } from './sandboxAvailable.js';
 import { sdkOptions } from './sdkHost.js';
-import { startTty, submit, type Tty } from './tty.js';
+import { hasTmux, startTerm, type Term } from './tmux.js';
 
 const reason = sandboxUnavailableReason();
 if (reason) console.log(`SKIPPED: the sandbox live-rules tests: ${reason}`);
@@ -30,10 +30,10 @@ const describeSandbox = reason ? describe.skip : describe;
 
 let api: FakeApi | undefined;
 let server: http.Server | undefined;
-let tty: Tty | undefined;
+let term: Term | undefined;
 afterEach(async () => {
-  if (tty && tty.child.exitCode === null) tty.child.kill('SIGKILL');
-  tty = undefined;
+  term?.close();
+  term = undefined;
   await api?.close();
   api = undefined;
   server?.close();
@@ -279,7 +279,7 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
     expect(r.flagged.text).not.toContain('hunter2');
   });
 
-  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)(
+  it.skipIf(!hasTmux)(
     "the terminal's [a]lways for a Write outside the working directory adds the folder: sandboxed Bash may write there from the next command",
     async () => {
       const cwd = tempDir();
@@ -290,13 +290,15 @@ describeSandbox('the sandbox follows mid-session rule changes', () => {
           toolUse('Bash', { command: `echo b > ${outside}/b.txt && echo wrote` }, 'bash'),
         ]),
       );
-      tty = startTty(api.url, ['--allowedTools', 'Bash', ...sandboxSettings()], cwd);
-      let at = await submit(tty, 'go', 0);
-      at = await tty.waitFor(/Allow Write\(/, at);
-      tty.type('a\r');
-      at = await tty.waitFor(/done/, at);
-      await submit(tty, '/exit', at);
-      expect(await tty.exited).toBe(0);
+      term = startTerm(api.url, ['--allowedTools', 'Bash', ...sandboxSettings()], cwd);
+      await term.waitFor(/│ > {2,}│/);
+      term.type('go');
+      term.keys('Enter');
+      await term.waitFor(/Allow Write\(/);
+      term.type('a');
+      await term.waitFor(/done/);
+      term.keys('C-d');
+      expect(await term.exited()).toBe(0);
       const r = allResults(api);
       expect(r.write.isError).toBe(false);
       expect(r.bash).toEqual({ text: 'wrote', isError: false });

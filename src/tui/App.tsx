@@ -1,0 +1,116 @@
+// The terminal UI: settled rows go to <Static> (written once, never redrawn); below them the live
+// part: running tool rows, the streaming answer, the todo list, a dialog or the prompt editor, and
+// the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
+import { Box, Static, Text, useInput } from 'ink';
+import { useState, useSyncExternalStore } from 'react';
+import { useRefState } from './useRefState.js';
+import type { AskHostAnswer } from '../loop/toolPipeline.js';
+import { ItemView } from './components/ItemView.js';
+import { PermissionDialog } from './components/PermissionDialog.js';
+import { PromptInput } from './components/PromptInput.js';
+import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
+import { StatusLine } from './components/StatusLine.js';
+import { TodoList } from './components/TodoList.js';
+import type { TuiDeps } from './deps.js';
+import { EMPTY, editorKey } from './editor.js';
+import type { Dialog, TuiStore } from './store.js';
+import { useTheme } from './theme.js';
+
+export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; onExit: () => void }) {
+  const theme = useTheme();
+  const state = useSyncExternalStore(store.subscribe, store.snapshot);
+  const [getEditor, setEditor] = useRefState(EMPTY);
+  const [getArmed, setCtrlCArmed] = useRefState(false);
+  const [, setModeTick] = useState(0);
+  const status = deps.status();
+  const dialog = state.dialogs[0];
+
+  const cycleMode = () => {
+    const i = deps.modes.indexOf(status.mode);
+    deps.setMode(deps.modes[(i + 1) % deps.modes.length]);
+    setModeTick((n) => n + 1);
+  };
+
+  useInput((ch, key) => {
+    const editor = getEditor();
+    if (key.tab && key.shift) return cycleMode();
+    if (key.ctrl && ch === 'c') {
+      if (store.busy || dialog) {
+        setCtrlCArmed(false);
+        if (!deps.interrupt()) store.closeDialogs();
+        return;
+      }
+      if (editor.text) {
+        setCtrlCArmed(false);
+        return setEditor(EMPTY);
+      }
+      if (getArmed()) return onExit();
+      return setCtrlCArmed(true);
+    }
+    if (key.escape) {
+      if (store.busy || dialog) {
+        if (!deps.interrupt()) store.closeDialogs();
+      }
+      return;
+    }
+    if (dialog) return; // the dialog reads its own keys
+    if (key.ctrl && ch === 'd') {
+      if (!editor.text) onExit();
+      return;
+    }
+    setCtrlCArmed(false);
+    const r = editorKey(editor, ch, key);
+    if (r.submit !== undefined) {
+      const text = r.submit.trim();
+      if (text === '/exit' || text === '/quit') return onExit();
+      if (text) {
+        store.submitted(r.submit);
+        deps.submit(r.submit);
+      }
+    }
+    setEditor(r.state);
+  });
+
+  const live = state.items.slice(state.committed);
+  return (
+    <>
+      <Static items={state.items.slice(0, state.committed)}>{(item) => <ItemView key={item.id} item={item} />}</Static>
+      <Box flexDirection="column">
+        {live.map((item) => (
+          <ItemView key={item.id} item={item} />
+        ))}
+        {state.streaming ? (
+          <Box marginTop={1}>
+            <Text>{state.streaming}</Text>
+          </Box>
+        ) : null}
+        {state.todos?.length ? <TodoList todos={state.todos} /> : null}
+        {dialog ? (
+          <DialogView key={dialog.id} dialog={dialog} />
+        ) : (
+          <Box marginTop={1} flexDirection="column">
+            {store.busy ? <Text color={theme.paint('yellow')}>working… (esc to interrupt)</Text> : null}
+            <PromptInput state={getEditor()} />
+          </Box>
+        )}
+        <StatusLine
+          status={status}
+          contextTokens={state.contextTokens}
+          costUsd={state.costUsd}
+          hint={getArmed() ? 'press Ctrl+C again to exit' : undefined}
+        />
+      </Box>
+    </>
+  );
+}
+
+function DialogView({ dialog }: { dialog: Dialog }) {
+  const { req } = dialog;
+  const input = (req.input && typeof req.input === 'object' ? req.input : {}) as Record<string, unknown>;
+  const answer = (a: AskHostAnswer) => dialog.resolve(a);
+  if (req.tool_name === 'AskUserQuestion' && Array.isArray(input.questions))
+    return <QuestionsDialog input={input} onAnswer={answer} />;
+  if (req.tool_name === 'ExitPlanMode' && typeof input.plan === 'string')
+    return <PlanDialog input={input} onAnswer={answer} />;
+  return <PermissionDialog req={req} onAnswer={answer} />;
+}

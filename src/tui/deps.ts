@@ -1,0 +1,26 @@
+// What the terminal UI needs from the session, injected by src/modes/terminal.ts (the UI bundle
+// imports no session code that has state of its own) and swapped for fakes in component tests.
+import type { PermissionMode } from '../permissions/modes.js';
+
+export interface StatusInfo {
+  model: string;
+  mode: PermissionMode;
+  /** The model's context window, in tokens. */
+  contextWindow: number;
+  /** The git branch of the working folder, if it is in a repository. */
+  branch?: string;
+}
+
+export interface TuiDeps {
+  /** The first line: version, model, folder. */
+  banner: string;
+  color: boolean;
+  /** Queue a prompt (or a slash command) for the session. */
+  submit(text: string): void;
+  /** Abort the running turn and its tools; false when nothing runs. */
+  interrupt(): boolean;
+  status(): StatusInfo;
+  /** The modes Shift+Tab cycles through, in order (bypassPermissions only when allowed). */
+  modes: PermissionMode[];
+  setMode(mode: PermissionMode): void;
+}

@@ -1,0 +1,51 @@
+// The terminal UI's entry: its own bundle (dist/tui.mjs), imported only by the interactive mode,
+// so headless starts never load Ink or React.
+import { render } from 'ink';
+import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { SessionEvent } from '../session/events.js';
+import { App } from './App.js';
+import type { TuiDeps } from './deps.js';
+import { TuiStore } from './store.js';
+import { makeTheme, ThemeContext } from './theme.js';
+
+export interface Tui {
+  show(ev: SessionEvent): Promise<void>;
+  ask(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer>;
+  /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
+  run(): Promise<void>;
+}
+
+export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {
+  const store = new TuiStore();
+  store.push({ kind: 'banner', text: deps.banner });
+  return {
+    show: (ev) => {
+      store.show(ev);
+      return Promise.resolve();
+    },
+    ask: (req, signal) => store.ask(req, signal),
+    run: () =>
+      new Promise<void>((resolve) => {
+        let left = false;
+        const leave = () => {
+          if (left) return;
+          left = true;
+          store.closeDialogs();
+          instance.unmount();
+        };
+        const instance = render(
+          <ThemeContext.Provider value={makeTheme(deps.color)}>
+            <App store={store} deps={deps} onExit={leave} />
+          </ThemeContext.Provider>,
+          {
+            stdin: io.stdin ?? process.stdin,
+            stdout: io.stdout ?? process.stdout,
+            exitOnCtrlC: false,
+            patchConsole: false,
+            maxFps: 30,
+          },
+        );
+        void instance.waitUntilExit().then(() => resolve());
+      }),
+  };
+}

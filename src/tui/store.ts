@@ -1,0 +1,250 @@
+// The terminal UI's state: what the session emitted, folded into rows a person reads (their
+// prompts, the answers, one row per tool call, notes), plus the permission questions waiting for
+// an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
+// useSyncExternalStore, so the folding is tested without a terminal.
+import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { SessionEvent } from '../session/events.js';
+import { isErrorResult, isMainThread } from '../session/events.js';
+import { callLabel, contentText } from './format.js';
+
+export type ToolStatus = 'running' | 'ok' | 'error';
+
+export type Item =
+  | { kind: 'banner'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'text'; id: string; text: string; error?: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      input: unknown;
+      label: string;
+      /** A subagent's or teammate's call (drawn indented). */
+      nested: boolean;
+      status: ToolStatus;
+      result?: string;
+    }
+  | { kind: 'note'; id: string; text: string; tone: 'dim' | 'red' | 'plain' };
+
+/** An item before it has an id. */
+export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, 'id'> & { id?: string } : never) : never;
+
+export interface TodoRow {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  activeForm: string;
+}
+
+export interface Dialog {
+  id: number;
+  req: AskHostRequest;
+  resolve: (answer: AskHostAnswer) => void;
+}
+
+export interface TuiState {
+  items: Item[];
+  /** How many leading items are settled: they go to Ink's <Static> and are never drawn again. */
+  committed: number;
+  /** The main agent's text as it streams in (moved into an item when its message ends). */
+  streaming: string;
+  /** Prompts submitted whose result has not come yet. */
+  outstanding: number;
+  dialogs: Dialog[];
+  todos: TodoRow[] | null;
+  /** Tokens the last main-thread request used (the context in use). */
+  contextTokens: number;
+  costUsd: number;
+}
+
+const INTERRUPTED_ANSWER: AskHostAnswer = {
+  behavior: 'deny',
+  message: 'The run was interrupted before the user answered.',
+};
+
+export class TuiStore {
+  private state: TuiState = {
+    items: [],
+    committed: 0,
+    streaming: '',
+    outstanding: 0,
+    dialogs: [],
+    todos: null,
+    contextTokens: 0,
+    costUsd: 0,
+  };
+  private readonly listeners = new Set<() => void>();
+  private nextId = 0;
+  /** The last error already drawn (an API error's assistant message), not repeated by its result. */
+  private lastError: string | undefined;
+
+  readonly subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  readonly snapshot = (): TuiState => this.state;
+
+  private set(next: Partial<TuiState>): void {
+    const merged = { ...this.state, ...next };
+    merged.committed = settledPrefix(merged.items, merged.committed);
+    this.state = merged;
+    for (const fn of this.listeners) fn();
+  }
+
+  private id(): string {
+    return `i${this.nextId++}`;
+  }
+
+  push(item: NewItem): void {
+    this.set({ items: [...this.state.items, { ...item, id: item.id ?? this.id() } as Item] });
+  }
+
+  note(text: string, tone: 'dim' | 'red' | 'plain' = 'dim'): void {
+    this.push({ kind: 'note', text, tone });
+  }
+
+  /** A prompt the person sent: drawn, and counted until its result. */
+  submitted(text: string): void {
+    this.set({
+      items: [...this.state.items, { kind: 'user', id: this.id(), text }],
+      outstanding: this.state.outstanding + 1,
+    });
+  }
+
+  get busy(): boolean {
+    return this.state.outstanding > 0;
+  }
+
+  /** One event of the session. */
+  show(ev: SessionEvent): void {
+    const top = isMainThread(ev);
+    switch (ev.type) {
+      case 'stream_event': {
+        const e = ev.event as { type: string; delta?: { type?: string; text?: unknown } };
+        if (!top) return;
+        if (e.type === 'message_start') this.set({ streaming: '' });
+        else if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string')
+          this.set({ streaming: this.state.streaming + e.delta.text });
+        return;
+      }
+      case 'assistant': {
+        const items = [...this.state.items];
+        let contextTokens = this.state.contextTokens;
+        for (const b of ev.message.content) {
+          if (b.type === 'text' && top && typeof b.text === 'string' && b.text.trim()) {
+            const t = b.text.replace(/\n+$/, '');
+            if (ev.error) this.lastError = t;
+            items.push({ kind: 'text', id: this.id(), text: t, ...(ev.error ? { error: true } : {}) });
+          }
+          if (b.type === 'tool_use') {
+            const name = String(b.name);
+            items.push({
+              kind: 'tool',
+              id: String(b.id),
+              name,
+              input: b.input,
+              label: callLabel(name, b.input),
+              nested: !top,
+              status: 'running',
+            });
+          }
+        }
+        const u = (ev.message as { usage?: Record<string, number | undefined> }).usage;
+        if (top && u)
+          contextTokens =
+            (u.input_tokens ?? 0) +
+            (u.cache_read_input_tokens ?? 0) +
+            (u.cache_creation_input_tokens ?? 0) +
+            (u.output_tokens ?? 0);
+        this.set({ items, streaming: top ? '' : this.state.streaming, contextTokens });
+        return;
+      }
+      case 'tool_result': {
+        const id = ev.block.tool_use_id;
+        const text = contentText(ev.block.content);
+        const isError = ev.block.is_error === true;
+        let todos = this.state.todos;
+        const items = this.state.items.map((it) => {
+          if (it.kind !== 'tool' || it.id !== id) return it;
+          if (it.name === 'TodoWrite' && !isError && top) {
+            const list = (it.input as { todos?: TodoRow[] } | null)?.todos;
+            if (Array.isArray(list)) todos = list;
+          }
+          return { ...it, status: (isError ? 'error' : 'ok') as ToolStatus, result: text };
+        });
+        this.set({ items, todos });
+        return;
+      }
+      case 'system':
+        if (ev.subtype === 'api_retry') this.note(`API error, retrying (attempt ${ev.fields.attempt ?? '?'})`);
+        else if (ev.subtype === 'compact_boundary') this.note('earlier conversation compacted into a summary');
+        return;
+      case 'notice':
+        if (ev.notice.subtype === 'prompt_blocked') this.note(`✗ prompt blocked: ${ev.notice.reason}`, 'red');
+        else if (ev.notice.subtype === 'hook_system_message') this.note(ev.notice.message);
+        return;
+      case 'result': {
+        const r = ev.result;
+        const { outcome } = r;
+        // Calls the run never finished (interrupted) are settled as failed, so they can be committed.
+        const items: Item[] = this.state.items.map((it) =>
+          it.kind === 'tool' && it.status === 'running' ? { ...it, status: 'error' } : it,
+        );
+        const add = (text: string, tone: 'dim' | 'red' | 'plain') =>
+          items.push({ kind: 'note', id: this.id(), text, tone });
+        if (this.state.streaming && outcome.interrupted)
+          items.push({ kind: 'text', id: this.id(), text: this.state.streaming });
+        if (outcome.interrupted) add('Interrupted', 'red');
+        else if (isErrorResult(r) && outcome.resultText !== this.lastError) add(`✗ ${outcome.resultText}`, 'red');
+        // A slash command answered without the model (/help, /cost …): its text is the answer.
+        else if (!isErrorResult(r) && outcome.numTurns === 0 && outcome.resultText) add(outcome.resultText, 'plain');
+        this.lastError = undefined;
+        const stats = [
+          `${outcome.numTurns} turn${outcome.numTurns === 1 ? '' : 's'}`,
+          `$${r.costUsd.toFixed(4)}`,
+          `${(r.durationMs / 1000).toFixed(1)}s`,
+        ];
+        add(`(${stats.join(', ')})`, 'dim');
+        this.set({
+          items,
+          streaming: '',
+          outstanding: Math.max(0, this.state.outstanding - 1),
+          costUsd: this.state.costUsd + r.costUsd,
+        });
+        return;
+      }
+    }
+  }
+
+  /** The pipeline's askHost: a dialog; several wait their turn. */
+  ask(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer> {
+    if (signal.aborted) return Promise.resolve(INTERRUPTED_ANSWER);
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      const onAbort = () => settle(INTERRUPTED_ANSWER);
+      const settle = (answer: AskHostAnswer) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!this.state.dialogs.some((d) => d.id === id)) return;
+        this.set({ dialogs: this.state.dialogs.filter((d) => d.id !== id) });
+        resolve(answer);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.set({ dialogs: [...this.state.dialogs, { id, req, resolve: settle }] });
+    });
+  }
+
+  /** Leaving: every open question is answered as interrupted. */
+  closeDialogs(): void {
+    for (const d of this.state.dialogs) d.resolve(INTERRUPTED_ANSWER);
+  }
+}
+
+function settledPrefix(items: Item[], from: number): number {
+  let n = from;
+  while (n < items.length) {
+    const it = items[n];
+    if (it.kind === 'tool' && it.status === 'running') break;
+    n++;
+  }
+  return n;
+}
