@@ -42,12 +42,17 @@ export interface AgentSetupOptions {
   progressSummaries?: () => boolean;
 }
 
+/** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
+export type AgentServices = Required<
+  Pick<ToolServices, 'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team'>
+>;
+
 export interface AgentSetup {
   catalog: AgentCatalog;
   registry: TaskRegistry;
   /** The main thread's blocking Bash calls and subagents (background_tasks moves them). */
   foreground: ForegroundTasks;
-  services: ToolServices;
+  services: AgentServices;
   background: BackgroundHost;
   team: TeamService;
   /** `initialize.agents` from the host. Throws on a bad definition. */
@@ -98,7 +103,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
-  const services: ToolServices = {
+  const services: AgentServices = {
     subagents,
     backgroundShell: createBackgroundShellService(registry),
     foreground,

@@ -8,7 +8,7 @@
 import { makeDirs } from '../util/makeDirs.js';
 import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
+import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
 import {
   createWorktree,
@@ -22,6 +22,7 @@ import {
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
+import { deriveChildServices } from '../loop/childLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
@@ -202,16 +203,7 @@ export class SubagentRunner implements SubagentService {
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
-    const services: ToolServices = {
-      ...ctx.services,
-      subagents: undefined,
-      planMode: undefined,
-      worktrees: undefined,
-      skills: undefined,
-      foreground: undefined,
-      todos: createTodoStore(),
-      agentId,
-    };
+    const services = deriveChildServices(ctx.services, { agentId, todos: createTodoStore() });
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
     const { config: cfg } = ctx.loop.spawn({

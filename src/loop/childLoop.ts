@@ -1,7 +1,8 @@
 // A loop started by a tool call of another loop (a subagent, a teammate). What the child inherits
 // from its parent is named here, group by group, in one function, so nothing is inherited by
 // accident and a new LoopConfig field has to be placed in a group.
-import type { Tool, ToolContext } from '../../tools/tool.js';
+import type { Tool, ToolContext, ToolServices } from '../../tools/tool.js';
+import type { TodoStore } from '../../tools/todoWrite.js';
 import { toolApiSchema } from '../../tools/registry.js';
 import { agentLoop, type LoopConfig, type StopHookVerdict } from './agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
@@ -65,6 +66,45 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     // Permissions and hooks: the parent's pipeline (rules, mode, hooks, host questions, where
     // denials are counted), over the child's tools.
     pipeline: { ...parent.pipeline, tools: spec.tools },
+  };
+  return child;
+}
+
+/** What a child agent has of its own among the tool services. */
+export interface ChildServicesSpec {
+  /** The subagent's id (its tools say whose work it is). */
+  agentId: string;
+  /** Its own todo list. */
+  todos: TodoStore;
+}
+
+/** Every ToolServices field, optional ones too: a service added to ToolServices must be placed below. */
+type EveryService = { [K in keyof Required<ToolServices>]: ToolServices[K] };
+
+/**
+ * The services of a child agent's tools, group by group, so a new session service never reaches
+ * subagents by accident.
+ */
+export function deriveChildServices(parent: ToolServices | undefined, spec: ChildServicesSpec): ToolServices {
+  const child: EveryService = {
+    // Its own: identity and todo list.
+    agentId: spec.agentId,
+    todos: spec.todos,
+    // The session's, shared: the task list, background shells, the sandbox, the team it is in, file checkpoints.
+    tasks: parent?.tasks,
+    backgroundShell: parent?.backgroundShell,
+    sandbox: parent?.sandbox,
+    team: parent?.team,
+    teamMember: parent?.teamMember,
+    taskList: parent?.taskList,
+    fileHistory: parent?.fileHistory,
+    // The main thread's alone: agents launch no agents; plan mode, the worktree, a loaded skill's
+    // turn and the host's background_tasks move belong to the main conversation.
+    subagents: undefined,
+    planMode: undefined,
+    worktrees: undefined,
+    skills: undefined,
+    foreground: undefined,
   };
   return child;
 }

@@ -4,7 +4,7 @@ import { createSession } from '../app/createSession.js';
 import type { CliOptions } from '../options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { startSessionMirror } from './sessionMirror.js';
-import { consumeStreamJson } from '../session/streamJsonInput.js';
+import { consumeStreamJson } from './streamJsonInput.js';
 
 export async function runStreamJson(o: CliOptions, writer: StdoutWriter): Promise<number> {
   startSessionMirror(o, writer);

@@ -33,6 +33,7 @@ import { streamModel } from '../loop/modelClient.js';
 import { TurnTiming } from './turnTiming.js';
 import { suggestNextPrompt } from './promptSuggestion.js';
 import { logWarning } from '../util/log.js';
+import { TurnScope } from './turnScope.js';
 
 export type { UserContent } from './promptBatch.js';
 
@@ -106,8 +107,8 @@ export interface SessionHooks {
   beforeRun?: () => Promise<void>;
   /** Slash commands: a prompt `/name …` is run by them (src/commands); undefined → a plain prompt. */
   slashCommand?: (text: string) => Promise<SlashOutcome | undefined>;
-  /** A command's allowed-tools as allow rules for its turn; returns their removal. */
-  allowForTurn?: (rules: string[]) => () => void;
+  /** What a turn changes for itself (a command's or a loaded skill's allowed-tools and model). */
+  turn?: TurnScope;
   /** The slash commands' names, for system/init. */
   slashCommandNames?: () => string[];
   /** The skills the model can load (system/init's `skills`). */
@@ -115,6 +116,9 @@ export interface SessionHooks {
   /** The loaded plugins (system/init's `plugins`). */
   plugins?: () => Array<{ name: string; path: string }>;
 }
+
+/** The session's scratch folder (made by the tool that first needs it; the sandbox lets commands write there). */
+export const sessionScratchDir = sessionTmpDir;
 
 /** The text of a prompt that is a slash command, else undefined. */
 function slashText(p: QueuedPrompt): string | undefined {
@@ -151,6 +155,7 @@ export class SessionRunner {
   private readonly offer: DeferredTools;
   /** What the offer was built from: the session's tool list (a new array when it changes) and StructuredOutput. */
   private offerOf: { tools: Tool[]; structured: Tool | undefined; all: Tool[] } | null = null;
+  private readonly turn: TurnScope;
 
   constructor(
     readonly settings: SessionSettings,
@@ -158,9 +163,10 @@ export class SessionRunner {
     private readonly emit: (event: SessionEvent) => Promise<void>,
   ) {
     this.scratchDir = sessionTmpDir(settings.sessionId);
+    this.turn = hooks.turn ?? new TurnScope();
     this.offer = new DeferredTools({
       setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
-      contextWindow: () => contextWindow(this.turnModel ?? this.settings.model),
+      contextWindow: () => contextWindow(this.turn.model ?? this.settings.model),
     });
   }
 
@@ -330,7 +336,7 @@ export class SessionRunner {
     this.current = abort;
     const usage = new UsageAccumulator();
     this.currentUsage = usage;
-    this.turnUndo = [];
+    this.turn.begin();
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
       if (this.hooks.beforeRun)
@@ -353,12 +359,7 @@ export class SessionRunner {
       }
       if (command) {
         prompts = [{ ...prompts[0], content: command.prompt }];
-        const undoRules =
-          command.allowedTools.length && this.hooks.allowForTurn
-            ? this.hooks.allowForTurn(command.allowedTools)
-            : undefined;
-        if (command.model) this.turnModel = command.model;
-        if (undoRules) this.turnUndo.push(undoRules);
+        this.turn.apply(command.allowedTools, command.model);
       }
       // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
       const sendable: QueuedPrompt[] = [];
@@ -405,8 +406,7 @@ export class SessionRunner {
       logWarning(`internal error: ${detail}`);
       await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
-      for (const undo of this.turnUndo.splice(0).reverse()) undo();
-      this.turnModel = undefined;
+      this.turn.end();
       this.current = null;
       this.currentUsage = null;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
@@ -444,23 +444,8 @@ export class SessionRunner {
     this.suggesting = { abort, done };
   }
 
-  /** A command's or a loaded skill's model, for its turn only. */
-  private turnModel: string | undefined;
   /** The running turn's timing fields (result line). */
   private timing = new TurnTiming();
-  /** What the running turn changed for itself (a command's or a skill's allow rules): undone when it ends. */
-  private turnUndo: Array<() => void> = [];
-
-  /**
-   * A skill the model loaded: its allowed-tools run without asking and its model answers, for the
-   * rest of the running turn. `rules` are checked by the caller. No turn running: nothing to apply.
-   */
-  applyForTurn(rules: string[], model: string | undefined): boolean {
-    if (!this.current) return false;
-    if (rules.length && this.hooks.allowForTurn) this.turnUndo.push(this.hooks.allowForTurn(rules));
-    if (model) this.turnModel = model;
-    return true;
-  }
 
   /** /compact: one summary call now; the result tells what happened. */
   private async compactNow(instructions: string, signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
@@ -497,7 +482,7 @@ export class SessionRunner {
     const tools = this.offeredTools();
     const deps = this.hooks.pipeline();
     return {
-      model: () => this.turnModel ?? this.settings.model,
+      model: () => this.turn.model ?? this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
       callModel: this.timing.wrap(this.hooks.callModel ?? streamModel, (req) => this.requesting(req.caller)),

@@ -2,7 +2,7 @@
 // CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING, which the SDK sets for enableFileCheckpointing), and
 // the rewind_files / get_context_usage / read_file / seed_read_state control requests.
 import { join } from 'node:path';
-import type { Tool, ToolServices } from '../../tools/tool.js';
+import type { Tool } from '../../tools/tool.js';
 import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
 import type { ControlChannel } from '../control/channel.js';
 import { decidePermission } from '../permissions/decision.js';
@@ -21,11 +21,9 @@ import { sessionTmpDir } from '../util/configDir.js';
 export interface SessionControlsOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
-  sessionId: string;
-  /** The session's folder beside its transcript; undefined without persistence. */
-  sessionFolder?: string;
   channel: ControlChannel;
-  services: ToolServices;
+  /** File checkpoints, when on (fileCheckpointsFor). */
+  checkpoints: FileCheckpoints | undefined;
   tools: () => Tool[];
   permissions: () => PermissionState;
   runner: () => SessionRunner;
@@ -33,10 +31,6 @@ export interface SessionControlsOptions {
   memoryText: () => string;
   memoryFiles: MemoryFile[];
   agents: () => Array<{ name: string; description: string; source: string }>;
-  /** Where checkpoint records are kept (absent without persistence). */
-  transcript?: Transcript | null;
-  /** Checkpoint records of earlier runs of a resumed session. */
-  restoredCheckpoints?: CheckpointRecord[];
 }
 
 export interface SessionControls {
@@ -52,16 +46,28 @@ function truthy(v: string | undefined): boolean {
   return v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
 }
 
+/** File checkpoints, when CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING is on (a resumed session's records restored). */
+export function fileCheckpointsFor(o: {
+  env: NodeJS.ProcessEnv;
+  sessionId: string;
+  /** The session's folder beside its transcript; undefined without persistence. */
+  sessionFolder?: string;
+  /** Where checkpoint records are kept (absent without persistence). */
+  transcript?: Transcript | null;
+  /** Checkpoint records of earlier runs of a resumed session. */
+  restored?: CheckpointRecord[];
+}): FileCheckpoints | undefined {
+  if (!truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)) return undefined;
+  const checkpoints = new FileCheckpoints(
+    join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'),
+    (r) => o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+  );
+  checkpoints.restore(o.restored ?? []);
+  return checkpoints;
+}
+
 export function setupSessionControls(o: SessionControlsOptions): SessionControls {
-  const checkpoints = truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)
-    ? new FileCheckpoints(join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'), (r) =>
-        o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
-      )
-    : undefined;
-  if (checkpoints) {
-    checkpoints.restore(o.restoredCheckpoints ?? []);
-    o.services.fileHistory = checkpoints;
-  }
+  const { checkpoints } = o;
   let apiUsage: Parameters<typeof contextUsage>[0]['apiUsage'] = null;
 
   const hostFiles = () => ({

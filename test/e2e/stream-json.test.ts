@@ -272,4 +272,22 @@ describe('control requests', () => {
     expect(JSON.stringify(api.requests[0].body.system)).toContain('You are a test double.');
     expect(p.json().find((m) => m.subtype === 'init')!.permissionMode).toBe('acceptEdits');
   });
+
+  it('set_model "default" goes back to the session default, which ANTHROPIC_MODEL sets (as a settings reload does)', async () => {
+    api = await startFakeApi([text('one'), text('two')]);
+    const p = startAgent({ api, args: STREAM_ARGS, env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } });
+    const ask = (request_id: string, request: object) => p.send({ type: 'control_request', request_id, request });
+    ask('m1', { subtype: 'set_model', model: 'opus' });
+    ask('m2', { subtype: 'set_model', model: 'default' });
+    await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'm2');
+    p.sendRaw(userLine('first'));
+    await p.waitFor((m) => m.type === 'result');
+    ask('m3', { subtype: 'set_model', model: 'opus' });
+    ask('m4', { subtype: 'apply_flag_settings', settings: { model: null } });
+    await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'm4');
+    p.sendRaw(userLine('second'));
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    expect(api.requests.map((r) => r.body.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5']);
+  });
 });

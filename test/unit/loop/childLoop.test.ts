@@ -1,10 +1,11 @@
 // A tool starts a child loop through ctx.loop: the child's config comes from deriveChildConfig.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deriveChildConfig } from '../../../src/loop/childLoop.js';
+import { deriveChildConfig, deriveChildServices } from '../../../src/loop/childLoop.js';
 import { UsageAccumulator } from '../../../src/loop/usage.js';
 import type { LoopOutcome } from '../../../src/loop/events.js';
-import { defineTool, type Tool } from '../../../tools/tool.js';
+import { defineTool, type Tool, type ToolServices } from '../../../tools/tool.js';
+import type { TodoStore } from '../../../tools/todoWrite.js';
 import { systemText, text, toolUse } from '../../fake-api/server.js';
 import { collectLoop, loopConfig } from './loopHarness.js';
 import { scriptedModel } from './scriptedModel.js';
@@ -117,5 +118,43 @@ describe('child loops', () => {
         maxTurns: 3,
       }).maxTurns,
     ).toBe(3);
+  });
+});
+
+describe('child services', () => {
+  it('deriveChildServices: the child has its own id and todos, shares the session services, and never gets the main thread’s', () => {
+    const parent = {
+      subagents: {},
+      tasks: {},
+      backgroundShell: {},
+      foreground: {},
+      sandbox: {},
+      todos: {},
+      team: {},
+      teamMember: 'worker',
+      planMode: {},
+      worktrees: {},
+      fileHistory: {},
+      skills: {},
+    } as unknown as ToolServices;
+    const todos = {} as TodoStore;
+    const child = deriveChildServices(parent, { agentId: 'a1', todos });
+    expect(child).toEqual({
+      agentId: 'a1',
+      todos,
+      tasks: parent.tasks,
+      backgroundShell: parent.backgroundShell,
+      sandbox: parent.sandbox,
+      team: parent.team,
+      teamMember: 'worker',
+      taskList: undefined,
+      fileHistory: parent.fileHistory,
+      subagents: undefined,
+      planMode: undefined,
+      worktrees: undefined,
+      skills: undefined,
+      foreground: undefined,
+    });
+    expect(child.todos).not.toBe(parent.todos);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseChoice, planAnswer, questionLines } from '../../../src/session/terminalQuestions.js';
+import { parseChoice, planAnswer, questionLines } from '../../../src/modes/terminalQuestions.js';
 
 const q = {
   question: 'Which db?',

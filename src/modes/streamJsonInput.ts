@@ -4,8 +4,8 @@
 import type { ControlChannel } from '../control/channel.js';
 import { describeInboundProblem } from '../protocol/inbound.js';
 import { LineTooLongError, MAX_LINE_BYTES, readLines } from '../protocol/lineReader.js';
-import type { SessionRunner } from './runner.js';
-import type { SessionEvent } from './events.js';
+import type { SessionRunner } from '../session/runner.js';
+import type { SessionEvent } from '../session/events.js';
 import { logWarning } from '../util/log.js';
 
 export async function consumeStreamJson(

@@ -1,0 +1,42 @@
+// The assembled session's parts, as the control requests reach them (controlTarget.ts, initializeTarget.ts).
+import type { AgentSetup } from '../agents/setup.js';
+import type { SlashCommands } from '../commands/slashCommands.js';
+import type { ControlChannel } from '../control/channel.js';
+import type { McpPolicy } from '../mcp/policy.js';
+import type { SessionMcp } from '../mcp/sessionMcp.js';
+import type { CliOptions } from '../options.js';
+import type { SystemPromptParts } from '../prompt/systemPrompt.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import type { Guards } from '../session/guards.js';
+import type { SessionRunner, SessionSettings } from '../session/runner.js';
+import type { LoadedSettings } from '../settings/index.js';
+import type { Transcript } from '../transcript/transcript.js';
+import type { MainAgent } from './mainAgentSetup.js';
+import type { SessionOutputStyles } from './outputStyles.js';
+import type { HostSetup, SessionConfig } from './sessionConfig.js';
+import type { SessionPlugins } from './sessionPlugins.js';
+import type { SessionTools } from './sessionTools.js';
+
+/** Every part of the assembled session a control request reaches. */
+export interface ControlParts {
+  o: CliOptions;
+  env: NodeJS.ProcessEnv;
+  writer: StdoutWriter;
+  config: SessionConfig;
+  loaded: LoadedSettings;
+  host: HostSetup;
+  channel: ControlChannel;
+  transcript: Transcript | null;
+  systemParts: SystemPromptParts;
+  settings: SessionSettings;
+  tools: SessionTools;
+  mcp: SessionMcp;
+  policy: McpPolicy;
+  agents: AgentSetup;
+  guards: Guards;
+  slash: SlashCommands;
+  outputStyles: SessionOutputStyles;
+  plugins: SessionPlugins;
+  mainAgent: MainAgent;
+  runner: SessionRunner;
+}

@@ -1,0 +1,77 @@
+import { bindSessionControl, type ControlledSession } from '../control/sessionControl.js';
+import { withPolicy } from '../mcp/sources.js';
+import { registerPluginControlHandlers } from '../plugins/session.js';
+import { loadSessionSettings } from '../session/guards.js';
+import { settingsPaths } from '../settings/index.js';
+import type { ControlParts } from './controlParts.js';
+import { agentInfos, initializeTarget } from './initializeTarget.js';
+import { chooseModel } from './sessionConfig.js';
+
+/** Every control request of the session bound: the session's own (src/control), the plugins'. */
+export function bindControls(p: ControlParts): void {
+  bindSessionControl(p.channel, controlledSession(p));
+  registerPluginControlHandlers(p.channel, p.tools.plugins, p.plugins.targets, {
+    commands: () => p.slash.list(),
+    agents: () => agentInfos(p.agents),
+    mcpServers: () => p.mcp.details(),
+    hasHistory: () => p.runner.history.length > 0,
+    busy: () => p.runner.running || p.runner.pending > 0,
+    warn: (m) => process.stderr.write(`agent: ${m}\n`),
+  });
+}
+
+function controlledSession(p: ControlParts): ControlledSession {
+  const { o, settings, guards, mcp, channel, runner } = p;
+  return {
+    initialize: initializeTarget(p),
+    interrupt: () => void runner.interrupt(),
+    setModel: (model) => {
+      settings.model = chooseModel(p.config, model);
+    },
+    setPermissionMode: (mode) => guards.permissions.setMode(mode),
+    setMaxThinkingTokens: (tokens) => {
+      settings.maxThinkingTokens = tokens ?? undefined;
+      // A budget turns thinking back on in a session started with --thinking disabled.
+      if (tokens && settings.thinking === 'disabled') settings.thinking = undefined;
+    },
+    mcpStatus: async () => ({ mcpServers: await mcp.details() }),
+    async reloadOutputStyles() {
+      const names = await p.outputStyles.catalog.reload();
+      p.outputStyles.use(p.outputStyles.catalog.current);
+      return names;
+    },
+    async reloadSkills() {
+      const list = await p.tools.skills.reload();
+      p.tools.skillsChanged();
+      return list.map((sk) => ({
+        name: sk.name,
+        description: `${sk.description} (${sk.source === 'plugin' ? `plugin:${sk.name.split(':')[0]}` : sk.source})`,
+        argumentHint: '',
+      }));
+    },
+    tasks: { registry: p.agents.registry, foreground: p.agents.foreground },
+    settings: {
+      reload: (flagLayer) => loadSessionSettings(o, p.config.cwd, p.env, flagLayer),
+      initial: p.loaded,
+      permissions: guards.permissions,
+      cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
+      setModel: (model) => {
+        settings.model = chooseModel(p.config, model);
+      },
+      currentModel: () => settings.model,
+      sources: p.config.sources,
+      paths: settingsPaths(p.config.projectRoot, p.env),
+      outputStyles: { names: () => p.outputStyles.catalog.names(), use: p.outputStyles.use },
+    },
+    mcp: {
+      manager: () => mcp.manager(),
+      parseServer: async (name, config) => {
+        const { parseServer } = await import('../mcp/config.js');
+        return withPolicy(p.policy, name, parseServer(name, config, 'mcp_set_servers'), 'dynamic');
+      },
+      hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
+      askedServers: () => guards.permissions.mcpServersAsked,
+      knownServers: () => mcp.names(),
+    },
+  };
+}

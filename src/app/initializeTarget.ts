@@ -1,0 +1,83 @@
+// `initialize` applied to this session (src/control/initializeHandler.ts parses and orders it).
+import { createStructuredOutputTool } from '../../tools/structuredOutput.js';
+import type { InitializeTarget } from '../control/initializeHandler.js';
+import { parseServer } from '../mcp/config.js';
+import { withPolicy } from '../mcp/sources.js';
+import { modelChoices } from '../loop/models.js';
+import type { AgentSetup } from '../agents/setup.js';
+import type { ControlParts } from './controlParts.js';
+
+export function initializeTarget(p: ControlParts): InitializeTarget {
+  const { mcp, channel, settings, agents } = p;
+  return {
+    connectInitializeMcp: (servers) => {
+      // Every config is checked before any starts; a bad one is an error answer, which ends the SDK's session.
+      const configs = new Map(
+        Object.entries(servers).map(([name, config]) => [
+          name,
+          withPolicy(p.policy, name, parseServer(name, config, 'initialize: mcpServers'), 'dynamic'),
+        ]),
+      );
+      mcp.connectConfigured([{ scope: 'dynamic', configs }]);
+    },
+    connectHostMcp: (names) =>
+      mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
+    setJsonSchema: (schema) => {
+      settings.structuredOutputTool = createStructuredOutputTool(schema);
+    },
+    setHostHooks: (hooks) => p.guards.setHostHooks(hooks),
+    selectSkills: (selection) => p.tools.selectSkills(selection),
+    loadPlugins: (configs) => p.plugins.loadFromInitialize(configs),
+    pluginsLoaded: (configs) => configs.every((c) => p.tools.plugins.has(c.path)),
+    setPlanModeInstructions: (text) => {
+      p.host.planModeInstructions = text;
+    },
+    setToolAliases: (aliases) => {
+      p.host.toolAliases = aliases;
+    },
+    setProgressSummaries: (on) => {
+      p.host.progressSummaries = on;
+    },
+    setPromptSuggestions: (on) => {
+      p.host.promptSuggestions = on;
+    },
+    setPerTaskStopAffordance: (on) => {
+      p.host.perTaskStopAffordance ??= on;
+      p.runner.spareAgentsOnInterrupt = p.host.perTaskStopAffordance;
+    },
+    // An array keeps its items: the dynamic-boundary marker splits it (systemPrompt.ts).
+    setSystemPrompt: (prompt) => {
+      p.systemParts.custom = prompt;
+    },
+    appendSystemPrompt: (text) => p.systemParts.append.push(text),
+    setTitle: (title) => p.transcript?.appendMeta({ type: 'custom-title', customTitle: title }),
+    setSdkAgents: (defs) => {
+      agents.setSdkAgents(defs);
+      settings.agents = agents.catalog.names();
+    },
+    checkMainAgent: () => p.mainAgent.check(),
+    exitAfterAnswer: (message) => {
+      process.stderr.write(`agent: ${message}\n`);
+      setImmediate(() => void p.writer.flush(1000).then(() => process.exit(2)));
+    },
+    answer: () => {
+      // A later initialize loads no plugins (the reference's rule).
+      p.plugins.initialized();
+      return {
+        commands: p.slash.list(),
+        output_style: p.outputStyles.catalog.current,
+        available_output_styles: p.outputStyles.catalog.names(),
+        agents: agentInfos(agents),
+        models: modelChoices(settings.model),
+        account: { apiKeySource: settings.apiKeySource, apiProvider: p.config.apiProvider },
+      };
+    },
+  };
+}
+
+/** The agents as initialize and reload_plugins answers list them. */
+export function agentInfos(agents: AgentSetup): Array<{ name: string; description: string; model?: string }> {
+  return agents.catalog
+    .all()
+    .map((d) => ({ name: d.name, description: d.description, ...(d.model ? { model: d.model } : {}) }));
+}

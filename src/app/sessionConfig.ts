@@ -1,0 +1,134 @@
+// The session's configuration, resolved once from the flags, the settings and the environment
+// (after the settings' `env` is applied), with no side effects: every later part reads it instead of
+// reading CliOptions or process.env again. What `initialize` sets later lives in `HostSetup`.
+import { resolve } from 'node:path';
+import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
+import { resolveModel } from '../loop/models.js';
+import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
+import type { ThinkingMode } from '../loop/requestOptions.js';
+import { type CliOptions, parseDuration } from '../options.js';
+import type { SettingSource } from '../settings/index.js';
+import type { LoadedSettings } from '../settings/index.js';
+import { savedEffort } from '../control/settingsHandlers.js';
+import { parseSources } from '../session/guards.js';
+
+export { DEFAULT_MODEL } from '../loop/pricing.js';
+import { DEFAULT_MODEL } from '../loop/pricing.js';
+
+export interface SessionConfig {
+  cwd: string;
+  /** --project-config-root resolved against cwd (where .claude/ and .mcp.json are read). */
+  projectRoot: string;
+  /** --setting-sources, checked. */
+  sources: SettingSource[];
+  /** The model a session starts with and goes back to ("default", a reset): --model, ANTHROPIC_MODEL, the built-in default. */
+  defaultModel: string;
+  fallbackModel?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  thinking?: ThinkingMode;
+  maxThinkingTokens?: number;
+  /** --effort, else the default update_settings saved for the starting model. */
+  effort?: EffortLevel;
+  /** CLAUDE_CODE_MAX_OUTPUT_TOKENS. */
+  maxOutputTokens?: number;
+  betas?: string[];
+  taskBudget?: number;
+  includePartialMessages: boolean;
+  /** ENABLE_TOOL_SEARCH. */
+  toolSearch: ToolSearchSetting;
+  /** Where the API key comes from, in the reference's words ('none' for a cloud provider); set by the network setup. */
+  apiKeySource: string;
+  /** Which API the model calls go to (initialize's account.apiProvider). */
+  apiProvider?: string;
+  /** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (undefined: the runner's default). */
+  teammateTimeoutMs?: number;
+  /** CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS. */
+  agentTeams: boolean;
+  /** --tools / --disallowedTools allow the Skill tool to be offered when skills appear later. */
+  skillToolAllowed: boolean;
+  /** A host on stdin can be asked (elicitations): stream-json input, prompts not turned off. */
+  hostCanAnswer: boolean;
+  /** The `promptSuggestionEnabled` setting (false turns prompt suggestions off). */
+  promptSuggestionEnabled: boolean;
+}
+
+/** What `initialize` sets for the rest of the session (each read where it is used). */
+export interface HostSetup {
+  planModeInstructions?: string;
+  toolAliases?: Record<string, string>;
+  progressSummaries: boolean;
+  /** initialize.promptSuggestions. */
+  promptSuggestions: boolean;
+  /** initialize.perTaskStopAffordance: the first initialize's value holds. */
+  perTaskStopAffordance?: boolean;
+}
+
+/** The model rule, written once: an explicit model (alias or id) wins; none or "default" is the session's default. */
+export function chooseModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested: string | undefined): string {
+  return requested && requested !== 'default' ? resolveModel(requested) : cfg.defaultModel;
+}
+
+/** Throws a message for a bad value (the caller turns it into a usage error); `warnings` are told on stderr. */
+export function resolveSessionConfig(
+  o: CliOptions,
+  ctx: { cwd: string; env: NodeJS.ProcessEnv; loaded: LoadedSettings; interactive: boolean },
+): { config: SessionConfig; warnings: string[] } {
+  const { cwd, env } = ctx;
+  const warnings: string[] = [];
+  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+  const config: SessionConfig = {
+    cwd,
+    projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
+    sources: parseSources(o.settingSources),
+    defaultModel,
+    fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
+    maxTurns: o.maxTurns,
+    maxBudgetUsd: o.maxBudgetUsd,
+    thinking: o.thinking,
+    maxThinkingTokens: o.maxThinkingTokens,
+    effort: o.effort ?? savedEffortFor(ctx.loaded.settings, defaultModel),
+    maxOutputTokens: Number(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS) || undefined,
+    betas: o.betas.length ? o.betas : undefined,
+    taskBudget: o.taskBudget,
+    includePartialMessages: o.includePartialMessages || ctx.interactive,
+    toolSearch: parseToolSearchSetting(env.ENABLE_TOOL_SEARCH),
+    apiKeySource: env.ANTHROPIC_API_KEY
+      ? 'ANTHROPIC_API_KEY'
+      : env.ANTHROPIC_AUTH_TOKEN
+        ? 'ANTHROPIC_AUTH_TOKEN'
+        : 'none',
+    teammateTimeoutMs: teammateTimeout(o, env, warnings),
+    agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS),
+    skillToolAllowed:
+      (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) &&
+      !o.disallowedTools.includes('Skill'),
+    hostCanAnswer: o.inputFormat === 'stream-json' && o.permissionPrompts !== 'none',
+    promptSuggestionEnabled:
+      (ctx.loaded.settings as { promptSuggestionEnabled?: unknown }).promptSuggestionEnabled !== false,
+  };
+  return { config, warnings };
+}
+
+/** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (a bad value is told and the default used). */
+function teammateTimeout(o: CliOptions, env: NodeJS.ProcessEnv, warnings: string[]): number | undefined {
+  if (o.teammateTimeoutMs !== undefined) return o.teammateTimeoutMs;
+  const value = env.AGENT_TEAMMATE_TIMEOUT_MS;
+  if (value === undefined || value === '') return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined)
+    warnings.push(`AGENT_TEAMMATE_TIMEOUT_MS="${value}" is not a duration; the default (10 minutes) is used`);
+  return ms;
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** The default effort update_settings saved for this model, when valid. */
+function savedEffortFor(loaded: LoadedSettings['settings'], model: string): EffortLevel | undefined {
+  const level = savedEffort(loaded, model);
+  return level !== undefined && (EFFORT_LEVELS as readonly string[]).includes(level)
+    ? (level as EffortLevel)
+    : undefined;
+}

@@ -1,0 +1,42 @@
+// What a mode (src/modes/) gives a session, and what it gets back.
+import type { Tool, ToolServices } from '../../tools/tool.js';
+import type { ControlChannel } from '../control/channel.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import type { SessionEvent } from '../session/events.js';
+import type { SessionRunner, SessionSettings } from '../session/runner.js';
+import type { WireLine } from '../session/wire.js';
+
+/** What the mode gives the session. */
+export interface SessionIO {
+  writer: StdoutWriter;
+  /**
+   * Where the session's events go: protocol lines, a result collector, the terminal. `line` is the
+   * event's protocol line (null for one a host does not see in this mode).
+   */
+  output: (event: SessionEvent, line: WireLine | null) => Promise<void>;
+  /** A person at a terminal: partial messages always on (the text is drawn as it streams). */
+  interactive?: boolean;
+  /** Permission questions asked here instead of the host (the terminal). */
+  askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** Where an error result's reason is told (default: stderr). */
+  reportError?: (text: string) => void;
+  /** A teammate process (src/modes/teammate.ts): its extra tools, and the team its tools reach. */
+  teammate?: { tools: Tool[]; services: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> };
+}
+
+export interface Session {
+  runner: SessionRunner;
+  channel: ControlChannel;
+  settings: SessionSettings;
+  /** Tells one event the way the session's own go (transcript, output). */
+  emit: (event: SessionEvent) => Promise<void>;
+  permissionMode(): string;
+  /** The terminal's Shift+Tab: the mode for the next tool call (bypassPermissions only when allowed). */
+  setPermissionMode(mode: PermissionMode): void;
+  /** --dangerously-skip-permissions or --allow-dangerously-skip-permissions was given. */
+  bypassAllowed: boolean;
+  /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
+  close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
+}

@@ -1,0 +1,78 @@
+// The first part of a session: its settings files (their `env` applied before anything reads the
+// environment), its configuration, the session to start or resume, and the model client.
+import { writeRefusedResume } from './refusedResume.js';
+import { modelClientFor } from './modelClient.js';
+import { setupNetworkAndAuth } from './networkAndAuth.js';
+import { resolveSessionConfig, type SessionConfig } from './sessionConfig.js';
+import type { CallModel } from '../loop/model.js';
+import { VERSION, type CliOptions } from '../options.js';
+import type { StdoutWriter } from '../protocol/writer.js';
+import { loadSessionSettings, StartupError } from '../session/guards.js';
+import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
+import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
+import { sessionDir } from '../transcript/transcript.js';
+
+export interface SessionBase {
+  env: NodeJS.ProcessEnv;
+  loaded: LoadedSettings;
+  config: SessionConfig;
+  start: SessionStart;
+  /** The session's folder beside its transcript; undefined without persistence. */
+  sessionFolder: string | undefined;
+  callModel: CallModel | undefined;
+}
+
+/** Throws StartupError (message, exit code) when the session cannot start. */
+export async function openSession(
+  o: CliOptions,
+  ctx: { writer: StdoutWriter; interactive: boolean },
+): Promise<SessionBase> {
+  const cwd = process.cwd();
+  const env = process.env;
+  let loaded: LoadedSettings;
+  try {
+    loaded = loadSessionSettings(o, cwd, env);
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    throw new StartupError((err as Error).message, 1);
+  }
+  // Before anything reads the environment or starts a child.
+  applySettingsEnv(loaded.settings, env);
+  let resolved: ReturnType<typeof resolveSessionConfig>;
+  try {
+    resolved = resolveSessionConfig(o, { cwd, env, loaded, interactive: ctx.interactive });
+  } catch (err) {
+    if (err instanceof StartupError) throw err;
+    throw new StartupError((err as Error).message, 2);
+  }
+  for (const w of resolved.warnings) process.stderr.write(`agent: ${w}\n`);
+  // Proxies, client certificates and credential commands, before the first connection.
+  const network = await setupNetworkAndAuth(loaded.settings, env).catch((err: Error) => {
+    throw new StartupError(err.message, 1);
+  });
+  resolved.config.apiKeySource = network.apiKeySource;
+  resolved.config.apiProvider = network.apiProvider;
+  let start: SessionStart;
+  try {
+    start = await startSession(o, env, cwd, { version: VERSION });
+  } catch (err) {
+    if (!(err instanceof ResumeError)) throw err;
+    process.stderr.write(`agent: ${err.message}\n`);
+    if (err.asResult) await writeRefusedResume(err.message, o, ctx.writer);
+    throw new StartupError('', 1);
+  }
+  const { sessionId, transcript } = start;
+  if (transcript && o.name !== undefined && o.name.trim() !== '')
+    transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
+  const callModel = await modelClientFor(o).catch((err: Error) => {
+    throw new StartupError(err.message, 2);
+  });
+  return {
+    env,
+    loaded,
+    config: resolved.config,
+    start,
+    sessionFolder: transcript ? sessionDir(env, cwd, sessionId) : undefined,
+    callModel,
+  };
+}

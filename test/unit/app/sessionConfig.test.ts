@@ -1,0 +1,42 @@
+// The session's configuration is resolved once, and the model rule is written once: every way back
+// to "the default" (set_model "default", a settings reload dropping `model`, /model default) lands on
+// the same model, which --model, then ANTHROPIC_MODEL, then the built-in default decide.
+import { describe, expect, it } from 'vitest';
+import { chooseModel, DEFAULT_MODEL, resolveSessionConfig } from '../../../src/app/sessionConfig.js';
+import { parseOptions, type CliOptions } from '../../../src/options.js';
+import type { LoadedSettings } from '../../../src/settings/index.js';
+
+function options(argv: string[]): CliOptions {
+  const parsed = parseOptions(argv);
+  if (parsed.kind !== 'run') throw new Error('options did not parse');
+  return parsed.options;
+}
+
+const loaded = { settings: {}, files: [], permissions: {}, hooks: {} } as unknown as LoadedSettings;
+const resolveWith = (argv: string[], env: NodeJS.ProcessEnv) =>
+  resolveSessionConfig(options(argv), { cwd: '/work', env, loaded, interactive: false });
+
+describe('session config', () => {
+  it('the default model: --model, else ANTHROPIC_MODEL, else the built-in default', () => {
+    expect(resolveWith(['--model', 'opus'], { ANTHROPIC_MODEL: 'x-model' }).config.defaultModel).toBe(
+      'claude-opus-5-5',
+    );
+    expect(resolveWith([], { ANTHROPIC_MODEL: 'x-model' }).config.defaultModel).toBe('x-model');
+    expect(resolveWith([], {}).config.defaultModel).toBe(DEFAULT_MODEL);
+  });
+
+  it('chooseModel: an explicit model wins (aliases resolved); none or "default" is the session default', () => {
+    const { config } = resolveWith([], { ANTHROPIC_MODEL: 'x-model' });
+    expect(chooseModel(config, 'default')).toBe('x-model');
+    expect(chooseModel(config, undefined)).toBe('x-model');
+    expect(chooseModel(config, '')).toBe('x-model');
+    expect(chooseModel(config, 'claude-haiku-4-5')).toBe('claude-haiku-4-5');
+  });
+
+  it('a bad AGENT_TEAMMATE_TIMEOUT_MS is a warning, not a failure; a bad ENABLE_TOOL_SEARCH throws', () => {
+    const r = resolveWith([], { AGENT_TEAMMATE_TIMEOUT_MS: 'soon' });
+    expect(r.config.teammateTimeoutMs).toBeUndefined();
+    expect(r.warnings).toEqual([expect.stringContaining('AGENT_TEAMMATE_TIMEOUT_MS="soon"')]);
+    expect(() => resolveWith([], { ENABLE_TOOL_SEARCH: 'sometimes' })).toThrow();
+  });
+});
