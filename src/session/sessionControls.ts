@@ -58,9 +58,8 @@ export function fileCheckpointsFor(o: {
   restored?: CheckpointRecord[];
 }): FileCheckpoints | undefined {
   if (!truthy(o.env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING)) return undefined;
-  const checkpoints = new FileCheckpoints(
-    join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'),
-    (r) => o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
+  const checkpoints = new FileCheckpoints(join(o.sessionFolder ?? sessionTmpDir(o.sessionId), 'file-history'), (r) =>
+    o.transcript?.appendMeta({ type: FILE_HISTORY_LINE, ...r, timestamp: new Date().toISOString() }),
   );
   checkpoints.restore(o.restored ?? []);
   return checkpoints;
