@@ -62,6 +62,12 @@ export function teammateIdentity(o: Flags): TeammateIdentity | undefined {
   if (o.agentName === undefined && o.teamName === undefined) {
     const stray = Object.entries(identityFlags).find(([k]) => o[k as keyof typeof identityFlags] !== undefined);
     if (stray) throw new Error(`${stray[1]} is for a teammate process: give --agent-name and --team-name too`);
+    // A lead's own teammates run in this process; a pane or process per teammate is not built, so
+    // asking for it is refused rather than ignored.
+    if (o.teammateMode !== undefined && o.teammateMode !== 'in-process')
+      throw new Error(
+        `--teammate-mode ${o.teammateMode}: this agent runs its own teammates in-process only (a process or tmux pane per teammate is not built yet); use --teammate-mode in-process or leave it out`,
+      );
     return undefined;
   }
   if (o.agentName === undefined || o.teamName === undefined)

@@ -73,12 +73,12 @@ describe('apply_flag_settings', () => {
     for await (const m of q) {
       if (m.type !== 'result') continue;
       if (api.requests.length === 1) {
-        await q.applyFlagSettings({ model: 'opus', permissions: { defaultMode: 'acceptEdits' } });
+        await q.applyFlagSettings({ model: 'haiku', permissions: { defaultMode: 'acceptEdits' } });
         prompts.push('second');
       } else prompts.end();
     }
-    expect(api.requests[0]!.body.model).toMatch(/sonnet/);
-    expect(api.requests[1]!.body.model).toMatch(/^claude-opus/);
+    expect(api.requests[0]!.body.model).toBe('claude-opus-5-5');
+    expect(api.requests[1]!.body.model).toMatch(/^claude-haiku/);
     expect(resultsById(api.requests[2]!).w1).toMatchObject({ isError: false });
     expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hi');
   });
