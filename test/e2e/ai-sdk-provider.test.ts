@@ -104,6 +104,20 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'acceptEdits: touch and mkdir inside the working directory run without a prompt; chmod is still asked about',
+    settings: { permissionMode: 'acceptEdits' },
+    script: () => [
+      toolUse('Bash', { command: 'mkdir -p notes && touch notes/today.md', description: 'Make a notes file' }),
+      toolUse('Bash', { command: 'chmod +x notes/today.md', description: 'Make it executable' }),
+      text('done'),
+    ],
+    check: ({ asks, meta }, cwd) => {
+      expect(existsSync(join(cwd, 'notes/today.md'))).toBe(true);
+      expect(asks.map((a) => a.description)).toEqual(['Make it executable']);
+      expect(meta.terminalReason).toBe('completed');
+    },
+  },
+  {
     name: 'an API error reaches the app once: the result line reports it, stderr does not repeat it',
     script: () => [badRequest('the model refused X')],
     check: ({ error }) => {
