@@ -8,6 +8,7 @@ import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
 import { ItemView } from './components/ItemView.js';
+import { Markdown } from './markdown/Markdown.js';
 import { PermissionDialog } from './components/PermissionDialog.js';
 import { PromptInput } from './components/PromptInput.js';
 import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
@@ -102,7 +103,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         ))}
         {state.streaming ? (
           <Box marginTop={1}>
-            <Text>{state.streaming}</Text>
+            <Markdown text={state.streaming} />
           </Box>
         ) : null}
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}

@@ -7,6 +7,8 @@ import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
+import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/highlight.js';
+import { settledLength } from './markdown/split.js';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 
@@ -83,6 +85,11 @@ export class TuiStore {
   private nextId = 0;
   /** The last error already drawn (an API error's assistant message), not repeated by its result. */
   private lastError: string | undefined;
+  /** Characters of the current message's text already moved out of `streaming` into items. */
+  private streamedOut = 0;
+
+  /** highlight: code blocks wait for the highlighter before they are written for good (colour on). */
+  constructor(private readonly opts: { highlight?: boolean } = {}) {}
 
   readonly subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
@@ -93,7 +100,7 @@ export class TuiStore {
 
   private set(next: Partial<TuiState>): void {
     const merged = { ...this.state, ...next };
-    merged.committed = settledPrefix(merged.items, merged.committed);
+    merged.committed = settledPrefix(merged.items, merged.committed, this.opts.highlight === true);
     this.state = merged;
     for (const fn of this.listeners) fn();
   }
@@ -129,17 +136,28 @@ export class TuiStore {
       case 'stream_event': {
         const e = ev.event as { type: string; delta?: { type?: string; text?: unknown } };
         if (!top) return;
-        if (e.type === 'message_start') this.set({ streaming: '' });
-        else if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string')
-          this.set({ streaming: this.state.streaming + e.delta.text });
+        if (e.type === 'message_start') {
+          this.streamedOut = 0;
+          this.set({ streaming: '' });
+        } else if (
+          e.type === 'content_block_delta' &&
+          e.delta?.type === 'text_delta' &&
+          typeof e.delta.text === 'string'
+        )
+          this.streamed(this.state.streaming + e.delta.text);
         return;
       }
       case 'assistant': {
         const items = [...this.state.items];
         let contextTokens = this.state.contextTokens;
         for (const b of ev.message.content) {
-          if (b.type === 'text' && top && typeof b.text === 'string' && b.text.trim()) {
-            const t = b.text.replace(/\n+$/, '');
+          if (b.type === 'text' && top && typeof b.text === 'string') {
+            // What streaming already moved into items is not drawn twice.
+            const skip = Math.min(this.streamedOut, b.text.length);
+            this.streamedOut -= skip;
+            const t = b.text.slice(skip).replace(/^\n+/, '').replace(/\n+$/, '');
+            if (!t.trim()) continue;
+            this.wantHighlighter(t);
             if (ev.error) this.lastError = t;
             items.push({ kind: 'text', id: this.id(), text: t, ...(ev.error ? { error: true } : {}) });
           }
@@ -224,6 +242,29 @@ export class TuiStore {
     }
   }
 
+  /**
+   * The streaming text: its finished blocks (up to the last blank line outside a code fence)
+   * become items, drawn once; only the block being written stays live.
+   */
+  private streamed(text: string): void {
+    this.wantHighlighter(text);
+    const cut = settledLength(text);
+    if (cut === 0) return this.set({ streaming: text });
+    const rest = text.slice(cut).replace(/^\n+/, '');
+    this.streamedOut += text.length - rest.length;
+    const done = text.slice(0, cut).replace(/^\n+/, '');
+    const items = done.trim()
+      ? [...this.state.items, { kind: 'text' as const, id: this.id(), text: done }]
+      : this.state.items;
+    this.set({ items, streaming: rest });
+  }
+
+  /** A code block is coming: load the highlighter, and settle items again once it is there. */
+  private wantHighlighter(text: string): void {
+    if (this.opts.highlight && !highlighterSettled() && hasCodeFence(text))
+      void loadHighlighter().then(() => this.set({}));
+  }
+
   /** The tool calls so far, oldest first (the Ctrl+O list). */
   tools(): ToolItem[] {
     return this.state.items.filter((it): it is ToolItem => it.kind === 'tool');
@@ -258,11 +299,13 @@ export class TuiStore {
   }
 }
 
-function settledPrefix(items: Item[], from: number): number {
+function settledPrefix(items: Item[], from: number, highlight: boolean): number {
   let n = from;
   while (n < items.length) {
     const it = items[n];
     if (it.kind === 'tool' && it.status === 'running') break;
+    // Written once: a code block waits for its colours.
+    if (highlight && it.kind === 'text' && !highlighterSettled() && hasCodeFence(it.text)) break;
     n++;
   }
   return n;

@@ -32,7 +32,7 @@ const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3
 const coloursOn = (raw: string, needle: string) =>
   raw
     .split('\n')
-    .filter((l) => l.includes(needle))
+    .filter((l) => l.replace(/\x1b\[[\d;]*m/g, '').includes(needle))
     .join('\n')
     .match(/\x1b\[[\d;]*m/g) ?? [];
 
@@ -77,6 +77,42 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(s).toMatch(
       /✓ Write\([^)]*new\.txt\)\n {2}⎿ Created new\.txt \(2 lines written\)\n {4}1 \+ one\n {4}2 \+ two\n/,
     );
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('an answer streams in as Markdown: headings, lists and inline code lose their marks, code blocks are coloured', async () => {
+    const answer = [
+      '# Plan',
+      '',
+      'Use **two** steps and `npm test`.',
+      '',
+      '1. build',
+      '2. check',
+      '',
+      '```ts',
+      'const total = "sum"; // add',
+      '```',
+      '',
+      'Last line.',
+    ].join('\n');
+    api = await startFakeApi([{ content: [{ type: 'text', text: answer }], chunkDelayMs: 1500 }]);
+    const t = start([], dir(), { rows: 40 });
+    await send(t, 'plan');
+    // Mid-stream: the first third is drawn as Markdown while the rest has not come.
+    let s = await t.waitFor(/^Plan$/m);
+    expect(s).not.toMatch(/Last line/);
+    expect(s).not.toMatch(/# Plan/);
+    s = await t.waitFor(/\(1 turn/);
+    expect(s).toMatch(
+      /^Plan\n\nUse two steps and npm test\.\n\n1\. build\n2\. check\n\n {2}ts\n {2}const total = "sum"; \/\/ add\n\nLast line\.$/m,
+    );
+    expect(s).not.toMatch(/\*\*|```/);
+    const raw = t.rawScreen();
+    // The keyword magenta, the string green, the heading bold.
+    expect(coloursOn(raw, 'const total').join('')).toMatch(/\x1b\[35m/);
+    expect(coloursOn(raw, 'const total').join('')).toMatch(/\x1b\[32m/);
+    expect(coloursOn(raw, 'Plan').join('')).toMatch(/\x1b\[1[;m]/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

@@ -1,6 +1,7 @@
 // One row of the transcript: the person's prompt, an answer, a tool call with its result, a note.
 import { Box, Text } from 'ink';
 import type { Item } from '../store.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { useTheme } from '../theme.js';
 import { ToolRow } from './ToolRow.js';
 
@@ -19,7 +20,7 @@ export function ItemView({ item }: { item: Item }) {
     case 'text':
       return (
         <Box marginTop={1}>
-          <Text color={item.error ? theme.paint('red') : undefined}>{item.text}</Text>
+          {item.error ? <Text color={theme.paint('red')}>{item.text}</Text> : <Markdown text={item.text} />}
         </Box>
       );
     case 'tool':
