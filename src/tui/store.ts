@@ -249,7 +249,10 @@ export class TuiStore {
   private streamed(text: string): void {
     this.wantHighlighter(text);
     const cut = settledLength(text);
-    if (cut === 0) return this.set({ streaming: text });
+    if (cut === 0) {
+      this.set({ streaming: text });
+      return;
+    }
     const rest = text.slice(cut).replace(/^\n+/, '');
     this.streamedOut += text.length - rest.length;
     const done = text.slice(0, cut).replace(/^\n+/, '');
