@@ -29,11 +29,16 @@ export type Item =
       /** An Edit/Write/MultiEdit's change, drawn as a diff instead of the result text. */
       diff?: FileDiff;
     }
+  /** The model's thinking, drawn dim and folded to its first line. */
+  | { kind: 'thinking'; id: string; text: string }
   /** A tool call shown again in full (its whole output, its whole diff), asked for with Ctrl+O. */
-  | { kind: 'expanded'; id: string; tool: ToolItem }
+  | { kind: 'expanded'; id: string; tool: ToolItem | ThinkingItem }
   | { kind: 'note'; id: string; text: string; tone: 'dim' | 'red' | 'plain' };
 
 export type ToolItem = Extract<Item, { kind: 'tool' }>;
+export type ThinkingItem = Extract<Item, { kind: 'thinking' }>;
+/** What Ctrl+O can show in full. */
+export type Expandable = ToolItem | ThinkingItem;
 
 /** An item before it has an id. */
 export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, 'id'> & { id?: string } : never) : never;
@@ -56,6 +61,8 @@ export interface TuiState {
   committed: number;
   /** The main agent's text as it streams in (moved into an item when its message ends). */
   streaming: string;
+  /** The main agent's thinking as it streams in. */
+  thinking: string;
   /** Prompts submitted whose result has not come yet. */
   outstanding: number;
   dialogs: Dialog[];
@@ -75,6 +82,7 @@ export class TuiStore {
     items: [],
     committed: 0,
     streaming: '',
+    thinking: '',
     outstanding: 0,
     dialogs: [],
     todos: null,
@@ -87,6 +95,8 @@ export class TuiStore {
   private lastError: string | undefined;
   /** Characters of the current message's text already moved out of `streaming` into items. */
   private streamedOut = 0;
+  /** Thinking blocks of the current message already drawn when their stream ended. */
+  private thoughtsOut = 0;
 
   /** highlight: code blocks wait for the highlighter before they are written for good (colour on). */
   constructor(private readonly opts: { highlight?: boolean } = {}) {}
@@ -138,12 +148,22 @@ export class TuiStore {
         if (!top) return;
         if (e.type === 'message_start') {
           this.streamedOut = 0;
-          this.set({ streaming: '' });
+          this.thoughtsOut = 0;
+          this.set({ streaming: '', thinking: '' });
+        } else if (e.type === 'content_block_stop' && this.state.thinking.trim()) {
+          // A thought is drawn where it ended, before the text that follows it streams out.
+          this.thoughtsOut++;
+          this.set({
+            items: [...this.state.items, { kind: 'thinking', id: this.id(), text: this.state.thinking.trim() }],
+            thinking: '',
+          });
         } else if (
           e.type === 'content_block_delta' &&
-          e.delta?.type === 'text_delta' &&
-          typeof e.delta.text === 'string'
+          e.delta?.type === 'thinking_delta' &&
+          typeof (e.delta as { thinking?: unknown }).thinking === 'string'
         )
+          this.set({ thinking: this.state.thinking + (e.delta as { thinking: string }).thinking });
+        else if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string')
           this.streamed(this.state.streaming + e.delta.text);
         return;
       }
@@ -151,6 +171,10 @@ export class TuiStore {
         const items = [...this.state.items];
         let contextTokens = this.state.contextTokens;
         for (const b of ev.message.content) {
+          if (b.type === 'thinking' && top && typeof b.thinking === 'string' && b.thinking.trim()) {
+            if (this.thoughtsOut > 0) this.thoughtsOut--;
+            else items.push({ kind: 'thinking', id: this.id(), text: b.thinking.trim() });
+          }
           if (b.type === 'text' && top && typeof b.text === 'string') {
             // What streaming already moved into items is not drawn twice.
             const skip = Math.min(this.streamedOut, b.text.length);
@@ -181,7 +205,12 @@ export class TuiStore {
             (u.cache_read_input_tokens ?? 0) +
             (u.cache_creation_input_tokens ?? 0) +
             (u.output_tokens ?? 0);
-        this.set({ items, streaming: top ? '' : this.state.streaming, contextTokens });
+        this.set({
+          items,
+          streaming: top ? '' : this.state.streaming,
+          thinking: top ? '' : this.state.thinking,
+          contextTokens,
+        });
         return;
       }
       case 'tool_result': {
@@ -234,6 +263,7 @@ export class TuiStore {
         this.set({
           items,
           streaming: '',
+          thinking: '',
           outstanding: Math.max(0, this.state.outstanding - 1),
           costUsd: this.state.costUsd + r.costUsd,
         });
@@ -268,14 +298,14 @@ export class TuiStore {
       void loadHighlighter().then(() => this.set({}));
   }
 
-  /** The tool calls so far, oldest first (the Ctrl+O list). */
-  tools(): ToolItem[] {
-    return this.state.items.filter((it): it is ToolItem => it.kind === 'tool');
+  /** The tool calls and thoughts so far, oldest first (the Ctrl+O list). */
+  expandable(): Expandable[] {
+    return this.state.items.filter((it): it is Expandable => it.kind === 'tool' || it.kind === 'thinking');
   }
 
-  /** Draw a tool call again in full, below the transcript. */
+  /** Draw a tool call or a thought again in full, below the transcript. */
   expand(id: string): void {
-    const tool = this.tools().find((t) => t.id === id);
+    const tool = this.expandable().find((t) => t.id === id);
     if (tool) this.push({ kind: 'expanded', tool });
   }
 

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { Item } from '../store.js';
 import { Markdown } from '../markdown/Markdown.js';
 import { useTheme } from '../theme.js';
+import { ThinkingView } from './ThinkingView.js';
 import { ToolRow } from './ToolRow.js';
 
 export function ItemView({ item }: { item: Item }) {
@@ -26,7 +27,13 @@ export function ItemView({ item }: { item: Item }) {
     case 'tool':
       return <ToolRow item={item} />;
     case 'expanded':
-      return <ToolRow item={item.tool} full />;
+      return item.tool.kind === 'thinking' ? (
+        <ThinkingView text={item.tool.text} full />
+      ) : (
+        <ToolRow item={item.tool} full />
+      );
+    case 'thinking':
+      return <ThinkingView text={item.text} />;
     case 'note':
       return (
         <Text
