@@ -118,9 +118,6 @@ export interface SessionHooks {
   plugins?: () => Array<{ name: string; path: string }>;
 }
 
-/** The session's scratch folder (made by the tool that first needs it; the sandbox lets commands write there). */
-export const sessionScratchDir = sessionTmpDir;
-
 /** The text of a prompt that is a slash command, else undefined. */
 function slashText(p: QueuedPrompt): string | undefined {
   if (p.notification) return undefined;
