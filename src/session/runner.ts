@@ -471,7 +471,11 @@ export class SessionRunner {
       const step = await gen.next();
       if (step.done) return step.value;
       const ev = step.value;
-      if (ev.type === 'assistant' || (ev.type === 'stream_event' && this.settings.includePartialMessages))
+      if (
+        ev.type === 'assistant_block' ||
+        ev.type === 'assistant' ||
+        (ev.type === 'stream_event' && this.settings.includePartialMessages)
+      )
         this.timing.contentFrame();
       await this.emit(ev);
     }
