@@ -9,6 +9,8 @@ import { type CliOptions, VERSION } from '../options.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { gitBranch } from '../session/gitBranch.js';
+import { configDir } from '../util/configDir.js';
+import { promptHistory } from './promptHistory.js';
 import type { Tui } from '../tui/main.js';
 
 /** dist/tui.mjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -56,6 +58,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     }),
     modes,
     setMode: (mode) => session.setPermissionMode(mode),
+    history: promptHistory(join(configDir(process.env), 'history.jsonl'), cwd),
   });
   const running = runner.run();
   await tui.run();

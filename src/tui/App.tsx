@@ -18,8 +18,9 @@ import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
-import { EMPTY, editorKey } from './editor.js';
+import { PromptState } from './prompt.js';
 import { fileTextOrNull } from './fileText.js';
+import { oneLine } from './format.js';
 import type { Dialog, TuiStore } from './store.js';
 import { useTheme } from './theme.js';
 
@@ -29,7 +30,9 @@ const PREVIEW_DIFF_ROWS = 20;
 export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; onExit: () => void }) {
   const theme = useTheme();
   const state = useSyncExternalStore(store.subscribe, store.snapshot);
-  const [getEditor, setEditor] = useRefState(EMPTY);
+  const prompt = useMemo(() => new PromptState(deps.history), [deps.history]);
+  const [, redraw] = useState(0);
+  const promptChanged = () => redraw((n) => n + 1);
   const [getArmed, setCtrlCArmed] = useRefState(false);
   const [, setModeTick] = useState(0);
   /** Ctrl+O's list of tool calls: the chosen row, or null when it is closed. */
@@ -44,8 +47,13 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   };
 
   useInput((ch, key) => {
-    const editor = getEditor();
+    const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();
+    // Ctrl+R's search reads its own keys (Esc and Ctrl+C leave it).
+    if (prompt.search && !dialog && getList() === null) {
+      prompt.key(ch, key);
+      return promptChanged();
+    }
     if (key.ctrl && ch === 'c') {
       if (store.busy || dialog) {
         setCtrlCArmed(false);
@@ -54,7 +62,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       }
       if (editor.text) {
         setCtrlCArmed(false);
-        return setEditor(EMPTY);
+        prompt.clear();
+        return promptChanged();
       }
       if (getArmed()) return onExit();
       return setCtrlCArmed(true);
@@ -82,16 +91,16 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return;
     }
     setCtrlCArmed(false);
-    const r = editorKey(editor, ch, key);
-    if (r.submit !== undefined) {
-      const text = r.submit.trim();
+    const r = prompt.key(ch, key);
+    promptChanged();
+    if (r.submit) {
+      const text = r.submit.text.trim();
       if (text === '/exit' || text === '/quit') return onExit();
       if (text) {
-        store.submitted(r.submit);
-        deps.submit(r.submit);
+        store.submitted(r.submit.display);
+        deps.submit(r.submit.text);
       }
     }
-    setEditor(r.state);
   });
 
   const live = state.items.slice(state.committed);
@@ -116,7 +125,11 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         ) : (
           <Box marginTop={1} flexDirection="column">
             {store.busy ? <Text color={theme.paint('yellow')}>working… (esc to interrupt)</Text> : null}
-            <PromptInput state={getEditor()} />
+            {prompt.search ? (
+              <SearchLine query={prompt.search.query} match={prompt.searchMatch()} />
+            ) : (
+              <PromptInput state={prompt.editor} />
+            )}
           </Box>
         )}
         <StatusLine
@@ -127,6 +140,23 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         />
       </Box>
     </>
+  );
+}
+
+/** Ctrl+R: the query and the newest prompt that contains it. */
+function SearchLine({ query, match }: { query: string; match: string | undefined }) {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.paint('cyan')} paddingX={1}>
+      <Text wrap="truncate-end">
+        <Text color={theme.paint('cyan')}>search history: </Text>
+        {query}
+        <Text inverse> </Text>
+      </Text>
+      <Text wrap="truncate-end" dimColor={!match && theme.dim}>
+        {match ? oneLine(match, 400) : query ? 'no match' : 'type to search · ctrl+r older · enter take · esc cancel'}
+      </Text>
+    </Box>
   );
 }
 

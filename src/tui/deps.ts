@@ -23,4 +23,6 @@ export interface TuiDeps {
   /** The modes Shift+Tab cycles through, in order (bypassPermissions only when allowed). */
   modes: PermissionMode[];
   setMode(mode: PermissionMode): void;
+  /** This project's prompt history (Up/Down, Ctrl+R), read when first needed. */
+  history?: { entries(): string[]; add(text: string): void };
 }
