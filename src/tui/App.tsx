@@ -3,7 +3,7 @@
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
 import { basename } from 'node:path';
 import { Box, Static, Text, useInput } from 'ink';
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
@@ -18,7 +18,9 @@ import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
-import { PromptState } from './prompt.js';
+import { PromptState, type Suggestions } from './prompt.js';
+import { atQuery } from './complete.js';
+import { CompletionMenu } from './components/CompletionMenu.js';
 import { fileTextOrNull } from './fileText.js';
 import { oneLine } from './format.js';
 import type { Dialog, TuiStore } from './store.js';
@@ -46,6 +48,43 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     setModeTick((n) => n + 1);
   };
 
+  /** The project's files for `@`, listed on the first `@` and kept. */
+  const files = useRef<string[] | undefined>(undefined);
+  const listing = useRef(false);
+  const suggestions = (): Suggestions | undefined => {
+    if (atQuery(prompt.editor) && !files.current && !listing.current && deps.files) {
+      listing.current = true;
+      deps.files().then(
+        (f) => {
+          files.current = f;
+          promptChanged();
+        },
+        () => {
+          files.current = [];
+        },
+      );
+    }
+    return prompt.suggestions(deps.commands?.() ?? [], files.current);
+  };
+
+  const send = (sub: { display: string; text: string }) => {
+    const text = sub.text.trim();
+    if (text === '/exit' || text === '/quit') return onExit();
+    if (!text) return;
+    store.submitted(sub.display);
+    // `!command`: run here, its output goes to the model with the command.
+    if (text.startsWith('!') && deps.shell) {
+      const command = text.slice(1).trim();
+      const id = store.startLocal(`! ${command}`);
+      void deps.shell(command).then(
+        (r) => store.finishLocal(id, r.exitCode === 0, r.output),
+        (e: Error) => store.finishLocal(id, false, e.message),
+      );
+      return;
+    }
+    deps.submit(sub.text);
+  };
+
   useInput((ch, key) => {
     const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();
@@ -53,6 +92,16 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     if (prompt.search && !dialog && getList() === null) {
       prompt.key(ch, key);
       return promptChanged();
+    }
+    // The `/` or `@` menu takes ↑/↓, Tab, Enter and Esc while it is open.
+    const menu = !dialog && getList() === null ? suggestions() : undefined;
+    if (menu) {
+      const r = prompt.menuKey(menu, key);
+      if (r) {
+        promptChanged();
+        if (r.submit) send(r.submit);
+        return;
+      }
     }
     if (key.ctrl && ch === 'c') {
       if (store.busy || dialog) {
@@ -93,17 +142,11 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     setCtrlCArmed(false);
     const r = prompt.key(ch, key);
     promptChanged();
-    if (r.submit) {
-      const text = r.submit.text.trim();
-      if (text === '/exit' || text === '/quit') return onExit();
-      if (text) {
-        store.submitted(r.submit.display);
-        deps.submit(r.submit.text);
-      }
-    }
+    if (r.submit) send(r.submit);
   });
 
   const live = state.items.slice(state.committed);
+  const menu = !dialog && getList() === null ? suggestions() : undefined;
   return (
     <>
       <Static items={state.items.slice(0, state.committed)}>{(item) => <ItemView key={item.id} item={item} />}</Static>
@@ -130,6 +173,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
             ) : (
               <PromptInput state={prompt.editor} />
             )}
+            {menu ? <CompletionMenu s={menu} selected={prompt.menuIndex} /> : null}
           </Box>
         )}
         <StatusLine

@@ -2,6 +2,7 @@
 // editor's first or last line), Ctrl+R's search, large pastes collapsed to a placeholder and put
 // back whole on Enter. Plain TypeScript over the editor's pure functions, so it is tested without
 // Ink; the App holds one and redraws after each key.
+import { atQuery, type CommandEntry, completeAt, matchCommands, matchFiles, slashQuery } from './complete.js';
 import { EMPTY, type EditorKey, type EditorState, editorKey } from './editor.js';
 import { type Browse, findOlder, type Search, step } from './history.js';
 import { expandPastes, isLargePaste, normalise, placeholder, placeholderBefore } from './paste.js';
@@ -21,8 +22,15 @@ export interface KeyResult {
   unhandled?: boolean;
 }
 
+/** What the menu under the prompt offers now. */
+export type Suggestions = { kind: 'slash'; items: CommandEntry[] } | { kind: 'at'; start: number; items: string[] };
+
 export class PromptState {
   editor: EditorState = EMPTY;
+  /** The chosen row of the completion menu. */
+  menuIndex = 0;
+  /** Esc closed the menu for this text; it opens again when the text changes. */
+  private dismissed: string | null = null;
   browse: Browse | null = null;
   search: Search | null = null;
   private readonly pastes = new Map<number, string>();
@@ -40,6 +48,13 @@ export class PromptState {
   }
 
   key(input: string, key: EditorKey & { ctrl?: boolean }, now = Date.now()): KeyResult {
+    const before = this.editor.text;
+    const r = this.editKey(input, key, now);
+    if (this.editor.text !== before) this.menuIndex = 0;
+    return r;
+  }
+
+  private editKey(input: string, key: EditorKey & { ctrl?: boolean }, now: number): KeyResult {
     if (this.search) return this.searchKey(input, key);
     if (key.ctrl && input === 'r') {
       const entries = this.entries();
@@ -125,6 +140,49 @@ export class PromptState {
     else if (!key.ctrl && !key.meta && input) query += normalise(input);
     else return {};
     this.search = { ...s, query, match: findOlder(entries, query, entries.length - 1) };
+    return {};
+  }
+
+  /** The completion menu for the prompt as it is: `/` commands, `@` files. */
+  suggestions(commands: CommandEntry[], files: string[] | undefined): Suggestions | undefined {
+    if (this.search || this.dismissed === this.editor.text) return undefined;
+    const slash = slashQuery(this.editor);
+    if (slash !== undefined) {
+      const items = matchCommands(commands, slash);
+      // The command typed in full, alone in the list: nothing left to offer.
+      if (!items.length || (items.length === 1 && items[0].name === slash)) return undefined;
+      return { kind: 'slash', items };
+    }
+    const at = atQuery(this.editor);
+    if (at && files) {
+      const items = matchFiles(files, at.query);
+      return items.length ? { kind: 'at', start: at.start, items } : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * A key while the menu is open: ↑/↓ choose, Tab completes, Enter completes (and runs a slash
+   * command that takes no arguments), Esc closes. undefined: the key is not the menu's.
+   */
+  menuKey(s: Suggestions, key: EditorKey): KeyResult | undefined {
+    const n = s.items.length;
+    const i = Math.min(this.menuIndex, n - 1);
+    if (key.upArrow) this.menuIndex = (i + n - 1) % n;
+    else if (key.downArrow) this.menuIndex = (i + 1) % n;
+    else if (key.escape) this.dismissed = this.editor.text;
+    else if (key.tab || key.return) {
+      this.menuIndex = 0;
+      if (s.kind === 'at') {
+        this.editor = completeAt(this.editor, s.start, s.items[i]);
+        return {};
+      }
+      const c = s.items[i];
+      const text = `/${c.name}${c.argumentHint || key.tab ? ' ' : ''}`;
+      this.editor = { text, cursor: text.length };
+      if (key.return && !c.argumentHint) return this.key('', { return: true });
+      return {};
+    } else return undefined;
     return {};
   }
 

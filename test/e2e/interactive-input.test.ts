@@ -1,8 +1,9 @@
 // The terminal UI's input end to end (bin/agent in tmux against the fake API): the prompt history
 // kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, text } from '../fake-api/server.js';
+import { lastUserText, type RecordedRequest, text } from '../fake-api/server.js';
 import { type FakeApi, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, READY, send, startTerm, type Term } from './tmux.js';
 
@@ -103,4 +104,94 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
+
+  it('/ opens a filtered menu of the commands: ↓ and Enter run one, Tab completes one that takes arguments', async () => {
+    api = await startFakeApi([text('greeted')]);
+    const cwd = dir();
+    mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'commands', 'greet.md'),
+      '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
+    );
+    const t = start([], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/');
+    let s = await t.waitFor(/❯ \/\w+/);
+    expect(s).toMatch(/\/help/);
+    expect(s).toMatch(/\/greet <name> Greet someone \(project\)/);
+    t.type('co');
+    s = await t.waitFor(/│ > \/co +│\n[^\n]*\n ❯ \/co/);
+    expect(s).toMatch(/\/compact/);
+    expect(s).toMatch(/\/cost/);
+    expect(s).not.toMatch(/\/help/);
+    // Choose /cost with ↓ (or wherever it is) and run it.
+    const rows = s.split('\n').filter((l) => /^ (❯ | {2})\/co/.test(l));
+    const costRow = rows.findIndex((l) => l.includes('/cost'));
+    for (let i = 0; i < costRow; i++) t.keys('Down');
+    await t.waitFor(/❯ \/cost/);
+    t.keys('Enter');
+    await t.waitFor(/^> \/cost$/m);
+    await t.waitFor(/\(0 turns/);
+    // A command that takes arguments is completed, not run.
+    t.type('/gr');
+    await t.waitFor(/❯ \/greet <name>/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('/greet'));
+    t.type('Ada');
+    t.keys('Enter');
+    await t.waitFor(/greeted/);
+    expect(lastUserText(api.requests[0])).toBe('Greet Ada warmly');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async () => {
+    api = await startFakeApi([text('seen')]);
+    const cwd = dir();
+    mkdirSync(join(cwd, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(cwd, 'build'));
+    writeFileSync(join(cwd, '.gitignore'), 'build/\n*.log\n');
+    writeFileSync(join(cwd, 'src', 'deep', 'notes.txt'), 'first note\nsecond note\n');
+    writeFileSync(join(cwd, 'build', 'notes.txt'), 'built\n');
+    writeFileSync(join(cwd, 'notes.log'), 'log\n');
+    const t = start([], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('read @sdnot');
+    const s = await t.waitFor(/❯ src\/deep\/notes\.txt/);
+    expect(s).not.toMatch(/build\/notes\.txt|notes\.log/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('read @src/deep/notes.txt'));
+    t.keys('Enter');
+    await t.waitFor(/seen/);
+    const texts = userTexts(api.requests[0]);
+    expect(texts.at(-1)).toBe('read @src/deep/notes.txt ');
+    expect(texts.at(-2)).toMatch(/src\/deep\/notes\.txt[\s\S]*1\tfirst note\n2\tsecond note/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('!command runs in the shell; the command and its output reach the model in bash-input/bash-stdout tags', async () => {
+    api = await startFakeApi([text('noted the output')]);
+    const cwd = dir();
+    const t = start([], cwd);
+    await send(t, '!echo shell-out; echo to-stderr >&2');
+    let s = await t.waitFor(/noted the output/);
+    expect(s).toMatch(/✓ ! echo shell-out; echo to-stderr >&2\n {2}⎿ shell-out\n {4}to-stderr/);
+    expect(userTexts(api.requests[0]).slice(-2)).toEqual([
+      '<bash-input>echo shell-out; echo to-stderr >&2</bash-input>\n',
+      '<bash-stdout>shell-out\nto-stderr</bash-stdout><bash-stderr></bash-stderr>',
+    ]);
+    await send(t, '!exit 3');
+    s = await t.waitFor(/✗ ! exit 3/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
 });
+
+/** The text blocks of the last user message of a request. */
+function userTexts(req: RecordedRequest): string[] {
+  const msgs = req.body.messages as Array<{ role: string; content: unknown }>;
+  const last = msgs.filter((m) => m.role === 'user').at(-1)!;
+  if (typeof last.content === 'string') return [last.content];
+  return (last.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text!);
+}
