@@ -30,6 +30,7 @@ import { startSessionPlugins } from './sessionPlugins.js';
 import { openSession, type SessionBase } from './sessionStart.js';
 import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
+import { logWarning } from '../util/log.js';
 
 export type { Session, SessionIO } from './sessionIO.js';
 
@@ -161,7 +162,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       exitOn.dispose();
       await guards.sessionEnd(reason);
       const kept = await worktrees.close();
-      if (kept) process.stderr.write(`agent: ${kept}\n`);
+      if (kept) logWarning(kept);
       await mcp.closeAll();
     },
   };
