@@ -1,7 +1,6 @@
 // Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
 import { parseOptions, UsageError } from './options.js';
-import { debugLoggerFromFlags, setDebugLogger } from './util/debugLog.js';
-import { logWarning } from './util/log.js';
+import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
 
 async function start(): Promise<number> {
   let parsed;

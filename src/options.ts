@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { permissionModeSchema } from './protocol/inbound.js';
 import { EFFORT_LEVELS } from './loop/pricing.js';
-import { parseDebugFilter } from './util/debugLog.js';
+import { parseDebugFilter, writeStderr } from './util/log.js';
 import { addTeammateOptions, teammateFlagsShape, teammateIdentity } from './teams/teammateFlags.js';
 
 export const VERSION = '0.1.0';
@@ -259,7 +259,7 @@ function buildProgram(): Command {
     .version(`${VERSION} (agent-runtime)`, '-v, --version')
     .allowExcessArguments(false)
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+    .configureOutput({ writeErr: writeStderr, writeOut: (s) => process.stdout.write(s) });
   addTeammateOptions(program);
   for (const flag of NOT_YET) program.addOption(new Option(`--${flag} [value]`).hideHelp());
   return program;

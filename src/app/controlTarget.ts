@@ -6,6 +6,7 @@ import { settingsPaths } from '../settings/index.js';
 import type { ControlParts } from './controlParts.js';
 import { agentInfos, initializeTarget } from './initializeTarget.js';
 import { chooseModel } from './sessionConfig.js';
+import { logWarning } from '../util/log.js';
 
 /** Every control request of the session bound: the session's own (src/control), the plugins'. */
 export function bindControls(p: ControlParts): void {
@@ -16,7 +17,7 @@ export function bindControls(p: ControlParts): void {
     mcpServers: () => p.mcp.details(),
     hasHistory: () => p.runner.history.length > 0,
     busy: () => p.runner.running || p.runner.pending > 0,
-    warn: (m) => process.stderr.write(`agent: ${m}\n`),
+    warn: logWarning,
   });
 }
 

@@ -31,6 +31,7 @@ import { openSession, type SessionBase } from './sessionStart.js';
 import { setupSessionTelemetry } from './sessionTelemetry.js';
 import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
+import { logWarning } from '../util/log.js';
 
 export type { Session, SessionIO } from './sessionIO.js';
 
@@ -164,7 +165,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       exitOn.dispose();
       await guards.sessionEnd(reason);
       const kept = await worktrees.close();
-      if (kept) process.stderr.write(`agent: ${kept}\n`);
+      if (kept) logWarning(kept);
       await mcp.closeAll();
       await telemetry.telemetry.shutdown();
     },

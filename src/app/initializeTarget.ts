@@ -6,6 +6,7 @@ import { withPolicy } from '../mcp/sources.js';
 import { modelChoices } from '../loop/models.js';
 import type { AgentSetup } from '../agents/setup.js';
 import type { ControlParts } from './controlParts.js';
+import { logWarning } from '../util/log.js';
 
 export function initializeTarget(p: ControlParts): InitializeTarget {
   const { mcp, channel, settings, agents } = p;
@@ -57,7 +58,7 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
     },
     checkMainAgent: () => p.mainAgent.check(),
     exitAfterAnswer: (message) => {
-      process.stderr.write(`agent: ${message}\n`);
+      logWarning(message);
       setImmediate(() => void p.writer.flush(1000).then(() => process.exit(2)));
     },
     answer: () => {

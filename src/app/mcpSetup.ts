@@ -10,6 +10,7 @@ import type { SessionEvent } from '../session/events.js';
 import { StartupError } from '../session/guards.js';
 import type { LoadedSettings } from '../settings/index.js';
 import type { SessionConfig } from './sessionConfig.js';
+import { logWarning, writeStderr } from '../util/log.js';
 
 /** How long a host may take to answer an MCP server's question (the server's own deadline usually comes first). */
 const ELICITATION_TIMEOUT_MS = 10 * 60_000;
@@ -49,7 +50,7 @@ export async function setupMcp(
           }
         : {}),
       unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
-      log: (line) => process.stderr.write(`${line}\n`),
+      log: (line) => writeStderr(`${line}\n`),
     },
     onElicitationComplete: (server, id) =>
       void deps.emit({
@@ -59,7 +60,7 @@ export async function setupMcp(
     cwd: config.cwd,
     env,
     clientVersion: VERSION,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => writeStderr(`${line}\n`),
     disallowedTools: o.disallowedTools,
     promptTool: o.permissionPromptTool,
   });
@@ -74,7 +75,7 @@ export async function setupMcp(
       strict: o.strictMcpConfig,
       env,
     });
-    for (const w of found.warnings) process.stderr.write(`agent: ${w}\n`);
+    for (const w of found.warnings) logWarning(w);
     const groups = found.groups.filter((g) => [...g.configs.values()].some((c) => c.type !== 'sdk'));
     if (groups.length) mcp.connectConfigured(groups);
     return { mcp, policy: found.policy };

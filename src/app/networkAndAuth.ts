@@ -5,7 +5,7 @@ import { installOutboundAgent } from '../net/outboundAgent.js';
 import { setAuthSettings } from '../loop/providers/authSettings.js';
 import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
 import type { Settings } from '../settings/schema.js';
-import { debugLog } from '../util/debugLog.js';
+import { debugLog } from '../util/log.js';
 
 export interface NetworkAndAuth {
   apiProvider: ApiProvider;

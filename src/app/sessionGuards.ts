@@ -8,6 +8,7 @@ import type { SessionEvent } from '../session/events.js';
 import { type Guards, setupGuards, StartupError } from '../session/guards.js';
 import type { SessionStart } from '../session/resume.js';
 import type { LoadedSettings } from '../settings/index.js';
+import { logWarning } from '../util/log.js';
 
 export function startGuards(
   o: CliOptions,
@@ -41,7 +42,7 @@ export function startGuards(
           void p.emit({ type: 'notice', notice: { subtype, fields } });
       },
       onSystemMessage: (message) => {
-        process.stderr.write(`agent: hook: ${message}\n`);
+        logWarning(`hook: ${message}`);
         void p.emit({ type: 'notice', notice: { subtype: 'hook_system_message', message } });
       },
     });

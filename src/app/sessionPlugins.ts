@@ -10,6 +10,7 @@ import { applyPlugins, type PluginTargets, specsFromConfigs } from '../plugins/s
 import type { SessionSettings } from '../session/runner.js';
 import type { Guards } from '../session/guards.js';
 import type { SessionTools } from './sessionTools.js';
+import { logWarning } from '../util/log.js';
 
 export interface SessionPlugins {
   targets: PluginTargets;
@@ -43,9 +44,7 @@ export function startSessionPlugins(p: {
     setMcpServers: async (servers) => {
       // --strict-mcp-config: only its own servers run; the plugins' are left out, and said so.
       if (p.strictMcpConfig && servers.size) {
-        process.stderr.write(
-          `agent: --strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}\n`,
-        );
+        logWarning(`--strict-mcp-config: the plugins' MCP servers are not started: ${[...servers.keys()].join(', ')}`);
         servers = new Map();
       }
       // The policy lists hold for plugin servers too.

@@ -10,6 +10,7 @@ import {
   setupSandbox,
 } from '../sandbox/index.js';
 import { type Guards, StartupError } from '../session/guards.js';
+import { logWarning } from '../util/log.js';
 
 /** Undefined when the settings do not turn it on; throws StartupError (1) when it cannot start. */
 export async function startSandbox(
@@ -23,7 +24,7 @@ export async function startSandbox(
       cwd: ctx.cwd,
       workingDirs: guards.permissions.workingDirs.map((d) => d.real),
       scratchDir: ctx.scratchDir,
-      warn: (m) => process.stderr.write(`agent: ${m}\n`),
+      warn: logWarning,
     });
     if (sandbox) {
       guards.permissions.sandbox = sandbox;

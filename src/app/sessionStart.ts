@@ -11,6 +11,7 @@ import { loadSessionSettings, StartupError } from '../session/guards.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
 import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
 import { sessionDir } from '../transcript/transcript.js';
+import { logWarning } from '../util/log.js';
 
 export interface SessionBase {
   env: NodeJS.ProcessEnv;
@@ -45,7 +46,7 @@ export async function openSession(
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message, 2);
   }
-  for (const w of resolved.warnings) process.stderr.write(`agent: ${w}\n`);
+  for (const w of resolved.warnings) logWarning(w);
   // Proxies, client certificates and credential commands, before the first connection.
   const network = await setupNetworkAndAuth(loaded.settings, env).catch((err: Error) => {
     throw new StartupError(err.message, 1);
@@ -57,7 +58,7 @@ export async function openSession(
     start = await startSession(o, env, cwd, { version: VERSION });
   } catch (err) {
     if (!(err instanceof ResumeError)) throw err;
-    process.stderr.write(`agent: ${err.message}\n`);
+    logWarning(err.message);
     if (err.asResult) await writeRefusedResume(err.message, o, ctx.writer);
     throw new StartupError('', 1);
   }

@@ -15,6 +15,7 @@ import { SkillCatalog } from '../skills/catalog.js';
 import type { SkillEntry } from '../../tools/skill.js';
 import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
+import { logWarning } from '../util/log.js';
 
 export interface SessionTools {
   plugins: PluginSet;
@@ -39,7 +40,7 @@ export async function setupSessionTools(
   extraTools: Tool[] = [],
 ): Promise<SessionTools> {
   const usage = (message: string) => new StartupError(message, 2);
-  const plugins = new PluginSet(config.cwd, (m) => process.stderr.write(`agent: ${m}\n`));
+  const plugins = new PluginSet(config.cwd, logWarning);
   try {
     await plugins.add([
       ...o.pluginDir.map((path) => ({ path })),

@@ -8,7 +8,8 @@ import type { WorktreeSessionService } from '../../tools/worktree.js';
 import type { AgentServices, AgentSetup } from '../agents/setup.js';
 import type { Guards } from '../session/guards.js';
 import { createPlanModeService } from '../session/planMode.js';
-import { sessionScratchDir, type SessionSettings } from '../session/runner.js';
+import type { SessionSettings } from '../session/runner.js';
+import { sessionTmpDir } from '../util/configDir.js';
 import { fileCheckpointsFor } from '../session/sessionControls.js';
 import type { FileCheckpoints } from '../session/fileCheckpoints.js';
 import { TurnScope } from '../session/turnScope.js';
@@ -62,7 +63,7 @@ export async function startToolServices(p: {
     },
   });
   const turn = new TurnScope((rules) => allowRulesForTurn(guards.permissions, rules));
-  const sandbox = await startSandbox(guards, { cwd: config.cwd, env, scratchDir: sessionScratchDir(start.sessionId) });
+  const sandbox = await startSandbox(guards, { cwd: config.cwd, env, scratchDir: sessionTmpDir(start.sessionId) });
   if (sandbox) settings.sandbox = sandbox.status;
   const checkpoints = fileCheckpointsFor({
     env,

@@ -7,7 +7,7 @@
 // A stream cut mid-reply is retried; its stream_events were already yielded (a consumer that shows
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
-import { debugLog } from '../util/debugLog.js';
+import { debugLog, logWarning } from '../util/log.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { providerClient, type ProviderClient } from './providers/providerClient.js';
 import { forProvider } from './providers/failures.js';
@@ -28,7 +28,6 @@ import {
   toModelError,
   toRequestError,
 } from './modelErrors.js';
-import { logWarning } from '../util/log.js';
 
 // Re-exported: the error and retry names callers have always imported from here.
 export { maxRetriesFromEnv, ModelError, parseRetryAfter, retryDelayMs, toModelError } from './modelErrors.js';

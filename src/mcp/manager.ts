@@ -4,7 +4,7 @@
 // closed; a stdio server that does not leave when its stdin closes is sent SIGTERM.
 // The host changes the set while the session runs (mcp_set_servers replaces the dynamic servers,
 // mcp_reconnect, mcp_toggle); the next turn offers the tools of whatever is connected then.
-import { debugLog } from '../util/debugLog.js';
+import { debugLog } from '../util/log.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ElicitationCompleteNotificationSchema,
@@ -435,7 +435,6 @@ export class McpManager {
       this.opts.onElicitationComplete?.(entry.name, n.params.elicitationId),
     );
     const timeoutMs = this.timeoutMs;
-    let timer: NodeJS.Timeout | undefined;
     // Known from the start, so closeAll/killAll also end a server that is still connecting.
     entry.client = client;
     try {
@@ -449,10 +448,8 @@ export class McpManager {
       // A stdio child is spawned synchronously inside connect(): its pid is known now.
       entry.pid = opened.pid() ?? undefined;
       const work = connected.then(() => (client.getServerCapabilities()?.tools ? listTools(client, timeoutMs) : []));
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s (MCP_TIMEOUT)`)), timeoutMs);
-      });
-      const infos = await Promise.race([work, deadline]);
+      const infos = await withTimeout(work, timeoutMs);
+      if (!infos) throw new Error(`no answer within ${timeoutMs / 1000} s (MCP_TIMEOUT)`);
       entry.pid ??= opened.pid() ?? undefined;
       if (this.closing) throw new Error('the session is ending');
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
@@ -492,8 +489,6 @@ export class McpManager {
       else this.fail(entry, (err as Error).message + (tail ? `\n${tail}` : ''));
       // Closing the client closes the transport: a stdio child is ended.
       void client.close().catch(() => {});
-    } finally {
-      clearTimeout(timer);
     }
   }
 

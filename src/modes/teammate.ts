@@ -5,7 +5,6 @@
 // turn's last words. It ends when it approves a shutdown request, when its team is deleted, or on
 // a signal. What it says is printed to stdout for a person watching its pane.
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TEAM_TASK_TOOLS } from '../../tools/teamTasks.js';
 import { createSession } from '../app/createSession.js';
@@ -20,6 +19,8 @@ import { TaskListStore, teamTasksDir } from '../teams/taskList.js';
 import { leadNameOf, readTeamFile, teamDirName, teamsDir } from '../teams/teamConfig.js';
 import type { TeammateIdentity } from '../teams/teammateFlags.js';
 import { teammatePrompt } from '../teams/teammatePrompt.js';
+import { configDir } from '../util/configDir.js';
+import { logWarning } from '../util/log.js';
 
 /** How often an idle teammate looks at its inbox (the reference's pollers use 500 ms too). */
 const POLL_MS = 300;
@@ -36,12 +37,11 @@ export async function runTeammate(o: CliOptions, writer: StdoutWriter, me: Teamm
       2,
     );
   }
-  const problem = (text: string) => process.stderr.write(`agent: teammate ${me.name}: ${text}\n`);
+  const problem = (text: string) => logWarning(`teammate ${me.name}: ${text}`);
   const mailbox = new Mailbox({ teamDir, onProblem: problem });
   let approved = false;
   const team = new ProcessTeam({ me, teamDir, mailbox, onShutdownApproved: () => (approved = true) });
-  const configDir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
-  const taskList = new TaskListStore(teamTasksDir(configDir, me.team), problem);
+  const taskList = new TaskListStore(teamTasksDir(configDir(env), me.team), problem);
 
   let onResult: ((r: TurnResult) => void) | null = null;
   const session = await createSession(
@@ -65,7 +65,7 @@ export async function runTeammate(o: CliOptions, writer: StdoutWriter, me: Teamm
   const { runner } = session;
   session.channel.close(`teammate ${me.name} has no host: its lead talks to it through its inbox`);
   const running = runner.run();
-  process.stderr.write(`agent: teammate ${me.agentId} serving ${mailbox.path(me.name)} (lead: ${lead})\n`);
+  logWarning(`teammate ${me.agentId} serving ${mailbox.path(me.name)} (lead: ${lead})`);
 
   for (;;) {
     if (approved) break;

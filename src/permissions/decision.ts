@@ -1,7 +1,7 @@
 // The decision for one tool call. Order: deny rules → plan mode → hook decision (deny > ask >
 // allow) → tools that ask the user → ask rules → allow rules → mode → ask. dontAsk turns every remaining ask into a deny.
 // What a call touches comes from its tool's declarations (kind, access): no tool is known here by name.
-import { debugLog } from '../util/debugLog.js';
+import { debugLog } from '../util/log.js';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { EDIT_RULE_NAMES, READ_RULE_NAMES, type Tool, type ToolAccess, type ToolKind } from '../../tools/tool.js';

@@ -5,6 +5,7 @@ import { workingDir } from '../permissions/paths.js';
 import type { LoadedFile } from '../settings/load.js';
 import { type AutoMemory, setupAutoMemory } from './autoMemory.js';
 import { type EnvironmentFacts, environmentFacts } from './environment.js';
+import { logWarning } from '../util/log.js';
 
 export function setupSessionPrompt(o: {
   cwd: string;
@@ -19,7 +20,7 @@ export function setupSessionPrompt(o: {
     env: o.env,
     git: environment.git,
     files: o.files,
-    warn: o.warn ?? ((m) => process.stderr.write(`agent: memory: ${m}\n`)),
+    warn: o.warn ?? ((m) => logWarning(`memory: ${m}`)),
   });
   if (autoMemory) o.permissions.memoryDir = workingDir(autoMemory.dir, o.cwd);
   return { environment, ...(autoMemory ? { autoMemory } : {}) };

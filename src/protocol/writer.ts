@@ -2,7 +2,7 @@
 // EPIPE treated as "the host went away". Everything else that tries to write to stdout (a
 // library's console.log) is sent to stderr by the guard, so stdout stays parseable forever.
 import { withTimeout } from '../util/withTimeout.js';
-import { logWarning } from '../util/log.js';
+import { logWarning, writeStderr } from '../util/log.js';
 
 type WriteFn = (chunk: string, cb?: (err?: Error | null) => void) => boolean;
 
@@ -23,9 +23,8 @@ export class StdoutWriter {
 
   /** Route every other write to stdout onto stderr. */
   guard(): void {
-    const toStderr = process.stderr.write.bind(process.stderr);
     (this.stream as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
-      (toStderr as (...a: unknown[]) => boolean)(chunk, ...rest);
+      writeStderr(chunk as string, ...rest);
   }
 
   get hostGone(): boolean {

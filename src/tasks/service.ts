@@ -1,6 +1,7 @@
 // The registry as tools see it (`ctx.services.tasks`): look up, wait for, read and stop tasks.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { BackgroundTaskView, TaskControlService } from '../../tools/taskOutput.js';
+import { withTimeout } from '../util/withTimeout.js';
 import type { TaskRecord, TaskRegistry } from './registry.js';
 
 function view(t: TaskRecord): BackgroundTaskView {
@@ -50,19 +51,7 @@ export function createTaskControlService(registry: TaskRegistry): TaskControlSer
     async wait(id, timeoutMs, signal) {
       const t = registry.get(id);
       if (t?.status !== 'running') return;
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      await Promise.race([
-        t.done,
-        new Promise<void>((r) => (timer = setTimeout(r, timeoutMs))),
-        new Promise<void>((r) => {
-          onAbort = () => r();
-          if (signal.aborted) r();
-          else signal.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      await withTimeout(t.done, timeoutMs, signal);
     },
     readOutput: (id, maxChars) => {
       const t = registry.get(id);

@@ -11,6 +11,7 @@ import { authSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
 import { loadExternal } from '../../util/loadExternal.js';
+import { logWarning } from '../../util/log.js';
 
 /** What Bedrock wants as `anthropic_version` in the body (the SDK moves this header there). */
 const BEDROCK_VERSION = 'bedrock-2023-05-31';
@@ -107,9 +108,7 @@ async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredential
     return provider;
   } catch (first) {
     if (!awsAuthRefresh?.trim()) throw missing(env, first);
-    process.stderr.write(
-      `agent: Bedrock: no AWS credentials found; running awsAuthRefresh (${awsAuthRefresh.trim()})\n`,
-    );
+    logWarning(`Bedrock: no AWS credentials found; running awsAuthRefresh (${awsAuthRefresh.trim()})`);
     try {
       await runHelperCommand(awsAuthRefresh.trim(), 'awsAuthRefresh');
     } catch (err) {

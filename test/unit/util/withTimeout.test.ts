@@ -14,3 +14,17 @@ describe('withTimeout', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('withTimeout with a signal', () => {
+  it('gives up with undefined when the signal aborts first, or was aborted already', async () => {
+    const ac = new AbortController();
+    const waiting = withTimeout(new Promise<number>(() => {}), 60_000, ac.signal);
+    ac.abort();
+    expect(await waiting).toBeUndefined();
+    expect(await withTimeout(Promise.reject(new Error('nobody hears')), 60_000, ac.signal)).toBeUndefined();
+  });
+
+  it('still gives the work its value when neither the time nor the signal comes first', async () => {
+    expect(await withTimeout(Promise.resolve('ok'), 1000, new AbortController().signal)).toBe('ok');
+  });
+});
