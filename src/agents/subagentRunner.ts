@@ -8,7 +8,7 @@
 import { makeDirs } from '../util/makeDirs.js';
 import { symlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
+import type { Tool, ToolContext, ToolProgress, ToolResult, ToolServices } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
 import {
   createWorktree,
@@ -21,9 +21,10 @@ import {
 } from '../worktrees/gitWorktree.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
-import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
-import { deriveChildServices } from '../loop/childLoop.js';
+import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
+import { deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
+import { RunDriver, type RunTally } from '../loop/runDriver.js';
 import { resolveModel } from '../loop/models.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import {
@@ -66,10 +67,26 @@ export interface SubagentDeps {
   progressSummaries?: () => boolean;
 }
 
+export interface PrepareOptions {
+  /** Its own abort (its task's, or the turn's while a call blocks on it). */
+  signal: AbortSignal;
+  agentId: string;
+  transcriptPath: string;
+  /** isolation: "worktree": the worktree it works in. */
+  worktree?: Worktree;
+  /** A fork: the parent's conversation it goes on from (forkBase). */
+  fork?: HistoryMessage[];
+  /** A teammate: its team and name there, and the lead's tools it never gets. */
+  member?: { team: NonNullable<ToolServices['team']>; name: string; withoutTools: ReadonlySet<string> };
+}
+
 export interface Prepared {
   def: AgentDef;
   agentId: string;
   model: string;
+  /** What the agent's loop has of its own: a run's config is deriveChildConfig(parent, spec). */
+  spec: ChildLoopSpec;
+  /** Its config for one run (a teammate derives one per run, with what is left of its limits). */
   cfg: LoopConfig;
   parent: LoopConfig;
   history: HistoryMessage[];
@@ -171,18 +188,13 @@ export class SubagentRunner implements SubagentService {
     }));
   }
 
-  /** A loop config for one agent of `req`'s type under the calling loop (teammates use it too). */
-  prepare(
-    req: SubagentRequest,
-    ctx: ToolContext,
-    signal: AbortSignal,
-    agentId: string,
-    transcriptPath: string,
-    worktree?: Worktree,
-    /** A fork: the parent's conversation it goes on from (forkBase). */
-    fork?: HistoryMessage[],
-  ): Prepared {
+  /**
+   * One agent of `req`'s type under the calling loop (teammates use it too): its loop spec, and its
+   * config derived from the caller's (deriveChildConfig) with its services (deriveChildServices).
+   */
+  prepare(req: SubagentRequest, ctx: ToolContext, o: PrepareOptions): Prepared {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
+    const { signal, agentId, transcriptPath, worktree, fork, member } = o;
     const parent = ctx.loop.config;
     const def = fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType);
     if (!def)
@@ -198,15 +210,35 @@ export class SubagentRunner implements SubagentService {
     );
     // A fork sends what its parent sends (model, system prompt, tools) so its request reads the
     // parent's cache; without the subagents service its Task/Agent calls fail (no forks of forks).
-    const tools = fork ? parent.tools : all.filter((t) => names.has(t.name));
+    const offered = fork ? parent.tools : all.filter((t) => names.has(t.name));
+    const tools = member ? offered.filter((t) => !member.withoutTools.has(t.name)) : offered;
     const model = fork ? parent.model() : resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
     // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.
-    const services = deriveChildServices(ctx.services, { agentId, todos: createTodoStore() });
+    const services = deriveChildServices(ctx.services, {
+      agentId,
+      todos: createTodoStore(),
+      ...(member ? { member: { team: member.team, name: member.name } } : {}),
+    });
     // In its own worktree, the agent's tools and relative paths work from there.
     const cwd = worktree?.path ?? ctx.cwd;
-    const { config: cfg } = ctx.loop.spawn({
+    const who: SubagentHookInput = { agent_id: agentId, agent_type: def.name, agent_transcript_path: transcriptPath };
+    // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
+    const hooks = parent.pipeline.hooks;
+    const stopHook = hooks
+      ? async (active: boolean): Promise<StopHookVerdict | undefined> => {
+          if (!hooks.has('SubagentStop')) return undefined;
+          const out = await hooks.run(
+            'SubagentStop',
+            { ...who, stop_hook_active: active },
+            { matchValue: def.name, signal },
+          );
+          if (out.stop) return { preventContinuation: out.stop.reason };
+          return out.blockReason !== undefined ? { blockReason: out.blockReason } : undefined;
+        }
+      : undefined;
+    const spec: ChildLoopSpec = {
       model,
       system: fork ? parent.system : subagentSystemPrompt(def, cwd),
       tools,
@@ -223,34 +255,21 @@ export class SubagentRunner implements SubagentService {
         services,
       }),
       parentToolUseId: ctx.toolUseId,
-    });
-    // Permission rules and working directories seen from the worktree (the session's rules all the same).
-    if (worktree && cfg.pipeline.permissions)
-      cfg.pipeline = { ...cfg.pipeline, permissions: cfg.pipeline.permissions.viewFrom(worktree.path) };
-    const p: Prepared = {
+      ...(stopHook ? { stopHook } : {}),
+      // Permission rules and working directories seen from the worktree (the session's rules all the same).
+      ...(worktree ? { permissionsFrom: worktree.path } : {}),
+    };
+    return {
       def,
       agentId,
       model,
-      cfg,
+      spec,
+      cfg: ctx.loop.spawn(spec).config,
       parent,
       history: fork ? forkHistory(fork, ctx.toolUseId, req.prompt) : [{ role: 'user', content: req.prompt }],
       transcriptPath,
       ...(worktree ? { worktree } : {}),
     };
-    // SubagentStop hooks take the place of Stop hooks: a block sends the agent back to work.
-    const hooks = parent.pipeline.hooks;
-    if (hooks)
-      cfg.stopHook = async (active) => {
-        if (!hooks.has('SubagentStop')) return undefined;
-        const out = await hooks.run(
-          'SubagentStop',
-          { ...hookInput(p), stop_hook_active: active },
-          { matchValue: def.name, signal },
-        );
-        if (out.stop) return { preventContinuation: out.stop.reason };
-        return out.blockReason !== undefined ? { blockReason: out.blockReason } : undefined;
-      };
-    return p;
   }
 
   /** A fork, unless an agent definition of that name takes its place. */
@@ -298,62 +317,25 @@ export class SubagentRunner implements SubagentService {
   }
 
   /**
-   * Drive the loop to its end, handing each event to `onEvent` (which may yield it onward).
-   * Never throws: an internal failure becomes an error outcome.
-   */
-  private async *drive(
-    p: Prepared,
-    transcript: Transcript,
-    counters: { toolUses: number; lastTool?: string },
-  ): AsyncGenerator<LoopEvent, LoopOutcome, void> {
-    const gen = agentLoop(p.history, p.cfg);
-    try {
-      for (;;) {
-        const step = await gen.next();
-        if (step.done) return step.value;
-        const ev = step.value;
-        if (ev.type === 'assistant')
-          for (const b of ev.message.content)
-            if (b.type === 'tool_use') {
-              counters.toolUses++;
-              counters.lastTool = String(b.name);
-            }
-        recordEvent(transcript, ev);
-        yield ev;
-      }
-    } catch (err) {
-      const text = `Internal error: ${err instanceof Error ? err.message : String(err)}`;
-      return {
-        subtype: 'error_during_execution',
-        resultText: text,
-        errors: [text],
-        numTurns: 0,
-        stopReason: null,
-        durationApiMs: 0,
-        permissionDenials: [],
-        ...(p.cfg.signal.aborted ? { interrupted: true } : {}),
-      };
-    }
-  }
-
-  /**
-   * Fire SubagentStart, then drive the loop to its outcome. Each event goes to `onEvent`, and
-   * what it returns, if anything, is yielded onward.
+   * Fire SubagentStart, then drive the run to its outcome through the one driver, each event kept
+   * in the transcript and handed to `onEvent`; what that returns, if anything, is yielded onward.
+   * Never throws: a fault is an error outcome.
    */
   private async *session<Y>(
     p: Prepared,
     signal: AbortSignal,
     transcript: Transcript,
-    counters: { toolUses: number; lastTool?: string },
+    driver: RunDriver,
     onEvent: (ev: LoopEvent) => Y | undefined | Promise<Y | undefined>,
   ): AsyncGenerator<Y, LoopOutcome, void> {
     // The prompt opens the transcript, so the file exists for SubagentStart hooks and readers.
     transcript.appendMessage({ type: 'user', message: p.history[p.history.length - 1] });
     await this.fireStart(p, signal);
-    const gen = this.drive(p, transcript, counters);
+    const gen = driver.run(p.cfg);
     for (;;) {
       const step = await gen.next();
       if (step.done) return step.value;
+      recordEvent(transcript, step.value);
       const out = await onEvent(step.value);
       if (out !== undefined) yield out;
     }
@@ -373,7 +355,13 @@ export class SubagentRunner implements SubagentService {
     let p: Prepared;
     try {
       const fork = this.isFork(req) ? await forkBase(ctx) : undefined;
-      p = this.prepare(req, ctx, own.signal, agentId, this.transcriptPath(agentId), worktree, fork);
+      p = this.prepare(req, ctx, {
+        signal: own.signal,
+        agentId,
+        transcriptPath: this.transcriptPath(agentId),
+        worktree,
+        fork,
+      });
     } catch (err) {
       ctx.signal.removeEventListener('abort', onTurnAbort);
       await releaseWorktree(worktree);
@@ -406,7 +394,8 @@ export class SubagentRunner implements SubagentService {
     });
     rec.abort.signal.addEventListener('abort', () => own.abort(), { once: true });
     const started = Date.now();
-    const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
+    const driver = new RunDriver(p.history);
+    const counters: RunTally = driver.tally;
     const transcript = this.openTranscript(p);
     const summaries = this.summarize(p, rec.id, counters, started);
     let moved!: () => void;
@@ -423,7 +412,7 @@ export class SubagentRunner implements SubagentService {
         p,
         own.signal,
         transcript,
-        counters,
+        driver,
         (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }),
       );
       let next = events.next();
@@ -546,7 +535,13 @@ export class SubagentRunner implements SubagentService {
     try {
       worktree = await isolatedWorktree(req, ctx, rec.id);
       const fork = this.isFork(req) ? await forkBase(ctx) : undefined;
-      p = this.prepare(req, ctx, rec.abort.signal, rec.id, this.transcriptPath(rec.id), worktree, fork);
+      p = this.prepare(req, ctx, {
+        signal: rec.abort.signal,
+        agentId: rec.id,
+        transcriptPath: this.transcriptPath(rec.id),
+        worktree,
+        fork,
+      });
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
     } catch (err) {
@@ -662,14 +657,15 @@ export class SubagentRunner implements SubagentService {
   private async runBackground(p: Prepared, taskId: string): Promise<void> {
     const registry = this.deps.registry;
     const started = Date.now();
-    const counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
+    const driver = new RunDriver(p.history);
+    const counters: RunTally = driver.tally;
     const transcript = this.openTranscript(p);
     let outcome: LoopOutcome | undefined;
     const signal = p.cfg.signal;
     const summaries = this.summarize(p, taskId, counters, started);
     try {
       // Nothing is yielded onward: the first step is the end.
-      const events = this.session<never>(p, signal, transcript, counters, async (ev) => {
+      const events = this.session<never>(p, signal, transcript, driver, async (ev) => {
         await this.deps.emitEvent(ev);
         if (ev.type === 'assistant')
           registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);

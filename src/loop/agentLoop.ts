@@ -3,14 +3,21 @@
 // calls and recurses. Every stop and continue condition of the reference lives here; nothing here
 // knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
-import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
+import {
+  makeOutcome,
+  type AssistantMessage,
+  type HistoryContent,
+  type HistoryMessage,
+  type LoopEvent,
+  type LoopOutcome,
+} from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import { ToolExecutor } from './toolBatch.js';
 import { MessageAssembler } from './messageAssembler.js';
 import type { ModelStreamEvent } from './model.js';
-import type { PermissionDenial, PipelineDeps, ToolUseBlock } from './toolPipeline.js';
+import type { PipelineDeps, ToolUseBlock } from './toolPipeline.js';
 import { StructuredOutputTracker } from './structuredOutput.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
 import { loopHandle } from './childLoop.js';
@@ -87,7 +94,6 @@ interface TurnState {
   fallbackUsed: boolean;
   stopHookRepeats: number;
   apiMs: number;
-  denials: PermissionDenial[];
   /** Present when the StructuredOutput tool is offered (see structuredOutput.ts). */
   structured?: StructuredOutputTracker;
   /** A "prompt is too long" 400 was answered by compacting; a second one in a row is the result. */
@@ -101,15 +107,6 @@ export async function* agentLoop(
   history: HistoryMessage[],
   cfg: LoopConfig,
 ): AsyncGenerator<LoopEvent, LoopOutcome, void> {
-  const denials: PermissionDenial[] = [];
-  const inner = cfg.pipeline.onDenial;
-  const pipeline: PipelineDeps = {
-    ...cfg.pipeline,
-    onDenial: (d) => {
-      denials.push(d);
-      inner?.(d);
-    },
-  };
   // Tools the history already used (a resumed session) are offered again: the API wants them defined.
   cfg.deferredTools?.loadUsedIn(history);
   const st: TurnState = {
@@ -118,13 +115,12 @@ export async function* agentLoop(
     fallbackUsed: false,
     stopHookRepeats: 0,
     apiMs: 0,
-    denials,
     structured: StructuredOutputTracker.forTools(cfg.tools),
   };
   // Each tool call learns which loop made it (ctx.loop): Task and teammates start children from it.
   const handle = loopHandle(cfg, history);
   st.assistantAdded = () => handle.historyChanged();
-  const loopCfg: LoopConfig = { ...cfg, pipeline, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
+  const loopCfg: LoopConfig = { ...cfg, toolContext: (id) => ({ ...cfg.toolContext(id), loop: handle }) };
   // Each turn either ends the run or asks for the next one. The recursion of the reference is
   // kept as a trampoline: nested `yield*` would pass every event of turn N through N generator
   // frames (a microtask hop each), so a long session would slow down turn by turn.
@@ -154,16 +150,7 @@ async function* turn(
     subtype: LoopOutcome['subtype'],
     resultText: string,
     extra: Partial<LoopOutcome> = {},
-  ): LoopOutcome => ({
-    subtype,
-    resultText,
-    errors: subtype === 'success' ? [] : [resultText],
-    numTurns: st.turn,
-    stopReason: null,
-    durationApiMs: st.apiMs,
-    permissionDenials: st.denials,
-    ...extra,
-  });
+  ): LoopOutcome => makeOutcome(subtype, resultText, { numTurns: st.turn, durationApiMs: st.apiMs, ...extra });
 
   if (cfg.signal.aborted)
     return outcome('error_during_execution', INTERRUPT_TEXT, { interrupted: true, numTurns: st.turn - 1 });

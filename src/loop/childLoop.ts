@@ -4,7 +4,8 @@
 import type { Tool, ToolContext, ToolServices } from '../../tools/tool.js';
 import type { TodoStore } from '../../tools/todoWrite.js';
 import { toolApiSchema } from '../../tools/registry.js';
-import { agentLoop, type LoopConfig, type StopHookVerdict } from './agentLoop.js';
+import type { LoopConfig, StopHookVerdict } from './agentLoop.js';
+import { RunDriver } from './runDriver.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import type { UsageAccumulator } from './usage.js';
 import type { ModelRequest } from './model.js';
@@ -28,6 +29,13 @@ export interface ChildLoopSpec {
   stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
   /** Its own between-turns input (a teammate's mail); never the parent's. */
   betweenTurns?: LoopConfig['betweenTurns'];
+  /**
+   * What counts against the budget besides its own spend; default: the parent's spend. A child
+   * that outlives the parent's run (a teammate) counts the session's.
+   */
+  spentSoFar?: () => number;
+  /** Its working directory, when not the parent's (a worktree): permission rules are seen from there. */
+  permissionsFrom?: string;
 }
 
 /** Every LoopConfig field, optional ones too: a field added to LoopConfig must be placed below. */
@@ -51,7 +59,9 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     // Limits: the budget is the session's, so the child's spend counts on top of the parent's.
     maxTurns: spec.maxTurns ?? parent.maxTurns,
     maxBudgetUsd: parent.maxBudgetUsd,
-    spentUsd: () => parent.spentUsd() + spec.usage.totalCostUSD,
+    spentUsd: spec.spentSoFar
+      ? () => spec.spentSoFar!() + spec.usage.totalCostUSD
+      : () => parent.spentUsd() + spec.usage.totalCostUSD,
     // How the model is called: the same client (a recording or replay covers children too),
     // fallback, thinking, output cap, betas, compaction.
     callModel: parent.callModel,
@@ -64,8 +74,14 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     autoCompactPct: parent.autoCompactPct,
     preCompactHook: parent.preCompactHook,
     // Permissions and hooks: the parent's pipeline (rules, mode, hooks, host questions, where
-    // denials are counted), over the child's tools.
-    pipeline: { ...parent.pipeline, tools: spec.tools },
+    // denials are counted), over the child's tools, seen from its own directory.
+    pipeline: {
+      ...parent.pipeline,
+      tools: spec.tools,
+      ...(spec.permissionsFrom && parent.pipeline.permissions
+        ? { permissions: parent.pipeline.permissions.viewFrom(spec.permissionsFrom) }
+        : {}),
+    },
   };
   return child;
 }
@@ -76,6 +92,8 @@ export interface ChildServicesSpec {
   agentId: string;
   /** Its own todo list. */
   todos: TodoStore;
+  /** A teammate: the team its tools reach and its name there (SendMessage's sender). */
+  member?: { team: NonNullable<ToolServices['team']>; name: string };
 }
 
 /** Every ToolServices field, optional ones too: a service added to ToolServices must be placed below. */
@@ -94,8 +112,8 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     tasks: parent?.tasks,
     backgroundShell: parent?.backgroundShell,
     sandbox: parent?.sandbox,
-    team: parent?.team,
-    teamMember: parent?.teamMember,
+    team: spec.member?.team ?? parent?.team,
+    teamMember: spec.member?.name ?? parent?.teamMember,
     taskList: parent?.taskList,
     fileHistory: parent?.fileHistory,
     // The main thread's alone: agents launch no agents; plan mode, the worktree, a loaded skill's
@@ -111,7 +129,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
 
 export interface ChildLoop {
   config: LoopConfig;
-  /** Runs the child to its end over `history` (its prompt is the first user message). */
+  /** Runs the child to its end over `history` (its prompt is the first user message), through the one driver. */
   run(history: HistoryMessage[]): AsyncGenerator<LoopEvent, LoopOutcome, void>;
 }
 
@@ -144,7 +162,7 @@ export function loopHandle(config: LoopConfig, history: HistoryMessage[]): LoopH
     config,
     spawn(spec) {
       const child = deriveChildConfig(config, spec);
-      return { config: child, run: (history) => agentLoop(history, child) };
+      return { config: child, run: (history) => new RunDriver(history).run(child) };
     },
     async conversationThrough(toolUseId, signal) {
       let at = holding(toolUseId);

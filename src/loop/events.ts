@@ -1,7 +1,7 @@
 // What the agent loop yields. The loop never touches stdin or stdout: the session runner turns
 // these into protocol lines, a subagent's parent forwards them, a test just collects them.
 import { z } from 'zod';
-import type { PermissionDenial, ToolResultBlock } from './toolPipeline.js';
+import type { ToolResultBlock } from './toolPipeline.js';
 import type { ApiUsage } from './usage.js';
 
 /** Anthropic message shapes, kept structural so the loop does not depend on SDK type churn. */
@@ -91,11 +91,30 @@ export interface LoopOutcome {
   numTurns: number;
   stopReason: string | null;
   durationApiMs: number;
-  permissionDenials: PermissionDenial[];
   /** The validated input of the StructuredOutput call that ended the run (structured output). */
   structuredOutput?: unknown;
   /** Set when the outcome came from an interrupt. */
   interrupted?: boolean;
   /** Why the run ended, where the subtype does not say it (see terminalReasonOf). */
   terminalReason?: TerminalReason;
+}
+
+/**
+ * The one way an outcome is made (the loop's ends, a run that never reached the model, a fault):
+ * an error outcome's reason is its one error.
+ */
+export function makeOutcome(
+  subtype: ResultSubtype,
+  resultText: string,
+  extra: Partial<Omit<LoopOutcome, 'subtype' | 'resultText'>> = {},
+): LoopOutcome {
+  return {
+    subtype,
+    resultText,
+    errors: subtype === 'success' ? [] : [resultText],
+    numTurns: 0,
+    stopReason: null,
+    durationApiMs: 0,
+    ...extra,
+  };
 }

@@ -2,8 +2,9 @@
 // session whose history grows. Prompts that arrive while a run is going wait, and then go to the
 // model together as the next turn (promptBatch.ts).
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
-import { agentLoop, type LoopConfig, type StopHookVerdict } from '../loop/agentLoop.js';
-import type { HistoryMessage, LoopOutcome } from '../loop/events.js';
+import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
+import { makeOutcome, type HistoryMessage, type LoopOutcome } from '../loop/events.js';
+import { RunDriver } from '../loop/runDriver.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
 import type { PermissionMode } from '../protocol/inbound.js';
@@ -347,7 +348,7 @@ export class SessionRunner {
       if (command && command.kind !== 'prompt') {
         const outcome =
           command.kind === 'local'
-            ? blankOutcome(command.isError ? 'error_during_execution' : 'success', command.text)
+            ? makeOutcome(command.isError ? 'error_during_execution' : 'success', command.text)
             : await this.compactNow(command.instructions, abort.signal, usage);
         this.spentUsd += usage.totalCostUSD;
         this.currentUsage = null;
@@ -382,7 +383,7 @@ export class SessionRunner {
       }
       let outcome: LoopOutcome;
       if (sendable.length === 0) {
-        outcome = blankOutcome('error_during_execution', refused.join('\n'));
+        outcome = makeOutcome('error_during_execution', refused.join('\n'));
       } else {
         for (const reason of refused) logWarning(`${reason}`);
         appendUser(this.history, mergePromptContents(sendable), context);
@@ -401,7 +402,7 @@ export class SessionRunner {
       const message = err instanceof Error ? err.message : String(err);
       const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
       logWarning(`internal error: ${detail}`);
-      await this.emitResult(blankOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
+      await this.emitResult(makeOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
     } finally {
       this.turn.end();
       this.current = null;
@@ -452,26 +453,24 @@ export class SessionRunner {
       const step = await gen.next();
       if (step.done) {
         const r = step.value;
-        const outcome = r.compacted
-          ? blankOutcome('success', 'Conversation compacted.')
-          : blankOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`);
-        return { ...outcome, durationApiMs: r.durationMs };
+        const durationApiMs = r.durationMs;
+        return r.compacted
+          ? makeOutcome('success', 'Conversation compacted.', { durationApiMs })
+          : makeOutcome('error_during_execution', `/compact: not compacted: ${r.error ?? 'unknown reason'}`, {
+              durationApiMs,
+            });
       }
       await this.emit(step.value);
     }
   }
 
+  /** The main conversation's run: the one driver, over the session's history, its events told as they come. */
   private async drive(signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
-    const cfg = this.loopConfig(signal, usage);
-    const gen = agentLoop(this.history, cfg);
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) return step.value;
-      const ev = step.value;
+    return new RunDriver(this.history).runTo(this.loopConfig(signal, usage), (ev) => {
       if (ev.type === 'assistant' || (ev.type === 'stream_event' && this.settings.includePartialMessages))
         this.timing.contentFrame();
-      await this.emit(ev);
-    }
+      return this.emit(ev);
+    });
   }
 
   private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
@@ -565,16 +564,4 @@ export class SessionRunner {
       },
     });
   }
-}
-
-function blankOutcome(subtype: LoopOutcome['subtype'], text: string): LoopOutcome {
-  return {
-    subtype,
-    resultText: text,
-    errors: subtype === 'success' ? [] : [text],
-    numTurns: 0,
-    stopReason: null,
-    durationApiMs: 0,
-    permissionDenials: [],
-  };
 }

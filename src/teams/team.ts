@@ -8,11 +8,9 @@ import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolContext, ToolResult } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
-import { toolApiSchema } from '../../tools/registry.js';
 import type { SubagentRequest } from '../../tools/task.js';
 import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
 import type { SubagentRunner } from '../agents/subagentRunner.js';
-import type { LoopConfig } from '../loop/agentLoop.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry } from '../tasks/registry.js';
@@ -145,22 +143,6 @@ export class TeamService implements TeamToolService, TeamHost {
     return { teamName: this.team?.name ?? null, agents };
   }
 
-  /** A subagent's config made a teammate's: no lead-only tools; its tools know who calls (SendMessage's sender) and reach this team. */
-  private teammateConfig(base: LoopConfig, name: string): LoopConfig {
-    const tools = base.tools.filter((t) => !LEAD_ONLY_TOOLS.has(t.name));
-    return {
-      ...base,
-      tools,
-      apiTools: tools.map(toolApiSchema),
-      deferredTools: base.deferredTools?.forTools(tools),
-      pipeline: { ...base.pipeline, tools },
-      toolContext: (id) => {
-        const c = base.toolContext(id);
-        return { ...c, services: { ...c.services, team: this, teamMember: name } };
-      },
-    };
-  }
-
   async spawn(req: SubagentRequest & { name: string; teamName?: string }, ctx: ToolContext): Promise<ToolResult> {
     const { name } = req;
     if (!NAME_RE.test(name) || name === LEAD_NAME)
@@ -185,14 +167,14 @@ export class TeamService implements TeamToolService, TeamHost {
     });
     let teammate: Teammate;
     try {
-      const prepared = this.deps.subagents.prepare(
-        req,
-        ctx,
-        rec.abort.signal,
-        rec.id,
-        this.deps.subagents.transcriptPath(rec.id),
-      );
-      const p = { ...prepared, cfg: this.teammateConfig(prepared.cfg, name) };
+      // A subagent made a teammate: no lead-only tools; its tools know who calls (SendMessage's
+      // sender) and reach this team.
+      const p = this.deps.subagents.prepare(req, ctx, {
+        signal: rec.abort.signal,
+        agentId: rec.id,
+        transcriptPath: this.deps.subagents.transcriptPath(rec.id),
+        member: { team: this, name, withoutTools: LEAD_ONLY_TOOLS },
+      });
       // The task's output file is its transcript, kept with the session's other subagents.
       symlinkSync(p.transcriptPath, rec.outputFile);
       teammate = new Teammate(

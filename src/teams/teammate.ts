@@ -5,8 +5,9 @@
 // lost even if it never called SendMessage. It ends when it approves a shutdown request, when the
 // session ends it while idle, or when it is stopped (TaskStop, interrupt, the teammate timeout);
 // then its task notification says how, with what it had done so far.
-import { agentLoop, type LoopConfig } from '../loop/agentLoop.js';
-import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
+import { deriveChildConfig } from '../loop/childLoop.js';
+import type { LoopEvent, LoopOutcome } from '../loop/events.js';
+import { RunDriver } from '../loop/runDriver.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import { recordEvent, stats, type Prepared } from '../agents/subagentRunner.js';
 import type { Transcript } from '../transcript/transcript.js';
@@ -50,15 +51,14 @@ export class Teammate {
   /** The session is over and it is idle: end without further work. */
   private endWhenIdle = false;
   private wake: (() => void) | null = null;
-  private readonly history: HistoryMessage[] = [];
-  private lastText = '';
-  private readonly counters: { toolUses: number; lastTool?: string } = { toolUses: 0 };
+  /**
+   * Its conversation, one run per batch of mail. `--max-turns` (or its agent's maxTurns) bounds
+   * its whole life, not each run: the driver counts the turns across runs.
+   */
+  private readonly driver: RunDriver;
   private readonly started = Date.now();
   /** Every run's usage, for its notification. */
   private readonly totalUsage = new UsageAccumulator();
-  /** `--max-turns` (or its agent's maxTurns) bounds its whole life, not each run: turns so far. */
-  private readonly maxTurns: number | undefined;
-  private turnsUsed = 0;
   private idleHookRepeats = 0;
   readonly finished: Promise<void>;
 
@@ -71,7 +71,7 @@ export class Teammate {
     firstMessage: string,
     private readonly deps: TeammateDeps,
   ) {
-    this.maxTurns = p.cfg.maxTurns;
+    this.driver = new RunDriver([], p.cfg.maxTurns);
     this.finished = this.run(firstMessage);
   }
 
@@ -116,15 +116,15 @@ export class Teammate {
           continue;
         }
         if (this.status !== 'working') this.setStatus('working');
-        appendUser(this.history, pending, []);
+        appendUser(this.driver.history, pending, []);
         transcript.appendMessage({ type: 'user', message: { role: 'user', content: pending } });
         pending = null;
         const outcome = await this.runOnce(transcript);
         if (signal.aborted || this.shutdownApproved) break;
-        if (this.maxTurns !== undefined && this.turnsUsed >= this.maxTurns) {
+        if (this.driver.turnsSpent) {
           // Its turns are spent: it stops (reported as stopped, with its last words) rather than
           // idling, so no later message can start a run the limit forbids.
-          this.stopReason = `reached its maximum of ${this.maxTurns} turns`;
+          this.stopReason = `reached its maximum of ${this.driver.maxTurns} turns`;
           this.task.abort.abort();
           break;
         }
@@ -163,19 +163,20 @@ export class Teammate {
   }
 
   private end(failure: string | undefined): void {
-    const usage = stats(this.counters, this.totalUsage, this.started);
-    const soFar = this.lastText ? ` Its last message: ${this.lastText}` : '';
+    const { tally } = this.driver;
+    const usage = stats(tally, this.totalUsage, this.started);
+    const soFar = tally.lastText ? ` Its last message: ${tally.lastText}` : '';
     let end: TaskEnd;
     if (failure) {
       this.status = 'failed';
-      end = { status: 'failed', summary: failure, resultText: this.lastText || failure, usage };
+      end = { status: 'failed', summary: failure, resultText: tally.lastText || failure, usage };
     } else if (this.task.abort.signal.aborted) {
       this.status = 'stopped';
       const why = this.stopReason ? ` (${this.stopReason})` : '';
       end = {
         status: 'stopped',
-        summary: `Teammate "${this.name}" was stopped${why} after ${this.counters.toolUses} tool use(s).${soFar}`,
-        resultText: this.lastText,
+        summary: `Teammate "${this.name}" was stopped${why} after ${tally.toolUses} tool use(s).${soFar}`,
+        resultText: tally.lastText,
         usage,
       };
     } else {
@@ -186,7 +187,7 @@ export class Teammate {
       end = {
         status: 'completed',
         summary: `Teammate "${this.name}" ${how}.${soFar}`,
-        resultText: this.lastText,
+        resultText: tally.lastText,
         usage,
       };
     }
@@ -243,16 +244,16 @@ export class Teammate {
     });
   }
 
-  /** One loop run over its conversation; its usage counts for the session, its limits hold. */
+  /** One run over its conversation, through the one driver; its usage counts for the session, its limits hold. */
   private async runOnce(transcript: Transcript): Promise<LoopOutcome> {
     const usage = new UsageAccumulator();
-    // A fresh config per run, from the one it was spawned with (which no run changes).
-    const cfg: LoopConfig = {
-      ...this.p.cfg,
+    // A fresh config per run, derived from its spec like any child's: its turn limit is what is
+    // left of it, its budget the session's.
+    const cfg = deriveChildConfig(this.p.parent, {
+      ...this.p.spec,
       usage,
-      spentUsd: () => this.deps.sessionSpent() + usage.totalCostUSD,
-      // Its turn limit holds across runs: what is left of it.
-      maxTurns: this.maxTurns === undefined ? undefined : this.maxTurns - this.turnsUsed,
+      maxTurns: this.driver.turnsLeft(),
+      spentSoFar: this.deps.sessionSpent,
       // Mail that arrives while it works joins its conversation before its next model call.
       betweenTurns: async () => {
         const mail = await this.takeMail();
@@ -261,43 +262,19 @@ export class Teammate {
         this.lastActivity = Date.now();
         return mail;
       },
-    };
-    const gen = agentLoop(this.history, cfg);
+    });
     try {
-      for (;;) {
-        const step = await gen.next();
-        if (step.done) {
-          this.turnsUsed += step.value.numTurns;
-          if (step.value.subtype === 'success') this.lastText = step.value.resultText || this.lastText;
-          return step.value;
-        }
-        const ev = step.value;
-        if (ev.type === 'assistant') {
-          for (const b of ev.message.content) {
-            if (b.type === 'tool_use') {
-              this.counters.toolUses++;
-              this.counters.lastTool = String(b.name);
-            }
-            if (b.type === 'text' && String(b.text ?? '').trim()) this.lastText = String(b.text);
-          }
-          this.lastActivity = Date.now();
-        }
+      return await this.driver.runTo(cfg, async (ev: LoopEvent) => {
+        if (ev.type === 'assistant') this.lastActivity = Date.now();
         recordEvent(transcript, ev);
         await this.deps.emitEvent(ev);
         if (ev.type === 'assistant')
-          this.deps.registry.progress(this.task.id, stats(this.counters, usage, this.started), this.counters.lastTool);
-      }
-    } catch (err) {
-      const text = `Internal error: ${(err as Error).message}`;
-      return {
-        subtype: 'error_during_execution',
-        resultText: text,
-        errors: [text],
-        numTurns: 0,
-        stopReason: null,
-        durationApiMs: 0,
-        permissionDenials: [],
-      };
+          this.deps.registry.progress(
+            this.task.id,
+            stats(this.driver.tally, usage, this.started),
+            this.driver.tally.lastTool,
+          );
+      });
     } finally {
       this.totalUsage.merge(usage);
       this.deps.lateUsage(usage);

@@ -1,20 +1,28 @@
 // The terminal UI: settled rows go to <Static> (written once, never redrawn); below them the live
 // part: running tool rows, the streaming answer, the todo list, a dialog or the prompt editor, and
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
+import { basename } from 'node:path';
 import { Box, Static, Text, useInput } from 'ink';
-import { useState, useSyncExternalStore } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
+import { DiffView } from './components/DiffView.js';
 import { ItemView } from './components/ItemView.js';
 import { PermissionDialog } from './components/PermissionDialog.js';
 import { PromptInput } from './components/PromptInput.js';
 import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TodoList } from './components/TodoList.js';
+import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
+import { diffSummary, previewDiff } from './diff.js';
 import { EMPTY, editorKey } from './editor.js';
+import { fileTextOrNull } from './fileText.js';
 import type { Dialog, TuiStore } from './store.js';
 import { useTheme } from './theme.js';
+
+/** The rows of an edit's diff a permission question shows (a long one is cut, with a count). */
+const PREVIEW_DIFF_ROWS = 20;
 
 export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; onExit: () => void }) {
   const theme = useTheme();
@@ -22,6 +30,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   const [getEditor, setEditor] = useRefState(EMPTY);
   const [getArmed, setCtrlCArmed] = useRefState(false);
   const [, setModeTick] = useState(0);
+  /** Ctrl+O's list of tool calls: the chosen row, or null when it is closed. */
+  const [getList, setList] = useRefState<number | null>(null);
   const status = deps.status();
   const dialog = state.dialogs[0];
 
@@ -47,6 +57,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       if (getArmed()) return onExit();
       return setCtrlCArmed(true);
     }
+    if (key.escape && getList() !== null && !dialog) return setList(null);
     if (key.escape) {
       if (store.busy || dialog) {
         if (!deps.interrupt()) store.closeDialogs();
@@ -54,6 +65,16 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return;
     }
     if (dialog) return; // the dialog reads its own keys
+    const list = getList();
+    if (key.ctrl && ch === 'o') return setList(list === null ? Math.max(0, store.tools().length - 1) : null);
+    if (list !== null) {
+      const tools = store.tools();
+      if (key.upArrow) return setList(Math.max(0, list - 1));
+      if (key.downArrow) return setList(Math.min(tools.length - 1, list + 1));
+      if (key.return && tools[list]) store.expand(tools[list].id);
+      if (key.return || key.escape || ch === 'q') return setList(null);
+      return;
+    }
     if (key.ctrl && ch === 'd') {
       if (!editor.text) onExit();
       return;
@@ -87,6 +108,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
         {dialog ? (
           <DialogView key={dialog.id} dialog={dialog} />
+        ) : getList() !== null ? (
+          <ToolList tools={store.tools()} selected={getList()!} />
         ) : (
           <Box marginTop={1} flexDirection="column">
             {store.busy ? <Text color={theme.paint('yellow')}>working… (esc to interrupt)</Text> : null}
@@ -112,5 +135,22 @@ function DialogView({ dialog }: { dialog: Dialog }) {
     return <QuestionsDialog input={input} onAnswer={answer} />;
   if (req.tool_name === 'ExitPlanMode' && typeof input.plan === 'string')
     return <PlanDialog input={input} onAnswer={answer} />;
-  return <PermissionDialog req={req} onAnswer={answer} />;
+  return (
+    <PermissionDialog req={req} onAnswer={answer}>
+      <EditPreview name={req.tool_name} input={req.input} />
+    </PermissionDialog>
+  );
+}
+
+/** What an Edit/Write/MultiEdit would change, as a diff inside its permission question. */
+function EditPreview({ name, input }: { name: string; input: unknown }) {
+  const theme = useTheme();
+  const diff = useMemo(() => previewDiff(name, input, fileTextOrNull), [name, input]);
+  if (!diff) return null;
+  return (
+    <Box flexDirection="column" marginY={1}>
+      <Text dimColor={theme.dim}>{diffSummary(diff, basename)}</Text>
+      <DiffView diff={diff} max={PREVIEW_DIFF_ROWS} />
+    </Box>
+  );
 }

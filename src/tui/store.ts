@@ -5,6 +5,7 @@
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
+import { type FileDiff, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
@@ -23,8 +24,14 @@ export type Item =
       nested: boolean;
       status: ToolStatus;
       result?: string;
+      /** An Edit/Write/MultiEdit's change, drawn as a diff instead of the result text. */
+      diff?: FileDiff;
     }
+  /** A tool call shown again in full (its whole output, its whole diff), asked for with Ctrl+O. */
+  | { kind: 'expanded'; id: string; tool: ToolItem }
   | { kind: 'note'; id: string; text: string; tone: 'dim' | 'red' | 'plain' };
+
+export type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 /** An item before it has an id. */
 export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, 'id'> & { id?: string } : never) : never;
@@ -170,7 +177,8 @@ export class TuiStore {
             const list = (it.input as { todos?: TodoRow[] } | null)?.todos;
             if (Array.isArray(list)) todos = list;
           }
-          return { ...it, status: (isError ? 'error' : 'ok') as ToolStatus, result: text };
+          const diff = isError ? undefined : resultDiff(it.name, it.input, ev.data);
+          return { ...it, status: (isError ? 'error' : 'ok') as ToolStatus, result: text, ...(diff ? { diff } : {}) };
         });
         this.set({ items, todos });
         return;
@@ -214,6 +222,17 @@ export class TuiStore {
         return;
       }
     }
+  }
+
+  /** The tool calls so far, oldest first (the Ctrl+O list). */
+  tools(): ToolItem[] {
+    return this.state.items.filter((it): it is ToolItem => it.kind === 'tool');
+  }
+
+  /** Draw a tool call again in full, below the transcript. */
+  expand(id: string): void {
+    const tool = this.tools().find((t) => t.id === id);
+    if (tool) this.push({ kind: 'expanded', tool });
   }
 
   /** The pipeline's askHost: a dialog; several wait their turn. */

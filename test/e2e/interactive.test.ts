@@ -111,7 +111,9 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     const t = start(['--allowedTools', 'Bash(seq:*)'], dir());
     await send(t, 'count');
     const s = await t.waitFor(/counted/);
-    expect(s).toMatch(/✓ Bash\(seq 1 10\)\n {2}⎿ … 6 lines before\n {4}7\n {4}8\n {4}9\n {4}10\n/);
+    expect(s).toMatch(
+      /✓ Bash\(seq 1 10\)\n {2}⎿ … 6 lines before \(ctrl\+o to expand\)\n {4}7\n {4}8\n {4}9\n {4}10\n/,
+    );
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

@@ -112,3 +112,13 @@ export function startTerm(
     },
   };
 }
+
+/** The prompt editor is up and empty (the UI is ready for a line). */
+export const READY = /│ > {2,}│/;
+
+/** Waits for an empty prompt, types a line and sends it. */
+export async function send(t: Term, line: string): Promise<void> {
+  await t.waitFor(READY);
+  t.type(line);
+  t.keys('Enter');
+}

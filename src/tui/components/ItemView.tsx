@@ -24,6 +24,8 @@ export function ItemView({ item }: { item: Item }) {
       );
     case 'tool':
       return <ToolRow item={item} />;
+    case 'expanded':
+      return <ToolRow item={item.tool} full />;
     case 'note':
       return (
         <Text

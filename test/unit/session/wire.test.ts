@@ -15,7 +15,6 @@ const outcome = (o: Partial<LoopOutcome> = {}): LoopOutcome => ({
   numTurns: 1,
   stopReason: 'end_turn',
   durationApiMs: 5,
-  permissionDenials: [],
   ...o,
 });
 const turnResult = (o?: Partial<LoopOutcome>) => ({

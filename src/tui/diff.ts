@@ -1,0 +1,159 @@
+// What a file edit changed, as unified-diff rows a person reads: from an Edit/Write/MultiEdit
+// result (the tool's structuredPatch), or, for the permission question, computed from the call's
+// input against the file as it is now. Pure functions (the file is read through a function passed
+// in), so they are unit-tested without a terminal.
+import { structuredPatch } from 'diff';
+
+export interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+export interface FileDiff {
+  file: string;
+  hunks: Hunk[];
+  added: number;
+  removed: number;
+  /** The file did not exist before. */
+  created: boolean;
+}
+
+export interface DiffRow {
+  /** '+' added, '-' removed, ' ' context, '…' lines skipped between hunks. */
+  sign: '+' | '-' | ' ' | '…';
+  /** The line's number: the new file's for added and context lines, the old file's for removed ones. */
+  num?: number;
+  text: string;
+}
+
+/** Files bigger than this are not diffed for a preview (the tools draw the same line). */
+const MAX_DIFF_CHARS = 1_000_000;
+
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit']);
+
+function record(v: unknown): Record<string, unknown> {
+  return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+}
+
+function isHunk(h: unknown): h is Hunk {
+  const r = record(h);
+  return typeof r.oldStart === 'number' && typeof r.newStart === 'number' && Array.isArray(r.lines);
+}
+
+function counted(file: string, hunks: Hunk[], created: boolean): FileDiff {
+  let added = 0;
+  let removed = 0;
+  for (const h of hunks)
+    for (const l of h.lines) {
+      if (l[0] === '+') added++;
+      else if (l[0] === '-') removed++;
+    }
+  return { file, hunks, added, removed, created };
+}
+
+/** A new file's whole content as one hunk of added lines. */
+function creation(file: string, content: string): FileDiff {
+  const lines = content.replace(/\n$/, '').split('\n');
+  if (content === '') return counted(file, [], true);
+  return counted(
+    file,
+    [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines.length, lines: lines.map((l) => `+${l}`) }],
+    true,
+  );
+}
+
+/** The diff an Edit/Write/MultiEdit result carries (its structured output), if any. */
+export function resultDiff(name: string, input: unknown, data: unknown): FileDiff | undefined {
+  if (!EDIT_TOOLS.has(name)) return undefined;
+  const d = record(data);
+  const i = record(input);
+  const file = String(d.filePath ?? i.file_path ?? '');
+  if (d.type === 'create' && typeof d.content === 'string') return creation(file, d.content);
+  if (!Array.isArray(d.structuredPatch)) return undefined;
+  const hunks = d.structuredPatch.filter(isHunk);
+  // An Edit with an empty old_string creates the file: it had no original.
+  return counted(file, hunks, d.originalFile === null);
+}
+
+/** Apply one old→new replacement as the Edit tool does; undefined when old is not in the text. */
+function replaceOnce(text: string, oldString: string, newString: string, all: boolean): string | undefined {
+  if (oldString === '') return text === '' ? newString : undefined;
+  const at = text.indexOf(oldString);
+  if (at < 0) return undefined;
+  if (all) return text.split(oldString).join(newString);
+  return text.slice(0, at) + newString + text.slice(at + oldString.length);
+}
+
+/**
+ * What a pending Edit/Write/MultiEdit call would change, against the file as it is now
+ * (`read` gives its text, or null when it does not exist). Undefined when it cannot be worked out
+ * (the old text is not in the file: the tool will refuse the call anyway).
+ */
+export function previewDiff(name: string, input: unknown, read: (path: string) => string | null): FileDiff | undefined {
+  if (!EDIT_TOOLS.has(name)) return undefined;
+  const i = record(input);
+  const file = typeof i.file_path === 'string' ? i.file_path : undefined;
+  if (!file) return undefined;
+  let before: string | null;
+  try {
+    before = read(file);
+  } catch {
+    return undefined;
+  }
+  let after: string | undefined;
+  if (name === 'Write') {
+    if (typeof i.content !== 'string') return undefined;
+    if (before === null) return creation(file, i.content);
+    after = i.content;
+  } else {
+    const edits =
+      name === 'MultiEdit' ? (Array.isArray(i.edits) ? i.edits.map(record) : []) : [i as Record<string, unknown>];
+    after = before ?? '';
+    for (const e of edits) {
+      if (typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return undefined;
+      after = replaceOnce(after, e.old_string, e.new_string, e.replace_all === true);
+      if (after === undefined) return undefined;
+    }
+    if (before === null) return creation(file, after);
+  }
+  if (before.length + after.length > MAX_DIFF_CHARS) return undefined;
+  return counted(file, structuredPatch(file, file, before, after, '', '', { context: 3 }).hunks, false);
+}
+
+/** The diff's rows with their line numbers, hunks separated by a '…' row. */
+export function diffRows(d: FileDiff): DiffRow[] {
+  const rows: DiffRow[] = [];
+  d.hunks.forEach((h, n) => {
+    if (n > 0) rows.push({ sign: '…', text: '' });
+    let oldNum = h.oldStart;
+    let newNum = h.newStart;
+    for (const l of h.lines) {
+      const sign = l[0];
+      const text = l.slice(1);
+      if (sign === '+') rows.push({ sign, num: newNum++, text });
+      else if (sign === '-') rows.push({ sign, num: oldNum++, text });
+      else if (sign === ' ') {
+        rows.push({ sign, num: newNum++, text });
+        oldNum++;
+      }
+      // '\ No newline at end of file' is not a line of the file.
+    }
+  });
+  return rows;
+}
+
+/** "Updated a.ts: 2 lines added, 1 removed" — the diff in one line. */
+export function diffSummary(d: FileDiff, baseName: (p: string) => string): string {
+  const n = (k: number, what: string) => `${k} line${k === 1 ? '' : 's'} ${what}`;
+  const name = baseName(d.file);
+  if (d.created) return `Created ${name} (${n(d.added, 'written')})`;
+  if (!d.added && !d.removed) return `No change to ${name}`;
+  const parts = [
+    ...(d.added ? [n(d.added, 'added')] : []),
+    ...(d.removed ? [d.added ? `${d.removed} removed` : n(d.removed, 'removed')] : []),
+  ];
+  return `Updated ${name}: ${parts.join(', ')}`;
+}

@@ -1,0 +1,111 @@
+// The terminal UI's output end to end (bin/agent in tmux against the fake API): an edit's diff in
+// its permission question and in its result, Ctrl+O showing a collapsed output in full.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fake-api/server.js';
+import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
+import { hasTmux, send, startTerm, type Term } from './tmux.js';
+
+if (!hasTmux) console.warn('interactive-output.test.ts: skipped: tmux is not installed');
+
+let api: FakeApi | undefined;
+let term: Term | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  term?.close();
+  term = undefined;
+  await api?.close();
+  api = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const dir = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) =>
+  (term = startTerm(api!.url, args, cwd, opts));
+
+/** SGR colour codes on the screen's lines that contain `needle`. */
+const coloursOn = (raw: string, needle: string) =>
+  raw
+    .split('\n')
+    .filter((l) => l.includes(needle))
+    .join('\n')
+    .match(/\x1b\[[\d;]*m/g) ?? [];
+
+describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
+  it("an Edit's permission question shows its diff, and its result is a coloured unified diff", async () => {
+    const cwd = dir();
+    const file = join(cwd, 'notes.txt');
+    writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\n');
+    api = await startFakeApi((req, i) => {
+      if (i === 0) return toolUse('Read', { file_path: file }, 'r');
+      if (i === 1) return toolUse('Edit', { file_path: file, old_string: 'beta', new_string: 'BETA\nbeta two' }, 'e');
+      return text(resultsById(req).e?.isError ? 'edit failed' : 'edited');
+    });
+    const t = start([], cwd, { rows: 40 });
+    await send(t, 'change beta');
+    // The question shows what the edit would do, numbered, before anything is written.
+    let s = await t.waitFor(/Allow Edit\([^)]*notes\.txt\)\?[\s\S]*❯ 1\. Yes/);
+    expect(s).toMatch(/Updated notes\.txt: 2 lines added, 1 removed/);
+    expect(s).toMatch(/│ 1 {3}alpha +│\n│ 2 - beta +│\n│ 2 \+ BETA +│\n│ 3 \+ beta two +│\n│ 4 {3}gamma +│/);
+    t.type('y');
+    s = await t.waitFor(/edited/);
+    expect(s).toMatch(
+      /✓ Edit\([^)]*notes\.txt\)\n {2}⎿ Updated notes\.txt: 2 lines added, 1 removed\n {4}1 {3}alpha\n {4}2 - beta\n {4}2 \+ BETA\n {4}3 \+ beta two\n {4}4 {3}gamma\n {4}5 {3}delta\n/,
+    );
+    // Removed lines red (31), added green (32).
+    const raw = t.rawScreen();
+    expect(coloursOn(raw, '2 - beta').join('')).toMatch(/\x1b\[31m/);
+    expect(coloursOn(raw, '3 + beta two').join('')).toMatch(/\x1b\[32m/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a Write that creates a file shows its lines as added', async () => {
+    const cwd = dir();
+    api = await startFakeApi([
+      toolUse('Write', { file_path: join(cwd, 'new.txt'), content: 'one\ntwo\n' }),
+      text('done'),
+    ]);
+    const t = start(['--permission-mode', 'acceptEdits'], cwd);
+    await send(t, 'write');
+    const s = await t.waitFor(/done/);
+    expect(s).toMatch(
+      /✓ Write\([^)]*new\.txt\)\n {2}⎿ Created new\.txt \(2 lines written\)\n {4}1 \+ one\n {4}2 \+ two\n/,
+    );
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('Ctrl+O lists the tool calls; Enter shows the chosen one in full, Esc closes the list', async () => {
+    api = await startFakeApi([
+      toolUse('Bash', { command: 'seq 101 130' }),
+      toolUse('Bash', { command: 'echo short' }),
+      text('counted'),
+    ]);
+    const t = start(['--allowedTools', 'Bash'], dir(), { rows: 60 });
+    await send(t, 'count');
+    let s = await t.waitFor(/counted/);
+    expect(s).toMatch(/⎿ … 26 lines before \(ctrl\+o to expand\)/);
+    expect(s).not.toMatch(/^ {4}101$/m);
+    t.keys('C-o');
+    s = await t.waitFor(/Tool calls \(2\)/);
+    expect(s).toMatch(/│ {3}✓ Bash\(seq 101 130\) 30 lines +│\n│ ❯ ✓ Bash\(echo short\) 1 line +│/);
+    t.keys('Escape');
+    await t.waitFor(/│ > {2,}│/);
+    expect(t.screen()).not.toMatch(/Tool calls/);
+    t.keys('C-o');
+    await t.waitFor(/❯ ✓ Bash\(echo short\)/);
+    t.keys('Up');
+    await t.waitFor(/❯ ✓ Bash\(seq 101 130\)/);
+    t.keys('Enter');
+    s = await t.waitFor(/Bash\(seq 101 130\) \(full output\)/);
+    expect(s).toMatch(/Bash\(seq 101 130\) \(full output\)\n {2}⎿ 101\n {4}102\n[\s\S]* {4}129\n {4}130\n/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+});
