@@ -14,6 +14,7 @@ import { PromptInput } from './components/PromptInput.js';
 import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TodoList } from './components/TodoList.js';
+import { TaskList, TaskRows } from './components/TaskRows.js';
 import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
@@ -44,6 +45,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     initial: number;
     onPick: (v: string | undefined) => void;
   } | null>(null);
+  const [getTaskList, setTaskList] = useRefState(false);
   /** Ctrl+O's list of tool calls: the chosen row, or null when it is closed. */
   const [getList, setList] = useRefState<number | null>(null);
   const status = deps.status();
@@ -140,6 +142,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return setCtrlCArmed(true);
     }
     if (key.escape && getList() !== null && !dialog) return setList(null);
+    if (key.escape && getTaskList() && !dialog) return setTaskList(false);
     if (key.escape) {
       if (store.busy || dialog) {
         if (!deps.interrupt()) store.closeDialogs();
@@ -147,6 +150,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return;
     }
     if (dialog) return; // the dialog reads its own keys
+    if (key.ctrl && ch === 't') return setTaskList(!getTaskList());
+    if (getTaskList() && (key.escape || ch === 'q')) return setTaskList(false);
     const list = getList();
     if (key.ctrl && ch === 'o') return setList(list === null ? Math.max(0, store.expandable().length - 1) : null);
     if (list !== null) {
@@ -182,7 +187,9 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
             <Markdown text={state.streaming} />
           </Box>
         ) : null}
+        <TaskRows tasks={state.tasks} />
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
+        {getTaskList() && !dialog ? <TaskList tasks={state.tasks} /> : null}
         {dialog ? (
           <DialogView key={dialog.id} dialog={dialog} />
         ) : getPicker() ? (
