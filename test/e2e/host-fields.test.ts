@@ -173,3 +173,37 @@ describe('can_use_tool', () => {
     expect(asks[2].request.decision_reason).toBe('hook wants a look');
   });
 });
+
+describe('a model id the table does not know', () => {
+  it('is sent as given, sized and priced like the default model, and named once on stderr (as the reference does)', async () => {
+    const usage = { input_tokens: 1000, output_tokens: 100 };
+    api = await startFakeApi([{ ...toolUse('Bash', { command: 'true' }), usage }, text('ok', { usage })]);
+    const r = await runAgent({
+      api,
+      args: [
+        '-p',
+        'go',
+        '--model',
+        'claude-unknown-9',
+        '--allowedTools',
+        'Bash',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+      ],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-unknown-9', 'claude-unknown-9']);
+    const result = resultOf(checked(r.json()));
+    // Measured from the reference: $4 / $20 per million input / output tokens, a 1M window.
+    expect(result.total_cost_usd).toBeCloseTo(0.012, 10);
+    expect(result.modelUsage['claude-unknown-9']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 32_000 });
+    expect(r.stderr.match(/the model "claude-unknown-9" is not in the model table/g)).toHaveLength(1);
+
+    const known = await runAgent({
+      api: (api = await startFakeApi([text('ok')])),
+      args: ['-p', 'go', '--model', 'sonnet'],
+    });
+    expect(known.stderr).not.toContain('not in the model table');
+  });
+});
