@@ -200,10 +200,9 @@ describe('a model id the table does not know', () => {
     expect(result.modelUsage['claude-unknown-9']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 32_000 });
     expect(r.stderr.match(/the model "claude-unknown-9" is not in the model table/g)).toHaveLength(1);
 
-    const known = await runAgent({
-      api: (api = await startFakeApi([text('ok')])),
-      args: ['-p', 'go', '--model', 'sonnet'],
-    });
+    await api.close();
+    api = await startFakeApi([text('ok')]);
+    const known = await runAgent({ api, args: ['-p', 'go', '--model', 'sonnet'] });
     expect(known.stderr).not.toContain('not in the model table');
   });
 });
