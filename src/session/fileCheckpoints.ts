@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { diffLines } from 'diff';
 import { fileActivity } from '../util/fileActivity.js';
+import { loadExternal } from '../util/loadExternal.js';
 import { logWarning } from '../util/log.js';
 
 /** A file larger than this is not copied (and so cannot be rewound); the host is told. */
@@ -96,7 +97,7 @@ export class FileCheckpoints {
     }
     const content = await fsp.readFile(path);
     // node:crypto on first use, not at start.
-    const { createHash } = await import('node:crypto');
+    const { createHash } = loadExternal<typeof import('node:crypto')>('node:crypto');
     const hash = createHash('sha256').update(content).digest('hex');
     const copy = join(this.dir, hash);
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
