@@ -13,7 +13,6 @@ import { savedEffort } from '../control/settingsHandlers.js';
 import { parseSources } from '../session/guards.js';
 
 export { DEFAULT_MODEL } from '../loop/pricing.js';
-import { DEFAULT_MODEL } from '../loop/pricing.js';
 
 export interface SessionConfig {
   cwd: string;
@@ -76,7 +75,8 @@ export function resolveSessionConfig(
 ): { config: SessionConfig; warnings: string[] } {
   const { cwd, env } = ctx;
   const warnings: string[] = [];
-  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+  // No model named: the `default` alias, which the provider and ANTHROPIC_DEFAULT_*_MODEL may move.
+  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? 'default', env);
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,

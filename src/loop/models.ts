@@ -10,6 +10,8 @@ import {
   retiredModelReplacement,
   type ModelPrices,
 } from './pricing.js';
+import { providerAlias } from './providers/features.js';
+import { apiProviderFromEnv } from './providers/select.js';
 
 const ALIASES: Record<string, string> = {
   default: DEFAULT_MODEL,
@@ -21,14 +23,19 @@ const ALIASES: Record<string, string> = {
 };
 
 /**
- * The session's model for a model a person or host named: an alias's model, a retired model's
+ * The session's model for a model a person or host named: an alias's model (as
+ * ANTHROPIC_DEFAULT_*_MODEL or the provider names it, else the Anthropic API's), a retired model's
  * replacement, else the id as given. `[1m]` stays on an id whose model has a smaller window (it
  * asks for the 1M one); on an alias it goes, since the aliases' models have a 1M window already.
  */
-export function resolveModel(model: string): string {
+export function resolveModel(model: string, env: NodeJS.ProcessEnv = process.env): string {
   const wide = ONE_M_SUFFIX.test(model);
   const bare = model.replace(ONE_M_SUFFIX, '');
-  const id = ALIASES[bare.toLowerCase()] ?? retiredModelReplacement(bare) ?? bare;
+  const alias = bare.toLowerCase();
+  const aliased = Object.hasOwn(ALIASES, alias)
+    ? (providerAlias(alias, apiProviderFromEnv(env), env) ?? ALIASES[alias])
+    : undefined;
+  const id = aliased ?? retiredModelReplacement(bare) ?? bare;
   return wide && modelFacts(id).contextWindow < 1_000_000 && knownModel(id) ? `${id}[1m]` : id;
 }
 
@@ -61,7 +68,7 @@ export interface ModelChoice {
 /** The models a host may offer its user: the session's default and each alias. */
 export function modelChoices(sessionDefault: string): ModelChoice[] {
   return CHOICES.map(({ value, blurb }) => {
-    const id = value === 'default' ? sessionDefault : ALIASES[value];
+    const id = value === 'default' ? sessionDefault : resolveModel(value);
     const facts = modelFacts(id);
     const name = displayName(id);
     const price = knownModel(id) ? ` · ${priceText(facts.prices)}` : '';
@@ -99,4 +106,9 @@ function usd(n: number): string {
 
 function priceText(p: ModelPrices, unit = true): string {
   return `${usd(p.input)}/${usd(p.output)}${unit ? ' per million input/output tokens' : ''}`;
+}
+
+/** The model for quick side work (WebFetch reading a page): ANTHROPIC_SMALL_FAST_MODEL, else haiku's. */
+export function smallFastModel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || resolveModel('haiku', env);
 }
