@@ -2,9 +2,9 @@
 // remove tools, and a tool the reference has but this build does not is an error, never a silent
 // omission.
 import type { Tool } from '../../tools/tool.js';
+import type { CliOptions } from '../cli/options.js';
 import { toolRefusedBy } from '../loop/providers/features.js';
 import type { ApiProvider } from '../loop/providers/select.js';
-import type { CliOptions } from '../options.js';
 import { debugLog, logWarning } from '../util/log.js';
 
 /** Tools the reference offers that this build does not have yet. */
