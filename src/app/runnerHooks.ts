@@ -48,6 +48,8 @@ export interface RunnerHookParts {
   controls: Late<SessionControls>;
   callModel: CallModel | undefined;
   telemetry: SessionTelemetry;
+  /** Messages from other local sessions; absent in a teammate process. */
+  peers?: { takeMessages(): Promise<string | null> };
 }
 
 export function runnerHooks(p: RunnerHookParts): SessionHooks {
@@ -57,6 +59,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
     services: p.services,
     background: p.agents.background,
     schedule: p.agents.schedule,
+    ...(p.peers ? { peerInbox: p.peers } : {}),
     team: p.agents.team,
     teammateTimeoutMs: p.config.teammateTimeoutMs,
     pipeline: () => ({

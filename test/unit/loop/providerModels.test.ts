@@ -12,26 +12,26 @@ const foundry = { CLAUDE_CODE_USE_FOUNDRY: '1' };
 
 describe('aliases per provider', () => {
   it('are the Anthropic API’s without a provider', () => {
-    expect(resolveModel('sonnet', {})).toBe('claude-sonnet-5-5');
-    expect(resolveModel('default', {})).toBe('claude-opus-5-5');
+    expect(resolveModel('sonnet', 'firstParty', {})).toBe('claude-sonnet-5-5');
+    expect(resolveModel('default', 'firstParty', {})).toBe('claude-opus-5-5');
   });
 
   it('are each cloud’s own ids (Bedrock’s geography prefix is added per request)', () => {
-    expect(resolveModel('sonnet', bedrock)).toBe('claude-sonnet-4-5-20250929-v1:0');
-    expect(resolveModel('haiku', bedrock)).toBe('claude-haiku-4-5-20251001-v1:0');
-    expect(resolveModel('opus', bedrock)).toBe('claude-opus-5-5');
-    expect(resolveModel('sonnet', vertex)).toBe('claude-sonnet-4-5@20250929');
-    expect(resolveModel('default', foundry)).toBe('claude-sonnet-4-5');
-    expect(resolveModel('opus', foundry)).toBe('claude-opus-4-6');
+    expect(resolveModel('sonnet', 'bedrock', bedrock)).toBe('claude-sonnet-4-5-20250929-v1:0');
+    expect(resolveModel('haiku', 'bedrock', bedrock)).toBe('claude-haiku-4-5-20251001-v1:0');
+    expect(resolveModel('opus', 'bedrock', bedrock)).toBe('claude-opus-5-5');
+    expect(resolveModel('sonnet', 'vertex', vertex)).toBe('claude-sonnet-4-5@20250929');
+    expect(resolveModel('default', 'foundry', foundry)).toBe('claude-sonnet-4-5');
+    expect(resolveModel('opus', 'foundry', foundry)).toBe('claude-opus-4-6');
     // An id is never an alias.
-    expect(resolveModel('claude-sonnet-5-5', bedrock)).toBe('claude-sonnet-5-5');
+    expect(resolveModel('claude-sonnet-5-5', 'bedrock', bedrock)).toBe('claude-sonnet-5-5');
   });
 
   it('ANTHROPIC_DEFAULT_*_MODEL names an alias’s model on any provider; the default follows opus', () => {
-    expect(resolveModel('sonnet', { ANTHROPIC_DEFAULT_SONNET_MODEL: 'my-sonnet' })).toBe('my-sonnet');
-    expect(resolveModel('haiku', { ...bedrock, ANTHROPIC_DEFAULT_HAIKU_MODEL: 'arn:aws:x' })).toBe('arn:aws:x');
-    expect(resolveModel('default', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'my-opus' })).toBe('my-opus');
-    expect(resolveModel('fable', { ANTHROPIC_DEFAULT_FABLE_MODEL: 'my-fable' })).toBe('my-fable');
+    expect(resolveModel('sonnet', 'firstParty', { ANTHROPIC_DEFAULT_SONNET_MODEL: 'my-sonnet' })).toBe('my-sonnet');
+    expect(resolveModel('haiku', 'bedrock', { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'arn:aws:x' })).toBe('arn:aws:x');
+    expect(resolveModel('default', 'firstParty', { ANTHROPIC_DEFAULT_OPUS_MODEL: 'my-opus' })).toBe('my-opus');
+    expect(resolveModel('fable', 'vertex', { ANTHROPIC_DEFAULT_FABLE_MODEL: 'my-fable' })).toBe('my-fable');
   });
 
   it('the small, fast model: ANTHROPIC_SMALL_FAST_MODEL, else haiku’s', () => {
