@@ -248,7 +248,10 @@ describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
   const ASKER = new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url).pathname;
   const mcpConfig = (cwd: string) => {
     const f = join(cwd, 'mcp.json');
-    writeFileSync(f, JSON.stringify({ mcpServers: { asker: { type: 'stdio', command: process.execPath, args: [ASKER] } } }));
+    writeFileSync(
+      f,
+      JSON.stringify({ mcpServers: { asker: { type: 'stdio', command: process.execPath, args: [ASKER] } } }),
+    );
     return f;
   };
 
