@@ -5,7 +5,13 @@
 // "prompt is too long" 400 asks `reactiveCompact` for the same, once, before the turn is retried.
 // A failed summary leaves the history untouched: the run goes on and the API has the last word.
 import type { HookRunner } from '../hooks/index.js';
-import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from './events.js';
+import {
+  apiRetryEvent,
+  type AssistantMessage,
+  type HistoryContent,
+  type HistoryMessage,
+  type LoopEvent,
+} from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
@@ -136,12 +142,7 @@ export async function* manualCompact(
   if (!r.text) return { compacted: false, durationMs: r.durationMs, error: 'the summary was empty' };
   history.splice(0, history.length, { role: 'user', content: SUMMARY_PREAMBLE + r.text });
   lastContextTokens.delete(history);
-  yield {
-    parentToolUseId: cfg.parentToolUseId,
-    type: 'system',
-    subtype: 'compact_boundary',
-    fields: { compact_metadata: { trigger: 'manual', pre_tokens: preTokens } },
-  };
+  yield { parentToolUseId: cfg.parentToolUseId, type: 'compact_boundary', trigger: 'manual', preTokens };
   return { compacted: true, durationMs: r.durationMs };
 }
 
@@ -218,12 +219,7 @@ async function* compact(
         : { role: 'user', content: summaryText };
     history.splice(0, history.length, head, ...(keep === 1 ? [] : kept));
     lastContextTokens.delete(history);
-    yield {
-      ...scope,
-      type: 'system',
-      subtype: 'compact_boundary',
-      fields: { compact_metadata: { trigger, pre_tokens: preTokens } },
-    };
+    yield { ...scope, type: 'compact_boundary', trigger, preTokens };
     return { compacted: true, durationMs };
   }
   return { compacted: false, durationMs };
@@ -255,8 +251,7 @@ async function* summarise(
     caller: cfg.parentToolUseId,
   })) {
     if (ev.type === 'api_retry') {
-      const { type: _t, ...fields } = ev;
-      yield { ...scope, type: 'system', subtype: 'api_retry', fields };
+      yield apiRetryEvent(scope.parentToolUseId, ev);
     } else if (ev.type === 'message') {
       message = ev.message;
       durationMs = ev.durationMs;

@@ -183,9 +183,11 @@ export class TuiStore {
         this.set({ items, todos });
         return;
       }
-      case 'system':
-        if (ev.subtype === 'api_retry') this.note(`API error, retrying (attempt ${ev.fields.attempt ?? '?'})`);
-        else if (ev.subtype === 'compact_boundary') this.note('earlier conversation compacted into a summary');
+      case 'api_retry':
+        this.note(`API error, retrying (attempt ${ev.retry.attempt})`);
+        return;
+      case 'compact_boundary':
+        this.note('earlier conversation compacted into a summary');
         return;
       case 'notice':
         if (ev.notice.subtype === 'prompt_blocked') this.note(`✗ prompt blocked: ${ev.notice.reason}`, 'red');
