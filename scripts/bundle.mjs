@@ -3,6 +3,7 @@
 // The terminal UI (Ink, React) is a second bundle, dist/tui.mjs, imported only by the interactive
 // mode, so headless starts do not load it. It is ESM because Ink's layout engine (yoga) loads its
 // WebAssembly with a top-level await.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -37,10 +38,16 @@ await build({
   define: { 'import.meta.url': 'undefined' },
 });
 
+// The UI's lazily imported parts (the syntax highlighter and its grammars) are chunks of their own
+// in dist/tui-chunks/, loaded when first needed; old chunks go first (their names carry a hash).
+rmSync('dist/tui-chunks', { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: ['src/tui/main.tsx'],
-  outfile: 'dist/tui.mjs',
+  entryPoints: { tui: 'src/tui/main.tsx' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'tui-chunks/[name]-[hash]',
   format: 'esm',
   jsx: 'automatic',
   // React's production build; Ink's devtools hook (a dev-only optional peer) is left out, and so is

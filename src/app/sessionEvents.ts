@@ -4,6 +4,7 @@
 import { isMainThread, type SessionEvent } from '../session/events.js';
 import { toWire, type WireLine } from '../session/wire.js';
 import type { Transcript } from '../transcript/transcript.js';
+import { transcriptRecorder } from '../session/transcriptLines.js';
 
 export interface SessionEvents {
   /** Tells one event the way the session's own go (transcript, output). */
@@ -19,9 +20,10 @@ export function createSessionEvents(o: {
   output: (event: SessionEvent, line: WireLine | null) => Promise<void>;
 }): SessionEvents {
   let before: ((event: SessionEvent) => SessionEvent[]) | undefined;
+  const record = o.transcript ? transcriptRecorder(o.transcript) : undefined;
   const deliver = (ev: SessionEvent) => {
     const line = toWire(ev, o.sessionId, o.includePartialMessages);
-    if (line && o.transcript && isMainThread(ev)) o.transcript.recordProtocolLine(line);
+    if (record && isMainThread(ev)) record(ev, line);
     return o.output(ev, line);
   };
   return {

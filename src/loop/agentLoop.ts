@@ -176,6 +176,8 @@ async function* turn(
   const cutAfterTools = (): AssistantMessage | undefined =>
     tools.startedCount > 0 ? ((assembler.partial() ?? undefined) as AssistantMessage | undefined) : undefined;
   let failure: unknown;
+  /** How many of the current reply's blocks went out as assistant_block events. */
+  let blocksShown = 0;
   try {
     for await (const ev of (cfg.callModel ?? streamModel)({
       model,
@@ -193,8 +195,18 @@ async function* turn(
       caller: cfg.parentToolUseId,
     })) {
       if (ev.type === 'stream_event') {
+        // A block that just completed goes out as its own assistant line first (before the
+        // content_block_stop delta, as the reference orders them), and only then does its call
+        // start: a host has the tool_use before any permission question or hook for it.
+        if (ev.event.type === 'message_start') blocksShown = 0;
+        const shown = feedAssembler(ev.event, assembler, cfg);
+        if (shown) {
+          blocksShown++;
+          yield { ...scope, type: 'assistant_block', message: shown };
+        }
         yield { ...scope, type: 'stream_event', event: ev.event };
-        startCompleteToolUse(ev.event, assembler, tools, cfg);
+        const block = shown?.content[0];
+        if (block?.type === 'tool_use') tools.add(block as unknown as ToolUseBlock);
       } else if (ev.type === 'api_retry') {
         message = cutAfterTools();
         if (message) break;
@@ -239,7 +251,7 @@ async function* turn(
   st.reactiveCompacted = false;
   history.push({ role: 'assistant', content: message.content });
   st.assistantAdded?.();
-  yield { ...scope, type: 'assistant', message };
+  yield { ...scope, type: 'assistant', message, ...(blocksShown > 0 ? { blocksShown: true } : {}) };
 
   const toolUses = message.content.filter(isToolUse);
   const text = finalText(message);
@@ -314,28 +326,26 @@ function appendToLastUser(history: HistoryMessage[], text: string): void {
   last.content = [...prev, { type: 'text', text }] as HistoryContent;
 }
 
-/** Feeds the assembler; a tool_use block that just completed goes to the executor at once. */
-function startCompleteToolUse(
+/** Feeds the assembler; returns a block that just completed, as a message of its own. */
+function feedAssembler(
   event: ModelStreamEvent,
   assembler: MessageAssembler,
-  tools: ToolExecutor,
   cfg: LoopConfig,
-): void {
+): AssistantMessage | undefined {
   try {
     assembler.add(event as never);
   } catch {
-    return; // a malformed stream is the model client's to report
+    return undefined; // a malformed stream is the model client's to report
   }
   if (event.type === 'content_block_start') {
     // A command is on its way (an execute tool's call): the sandbox makes its wrap while the input streams in.
     const block = (event as { content_block?: { type?: string; name?: string; id?: string } }).content_block;
     if (block?.type === 'tool_use' && cfg.tools.find((t) => t.name === block.name)?.kind === 'execute')
       cfg.toolContext(block.id ?? '').services?.sandbox?.prepare();
-    return;
+    return undefined;
   }
-  if (event.type !== 'content_block_stop') return;
-  const block = assembler.completedBlock(event.index as number);
-  if (block?.type === 'tool_use') tools.add(block as unknown as ToolUseBlock);
+  if (event.type !== 'content_block_stop') return undefined;
+  return assembler.blockMessage(event.index as number) as AssistantMessage | undefined;
 }
 
 function checkLimits(

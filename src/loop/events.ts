@@ -34,7 +34,18 @@ interface Scoped {
 
 export type LoopEvent =
   | (Scoped & { type: 'stream_event'; event: { type: string; [k: string]: unknown } })
-  | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string })
+  /**
+   * One content block of a reply, the moment it is complete (before a tool_use block's call
+   * starts): the host sees the call before any permission question or hook for it. The message
+   * has the reply's id and message_start usage, `stop_reason: null`, and just this block.
+   */
+  | (Scoped & { type: 'assistant_block'; message: AssistantMessage })
+  /**
+   * The whole reply once it ended. `blocksShown`: its blocks already went out one by one
+   * (assistant_block), so a host is not shown it again; consumers that want the whole reply
+   * (usage, subagent stats, the terminal) read it here.
+   */
+  | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string; blocksShown?: boolean })
   | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
   | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
   /** A failed request that the model client retries after a delay. */

@@ -67,6 +67,22 @@ export class MessageAssembler {
   }
 
   /**
+   * The block at `index` as a message of its own, the way the reference shows each block as it
+   * completes: the reply's id, model and message_start usage, no stop reason yet.
+   */
+  blockMessage(index: number): Message | undefined {
+    const block = this.completedBlock(index);
+    if (!block || !this.message) return undefined;
+    return {
+      ...this.message,
+      content: [block],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...this.message.usage },
+    };
+  }
+
+  /**
    * The reply so far, cut to its complete blocks (a thinking block only with its signature, so
    * the next request stays valid), or null before message_start. For a stream that failed after
    * a tool had started: the conversation keeps what the model said up to there.

@@ -288,11 +288,17 @@ function droppedTurnProblem(dropped: ChainEntry[], prompt: string): string | und
 
 type Block = { type: string; [k: string]: unknown };
 
+function toolUseIds(content: Block[]): string[] {
+  return content.filter((b) => b?.type === 'tool_use' && typeof b.id === 'string').map((b) => b.id as string);
+}
+
 /** Turns transcript entries, in order, into API messages that alternate and pair every tool_use. */
 export class HistoryBuilder {
   private readonly history: HistoryMessage[] = [];
   /** tool_use ids of the last assistant turn still waiting for their tool_result. */
   private open: string[] = [];
+  /** The API message id of the last assistant entry (a reply's blocks are entries of their own). */
+  private lastReplyId: string | undefined;
   /** A prompt is held until the next line: a `prompt_blocked` line after it means it never ran. */
   private heldPrompt: string | Block[] | undefined;
 
@@ -313,7 +319,10 @@ export class HistoryBuilder {
       if (!Array.isArray(content)) return false;
       if (message.model === '<synthetic>') return true; // an API error shown to the host, never sent
       this.flushPrompt();
-      this.addAssistant(content as Block[]);
+      this.addAssistant(
+        content as Block[],
+        typeof (message as { id?: unknown }).id === 'string' ? (message as { id: string }).id : undefined,
+      );
       return true;
     }
     if (typeof content !== 'string' && !Array.isArray(content)) return false;
@@ -343,7 +352,16 @@ export class HistoryBuilder {
     appendUser(this.history, prompt, []);
   }
 
-  private addAssistant(content: Block[]): void {
+  private addAssistant(content: Block[], messageId: string | undefined): void {
+    const prev = this.history[this.history.length - 1];
+    // The next block of the same reply (one transcript entry per block): it joins that reply, and
+    // its calls wait for their results with the earlier blocks' calls.
+    if (messageId !== undefined && messageId === this.lastReplyId && prev?.role === 'assistant') {
+      prev.content = [...prev.content, ...content];
+      this.open.push(...toolUseIds(content));
+      return;
+    }
+    this.lastReplyId = messageId;
     this.closeOpen();
     if (this.history.length === 0) {
       // The API wants a user turn first: an answer whose prompt was lost cannot be sent.
@@ -354,8 +372,7 @@ export class HistoryBuilder {
     // Two assistant turns in a row (e.g. a background notice, not recorded as a prompt): one turn.
     if (last.role === 'assistant') last.content = [...last.content, ...content];
     else this.history.push({ role: 'assistant', content: [...content] });
-    const ids = content.filter((b) => b?.type === 'tool_use' && typeof b.id === 'string').map((b) => b.id as string);
-    this.open = ids;
+    this.open = toolUseIds(content);
   }
 
   private addResults(blocks: Block[]): void {

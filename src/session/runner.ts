@@ -467,7 +467,11 @@ export class SessionRunner {
   /** The main conversation's run: the one driver, over the session's history, its events told as they come. */
   private async drive(signal: AbortSignal, usage: UsageAccumulator): Promise<LoopOutcome> {
     return new RunDriver(this.history).runTo(this.loopConfig(signal, usage), (ev) => {
-      if (ev.type === 'assistant' || (ev.type === 'stream_event' && this.settings.includePartialMessages))
+      if (
+        ev.type === 'assistant_block' ||
+        ev.type === 'assistant' ||
+        (ev.type === 'stream_event' && this.settings.includePartialMessages)
+      )
         this.timing.contentFrame();
       return this.emit(ev);
     });

@@ -47,7 +47,11 @@ function loopLine(
       return includePartial
         ? { type: 'stream_event', event: ev.event, parent_tool_use_id: parent, ...envelope(sessionId) }
         : null;
+    case 'assistant_block':
+      return { type: 'assistant', message: ev.message, parent_tool_use_id: parent, ...envelope(sessionId) };
     case 'assistant':
+      // Its blocks went out one by one as they completed (assistant_block).
+      if (ev.blocksShown) return null;
       return {
         type: 'assistant',
         message: ev.message,

@@ -8,11 +8,13 @@ import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
 import { ItemView } from './components/ItemView.js';
+import { Markdown } from './markdown/Markdown.js';
 import { PermissionDialog } from './components/PermissionDialog.js';
 import { PromptInput } from './components/PromptInput.js';
 import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TodoList } from './components/TodoList.js';
+import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
@@ -66,9 +68,9 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     }
     if (dialog) return; // the dialog reads its own keys
     const list = getList();
-    if (key.ctrl && ch === 'o') return setList(list === null ? Math.max(0, store.tools().length - 1) : null);
+    if (key.ctrl && ch === 'o') return setList(list === null ? Math.max(0, store.expandable().length - 1) : null);
     if (list !== null) {
-      const tools = store.tools();
+      const tools = store.expandable();
       if (key.upArrow) return setList(Math.max(0, list - 1));
       if (key.downArrow) return setList(Math.min(tools.length - 1, list + 1));
       if (key.return && tools[list]) store.expand(tools[list].id);
@@ -100,16 +102,17 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         {live.map((item) => (
           <ItemView key={item.id} item={item} />
         ))}
+        {state.thinking && !state.streaming ? <ThinkingView text={state.thinking} live /> : null}
         {state.streaming ? (
           <Box marginTop={1}>
-            <Text>{state.streaming}</Text>
+            <Markdown text={state.streaming} />
           </Box>
         ) : null}
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
         {dialog ? (
           <DialogView key={dialog.id} dialog={dialog} />
         ) : getList() !== null ? (
-          <ToolList tools={store.tools()} selected={getList()!} />
+          <ToolList tools={store.expandable()} selected={getList()!} />
         ) : (
           <Box marginTop={1} flexDirection="column">
             {store.busy ? <Text color={theme.paint('yellow')}>working… (esc to interrupt)</Text> : null}

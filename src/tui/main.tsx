@@ -16,7 +16,7 @@ export interface Tui {
 }
 
 export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {
-  const store = new TuiStore();
+  const store = new TuiStore({ highlight: deps.color });
   store.push({ kind: 'banner', text: deps.banner });
   return {
     show: (ev) => {

@@ -7,6 +7,8 @@ import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
+import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/highlight.js';
+import { settledLength } from './markdown/split.js';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 
@@ -27,11 +29,16 @@ export type Item =
       /** An Edit/Write/MultiEdit's change, drawn as a diff instead of the result text. */
       diff?: FileDiff;
     }
+  /** The model's thinking, drawn dim and folded to its first line. */
+  | { kind: 'thinking'; id: string; text: string }
   /** A tool call shown again in full (its whole output, its whole diff), asked for with Ctrl+O. */
-  | { kind: 'expanded'; id: string; tool: ToolItem }
+  | { kind: 'expanded'; id: string; tool: ToolItem | ThinkingItem }
   | { kind: 'note'; id: string; text: string; tone: 'dim' | 'red' | 'plain' };
 
 export type ToolItem = Extract<Item, { kind: 'tool' }>;
+export type ThinkingItem = Extract<Item, { kind: 'thinking' }>;
+/** What Ctrl+O can show in full. */
+export type Expandable = ToolItem | ThinkingItem;
 
 /** An item before it has an id. */
 export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, 'id'> & { id?: string } : never) : never;
@@ -54,6 +61,8 @@ export interface TuiState {
   committed: number;
   /** The main agent's text as it streams in (moved into an item when its message ends). */
   streaming: string;
+  /** The main agent's thinking as it streams in. */
+  thinking: string;
   /** Prompts submitted whose result has not come yet. */
   outstanding: number;
   dialogs: Dialog[];
@@ -73,6 +82,7 @@ export class TuiStore {
     items: [],
     committed: 0,
     streaming: '',
+    thinking: '',
     outstanding: 0,
     dialogs: [],
     todos: null,
@@ -83,6 +93,13 @@ export class TuiStore {
   private nextId = 0;
   /** The last error already drawn (an API error's assistant message), not repeated by its result. */
   private lastError: string | undefined;
+  /** Characters of the current message's text already moved out of `streaming` into items. */
+  private streamedOut = 0;
+  /** Thinking blocks of the current message already drawn when their stream ended. */
+  private thoughtsOut = 0;
+
+  /** highlight: code blocks wait for the highlighter before they are written for good (colour on). */
+  constructor(private readonly opts: { highlight?: boolean } = {}) {}
 
   readonly subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
@@ -93,7 +110,7 @@ export class TuiStore {
 
   private set(next: Partial<TuiState>): void {
     const merged = { ...this.state, ...next };
-    merged.committed = settledPrefix(merged.items, merged.committed);
+    merged.committed = settledPrefix(merged.items, merged.committed, this.opts.highlight === true);
     this.state = merged;
     for (const fn of this.listeners) fn();
   }
@@ -129,17 +146,42 @@ export class TuiStore {
       case 'stream_event': {
         const e = ev.event as { type: string; delta?: { type?: string; text?: unknown } };
         if (!top) return;
-        if (e.type === 'message_start') this.set({ streaming: '' });
+        if (e.type === 'message_start') {
+          this.streamedOut = 0;
+          this.thoughtsOut = 0;
+          this.set({ streaming: '', thinking: '' });
+        } else if (e.type === 'content_block_stop' && this.state.thinking.trim()) {
+          // A thought is drawn where it ended, before the text that follows it streams out.
+          this.thoughtsOut++;
+          this.set({
+            items: [...this.state.items, { kind: 'thinking', id: this.id(), text: this.state.thinking.trim() }],
+            thinking: '',
+          });
+        } else if (
+          e.type === 'content_block_delta' &&
+          e.delta?.type === 'thinking_delta' &&
+          typeof (e.delta as { thinking?: unknown }).thinking === 'string'
+        )
+          this.set({ thinking: this.state.thinking + (e.delta as { thinking: string }).thinking });
         else if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string')
-          this.set({ streaming: this.state.streaming + e.delta.text });
+          this.streamed(this.state.streaming + e.delta.text);
         return;
       }
       case 'assistant': {
         const items = [...this.state.items];
         let contextTokens = this.state.contextTokens;
         for (const b of ev.message.content) {
-          if (b.type === 'text' && top && typeof b.text === 'string' && b.text.trim()) {
-            const t = b.text.replace(/\n+$/, '');
+          if (b.type === 'thinking' && top && typeof b.thinking === 'string' && b.thinking.trim()) {
+            if (this.thoughtsOut > 0) this.thoughtsOut--;
+            else items.push({ kind: 'thinking', id: this.id(), text: b.thinking.trim() });
+          }
+          if (b.type === 'text' && top && typeof b.text === 'string') {
+            // What streaming already moved into items is not drawn twice.
+            const skip = Math.min(this.streamedOut, b.text.length);
+            this.streamedOut -= skip;
+            const t = b.text.slice(skip).replace(/^\n+/, '').replace(/\n+$/, '');
+            if (!t.trim()) continue;
+            this.wantHighlighter(t);
             if (ev.error) this.lastError = t;
             items.push({ kind: 'text', id: this.id(), text: t, ...(ev.error ? { error: true } : {}) });
           }
@@ -163,7 +205,12 @@ export class TuiStore {
             (u.cache_read_input_tokens ?? 0) +
             (u.cache_creation_input_tokens ?? 0) +
             (u.output_tokens ?? 0);
-        this.set({ items, streaming: top ? '' : this.state.streaming, contextTokens });
+        this.set({
+          items,
+          streaming: top ? '' : this.state.streaming,
+          thinking: top ? '' : this.state.thinking,
+          contextTokens,
+        });
         return;
       }
       case 'tool_result': {
@@ -218,6 +265,7 @@ export class TuiStore {
         this.set({
           items,
           streaming: '',
+          thinking: '',
           outstanding: Math.max(0, this.state.outstanding - 1),
           costUsd: this.state.costUsd + r.costUsd,
         });
@@ -226,14 +274,40 @@ export class TuiStore {
     }
   }
 
-  /** The tool calls so far, oldest first (the Ctrl+O list). */
-  tools(): ToolItem[] {
-    return this.state.items.filter((it): it is ToolItem => it.kind === 'tool');
+  /**
+   * The streaming text: its finished blocks (up to the last blank line outside a code fence)
+   * become items, drawn once; only the block being written stays live.
+   */
+  private streamed(text: string): void {
+    this.wantHighlighter(text);
+    const cut = settledLength(text);
+    if (cut === 0) {
+      this.set({ streaming: text });
+      return;
+    }
+    const rest = text.slice(cut).replace(/^\n+/, '');
+    this.streamedOut += text.length - rest.length;
+    const done = text.slice(0, cut).replace(/^\n+/, '');
+    const items = done.trim()
+      ? [...this.state.items, { kind: 'text' as const, id: this.id(), text: done }]
+      : this.state.items;
+    this.set({ items, streaming: rest });
   }
 
-  /** Draw a tool call again in full, below the transcript. */
+  /** A code block is coming: load the highlighter, and settle items again once it is there. */
+  private wantHighlighter(text: string): void {
+    if (this.opts.highlight && !highlighterSettled() && hasCodeFence(text))
+      void loadHighlighter().then(() => this.set({}));
+  }
+
+  /** The tool calls and thoughts so far, oldest first (the Ctrl+O list). */
+  expandable(): Expandable[] {
+    return this.state.items.filter((it): it is Expandable => it.kind === 'tool' || it.kind === 'thinking');
+  }
+
+  /** Draw a tool call or a thought again in full, below the transcript. */
   expand(id: string): void {
-    const tool = this.tools().find((t) => t.id === id);
+    const tool = this.expandable().find((t) => t.id === id);
     if (tool) this.push({ kind: 'expanded', tool });
   }
 
@@ -260,11 +334,13 @@ export class TuiStore {
   }
 }
 
-function settledPrefix(items: Item[], from: number): number {
+function settledPrefix(items: Item[], from: number, highlight: boolean): number {
   let n = from;
   while (n < items.length) {
     const it = items[n];
     if (it.kind === 'tool' && it.status === 'running') break;
+    // Written once: a code block waits for its colours.
+    if (highlight && it.kind === 'text' && !highlighterSettled() && hasCodeFence(it.text)) break;
     n++;
   }
   return n;

@@ -32,9 +32,17 @@ const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3
 const coloursOn = (raw: string, needle: string) =>
   raw
     .split('\n')
-    .filter((l) => l.includes(needle))
+    .filter((l) => l.replace(/\x1b\[[\d;]*m/g, '').includes(needle))
     .join('\n')
     .match(/\x1b\[[\d;]*m/g) ?? [];
+
+/** The SGR attributes in force where `needle` starts (tmux carries them across lines). */
+const attributesAt = (raw: string, needle: string) => {
+  const before = raw.slice(0, raw.indexOf(needle));
+  const codes = (before.match(/\x1b\[[\d;]*m/g) ?? []).flatMap((c) => c.slice(2, -1).split(';'));
+  const reset = Math.max(codes.lastIndexOf('0'), codes.lastIndexOf(''));
+  return codes.slice(reset + 1);
+};
 
 describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
   it("an Edit's permission question shows its diff, and its result is a coloured unified diff", async () => {
@@ -81,6 +89,68 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('an answer streams in as Markdown: headings, lists and inline code lose their marks, code blocks are coloured', async () => {
+    const answer = [
+      '# Plan',
+      '',
+      'Use **two** steps and `npm test`.',
+      '',
+      '1. build',
+      '2. check',
+      '',
+      '```ts',
+      'const total = "sum"; // add',
+      '```',
+      '',
+      'Last line.',
+    ].join('\n');
+    api = await startFakeApi([{ content: [{ type: 'text', text: answer }], chunkDelayMs: 1500 }]);
+    const t = start([], dir(), { rows: 40 });
+    await send(t, 'plan');
+    // Mid-stream: the first third is drawn as Markdown while the rest has not come.
+    let s = await t.waitFor(/^Plan$/m);
+    expect(s).not.toMatch(/Last line/);
+    expect(s).not.toMatch(/# Plan/);
+    s = await t.waitFor(/\(1 turn/);
+    expect(s).toMatch(
+      /^Plan\n\nUse two steps and npm test\.\n\n1\. build\n2\. check\n\n {2}ts\n {2}const total = "sum"; \/\/ add\n\nLast line\.$/m,
+    );
+    expect(s).not.toMatch(/\*\*|```/);
+    const raw = t.rawScreen();
+    // The keyword magenta, the string green, the heading bold.
+    expect(coloursOn(raw, 'const total').join('')).toMatch(/\x1b\[35m/);
+    expect(coloursOn(raw, 'const total').join('')).toMatch(/\x1b\[32m/);
+    expect(coloursOn(raw, 'Plan').join('')).toMatch(/\x1b\[1[;m]/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('thinking is drawn dim and folded to its first line; Ctrl+O shows it whole', async () => {
+    api = await startFakeApi([
+      {
+        content: [
+          { type: 'thinking', thinking: 'Weigh the first idea.\nThen the second idea.\nPick the shorter one.' },
+          { type: 'text', text: 'Shorter it is.' },
+        ],
+      },
+    ]);
+    const t = start([], dir(), { rows: 40 });
+    await send(t, 'think');
+    let s = await t.waitFor(/Shorter it is\.\n\(1 turn/);
+    expect(s).toMatch(/> think\n\n✻ Thinking \(\+2 lines, ctrl\+o to expand\)\n {2}Weigh the first idea\.\n/);
+    expect(s).not.toMatch(/second idea/);
+    expect(attributesAt(t.rawScreen(), 'Weigh the first idea')).toContain('2');
+    t.keys('C-o');
+    await t.waitFor(/❯ ✻ Thinking 3 lines/);
+    t.keys('Enter');
+    s = await t.waitFor(/✻ Thinking \(in full\)/);
+    expect(s).toMatch(
+      /✻ Thinking \(in full\)\n {2}Weigh the first idea\.\n {2}Then the second idea\.\n {2}Pick the shorter one\./,
+    );
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('Ctrl+O lists the tool calls; Enter shows the chosen one in full, Esc closes the list', async () => {
     api = await startFakeApi([
       toolUse('Bash', { command: 'seq 101 130' }),
@@ -93,7 +163,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(s).toMatch(/⎿ … 26 lines before \(ctrl\+o to expand\)/);
     expect(s).not.toMatch(/^ {4}101$/m);
     t.keys('C-o');
-    s = await t.waitFor(/Tool calls \(2\)/);
+    s = await t.waitFor(/Tool calls and thinking \(2\)/);
     expect(s).toMatch(/│ {3}✓ Bash\(seq 101 130\) 30 lines +│\n│ ❯ ✓ Bash\(echo short\) 1 line +│/);
     t.keys('Escape');
     await t.waitFor(/│ > {2,}│/);

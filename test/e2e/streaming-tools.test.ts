@@ -83,8 +83,10 @@ describe('tools that start while the reply streams', () => {
     const p = startAgent({ api, cwd, args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio'] });
     p.sendRaw(userLine('go'));
     const ask = await p.waitFor((m) => m.type === 'control_request' && m.request?.subtype === 'can_use_tool', 15_000);
-    // The reply is still streaming: its assistant message has not been emitted yet.
-    expect(p.json().some((m) => m.type === 'assistant')).toBe(false);
+    // The reply is still streaming (its text block is not out yet), but the call's own block is.
+    const shown = p.json().filter((m) => m.type === 'assistant');
+    expect(shown.map((m) => m.message.content.map((b: any) => b.id ?? b.type))).toEqual([['t1']]);
+    expect(shown[0].message.stop_reason).toBeNull();
     p.send({
       type: 'control_response',
       response: {

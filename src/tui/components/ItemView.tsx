@@ -1,7 +1,9 @@
 // One row of the transcript: the person's prompt, an answer, a tool call with its result, a note.
 import { Box, Text } from 'ink';
 import type { Item } from '../store.js';
+import { Markdown } from '../markdown/Markdown.js';
 import { useTheme } from '../theme.js';
+import { ThinkingView } from './ThinkingView.js';
 import { ToolRow } from './ToolRow.js';
 
 export function ItemView({ item }: { item: Item }) {
@@ -19,13 +21,19 @@ export function ItemView({ item }: { item: Item }) {
     case 'text':
       return (
         <Box marginTop={1}>
-          <Text color={item.error ? theme.paint('red') : undefined}>{item.text}</Text>
+          {item.error ? <Text color={theme.paint('red')}>{item.text}</Text> : <Markdown text={item.text} />}
         </Box>
       );
     case 'tool':
       return <ToolRow item={item} />;
     case 'expanded':
-      return <ToolRow item={item.tool} full />;
+      return item.tool.kind === 'thinking' ? (
+        <ThinkingView text={item.tool.text} full />
+      ) : (
+        <ToolRow item={item.tool} full />
+      );
+    case 'thinking':
+      return <ThinkingView text={item.text} />;
     case 'note':
       return (
         <Text

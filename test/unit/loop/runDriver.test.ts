@@ -40,7 +40,8 @@ describe('RunDriver', () => {
     });
     expect(outcome).toMatchObject({ subtype: 'success', resultText: 'all done', numTurns: 2, errors: [] });
     expect(outcome).not.toHaveProperty('permissionDenials');
-    expect(types(seen)).toEqual(['assistant', 'tool_result', 'assistant']);
+    // Each block as it completes (assistant_block), then the whole reply.
+    expect(types(seen)).toEqual(['assistant_block', 'assistant', 'tool_result', 'assistant_block', 'assistant']);
     expect(driver.tally).toEqual({ toolUses: 1, lastTool: 'Echo', lastText: 'all done', turns: 2 });
     // The history the driver was given is the conversation the run extended.
     expect(driver.history.map((h) => h.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
@@ -59,10 +60,14 @@ describe('RunDriver', () => {
       },
     );
     expect(order).toEqual([
+      'in assistant_block',
+      'out assistant_block',
       'in assistant',
       'out assistant',
       'in tool_result',
       'out tool_result',
+      'in assistant_block',
+      'out assistant_block',
       'in assistant',
       'out assistant',
     ]);
@@ -171,7 +176,8 @@ describe('RunDriver', () => {
       }
       seen.push(step.value);
     }
-    expect(types(seen)).toEqual(['assistant', 'tool_result', 'assistant']);
+    // Each block as it completes (assistant_block), then the whole reply.
+    expect(types(seen)).toEqual(['assistant_block', 'assistant', 'tool_result', 'assistant_block', 'assistant']);
 
     const m2 = model([toolUse('Echo', { say: 'a' }), text('done')]);
     const gen2 = new RunDriver([{ role: 'user', content: 'go' }]).run(loopConfig([echo], { callModel: m2.callModel }));

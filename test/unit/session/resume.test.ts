@@ -35,6 +35,25 @@ describe('HistoryBuilder', () => {
     expect((history[2].content as any[]).map((b) => b.tool_use_id)).toEqual(['a', 'b']);
   });
 
+  it("a reply written one entry per block (same message id) is one message; every block's call keeps its result", () => {
+    const { history, warnings } = build([
+      prompt('go'),
+      assistant([{ type: 'text', text: 'two calls' }], { id: 'msg_1' }),
+      assistant([use('a')], { id: 'msg_1' }),
+      assistant([use('b')], { id: 'msg_1' }),
+      result('a'),
+      result('b'),
+      assistant([{ type: 'text', text: 'done' }], { id: 'msg_2' }),
+    ]);
+    expect(warnings).toEqual([]);
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((history[1].content as any[]).map((b) => b.id ?? b.type)).toEqual(['text', 'a', 'b']);
+    expect((history[2].content as any[]).map((b) => [b.tool_use_id, b.is_error])).toEqual([
+      ['a', undefined],
+      ['b', undefined],
+    ]);
+  });
+
   it('a partly answered batch: the missing result is added as interrupted, before the next prompt', () => {
     const { history } = build([prompt('go'), assistant([use('a'), use('b')]), result('a'), prompt('next')]);
     expect(history).toHaveLength(3);

@@ -1,0 +1,42 @@
+// What the main conversation's transcript keeps of its protocol lines. A reply goes to the host one
+// assistant line per content block as each block completes (stop_reason null, message_start
+// usage); the transcript keeps one entry per block too, with the uuid of the line the host saw
+// (resumeSessionAt, rewind), but writes them once the reply has ended, each with the reply's final
+// stop_reason and usage, as the reference's transcript has them. The blocks of a reply that never
+// ended (retried, interrupted) are not kept: the conversation the model goes on from never held
+// them either.
+import type { SessionEvent } from './events.js';
+import type { WireLine } from './wire.js';
+
+type Recordable = { recordProtocolLine(line: Record<string, unknown>): void };
+
+/** Returns the function that records one main-thread event (with its line, if it has one). */
+export function transcriptRecorder(transcript: Recordable): (ev: SessionEvent, line: WireLine | null) => void {
+  let held: WireLine[] = [];
+  return (ev, line) => {
+    if (ev.type === 'assistant_block') {
+      if (line) held.push(line);
+      return;
+    }
+    if (ev.type === 'assistant' && ev.blocksShown) {
+      const final = ev.message;
+      for (const l of held) {
+        const shown = l.message as Record<string, unknown> & { id?: string };
+        if (shown.id !== final.id) continue; // a reply that was retried: superseded
+        transcript.recordProtocolLine({
+          ...l,
+          message: {
+            ...shown,
+            stop_reason: final.stop_reason,
+            stop_sequence: final.stop_sequence ?? null,
+            usage: final.usage,
+          },
+        });
+      }
+      held = [];
+      return;
+    }
+    if (ev.type === 'result') held = [];
+    if (line) transcript.recordProtocolLine(line);
+  };
+}

@@ -1,0 +1,99 @@
+// Markdown drawn for the terminal, and where a streaming answer is cut into settled blocks.
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui/markdown/highlight.js';
+import { Markdown } from '../../../src/tui/markdown/Markdown.js';
+import { settledLength } from '../../../src/tui/markdown/split.js';
+import { TuiStore } from '../../../src/tui/store.js';
+import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+const draw = (text: string, color = false) => {
+  const r = render(
+    <ThemeContext.Provider value={makeTheme(color)}>
+      <Markdown text={text} />
+    </ThemeContext.Provider>,
+  );
+  unmount = r.unmount;
+  return r;
+};
+
+describe('Markdown', () => {
+  it('headings, lists, task boxes, quotes, tables and inline code lose their markup', () => {
+    const { lastFrame } = draw(
+      '# Title\n\nSome **bold** and `code` and a [link](https://x.dev).\n\n- one\n- two\n  1. nested\n\n- [x] done\n- [ ] todo\n\n> quoted\n\n| a | bb |\n|---|---:|\n| 1 | 22 |\n',
+    );
+    expect(lastFrame()).toBe(
+      [
+        'Title',
+        '',
+        'Some bold and `code` and a link (https://x.dev).',
+        '',
+        '• one',
+        '• two',
+        '  1. nested',
+        '☒ done',
+        '☐ todo',
+        '',
+        '▎ quoted',
+        '',
+        'a │ bb',
+        '──┼───',
+        '1 │ 22',
+      ].join('\n'),
+    );
+  });
+
+  it('a code block is split into classed runs once the highlighter has loaded', async () => {
+    expect(highlight('const x = 1;', 'ts')).toBeUndefined();
+    await loadHighlighter();
+    expect(highlighterSettled()).toBe(true);
+    expect(highlight('const x = "s"; // note\nx', 'ts')).toEqual([
+      [
+        { text: 'const', cls: 'keyword' },
+        { text: ' x = ' },
+        { text: '"s"', cls: 'string' },
+        { text: '; ' },
+        { text: '// note', cls: 'comment' },
+      ],
+      [{ text: 'x' }],
+    ]);
+    expect(highlight('x', 'no-such-language')).toBeUndefined();
+    const { lastFrame } = draw('```sh\necho hi\n```', false);
+    expect(lastFrame()).toBe('  sh\n  echo hi');
+  });
+});
+
+describe('settledLength', () => {
+  it('cuts at the last blank line once the next block has begun, never inside a fence', () => {
+    expect(settledLength('one\n\ntw')).toBe(3);
+    expect(settledLength('one\n\n')).toBe(0);
+    expect(settledLength('one\n\n  indented')).toBe(0);
+    expect(settledLength('a\n\n```\nx\n\ny\n')).toBe(1);
+    expect(settledLength('a\n\n```\nx\n```\n\nb')).toBe(12);
+  });
+});
+
+describe('TuiStore streaming', () => {
+  it('moves finished blocks into items as they stream, and does not draw them again at the end', () => {
+    const store = new TuiStore();
+    const ev = (event: unknown) => store.show({ type: 'stream_event', parentToolUseId: null, event } as never);
+    ev({ type: 'message_start' });
+    ev({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'First para.\n\nSec' } });
+    expect(store.snapshot().items.map((i) => (i.kind === 'text' ? i.text : i.kind))).toEqual(['First para.']);
+    expect(store.snapshot().streaming).toBe('Sec');
+    ev({ type: 'content_block_delta', delta: { type: 'text_delta', text: 'ond.' } });
+    store.show({
+      type: 'assistant',
+      parentToolUseId: null,
+      message: { content: [{ type: 'text', text: 'First para.\n\nSecond.' }] },
+    } as never);
+    expect(store.snapshot().items.map((i) => (i.kind === 'text' ? i.text : i.kind))).toEqual([
+      'First para.',
+      'Second.',
+    ]);
+    expect(store.snapshot().streaming).toBe('');
+  });
+});
