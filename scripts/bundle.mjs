@@ -34,6 +34,13 @@ await build({
     'google-auth-library',
     '@azure/identity',
     'undici',
+    // The OpenTelemetry SDK and exporters, loaded only when CLAUDE_CODE_ENABLE_TELEMETRY is set
+    // (src/telemetry/otel.ts). @opentelemetry/api stays bundled: the Anthropic SDK requires it.
+    '@opentelemetry/sdk-metrics',
+    '@opentelemetry/sdk-logs',
+    '@opentelemetry/resources',
+    '@opentelemetry/exporter-*',
+    '@grpc/grpc-js',
   ],
   define: { 'import.meta.url': 'undefined' },
 });

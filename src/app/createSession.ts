@@ -28,6 +28,7 @@ import { startGuards } from './sessionGuards.js';
 import type { Session, SessionIO } from './sessionIO.js';
 import { startSessionPlugins } from './sessionPlugins.js';
 import { openSession, type SessionBase } from './sessionStart.js';
+import { setupSessionTelemetry } from './sessionTelemetry.js';
 import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
 import { logWarning } from '../util/log.js';
@@ -42,7 +43,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const { sessionId, transcript } = start;
   const { cwd } = config;
   const channel = new ControlChannel((m) => writer.send(m));
-  const events = createSessionEvents({ ...config, sessionId, transcript, output: io.output });
+  const telemetry = await setupSessionTelemetry(o, base, { output: io.output, interactive: io.interactive === true });
+  const events = createSessionEvents({ ...config, sessionId, transcript, output: telemetry.output });
   const { emit } = events;
   const runner = late<SessionRunner>('runner');
   const controls = late<SessionControls>('file and context controls');
@@ -115,8 +117,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       settings,
       runnerHooks({
         ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
-        ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls },
-        callModel: base.callModel,
+        ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
+        callModel: telemetry.callModel,
       }),
       emit,
     ),
@@ -149,6 +151,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     writer,
     () => agents.registry.stopAll(),
     () => mcp.killAll(),
+    () => telemetry.telemetry.shutdown(),
   );
   return {
     runner: sessionRunner,
@@ -164,6 +167,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       const kept = await worktrees.close();
       if (kept) logWarning(kept);
       await mcp.closeAll();
+      await telemetry.telemetry.shutdown();
     },
   };
 }

@@ -13,6 +13,8 @@ export function installExitHandlers(
   writer: StdoutWriter,
   stopTasks?: () => Promise<void>,
   killMcp: () => void = () => {},
+  /** Telemetry's last export (bounded by its own timeout). */
+  flushTelemetry: () => Promise<void> = async () => {},
 ): { dispose(): void } {
   let exiting = false;
   const within = (p: Promise<unknown>) => withTimeout(p, STOP_GRACE_MS);
@@ -28,6 +30,7 @@ export function installExitHandlers(
     killAllGroups();
     killMcp();
     await writer.flush(1000);
+    await flushTelemetry();
     process.exit(code);
   };
   const onSigint = () => void finish(130, true);

@@ -22,6 +22,7 @@ import type { SessionConfig, HostSetup } from './sessionConfig.js';
 import { runSlashCommand } from './sessionCommands.js';
 import type { SessionPlugins } from './sessionPlugins.js';
 import type { SessionIO } from './sessionIO.js';
+import type { SessionTelemetry } from './sessionTelemetry.js';
 import type { SessionTools } from './sessionTools.js';
 
 export interface RunnerHookParts {
@@ -46,6 +47,7 @@ export interface RunnerHookParts {
   turn: TurnScope;
   controls: Late<SessionControls>;
   callModel: CallModel | undefined;
+  telemetry: SessionTelemetry;
 }
 
 export function runnerHooks(p: RunnerHookParts): SessionHooks {
@@ -61,6 +63,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
       ...guards.pipeline,
       toolAliases: () => p.host.toolAliases,
       ...(io.askHost && !p.promptTool ? { askHost: io.askHost } : {}),
+      ...(p.telemetry.onToolTelemetry ? { onToolTelemetry: p.telemetry.onToolTelemetry } : {}),
     }),
     beforePrompt: async (prompt, signal, uuid) => {
       const id =
@@ -68,6 +71,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
         uuid ??
         randomUUID();
       p.controls.get().onPrompt(id);
+      p.telemetry.userPrompt(prompt);
       const gate = await guards.beforePrompt(prompt, signal);
       // Each prompt in plan mode reminds the model of it (the mode may have changed since the last).
       if (gate.blockReason === undefined && guards.permissions.mode === 'plan')

@@ -68,8 +68,35 @@ export type AskHostAnswer =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
   | { behavior: 'deny'; message: string; interrupt?: boolean };
 
+/** Who made a permission decision, in the reference's telemetry words. */
+export type DecisionSource = 'config' | 'hook' | 'user_permanent' | 'user_temporary' | 'user_abort' | 'user_reject';
+
+/** What telemetry hears of a call: its permission decision, then its result (src/telemetry/). */
+export type ToolTelemetryEvent =
+  | {
+      kind: 'decision';
+      toolName: string;
+      toolUseId: string;
+      decision: 'accept' | 'reject';
+      source: DecisionSource;
+      input: unknown;
+    }
+  | {
+      kind: 'result';
+      toolName: string;
+      toolUseId: string;
+      success: boolean;
+      durationMs: number;
+      input: unknown;
+      data?: unknown;
+      error?: string;
+      resultSizeBytes: number;
+    };
+
 export interface PipelineDeps {
   tools: Tool[];
+  /** Telemetry's observer (absent when telemetry is off). */
+  onToolTelemetry?: (event: ToolTelemetryEvent) => void;
   onDenial?: (denial: PermissionDenial) => void;
   /** The session's permission state. Absent: no permission checks (trusted inner contexts, tests). */
   permissions?: PermissionState;
@@ -122,7 +149,11 @@ export async function* runToolUse(
 
   const hooks = deps.hooks;
   const context: string[] = [];
+  const decided = (decision: 'accept' | 'reject', source: DecisionSource) =>
+    deps.onToolTelemetry?.({ kind: 'decision', toolName: block.name, toolUseId: block.id, decision, source, input });
+  let denySource: DecisionSource = 'config';
   const deny = (message: string, stopRun?: { reason: string }): PipelineOutcome => {
+    decided('reject', denySource);
     deps.onDenial?.({ tool_name: block.name, tool_use_id: block.id, tool_input: input });
     return {
       toolResult: toResultBlock(block.id, message, true),
@@ -141,6 +172,7 @@ export async function* runToolUse(
     );
     report(pre, deps);
     context.push(...pre.additionalContext);
+    if (pre.stop || pre.blockReason !== undefined) denySource = 'hook';
     if (pre.stop) return deny(`The run was stopped by a PreToolUse hook: ${pre.stop.reason}`, pre.stop);
     if (pre.blockReason !== undefined)
       return deny(`PreToolUse hook blocked this ${block.name} call: ${pre.blockReason}`);
@@ -155,6 +187,7 @@ export async function* runToolUse(
   }
 
   // 2. The permission decision.
+  let allowSource: DecisionSource = hookDecision?.behavior === 'allow' ? 'hook' : 'config';
   if (deps.permissions) {
     const decision = decidePermission(deps.permissions, {
       tool,
@@ -163,12 +196,17 @@ export async function* runToolUse(
       access: call.access,
       hookDecision,
     });
-    if (decision.behavior === 'deny') return deny(decision.message);
+    if (decision.behavior === 'deny') {
+      if (hookDecision?.behavior === 'deny') denySource = 'hook';
+      return deny(decision.message);
+    }
     if (decision.behavior === 'ask') {
       const answer = await resolveAsk(block, call, decision, ctx.signal, deps);
       if (answer.behavior === 'deny') {
+        denySource = answer.source ?? (answer.interrupt ? 'user_abort' : 'user_reject');
         return deny(answer.message, answer.interrupt ? { reason: `Interrupted: ${answer.message}` } : undefined);
       }
+      allowSource = answer.source ?? (answer.updatedPermissions?.length ? 'user_permanent' : 'user_temporary');
       if (answer.updatedPermissions?.length) applyUpdates(answer.updatedPermissions, deps);
       if (answer.updatedInput) {
         input = answer.updatedInput;
@@ -179,6 +217,7 @@ export async function* runToolUse(
     }
   }
 
+  decided('accept', allowSource);
   // 3. The tool, then 4. PostToolUse / PostToolUseFailure hooks.
   return yield* execute({ ok: true, call }, block, input, ctx, deps, context);
 }
@@ -214,6 +253,20 @@ async function* execute(
     toolResult: toResultBlock(block.id, result.content, result.isError),
     data: result.data,
   };
+  if (deps.onToolTelemetry) {
+    const text = contentText(result.content);
+    deps.onToolTelemetry({
+      kind: 'result',
+      toolName: block.name,
+      toolUseId: block.id,
+      success: !result.isError,
+      durationMs: Date.now() - started,
+      input,
+      data: result.data,
+      ...(result.isError ? { error: text.slice(0, 1000) } : {}),
+      resultSizeBytes: Buffer.byteLength(text),
+    });
+  }
   const hooks = deps.hooks;
   const event = result.isError ? 'PostToolUseFailure' : 'PostToolUse';
   if (hooks?.has(event)) {
@@ -239,7 +292,7 @@ async function resolveAsk(
   decision: Extract<PermissionDecision, { behavior: 'ask' }>,
   signal: AbortSignal,
   deps: PipelineDeps,
-): Promise<AskHostAnswer> {
+): Promise<AskHostAnswer & { source?: DecisionSource }> {
   const input = call.rawInput;
   const hooks = deps.hooks;
   if (hooks?.has('PermissionRequest')) {
@@ -254,20 +307,27 @@ async function resolveAsk(
       { matchValue: block.name, toolUseId: block.id, signal },
     );
     report(pr, deps);
-    if (pr.stop) return { behavior: 'deny', message: pr.stop.reason, interrupt: true };
+    if (pr.stop) return { behavior: 'deny', message: pr.stop.reason, interrupt: true, source: 'hook' };
     const a = pr.permissionRequest;
     if (a?.behavior === 'deny')
       return {
         behavior: 'deny',
         message: a.message || `A PermissionRequest hook denied ${block.name}.`,
         interrupt: a.interrupt,
+        source: 'hook',
       };
     if (a?.behavior === 'allow')
-      return { behavior: 'allow', updatedInput: a.updatedInput, updatedPermissions: a.updatedPermissions };
+      return {
+        behavior: 'allow',
+        updatedInput: a.updatedInput,
+        updatedPermissions: a.updatedPermissions,
+        source: 'hook',
+      };
   }
   if (deps.noApprovalSurface) {
     return {
       behavior: 'deny',
+      source: 'config',
       message:
         `${block.name} was denied: ${decision.userInteraction ? 'it needs a person to answer' : decision.reason}, and this session has no approval surface (--permission-prompts none): nobody can be asked. ` +
         'Do not retry it; go on with what is allowed, or say what you would need and stop.',
@@ -277,6 +337,7 @@ async function resolveAsk(
     if (decision.userInteraction) {
       return {
         behavior: 'deny',
+        source: 'config',
         message:
           `${block.name} needs a person to answer, and no one can be asked in this non-interactive run (the host answers only with --permission-prompt-tool stdio, as the SDK's canUseTool sets it up). ` +
           'Go on without asking: make a reasonable choice, and say which one you made and why.',
@@ -284,6 +345,7 @@ async function resolveAsk(
     }
     return {
       behavior: 'deny',
+      source: 'config',
       message:
         `Permission to use ${describeCall(call.name, call.kind, call.access)} was denied: ${decision.reason}, and no one can be asked in this non-interactive run. ` +
         `To allow it, pass ${decision.hint}, or run with --permission-prompt-tool stdio so the host is asked.`,

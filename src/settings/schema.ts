@@ -74,6 +74,10 @@ export const settingsSchema = z.looseObject(
     awsCredentialExport: z
       .string({ error: 'must be a string (a shell command that prints AWS credentials as JSON)' })
       .optional(),
+    /** A shell command printing a JSON object of headers for the telemetry exports (src/telemetry/). */
+    otelHeadersHelper: z
+      .string({ error: 'must be a string (a shell command that prints a JSON object of headers)' })
+      .optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z
       .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {

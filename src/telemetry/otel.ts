@@ -1,0 +1,220 @@
+// The OpenTelemetry SDK behind the recorder: a MeterProvider with one reader per metrics exporter
+// (OTLP over grpc, http/json or http/protobuf; a Prometheus endpoint; the console) and a
+// LoggerProvider with one batch processor per logs exporter (OTLP, console). The packages are kept
+// out of the bundle (scripts/bundle.mjs) and required here only when telemetry is on. Telemetry
+// never fails a run: an export error is told once on stderr, and shutdown is bounded.
+import { Console } from 'node:console';
+import { release } from 'node:os';
+import { logWarning } from '../util/log.js';
+import { loadExternal } from '../util/loadExternal.js';
+import type { OtlpProtocol, TelemetryConfig } from './config.js';
+import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
+import type * as Api from '@opentelemetry/api';
+import type * as Resources from '@opentelemetry/resources';
+import type * as SdkLogs from '@opentelemetry/sdk-logs';
+import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
+
+/** The instrumentation scopes the reference uses, so queries on scope names keep working. */
+const METER_SCOPE = 'com.anthropic.claude_code';
+const EVENTS_SCOPE = 'com.anthropic.claude_code.events';
+
+export interface OtelContext {
+  version: string;
+  /** otelHeadersHelper: extra headers for every OTLP export (HTTP; gRPC gets the first answer). */
+  headers?: () => Promise<Record<string, string>>;
+}
+
+type Exporter<T> = new (config?: Record<string, unknown>) => T;
+
+function metricExporter(protocol: OtlpProtocol, options: Record<string, unknown>): SdkMetrics.PushMetricExporter {
+  const pkg =
+    protocol === 'grpc'
+      ? '@opentelemetry/exporter-metrics-otlp-grpc'
+      : protocol === 'http/json'
+        ? '@opentelemetry/exporter-metrics-otlp-http'
+        : '@opentelemetry/exporter-metrics-otlp-proto';
+  const { OTLPMetricExporter } = loadExternal<{ OTLPMetricExporter: Exporter<SdkMetrics.PushMetricExporter> }>(pkg);
+  return new OTLPMetricExporter(options);
+}
+
+function logExporter(protocol: OtlpProtocol, options: Record<string, unknown>): SdkLogs.LogRecordExporter {
+  const pkg =
+    protocol === 'grpc'
+      ? '@opentelemetry/exporter-logs-otlp-grpc'
+      : protocol === 'http/json'
+        ? '@opentelemetry/exporter-logs-otlp-http'
+        : '@opentelemetry/exporter-logs-otlp-proto';
+  const { OTLPLogExporter } = loadExternal<{ OTLPLogExporter: Exporter<SdkLogs.LogRecordExporter> }>(pkg);
+  return new OTLPLogExporter(options);
+}
+
+// The SDK's console exporters print with the global console (stdout). Ours goes to stderr, so
+// stdout keeps carrying protocol lines only, in every mode.
+const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+function onStderr<T>(fn: () => T): T {
+  const saved = globalThis.console;
+  globalThis.console = stderrConsole;
+  try {
+    return fn();
+  } finally {
+    globalThis.console = saved;
+  }
+}
+function toStderrMetrics(inner: SdkMetrics.PushMetricExporter): SdkMetrics.PushMetricExporter {
+  return {
+    export: (metrics, done) => onStderr(() => inner.export(metrics, done)),
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+    ...(inner.selectAggregationTemporality
+      ? { selectAggregationTemporality: inner.selectAggregationTemporality.bind(inner) }
+      : {}),
+  };
+}
+function toStderrLogs(inner: SdkLogs.LogRecordExporter): SdkLogs.LogRecordExporter {
+  return {
+    export: (records, done) => onStderr(() => inner.export(records, done)),
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
+}
+
+/** Export errors are told once; the run goes on either way. */
+function reportExportErrorsOnce(api: typeof Api): void {
+  let told = false;
+  const tell = (...args: unknown[]) => {
+    if (told) return;
+    told = true;
+    const what = args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : '')).join(' ');
+    logWarning(`telemetry: an export failed (${what.trim().slice(0, 300)}); further export errors are not shown`);
+  };
+  const quiet = () => {};
+  api.diag.setLogger({ error: tell, warn: quiet, info: quiet, debug: quiet, verbose: quiet }, api.DiagLogLevel.ERROR);
+}
+
+export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise<TelemetrySink> {
+  const api = loadExternal<typeof Api>('@opentelemetry/api');
+  const resources = loadExternal<typeof Resources>('@opentelemetry/resources');
+  const sdkMetrics = loadExternal<typeof SdkMetrics>('@opentelemetry/sdk-metrics');
+  const sdkLogs = loadExternal<typeof SdkLogs>('@opentelemetry/sdk-logs');
+  reportExportErrorsOnce(api);
+
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the defaults.
+  const detected = resources.detectResources({ detectors: [resources.envDetector] });
+  const resource = resources
+    .resourceFromAttributes({
+      'service.name': 'claude-code',
+      'service.version': ctx.version,
+      'os.type': process.platform,
+      'os.version': release(),
+      'host.arch': process.arch === 'x64' ? 'amd64' : process.arch,
+    })
+    .merge(detected);
+
+  // A helper that fails is told once (above) and its export goes without the extra headers.
+  let grpcMetadata: Record<string, string> = {};
+  if (ctx.headers && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc'))
+    grpcMetadata = await ctx.headers().catch(() => ({}));
+  const otlpOptions = (protocol: OtlpProtocol): Record<string, unknown> => {
+    if (!ctx.headers) return {};
+    if (protocol !== 'grpc') return { headers: ctx.headers };
+    const grpc = loadExternal<{ Metadata: new () => { set(k: string, v: string): void } }>('@grpc/grpc-js');
+    const metadata = new grpc.Metadata();
+    for (const [k, v] of Object.entries(grpcMetadata)) metadata.set(k, v);
+    return { metadata };
+  };
+
+  const readers: SdkMetrics.IMetricReader[] = [];
+  const temporality =
+    cfg.temporality === 'delta'
+      ? sdkMetrics.AggregationTemporality.DELTA
+      : cfg.temporality === 'cumulative'
+        ? sdkMetrics.AggregationTemporality.CUMULATIVE
+        : undefined;
+  const periodic = (exporter: SdkMetrics.PushMetricExporter) =>
+    new sdkMetrics.PeriodicExportingMetricReader({
+      exporter,
+      exportIntervalMillis: cfg.metricIntervalMs,
+      exportTimeoutMillis: Math.min(cfg.metricIntervalMs, 30_000),
+    });
+  for (const kind of cfg.metrics) {
+    if (kind === 'otlp') {
+      readers.push(
+        periodic(
+          metricExporter(cfg.metricsProtocol, {
+            // The exporters' AggregationTemporalityPreference: DELTA 0, CUMULATIVE 1, LOWMEMORY 2.
+            temporalityPreference: { delta: 0, cumulative: 1, lowmemory: 2 }[cfg.temporality],
+            ...otlpOptions(cfg.metricsProtocol),
+          }),
+        ),
+      );
+    } else if (kind === 'console') {
+      const inner = new sdkMetrics.ConsoleMetricExporter(
+        temporality !== undefined ? { temporalitySelector: () => temporality } : {},
+      );
+      readers.push(periodic(toStderrMetrics(inner)));
+    } else {
+      const { PrometheusExporter } = loadExternal<{
+        PrometheusExporter: new (
+          config: Record<string, unknown>,
+          cb?: (error: Error | undefined) => void,
+        ) => SdkMetrics.IMetricReader;
+      }>('@opentelemetry/exporter-prometheus');
+      readers.push(
+        new PrometheusExporter({ ...cfg.prometheus }, (err) => {
+          if (err) logWarning(`telemetry: the Prometheus endpoint could not start: ${err.message}`);
+        }),
+      );
+    }
+  }
+  const meterProvider = readers.length ? new sdkMetrics.MeterProvider({ resource, readers }) : undefined;
+  const meter = meterProvider?.getMeter(METER_SCOPE, ctx.version);
+  const counters = new Map<MetricName, Api.Counter>();
+  const counter = (name: MetricName) => {
+    let c = counters.get(name);
+    if (!c && meter) {
+      c = meter.createCounter(name, METRICS[name]);
+      counters.set(name, c);
+    }
+    return c;
+  };
+  // Every counter exists from the start, so a scrape or an export names them all (at zero).
+  for (const name of Object.keys(METRICS) as MetricName[]) counter(name);
+
+  const processors: SdkLogs.LogRecordProcessor[] = [];
+  for (const kind of cfg.logs) {
+    const exporter =
+      kind === 'otlp'
+        ? logExporter(cfg.logsProtocol, otlpOptions(cfg.logsProtocol))
+        : toStderrLogs(new sdkLogs.ConsoleLogRecordExporter());
+    processors.push(
+      new sdkLogs.BatchLogRecordProcessor({
+        exporter,
+        scheduledDelayMillis: cfg.logsIntervalMs,
+        exportTimeoutMillis: Math.min(Math.max(cfg.logsIntervalMs, 1000), 30_000),
+      }),
+    );
+  }
+  const loggerProvider = processors.length ? new sdkLogs.LoggerProvider({ resource, processors }) : undefined;
+  const logger = loggerProvider?.getLogger(EVENTS_SCOPE, ctx.version);
+
+  return {
+    add(name, value, attributes) {
+      counter(name)?.add(value, attributes as Api.Attributes);
+    },
+    event(name, attributes: Attributes) {
+      logger?.emit({ body: `claude_code.${name}`, attributes: attributes as Api.Attributes });
+    },
+    async shutdown(timeoutMs) {
+      const work = Promise.allSettled([meterProvider?.shutdown(), loggerProvider?.shutdown()]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), timeoutMs);
+        timer.unref();
+      });
+      const outcome = await Promise.race([work, late]);
+      clearTimeout(timer);
+      if (outcome === 'late')
+        logWarning(`telemetry: the last export did not finish within ${timeoutMs} ms; it was dropped`);
+    },
+  };
+}

@@ -1,0 +1,359 @@
+// OpenTelemetry end to end: bin/agent with CLAUDE_CODE_ENABLE_TELEMETRY=1 against the fake
+// Messages API, exporting to a fake collector that decodes what arrives (OTLP http/protobuf,
+// http/json, gRPC), to the console (stderr), and to its own Prometheus endpoint, scraped here.
+// A dead or silent collector costs the run at most the stated bound.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { text, toolUse, serverError } from '../fake-api/server.js';
+import { eventsNamed, type FakeCollector, startFakeCollector, total } from '../cloud-fakes/otlpCollector.js';
+import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+
+let api: FakeApi | undefined;
+let collector: FakeCollector | undefined;
+const closers: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+  await collector?.close();
+  await api?.close();
+  api = collector = undefined;
+});
+
+/** The telemetry variables of a run (none inherited from the test's own environment). */
+function otelEnv(extra: Record<string, string | undefined>): Record<string, string | undefined> {
+  const cleared: Record<string, undefined> = {};
+  for (const k of Object.keys(process.env)) if (k.startsWith('OTEL_')) cleared[k] = undefined;
+  return { ...cleared, CLAUDE_CODE_ENABLE_TELEMETRY: '1', AGENT_MAX_RETRIES: '0', ...extra };
+}
+
+function writeSettings(configDir: string, settings: object): void {
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(join(configDir, 'settings.json'), JSON.stringify(settings));
+}
+
+/** A session that writes a file, commits with git, and answers. */
+function workScript(cwd: string) {
+  return [
+    toolUse('Write', { file_path: join(cwd, 'notes.txt'), content: 'one\ntwo\nthree\n' }),
+    toolUse('Bash', {
+      command: 'git init -q && git add notes.txt && git -c user.email=t@example.com -c user.name=t commit -q -m notes',
+    }),
+    text('done', { usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 30 } }),
+  ];
+}
+
+describe('telemetry over OTLP', () => {
+  it('http/protobuf: the reference metrics and events, with their attributes, arrive at exit', async () => {
+    const cwd = tempDir('agent-otel-');
+    api = await startFakeApi(workScript(cwd));
+    collector = await startFakeCollector('http');
+    const r = await runAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--allowedTools', 'Write,Bash'],
+      input: userLine('keep some notes'),
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer otel-token',
+        // Telemetry is what the user asked for: it is not "nonessential traffic".
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const msgs = r.json();
+    const sessionId = msgs[0].session_id;
+    const result = msgs.find((m) => m.type === 'result')!;
+    const c = collector;
+    expect(new Set(c.exports.map((e) => `${e.signal} ${e.transport}`))).toEqual(
+      new Set(['metrics http/protobuf', 'logs http/protobuf']),
+    );
+    for (const e of c.exports) expect(e.headers.authorization).toBe('Bearer otel-token');
+
+    // Metrics: names, values, attributes; delta temporality, as the reference exports.
+    expect(total(c, 'claude_code.session.count', { start_type: 'fresh' })).toBe(1);
+    const u = result.usage;
+    expect(total(c, 'claude_code.token.usage', { type: 'input' })).toBe(u.input_tokens);
+    expect(total(c, 'claude_code.token.usage', { type: 'output' })).toBe(u.output_tokens);
+    expect(total(c, 'claude_code.token.usage', { type: 'cacheRead' })).toBe(u.cache_read_input_tokens);
+    expect(total(c, 'claude_code.token.usage', { type: 'cacheCreation' })).toBe(u.cache_creation_input_tokens);
+    expect(total(c, 'claude_code.cost.usage', { model: 'claude-opus-5-5', query_source: 'main' })).toBeCloseTo(
+      result.total_cost_usd,
+      9,
+    );
+    expect(total(c, 'claude_code.lines_of_code.count', { type: 'added' })).toBe(3);
+    expect(total(c, 'claude_code.commit.count')).toBe(1);
+    expect(
+      total(c, 'claude_code.code_edit_tool.decision', {
+        decision: 'accept',
+        source: 'config',
+        tool_name: 'Write',
+        language: 'Plain text',
+      }),
+    ).toBe(1);
+    expect(total(c, 'claude_code.active_time.total', { type: 'cli' })).toBeGreaterThan(0);
+    const cost = c.points.find((p) => p.name === 'claude_code.cost.usage')!;
+    expect(cost.unit).toBe('USD');
+    expect(cost.temporality).toBe(1);
+    expect(cost.scope).toBe('com.anthropic.claude_code');
+    expect(cost.resource['service.name']).toBe('claude-code');
+    for (const p of c.points) {
+      expect(p.attributes['session.id']).toBe(sessionId);
+      expect(p.attributes['user.id']).toMatch(/^[0-9a-f]{64}$/);
+      expect(p.attributes).not.toHaveProperty('app.version');
+    }
+
+    // Events: log records whose body is claude_code.<name>, with event.name and their attributes.
+    const requests = eventsNamed(c, 'api_request');
+    expect(requests).toHaveLength(api.requests.length);
+    expect(requests[0].body).toBe('claude_code.api_request');
+    expect(requests[0].scope).toBe('com.anthropic.claude_code.events');
+    const last = requests[requests.length - 1].attributes;
+    expect(last).toMatchObject({
+      model: 'claude-opus-5-5',
+      input_tokens: 100,
+      output_tokens: 20,
+      cache_read_tokens: 30,
+    });
+    expect(typeof last.cost_usd).toBe('number');
+    expect(typeof last.duration_ms).toBe('number');
+    const [prompt] = eventsNamed(c, 'user_prompt');
+    expect(prompt.attributes).toMatchObject({ prompt_length: String('keep some notes'.length), prompt: '<REDACTED>' });
+    expect(JSON.stringify(c.events)).not.toContain('keep some notes');
+    const decisions = eventsNamed(c, 'tool_decision').map((e) => e.attributes);
+    expect(decisions.map((d) => [d.tool_name, d.decision, d.source])).toEqual([
+      ['Write', 'accept', 'config'],
+      ['Bash', 'accept', 'config'],
+    ]);
+    const results = eventsNamed(c, 'tool_result').map((e) => e.attributes);
+    expect(results.map((d) => [d.tool_name, d.success])).toEqual([
+      ['Write', 'true'],
+      ['Bash', 'true'],
+    ]);
+    expect(results[0]).not.toHaveProperty('tool_input');
+    // Every event of the prompt carries its prompt.id and the session's attributes, in sequence.
+    const promptId = prompt.attributes['prompt.id'];
+    expect(promptId).toMatch(/^[0-9a-f-]{36}$/);
+    for (const e of c.events) {
+      expect(e.attributes['prompt.id']).toBe(promptId);
+      expect(e.attributes['session.id']).toBe(sessionId);
+    }
+    expect(c.events.map((e) => e.attributes['event.sequence'])).toEqual(c.events.map((_, i) => i));
+  });
+
+  it('http/json: opt-ins show the prompt and tool inputs, the cardinality switches drop and add attributes, errors and denials are events', async () => {
+    api = await startFakeApi([
+      serverError('the backend fell over'),
+      toolUse('Write', { file_path: '/etc/otel-test-denied.txt', content: 'no' }),
+      text('could not write it'),
+    ]);
+    collector = await startFakeCollector('http');
+    const home = tempDir('agent-otel-home-');
+    writeSettings(home, { otelHeadersHelper: `echo '{"x-team":"blue"}'` });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS],
+      input: userLine('write to etc please'),
+      env: otelEnv({
+        CLAUDE_CONFIG_DIR: home,
+        AGENT_MAX_RETRIES: '1',
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_LOG_USER_PROMPTS: '1',
+        OTEL_LOG_TOOL_DETAILS: '1',
+        OTEL_METRICS_INCLUDE_SESSION_ID: 'false',
+        OTEL_METRICS_INCLUDE_VERSION: 'true',
+        OTEL_RESOURCE_ATTRIBUTES: 'department=eng,team.id=platform',
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const c = collector;
+    expect(new Set(c.exports.map((e) => e.transport))).toEqual(new Set(['http/json']));
+    for (const e of c.exports) expect(e.headers['x-team']).toBe('blue');
+    expect(c.points[0].resource).toMatchObject({ department: 'eng', 'team.id': 'platform' });
+    for (const p of [...c.points.map((x) => x.attributes), ...c.events.map((x) => x.attributes)]) {
+      expect(p).not.toHaveProperty('session.id');
+      expect(p['app.version']).toMatch(/^\d+\.\d+\.\d+/);
+    }
+    expect(eventsNamed(c, 'user_prompt')[0].attributes.prompt).toBe('write to etc please');
+    const [apiError] = eventsNamed(c, 'api_error');
+    expect(apiError.attributes).toMatchObject({ model: 'claude-opus-5-5', status_code: 500, attempt: 1 });
+    expect(apiError.attributes.error).toBeTruthy();
+    const [decision] = eventsNamed(c, 'tool_decision');
+    expect(decision.attributes).toMatchObject({ tool_name: 'Write', decision: 'reject', source: 'config' });
+    expect(total(c, 'claude_code.code_edit_tool.decision', { decision: 'reject', tool_name: 'Write' })).toBe(1);
+    // A denied call never ran: it has a decision and no result.
+    expect(eventsNamed(c, 'tool_result')).toEqual([]);
+  });
+
+  it('grpc: metrics and events reach a gRPC collector, with otelHeadersHelper headers as metadata', async () => {
+    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }), text('said hi')]);
+    collector = await startFakeCollector('grpc');
+    const home = tempDir('agent-otel-home-');
+    writeSettings(home, { otelHeadersHelper: `echo '{"x-team":"green"}'` });
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      input: userLine('say hi'),
+      env: otelEnv({
+        CLAUDE_CONFIG_DIR: home,
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_LOG_TOOL_DETAILS: '1',
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const c = collector;
+    expect(new Set(c.exports.map((e) => `${e.signal} ${e.transport}`))).toEqual(new Set(['metrics grpc', 'logs grpc']));
+    for (const e of c.exports) expect(e.headers['x-team']).toBe('green');
+    expect(total(c, 'claude_code.session.count')).toBe(1);
+    expect(total(c, 'claude_code.token.usage', { type: 'output' })).toBeGreaterThan(0);
+    const [bash] = eventsNamed(c, 'tool_result');
+    expect(bash.attributes).toMatchObject({ tool_name: 'Bash', success: 'true' });
+    expect(JSON.parse(String(bash.attributes.tool_input))).toMatchObject({ command: 'echo hi' });
+  });
+
+  it('off unless CLAUDE_CODE_ENABLE_TELEMETRY is set: nothing is exported', async () => {
+    api = await startFakeApi([text('quiet')]);
+    collector = await startFakeCollector('http');
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS],
+      input: userLine('hello'),
+      env: otelEnv({
+        CLAUDE_CODE_ENABLE_TELEMETRY: undefined,
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(collector.exports).toEqual([]);
+  });
+
+  it('a variable that cannot be used stops the start, naming it', async () => {
+    const r = await runAgent({
+      args: ['-p', 'hi'],
+      env: otelEnv({ OTEL_METRICS_EXPORTER: 'zipkin' }),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('OTEL_METRICS_EXPORTER=zipkin');
+  });
+});
+
+describe('telemetry to the console and to Prometheus', () => {
+  it('console exporters write to stderr; stdout keeps carrying protocol lines only', async () => {
+    api = await startFakeApi([text('hello there')]);
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS],
+      input: userLine('hello'),
+      env: otelEnv({ OTEL_METRICS_EXPORTER: 'console', OTEL_LOGS_EXPORTER: 'console' }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // The harness checks every stdout line against the protocol schema.
+    expect(r.stdout).not.toContain('claude_code.');
+    expect(r.stderr).toContain('claude_code.token.usage');
+    expect(r.stderr).toContain('claude_code.api_request');
+  });
+
+  it('prometheus: the agent serves its metrics while the session runs', async () => {
+    api = await startFakeApi([text('first'), text('second')]);
+    const port = await freePort();
+    const agent = startAgent({
+      api,
+      args: [...STREAM_ARGS],
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'prometheus',
+        OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+        OTEL_EXPORTER_PROMETHEUS_PORT: String(port),
+      }),
+    });
+    closers.push(() => {
+      agent.child.kill('SIGKILL');
+    });
+    agent.send(JSON.parse(userLine('one')));
+    await agent.waitFor((m) => m.type === 'result');
+    const scrape = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(scrape).toMatch(/^claude_code_session_count_total\{[^}]*start_type="fresh"[^}]*\} 1/m);
+    expect(scrape).toMatch(/^claude_code_token_usage_total\{[^}]*type="output"[^}]*\} \d+/m);
+    expect(scrape).toMatch(/^claude_code_cost_usage_total\{[^}]*model="claude-opus-5-5"[^}]*\} [0-9.e-]+/m);
+    agent.endInput();
+    expect((await agent.exited).code).toBe(0);
+  });
+});
+
+describe('a collector that is down or silent', () => {
+  it('unreachable: the run ends normally and says so once on stderr', async () => {
+    api = await startFakeApi([text('nobody listening')]);
+    const port = await freePort();
+    const r = await runAgent({
+      api,
+      args: [...STREAM_ARGS],
+      input: userLine('hello'),
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().find((m) => m.type === 'result')?.subtype).toBe('success');
+    expect(r.stderr.match(/telemetry: /g)?.length, r.stderr).toBe(1);
+  });
+
+  it('silent (accepts, never answers): the exit waits at most CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS', async () => {
+    api = await startFakeApi([text('slow collector')]);
+    const sockets = new Set<Socket>();
+    const silent = net.createServer((s) => {
+      sockets.add(s);
+      s.on('error', () => {});
+    });
+    await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res));
+    closers.push(
+      () =>
+        new Promise<void>((res) => {
+          for (const s of sockets) s.destroy();
+          silent.close(() => res());
+        }),
+    );
+    const agent = startAgent({
+      api,
+      args: [...STREAM_ARGS],
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS: '1000',
+      }),
+    });
+    agent.send(JSON.parse(userLine('hello')));
+    await agent.waitFor((m) => m.type === 'result');
+    const ended = Date.now();
+    agent.endInput();
+    const { code } = await agent.exited;
+    const waited = Date.now() - ended;
+    expect(code, agent.stderr()).toBe(0);
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(2500);
+    expect(agent.stderr()).toContain('did not finish within 1000 ms');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((res) => s.listen(0, '127.0.0.1', res));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((res) => s.close(() => res()));
+  return port;
+}

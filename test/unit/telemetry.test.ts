@@ -1,0 +1,168 @@
+// The telemetry configuration (OTEL_* variables) and the recorder's mapping of a session's facts
+// to the reference's metrics and events, against an in-memory sink.
+import { describe, expect, it } from 'vitest';
+import { readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
+import {
+  type Attributes,
+  createRecorder,
+  languageOf,
+  linesChanged,
+  type MetricName,
+  type TelemetrySink,
+} from '../../src/telemetry/recorder.js';
+
+function sink() {
+  const added: Array<{ name: MetricName; value: number; attributes: Attributes }> = [];
+  const events: Array<{ name: string; attributes: Attributes }> = [];
+  let shutdowns = 0;
+  const s: TelemetrySink = {
+    add: (name, value, attributes) => added.push({ name, value, attributes }),
+    event: (name, attributes) => events.push({ name, attributes }),
+    shutdown: async () => {
+      shutdowns++;
+    },
+  };
+  return { s, added, events, shutdowns: () => shutdowns };
+}
+
+const ctx = {
+  sessionId: 'sess-1',
+  version: '9.9.9',
+  userId: 'u'.repeat(64),
+  apiProvider: 'firstParty',
+  terminal: 'xterm',
+  entrypoint: 'sdk' as const,
+};
+
+describe('telemetry configuration', () => {
+  it('is off unless CLAUDE_CODE_ENABLE_TELEMETRY is truthy', () => {
+    expect(telemetryEnabled({})).toBe(false);
+    expect(telemetryEnabled({ CLAUDE_CODE_ENABLE_TELEMETRY: '0' })).toBe(false);
+    expect(telemetryEnabled({ CLAUDE_CODE_ENABLE_TELEMETRY: '1' })).toBe(true);
+    expect(telemetryEnabled({ CLAUDE_CODE_ENABLE_TELEMETRY: 'true' })).toBe(true);
+  });
+
+  it('reads exporters, protocols per signal, intervals and switches, with the reference defaults', () => {
+    const c = readTelemetryConfig({
+      OTEL_METRICS_EXPORTER: 'otlp, prometheus,none',
+      OTEL_LOGS_EXPORTER: 'console',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: 'http/json',
+      OTEL_METRIC_EXPORT_INTERVAL: '10000',
+    });
+    expect(c.metrics).toEqual(['otlp', 'prometheus']);
+    expect(c.logs).toEqual(['console']);
+    expect(c.metricsProtocol).toBe('grpc');
+    expect(c.logsProtocol).toBe('http/json');
+    expect(c.metricIntervalMs).toBe(10_000);
+    expect(c.logsIntervalMs).toBe(5_000);
+    expect(c.temporality).toBe('delta');
+    expect(c.include).toEqual({ sessionId: true, version: false, accountUuid: true });
+    expect(c.logUserPrompts).toBe(false);
+    expect(c.shutdownTimeoutMs).toBe(2_000);
+    expect(readTelemetryConfig({}).metricsProtocol).toBe('http/protobuf');
+  });
+
+  it('names the variable whose value cannot be used', () => {
+    expect(() => readTelemetryConfig({ OTEL_LOGS_EXPORTER: 'prometheus' })).toThrow(/OTEL_LOGS_EXPORTER=prometheus/);
+    expect(() => readTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
+    expect(() => readTelemetryConfig({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' })).toThrow(/OTEL_METRIC_EXPORT_INTERVAL/);
+    expect(() => readTelemetryConfig({ OTEL_LOG_USER_PROMPTS: 'maybe' })).toThrow(/OTEL_LOG_USER_PROMPTS/);
+  });
+});
+
+describe('the recorder', () => {
+  const cfg = readTelemetryConfig({ OTEL_METRICS_EXPORTER: 'otlp', OTEL_LOGS_EXPORTER: 'otlp' });
+
+  it('puts the standard attributes on everything, and the prompt id and sequence on events', () => {
+    const k = sink();
+    const t = createRecorder(cfg, ctx, k.s);
+    t.sessionStarted('resume');
+    t.userPrompt('secret plans');
+    t.toolDecision({
+      toolName: 'Edit',
+      toolUseId: 't1',
+      decision: 'reject',
+      source: 'user_reject',
+      input: { file_path: '/a/b.py' },
+    });
+    expect(k.added).toEqual([
+      {
+        name: 'claude_code.session.count',
+        value: 1,
+        attributes: expect.objectContaining({ 'user.id': ctx.userId, 'session.id': 'sess-1', start_type: 'resume' }),
+      },
+      {
+        name: 'claude_code.code_edit_tool.decision',
+        value: 1,
+        attributes: expect.objectContaining({
+          decision: 'reject',
+          source: 'user_reject',
+          tool_name: 'Edit',
+          language: 'Python',
+        }),
+      },
+    ]);
+    expect(k.events.map((e) => [e.name, e.attributes['event.sequence']])).toEqual([
+      ['user_prompt', 0],
+      ['tool_decision', 1],
+    ]);
+    expect(k.events[0].attributes.prompt).toBe('<REDACTED>');
+    expect(k.events[1].attributes['prompt.id']).toBe(k.events[0].attributes['prompt.id']);
+    expect(JSON.stringify(k.events)).not.toContain('secret plans');
+  });
+
+  it('counts commits and pull requests from Bash commands that succeeded', () => {
+    const k = sink();
+    const t = createRecorder(cfg, ctx, k.s);
+    const bash = (command: string, success = true) =>
+      t.toolResult({
+        toolName: 'Bash',
+        toolUseId: 'b',
+        success,
+        durationMs: 1,
+        input: { command },
+        resultSizeBytes: 0,
+      });
+    bash('git commit -m "x"');
+    bash('git add . && git -c user.name=a commit -qm y');
+    bash('git commit --help');
+    bash('git log --grep commit');
+    bash('git commit -m z', false);
+    bash('gh pr create --fill');
+    bash('gh pr list');
+    const count = (name: MetricName) => k.added.filter((a) => a.name === name).reduce((n, a) => n + a.value, 0);
+    expect(count('claude_code.commit.count')).toBe(2);
+    expect(count('claude_code.pull_request.count')).toBe(1);
+  });
+
+  it('stops recording after shutdown, and shuts the sink down once', async () => {
+    const k = sink();
+    const t = createRecorder(cfg, ctx, k.s);
+    await t.shutdown();
+    await t.shutdown();
+    t.sessionStarted('fresh');
+    expect(k.added).toEqual([]);
+    expect(k.shutdowns()).toBe(1);
+  });
+});
+
+describe('lines of code and languages', () => {
+  it('counts a patch’s added and removed lines, and a new file’s lines', () => {
+    expect(linesChanged({}, { type: 'update', structuredPatch: [{ lines: [' a', '-b', '+c', '+d'] }] })).toEqual({
+      added: 2,
+      removed: 1,
+    });
+    expect(linesChanged({ content: 'x\ny\n' }, { type: 'create', structuredPatch: [] })).toEqual({
+      added: 2,
+      removed: 0,
+    });
+    expect(linesChanged({ content: 'x' }, { type: 'update', structuredPatch: [] })).toBeUndefined();
+  });
+
+  it('names a file’s language by its extension', () => {
+    expect(languageOf('/x/a.ts')).toBe('TypeScript');
+    expect(languageOf('notes.txt')).toBe('Plain text');
+    expect(languageOf('Makefile')).toBe('unknown');
+  });
+});
