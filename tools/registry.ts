@@ -24,6 +24,8 @@ import { TeamCreateTool } from './teamCreate.js';
 import { TeamDeleteTool } from './teamDelete.js';
 import { ToolSearchTool } from './toolSearch.js';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree.js';
+import { CronCreateTool, CronDeleteTool, CronListTool, cronDisabled } from './cron.js';
+import { ScheduleWakeupTool } from './scheduleWakeup.js';
 
 /**
  * The built-in tools, in the order the model sees them. `agentTeams`
@@ -54,6 +56,10 @@ export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessE
     ListAgentsTool,
     EnterWorktreeTool,
     ExitWorktreeTool,
+    // CLAUDE_CODE_DISABLE_CRON turns the session's schedule off, as it does the reference's.
+    ...(cronDisabled(opts.env ?? process.env)
+      ? []
+      : [CronCreateTool, CronDeleteTool, CronListTool, ScheduleWakeupTool]),
     // Offered only while tools are deferred (src/loop/deferredTools.ts).
     ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),

@@ -13,6 +13,7 @@ import type { TodoStore } from './todoWrite.js';
 import type { PlanModeService } from './planMode.js';
 import type { WorktreeSessionService } from './worktree.js';
 import type { TaskListService } from './teamTasks.js';
+import type { ScheduleService } from './cron.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -98,6 +99,8 @@ export interface ToolServices {
   fileHistory?: FileHistoryService;
   /** The main thread's turn, which a loaded skill changes (its allowed-tools, its model); absent in subagents. */
   skills?: SkillActivationService;
+  /** The session's schedule (CronCreate, CronDelete, CronList, ScheduleWakeup); absent in subagents. */
+  schedule?: ScheduleService;
 }
 
 export interface SkillActivationService {

@@ -9,6 +9,7 @@ import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
 import { TaskRegistry, type TaskEvent } from '../tasks/registry.js';
 import { ForegroundTasks } from '../tasks/foreground.js';
+import { Scheduler } from '../tasks/scheduler.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from './definitions.js';
 import { loadAgentDir } from './markdownAgents.js';
@@ -44,7 +45,7 @@ export interface AgentSetupOptions {
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
 export type AgentServices = Required<
-  Pick<ToolServices, 'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team'>
+  Pick<ToolServices, 'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team' | 'schedule'>
 >;
 
 export interface AgentSetup {
@@ -55,6 +56,8 @@ export interface AgentSetup {
   services: AgentServices;
   background: BackgroundHost;
   team: TeamService;
+  /** Cron jobs and /loop wakeups: the runner fires their prompts between turns. */
+  schedule: Scheduler;
   /** `initialize.agents` from the host. Throws on a bad definition. */
   setSdkAgents(agents: Record<string, unknown>): void;
 }
@@ -103,7 +106,9 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
+  const schedule = new Scheduler();
   const services: AgentServices = {
+    schedule,
     subagents,
     backgroundShell: createBackgroundShellService(registry),
     foreground,
@@ -118,6 +123,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     services,
     background,
     team,
+    schedule,
     setSdkAgents(agents) {
       catalog.set('sdk', parseAgentRecord(agents, 'sdk'));
     },

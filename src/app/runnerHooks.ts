@@ -56,6 +56,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
     systemPrompt: () => buildSystemPrompt(p.systemParts),
     services: p.services,
     background: p.agents.background,
+    schedule: p.agents.schedule,
     team: p.agents.team,
     teammateTimeoutMs: p.config.teammateTimeoutMs,
     pipeline: () => ({

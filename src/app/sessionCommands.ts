@@ -47,6 +47,7 @@ export function setupSessionCommands(p: {
         if (name) p.settings.model = chooseModel(p.config, name);
         return p.settings.model;
       },
+      hasTool: (name) => p.tools.has(name),
     },
   });
 }

@@ -4,6 +4,7 @@
 import type { ExpandIO } from './expand.js';
 import { expandTemplate } from './expand.js';
 import type { MarkdownCommand } from './markdownCommands.js';
+import { LOOP_USAGE, loopPrompt } from './loopCommand.js';
 
 /** The SDK's SlashCommand shape (supportedCommands(), the initialize answer's `commands`). */
 export interface SlashCommandInfo {
@@ -28,6 +29,8 @@ export interface SessionView {
   contextText(): string;
   /** The current model; with a name, switch to it first (throws with a reason when unusable). */
   model(name?: string): string;
+  /** Whether the session offers a tool by this name (/loop needs the scheduling tools). */
+  hasTool?(name: string): boolean;
 }
 
 interface Builtin extends SlashCommandInfo {
@@ -74,6 +77,22 @@ const BUILTINS: Builtin[] = [
       } catch (err) {
         return { kind: 'local', text: `/model: ${(err as Error).message}`, isError: true };
       }
+    },
+  },
+  {
+    name: 'loop',
+    description: 'Run a prompt repeatedly: on an interval (/loop 10m …), or paced by the model (/loop …)',
+    argumentHint: '[interval] <prompt>',
+    run: (args, s) => {
+      if (s.hasTool && !(s.hasTool('CronCreate') && s.hasTool('ScheduleWakeup')))
+        return {
+          kind: 'local',
+          text: '/loop: scheduling is turned off in this session (CLAUDE_CODE_DISABLE_CRON, or --tools/--disallowedTools left out CronCreate or ScheduleWakeup)',
+          isError: true,
+        };
+      const input = args.trim();
+      if (!input || /^\d+[smhd]$/.test(input)) return { kind: 'local', text: LOOP_USAGE, isError: true };
+      return { kind: 'prompt', prompt: loopPrompt(input), allowedTools: [] };
     },
   },
   {

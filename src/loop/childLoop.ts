@@ -123,6 +123,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     worktrees: undefined,
     skills: undefined,
     foreground: undefined,
+    schedule: undefined,
   };
   return child;
 }

@@ -13,6 +13,7 @@ import { appendUser } from '../loop/history.js';
 import type { SessionEvent, SessionInit } from './events.js';
 import type { SystemBlocks } from '../prompt/systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
+import type { ScheduleHost } from '../tasks/scheduler.js';
 import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
 import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
 import type { EffortLevel } from '../loop/pricing.js';
@@ -98,6 +99,11 @@ export interface SessionHooks {
   permissionMode: () => PermissionMode;
   /** Background tasks: polled after each result; their notices re-enter the loop. */
   background?: BackgroundHost;
+  /**
+   * Cron jobs and /loop wakeups: their due prompts run as user turns between turns, while the
+   * input is open. They never hold the session: once the input has ended they no longer fire.
+   */
+  schedule?: ScheduleHost;
   /** The team: the lead's mail re-enters the loop; live teammates keep the session going. */
   team?: TeamHost;
   /** How long working teammates may go on once the input has ended (default 10 minutes). */
@@ -274,6 +280,8 @@ export class SessionRunner {
     let inputEndedAt: number | null = null;
     let wrapUpDone = false;
     for (;;) {
+      const due = inputEndedAt === null ? (this.hooks.schedule?.takeDue() ?? []) : [];
+      for (const prompt of due) await this.runQueued({ content: prompt });
       const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter(
         (t): t is string => t !== null,
       );

@@ -36,6 +36,10 @@ describe('registry', () => {
       'ListAgents',
       'EnterWorktree',
       'ExitWorktree',
+      'CronCreate',
+      'CronDelete',
+      'CronList',
+      'ScheduleWakeup',
       'ToolSearch',
     ]);
     expect(
