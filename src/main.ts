@@ -1,6 +1,6 @@
 // One process: pick the mode (interactive terminal, stream-json, print) and run it. A session that
 // cannot start exits with its startup error's code after one line on stderr.
-import type { CliOptions } from './options.js';
+import type { CliOptions } from './cli/options.js';
 import { StdoutWriter } from './protocol/writer.js';
 import { StartupError } from './session/guards.js';
 import { runPrint } from './modes/print.js';

@@ -1,10 +1,10 @@
 // The assembled session's parts, as the control requests reach them (controlTarget.ts, initializeTarget.ts).
-import type { AgentSetup } from '../agents/setup.js';
+import type { AgentSetup } from './agentSetup.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
 import type { ControlChannel } from '../control/channel.js';
 import type { McpPolicy } from '../mcp/policy.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import type { Guards } from '../session/guards.js';

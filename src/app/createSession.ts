@@ -3,11 +3,11 @@
 // sandbox, the tool services (complete when built), the runner, the controls. It reads no input
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
 // reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
-import { type AgentSetup, setupAgents } from '../agents/setup.js';
+import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
 import type { HookRunner } from '../hooks/index.js';
-import type { CliOptions } from '../options.js';
-import { VERSION } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
+import { VERSION } from '../cli/options.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { StartupError } from '../session/guards.js';
 import { SessionRunner, type SessionSettings } from '../session/runner.js';
@@ -172,7 +172,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   };
 }
 
-/** Subagents, background tasks and the team (src/agents/setup.ts), with the plugins' agents. */
+/** Subagents, background tasks and the team (agentSetup.ts), with the plugins' agents. */
 async function startAgents(
   o: CliOptions,
   p: {

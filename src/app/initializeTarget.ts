@@ -4,7 +4,7 @@ import type { InitializeTarget } from '../control/initializeHandler.js';
 import { parseServer } from '../mcp/config.js';
 import { withPolicy } from '../mcp/sources.js';
 import { modelChoices } from '../loop/models.js';
-import type { AgentSetup } from '../agents/setup.js';
+import type { AgentSetup } from './agentSetup.js';
 import type { ControlParts } from './controlParts.js';
 import { logWarning } from '../util/log.js';
 

@@ -5,7 +5,7 @@ import type { ControlChannel } from '../control/channel.js';
 import type { HookRunner } from '../hooks/index.js';
 import type { McpPolicy } from '../mcp/policy.js';
 import { SessionMcp } from '../mcp/sessionMcp.js';
-import { VERSION, type CliOptions } from '../options.js';
+import { VERSION, type CliOptions } from '../cli/options.js';
 import type { SessionEvent } from '../session/events.js';
 import { StartupError } from '../session/guards.js';
 import type { LoadedSettings } from '../settings/index.js';

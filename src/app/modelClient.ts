@@ -2,7 +2,7 @@
 // recording served instead of the API (--replay).
 import type { CallModel } from '../loop/model.js';
 import { streamModel } from '../loop/modelClient.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 
 /** undefined: the loop's default (the API). Throws with a message naming the flag. */
 export async function modelClientFor(

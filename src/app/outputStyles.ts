@@ -1,7 +1,7 @@
 // The session's output styles: the catalog of the setting sources' style folders, the one the
 // `outputStyle` setting picks (an unknown name is told on stderr and `default` used), and a switch
 // that keeps the system prompt and system/init's output_style in step.
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import { parseSources } from '../session/guards.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { LoadedSettings } from '../settings/index.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlanModeService } from '../../tools/planMode.js';
 import type { ToolServices } from '../../tools/tool.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
-import type { AgentSetup } from '../agents/setup.js';
+import type { AgentSetup } from './agentSetup.js';
 import type { CallModel } from '../loop/model.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
 import { pluginInfo } from '../plugins/session.js';

@@ -2,7 +2,7 @@
 // remove tools, and a tool the reference has but this build does not is an error, never a silent
 // omission.
 import type { Tool } from '../../tools/tool.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import { logWarning } from '../util/log.js';
 
 /** Tools the reference offers that this build does not have yet. */

@@ -6,7 +6,7 @@ import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferred
 import { resolveModel } from '../loop/models.js';
 import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
-import { type CliOptions, parseDuration } from '../options.js';
+import { type CliOptions, parseDuration } from '../cli/options.js';
 import type { SettingSource } from '../settings/index.js';
 import type { LoadedSettings } from '../settings/index.js';
 import { savedEffort } from '../control/settingsHandlers.js';

@@ -3,7 +3,7 @@
 import type { ControlChannel } from '../control/channel.js';
 import { isMcpPromptTool, mcpPermissionPrompt } from '../mcp/permissionPromptTool.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { SessionEvent } from '../session/events.js';
 import { type Guards, setupGuards, StartupError } from '../session/guards.js';
 import type { SessionStart } from '../session/resume.js';

@@ -2,7 +2,7 @@
 // servers) put in place, first for --plugin-dir in the background (every run waits for it), then
 // for the plugins of the first initialize. A later initialize loads none (the reference's rule).
 import type { SlashCommands } from '../commands/slashCommands.js';
-import type { AgentSetup } from '../agents/setup.js';
+import type { AgentSetup } from './agentSetup.js';
 import type { McpPolicy } from '../mcp/policy.js';
 import { withPolicy } from '../mcp/sources.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';

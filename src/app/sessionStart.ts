@@ -5,7 +5,7 @@ import { modelClientFor } from './modelClient.js';
 import { setupNetworkAndAuth } from './networkAndAuth.js';
 import { resolveSessionConfig, type SessionConfig } from './sessionConfig.js';
 import type { CallModel } from '../loop/model.js';
-import { VERSION, type CliOptions } from '../options.js';
+import { VERSION, type CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { loadSessionSettings, StartupError } from '../session/guards.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';

@@ -5,8 +5,8 @@
 import type { CallModel } from '../loop/model.js';
 import { streamModel } from '../loop/modelClient.js';
 import type { ToolTelemetryEvent } from '../loop/toolPipeline.js';
-import type { CliOptions } from '../options.js';
-import { VERSION } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
+import { VERSION } from '../cli/options.js';
 import { StartupError } from '../session/guards.js';
 import type { SessionEvent } from '../session/events.js';
 import type { UserContent } from '../session/promptBatch.js';

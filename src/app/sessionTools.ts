@@ -7,7 +7,7 @@ import { makeSkillTool } from '../../tools/skill.js';
 import { createStructuredOutputTool } from '../../tools/structuredOutput.js';
 import type { Tool } from '../../tools/tool.js';
 import { ToolSet } from '../../tools/toolSet.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import { PluginError } from '../plugins/manifest.js';
 import { PluginSet } from '../plugins/pluginSet.js';
 import { StartupError } from '../session/guards.js';

@@ -5,7 +5,7 @@
 import type { FileHistoryService, SkillActivationService, ToolServices } from '../../tools/tool.js';
 import type { PlanModeService } from '../../tools/planMode.js';
 import type { WorktreeSessionService } from '../../tools/worktree.js';
-import type { AgentServices, AgentSetup } from '../agents/setup.js';
+import type { AgentServices, AgentSetup } from './agentSetup.js';
 import type { Guards } from '../session/guards.js';
 import { createPlanModeService } from '../session/planMode.js';
 import type { SessionSettings } from '../session/runner.js';

@@ -2,7 +2,7 @@
 // answer's text, the result as one JSON object, or every protocol line (stream-json).
 import { createSession } from '../app/createSession.js';
 import { StartupError } from '../session/guards.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { startSessionMirror } from './sessionMirror.js';
 import { isErrorResult, type SessionEvent, type TurnResult } from '../session/events.js';

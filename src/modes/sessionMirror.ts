@@ -1,6 +1,6 @@
 // --session-mirror in the modes that write protocol lines: each transcript entry, once written
 // locally, also goes to the host as a `transcript_mirror` line (the SDK's sessionStore option).
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { mirrorTranscriptsTo } from '../transcript/mirror.js';
 

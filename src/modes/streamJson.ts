@@ -1,7 +1,7 @@
 // The stream-json mode: a host writes JSON lines on stdin (prompts, control requests and answers)
 // and reads protocol lines on stdout. The session runs until stdin ends and the queued work is done.
 import { createSession } from '../app/createSession.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { startSessionMirror } from './sessionMirror.js';
 import { consumeStreamJson } from './streamJsonInput.js';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEAM_TASK_TOOLS } from '../../tools/teamTasks.js';
 import { createSession } from '../app/createSession.js';
-import type { CliOptions } from '../options.js';
+import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { isErrorResult, type TurnResult } from '../session/events.js';
 import { StartupError } from '../session/guards.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSession } from '../app/createSession.js';
 import { contextWindow } from '../loop/pricing.js';
-import { type CliOptions, VERSION } from '../options.js';
+import { type CliOptions, VERSION } from '../cli/options.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { gitBranch } from '../session/gitBranch.js';

@@ -10,34 +10,25 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** [importing folder, folders it must not import]. Folders are paths from the project root. */
 const RULES: Array<[string, string[]]> = [
   // The loop knows no wire, no session, no CLI: usage and result types are its own.
-  ['src/loop', ['src/protocol', 'src/session', 'src/control', 'src/agents', 'src/options.ts', 'src/main.ts']],
+  ['src/loop', ['src/protocol', 'src/session', 'src/control', 'src/agents', 'src/cli', 'src/main.ts']],
   // The session takes a session config, not CLI options; agents plug in through typed tool services.
-  ['src/session', ['src/options.ts', 'src/agents']],
+  ['src/session', ['src/cli', 'src/agents']],
   // Subagents, teammates and background tasks are what a session uses, not the other way round:
   // they tell the session typed events (loop, task, team) and share transcripts and the system
   // prompt's parts from src/transcript and src/prompt.
-  [
-    'src/agents',
-    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
-  ],
-  [
-    'src/teams',
-    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
-  ],
-  [
-    'src/tasks',
-    ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts', 'src/app', 'src/modes'],
-  ],
+  ['src/agents', ['src/session', 'src/control', 'src/protocol', 'src/cli', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/teams', ['src/session', 'src/control', 'src/protocol', 'src/cli', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/tasks', ['src/session', 'src/control', 'src/protocol', 'src/cli', 'src/main.ts', 'src/app', 'src/modes']],
   // Only the entry (main.ts, src/modes, src/app) knows CLI options and picks modes.
-  ['src/control', ['src/options.ts', 'src/main.ts', 'src/app', 'src/modes']],
+  ['src/control', ['src/cli', 'src/main.ts', 'src/app', 'src/modes']],
   ['src/session', ['src/main.ts', 'src/app', 'src/modes']],
   // Tools know nothing of sessions, control requests or the wire.
-  ['tools', ['src/session', 'src/control', 'src/protocol', 'src/options.ts', 'src/main.ts']],
+  ['tools', ['src/session', 'src/control', 'src/protocol', 'src/cli', 'src/main.ts']],
 ];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
   );
 }
 
@@ -114,17 +105,14 @@ function folderCycles(graph: Map<string, Set<string>>): string[][] {
 
 /**
  * The folder cycles the code still has (issue 20, step 5): they may shrink, never grow. A new
- * import that closes a cycle, or joins two of these, fails the test. What is left: the tool
- * contract (tools/tool.ts) still imports the service types of src/loop, src/sandbox and
- * src/tasks, and tools/bash.ts runs through src/sandbox and src/tasks; a teammate runs through
- * the subagent runner while the agents' setup builds the team; the entry (src/main.ts,
- * src/options.ts) and src/app, src/modes import each other.
+ * import that closes a cycle, or joins two of these, fails the test, and so does a listed cycle
+ * that is gone (take it off the list). What is left is one: tools/ reaching into src/. The tool
+ * contract (tools/tool.ts) imports the service types of src/loop (ctx.loop, a LoopHandle), src/sandbox
+ * (CommandSandbox) and src/tasks (ForegroundService); tools/bash.ts runs through src/sandbox/run.ts,
+ * src/tasks and src/permissions/readOnlyBash.ts; WebFetch and WebSearch make their side model
+ * calls through src/loop/sideCall.ts.
  */
-const KNOWN_CYCLES: string[][] = [
-  ['src/loop', 'src/permissions', 'src/sandbox', 'src/settings', 'src/tasks', 'tools'],
-  ['src/agents', 'src/teams'],
-  ['src', 'src/app', 'src/modes'],
-];
+const KNOWN_CYCLES: string[][] = [['src/loop', 'src/permissions', 'src/sandbox', 'src/settings', 'src/tasks', 'tools']];
 
 describe('layering', () => {
   it('the import scan sees static imports, re-exports and dynamic imports', () => {
@@ -151,6 +139,8 @@ describe('layering', () => {
     const cycles = folderCycles(folderGraph());
     const grown = cycles.filter((c) => !KNOWN_CYCLES.some((known) => c.every((f) => known.includes(f))));
     expect(grown).toEqual([]);
+    const gone = KNOWN_CYCLES.filter((known) => !cycles.some((c) => c.join() === known.join()));
+    expect(gone).toEqual([]);
   });
 
   it('the cycle check sees a cycle made through several folders', () => {

@@ -1,5 +1,5 @@
 // AskUserQuestion (numbered choices, or a typed answer) and ExitPlanMode (the plan, then y / a / n)
-// as dialogs. How answers are read is ../../modes/terminalQuestions.ts.
+// as dialogs. How answers are read is ../questions.ts.
 import { Box, Text, useInput } from 'ink';
 import type { AskHostAnswer } from '../../loop/toolPipeline.js';
 import {
@@ -10,7 +10,7 @@ import {
   questionLines,
   questionPrompt,
   questionsAnswer,
-} from '../../modes/terminalQuestions.js';
+} from '../questions.js';
 import { EMPTY, editorKey } from '../editor.js';
 import { useTheme } from '../theme.js';
 import { useRefState } from '../useRefState.js';

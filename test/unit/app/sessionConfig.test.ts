@@ -3,7 +3,7 @@
 // the same model, which --model, then ANTHROPIC_MODEL, then the built-in default decide.
 import { describe, expect, it } from 'vitest';
 import { chooseModel, DEFAULT_MODEL, resolveSessionConfig } from '../../../src/app/sessionConfig.js';
-import { parseOptions, type CliOptions } from '../../../src/options.js';
+import { parseOptions, type CliOptions } from '../../../src/cli/options.js';
 import type { LoadedSettings } from '../../../src/settings/index.js';
 
 function options(argv: string[]): CliOptions {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { flagCatalog, parseOptions, UsageError } from '../../../src/options.js';
+import { flagCatalog, parseOptions, UsageError } from '../../../src/cli/options.js';
 import { runAgent } from '../../e2e/harness.js';
 
 function sdkFlags(): string[] {

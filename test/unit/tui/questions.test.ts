@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseChoice, planAnswer, questionLines } from '../../../src/modes/terminalQuestions.js';
+import { parseChoice, planAnswer, questionLines } from '../../../src/tui/questions.js';
 
 const q = {
   question: 'Which db?',

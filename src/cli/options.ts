@@ -2,10 +2,10 @@
 // yet fail at start with exit code 2 and a clear line; none is ever silently ignored.
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
-import { permissionModeSchema } from './protocol/inbound.js';
-import { EFFORT_LEVELS } from './loop/pricing.js';
-import { parseDebugFilter, writeStderr } from './util/log.js';
-import { addTeammateOptions, teammateFlagsShape, teammateIdentity } from './teams/teammateFlags.js';
+import { permissionModeSchema } from '../protocol/inbound.js';
+import { EFFORT_LEVELS } from '../loop/pricing.js';
+import { parseDebugFilter, writeStderr } from '../util/log.js';
+import { addTeammateOptions, teammateFlagsShape, teammateIdentity } from '../teams/teammateFlags.js';
 
 export const VERSION = '0.1.0';
 
