@@ -26,6 +26,8 @@ import { ToolSearchTool } from './toolSearch.js';
 import { EnterWorktreeTool, ExitWorktreeTool } from './worktree.js';
 import { CronCreateTool, CronDeleteTool, CronListTool, cronDisabled } from './cron.js';
 import { ScheduleWakeupTool } from './scheduleWakeup.js';
+import { MonitorTool } from './monitor.js';
+import { ReportFindingsTool } from './reportFindings.js';
 
 /**
  * The built-in tools, in the order the model sees them. `agentTeams`
@@ -60,6 +62,8 @@ export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessE
     ...(cronDisabled(opts.env ?? process.env)
       ? []
       : [CronCreateTool, CronDeleteTool, CronListTool, ScheduleWakeupTool]),
+    MonitorTool,
+    ReportFindingsTool,
     // Offered only while tools are deferred (src/loop/deferredTools.ts).
     ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),

@@ -14,6 +14,7 @@ import type { PlanModeService } from './planMode.js';
 import type { WorktreeSessionService } from './worktree.js';
 import type { TaskListService } from './teamTasks.js';
 import type { ScheduleService } from './cron.js';
+import type { MonitorService } from './monitor.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -101,6 +102,8 @@ export interface ToolServices {
   skills?: SkillActivationService;
   /** The session's schedule (CronCreate, CronDelete, CronList, ScheduleWakeup); absent in subagents. */
   schedule?: ScheduleService;
+  /** Monitor's background watches; absent in subagents. */
+  monitor?: MonitorService;
 }
 
 export interface SkillActivationService {

@@ -10,6 +10,7 @@ import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
 import { TaskRegistry, type TaskEvent } from '../tasks/registry.js';
 import { ForegroundTasks } from '../tasks/foreground.js';
 import { Scheduler } from '../tasks/scheduler.js';
+import { createMonitorService } from '../tasks/monitor.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from '../agents/definitions.js';
 import { loadAgentDir } from '../agents/markdownAgents.js';
@@ -45,7 +46,10 @@ export interface AgentSetupOptions {
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
 export type AgentServices = Required<
-  Pick<ToolServices, 'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team' | 'schedule'>
+  Pick<
+    ToolServices,
+    'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team' | 'schedule' | 'monitor'
+  >
 >;
 
 export interface AgentSetup {
@@ -109,6 +113,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const schedule = new Scheduler();
   const services: AgentServices = {
     schedule,
+    monitor: createMonitorService(registry),
     subagents,
     backgroundShell: createBackgroundShellService(registry),
     foreground,

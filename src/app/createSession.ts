@@ -161,6 +161,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     permissionMode: () => guards.permissions.mode,
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     bypassAllowed: guards.permissions.allowBypass,
+    commands: () => slash.list(),
     async close(reason) {
       exitOn.dispose();
       await guards.sessionEnd(reason);

@@ -13,7 +13,7 @@ import { savedEffort } from '../control/settingsHandlers.js';
 import { parseSources } from '../session/guards.js';
 
 export { DEFAULT_MODEL } from '../loop/pricing.js';
-import { DEFAULT_MODEL } from '../loop/pricing.js';
+import { apiProviderFromEnv } from '../loop/providers/select.js';
 
 export interface SessionConfig {
   cwd: string;
@@ -76,7 +76,8 @@ export function resolveSessionConfig(
 ): { config: SessionConfig; warnings: string[] } {
   const { cwd, env } = ctx;
   const warnings: string[] = [];
-  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL);
+  // No model asked for: the provider's default (a cloud provider's may differ: models.ts).
+  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? 'default', apiProviderFromEnv(env));
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,

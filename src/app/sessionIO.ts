@@ -7,6 +7,7 @@ import type { StdoutWriter } from '../protocol/writer.js';
 import type { SessionEvent } from '../session/events.js';
 import type { SessionRunner, SessionSettings } from '../session/runner.js';
 import type { WireLine } from '../session/wire.js';
+import type { SlashCommandInfo } from '../commands/slashCommands.js';
 
 /** What the mode gives the session. */
 export interface SessionIO {
@@ -37,6 +38,8 @@ export interface Session {
   setPermissionMode(mode: PermissionMode): void;
   /** --dangerously-skip-permissions or --allow-dangerously-skip-permissions was given. */
   bypassAllowed: boolean;
+  /** The slash commands the session runs (the terminal UI's `/` menu). */
+  commands(): SlashCommandInfo[];
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }

@@ -124,6 +124,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     skills: undefined,
     foreground: undefined,
     schedule: undefined,
+    monitor: undefined,
   };
   return child;
 }

@@ -133,15 +133,22 @@ export async function* manualCompact(
   }
   const preTokens = lastContextTokens.get(history) ?? 0;
   let r: { text: string; durationMs: number };
+  yield* status(cfg, { status: 'compacting' });
   try {
     r = yield* summarise(history, cfg, model, instructions);
   } catch (err) {
-    return { ...NOT_COMPACTED, error: err instanceof Error ? err.message : String(err) };
+    const error = err instanceof Error ? err.message : String(err);
+    yield* status(cfg, { status: null, result: 'failed', error });
+    return { ...NOT_COMPACTED, error };
   }
-  if (cfg.signal.aborted) return { compacted: false, durationMs: r.durationMs, error: 'interrupted' };
-  if (!r.text) return { compacted: false, durationMs: r.durationMs, error: 'the summary was empty' };
+  const error = cfg.signal.aborted ? 'interrupted' : !r.text ? 'the summary was empty' : undefined;
+  if (error) {
+    yield* status(cfg, { status: null, result: 'failed', error });
+    return { compacted: false, durationMs: r.durationMs, error };
+  }
   history.splice(0, history.length, { role: 'user', content: SUMMARY_PREAMBLE + r.text });
   lastContextTokens.delete(history);
+  yield* status(cfg, { status: null, result: 'success' });
   yield { parentToolUseId: cfg.parentToolUseId, type: 'compact_boundary', trigger: 'manual', preTokens };
   return { compacted: true, durationMs: r.durationMs };
 }
@@ -185,6 +192,12 @@ async function* compact(
   const keep = hasToolResult(last) && history[history.length - 2]?.role === 'assistant' ? 2 : 1;
   let source = history.slice();
   let durationMs = 0;
+  const failed = function* (error: string) {
+    logWarning(`compaction failed: ${error}`);
+    yield* status(cfg, { status: null, result: 'failed', error });
+    return { compacted: false, durationMs };
+  };
+  yield* status(cfg, { status: 'compacting' });
   // A too-long history is too long for the summary request as well: drop the oldest turns, a few times.
   for (let attempt = 0; attempt < (tooLong ? 4 : 1); attempt++) {
     let summary: string | undefined;
@@ -193,7 +206,10 @@ async function* compact(
       durationMs += r.durationMs;
       summary = r.text;
     } catch (err) {
-      if (cfg.signal.aborted) return { compacted: false, durationMs };
+      if (cfg.signal.aborted) {
+        yield* status(cfg, { status: null, result: 'failed', error: 'interrupted' });
+        return { compacted: false, durationMs };
+      }
       if (isPromptTooLong(err)) {
         const shorter = dropOldest(source);
         if (shorter) {
@@ -201,13 +217,9 @@ async function* compact(
           continue;
         }
       }
-      logWarning(`compaction failed: ${err instanceof Error ? err.message : String(err)}`);
-      return { compacted: false, durationMs };
+      return yield* failed(err instanceof Error ? err.message : String(err));
     }
-    if (!summary) {
-      logWarning('compaction failed: the summary was empty');
-      return { compacted: false, durationMs };
-    }
+    if (!summary) return yield* failed('the summary was empty');
     const kept = history.slice(history.length - keep);
     const summaryText = SUMMARY_PREAMBLE + summary;
     const head: HistoryMessage =
@@ -219,10 +231,23 @@ async function* compact(
         : { role: 'user', content: summaryText };
     history.splice(0, history.length, head, ...(keep === 1 ? [] : kept));
     lastContextTokens.delete(history);
+    yield* status(cfg, { status: null, result: 'success' });
     yield { ...scope, type: 'compact_boundary', trigger, preTokens };
     return { compacted: true, durationMs };
   }
-  return { compacted: false, durationMs };
+  return yield* failed('the conversation is too long to summarise');
+}
+
+/**
+ * The main agent tells the host it is compacting (system/status, as the reference does, measured
+ * for /compact and auto-compaction): `compacting` before the summary request, then `null` with
+ * compact_result (and compact_error when it failed) before the compact_boundary.
+ */
+function* status(
+  cfg: CompactConfig,
+  state: { status: 'compacting' | null; result?: 'success' | 'failed'; error?: string },
+): Generator<LoopEvent, void, void> {
+  if (cfg.parentToolUseId === null) yield { parentToolUseId: null, type: 'compact_status', ...state };
 }
 
 /** One model call that summarises `source`; its usage counts in the run's usage. */

@@ -52,6 +52,11 @@ export type LoopEvent =
   | (Scoped & { type: 'api_retry'; retry: ApiRetry })
   /** The model kept failing: the run goes on with the fallback model. */
   | (Scoped & { type: 'model_fallback'; from: string; to: string; error: string })
+  /**
+   * The main agent is compacting (`compacting`), or has finished (null, with how it went): a host
+   * draws its state from it (system/status).
+   */
+  | (Scoped & { type: 'compact_status'; status: 'compacting' | null; result?: 'success' | 'failed'; error?: string })
   /** The history was compacted into a summary. */
   | (Scoped & { type: 'compact_boundary'; trigger: 'manual' | 'auto'; preTokens: number })
   /**

@@ -7,6 +7,7 @@
 // A stream cut mid-reply is retried; its stream_events were already yielded (a consumer that shows
 // partial output sees the failed attempt's deltas, then the retry's message_start), but the
 // partial reply is never returned as a message.
+import { noteUnknownModel } from './unknownModel.js';
 import { debugLog, logWarning } from '../util/log.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { providerClient, type ProviderClient } from './providers/providerClient.js';
@@ -209,6 +210,7 @@ export async function* streamModel(
 ): AsyncGenerator<ModelEvent, void> {
   const env = process.env;
   if (req.signal.aborted) throw abortedError();
+  noteUnknownModel(req.model);
   const maxRetries = opts.maxRetries ?? maxRetriesFromEnv(env);
   // Throws a ModelError naming the provider and the setting when credentials are missing.
   const client = await raceAbort(providerClient(env, { timeout: timeoutFromEnv(env) }), req.signal);

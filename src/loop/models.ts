@@ -10,6 +10,7 @@ import {
   retiredModelReplacement,
   type ModelPrices,
 } from './pricing.js';
+import { apiProviderFromEnv, type ApiProvider } from './providers/select.js';
 
 const ALIASES: Record<string, string> = {
   default: DEFAULT_MODEL,
@@ -21,14 +22,38 @@ const ALIASES: Record<string, string> = {
 };
 
 /**
+ * Where a cloud provider's aliases differ from the Anthropic API's: what the reference sends for
+ * each (measured: `-p hi` with no `--model` and with each alias, reading the request's model, or
+ * the Bedrock/Vertex URL's model id). Bedrock ids get their region prefix from bedrock.ts. `best`
+ * follows `opus` (not measured).
+ */
+const PROVIDER_ALIASES: Record<ApiProvider, Record<string, string>> = {
+  firstParty: {},
+  bedrock: { sonnet: 'claude-sonnet-4-5-20250929-v1:0', haiku: 'claude-haiku-4-5-20251001-v1:0' },
+  vertex: { sonnet: 'claude-sonnet-4-5@20250929', haiku: 'claude-haiku-4-5@20251001' },
+  foundry: {
+    default: 'claude-sonnet-4-5',
+    opus: 'claude-opus-4-6',
+    best: 'claude-opus-4-6',
+    sonnet: 'claude-sonnet-4-5',
+    haiku: 'claude-haiku-4-5',
+  },
+};
+
+/** An alias's model for the provider the session talks to (the environment's). */
+function aliasModel(alias: string, provider: ApiProvider): string | undefined {
+  return PROVIDER_ALIASES[provider][alias] ?? ALIASES[alias];
+}
+
+/**
  * The session's model for a model a person or host named: an alias's model, a retired model's
  * replacement, else the id as given. `[1m]` stays on an id whose model has a smaller window (it
  * asks for the 1M one); on an alias it goes, since the aliases' models have a 1M window already.
  */
-export function resolveModel(model: string): string {
+export function resolveModel(model: string, provider: ApiProvider = apiProviderFromEnv()): string {
   const wide = ONE_M_SUFFIX.test(model);
   const bare = model.replace(ONE_M_SUFFIX, '');
-  const id = ALIASES[bare.toLowerCase()] ?? retiredModelReplacement(bare) ?? bare;
+  const id = aliasModel(bare.toLowerCase(), provider) ?? retiredModelReplacement(bare) ?? bare;
   return wide && modelFacts(id).contextWindow < 1_000_000 && knownModel(id) ? `${id}[1m]` : id;
 }
 
@@ -59,9 +84,9 @@ export interface ModelChoice {
 }
 
 /** The models a host may offer its user: the session's default and each alias. */
-export function modelChoices(sessionDefault: string): ModelChoice[] {
+export function modelChoices(sessionDefault: string, provider: ApiProvider = apiProviderFromEnv()): ModelChoice[] {
   return CHOICES.map(({ value, blurb }) => {
-    const id = value === 'default' ? sessionDefault : ALIASES[value];
+    const id = value === 'default' ? sessionDefault : aliasModel(value, provider)!;
     const facts = modelFacts(id);
     const name = displayName(id);
     const price = knownModel(id) ? ` · ${priceText(facts.prices)}` : '';

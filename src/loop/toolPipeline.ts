@@ -10,6 +10,7 @@ import { type CallPreparation, type PreparedCall, prepareCall, runPreparedCall }
 import { findTool, noSuchToolResult } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
 import {
+  type AskReasonType,
   decidePermission,
   permissionUpdateSchema,
   type PermissionDecision,
@@ -61,6 +62,7 @@ export interface AskHostRequest {
   permission_suggestions?: PermissionUpdate[];
   blocked_path?: string;
   decision_reason?: string;
+  decision_reason_type?: AskReasonType;
 }
 
 /** The host's PermissionResult. */
@@ -363,6 +365,7 @@ async function resolveAsk(
         ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),
         ...(decision.blockedPath !== undefined ? { blocked_path: decision.blockedPath } : {}),
         decision_reason: decision.reason,
+        ...(decision.reasonType ? { decision_reason_type: decision.reasonType } : {}),
       },
       signal,
     );

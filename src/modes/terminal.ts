@@ -9,6 +9,11 @@ import { type CliOptions, VERSION } from '../cli/options.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { gitBranch } from '../session/gitBranch.js';
+import { configDir } from '../util/configDir.js';
+import { withMentionedFiles } from './fileMentions.js';
+import { projectFiles } from './projectFiles.js';
+import { promptHistory } from './promptHistory.js';
+import { runShell, shellMessage } from './shellEscape.js';
 import type { Tui } from '../tui/main.js';
 
 /** dist/tui.mjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -41,13 +46,21 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   session.channel.close('no host in the interactive terminal mode');
   const cwd = process.cwd();
   const branch = gitBranch(cwd);
+  let shellAbort: AbortController | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
   if (session.bypassAllowed) modes.push('bypassPermissions');
   tui = (await ui).createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     color: !process.env.NO_COLOR,
-    submit: (text) => runner.submit(text),
-    interrupt: () => runner.interrupt(),
+    submit: (text) => runner.submit(withMentionedFiles(text, cwd)),
+    interrupt: () => {
+      // A `!command` still running is the thing to stop.
+      if (shellAbort && !shellAbort.signal.aborted) {
+        shellAbort.abort();
+        return true;
+      }
+      return runner.interrupt();
+    },
     status: () => ({
       model: session.settings.model,
       mode: session.permissionMode() as PermissionMode,
@@ -56,6 +69,16 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     }),
     modes,
     setMode: (mode) => session.setPermissionMode(mode),
+    history: promptHistory(join(configDir(process.env), 'history.jsonl'), cwd),
+    commands: () => session.commands(),
+    files: () => projectFiles(cwd),
+    shell: async (command) => {
+      shellAbort = new AbortController();
+      const r = await runShell(command, cwd, shellAbort.signal);
+      shellAbort = undefined;
+      runner.submit(shellMessage(command, r));
+      return r;
+    },
   });
   const running = runner.run();
   await tui.run();

@@ -44,7 +44,15 @@ export type PermissionDecision =
       hint: string;
       /** The tool asks the user a question (no rule can answer it for them). */
       userInteraction?: true;
+      /**
+       * Why it asks, for a host's policy (the SDK's decision_reason_type), where the reference
+       * names one (measured): an ask rule, a hook's ask, a file tool's path outside the working
+       * directories. A plain "no rule allows it" and a shell command's path name none.
+       */
+      reasonType?: AskReasonType;
     };
+
+export type AskReasonType = 'rule' | 'hook' | 'workingDir';
 
 export interface HookPermissionDecision {
   behavior: 'allow' | 'deny' | 'ask';
@@ -396,7 +404,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   const askRule = firstMatch(state, state.rules.ask, req, shape);
   if (hook?.behavior === 'ask' || askRule) {
     const reason = askRule ? `ask rule ${askRule.text}` : hook?.reason || 'a PreToolUse hook asked for confirmation';
-    return finishAsk(state, req, shape, what, reason);
+    return finishAsk(state, req, shape, what, reason, undefined, askRule ? 'rule' : 'hook');
   }
   // 5. A hook's allow; 6. allow rules.
   if (hook?.behavior === 'allow') return { behavior: 'allow', reason: hook.reason || 'PreToolUse hook' };
@@ -452,6 +460,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
     what,
     blocked ? `${blocked} is outside the working directories` : 'no rule allows it',
     blocked,
+    blocked !== undefined && shape.kind === 'file' ? 'workingDir' : undefined,
   );
 }
 
@@ -462,6 +471,7 @@ function finishAsk(
   what: string,
   reason: string,
   blocked?: string,
+  reasonType?: AskReasonType,
 ): PermissionDecision {
   const { suggestions, hint } = suggestionsFor(state, req, shape, blocked);
   if (state.mode === 'dontAsk') {
@@ -478,5 +488,6 @@ function finishAsk(
     ...(blocked !== undefined ? { blockedPath: blocked } : {}),
     suggestions,
     hint,
+    ...(reasonType ? { reasonType } : {}),
   };
 }

@@ -16,6 +16,7 @@ export {
 } from './state.js';
 export {
   decidePermission,
+  type AskReasonType,
   type HookPermissionDecision,
   type PermissionDecision,
   type PermissionRequest,

@@ -168,12 +168,15 @@ export const promptBlockedSchema = z.strictObject({
   ...envelope,
 });
 
-/** The session's state: a request going out (with partial messages), or (status null) a new permission mode. */
+/** The session's state: a request going out (with partial messages), a compaction, or (status null) a new permission mode or a compaction's end. */
 export const systemStatusSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('status'),
   status: z.enum(['requesting', 'compacting']).nullable(),
   permissionMode: permissionModeSchema.optional(),
+  /** After a compaction (status null): how it went. */
+  compact_result: z.enum(['success', 'failed']).optional(),
+  compact_error: z.string().optional(),
   ...envelope,
 });
 

@@ -98,6 +98,15 @@ function loopLine(
         ...scoped,
         ...envelope(sessionId),
       };
+    case 'compact_status':
+      return {
+        type: 'system',
+        subtype: 'status',
+        status: ev.status,
+        ...(ev.result !== undefined ? { compact_result: ev.result } : {}),
+        ...(ev.error !== undefined ? { compact_error: ev.error } : {}),
+        ...envelope(sessionId),
+      };
     case 'compact_boundary':
       return {
         type: 'system',

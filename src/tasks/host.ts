@@ -1,7 +1,7 @@
 // What the session runner needs of background work: is any still going, which notices wait for
 // the model, whose usage is still to be counted, and a way to stop it all.
 import { UsageAccumulator } from '../loop/usage.js';
-import { noticeText, type TaskRecord, type TaskRegistry } from './registry.js';
+import { eventNoticeText, noticeText, type TaskRecord, type TaskRegistry } from './registry.js';
 
 export interface BackgroundHost {
   /** A task is running, or an ended task's notice still waits for the model. */
@@ -29,8 +29,11 @@ export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWith
     // Teammates live on between messages: the team decides when they end (src/teams).
     busy: () => registry.hasRunning((t) => t.kind !== 'in_process_teammate') || registry.hasNotices(),
     takeNotice() {
+      // A task's events come before its end (a Monitor's last lines, then its exit).
+      const events = registry.takeEvents();
       const tasks = registry.takeNotices();
-      return tasks.length ? noticeText(tasks) : null;
+      const parts = [...(events.length ? [eventNoticeText(events)] : []), ...(tasks.length ? [noticeText(tasks)] : [])];
+      return parts.length ? parts.join('\n') : null;
     },
     waitForChange: (ms) => registry.waitForChange(ms),
     drainUsage(into) {

@@ -84,6 +84,13 @@ export interface TaskEnd {
   usage?: TaskUsage;
 }
 
+/** Something a running task reported for the model (see TaskRegistry.event). */
+export interface TaskEventNotice {
+  taskId: string;
+  summary: string;
+  text: string;
+}
+
 export interface TaskRegistryOptions {
   /** Directory for output files (created on demand). */
   dir: string;
@@ -100,6 +107,8 @@ export class TaskRegistry {
   private readonly finishers = new Map<string, (end: TaskEnd) => void>();
   /** Ended tasks whose notice the model has not had yet, in the order they ended. */
   private notices: TaskRecord[] = [];
+  /** What running tasks reported for the model (a Monitor's output lines), in the order they came. */
+  private events: TaskEventNotice[] = [];
   private readonly change = new ChangeSignal();
 
   constructor(private readonly opts: TaskRegistryOptions) {}
@@ -250,9 +259,27 @@ export class TaskRegistry {
     return false;
   }
 
-  /** Whether an ended task's notice still waits for the model. */
+  /** Whether an ended task's notice, or a running task's event, still waits for the model. */
   hasNotices(): boolean {
-    return this.notices.some((t) => !t.seenByModel);
+    return this.events.length > 0 || this.notices.some((t) => !t.seenByModel);
+  }
+
+  /** A running task reports something the model should hear now (a Monitor's output lines). */
+  event(id: string, summary: string, text: string): void {
+    const rec = this.tasks.get(id);
+    if (rec?.status !== 'running') return;
+    this.events.push({ taskId: id, summary, text });
+    this.changed();
+  }
+
+  /** How many of a task's events wait for the model. */
+  pendingEvents(id: string): number {
+    return this.events.filter((e) => e.taskId === id).length;
+  }
+
+  /** The events not handed out yet; each is handed out once. */
+  takeEvents(): TaskEventNotice[] {
+    return this.events.splice(0);
   }
 
   /** The model learned how this task ended through a tool: no separate notice is needed. */
@@ -295,6 +322,7 @@ export class TaskRegistry {
     const running = this.list().filter((t) => t.status === 'running' && t.backgrounded && !spare?.(t));
     // Whoever stops everything (an interrupt, the exit) does not want the model woken for it.
     for (const t of running) t.seenByModel = true;
+    this.events = this.events.filter((e) => !running.some((t) => t.id === e.taskId));
     await Promise.all(running.map((t) => this.stop(t.id, graceMs)));
   }
 
@@ -327,6 +355,21 @@ export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'c
   if (rec.kind === 'local_bash') return `Background command "${rec.description || rec.command}" was stopped`;
   if (rec.kind === 'in_process_teammate') return `Teammate "${rec.name}" was stopped`;
   return `Agent "${rec.description}" was stopped`;
+}
+
+/** A running task's event as the model reads it: a `<task-notification>` with the event's text. */
+export function eventNoticeText(events: TaskEventNotice[]): string {
+  return events
+    .map((e) =>
+      [
+        '<task-notification>',
+        `<task-id>${e.taskId}</task-id>`,
+        `<summary>${e.summary}</summary>`,
+        `<event>${e.text}</event>`,
+        '</task-notification>',
+      ].join('\n'),
+    )
+    .join('\n');
 }
 
 /** The `<task-notification>` block the model reads on its next turn. */

@@ -3,7 +3,7 @@
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
 import { basename } from 'node:path';
 import { Box, Static, Text, useInput } from 'ink';
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
@@ -18,8 +18,11 @@ import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
-import { EMPTY, editorKey } from './editor.js';
+import { PromptState, type Suggestions } from './prompt.js';
+import { atQuery } from './complete.js';
+import { CompletionMenu } from './components/CompletionMenu.js';
 import { fileTextOrNull } from './fileText.js';
+import { oneLine } from './format.js';
 import type { Dialog, TuiStore } from './store.js';
 import { useTheme } from './theme.js';
 
@@ -29,7 +32,9 @@ const PREVIEW_DIFF_ROWS = 20;
 export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; onExit: () => void }) {
   const theme = useTheme();
   const state = useSyncExternalStore(store.subscribe, store.snapshot);
-  const [getEditor, setEditor] = useRefState(EMPTY);
+  const prompt = useMemo(() => new PromptState(deps.history), [deps.history]);
+  const [, redraw] = useState(0);
+  const promptChanged = () => redraw((n) => n + 1);
   const [getArmed, setCtrlCArmed] = useRefState(false);
   const [, setModeTick] = useState(0);
   /** Ctrl+O's list of tool calls: the chosen row, or null when it is closed. */
@@ -43,9 +48,61 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     setModeTick((n) => n + 1);
   };
 
+  /** The project's files for `@`, listed on the first `@` and kept. */
+  const files = useRef<string[] | undefined>(undefined);
+  const listing = useRef(false);
+  const suggestions = (): Suggestions | undefined => {
+    if (atQuery(prompt.editor) && !files.current && !listing.current && deps.files) {
+      listing.current = true;
+      deps.files().then(
+        (f) => {
+          files.current = f;
+          promptChanged();
+        },
+        () => {
+          files.current = [];
+        },
+      );
+    }
+    return prompt.suggestions(deps.commands?.() ?? [], files.current);
+  };
+
+  const send = (sub: { display: string; text: string }) => {
+    const text = sub.text.trim();
+    if (text === '/exit' || text === '/quit') return onExit();
+    if (!text) return;
+    store.submitted(sub.display);
+    // `!command`: run here, its output goes to the model with the command.
+    if (text.startsWith('!') && deps.shell) {
+      const command = text.slice(1).trim();
+      const id = store.startLocal(`! ${command}`);
+      void deps.shell(command).then(
+        (r) => store.finishLocal(id, r.exitCode === 0, r.output),
+        (e: Error) => store.finishLocal(id, false, e.message),
+      );
+      return;
+    }
+    deps.submit(sub.text);
+  };
+
   useInput((ch, key) => {
-    const editor = getEditor();
+    const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();
+    // Ctrl+R's search reads its own keys (Esc and Ctrl+C leave it).
+    if (prompt.search && !dialog && getList() === null) {
+      prompt.key(ch, key);
+      return promptChanged();
+    }
+    // The `/` or `@` menu takes ↑/↓, Tab, Enter and Esc while it is open.
+    const menu = !dialog && getList() === null ? suggestions() : undefined;
+    if (menu) {
+      const r = prompt.menuKey(menu, key);
+      if (r) {
+        promptChanged();
+        if (r.submit) send(r.submit);
+        return;
+      }
+    }
     if (key.ctrl && ch === 'c') {
       if (store.busy || dialog) {
         setCtrlCArmed(false);
@@ -54,7 +111,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       }
       if (editor.text) {
         setCtrlCArmed(false);
-        return setEditor(EMPTY);
+        prompt.clear();
+        return promptChanged();
       }
       if (getArmed()) return onExit();
       return setCtrlCArmed(true);
@@ -82,19 +140,13 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return;
     }
     setCtrlCArmed(false);
-    const r = editorKey(editor, ch, key);
-    if (r.submit !== undefined) {
-      const text = r.submit.trim();
-      if (text === '/exit' || text === '/quit') return onExit();
-      if (text) {
-        store.submitted(r.submit);
-        deps.submit(r.submit);
-      }
-    }
-    setEditor(r.state);
+    const r = prompt.key(ch, key);
+    promptChanged();
+    if (r.submit) send(r.submit);
   });
 
   const live = state.items.slice(state.committed);
+  const menu = !dialog && getList() === null ? suggestions() : undefined;
   return (
     <>
       <Static items={state.items.slice(0, state.committed)}>{(item) => <ItemView key={item.id} item={item} />}</Static>
@@ -116,7 +168,12 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         ) : (
           <Box marginTop={1} flexDirection="column">
             {store.busy ? <Text color={theme.paint('yellow')}>working… (esc to interrupt)</Text> : null}
-            <PromptInput state={getEditor()} />
+            {prompt.search ? (
+              <SearchLine query={prompt.search.query} match={prompt.searchMatch()} />
+            ) : (
+              <PromptInput state={prompt.editor} />
+            )}
+            {menu ? <CompletionMenu s={menu} selected={prompt.menuIndex} /> : null}
           </Box>
         )}
         <StatusLine
@@ -127,6 +184,23 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         />
       </Box>
     </>
+  );
+}
+
+/** Ctrl+R: the query and the newest prompt that contains it. */
+function SearchLine({ query, match }: { query: string; match: string | undefined }) {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.paint('cyan')} paddingX={1}>
+      <Text wrap="truncate-end">
+        <Text color={theme.paint('cyan')}>search history: </Text>
+        {query}
+        <Text inverse> </Text>
+      </Text>
+      <Text wrap="truncate-end" dimColor={!match && theme.dim}>
+        {match ? oneLine(match, 400) : query ? 'no match' : 'type to search · ctrl+r older · enter take · esc cancel'}
+      </Text>
+    </Box>
   );
 }
 

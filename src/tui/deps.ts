@@ -1,6 +1,7 @@
 // What the terminal UI needs from the session, injected by src/modes/terminal.ts (the UI bundle
 // imports no session code that has state of its own) and swapped for fakes in component tests.
 import type { PermissionMode } from '../permissions/modes.js';
+import type { CommandEntry } from './complete.js';
 
 export interface StatusInfo {
   model: string;
@@ -23,4 +24,15 @@ export interface TuiDeps {
   /** The modes Shift+Tab cycles through, in order (bypassPermissions only when allowed). */
   modes: PermissionMode[];
   setMode(mode: PermissionMode): void;
+  /** This project's prompt history (Up/Down, Ctrl+R), read when first needed. */
+  history?: { entries(): string[]; add(text: string): void };
+  /** The slash commands the `/` menu offers (built-in, project and user commands, plugins'). */
+  commands?(): CommandEntry[];
+  /** The project's files for `@` completion (not ignored by .gitignore), listed when first needed. */
+  files?(): Promise<string[]>;
+  /**
+   * `!command`: run it in the working folder (stdout and stderr as one stream), then send the
+   * command and its output to the model as the reference records it. Resolves with the output.
+   */
+  shell?(command: string): Promise<{ output: string; exitCode: number | null }>;
 }

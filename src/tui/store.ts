@@ -300,6 +300,23 @@ export class TuiStore {
       void loadHighlighter().then(() => this.set({}));
   }
 
+  /** A command the UI runs itself (`!command`): a tool row, running; its id. */
+  startLocal(label: string): string {
+    const id = this.id();
+    this.push({ kind: 'tool', id, name: 'Bash', input: {}, label, nested: false, status: 'running' });
+    return id;
+  }
+
+  finishLocal(id: string, ok: boolean, output: string): void {
+    this.set({
+      items: this.state.items.map((it) =>
+        it.kind === 'tool' && it.id === id
+          ? { ...it, status: ok ? 'ok' : 'error', result: output || '(no output)' }
+          : it,
+      ),
+    });
+  }
+
   /** The tool calls and thoughts so far, oldest first (the Ctrl+O list). */
   expandable(): Expandable[] {
     return this.state.items.filter((it): it is Expandable => it.kind === 'tool' || it.kind === 'thinking');

@@ -82,6 +82,15 @@ describe('context compaction (bin/agent)', () => {
       session_id: expect.any(String),
       uuid: expect.any(String),
     });
+    // The host is told around it (system/status, as the reference does): compacting before the
+    // summary request, then null with the result, right before the boundary.
+    const statuses = out.filter((m) => m.type === 'system' && m.subtype === 'status');
+    expect(statuses.map(({ status, compact_result }) => ({ status, compact_result }))).toEqual([
+      { status: 'compacting', compact_result: undefined },
+      { status: null, compact_result: 'success' },
+    ]);
+    expect(out.indexOf(statuses[1])).toBe(out.indexOf(boundary!) - 1);
+    expect(out.indexOf(statuses[0])).toBeGreaterThan(out.findIndex((m) => m.type === 'result'));
     // The boundary comes before the second prompt's answer.
     expect(out.indexOf(boundary!)).toBeLessThan(
       out.findIndex((m) => m.type === 'assistant' && m.message.content[0]?.text === 'two'),
@@ -152,5 +161,14 @@ describe('context compaction (bin/agent)', () => {
         .map((m) => m.result),
     ).toEqual(['one', 'two']);
     expect(r.stderr).toContain('compaction failed');
+    const statuses = r.json().filter((m) => m.type === 'system' && m.subtype === 'status');
+    expect(statuses).toEqual([
+      expect.objectContaining({ status: 'compacting' }),
+      expect.objectContaining({
+        status: null,
+        compact_result: 'failed',
+        compact_error: expect.stringContaining('summary broke'),
+      }),
+    ]);
   });
 });

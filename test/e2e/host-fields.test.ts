@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { badRequest, text, toolUse } from '../fake-api/server.js';
-import { runAgent, STREAM_ARGS, startAgent, startFakeApi, userLine, type FakeApi } from './harness.js';
+import { join } from 'node:path';
+import { calls, runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -114,5 +115,94 @@ describe('system/status', () => {
     await p.exited;
     const statuses = checked(p.json()).filter((m) => m.type === 'system' && m.subtype === 'status');
     expect(statuses).toEqual([expect.objectContaining({ status: null, permissionMode: 'default' })]);
+  });
+});
+
+describe('can_use_tool', () => {
+  it('names why it asks (decision_reason_type) where the reference does: ask rule, hook, a file outside the working directories', async () => {
+    const cwd = tempDir();
+    const hook = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'hook wants a look',
+      },
+    });
+    const settings = {
+      permissions: { ask: ['Bash(rm:*)'] },
+      hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: `echo '${hook}'` }] }] },
+    };
+    api = await startFakeApi([
+      calls([
+        ['Read', { file_path: '/etc/hostname' }],
+        ['Bash', { command: 'rm -f gone.txt' }],
+        ['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }],
+        ['Bash', { command: 'touch plain.txt' }],
+      ]),
+      text('done'),
+    ]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', '--settings', JSON.stringify(settings)],
+    });
+    const asks: Line[] = [];
+    const timer = setInterval(() => {
+      for (const m of p.json().slice(0)) {
+        if (m.type !== 'control_request' || m.request.subtype !== 'can_use_tool') continue;
+        if (asks.some((a) => a.request_id === m.request_id)) continue;
+        asks.push(m);
+        p.send({
+          type: 'control_response',
+          response: { subtype: 'success', request_id: m.request_id, response: { behavior: 'deny', message: 'no' } },
+        });
+      }
+    }, 20);
+    p.sendRaw(userLine('go'));
+    await p.waitFor((m) => m.type === 'result');
+    clearInterval(timer);
+    p.endInput();
+    await p.exited;
+    checked(p.json());
+    expect(asks.map((a) => [a.request.tool_name, a.request.decision_reason_type])).toEqual([
+      ['Read', 'workingDir'],
+      ['Bash', 'rule'],
+      ['Write', 'hook'],
+      ['Bash', undefined],
+    ]);
+    expect(asks[2].request.decision_reason).toBe('hook wants a look');
+  });
+});
+
+describe('a model id the table does not know', () => {
+  it('is sent as given, sized and priced like the default model, and named once on stderr (as the reference does)', async () => {
+    const usage = { input_tokens: 1000, output_tokens: 100 };
+    api = await startFakeApi([{ ...toolUse('Bash', { command: 'true' }), usage }, text('ok', { usage })]);
+    const r = await runAgent({
+      api,
+      args: [
+        '-p',
+        'go',
+        '--model',
+        'claude-unknown-9',
+        '--allowedTools',
+        'Bash',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+      ],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(api.requests.map((q) => q.body.model)).toEqual(['claude-unknown-9', 'claude-unknown-9']);
+    const result = resultOf(checked(r.json()));
+    // Measured from the reference: $4 / $20 per million input / output tokens, a 1M window.
+    expect(result.total_cost_usd).toBeCloseTo(0.012, 10);
+    expect(result.modelUsage['claude-unknown-9']).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 32_000 });
+    expect(r.stderr.match(/the model "claude-unknown-9" is not in the model table/g)).toHaveLength(1);
+
+    await api.close();
+    api = await startFakeApi([text('ok')]);
+    const known = await runAgent({ api, args: ['-p', 'go', '--model', 'sonnet'] });
+    expect(known.stderr).not.toContain('not in the model table');
   });
 });

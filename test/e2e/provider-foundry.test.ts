@@ -63,7 +63,8 @@ describe('Microsoft Foundry', () => {
     expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused, s.headers['x-api-key']])).toEqual(
       Array(3).fill(['/anthropic/v1/messages', null, 'foundry-key-1']),
     );
-    expect(api.requests.map((q) => q.body.model)).toEqual(Array(3).fill('claude-opus-5-5'));
+    // Foundry's default model is Sonnet 4.5, as the reference sends it (measured).
+    expect(api.requests.map((q) => q.body.model)).toEqual(Array(3).fill('claude-sonnet-4-5'));
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
   });
 

@@ -142,6 +142,13 @@ describe('built-in commands', () => {
         (m) => m.type === 'system' && m.subtype === 'compact_boundary' && m.compact_metadata?.trigger === 'manual',
       ),
     ).toBe(true);
+    // Told around the summary call, as the reference tells /compact (system/status).
+    expect(
+      r.msgs.filter((m) => m.type === 'system' && m.subtype === 'status').map((m) => [m.status, m.compact_result]),
+    ).toEqual([
+      ['compacting', undefined],
+      [null, 'success'],
+    ]);
     // After /compact the next request starts from the summary.
     const afterCompact = api.requests[2].body.messages;
     expect(JSON.stringify(afterCompact[0])).toContain('SUMMARY-OF-IT');

@@ -95,6 +95,9 @@ describe('the system prompt', () => {
     await runAgent({ api, cwd, env, args: ['-p', 'hi', '--system-prompt', 'You are a pirate.'] });
     expect(api.requests[0].body.system[0].text).toBe('You are a pirate.');
     expect(systemText(api.requests[0])).not.toContain('# Reporting what happened');
+    // Nor the environment block: the reference sends none with a custom prompt either (measured).
+    expect(systemText(api.requests[0])).not.toContain('# Environment');
+    expect(systemText(api.requests[0])).not.toContain(cwd);
     await runAgent({ api, cwd, env, args: ['-p', 'hi', '--append-system-prompt', 'ALWAYS-FRENCH'] });
     const sys = api.requests[1].body.system;
     expect(sys[0].text).toContain('# Reporting what happened');

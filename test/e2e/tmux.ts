@@ -17,6 +17,8 @@ export interface Term {
   rawScreen(): string;
   /** Literal text typed. */
   type(text: string): void;
+  /** Text pasted as a terminal pastes it (tmux's paste-buffer: one write, line ends as \r). */
+  paste(text: string): void;
   /** tmux key names: Enter, Escape, BTab (Shift+Tab), C-c, C-d, Up … */
   keys(...names: string[]): void;
   resize(cols: number, rows: number): void;
@@ -87,6 +89,10 @@ export function startTerm(
     rawScreen: () => tmux('capture-pane', '-p', '-e', '-t', '0'),
     type: (text) => void tmux('send-keys', '-t', '0', '-l', text),
     keys: (...names) => void tmux('send-keys', '-t', '0', ...names),
+    paste: (text) => {
+      tmux('set-buffer', '--', text);
+      tmux('paste-buffer', '-t', '0');
+    },
     resize: (cols, rows) => void tmux('resize-window', '-t', '0', '-x', String(cols), '-y', String(rows)),
     async waitFor(pattern, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;

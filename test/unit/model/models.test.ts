@@ -15,6 +15,35 @@ describe('model names', () => {
     expect(resolveModel('mystery-model')).toBe('mystery-model');
   });
 
+  it("resolves a cloud provider's aliases and default as the reference does (measured)", () => {
+    expect(['default', 'opus', 'sonnet', 'haiku', 'fable'].map((a) => resolveModel(a, 'foundry'))).toEqual([
+      'claude-sonnet-4-5',
+      'claude-opus-4-6',
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
+      'claude-fable-5-2',
+    ]);
+    expect(['default', 'opus', 'sonnet', 'haiku'].map((a) => resolveModel(a, 'bedrock'))).toEqual([
+      'claude-opus-5-5',
+      'claude-opus-5-5',
+      'claude-sonnet-4-5-20250929-v1:0',
+      'claude-haiku-4-5-20251001-v1:0',
+    ]);
+    expect(['default', 'opus', 'sonnet', 'haiku'].map((a) => resolveModel(a, 'vertex'))).toEqual([
+      'claude-opus-5-5',
+      'claude-opus-5-5',
+      'claude-sonnet-4-5@20250929',
+      'claude-haiku-4-5@20251001',
+    ]);
+    expect(modelChoices('claude-sonnet-4-5', 'foundry').map((m) => m.resolvedModel)).toEqual([
+      'claude-sonnet-4-5',
+      'claude-opus-4-6',
+      'claude-fable-5-2',
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
+    ]);
+  });
+
   it('a retired Opus id runs as claude-opus-5-5', () => {
     expect(resolveModel('claude-opus-4-1')).toBe('claude-opus-5-5');
     expect(resolveModel('claude-opus-4-20250514')).toBe('claude-opus-5-5');

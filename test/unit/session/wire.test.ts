@@ -100,6 +100,11 @@ const EVENTS: Array<[string, SessionEvent]> = [
       retry: { attempt: 1, maxRetries: 3, retryDelayMs: 500, errorStatus: 529, error: 'overloaded' },
     },
   ],
+  ['compacting', { type: 'compact_status', parentToolUseId: null, status: 'compacting' }],
+  [
+    'compaction failed',
+    { type: 'compact_status', parentToolUseId: null, status: null, result: 'failed', error: 'interrupted' },
+  ],
   ['compact boundary', { type: 'compact_boundary', parentToolUseId: null, trigger: 'auto', preTokens: 100 }],
   ['model fallback', { type: 'model_fallback', parentToolUseId: null, from: 'a', to: 'b', error: 'overloaded' }],
   [
@@ -270,6 +275,13 @@ describe('toWire', () => {
       error_status: 529,
       error: 'overloaded',
       parent_tool_use_id: 'toolu_1',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'compaction failed')![1])).toEqual({
+      type: 'system',
+      subtype: 'status',
+      status: null,
+      compact_result: 'failed',
+      compact_error: 'interrupted',
     });
     expect(line(EVENTS.find(([n]) => n === 'compact boundary')![1])).toEqual({
       type: 'system',

@@ -40,6 +40,8 @@ describe('registry', () => {
       'CronDelete',
       'CronList',
       'ScheduleWakeup',
+      'Monitor',
+      'ReportFindings',
       'ToolSearch',
     ]);
     expect(

@@ -1,0 +1,197 @@
+// The terminal UI's input end to end (bin/agent in tmux against the fake API): the prompt history
+// kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lastUserText, type RecordedRequest, text } from '../fake-api/server.js';
+import { type FakeApi, startFakeApi, tempDir } from './harness.js';
+import { hasTmux, READY, send, startTerm, type Term } from './tmux.js';
+
+if (!hasTmux) console.warn('interactive-input.test.ts: skipped: tmux is not installed');
+
+let api: FakeApi | undefined;
+const terms: Term[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const t of terms.splice(0)) t.close();
+  await api?.close();
+  api = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const dir = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) => {
+  const t = startTerm(api!.url, args, cwd, opts);
+  terms.push(t);
+  return t;
+};
+/** The editor's first line shows exactly this. */
+const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +│`);
+
+describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
+  it("Up/Down walk this project's history, kept across sessions; Ctrl+R finds an older prompt", async () => {
+    api = await startFakeApi(() => text('ok'));
+    const config = dir();
+    const cwd = dir();
+    const other = dir();
+    const env = { CLAUDE_CONFIG_DIR: config };
+    let t = start([], cwd, { env });
+    await send(t, 'alpha one');
+    await t.waitFor(/ok\n\(1 turn/);
+    await send(t, 'beta two');
+    await t.waitFor(/ok\n\(1 turn[\s\S]*ok\n\(1 turn/);
+    await t.waitFor(READY);
+    t.type('draft');
+    t.keys('Up');
+    await t.waitFor(editorShows('beta two'));
+    t.keys('Up');
+    await t.waitFor(editorShows('alpha one'));
+    t.keys('Down');
+    await t.waitFor(editorShows('beta two'));
+    t.keys('Down');
+    await t.waitFor(editorShows('draft'));
+    t.keys('C-u');
+    await t.waitFor(READY);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+
+    // A new session in the same project: the history is there.
+    t = start([], cwd, { env });
+    await t.waitFor(READY);
+    t.keys('Up');
+    await t.waitFor(editorShows('beta two'));
+    t.keys('C-u');
+    await t.waitFor(READY);
+    t.keys('C-r');
+    await t.waitFor(/search history:/);
+    t.type('alp');
+    await t.waitFor(/search history: alp[\s\S]*│ alpha one +│/);
+    t.keys('Enter');
+    await t.waitFor(editorShows('alpha one'));
+    t.keys('Enter');
+    await t.waitFor(/ok\n\(1 turn/);
+    expect(lastUserText(api.requests.at(-1)!)).toBe('alpha one');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+
+    // Another project has its own (empty) history.
+    t = start([], other, { env });
+    await t.waitFor(READY);
+    t.keys('Up');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.screen()).toMatch(READY);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a large paste shows as one placeholder line and is sent whole', async () => {
+    api = await startFakeApi([text('read it')]);
+    const t = start([], dir());
+    await t.waitFor(READY);
+    const lines = Array.from({ length: 40 }, (_, i) => `pasted line ${i + 1}`);
+    t.type('summarise ');
+    t.paste(lines.join('\n'));
+    await t.waitFor(editorShows('summarise [Pasted text #1 +40 lines]'));
+    expect(t.screen()).not.toMatch(/pasted line 2/);
+    t.keys('Enter');
+    const s = await t.waitFor(/read it/);
+    expect(s).toMatch(/^> summarise \[Pasted text #1 \+40 lines\]$/m);
+    expect(lastUserText(api.requests[0])).toBe(`summarise ${lines.join('\n')}`);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('/ opens a filtered menu of the commands: ↓ and Enter run one, Tab completes one that takes arguments', async () => {
+    api = await startFakeApi([text('greeted')]);
+    const cwd = dir();
+    mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'commands', 'greet.md'),
+      '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
+    );
+    const t = start([], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/');
+    let s = await t.waitFor(/❯ \/\w+/);
+    expect(s).toMatch(/\/help/);
+    expect(s).toMatch(/\/greet <name> Greet someone \(project\)/);
+    t.type('co');
+    s = await t.waitFor(/│ > \/co +│\n[^\n]*\n ❯ \/co/);
+    expect(s).toMatch(/\/compact/);
+    expect(s).toMatch(/\/cost/);
+    expect(s).not.toMatch(/\/help/);
+    // Choose /cost with ↓ (or wherever it is) and run it.
+    const rows = s.split('\n').filter((l) => /^ (❯ | {2})\/co/.test(l));
+    const costRow = rows.findIndex((l) => l.includes('/cost'));
+    for (let i = 0; i < costRow; i++) t.keys('Down');
+    await t.waitFor(/❯ \/cost/);
+    t.keys('Enter');
+    await t.waitFor(/^> \/cost$/m);
+    await t.waitFor(/\(0 turns/);
+    // A command that takes arguments is completed, not run.
+    t.type('/gr');
+    await t.waitFor(/❯ \/greet <name>/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('/greet'));
+    t.type('Ada');
+    t.keys('Enter');
+    await t.waitFor(/greeted/);
+    expect(lastUserText(api.requests[0])).toBe('Greet Ada warmly');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async () => {
+    api = await startFakeApi([text('seen')]);
+    const cwd = dir();
+    mkdirSync(join(cwd, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(cwd, 'build'));
+    writeFileSync(join(cwd, '.gitignore'), 'build/\n*.log\n');
+    writeFileSync(join(cwd, 'src', 'deep', 'notes.txt'), 'first note\nsecond note\n');
+    writeFileSync(join(cwd, 'build', 'notes.txt'), 'built\n');
+    writeFileSync(join(cwd, 'notes.log'), 'log\n');
+    const t = start([], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('read @sdnot');
+    const s = await t.waitFor(/❯ src\/deep\/notes\.txt/);
+    expect(s).not.toMatch(/build\/notes\.txt|notes\.log/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('read @src/deep/notes.txt'));
+    t.keys('Enter');
+    await t.waitFor(/seen/);
+    const texts = userTexts(api.requests[0]);
+    expect(texts.at(-1)).toBe('read @src/deep/notes.txt ');
+    expect(texts.at(-2)).toMatch(/src\/deep\/notes\.txt[\s\S]*1\tfirst note\n2\tsecond note/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('!command runs in the shell; the command and its output reach the model in bash-input/bash-stdout tags', async () => {
+    api = await startFakeApi([text('noted the output')]);
+    const cwd = dir();
+    const t = start([], cwd);
+    await send(t, '!echo shell-out; echo to-stderr >&2');
+    let s = await t.waitFor(/noted the output/);
+    expect(s).toMatch(/✓ ! echo shell-out; echo to-stderr >&2\n {2}⎿ shell-out\n {4}to-stderr/);
+    expect(userTexts(api.requests[0]).slice(-2)).toEqual([
+      '<bash-input>echo shell-out; echo to-stderr >&2</bash-input>\n',
+      '<bash-stdout>shell-out\nto-stderr</bash-stdout><bash-stderr></bash-stderr>',
+    ]);
+    await send(t, '!exit 3');
+    s = await t.waitFor(/✗ ! exit 3/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+});
+
+/** The text blocks of the last user message of a request. */
+function userTexts(req: RecordedRequest): string[] {
+  const msgs = req.body.messages as Array<{ role: string; content: unknown }>;
+  const last = msgs.filter((m) => m.role === 'user').at(-1)!;
+  if (typeof last.content === 'string') return [last.content];
+  return (last.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text!);
+}
