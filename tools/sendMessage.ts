@@ -3,8 +3,8 @@
 // teams' `{type, recipient, content, summary, request_id, approve}`. A message that could not be
 // written is a failed call, never a false success.
 import { z } from 'zod';
-import { defineTool, ToolError } from './tool.js';
-import { callerName, teamService, type OutgoingMessage } from './teamService.js';
+import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
+import { callerName, TEAM_LEAD, teamService, type OutgoingMessage } from './teamService.js';
 
 const structuredMessage = z.object({
   type: z.enum(['shutdown_request', 'shutdown_response', 'plan_approval_response']),
@@ -15,7 +15,12 @@ const structuredMessage = z.object({
 });
 
 export const sendMessageInputSchema = z.object({
-  to: z.string().optional().describe('Recipient: a teammate\'s name, "team-lead" for the lead, or "*" for everyone'),
+  to: z
+    .string()
+    .optional()
+    .describe(
+      'Recipient: a teammate\'s name, "team-lead" for the lead, "*" for every teammate, or another local session\'s name from ListAgents (with " [ref]" only when needed)',
+    ),
   message: z
     .union([z.string(), structuredMessage])
     .optional()
@@ -100,7 +105,7 @@ export function normalizeSendMessage(input: SendMessageInput): OutgoingMessage {
 
 export const SendMessageTool = defineTool({
   name: 'SendMessage',
-  description: `Send a message to a teammate's mailbox, or to the lead ("team-lead"). The recipient reads it between its turns as a <teammate-message>; an idle teammate wakes up for it. Plain text is not seen by other agents: use this tool to talk to them.
+  description: `Send a message to a teammate's mailbox, to the lead ("team-lead"), or to another session of the user on this machine (a name ListAgents lists). A teammate reads it between its turns as a <teammate-message>, and an idle teammate wakes up for it; a session reads it as a <cross-session-message>, and answers (if it does) with one of its own: to reply to one, send to its from attribute. Plain text is not seen by other agents: use this tool to talk to them. A team member wins over a session of the same name.
 
 - {to: "worker", message: "…", summary: "…"}: a message; to "*" broadcasts to every teammate.
 - {to: "worker", message: {type: "shutdown_request", reason}}: ask a teammate to finish and shut down.
@@ -110,6 +115,43 @@ The agent-teams spelling {type: message|broadcast|shutdown_request|shutdown_resp
   isReadOnly: () => true, // no change to the user's files: only the team's own state
   isConcurrencySafe: () => true,
   async *call(input, ctx) {
-    return await teamService(ctx).send(callerName(ctx), normalizeSendMessage(input));
+    const message = normalizeSendMessage(input);
+    if (message.kind === 'message') {
+      const sent = await sendToSession(message.to, message.text, ctx);
+      if (sent) return sent;
+    }
+    return await teamService(ctx).send(callerName(ctx), message);
   },
 });
+
+/**
+ * A message to another local session (ListAgents' rows), when `to` names one and no team member:
+ * the result, or undefined to leave it to the team.
+ */
+async function sendToSession(to: string, text: string, ctx: ToolContext): Promise<ToolResult | undefined> {
+  const peers = ctx.services?.peers;
+  if (!peers) return undefined;
+  // A team member (or the lead) of that name wins over a session.
+  if (to === TEAM_LEAD || ctx.services?.team?.list().agents.some((a) => a.name === to)) return undefined;
+  let peer: ReturnType<typeof peers.resolve>;
+  try {
+    peer = peers.resolve(to);
+  } catch (err) {
+    throw new ToolError((err as Error).message);
+  }
+  if (!peer) return undefined;
+  try {
+    await peers.send(peer, text);
+  } catch (err) {
+    throw new ToolError(`Not delivered to ${peer.name} [${peer.ref}]: ${(err as Error).message}`);
+  }
+  const address = `${peer.name} [${peer.ref}]`;
+  return {
+    content: `Delivered to the session ${address} (${peer.cwd}). It reads it when it next pauses between turns; delivery does not mean it acted on it. A reply comes as a <cross-session-message> from it.`,
+    data: {
+      success: true,
+      message: `Message sent to session ${address}`,
+      routing: { target: address, sessionId: peer.sessionId },
+    },
+  };
+}

@@ -15,6 +15,7 @@ import type { WorktreeSessionService } from './worktree.js';
 import type { TaskListService } from './teamTasks.js';
 import type { ScheduleService } from './cron.js';
 import type { MonitorService } from './monitor.js';
+import type { PeerService } from './peers.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -104,6 +105,8 @@ export interface ToolServices {
   schedule?: ScheduleService;
   /** Monitor's background watches; absent in subagents. */
   monitor?: MonitorService;
+  /** Other local sessions of the same user (ListAgents, SendMessage); absent in a teammate process. */
+  peers?: PeerService;
 }
 
 export interface SkillActivationService {

@@ -3,6 +3,7 @@
 // sandbox, the tool services (complete when built), the runner, the controls. It reads no input
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
 // reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
+import { startPeers } from './peerSetup.js';
 import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
 import type { HookRunner } from '../hooks/index.js';
@@ -97,8 +98,16 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     runner,
     controls,
   });
+  const peers = startPeers({
+    env,
+    sessionId,
+    cwd,
+    teammate: io.teammate !== undefined,
+    permissions: guards.permissions,
+  });
   const { services, planMode, worktrees, turn, checkpoints } = await startToolServices({
     teammate: io.teammate?.services,
+    peers,
     base,
     settings,
     host,
@@ -119,6 +128,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
         ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
         ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
         callModel: telemetry.callModel,
+        peers,
       }),
       emit,
     ),
@@ -164,6 +174,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     commands: () => slash.list(),
     async close(reason) {
       exitOn.dispose();
+      peers?.unregister();
       await guards.sessionEnd(reason);
       const kept = await worktrees.close();
       if (kept) logWarning(kept);

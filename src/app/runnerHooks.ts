@@ -1,7 +1,7 @@
 // What the session runner asks of the rest of the session (SessionHooks): the system prompt, the
 // tool pipeline, the prompt gate (transcript, checkpoints, UserPromptSubmit, plan mode), the Stop
 // hook, what must be ready before a run, slash commands, and system/init's lists.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import type { PlanModeService } from '../../tools/planMode.js';
 import type { ToolServices } from '../../tools/tool.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
@@ -48,6 +48,8 @@ export interface RunnerHookParts {
   controls: Late<SessionControls>;
   callModel: CallModel | undefined;
   telemetry: SessionTelemetry;
+  /** Messages from other local sessions; absent in a teammate process. */
+  peers?: { takeMessages(): Promise<string | null> };
 }
 
 export function runnerHooks(p: RunnerHookParts): SessionHooks {
@@ -57,6 +59,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
     services: p.services,
     background: p.agents.background,
     schedule: p.agents.schedule,
+    ...(p.peers ? { peerInbox: p.peers } : {}),
     team: p.agents.team,
     teammateTimeoutMs: p.config.teammateTimeoutMs,
     pipeline: () => ({

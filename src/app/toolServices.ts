@@ -21,6 +21,7 @@ import type { SessionBase } from './sessionStart.js';
 import { resolveModel } from '../loop/models.js';
 import { parseRule } from '../permissions/rules.js';
 import type { CommandSandbox } from '../sandbox/index.js';
+import type { PeerService } from '../../tools/peers.js';
 
 export interface MainServiceParts {
   agents: AgentServices;
@@ -31,6 +32,8 @@ export interface MainServiceParts {
   fileHistory: FileHistoryService | undefined;
   /** A teammate process: the team its tools reach, its name there, the team's task list. */
   teammate: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> | undefined;
+  /** The other local sessions (src/peers); absent in a teammate process. */
+  peers: PeerService | undefined;
 }
 
 export interface MainServices {
@@ -45,6 +48,7 @@ export interface MainServices {
 /** The services' parts (plan mode, the worktree, the sandbox, file checkpoints, skills), then the services. */
 export async function startToolServices(p: {
   teammate: MainServiceParts['teammate'];
+  peers?: PeerService;
   base: SessionBase;
   settings: SessionSettings;
   host: HostSetup;
@@ -80,6 +84,7 @@ export async function startToolServices(p: {
     sandbox,
     fileHistory: checkpoints,
     teammate: p.teammate,
+    peers: p.peers,
   });
   return { services, planMode, worktrees, turn, checkpoints };
 }
@@ -100,6 +105,7 @@ export function buildToolServices(parts: MainServiceParts): ToolServices {
     ...(parts.teammate ?? {}),
     teamMember: parts.teammate?.teamMember,
     taskList: parts.teammate?.taskList,
+    peers: parts.peers,
   };
   return services;
 }

@@ -116,6 +116,8 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     teamMember: spec.member?.name ?? parent?.teamMember,
     taskList: parent?.taskList,
     fileHistory: parent?.fileHistory,
+    // A subagent's cross-session message goes out under the session's own address.
+    peers: parent?.peers,
     // The main thread's alone: agents launch no agents; plan mode, the worktree, a loaded skill's
     // turn and the host's background_tasks move belong to the main conversation.
     subagents: undefined,

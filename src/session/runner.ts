@@ -104,6 +104,8 @@ export interface SessionHooks {
    * input is open. They never hold the session: once the input has ended they no longer fire.
    */
   schedule?: ScheduleHost;
+  /** Messages from other local sessions (src/peers): they re-enter the loop like task notices. */
+  peerInbox?: { takeMessages(): Promise<string | null> };
   /** The team: the lead's mail re-enters the loop; live teammates keep the session going. */
   team?: TeamHost;
   /** How long working teammates may go on once the input has ended (default 10 minutes). */
@@ -282,9 +284,11 @@ export class SessionRunner {
     for (;;) {
       const due = inputEndedAt === null ? (this.hooks.schedule?.takeDue() ?? []) : [];
       for (const prompt of due) await this.runQueued({ content: prompt });
-      const notices = [bg?.takeNotice() ?? null, team ? await team.takeLeadPrompt() : null].filter(
-        (t): t is string => t !== null,
-      );
+      const notices = [
+        bg?.takeNotice() ?? null,
+        team ? await team.takeLeadPrompt() : null,
+        inputEndedAt === null ? ((await this.hooks.peerInbox?.takeMessages()) ?? null) : null,
+      ].filter((t): t is string => t !== null);
       if (notices.length) {
         await this.runTurn([{ content: notices.join('\n\n'), notification: true }]);
         continue;

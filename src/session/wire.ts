@@ -1,7 +1,7 @@
 // Session events → protocol lines, in one place: what stdout carries and what the transcript keeps.
 // Every line gets the session id and a fresh uuid here. The return type is the outbound schemas'
 // own (src/protocol/outbound.ts), so a field the wire does not have fails to compile.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';

@@ -3,6 +3,7 @@
 // an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
 // useSyncExternalStore, so the folding is tested without a terminal.
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { TaskEvent } from '../loop/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';
@@ -49,6 +50,20 @@ export interface TodoRow {
   activeForm: string;
 }
 
+/** A subagent, background command or teammate: its live row and its line in the Ctrl+T list. */
+export interface TaskRow {
+  id: string;
+  toolUseId: string;
+  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | string;
+  description: string;
+  status: 'running' | 'completed' | 'failed' | 'stopped' | 'killed';
+  background: boolean;
+  startedMs: number;
+  endedMs?: number;
+  /** Its last tool call or its own one-line account of what it is doing. */
+  lastAction?: string;
+}
+
 export interface Dialog {
   id: number;
   req: AskHostRequest;
@@ -67,6 +82,7 @@ export interface TuiState {
   outstanding: number;
   dialogs: Dialog[];
   todos: TodoRow[] | null;
+  tasks: TaskRow[];
   /** Tokens the last main-thread request used (the context in use). */
   contextTokens: number;
   costUsd: number;
@@ -86,6 +102,7 @@ export class TuiStore {
     outstanding: 0,
     dialogs: [],
     todos: null,
+    tasks: [],
     contextTokens: 0,
     costUsd: 0,
   };
@@ -187,6 +204,8 @@ export class TuiStore {
           }
           if (b.type === 'tool_use') {
             const name = String(b.name);
+            const parent = (ev as { parentToolUseId?: string | null }).parentToolUseId;
+            if (!top && parent) this.taskAction(parent, callLabel(name, b.input, 60));
             items.push({
               kind: 'tool',
               id: String(b.id),
@@ -230,6 +249,9 @@ export class TuiStore {
         this.set({ items, todos });
         return;
       }
+      case 'task':
+        this.taskEvent(ev.event);
+        return;
       case 'api_retry':
         this.note(`API error, retrying (attempt ${ev.retry.attempt})`);
         return;
@@ -298,6 +320,47 @@ export class TuiStore {
   private wantHighlighter(text: string): void {
     if (this.opts.highlight && !highlighterSettled() && hasCodeFence(text))
       void loadHighlighter().then(() => this.set({}));
+  }
+
+  /** A task line (started, progress, updated, notification): the task's row. */
+  private taskEvent(e: TaskEvent): void {
+    if (e.kind === 'live') return;
+    const id = e.taskId;
+    const tasks = [...this.state.tasks];
+    const at = tasks.findIndex((t) => t.id === id);
+    const now = Date.now();
+    if (e.kind === 'started') {
+      const row: TaskRow = {
+        id,
+        toolUseId: e.toolUseId,
+        kind: e.taskType,
+        description: e.description,
+        status: 'running',
+        background: e.backgrounded,
+        startedMs: now,
+      };
+      if (at >= 0) tasks[at] = { ...tasks[at], ...row, startedMs: tasks[at].startedMs };
+      else tasks.push(row);
+    } else if (at >= 0) {
+      const t = tasks[at];
+      if (e.kind === 'progress') {
+        const action = e.summary ?? e.lastToolName;
+        if (action) tasks[at] = { ...t, lastAction: action };
+      } else if (e.kind === 'ended') tasks[at] = { ...t, status: e.status, endedMs: now };
+      else if (e.kind === 'backgrounded') tasks[at] = { ...t, background: true };
+      else if (e.kind === 'notification') tasks[at] = { ...t, status: e.status, endedMs: t.endedMs ?? now };
+      else return;
+    } else return;
+    this.set({ tasks });
+  }
+
+  /** A subagent's or teammate's tool call: the last action of the task that runs it. */
+  private taskAction(parentToolUseId: string, label: string): void {
+    const at = this.state.tasks.findIndex((t) => t.toolUseId === parentToolUseId && t.status === 'running');
+    if (at < 0) return;
+    const tasks = [...this.state.tasks];
+    tasks[at] = { ...tasks[at], lastAction: label };
+    this.state = { ...this.state, tasks };
   }
 
   /** A command the UI runs itself (`!command`): a tool row, running; its id. */

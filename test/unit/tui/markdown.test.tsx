@@ -5,6 +5,7 @@ import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui
 import { Markdown } from '../../../src/tui/markdown/Markdown.js';
 import { settledLength } from '../../../src/tui/markdown/split.js';
 import { TuiStore } from '../../../src/tui/store.js';
+import type { TaskEvent } from '../../../src/loop/taskEvents.js';
 import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
 
 let unmount: (() => void) | undefined;
@@ -95,5 +96,49 @@ describe('TuiStore streaming', () => {
       'Second.',
     ]);
     expect(store.snapshot().streaming).toBe('');
+  });
+});
+
+describe('TuiStore tasks', () => {
+  it("a subagent's row: started, its nested calls as its last action, its progress summary, its end", () => {
+    const store = new TuiStore();
+    const task = (event: TaskEvent) => store.show({ type: 'task', event });
+    task({
+      kind: 'started',
+      taskId: 'a1',
+      toolUseId: 'tu1',
+      description: 'Find the bug',
+      taskType: 'local_agent',
+      backgrounded: false,
+    });
+    store.show({
+      type: 'assistant',
+      parentToolUseId: 'tu1',
+      message: { content: [{ type: 'tool_use', id: 'x', name: 'Grep', input: { pattern: 'TODO' } }] },
+    } as never);
+    expect(store.snapshot().tasks[0]).toMatchObject({
+      kind: 'local_agent',
+      status: 'running',
+      lastAction: 'Grep(TODO)',
+    });
+    const usage = { total_tokens: 1, tool_uses: 1, duration_ms: 1 };
+    task({
+      kind: 'progress',
+      taskId: 'a1',
+      toolUseId: 'tu1',
+      description: 'Find the bug',
+      usage,
+      summary: 'Reading the parser',
+    });
+    expect(store.snapshot().tasks[0].lastAction).toBe('Reading the parser');
+    task({
+      kind: 'notification',
+      taskId: 'a1',
+      toolUseId: 'tu1',
+      status: 'completed',
+      outputFile: '/f',
+      summary: 'found it',
+    });
+    expect(store.snapshot().tasks[0].status).toBe('completed');
   });
 });
