@@ -1,6 +1,6 @@
 // NotebookEdit: replace, insert or delete one cell of a Jupyter notebook the model has read, with
 // the same read-before-edit and atomic-write rules as Edit.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../src/util/ids.js';
 import { promises as fsp } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
@@ -68,7 +68,7 @@ function wantsIds(nbformat = 4, minor = 0): boolean {
 }
 
 function newCell(type: 'code' | 'markdown', source: string, withId: boolean): NotebookCell {
-  const id = withId ? { id: randomBytes(4).toString('hex') } : {};
+  const id = withId ? { id: randomHex(4) } : {};
   if (type === 'markdown') return { cell_type: 'markdown', ...id, metadata: {}, source };
   return { cell_type: 'code', ...id, metadata: {}, source, outputs: [], execution_count: null };
 }

@@ -1,6 +1,6 @@
 // Write: replace or create a whole file, atomically, and only over a file the model has seen.
 // Also home of the file helpers Edit shares (read-before-write check, atomic write).
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../src/util/ids.js';
 import { promises as fsp, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { structuredPatch } from 'diff';
@@ -85,7 +85,7 @@ export async function writeFileAtomic(filePath: string, content: string): Promis
   const dir = dirname(target);
   await fsp.mkdir(dir, { recursive: true });
   const existing = await statOrUndefined(target);
-  const tmp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(target)}.${randomHex(6)}.tmp`);
   try {
     await fsp.writeFile(tmp, content, { encoding: 'utf8', mode: existing ? existing.mode & 0o7777 : 0o666 });
     if (existing) await fsp.chmod(tmp, existing.mode & 0o7777);

@@ -1,6 +1,6 @@
 // A refused resume (unknown session, bad --resume-session-at …) is an error result the host can
 // match on, as well as a line on stderr: it ends the process before any session exists.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { envelope } from '../session/wire.js';

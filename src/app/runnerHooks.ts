@@ -1,7 +1,7 @@
 // What the session runner asks of the rest of the session (SessionHooks): the system prompt, the
 // tool pipeline, the prompt gate (transcript, checkpoints, UserPromptSubmit, plan mode), the Stop
 // hook, what must be ready before a run, slash commands, and system/init's lists.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import type { PlanModeService } from '../../tools/planMode.js';
 import type { ToolServices } from '../../tools/tool.js';
 import type { SlashCommands } from '../commands/slashCommands.js';

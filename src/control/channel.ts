@@ -1,7 +1,7 @@
 // The control channel: request/response pairs by request_id in both directions. Every incoming
 // control_request gets exactly one control_response (success or error, even for an unknown
 // subtype); every outgoing request has a timeout or an abort signal, so nothing waits forever.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 
 export type ControlHandler = (request: Record<string, unknown> & { subtype: string }) => Promise<unknown> | unknown;
 

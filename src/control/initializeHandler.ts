@@ -49,6 +49,12 @@ export function handleInitialize(
     t.exitAfterAnswer(message);
     throw new Error(message);
   };
+  // Moving the environment and memory out of the system prompt into the first user message is not
+  // built: refused rather than ignored (with a custom prompt it has no effect, as the SDK says).
+  if (req.excludeDynamicSections === true && req.systemPrompt === undefined)
+    throw new Error(
+      'initialize: excludeDynamicSections is not supported by this agent runtime: the working directory, git status and memory stay in the system prompt, in its per-session block after the cache boundary (the static block before it is the same for every user and caches across them). Leave the option out.',
+    );
   if (req.mcpServers) t.connectInitializeMcp(req.mcpServers);
   if (req.sdkMcpServers?.length) t.connectHostMcp(req.sdkMcpServers);
   if (req.jsonSchema) {

@@ -2,7 +2,7 @@
 // (above --settings, below managed settings) and re-applies what a live session can take:
 // permission rules, directories and mode, and the model. update_settings merges allowlisted keys
 // into a settings file, written atomically. A key either request cannot honour is refused by name.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';

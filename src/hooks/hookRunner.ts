@@ -1,6 +1,6 @@
 // One registry for both kinds of hooks: command hooks from settings (and from plugins, kept apart
 // so either can be replaced alone) and callback hooks of the host. The hooks of one event run in parallel; their results merge (merge.ts).
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import { debugLog } from '../util/log.js';
 import { runCallbackHook, type CallHost } from './callbackHooks.js';
 import { runCommandHook, type CommandHookSpec } from './commandHooks.js';

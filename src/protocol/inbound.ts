@@ -130,6 +130,8 @@ export const initializeRequestSchema = z.looseObject({
   promptSuggestions: z.boolean({ error: 'promptSuggestions must be true or false' }).optional(),
   /** The host renders a stop control per task: an interrupt then spares background agents. */
   perTaskStopAffordance: z.boolean({ error: 'perTaskStopAffordance must be true or false' }).optional(),
+  /** The preset prompt's per-user sections moved to the first user message: not built (refused when true). */
+  excludeDynamicSections: z.boolean({ error: 'excludeDynamicSections must be true or false' }).optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
   toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
 });

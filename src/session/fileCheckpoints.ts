@@ -4,11 +4,11 @@
 // for each file changed since, its oldest copy taken at or after the message is its state then
 // (a file that did not exist then is deleted). Bash and other processes change files behind our
 // back: those changes are not tracked.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { diffLines } from 'diff';
 import { fileActivity } from '../util/fileActivity.js';
+import { loadExternal } from '../util/loadExternal.js';
 import { logWarning } from '../util/log.js';
 
 /** A file larger than this is not copied (and so cannot be rewound); the host is told. */
@@ -96,6 +96,8 @@ export class FileCheckpoints {
       return;
     }
     const content = await fsp.readFile(path);
+    // node:crypto on first use, not at start.
+    const { createHash } = loadExternal<typeof import('node:crypto')>('node:crypto');
     const hash = createHash('sha256').update(content).digest('hex');
     const copy = join(this.dir, hash);
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });

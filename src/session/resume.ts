@@ -2,7 +2,7 @@
 // forked from it (--fork-session: new id, new transcript that starts with the copied lines).
 // The transcript is read as a stream; the main conversation is rebuilt so the API accepts it:
 // roles alternate, every tool_use has its tool_result, synthetic API-error turns are left out.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

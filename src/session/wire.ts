@@ -1,6 +1,6 @@
 // Session events → protocol lines, in one place: what stdout carries and what the transcript keeps.
 // Every line gets the session id and a fresh uuid here.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import type { ResultMessage } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf } from '../loop/events.js';

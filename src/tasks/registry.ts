@@ -6,7 +6,7 @@
 // ended like the others (a host draws its row from them) but is not background work: it is not in
 // background_tasks_changed, the model gets its end as the Task call's result rather than a notice,
 // and the runner does not wait for it; moved to the background, it becomes all of that.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids.js';
 import { makeDirs } from '../util/makeDirs.js';
 import { join } from 'node:path';
 import { ChangeSignal } from '../util/changeSignal.js';
@@ -155,7 +155,7 @@ export interface TaskRegistryOptions {
 }
 
 export function newTaskId(kind: TaskKind): string {
-  return (kind === 'local_bash' ? 'b' : kind === 'in_process_teammate' ? 't' : 'a') + randomBytes(4).toString('hex');
+  return (kind === 'local_bash' ? 'b' : kind === 'in_process_teammate' ? 't' : 'a') + randomHex(4);
 }
 
 export class TaskRegistry {

@@ -3,7 +3,7 @@
 // for work between turns (at least every 500 ms while the input is open), so a job fires only when
 // the session is idle, and a schedule never holds the process or outlives the session.
 // The cron library and the English descriptions load on the first job (dynamic import).
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids.js';
 import type { ScheduledJobView, ScheduleService } from '../../tools/cron.js';
 
 /** A recurring job's life: it fires a last time after this, then is removed (30 days, as the reference). */
@@ -160,7 +160,7 @@ export class Scheduler implements ScheduleService, ScheduleHost {
 
   private newId(): string {
     let id: string;
-    do id = randomBytes(4).toString('hex');
+    do id = randomHex(4);
     while (this.jobs.has(id));
     return id;
   }

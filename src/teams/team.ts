@@ -3,7 +3,7 @@
 // (config.json, inboxes/), spawns teammates (same loop, same pipeline, their own conversations),
 // routes SendMessage, and tells the session runner what it needs after a result: the lead's
 // unread mail, whether a teammate is live or working, and how to end them.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids.js';
 import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolContext, ToolResult } from '../../tools/tool.js';
@@ -256,7 +256,7 @@ export class TeamService implements TeamToolService, TeamHost {
       case 'shutdown_request': {
         this.leadOnly(caller, 'A shutdown_request');
         const to = this.recipient(caller, msg.to);
-        const requestId = `shutdown-${randomBytes(4).toString('hex')}@${to}`;
+        const requestId = `shutdown-${randomHex(4)}@${to}`;
         await deliver(to, shutdownRequest(caller, requestId, msg.reason), 'shutdown request');
         const message = `Shutdown request sent to ${to} (request_id ${requestId}). It answers with a shutdown_response once it has wrapped up.`;
         return { content: message, data: { success: true, message, request_id: requestId, target: to } };

@@ -3,7 +3,7 @@
 // dashboards built for it work unchanged. The OpenTelemetry SDK sits behind `TelemetrySink`
 // (otel.ts), so this mapping is tested without it; with telemetry off the session holds
 // NO_TELEMETRY and none of this runs.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import { extname } from 'node:path';
 import type { TelemetryConfig } from './config.js';
 

@@ -1,7 +1,7 @@
 // The session's telemetry: NO_TELEMETRY unless CLAUDE_CODE_ENABLE_TELEMETRY is set, so an ordinary
 // start reads one variable and loads nothing. When it is set, the configuration is read (a value
 // that cannot be used stops the start, naming the variable), and the OpenTelemetry SDK is loaded.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHelperCommand } from '../loop/providers/apiKeyHelper.js';
@@ -55,7 +55,7 @@ function anonymousUserId(env: NodeJS.ProcessEnv): string {
     const id = readFileSync(file, 'utf8').trim();
     if (/^[0-9a-f]{64}$/.test(id)) return id;
   } catch {}
-  const id = randomBytes(32).toString('hex');
+  const id = randomHex(32);
   try {
     mkdirSync(configDir(env), { recursive: true });
     writeFileSync(file, `${id}\n`, { mode: 0o600 });

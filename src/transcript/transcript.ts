@@ -8,7 +8,7 @@
 import { makeDirs } from '../util/makeDirs.js';
 import { mirrorEntry } from './mirror.js';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/ids.js';
 import { dirname, join } from 'node:path';
 import { configDir } from '../util/configDir.js';
 import { logWarning } from '../util/log.js';

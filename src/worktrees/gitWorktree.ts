@@ -3,7 +3,7 @@
 // holds that the base does not (uncommitted files, commits), and its removal with its branch.
 // Every git call has a deadline; a failure is a WorktreeError whose message says what to do.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../util/ids.js';
 import { appendFileSync, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, isAbsolute, resolve } from 'node:path';
 import { makeDirs } from '../util/makeDirs.js';
@@ -67,7 +67,7 @@ export function nameProblem(name: string): string | undefined {
 }
 
 export function randomWorktreeName(prefix = 'wt'): string {
-  return `${prefix}-${randomBytes(4).toString('hex')}`;
+  return `${prefix}-${randomHex(4)}`;
 }
 
 /** The repository `cwd` is in; not one → a WorktreeError naming the folder. */

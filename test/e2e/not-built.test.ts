@@ -2,7 +2,7 @@
 // loudly when a host asks for it: never a session that silently runs without it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { runAgent, startFakeApi, type FakeApi } from './harness.js';
+import { runAgent, STREAM_ARGS, startAgent, startFakeApi, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -17,5 +17,31 @@ describe('not built yet: loud failures', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agent: --tools: SlashCommand is not built yet');
     expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('initialize options not built: refused, never ignored', () => {
+  it('excludeDynamicSections: true is an error answer naming it; false, or with a custom prompt (no effect), is fine', async () => {
+    api = await startFakeApi([]);
+    const init = (id: string, extra: object) => ({
+      type: 'control_request',
+      request_id: id,
+      request: { subtype: 'initialize', ...extra },
+    });
+    const answers = async (extra: object) => {
+      const p = startAgent({ api, args: STREAM_ARGS });
+      p.send(init('i1', extra));
+      const m = await p.waitFor((l) => l.type === 'control_response');
+      p.endInput();
+      await p.exited;
+      return m.response;
+    };
+    const refused = await answers({ excludeDynamicSections: true });
+    expect(refused).toMatchObject({ subtype: 'error', request_id: 'i1' });
+    expect(refused.error).toContain('excludeDynamicSections is not supported');
+    expect(await answers({ excludeDynamicSections: false })).toMatchObject({ subtype: 'success' });
+    expect(await answers({ excludeDynamicSections: true, systemPrompt: 'You are terse.' })).toMatchObject({
+      subtype: 'success',
+    });
   });
 });
