@@ -67,6 +67,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const cwd = process.cwd();
   const branch = gitBranch(cwd);
   let shellAbort: AbortController | undefined;
+  let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
   if (session.bypassAllowed) modes.push('bypassPermissions');
   tui = (await ui).createTui({
@@ -91,6 +92,10 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     setMode: (mode) => session.setPermissionMode(mode),
     history: promptHistory(join(configDir(process.env), 'history.jsonl'), cwd),
     commands: () => session.commands(),
+    sessions: () => listProjectSessions(process.env, cwd),
+    resumeSession: (id) => {
+      resumeNext = id;
+    },
     models: () =>
       modelChoices(session.settings.model).map((m) => ({
         // `/model default` is not a name /model takes: the default's own id is.
@@ -115,5 +120,11 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   await running;
   await session.close('prompt_input_exit');
   await writer.flush();
+  // /resume picked another session: this one has ended; that one starts in its place.
+  if (resumeNext)
+    return runTerminal(
+      { ...o, resume: resumeNext, resumePicker: false, continue: false, forkSession: false, sessionId: undefined },
+      writer,
+    );
   return 0;
 }

@@ -23,7 +23,7 @@ import { PromptState, type Suggestions } from './prompt.js';
 import { atQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
 import { ElicitationForm } from './components/ElicitationForm.js';
-import { Picker, type PickerItem } from './components/Picker.js';
+import { Picker, type PickerItem, sessionItems } from './components/Picker.js';
 import { fileTextOrNull } from './fileText.js';
 import { oneLine } from './format.js';
 import type { Dialog, TuiStore } from './store.js';
@@ -82,6 +82,26 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     const text = sub.text.trim();
     if (text === '/exit' || text === '/quit') return onExit();
     if (!text) return;
+    // /resume: a picker of this project's sessions; the chosen one replaces this session.
+    if (text === '/resume' && deps.sessions && deps.resumeSession) {
+      const resume = deps.resumeSession;
+      void deps.sessions().then((list) => {
+        if (!list.length) return store.note('No saved session in this project.');
+        setPicker({
+          title: `Resume a session of this project (${list.length})`,
+          items: sessionItems(list),
+          initial: 0,
+          onPick: (v) => {
+            setPicker(null);
+            if (!v) return;
+            resume(v);
+            // One frame without the picker first, so the screen keeps no stale dialog.
+            setTimeout(onExit, 50);
+          },
+        });
+      });
+      return;
+    }
     // /model alone: a picker; the choice runs `/model <name>`.
     if (text === '/model' && deps.models) {
       const items = deps.models();

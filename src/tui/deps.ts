@@ -29,6 +29,10 @@ export interface TuiDeps {
   history?: { entries(): string[]; add(text: string): void };
   /** The models `/model` alone offers to pick from (value: what `/model <value>` takes). */
   models?(): PickerItem[];
+  /** `/resume`: this project's saved sessions, newest first. */
+  sessions?(): Promise<Array<{ sessionId: string; title?: string; firstPrompt: string; modifiedMs: number }>>;
+  /** `/resume`'s choice: once the UI has left, this session ends and the chosen one starts. */
+  resumeSession?(sessionId: string): void;
   /** The slash commands the `/` menu offers (built-in, project and user commands, plugins'). */
   commands?(): CommandEntry[];
   /** The project's files for `@` completion (not ignored by .gitignore), listed when first needed. */

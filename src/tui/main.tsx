@@ -4,8 +4,7 @@ import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import { App } from './App.js';
-import { Picker, type PickerItem } from './components/Picker.js';
-import { ago, oneLine } from './format.js';
+import { Picker, sessionItems } from './components/Picker.js';
 import type { TuiDeps } from './deps.js';
 import { TuiStore } from './store.js';
 import { makeTheme, ThemeContext } from './theme.js';
@@ -27,12 +26,7 @@ export function pickSession(
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
     let chosen: string | undefined;
-    const items: PickerItem[] = sessions.map((s) => ({
-      value: s.sessionId,
-      label: oneLine(s.title ?? s.firstPrompt, 70),
-      note: ago(s.modifiedMs),
-      detail: s.title ? oneLine(s.firstPrompt, 200) : s.sessionId,
-    }));
+    const items = sessionItems(sessions);
     const instance = render(
       <ThemeContext.Provider value={makeTheme(color)}>
         <Picker

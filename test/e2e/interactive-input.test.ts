@@ -217,6 +217,36 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('/resume picks another session of the project, which goes on in place of this one', async () => {
+    api = await startFakeApi(() => text('ok'));
+    const config = dir();
+    const cwd = dir();
+    const env = { CLAUDE_CONFIG_DIR: config };
+    let t = start([], cwd, { env });
+    await send(t, 'the old one about plums');
+    await t.waitFor(/ok\n\(1 turn/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+    t = start([], cwd, { env, rows: 40 });
+    await send(t, 'a new one');
+    await t.waitFor(/ok\n\(1 turn/);
+    await send(t, '/resume');
+    await t.waitFor(/Resume a session of this project \(2\)/);
+    t.type('plums');
+    await t.waitFor(/❯ the old one about plums/);
+    t.keys('Enter');
+    // The new session's UI starts below the old one.
+    await t.waitFor(/agent \d[\s\S]*agent \d[\s\S]*│ > {2,}│/);
+    await send(t, 'go on');
+    const s = await t.waitFor(/> go on\n\nok\n\(1 turn/);
+    expect(s).not.toMatch(/Resume a session/);
+    const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
+    expect(msgs).toContain('the old one about plums');
+    expect(msgs).not.toContain('a new one');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('--resume without an id is refused with -p (there is no picker there)', async () => {
     const { spawnSync } = await import('node:child_process');
     const { AGENT_BIN } = await import('./harness.js');

@@ -1,8 +1,9 @@
 // A list to choose one from: ↑/↓ (or typing to filter), Enter picks, Esc leaves. The /model and
 // --resume pickers.
 import { Box, Text, useInput } from 'ink';
-import { useRefState } from '../useRefState.js';
+import { ago, oneLine } from '../format.js';
 import { useTheme } from '../theme.js';
+import { useRefState } from '../useRefState.js';
 
 export interface PickerItem {
   value: string;
@@ -14,6 +15,18 @@ export interface PickerItem {
 }
 
 const VISIBLE = 8;
+
+/** Saved sessions as picker rows: title or first prompt, age; the first prompt or id below. */
+export function sessionItems(
+  sessions: Array<{ sessionId: string; title?: string; firstPrompt: string; modifiedMs: number }>,
+): PickerItem[] {
+  return sessions.map((s) => ({
+    value: s.sessionId,
+    label: oneLine(s.title ?? s.firstPrompt, 70),
+    note: ago(s.modifiedMs),
+    detail: s.title ? oneLine(s.firstPrompt, 200) : s.sessionId,
+  }));
+}
 
 export function Picker({
   title,
