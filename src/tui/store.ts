@@ -64,6 +64,13 @@ export interface TaskRow {
   lastAction?: string;
 }
 
+/** An MCP server's elicitation, waiting for the person's answer. */
+export interface FormDialog {
+  id: number;
+  payload: Record<string, unknown>;
+  resolve: (answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) => void;
+}
+
 export interface Dialog {
   id: number;
   req: AskHostRequest;
@@ -81,6 +88,7 @@ export interface TuiState {
   /** Prompts submitted whose result has not come yet. */
   outstanding: number;
   dialogs: Dialog[];
+  forms: FormDialog[];
   todos: TodoRow[] | null;
   tasks: TaskRow[];
   /** Tokens the last main-thread request used (the context in use). */
@@ -101,6 +109,7 @@ export class TuiStore {
     thinking: '',
     outstanding: 0,
     dialogs: [],
+    forms: [],
     todos: null,
     tasks: [],
     contextTokens: 0,
@@ -408,9 +417,27 @@ export class TuiStore {
     });
   }
 
-  /** Leaving: every open question is answered as interrupted. */
+  /** An MCP elicitation: a form; several wait their turn. Aborted: cancel. */
+  elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) return Promise.resolve({ action: 'cancel' });
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      const onAbort = () => settle({ action: 'cancel' });
+      const settle: FormDialog['resolve'] = (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!this.state.forms.some((d) => d.id === id)) return;
+        this.set({ forms: this.state.forms.filter((d) => d.id !== id) });
+        resolve(answer);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.set({ forms: [...this.state.forms, { id, payload, resolve: settle }] });
+    });
+  }
+
+  /** Leaving: every open question is answered as interrupted, every form cancelled. */
   closeDialogs(): void {
     for (const d of this.state.dialogs) d.resolve(INTERRUPTED_ANSWER);
+    for (const f of this.state.forms) f.resolve({ action: 'cancel' });
   }
 }
 
