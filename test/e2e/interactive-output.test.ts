@@ -3,9 +3,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, text, toolUse } from '../fake-api/server.js';
+import { text, toolUse } from '../fake-api/server.js';
 import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
-import { hasTmux, send, startTerm, type Term } from './tmux.js';
+import { hasTmux, send, startTerm, type Term, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-output.test.ts: skipped: tmux is not installed');
 
@@ -153,7 +153,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
 
   it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async () => {
     api = await startFakeApi((req) =>
-      lastUserText(req) === 'start it' && !Object.keys(resultsById(req)).length
+      typedText(req) === 'start it' && !Object.keys(resultsById(req)).length
         ? toolUse('Bash', { command: 'sleep 4; echo finished', description: 'wait a little', run_in_background: true })
         : text('started it'),
     );

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, text, toolUse } from '../fake-api/server.js';
+import { text, toolUse } from '../fake-api/server.js';
 import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
-import { hasTmux, startTerm, type Term } from './tmux.js';
+import { hasTmux, startTerm, type Term, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed (it gives the UI a real terminal)');
 
@@ -70,7 +70,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
       reason: 'prompt_input_exit',
     });
     expect(api.requests).toHaveLength(2);
-    expect(lastUserText(api.requests[1])).toBe('two');
+    expect(typedText(api.requests[1])).toBe('two');
   });
 
   it('multi-line input: a backslash before Enter adds a line, Enter sends both lines as one prompt', async () => {
@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.type('line two');
     t.keys('Enter');
     await t.waitFor(/got two lines/);
-    expect(lastUserText(api.requests[0])).toBe('line one\nline two');
+    expect(typedText(api.requests[0])).toBe('line one\nline two');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
@@ -103,7 +103,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     await t.waitFor(/greeted/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
-    expect(lastUserText(api.requests[0])).toBe('Greet Ada warmly');
+    expect(typedText(api.requests[0])).toBe('Greet Ada warmly');
   });
 
   it('a tool call is one row whose spinner becomes ✓; Bash output is collapsed to its last lines', async () => {
@@ -122,7 +122,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     api = await startFakeApi((req) => {
       const results = resultsById(req);
       if (Object.keys(results).length) return text(results.a ? 'made it' : 'ok, not making it');
-      return lastUserText(req) === 'make a'
+      return typedText(req) === 'make a'
         ? toolUse('Bash', { command: 'touch a.txt' }, 'a')
         : toolUse('Bash', { command: 'touch b.txt' }, 'b');
     });
@@ -218,7 +218,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
 
   it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
     api = await startFakeApi((req) =>
-      lastUserText(req) === 'wait' && !Object.keys(resultsById(req)).length
+      typedText(req) === 'wait' && !Object.keys(resultsById(req)).length
         ? toolUse('Bash', { command: 'sleep 30' })
         : text('back again'),
     );

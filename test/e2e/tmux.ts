@@ -128,3 +128,24 @@ export async function send(t: Term, line: string): Promise<void> {
   t.type(line);
   t.keys('Enter');
 }
+
+/**
+ * What the person typed in the latest user message that has text: its text blocks less the
+ * runtime's own `<system-reminder>` blocks (deferred tools, attached files).
+ */
+export function typedText(req: { body?: any }): string {
+  const messages: any[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role !== 'user') continue;
+    const c = messages[i].content;
+    const texts: string[] =
+      typeof c === 'string'
+        ? [c]
+        : Array.isArray(c)
+          ? c.filter((b: any) => b?.type === 'text' && typeof b.text === 'string').map((b: any) => b.text)
+          : [];
+    const t = texts.filter((x) => !x.startsWith('<system-reminder>')).join('\n');
+    if (t) return t;
+  }
+  return '';
+}
