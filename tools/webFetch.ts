@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type TurndownService from 'turndown';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { sideModelCall, replyText } from '../src/loop/sideCall.js';
-import { resolveModel } from '../src/loop/models.js';
+import { smallFastModel } from '../src/loop/models.js';
 
 export const webFetchInputSchema = z.strictObject({
   url: z.string().describe('The URL to fetch content from'),
@@ -348,7 +348,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
       }
       const slice = page.text.slice(offset, offset + limits.maxPageChars);
       const rest = page.text.length - offset - slice.length;
-      const model = resolveModel('haiku');
+      const model = smallFastModel();
       const reply = await sideModelCall(loop, {
         model,
         system: SMALL_MODEL_SYSTEM,

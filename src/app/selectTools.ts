@@ -3,14 +3,32 @@
 // omission.
 import type { Tool } from '../../tools/tool.js';
 import type { CliOptions } from '../cli/options.js';
-import { logWarning } from '../util/log.js';
+import { toolRefusedBy } from '../loop/providers/features.js';
+import type { ApiProvider } from '../loop/providers/select.js';
+import { debugLog, logWarning } from '../util/log.js';
 
 /** Tools the reference offers that this build does not have yet. */
 const NOT_BUILT_TOOLS: ReadonlySet<string> = new Set(['SlashCommand']);
 
-/** Throws naming a tool that is not built; an unknown name is told on stderr and ignored. */
-export function selectTools(all: Tool[], o: Pick<CliOptions, 'tools' | 'disallowedTools'>): Tool[] {
-  let tools = all;
+/**
+ * Throws naming a tool that is not built; an unknown name is told on stderr and ignored. A tool the
+ * provider cannot serve (WebSearch on Bedrock) is left out: told on stderr when --tools names it,
+ * else in the debug log only (the reference leaves it out without a word).
+ */
+export function selectTools(
+  all: Tool[],
+  o: Pick<CliOptions, 'tools' | 'disallowedTools'>,
+  provider: ApiProvider = 'firstParty',
+): Tool[] {
+  let tools = all.filter((t) => {
+    const why = toolRefusedBy(provider, t.name);
+    if (!why) return true;
+    const asked = o.tools?.split(/[ ,]+/).includes(t.name) === true;
+    if (asked) logWarning(`--tools: ${t.name} is not offered: ${why}`);
+    else debugLog('api', () => `${t.name} is not offered: ${why}`);
+    return false;
+  });
+  const offered = tools;
   if (o.tools !== undefined && o.tools !== 'default') {
     const wanted = new Set(o.tools.split(/[ ,]+/).filter(Boolean));
     const unbuilt = [...wanted].filter((n) => NOT_BUILT_TOOLS.has(n));
@@ -18,7 +36,7 @@ export function selectTools(all: Tool[], o: Pick<CliOptions, 'tools' | 'disallow
       throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
     const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
     if (unknown.length) logWarning(`--tools: unknown tool(s) ignored: ${unknown.join(', ')}`);
-    tools = all.filter((t) => wanted.has(t.name));
+    tools = offered.filter((t) => wanted.has(t.name));
   }
   const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));
   return tools.filter((t) => !removed.has(t.name));

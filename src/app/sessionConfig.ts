@@ -77,7 +77,7 @@ export function resolveSessionConfig(
   const { cwd, env } = ctx;
   const warnings: string[] = [];
   // No model asked for: the provider's default (a cloud provider's may differ: models.ts).
-  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? 'default', apiProviderFromEnv(env));
+  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? 'default', apiProviderFromEnv(env), env);
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,

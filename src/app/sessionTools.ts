@@ -15,6 +15,7 @@ import { SkillCatalog } from '../skills/catalog.js';
 import type { SkillEntry } from '../../tools/skill.js';
 import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
+import type { ApiProvider } from '../loop/providers/select.js';
 import { logWarning } from '../util/log.js';
 
 export interface SessionTools {
@@ -60,6 +61,7 @@ export async function setupSessionTools(
     builtin = selectTools(
       [...builtinTools({ agentTeams: config.agentTeams, env }), ...initialSkillTool, ...extraTools],
       o,
+      (config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
     );
   } catch (err) {
     throw usage((err as Error).message);

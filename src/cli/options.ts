@@ -57,6 +57,8 @@ export const optionsSchema = z.object({
   sessionPersistence: z.boolean().default(true),
   sessionMirror: z.boolean().default(false),
   resume: z.uuid({ error: '--resume must be a session id (a UUID)' }).optional(),
+  /** --resume without an id: the terminal UI offers this project's sessions to pick from. */
+  resumePicker: z.boolean().default(false),
   continue: z.boolean().default(false),
   forkSession: z.boolean().default(false),
   resumeSessionAt: z.string().min(1, '--resume-session-at needs a message uuid').optional(),
@@ -232,7 +234,10 @@ function buildProgram(): Command {
       '--session-mirror',
       "also send every transcript entry to the host as a transcript_mirror line (the SDK's sessionStore)",
     )
-    .option('-r, --resume <sessionId>', 'resume this session: its history is sent again, its id kept')
+    .option(
+      '-r, --resume [sessionId]',
+      "resume this session: its history is sent again, its id kept (no id, in a terminal: pick one of this project's)",
+    )
     .option('-c, --continue', "resume this directory's most recent session")
     .option('--fork-session', 'with --resume/--continue: a new session id and transcript, the history copied')
     .option(
@@ -297,6 +302,8 @@ export function parseOptions(argv: string[]): ParseOutcome {
   }
   const parsed = optionsSchema.safeParse({
     ...raw,
+    resume: raw.resume === true ? undefined : raw.resume,
+    resumePicker: raw.resume === true,
     prompt: program.args[0],
     print: raw.print ?? false,
     addDir: raw.addDir ?? [],
@@ -330,7 +337,14 @@ export function parseOptions(argv: string[]): ParseOutcome {
     throw new UsageError(
       '--session-mirror cannot be used with --no-session-persistence: entries are mirrored after their local write',
     );
-  if (o.resume !== undefined && o.continue) throw new UsageError('--resume and --continue cannot be used together');
+  if ((o.resume !== undefined || o.resumePicker) && o.continue)
+    throw new UsageError('--resume and --continue cannot be used together');
+  if (o.resumePicker && (o.print || o.inputFormat === 'stream-json' || o.outputFormat === 'stream-json'))
+    throw new UsageError(
+      '--resume needs a session id with -p or stream-json (without one it opens a picker, which only the terminal UI has)',
+    );
+  if (o.resumePicker && (o.forkSession || o.resumeSessionAt !== undefined))
+    throw new UsageError('--fork-session and --resume-session-at need --resume with a session id');
   if (o.forkSession && o.resume === undefined && !o.continue)
     throw new UsageError('--fork-session needs --resume or --continue');
   if (o.resumeSessionAt !== undefined && o.resume === undefined && !o.continue)

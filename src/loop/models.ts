@@ -10,6 +10,7 @@ import {
   retiredModelReplacement,
   type ModelPrices,
 } from './pricing.js';
+import { aliasOverride } from './providers/features.js';
 import { apiProviderFromEnv, type ApiProvider } from './providers/select.js';
 
 const ALIASES: Record<string, string> = {
@@ -40,9 +41,13 @@ const PROVIDER_ALIASES: Record<ApiProvider, Record<string, string>> = {
   },
 };
 
-/** An alias's model for the provider the session talks to (the environment's). */
-function aliasModel(alias: string, provider: ApiProvider): string | undefined {
-  return PROVIDER_ALIASES[provider][alias] ?? ALIASES[alias];
+/**
+ * An alias's model for the provider the session talks to (the environment's): its
+ * ANTHROPIC_DEFAULT_*_MODEL when set, else the provider's id, else the Anthropic API's.
+ */
+function aliasModel(alias: string, provider: ApiProvider, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!Object.hasOwn(ALIASES, alias)) return undefined;
+  return aliasOverride(alias, provider, env) ?? PROVIDER_ALIASES[provider][alias] ?? ALIASES[alias];
 }
 
 /**
@@ -50,10 +55,14 @@ function aliasModel(alias: string, provider: ApiProvider): string | undefined {
  * replacement, else the id as given. `[1m]` stays on an id whose model has a smaller window (it
  * asks for the 1M one); on an alias it goes, since the aliases' models have a 1M window already.
  */
-export function resolveModel(model: string, provider: ApiProvider = apiProviderFromEnv()): string {
+export function resolveModel(
+  model: string,
+  provider: ApiProvider = apiProviderFromEnv(),
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const wide = ONE_M_SUFFIX.test(model);
   const bare = model.replace(ONE_M_SUFFIX, '');
-  const id = aliasModel(bare.toLowerCase(), provider) ?? retiredModelReplacement(bare) ?? bare;
+  const id = aliasModel(bare.toLowerCase(), provider, env) ?? retiredModelReplacement(bare) ?? bare;
   return wide && modelFacts(id).contextWindow < 1_000_000 && knownModel(id) ? `${id}[1m]` : id;
 }
 
@@ -124,4 +133,9 @@ function usd(n: number): string {
 
 function priceText(p: ModelPrices, unit = true): string {
   return `${usd(p.input)}/${usd(p.output)}${unit ? ' per million input/output tokens' : ''}`;
+}
+
+/** The model for quick side work (WebFetch reading a page): ANTHROPIC_SMALL_FAST_MODEL, else haiku's. */
+export function smallFastModel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.ANTHROPIC_SMALL_FAST_MODEL?.trim() || resolveModel('haiku', apiProviderFromEnv(env), env);
 }

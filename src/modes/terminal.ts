@@ -4,11 +4,13 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSession } from '../app/createSession.js';
+import { modelChoices } from '../loop/models.js';
 import { contextWindow } from '../loop/pricing.js';
 import { type CliOptions, VERSION } from '../cli/options.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { gitBranch } from '../session/gitBranch.js';
+import { listProjectSessions } from '../session/sessionList.js';
 import { configDir } from '../util/configDir.js';
 import { withMentionedFiles } from './fileMentions.js';
 import { projectFiles } from './projectFiles.js';
@@ -33,6 +35,14 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const ui = loadTui();
   ui.catch(() => {});
   let tui: Tui | undefined;
+  // --resume without an id: this project's sessions to pick from, before the session starts.
+  if (o.resumePicker) {
+    const sessions = await listProjectSessions(process.env, process.cwd());
+    const color = !process.env.NO_COLOR;
+    const picked = sessions.length ? await (await ui).pickSession(sessions, color) : undefined;
+    if (!sessions.length) process.stdout.write('No earlier session in this project: starting a new one.\n');
+    o = { ...o, resumePicker: false, ...(picked ? { resume: picked } : {}) };
+  }
   const session = await createSession(o, {
     writer,
     output: (ev) => tui?.show(ev) ?? Promise.resolve(),
@@ -71,6 +81,13 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     setMode: (mode) => session.setPermissionMode(mode),
     history: promptHistory(join(configDir(process.env), 'history.jsonl'), cwd),
     commands: () => session.commands(),
+    models: () =>
+      modelChoices(session.settings.model).map((m) => ({
+        // `/model default` is not a name /model takes: the default's own id is.
+        value: m.value === 'default' ? m.resolvedModel : m.value,
+        label: `${m.displayName} (${m.resolvedModel})`,
+        detail: m.description,
+      })),
     files: () => projectFiles(cwd),
     shell: async (command) => {
       shellAbort = new AbortController();

@@ -14,6 +14,7 @@ import { PromptInput } from './components/PromptInput.js';
 import { PlanDialog, QuestionsDialog } from './components/QuestionDialog.js';
 import { StatusLine } from './components/StatusLine.js';
 import { TodoList } from './components/TodoList.js';
+import { TaskList, TaskRows } from './components/TaskRows.js';
 import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
@@ -21,6 +22,7 @@ import { diffSummary, previewDiff } from './diff.js';
 import { PromptState, type Suggestions } from './prompt.js';
 import { atQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
+import { Picker, type PickerItem } from './components/Picker.js';
 import { fileTextOrNull } from './fileText.js';
 import { oneLine } from './format.js';
 import type { Dialog, TuiStore } from './store.js';
@@ -37,6 +39,13 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   const promptChanged = () => redraw((n) => n + 1);
   const [getArmed, setCtrlCArmed] = useRefState(false);
   const [, setModeTick] = useState(0);
+  const [getPicker, setPicker] = useRefState<{
+    title: string;
+    items: PickerItem[];
+    initial: number;
+    onPick: (v: string | undefined) => void;
+  } | null>(null);
+  const [getTaskList, setTaskList] = useRefState(false);
   /** Ctrl+O's list of tool calls: the chosen row, or null when it is closed. */
   const [getList, setList] = useRefState<number | null>(null);
   const status = deps.status();
@@ -71,6 +80,20 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     const text = sub.text.trim();
     if (text === '/exit' || text === '/quit') return onExit();
     if (!text) return;
+    // /model alone: a picker; the choice runs `/model <name>`.
+    if (text === '/model' && deps.models) {
+      const items = deps.models();
+      const current = items.findIndex((m) => m.value === status.model || m.detail?.includes(status.model));
+      return setPicker({
+        title: `Model (now ${status.model})`,
+        items,
+        initial: Math.max(0, current),
+        onPick: (v) => {
+          setPicker(null);
+          if (v) send({ display: `/model ${v}`, text: `/model ${v}` });
+        },
+      });
+    }
     store.submitted(sub.display);
     // `!command`: run here, its output goes to the model with the command.
     if (text.startsWith('!') && deps.shell) {
@@ -86,6 +109,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   };
 
   useInput((ch, key) => {
+    if (getPicker()) return; // the picker reads its own keys
     const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();
     // Ctrl+R's search reads its own keys (Esc and Ctrl+C leave it).
@@ -118,6 +142,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return setCtrlCArmed(true);
     }
     if (key.escape && getList() !== null && !dialog) return setList(null);
+    if (key.escape && getTaskList() && !dialog) return setTaskList(false);
     if (key.escape) {
       if (store.busy || dialog) {
         if (!deps.interrupt()) store.closeDialogs();
@@ -125,6 +150,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
       return;
     }
     if (dialog) return; // the dialog reads its own keys
+    if (key.ctrl && ch === 't') return setTaskList(!getTaskList());
+    if (getTaskList() && (key.escape || ch === 'q')) return setTaskList(false);
     const list = getList();
     if (key.ctrl && ch === 'o') return setList(list === null ? Math.max(0, store.expandable().length - 1) : null);
     if (list !== null) {
@@ -160,9 +187,13 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
             <Markdown text={state.streaming} />
           </Box>
         ) : null}
+        <TaskRows tasks={state.tasks} />
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
+        {getTaskList() && !dialog ? <TaskList tasks={state.tasks} /> : null}
         {dialog ? (
           <DialogView key={dialog.id} dialog={dialog} />
+        ) : getPicker() ? (
+          <Picker {...getPicker()!} />
         ) : getList() !== null ? (
           <ToolList tools={store.expandable()} selected={getList()!} />
         ) : (

@@ -2,6 +2,7 @@
 // imports no session code that has state of its own) and swapped for fakes in component tests.
 import type { PermissionMode } from '../permissions/modes.js';
 import type { CommandEntry } from './complete.js';
+import type { PickerItem } from './components/Picker.js';
 
 export interface StatusInfo {
   model: string;
@@ -26,6 +27,8 @@ export interface TuiDeps {
   setMode(mode: PermissionMode): void;
   /** This project's prompt history (Up/Down, Ctrl+R), read when first needed. */
   history?: { entries(): string[]; add(text: string): void };
+  /** The models `/model` alone offers to pick from (value: what `/model <value>` takes). */
+  models?(): PickerItem[];
   /** The slash commands the `/` menu offers (built-in, project and user commands, plugins'). */
   commands?(): CommandEntry[];
   /** The project's files for `@` completion (not ignored by .gitignore), listed when first needed. */

@@ -70,3 +70,12 @@ export function describeUpdates(updates: PermissionUpdate[]): string {
 export function formatCost(usd: number): string {
   return `$${usd.toFixed(usd >= 10 ? 2 : 4)}`;
 }
+
+/** How long ago, in one short unit: `just now`, `5m ago`, `3h ago`, `2d ago`. */
+export function ago(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86_400)}d ago`;
+}

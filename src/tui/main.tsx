@@ -4,6 +4,8 @@ import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import { App } from './App.js';
+import { Picker, type PickerItem } from './components/Picker.js';
+import { ago, oneLine } from './format.js';
 import type { TuiDeps } from './deps.js';
 import { TuiStore } from './store.js';
 import { makeTheme, ThemeContext } from './theme.js';
@@ -13,6 +15,37 @@ export interface Tui {
   ask(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
+}
+
+/** The --resume picker, before the session starts: the chosen session id, or undefined (Esc). */
+export function pickSession(
+  sessions: Array<{ sessionId: string; title?: string; firstPrompt: string; modifiedMs: number }>,
+  color: boolean,
+  io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let chosen: string | undefined;
+    const items: PickerItem[] = sessions.map((s) => ({
+      value: s.sessionId,
+      label: oneLine(s.title ?? s.firstPrompt, 70),
+      note: ago(s.modifiedMs),
+      detail: s.title ? oneLine(s.firstPrompt, 200) : s.sessionId,
+    }));
+    const instance = render(
+      <ThemeContext.Provider value={makeTheme(color)}>
+        <Picker
+          title={`Resume a session of this project (${sessions.length})`}
+          items={items}
+          onPick={(v) => {
+            chosen = v;
+            instance.unmount();
+          }}
+        />
+      </ThemeContext.Provider>,
+      { stdin: io.stdin ?? process.stdin, stdout: io.stdout ?? process.stdout, exitOnCtrlC: true, patchConsole: false },
+    );
+    void instance.waitUntilExit().then(() => resolve(chosen));
+  });
 }
 
 export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {

@@ -49,6 +49,20 @@ export interface TodoRow {
   activeForm: string;
 }
 
+/** A subagent, background command or teammate: its live row and its line in the Ctrl+T list. */
+export interface TaskRow {
+  id: string;
+  toolUseId: string;
+  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | string;
+  description: string;
+  status: 'running' | 'completed' | 'failed' | 'stopped' | 'killed';
+  background: boolean;
+  startedMs: number;
+  endedMs?: number;
+  /** Its last tool call or its own one-line account of what it is doing. */
+  lastAction?: string;
+}
+
 export interface Dialog {
   id: number;
   req: AskHostRequest;
@@ -67,6 +81,7 @@ export interface TuiState {
   outstanding: number;
   dialogs: Dialog[];
   todos: TodoRow[] | null;
+  tasks: TaskRow[];
   /** Tokens the last main-thread request used (the context in use). */
   contextTokens: number;
   costUsd: number;
@@ -86,6 +101,7 @@ export class TuiStore {
     outstanding: 0,
     dialogs: [],
     todos: null,
+    tasks: [],
     contextTokens: 0,
     costUsd: 0,
   };
@@ -187,6 +203,8 @@ export class TuiStore {
           }
           if (b.type === 'tool_use') {
             const name = String(b.name);
+            const parent = (ev as { parentToolUseId?: string | null }).parentToolUseId;
+            if (!top && parent) this.taskAction(parent, callLabel(name, b.input, 60));
             items.push({
               kind: 'tool',
               id: String(b.id),
@@ -230,6 +248,9 @@ export class TuiStore {
         this.set({ items, todos });
         return;
       }
+      case 'task':
+        this.taskEvent(ev.event as unknown as Record<string, unknown>);
+        return;
       case 'system':
         if (ev.subtype === 'api_retry') this.note(`API error, retrying (attempt ${ev.fields.attempt ?? '?'})`);
         else if (ev.subtype === 'compact_boundary') this.note('earlier conversation compacted into a summary');
@@ -296,6 +317,58 @@ export class TuiStore {
   private wantHighlighter(text: string): void {
     if (this.opts.highlight && !highlighterSettled() && hasCodeFence(text))
       void loadHighlighter().then(() => this.set({}));
+  }
+
+  /** A task line (started, progress, updated, notification): the task's row. */
+  private taskEvent(e: Record<string, unknown>): void {
+    const id = String(e.task_id ?? '');
+    if (!id) return;
+    const tasks = [...this.state.tasks];
+    const at = tasks.findIndex((t) => t.id === id);
+    const now = Date.now();
+    if (e.subtype === 'task_started') {
+      const row: TaskRow = {
+        id,
+        toolUseId: String(e.tool_use_id ?? ''),
+        kind: String(e.task_type ?? 'local_agent'),
+        description: String(e.description ?? ''),
+        status: 'running',
+        background: e.is_backgrounded === true,
+        startedMs: now,
+      };
+      if (at >= 0) tasks[at] = { ...tasks[at], ...row, startedMs: tasks[at].startedMs };
+      else tasks.push(row);
+    } else if (at >= 0) {
+      const t = tasks[at];
+      if (e.subtype === 'task_progress') {
+        const action =
+          typeof e.summary === 'string'
+            ? e.summary
+            : typeof e.last_tool_name === 'string'
+              ? e.last_tool_name
+              : undefined;
+        if (action) tasks[at] = { ...t, lastAction: action };
+      } else if (e.subtype === 'task_updated') {
+        const patch = (e.patch ?? {}) as { status?: TaskRow['status']; is_backgrounded?: boolean };
+        tasks[at] = {
+          ...t,
+          ...(patch.status ? { status: patch.status, endedMs: now } : {}),
+          ...(patch.is_backgrounded ? { background: true } : {}),
+        };
+      } else if (e.subtype === 'task_notification' && typeof e.status === 'string') {
+        tasks[at] = { ...t, status: e.status as TaskRow['status'], endedMs: t.endedMs ?? now };
+      } else return;
+    } else return;
+    this.set({ tasks });
+  }
+
+  /** A subagent's or teammate's tool call: the last action of the task that runs it. */
+  private taskAction(parentToolUseId: string, label: string): void {
+    const at = this.state.tasks.findIndex((t) => t.toolUseId === parentToolUseId && t.status === 'running');
+    if (at < 0) return;
+    const tasks = [...this.state.tasks];
+    tasks[at] = { ...tasks[at], lastAction: label };
+    this.state = { ...this.state, tasks };
   }
 
   /** A command the UI runs itself (`!command`): a tool row, running; its id. */

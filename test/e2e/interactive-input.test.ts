@@ -188,6 +188,62 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
   });
 });
 
+describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
+  it("--resume without an id offers this project's sessions (title or first prompt, age); the one picked goes on", async () => {
+    api = await startFakeApi(() => text('ok'));
+    const config = dir();
+    const cwd = dir();
+    const env = { CLAUDE_CONFIG_DIR: config };
+    for (const prompt of ['remember the word kiwi', 'something else entirely']) {
+      const t = start([], cwd, { env });
+      await send(t, prompt);
+      await t.waitFor(/ok\n\(1 turn/);
+      t.keys('C-d');
+      expect(await t.exited()).toBe(0);
+    }
+    const t = start(['--resume'], cwd, { env, rows: 40 });
+    const s = await t.waitFor(/Resume a session of this project \(2\)/);
+    // Newest first.
+    expect(s).toMatch(/❯ something else entirely · just now[\s\S]*remember the word kiwi · just now/);
+    t.keys('Down');
+    await t.waitFor(/❯ remember the word kiwi/);
+    t.keys('Enter');
+    await send(t, 'which word?');
+    await t.waitFor(/ok\n\(1 turn/);
+    const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
+    expect(msgs).toContain('remember the word kiwi');
+    expect(msgs).not.toContain('something else entirely');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('--resume without an id is refused with -p (there is no picker there)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { AGENT_BIN } = await import('./harness.js');
+    const r = spawnSync(AGENT_BIN, ['-p', '--resume'], { encoding: 'utf8', input: '', timeout: 15_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--resume needs a session id with -p or stream-json/);
+  });
+
+  it("/model alone opens a picker of the models; the one picked is the session's model", async () => {
+    api = await startFakeApi([text('answered')]);
+    const t = start([], dir(), { rows: 40 });
+    await send(t, '/model');
+    let s = await t.waitFor(/Model \(now [^)]+\)/);
+    expect(s).toMatch(/Haiku \(claude-haiku-[\d-]+\)/);
+    t.type('haiku');
+    await t.waitFor(/filter: haiku[\s\S]*❯ Haiku/);
+    t.keys('Enter');
+    s = await t.waitFor(/Model set to claude-haiku/);
+    await t.waitFor(/· claude-haiku-[\d-]+ /);
+    await send(t, 'hi');
+    await t.waitFor(/answered/);
+    expect(api.requests[0].body.model).toMatch(/^claude-haiku/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+});
+
 /** The text blocks of the last user message of a request. */
 function userTexts(req: RecordedRequest): string[] {
   const msgs = req.body.messages as Array<{ role: string; content: unknown }>;

@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text, toolUse } from '../fake-api/server.js';
+import { lastUserText, text, toolUse } from '../fake-api/server.js';
 import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, send, startTerm, type Term } from './tmux.js';
 
@@ -147,6 +147,37 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(s).toMatch(
       /✻ Thinking \(in full\)\n {2}Weigh the first idea\.\n {2}Then the second idea\.\n {2}Pick the shorter one\./,
     );
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async () => {
+    api = await startFakeApi((req) =>
+      lastUserText(req) === 'start it' && !Object.keys(resultsById(req)).length
+        ? toolUse('Bash', { command: 'sleep 4; echo finished', description: 'wait a little', run_in_background: true })
+        : text('started it'),
+    );
+    const t = start(['--allowedTools', 'Bash'], dir(), { rows: 40 });
+    await send(t, 'start it');
+    let s = await t.waitFor(/started it/);
+    s = await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell wait a little · [1-9]s · background/);
+    // Its clock moves.
+    const first = Number(/wait a little · (\d)s/.exec(s)![1]);
+    await t.waitFor(new RegExp(`wait a little · (?!${first}s)\\ds`));
+    t.keys('C-t');
+    s = await t.waitFor(/Tasks \(1 running, 1 in all\)/);
+    t.keys('Escape');
+    await t.waitFor(/│ > {2,}│/);
+    expect(t.screen()).not.toMatch(/Tasks \(/);
+    // Once it ends, the live row goes; the list keeps it, marked done.
+    await t.waitFor(/│ > {2,}│/);
+    await new Promise((r) => setTimeout(r, 4500));
+    expect(t.screen()).not.toMatch(/shell wait a little · \d+s · background/);
+    t.keys('C-t');
+    s = await t.waitFor(/Tasks \(0 running, 1 in all\)/);
+    expect(s).toMatch(/✓ shell wait a little · [4-9]s · background · completed/);
+    t.keys('C-t');
+    await t.waitFor(/^(?![\s\S]*Tasks \()/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

@@ -151,4 +151,41 @@ describe('Amazon Bedrock', () => {
     expect(bedrock.seen[0].headers.authorization).toBe('Bearer bedrock-api-key-1');
     expect(bearer.code).not.toBe(0);
   });
+
+  it("the aliases are Bedrock's models (ANTHROPIC_DEFAULT_*_MODEL wins), and WebSearch is not offered", async () => {
+    api = await startFakeApi(() => text('ok'));
+    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds: null });
+    const gateway = {
+      AWS_REGION: 'eu-west-1',
+      CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+    };
+    const sonnet = await runAgent({
+      cwd: scratch(),
+      args: [...STREAM_ARGS, '--model', 'sonnet'],
+      input: userLine('hi'),
+      env: bedrockEnv(gateway),
+    });
+    expect(sonnet.code, sonnet.stderr).toBe(0);
+    expect(bedrock.seen[0].path).toBe(
+      '/model/eu.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream',
+    );
+    const init = sonnet.json().find((m) => m.subtype === 'init')!;
+    expect(init.tools).toContain('WebFetch');
+    expect(init.tools).not.toContain('WebSearch');
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).not.toContain('WebSearch');
+    expect(sonnet.stderr).not.toContain('WebSearch');
+
+    const asked = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi', '--tools', 'WebSearch,Bash', '--model', 'haiku'],
+      env: bedrockEnv({ ...gateway, ANTHROPIC_DEFAULT_HAIKU_MODEL: 'eu.anthropic.claude-haiku-custom-v1:0' }),
+    });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toContain(
+      '--tools: WebSearch is not offered: Bedrock does not run the web_search server tool',
+    );
+    expect(bedrock.seen.at(-1)!.path).toBe('/model/eu.anthropic.claude-haiku-custom-v1:0/invoke-with-response-stream');
+    expect(api.requests.at(-1)!.body.tools.map((t: { name: string }) => t.name)).toEqual(['Bash']);
+  });
 });

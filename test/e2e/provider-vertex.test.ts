@@ -135,4 +135,29 @@ describe('Google Vertex AI', () => {
     const noRegion = await run(['-p', 'hi'], { ANTHROPIC_VERTEX_PROJECT_ID: 'test-project' });
     expect(noRegion.stdout + noRegion.stderr).toContain('Vertex AI: CLOUD_ML_REGION is not set');
   });
+
+  it("the aliases are Vertex AI's models (measured from the reference), and ANTHROPIC_DEFAULT_SONNET_MODEL wins", async () => {
+    api = await startFakeApi(() => text('ok'));
+    vertex = await startFakeVertex(api, { project: 'gw-project', regions: ['us-east5'], tokens: null });
+    const env = {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+    };
+    for (const [model, extra] of [
+      ['sonnet', {}],
+      ['haiku', {}],
+      ['sonnet', { ANTHROPIC_DEFAULT_SONNET_MODEL: 'claude-sonnet-4-6' }],
+    ] as const) {
+      const r = await run(['-p', 'hi', '--model', model], { ...env, ...extra });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const base = '/v1/projects/gw-project/locations/us-east5/publishers/anthropic/models/';
+    expect(vertex.seen.map((s) => s.path)).toEqual([
+      `${base}claude-sonnet-4-5@20250929:streamRawPredict`,
+      `${base}claude-haiku-4-5@20251001:streamRawPredict`,
+      `${base}claude-sonnet-4-6:streamRawPredict`,
+    ]);
+  });
 });

@@ -2,6 +2,7 @@
 // Messages API, exporting to a fake collector that decodes what arrives (OTLP http/protobuf,
 // http/json, gRPC), to the console (stderr), and to its own Prometheus endpoint, scraped here.
 // A dead or silent collector costs the run at most the stated bound.
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -9,6 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse, serverError } from '../fake-api/server.js';
 import { eventsNamed, type FakeCollector, startFakeCollector, total } from '../cloud-fakes/otlpCollector.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+import { which } from './sandboxAvailable.js';
+
+const PROMETHEUS = which('prometheus');
+if (!PROMETHEUS)
+  console.warn(
+    'telemetry.test: skipping the real Prometheus server test: prometheus not on PATH (apt-get install prometheus)',
+  );
 
 let api: FakeApi | undefined;
 let collector: FakeCollector | undefined;
@@ -289,6 +297,84 @@ describe('telemetry to the console and to Prometheus', () => {
     agent.endInput();
     expect((await agent.exited).code).toBe(0);
   });
+});
+
+describe('a real Prometheus server', () => {
+  it.skipIf(!PROMETHEUS)(
+    'scrapes the agent during a session; its query API has the cost and token series',
+    async () => {
+      api = await startFakeApi([text('counted', { usage: { input_tokens: 40, output_tokens: 7 } })]);
+      const [agentPort, webPort] = [await freePort(), await freePort()];
+      const dir = tempDir('agent-prom-');
+      writeFileSync(
+        join(dir, 'prometheus.yml'),
+        [
+          'global:',
+          '  scrape_interval: 1s',
+          'scrape_configs:',
+          '  - job_name: agent',
+          '    static_configs:',
+          `      - targets: ['127.0.0.1:${agentPort}']`,
+          '',
+        ].join('\n'),
+      );
+      const prom = spawn(
+        PROMETHEUS!,
+        [
+          `--config.file=${join(dir, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${webPort}`,
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let promLog = '';
+      prom.stderr!.on('data', (d) => (promLog += d));
+      const promExited = new Promise((res) => prom.on('close', res));
+      closers.push(async () => {
+        prom.kill('SIGTERM');
+        await promExited;
+      });
+      const agent = startAgent({
+        api,
+        args: [...STREAM_ARGS],
+        env: otelEnv({
+          OTEL_METRICS_EXPORTER: 'prometheus',
+          OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1',
+          OTEL_EXPORTER_PROMETHEUS_PORT: String(agentPort),
+        }),
+      });
+      closers.push(() => {
+        agent.child.kill('SIGKILL');
+      });
+      agent.send(JSON.parse(userLine('count this')));
+      const result = await agent.waitFor((m) => m.type === 'result');
+      const query = async (q: string) => {
+        const res = await fetch(`http://127.0.0.1:${webPort}/api/v1/query?query=${encodeURIComponent(q)}`);
+        const body = (await res.json()) as {
+          data?: { result?: Array<{ metric: Record<string, string>; value: [number, string] }> };
+        };
+        return body.data?.result ?? [];
+      };
+      // Until Prometheus has scraped the agent once after the turn (every second).
+      let cost: Awaited<ReturnType<typeof query>> = [];
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        cost = await query('claude_code_cost_usage_total').catch(() => []);
+        if (cost.length && Number(cost[0].value[1]) > 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(cost, promLog.slice(-2000)).toHaveLength(1);
+      expect(cost[0].metric).toMatchObject({ job: 'agent', model: 'claude-opus-5-5', session_id: result.session_id });
+      expect(Number(cost[0].value[1])).toBeCloseTo(result.total_cost_usd, 9);
+      const output = await query('claude_code_token_usage_total{type="output"}');
+      expect(Number(output[0].value[1])).toBe(7);
+      const input = await query('claude_code_token_usage_total{type="input"}');
+      expect(Number(input[0].value[1])).toBe(40);
+      agent.endInput();
+      expect((await agent.exited).code).toBe(0);
+    },
+    40_000,
+  );
 });
 
 describe('a collector that is down or silent', () => {

@@ -97,3 +97,33 @@ describe('TuiStore streaming', () => {
     expect(store.snapshot().streaming).toBe('');
   });
 });
+
+describe('TuiStore tasks', () => {
+  it("a subagent's row: started, its nested calls as its last action, its progress summary, its end", () => {
+    const store = new TuiStore();
+    const task = (event: Record<string, unknown>) =>
+      store.show({ type: 'task', event: { type: 'system', ...event } } as never);
+    task({
+      subtype: 'task_started',
+      task_id: 'a1',
+      tool_use_id: 'tu1',
+      description: 'Find the bug',
+      task_type: 'local_agent',
+      is_backgrounded: false,
+    });
+    store.show({
+      type: 'assistant',
+      parentToolUseId: 'tu1',
+      message: { content: [{ type: 'tool_use', id: 'x', name: 'Grep', input: { pattern: 'TODO' } }] },
+    } as never);
+    expect(store.snapshot().tasks[0]).toMatchObject({
+      kind: 'local_agent',
+      status: 'running',
+      lastAction: 'Grep(TODO)',
+    });
+    task({ subtype: 'task_progress', task_id: 'a1', summary: 'Reading the parser' });
+    expect(store.snapshot().tasks[0].lastAction).toBe('Reading the parser');
+    task({ subtype: 'task_notification', task_id: 'a1', status: 'completed' });
+    expect(store.snapshot().tasks[0].status).toBe('completed');
+  });
+});
