@@ -15,6 +15,11 @@ export interface MonitorService {
     command: string,
     opts: { description: string; timeoutMs: number; cwd: string; toolUseId: string; sandbox?: CommandSandbox },
   ): { taskId: string; outputFile: string };
+  /** A WebSocket source: each text frame is an event. */
+  startWs(
+    ws: { url: string; protocols?: string[] },
+    opts: { description: string; timeoutMs: number; toolUseId: string },
+  ): { taskId: string; outputFile: string };
 }
 
 export const monitorInputSchema = z.strictObject({
@@ -31,7 +36,15 @@ export const monitorInputSchema = z.strictObject({
     ),
   command: z
     .string()
+    .optional()
     .describe('The shell command to run. Each line it prints on stdout is one event; its exit ends the watch.'),
+  ws: z
+    .strictObject({
+      url: z.string(),
+      protocols: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/)).optional(),
+    })
+    .optional()
+    .describe('A WebSocket to watch instead of a command: each text frame is one event; its close ends the watch.'),
 });
 
 export const MonitorTool = defineTool({
@@ -50,27 +63,49 @@ Writing the command:
 - In polling loops, keep going on a failed check (\`|| true\`) and poll remote services no more than every 30 s.
 - stderr is not an event; it goes to the task's output file.
 
-Lines printed within 200 ms of each other arrive together as one notification. The watch ends when the command exits (you are told its exit code), when timeout_ms passes (you are told how many events there were; start it again if you still need it), or when you stop it with TaskStop. It runs in the same environment, and under the same sandbox, as Bash.`,
+Lines printed within 200 ms of each other arrive together as one notification. The watch ends when the command exits (you are told its exit code), when timeout_ms passes (you are told how many events there were; start it again if you still need it), or when you stop it with TaskStop. It runs in the same environment, and under the same sandbox, as Bash.
+
+A WebSocket source instead of a command: \`Monitor({ws: {url: "wss://example.com/events", protocols?: [...]}, description: "deploy events"})\`. Each text frame is one event (a frame with several lines stays one event); a binary frame is reported as "[binary frame, N bytes]"; an error is reported, and the socket's close ends the watch with its close code. Prefer it to a command such as websocat. Not available while the Bash sandbox is on (the socket would bypass its network rules).`,
   inputSchema: monitorInputSchema,
   kind: 'execute',
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
-  access: (input) => ({ command: input.command }),
+  // A ws source has no command: it is judged as an unknown command is (asked, unless a rule allows Monitor).
+  access: (input) => ({ command: input.command ?? '' }),
   label: (input) => `Monitor: ${input.description}`,
   async *call(input, ctx) {
     const svc = monitorService(ctx);
     if (backgroundTasksDisabled()) throw new ToolError(`Monitor: ${BACKGROUND_DISABLED_MESSAGE}`);
-    if (!input.command.trim()) throw new ToolError('The command is empty: give the shell command to watch.');
+    if (input.command !== undefined && input.ws !== undefined)
+      throw new ToolError('Give either `command` or `ws`, not both.');
     const timeoutMs = Math.min(input.timeout_ms, MONITOR_MAX_TIMEOUT_MS);
-    const { taskId } = svc.start(input.command, {
-      description: input.description,
-      timeoutMs,
-      cwd: ctx.cwd,
-      toolUseId: ctx.toolUseId,
-      sandbox: ctx.services?.sandbox,
-    });
+    let taskId: string;
+    if (input.ws) {
+      if (ctx.services?.sandbox?.status.active)
+        throw new ToolError(
+          'A ws source is not available while the Bash sandbox is on: the socket would bypass its network rules. Watch it with a command instead.',
+        );
+      let url: URL;
+      try {
+        url = new URL(input.ws.url);
+      } catch {
+        throw new ToolError(`ws.url is not a URL: ${input.ws.url}`);
+      }
+      if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+        throw new ToolError(`ws.url must be a ws:// or wss:// URL, not ${url.protocol}`);
+      ({ taskId } = svc.startWs(input.ws, { description: input.description, timeoutMs, toolUseId: ctx.toolUseId }));
+    } else {
+      if (!input.command?.trim()) throw new ToolError('Give `command` (the shell command to watch) or `ws`.');
+      ({ taskId } = svc.start(input.command, {
+        description: input.description,
+        timeoutMs,
+        cwd: ctx.cwd,
+        toolUseId: ctx.toolUseId,
+        sandbox: ctx.services?.sandbox,
+      }));
+    }
     return {
-      content: `Monitor started as task ${taskId}; it ends when the command exits or after ${Math.round(timeoutMs / 1000)} s. Each line the command prints comes to you as a notification: keep working, and do not sleep or poll for it. A notification is an event, not the user's reply. TaskStop ${taskId} ends it sooner.`,
+      content: `Monitor started as task ${taskId}; it ends when the ${input.ws ? 'socket closes' : 'command exits'} or after ${Math.round(timeoutMs / 1000)} s. Each ${input.ws ? 'text frame' : 'line the command prints'} comes to you as a notification: keep working, and do not sleep or poll for it. A notification is an event, not the user's reply. TaskStop ${taskId} ends it sooner.`,
       data: { taskId, timeoutMs, persistent: false },
     };
   },

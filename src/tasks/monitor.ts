@@ -6,6 +6,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { MonitorService } from '../../tools/monitor.js';
 import { runBashCommand } from '../sandbox/run.js';
 import { exitCodeOf } from '../util/exitCode.js';
+import { loadExternal } from '../util/loadExternal.js';
 import type { TaskRegistry } from './registry.js';
 
 export const BATCH_MS = 200;
@@ -114,6 +115,88 @@ export function createMonitorService(registry: TaskRegistry, opts: { maxPendingE
           registry.finish(rec.id, { status: 'failed', summary: `${label} failed to start` });
         },
       );
+      return { taskId: rec.id, outputFile: rec.outputFile };
+    },
+
+    startWs(ws, o) {
+      const rec = registry.register('local_bash', { description: o.description, toolUseId: o.toolUseId });
+      const label = `Monitor "${o.description}"`;
+      const fd = openSync(rec.outputFile, 'w', 0o600);
+      let written = 0;
+      const record = (text: string) => {
+        if (written >= MAX_FILE_BYTES) return;
+        const buf = Buffer.from(text);
+        writeSync(fd, buf);
+        written += buf.length;
+      };
+      let events = 0;
+      let ended = false;
+      let why: 'flood' | 'timeout' | 'stop' | undefined;
+      const event = (text: string) => {
+        record(`${text}\n`);
+        if (text.length > MAX_EVENT_CHARS)
+          text = `${text.slice(0, MAX_EVENT_CHARS)}\n[… ${text.length - MAX_EVENT_CHARS} characters cut]`;
+        events++;
+        registry.event(rec.id, `${label} event`, text);
+        if (registry.pendingEvents(rec.id) > maxPending) close('flood');
+      };
+      const finish = (code: number | undefined, reason: string) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        const count = `${events} event${events === 1 ? '' : 's'}`;
+        record(`\n[closed${code !== undefined ? ` with code ${code}` : ''}${reason ? `: ${reason}` : ''}]\n`);
+        closeSync(fd);
+        if (why === 'flood')
+          registry.finish(rec.id, {
+            status: 'stopped',
+            summary: `${label} was stopped: it sent more events than can be read (${count}); watch a filtered feed instead`,
+          });
+        else if (why === 'timeout')
+          registry.finish(rec.id, {
+            status: 'completed',
+            summary: `${label} expired after ${Math.round(o.timeoutMs / 1000)} s with ${count}; start it again if the watch is still needed`,
+          });
+        else if (why === 'stop')
+          registry.finish(rec.id, { status: 'stopped', summary: `${label} was stopped (${count})` });
+        else
+          registry.finish(rec.id, {
+            status: code === 1000 ? 'completed' : 'failed',
+            summary: `${label} ended: the socket closed with code ${code ?? 'none'}${reason ? ` (${reason})` : ''} after ${count}`,
+          });
+      };
+      let socket: { close(code?: number): void } | undefined;
+      const close = (reason: 'flood' | 'timeout' | 'stop') => {
+        why ??= reason;
+        try {
+          socket?.close(1000);
+        } catch {
+          /* already closing */
+        }
+        // A socket that does not close in time is ended anyway.
+        setTimeout(() => finish(undefined, ''), 2000).unref();
+      };
+      const timer = setTimeout(() => close('timeout'), o.timeoutMs);
+      rec.abort.signal.addEventListener('abort', () => close('stop'), { once: true });
+      try {
+        // undici is kept out of the bundle and loaded only when a session needs it.
+        const { WebSocket } = loadExternal<typeof import('undici')>('undici');
+        const s = new WebSocket(ws.url, ws.protocols ?? []);
+        socket = s;
+        s.binaryType = 'arraybuffer';
+        s.addEventListener('message', (e) => {
+          const data = e.data as unknown;
+          if (typeof data === 'string') event(data);
+          else event(`[binary frame, ${(data as ArrayBuffer).byteLength} bytes]`);
+        });
+        s.addEventListener('error', (e) => {
+          const err = (e as { error?: unknown }).error;
+          event(`[socket error: ${err instanceof Error ? err.message : 'the connection failed'}]`);
+        });
+        s.addEventListener('close', (e) => finish(e.code, e.reason));
+      } catch (err) {
+        finish(undefined, `could not open: ${(err as Error).message}`);
+      }
       return { taskId: rec.id, outputFile: rec.outputFile };
     },
   };

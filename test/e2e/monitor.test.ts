@@ -1,6 +1,9 @@
 // Monitor and ReportFindings through bin/agent: a monitor's stdout lines reach the model as
 // notification turns after the result, then its end; -p waits for it as for any background task.
 // ReportFindings hands the host typed findings in tool_use_result.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, runAgent, startFakeApi } from './harness.js';
@@ -49,10 +52,58 @@ describe('Monitor', () => {
       expect(note!.summary).toBe('Monitor "ticks" ended: its command exited with code 0 after 3 events');
       const out = msgs.find((m) => m.type === 'user' && m.tool_use_result?.taskId);
       expect(out!.tool_use_result).toEqual({ taskId: started!.task_id, timeoutMs: 20_000, persistent: false });
-      // The schema the model sees: the reference's fields (its `ws` source is not built, so not offered).
+      // The schema the model sees: the reference's fields.
       const tool = api.requests[0].body.tools.find((t: { name: string }) => t.name === 'Monitor');
-      expect(Object.keys(tool.input_schema.properties).sort()).toEqual(['command', 'description', 'timeout_ms']);
+      expect(Object.keys(tool.input_schema.properties).sort()).toEqual(['command', 'description', 'timeout_ms', 'ws']);
     } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('Monitor ws source', () => {
+  it('-p: each text frame of a WebSocket comes back as an event turn; the close ends the watch', async () => {
+    const server = createServer();
+    server.on('upgrade', (req, socket) => {
+      const accept = createHash('sha1')
+        .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+      );
+      socket.on('error', () => {});
+      const frame = (s: string) => Buffer.concat([Buffer.from([0x81, s.length]), Buffer.from(s)]);
+      setTimeout(() => socket.write(frame('build green')), 300);
+      setTimeout(() => socket.end(Buffer.from([0x88, 2, 0x03, 0xe8])), 900);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const events: string[] = [];
+    const api = await startFakeApi((req): ScriptedReply => {
+      const said = lastUserText(req);
+      if (toolResult(req, 'toolu_ws')) return text('watching the socket');
+      if (said.includes('<status>')) return text('socket closed');
+      const got = [...said.matchAll(/<event>([\s\S]*?)<\/event>/g)].map((m) => m[1]);
+      if (got.length) {
+        events.push(...got);
+        return text('noted');
+      }
+      return toolUse('Monitor', { description: 'ci', timeout_ms: 20_000, ws: { url } }, 'toolu_ws');
+    });
+    try {
+      const r = await runAgent({ api, args: ['-p', 'watch ci', '--allowedTools', 'Monitor', ...P], timeoutMs: 30_000 });
+      expect(r.code).toBe(0);
+      expect(events).toEqual(['build green']);
+      const note = r.json().find((m) => m.type === 'system' && m.subtype === 'task_notification');
+      expect(note!.summary).toBe('Monitor "ci" ended: the socket closed with code 1000 after 1 event');
+      expect(
+        r
+          .json()
+          .filter((m) => m.type === 'result')
+          .at(-1)!.result,
+      ).toBe('socket closed');
+    } finally {
+      server.close();
       await api.close();
     }
   });

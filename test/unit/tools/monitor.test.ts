@@ -1,6 +1,9 @@
 // Monitor over a real TaskRegistry and real shell commands: events from stdout lines (batched),
 // stderr kept out of them, how a watch ends (exit, expiry, flood, TaskStop), and ReportFindings.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MonitorTool } from '../../../tools/monitor.js';
 import { ReportFindingsTool } from '../../../tools/reportFindings.js';
@@ -104,6 +107,73 @@ describe('Monitor', () => {
     const r = await run(MonitorTool, { description: 'd', command: 'true' }, makeCtx('/tmp'));
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('only the main conversation can start a monitor');
+  });
+});
+
+/** A WebSocket server that sends `frames` (opcode, payload) once a client connects, then closes with `code`. */
+async function wsServer(frames: Array<[number, Buffer]>, code: number): Promise<{ url: string; server: Server }> {
+  const server = createServer();
+  server.on('upgrade', (req, socket) => {
+    const accept = createHash('sha1')
+      .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
+    let i = 0;
+    const next = () => {
+      if (i < frames.length) {
+        const [op, payload] = frames[i++];
+        socket.write(Buffer.concat([Buffer.from([0x80 | op, payload.length]), payload]));
+        setTimeout(next, 250);
+      } else socket.end(Buffer.from([0x88, 2, code >> 8, code & 0xff]));
+    };
+    next();
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('Monitor ws source', () => {
+  it('turns each text frame into an event (a multi-line frame stays one), names binary frames, and ends with the close code', async () => {
+    const { url, server } = await wsServer(
+      [
+        [1, Buffer.from('deploy started')],
+        [1, Buffer.from('step 1\nstep 2')],
+        [2, Buffer.from([1, 2, 3])],
+      ],
+      1000,
+    );
+    try {
+      const { registry, ctx, host } = setup();
+      const r = await run(MonitorTool, { description: 'deploys', timeout_ms: 10_000, ws: { url } }, ctx);
+      expect(r.isError).toBeFalsy();
+      const task = await ended(registry, (r.data as { taskId: string }).taskId);
+      expect(task.status).toBe('completed');
+      expect(task.summary).toBe('Monitor "deploys" ended: the socket closed with code 1000 after 3 events');
+      const notice = host.takeNotice()!;
+      expect(notice).toContain('<event>deploy started</event>');
+      expect(notice).toContain('<event>step 1\nstep 2</event>');
+      expect(notice).toContain('<event>[binary frame, 3 bytes]</event>');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses both sources at once, a URL that is not ws, and a socket under an active sandbox', async () => {
+    const { ctx } = setup();
+    const both = await run(MonitorTool, { description: 'd', command: 'true', ws: { url: 'ws://x' } }, ctx);
+    expect(text(both)).toContain('Give either `command` or `ws`, not both.');
+    const http = await run(MonitorTool, { description: 'd', ws: { url: 'http://x' } }, ctx);
+    expect(text(http)).toContain('ws.url must be a ws:// or wss:// URL, not http:');
+    const sandboxed = makeCtx('/tmp', {
+      services: { ...ctx.services, sandbox: { status: { enabled: true, active: true } } as never },
+    });
+    const sb = await run(MonitorTool, { description: 'd', ws: { url: 'ws://x' } }, sandboxed);
+    expect(text(sb)).toContain('not available while the Bash sandbox is on');
+    const none = await run(MonitorTool, { description: 'd' }, ctx);
+    expect(text(none)).toContain('Give `command`');
   });
 });
 
