@@ -213,6 +213,13 @@ const a = await benchStartup();
 console.log(
   `(a) spawn → init line                  ${fmt(a.init)}, ${a.ratio.toFixed(2)}x node -e 0 (${fmt(a.floor)} beside it)    target ≤ 150 ms, ≤ 1.5x`,
 );
+{
+  const { benchTuiStartup } = await import('./tuiStartup.mjs');
+  const api = await startFakeApi([]);
+  const q = await benchTuiStartup(api.url, RUNS);
+  await api.close();
+  console.log(`(q) \`agent\` in a terminal → the prompt editor's first frame ${fmt(q)}    target ≤ 300 ms`);
+}
 const b = await benchTwoTurn();
 console.log(
   `(b) two-turn session (Bash echo)       ${fmt(b.wall)}, peak RSS ${b.rss.toFixed(1)} MiB    target ≤ 250 ms, ≤ 80 MiB`,

@@ -27,7 +27,7 @@ export interface SubagentService {
   /** The agents a Task call may name. */
   list(): SubagentSummary[];
   /**
-   * Run a subagent to its end. Yields `{type:'progress', data:{loopEvent}}` for each of its loop
+   * Run a subagent to its end. Yields `{type:'forward', event}` for each of its loop
    * events (the parent forwards them to the host); returns its final text as the tool result.
    */
   run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void>;

@@ -3,6 +3,7 @@
 import type { ForegroundService } from '../src/tasks/foreground.js';
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
+import type { LoopEvent } from '../src/loop/events.js';
 import type { TeamToolService } from './teamService.js';
 import type { CommandSandbox } from '../src/sandbox/runtime.js';
 import type { BackgroundShellService } from './bash.js';
@@ -30,11 +31,15 @@ export interface ToolResult {
   data?: unknown;
 }
 
-/** Progress a long-running tool reports while it runs (the runner may turn it into tool_progress). */
-export interface ToolProgress {
-  type: 'progress';
-  data?: unknown;
-}
+/** What a call reports while it runs. */
+export type ToolProgress =
+  /** It is still going (an MCP server's progress notification): the host gets a tool_progress line now. */
+  | { type: 'progress' }
+  /**
+   * An event of an agent the call runs (a subagent's messages and task events, a web search's
+   * reply): the loop forwards it, in its place among the run's events.
+   */
+  | { type: 'forward'; event: LoopEvent };
 
 /** What a file tool remembers of a file it read: Write/Edit refuse files not read, or changed since. */
 export interface FileReadRecord {

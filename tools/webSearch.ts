@@ -6,7 +6,6 @@ import { defineTool, ToolError } from './tool.js';
 import { sideModelCall } from '../src/loop/sideCall.js';
 import type { AssistantMessage } from '../src/loop/events.js';
 import type { ServerTool } from '../src/loop/model.js';
-import type { ForwardedEvent } from '../src/loop/toolBatch.js';
 
 const domainList = z.array(z.string().min(1)).optional();
 
@@ -118,8 +117,7 @@ export const WebSearchTool = defineTool({
     });
     // The host is shown the search reply itself (server_tool_use, web_search_tool_result, text),
     // under this call, as it is shown a subagent's messages.
-    const shown: ForwardedEvent = { loopEvent: { parentToolUseId: ctx.toolUseId, type: 'assistant', message: reply } };
-    yield { type: 'progress', data: shown };
+    yield { type: 'forward', event: { parentToolUseId: ctx.toolUseId, type: 'assistant', message: reply } };
     const { results, errors } = resultsOf(reply);
     const hits = results.filter((r) => typeof r !== 'string');
     if (errors.length && hits.length === 0) {

@@ -372,8 +372,8 @@ export class SubagentRunner implements SubagentService {
     const lines: TaskEvent[] = [];
     let wake: (() => void) | undefined;
     const asProgress = (event: TaskEvent): ToolProgress => ({
-      type: 'progress',
-      data: { loopEvent: { type: 'task', parentToolUseId: null, event } },
+      type: 'forward',
+      event: { type: 'task', parentToolUseId: null, event },
     });
     // Announced only once it can run: an unknown type or a failed worktree leaves no task row.
     // Its output file is its transcript itself: a foreground agent needs no task output folder.
@@ -408,13 +408,7 @@ export class SubagentRunner implements SubagentService {
     let outcome: LoopOutcome | undefined;
     let backgrounded = false;
     try {
-      const events = this.session(
-        p,
-        own.signal,
-        transcript,
-        driver,
-        (ev): ToolProgress => ({ type: 'progress', data: { loopEvent: ev } }),
-      );
+      const events = this.session(p, own.signal, transcript, driver, (ev) => ev);
       let next = events.next();
       for (;;) {
         while (lines.length) yield asProgress(lines.shift()!);
@@ -441,9 +435,9 @@ export class SubagentRunner implements SubagentService {
           outcome = first.value;
           break;
         }
-        yield first.value;
+        yield { type: 'forward', event: first.value };
         // After the turn's message: the row's usage so far, as for a background agent.
-        if ((first.value.data as { loopEvent: LoopEvent }).loopEvent.type === 'assistant')
+        if (first.value.type === 'assistant')
           registry.progress(rec.id, stats(counters, p.cfg.usage, started), counters.lastTool);
         next = events.next();
       }
@@ -569,8 +563,8 @@ export class SubagentRunner implements SubagentService {
     own: AbortController,
     rec: TaskRecord,
     run: {
-      events: AsyncGenerator<ToolProgress, LoopOutcome, void>;
-      next: Promise<IteratorResult<ToolProgress, LoopOutcome>>;
+      events: AsyncGenerator<LoopEvent, LoopOutcome, void>;
+      next: Promise<IteratorResult<LoopEvent, LoopOutcome>>;
       counters: { toolUses: number; lastTool?: string };
       started: number;
       transcript: Transcript;
@@ -584,7 +578,7 @@ export class SubagentRunner implements SubagentService {
       try {
         let step = await run.next;
         while (!step.done) {
-          const ev = (step.value.data as { loopEvent: LoopEvent }).loopEvent;
+          const ev = step.value;
           await this.deps.emitEvent(ev);
           if (ev.type === 'assistant')
             registry.progress(rec.id, stats(run.counters, p.cfg.usage, run.started), run.counters.lastTool);

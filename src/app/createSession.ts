@@ -52,7 +52,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const hooks = late<HookRunner>('hook runner');
 
   const tools = await setupSessionTools(o, config, env, io.teammate?.tools);
-  const { mcp, policy } = await setupMcp(o, config, { env, loaded, channel, hooks: () => hooks.get(), emit });
+  const { mcp, policy } = await setupMcp(o, config, {
+    ...{ env, loaded, channel, hooks: () => hooks.get(), emit },
+    ...(io.elicit ? { elicit: io.elicit } : {}),
+  });
   const systemParts: SystemPromptParts = {
     cwd,
     custom: o.systemPrompt,

@@ -22,6 +22,8 @@ export interface McpDeps {
   /** The session's hook runner (built after the servers: a permission-prompt tool may be one of theirs). */
   hooks: () => HookRunner;
   emit: (event: SessionEvent) => Promise<void>;
+  /** The terminal UI's elicitation form, where the mode has one (it stands in for the host). */
+  elicit?: (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
 }
 
 /** Throws StartupError for a bad --mcp-config (2) or a broken config file (1). */
@@ -39,16 +41,18 @@ export async function setupMcp(
       return (await hooks.run(event, fields, { matchValue: fields.mcp_server_name, signal })).elicitation;
     };
   const mcp = new SessionMcp({
-    // Elicitation: hooks first, then the host (stream-json only); nobody else can answer.
+    // Elicitation: hooks first, then the terminal UI's form or the host (stream-json); nobody else can answer.
     elicitation: {
       hook: hooksFor('Elicitation'),
       resultHook: hooksFor('ElicitationResult'),
-      ...(config.hostCanAnswer
-        ? {
-            askHost: (payload, signal) =>
-              channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }),
-          }
-        : {}),
+      ...(deps.elicit && o.permissionPrompts !== 'none'
+        ? { askHost: deps.elicit }
+        : config.hostCanAnswer
+          ? {
+              askHost: (payload, signal) =>
+                channel.request('elicitation', payload, { timeoutMs: ELICITATION_TIMEOUT_MS, signal }),
+            }
+          : {}),
       unanswered: o.permissionPrompts === 'none' ? 'cancel' : 'decline',
       log: (line) => writeStderr(`${line}\n`),
     },

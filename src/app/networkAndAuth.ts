@@ -21,6 +21,7 @@ export async function setupNetworkAndAuth(settings: Settings, env: NodeJS.Proces
     apiKeyHelper: settings.apiKeyHelper,
     awsAuthRefresh: settings.awsAuthRefresh,
     awsCredentialExport: settings.awsCredentialExport,
+    gcpAuthRefresh: settings.gcpAuthRefresh,
   });
   const apiProvider = apiProviderFromEnv(env);
   debugLog('api', () => `API provider: ${apiProvider}`);

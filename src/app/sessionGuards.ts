@@ -37,9 +37,9 @@ export function startGuards(
           ? mcpPermissionPrompt(promptTool, (args, signal) => p.mcp.callByName(promptTool, args, signal))
           : undefined,
       // As the SDK documents: SessionStart (and Setup) hook runs are reported even without the flag.
-      onHookEvent: (subtype, fields) => {
-        if (o.includeHookEvents || fields.hook_event === 'SessionStart' || fields.hook_event === 'Setup')
-          void p.emit({ type: 'notice', notice: { subtype, fields } });
+      onHookEvent: (event) => {
+        if (o.includeHookEvents || event.hook.hookEvent === 'SessionStart' || event.hook.hookEvent === 'Setup')
+          void p.emit({ type: 'notice', notice: { subtype: 'hook', event } });
       },
       onSystemMessage: (message) => {
         logWarning(`hook: ${message}`);

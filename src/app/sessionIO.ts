@@ -21,6 +21,8 @@ export interface SessionIO {
   interactive?: boolean;
   /** Permission questions asked here instead of the host (the terminal). */
   askHost?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
+  /** MCP elicitation forms answered here instead of the host (the terminal): the `elicitation` payload in, its answer out. */
+  elicit?: (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
   /** Where an error result's reason is told (default: stderr). */
   reportError?: (text: string) => void;
   /** A teammate process (src/modes/teammate.ts): its extra tools, and the team its tools reach. */

@@ -32,12 +32,38 @@ export interface HookRunnerOptions {
   defaultTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   /** --include-hook-events: each command hook's start, output while it runs, and end. */
-  onHookEvent?: (subtype: HookEventSubtype, fields: Record<string, unknown>) => void;
+  onHookEvent?: (event: HookRunEvent) => void;
   /** How often a running command hook's new output is reported as hook_progress (default 500 ms). */
   progressIntervalMs?: number;
 }
 
-export type HookEventSubtype = 'hook_started' | 'hook_progress' | 'hook_response';
+/** Which command hook run an event is about. */
+export interface HookRun {
+  hookId: string;
+  /** `<event>` or `<event>:<match value>`. */
+  hookName: string;
+  hookEvent: string;
+}
+
+/** A command hook's output: so far (progress), or all of it (its end). */
+export interface HookOutput {
+  stdout: string;
+  stderr: string;
+  /** stdout then stderr. */
+  output: string;
+}
+
+/** --include-hook-events: a command hook's start, its output while it runs, its end. */
+export type HookRunEvent =
+  | { kind: 'started'; hook: HookRun }
+  | { kind: 'progress'; hook: HookRun; output: HookOutput }
+  | {
+      kind: 'response';
+      hook: HookRun;
+      output: HookOutput;
+      exitCode?: number;
+      outcome: 'success' | 'error' | 'cancelled';
+    };
 
 const PROGRESS_INTERVAL_MS = 500;
 /** hook_progress carries the output so far; past this many characters per stream only the tail. */
@@ -159,25 +185,22 @@ export class HookRunner {
       if (!matches(c.matcher) || seen.has(c.hook.command)) continue;
       seen.add(c.hook.command); // the same command registered twice runs once
       const report = this.opts.onHookEvent;
-      const who = {
-        hook_id: randomUUID(),
-        hook_name: opts.matchValue ? `${event}:${opts.matchValue}` : event,
-        hook_event: event,
+      const hook: HookRun = {
+        hookId: randomUUID(),
+        hookName: opts.matchValue ? `${event}:${opts.matchValue}` : event,
+        hookEvent: event,
       };
-      report?.('hook_started', who);
-      const progress = report
-        ? this.watchOutput((fields) => report('hook_progress', { ...who, ...fields }))
-        : undefined;
+      report?.({ kind: 'started', hook });
+      const progress = report ? this.watchOutput((output) => report({ kind: 'progress', hook, output })) : undefined;
       const run = runCommandHook(c.hook, {
         observe: report
           ? (raw) => {
               progress?.stop();
-              report('hook_response', {
-                ...who,
-                output: raw.stdout + raw.stderr,
-                stdout: raw.stdout,
-                stderr: raw.stderr,
-                ...(raw.exitCode !== null ? { exit_code: raw.exitCode } : {}),
+              report({
+                kind: 'response',
+                hook,
+                output: { output: raw.stdout + raw.stderr, stdout: raw.stdout, stderr: raw.stderr },
+                ...(raw.exitCode !== null ? { exitCode: raw.exitCode } : {}),
                 outcome: raw.outcome,
               });
             }
@@ -223,7 +246,7 @@ export class HookRunner {
    * While a command hook runs: every interval, if it printed something new, one hook_progress
    * with its output so far (the tail, past the cap). A hook that prints nothing sends none.
    */
-  private watchOutput(send: (fields: { stdout: string; stderr: string; output: string }) => void) {
+  private watchOutput(send: (output: HookOutput) => void) {
     let stdout = '';
     let stderr = '';
     let changed = false;

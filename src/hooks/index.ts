@@ -3,7 +3,7 @@ export {
   type HookRunnerOptions,
   type HookRunOptions,
   type CommandHooksConfig,
-  type HookEventSubtype,
+  type HookRunEvent,
 } from './hookRunner.js';
 export type { CallHost } from './callbackHooks.js';
 export {

@@ -4,6 +4,7 @@
 // knows about stdin or stdout.
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import {
+  apiRetryEvent,
   makeOutcome,
   type AssistantMessage,
   type HistoryContent,
@@ -209,8 +210,7 @@ async function* turn(
       } else if (ev.type === 'api_retry') {
         message = cutAfterTools();
         if (message) break;
-        const { type: _t, ...fields } = ev;
-        yield { ...scope, type: 'system', subtype: 'api_retry', fields };
+        yield apiRetryEvent(scope.parentToolUseId, ev);
       } else {
         message = ev.message;
         st.apiMs += ev.durationMs;
@@ -232,12 +232,7 @@ async function* turn(
     }
     if (e.retryable && cfg.fallbackModel && !st.fallbackUsed && cfg.fallbackModel !== model) {
       st.fallbackUsed = true;
-      yield {
-        ...scope,
-        type: 'system',
-        subtype: 'model_fallback',
-        fields: { from: model, to: cfg.fallbackModel, error: e.message },
-      };
+      yield { ...scope, type: 'model_fallback', from: model, to: cfg.fallbackModel, error: e.message };
       return { recurse: true, modelOverride: cfg.fallbackModel };
     }
     const text =

@@ -5,7 +5,13 @@
 // "prompt is too long" 400 asks `reactiveCompact` for the same, once, before the turn is retried.
 // A failed summary leaves the history untouched: the run goes on and the API has the last word.
 import type { HookRunner } from '../hooks/index.js';
-import type { AssistantMessage, HistoryContent, HistoryMessage, LoopEvent } from './events.js';
+import {
+  apiRetryEvent,
+  type AssistantMessage,
+  type HistoryContent,
+  type HistoryMessage,
+  type LoopEvent,
+} from './events.js';
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
@@ -132,23 +138,18 @@ export async function* manualCompact(
     r = yield* summarise(history, cfg, model, instructions);
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    yield* status(cfg, { status: null, compact_result: 'failed', compact_error: error });
+    yield* status(cfg, { status: null, result: 'failed', error });
     return { ...NOT_COMPACTED, error };
   }
   const error = cfg.signal.aborted ? 'interrupted' : !r.text ? 'the summary was empty' : undefined;
   if (error) {
-    yield* status(cfg, { status: null, compact_result: 'failed', compact_error: error });
+    yield* status(cfg, { status: null, result: 'failed', error });
     return { compacted: false, durationMs: r.durationMs, error };
   }
   history.splice(0, history.length, { role: 'user', content: SUMMARY_PREAMBLE + r.text });
   lastContextTokens.delete(history);
-  yield* status(cfg, { status: null, compact_result: 'success' });
-  yield {
-    parentToolUseId: cfg.parentToolUseId,
-    type: 'system',
-    subtype: 'compact_boundary',
-    fields: { compact_metadata: { trigger: 'manual', pre_tokens: preTokens } },
-  };
+  yield* status(cfg, { status: null, result: 'success' });
+  yield { parentToolUseId: cfg.parentToolUseId, type: 'compact_boundary', trigger: 'manual', preTokens };
   return { compacted: true, durationMs: r.durationMs };
 }
 
@@ -193,7 +194,7 @@ async function* compact(
   let durationMs = 0;
   const failed = function* (error: string) {
     logWarning(`compaction failed: ${error}`);
-    yield* status(cfg, { status: null, compact_result: 'failed', compact_error: error });
+    yield* status(cfg, { status: null, result: 'failed', error });
     return { compacted: false, durationMs };
   };
   yield* status(cfg, { status: 'compacting' });
@@ -206,7 +207,7 @@ async function* compact(
       summary = r.text;
     } catch (err) {
       if (cfg.signal.aborted) {
-        yield* status(cfg, { status: null, compact_result: 'failed', compact_error: 'interrupted' });
+        yield* status(cfg, { status: null, result: 'failed', error: 'interrupted' });
         return { compacted: false, durationMs };
       }
       if (isPromptTooLong(err)) {
@@ -230,13 +231,8 @@ async function* compact(
         : { role: 'user', content: summaryText };
     history.splice(0, history.length, head, ...(keep === 1 ? [] : kept));
     lastContextTokens.delete(history);
-    yield* status(cfg, { status: null, compact_result: 'success' });
-    yield {
-      ...scope,
-      type: 'system',
-      subtype: 'compact_boundary',
-      fields: { compact_metadata: { trigger, pre_tokens: preTokens } },
-    };
+    yield* status(cfg, { status: null, result: 'success' });
+    yield { ...scope, type: 'compact_boundary', trigger, preTokens };
     return { compacted: true, durationMs };
   }
   return yield* failed('the conversation is too long to summarise');
@@ -249,9 +245,9 @@ async function* compact(
  */
 function* status(
   cfg: CompactConfig,
-  fields: { status: 'compacting' | null; compact_result?: 'success' | 'failed'; compact_error?: string },
+  state: { status: 'compacting' | null; result?: 'success' | 'failed'; error?: string },
 ): Generator<LoopEvent, void, void> {
-  if (cfg.parentToolUseId === null) yield { parentToolUseId: null, type: 'system', subtype: 'status', fields };
+  if (cfg.parentToolUseId === null) yield { parentToolUseId: null, type: 'compact_status', ...state };
 }
 
 /** One model call that summarises `source`; its usage counts in the run's usage. */
@@ -280,8 +276,7 @@ async function* summarise(
     caller: cfg.parentToolUseId,
   })) {
     if (ev.type === 'api_retry') {
-      const { type: _t, ...fields } = ev;
-      yield { ...scope, type: 'system', subtype: 'api_retry', fields };
+      yield apiRetryEvent(scope.parentToolUseId, ev);
     } else if (ev.type === 'message') {
       message = ev.message;
       durationMs = ev.durationMs;

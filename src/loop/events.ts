@@ -3,9 +3,14 @@
 import { z } from 'zod';
 import type { ToolResultBlock } from './toolPipeline.js';
 import type { ApiUsage } from './usage.js';
+import type { ModelEvent } from './model.js';
+import type { TaskEvent } from './taskEvents.js';
 
-/** Anthropic message shapes, kept structural so the loop does not depend on SDK type churn. */
-export interface AssistantMessage {
+/**
+ * Anthropic message shapes, kept structural so the loop does not depend on SDK type churn. A type,
+ * not an interface: it goes on the wire as is, and the wire's schema types want an index signature.
+ */
+export type AssistantMessage = {
   id: string;
   type: 'message';
   role: 'assistant';
@@ -14,7 +19,7 @@ export interface AssistantMessage {
   stop_reason: string | null;
   stop_sequence?: string | null;
   usage: ApiUsage;
-}
+};
 
 export type HistoryContent = Array<{ type: string; [k: string]: unknown }>;
 
@@ -43,13 +48,50 @@ export type LoopEvent =
   | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string; blocksShown?: boolean })
   | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
   | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
-  | (Scoped & { type: 'system'; subtype: string; fields: Record<string, unknown> })
+  /** A failed request that the model client retries after a delay. */
+  | (Scoped & { type: 'api_retry'; retry: ApiRetry })
+  /** The model kept failing: the run goes on with the fallback model. */
+  | (Scoped & { type: 'model_fallback'; from: string; to: string; error: string })
   /**
-   * A task's own protocol line (a foreground subagent's task_started, task_progress, its end),
-   * forwarded by the tool that runs it so it keeps its place among the agent's messages. The
-   * loop does not look inside; it is the session's, like the task lines the registry sends.
+   * The main agent is compacting (`compacting`), or has finished (null, with how it went): a host
+   * draws its state from it (system/status).
    */
-  | { type: 'task'; parentToolUseId: null; event: { type: 'system'; subtype: string; task_id: string } };
+  | (Scoped & { type: 'compact_status'; status: 'compacting' | null; result?: 'success' | 'failed'; error?: string })
+  /** The history was compacted into a summary. */
+  | (Scoped & { type: 'compact_boundary'; trigger: 'manual' | 'auto'; preTokens: number })
+  /**
+   * A foreground subagent's own task event (its start, progress and end), forwarded by the tool
+   * that runs it so it keeps its place among the agent's messages. The session tells it like the
+   * registry's other task events.
+   */
+  | { type: 'task'; parentToolUseId: null; event: TaskEvent };
+
+/** An api_retry notice, in the loop's words. */
+export interface ApiRetry {
+  attempt: number;
+  maxRetries: number;
+  retryDelayMs: number;
+  errorStatus: number | null;
+  error: string;
+}
+
+/** The model client's api_retry notice as the loop's event. */
+export function apiRetryEvent(
+  parentToolUseId: string | null,
+  ev: Extract<ModelEvent, { type: 'api_retry' }>,
+): Extract<LoopEvent, { type: 'api_retry' }> {
+  return {
+    parentToolUseId,
+    type: 'api_retry',
+    retry: {
+      attempt: ev.attempt,
+      maxRetries: ev.max_retries,
+      retryDelayMs: ev.retry_delay_ms,
+      errorStatus: ev.error_status,
+      error: ev.error,
+    },
+  };
+}
 
 /** How a run ended: the `subtype` of its result. */
 export const resultSubtypeSchema = z.enum([

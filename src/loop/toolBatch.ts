@@ -31,11 +31,6 @@ export interface BatchOutcome {
   stopRun?: { reason: string };
 }
 
-/** A tool's progress may carry a loop event to forward (a subagent's messages). */
-export interface ForwardedEvent {
-  loopEvent: LoopEvent;
-}
-
 interface Entry {
   block: ToolUseBlock;
   /** The call validated once, here (undefined: no such tool); the pipeline runs it as prepared. */
@@ -116,10 +111,10 @@ export class ToolExecutor {
             e.outcome = step.value;
             break;
           }
-          const fwd = (step.value.data as ForwardedEvent | undefined)?.loopEvent;
-          if (fwd) this.push(fwd);
-          // A tool's own progress (an MCP server's notifications/progress): a tool_progress now.
-          if ((step.value.data as { toolProgress?: boolean } | undefined)?.toolProgress)
+          // An event of an agent the call runs, in its place; else the call's own progress (an MCP
+          // server's notifications/progress): a tool_progress now.
+          if (step.value.type === 'forward') this.push(step.value.event);
+          else
             this.push({
               parentToolUseId: this.parentToolUseId,
               type: 'tool_progress',

@@ -53,7 +53,7 @@ export function mcpTool(serverName: string, info: McpToolInfo, client: () => Cli
           signal: link.signal,
           timeout: Number(process.env.MCP_TOOL_TIMEOUT) || DEFAULT_TOOL_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
-          onprogress: (p) => progress.push({ type: 'progress', data: { toolProgress: true, progress: p } }),
+          onprogress: () => progress.push({ type: 'progress' }),
         })
         .finally(() => {
           link.release();

@@ -35,6 +35,10 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const ui = loadTui();
   ui.catch(() => {});
   let tui: Tui | undefined;
+  let tuiUp: (t: Tui) => void = () => {};
+  const uiReady = new Promise<Tui>((r) => {
+    tuiUp = r;
+  });
   // --resume without an id: this project's sessions to pick from, before the session starts.
   if (o.resumePicker) {
     const sessions = await listProjectSessions(process.env, process.cwd());
@@ -48,7 +52,13 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     output: (ev) => tui?.show(ev) ?? Promise.resolve(),
     interactive: true,
     // --permission-prompts none: nobody is asked, not even the person at the terminal.
-    ...(o.permissionPrompts !== 'none' ? { askHost: (req, signal) => tui!.ask(req, signal) } : {}),
+    ...(o.permissionPrompts !== 'none'
+      ? {
+          askHost: (req, signal) => tui!.ask(req, signal),
+          // A server may ask while the session starts, before the UI is up: it waits for it.
+          elicit: async (payload, signal) => (tui ?? (await uiReady)).elicit(payload, signal),
+        }
+      : {}),
     // The terminal already draws an error result.
     reportError: () => {},
   });
@@ -97,6 +107,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
       return r;
     },
   });
+  tuiUp(tui);
   const running = runner.run();
   await tui.run();
   runner.endInput();

@@ -26,6 +26,7 @@ import {
   type ResolvedPath,
 } from './paths.js';
 import { acceptEditsAllowsShell } from './acceptEditsShell.js';
+import { shellPartOnlyReads } from './readOnlyShell.js';
 import { ruleNamesTool } from './rules.js';
 import type { PermissionState, RuleEntry } from './state.js';
 import { describeCall } from './toolInput.js';
@@ -218,7 +219,9 @@ function isReadOnlyCall(req: PermissionRequest, shape: CallShape): boolean {
   const { parsed } = shape;
   if (parsed.unsafe.length > 0 || parsed.parts.length === 0) return false;
   return parsed.parts.every(
-    (p) => !p.writesFile && toolSaysReadOnly(req.tool, { ...(req.input as object), command: quote(p.words) }),
+    (p) =>
+      !p.writesFile &&
+      (shellPartOnlyReads(p) || toolSaysReadOnly(req.tool, { ...(req.input as object), command: quote(p.words) })),
   );
 }
 

@@ -359,3 +359,9 @@ export const outboundSchema = z.union([
   promptSuggestionSchema,
 ]);
 export type Outbound = z.infer<typeof outboundSchema>;
+
+/**
+ * Every line a session event becomes (wire.ts toWire's return type): the outbound lines but the
+ * control channel's and the transcript mirror's. A field the schemas do not have fails to compile.
+ */
+export type SessionLine = Exclude<Outbound, { type: 'control_response' | 'control_request' | 'transcript_mirror' }>;

@@ -1,15 +1,16 @@
-// What a session produces, as one discriminated union: the loop's events (the main agent's and,
-// scoped by parentToolUseId, its subagents' and teammates'), each run's init, each turn's result
-// with its outcome, background-task and team events, and the session's own notices. One function
-// (wire.ts toWire) turns an event into its protocol line, which is also what the transcript keeps;
-// the terminal draws the events themselves.
-import type { HookEventSubtype } from '../hooks/hookRunner.js';
+// What a session produces, as one closed discriminated union: the loop's events (the main agent's
+// and, scoped by parentToolUseId, its subagents' and teammates'), each run's init, each turn's
+// result with its outcome, background-task and team events, and the session's own notices. Every
+// variant is named and typed in the domain's words; none carries a protocol line. One function
+// (wire.ts toWire) turns an event into its protocol line, typed by the outbound schemas, which is
+// also what the transcript keeps; the terminal draws the events themselves.
+import type { HookRunEvent } from '../hooks/hookRunner.js';
 import type { TimingFields } from './turnTiming.js';
 import type { LoopEvent, LoopOutcome } from '../loop/events.js';
 import type { PermissionDenial } from '../loop/toolPipeline.js';
+import type { TaskEvent } from '../loop/taskEvents.js';
 import type { ModelUsage, UsageTotals } from '../loop/usage.js';
 import type { PermissionMode } from '../permissions/modes.js';
-import type { TaskEvent } from '../tasks/registry.js';
 import type { TeamEvent } from '../teams/team.js';
 import type { TurnBackups } from './fileCheckpoints.js';
 
@@ -50,7 +51,8 @@ export interface TurnResult {
 export type Notice =
   | { subtype: 'prompt_blocked'; reason: string }
   | { subtype: 'hook_system_message'; message: string }
-  | { subtype: HookEventSubtype; fields: Record<string, unknown> }
+  /** --include-hook-events: a command hook's start, output, end. */
+  | { subtype: 'hook'; event: HookRunEvent }
   /** A stdin line that could not be used (it was skipped). */
   | { subtype: 'error'; error: string; line?: number }
   /** A url-mode MCP elicitation the server says is complete. */

@@ -2,7 +2,7 @@
 // the runner need to guard every tool call and every prompt. Built once at start; a broken
 // settings file or a forbidden mode stops the start with a clear message, never half a config.
 import type { ControlChannel } from '../control/channel.js';
-import { callbackHooksSchema, HookRunner, type HookEventSubtype } from '../hooks/index.js';
+import { callbackHooksSchema, HookRunner, type HookRunEvent } from '../hooks/index.js';
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
@@ -34,7 +34,7 @@ export interface GuardContext {
   /** The settings loaded at start (loadSessionSettings). */
   loaded: LoadedSettings;
   /** --include-hook-events: where hook_started / hook_progress / hook_response go. */
-  onHookEvent?: (subtype: HookEventSubtype, fields: Record<string, unknown>) => void;
+  onHookEvent?: (event: HookRunEvent) => void;
   /** `--permission-prompt-tool mcp__server__tool`: that MCP tool answers what would be asked. */
   askMcpTool?: (req: AskHostRequest, signal: AbortSignal) => Promise<AskHostAnswer>;
 }

@@ -12,16 +12,16 @@ type Recordable = { recordProtocolLine(line: Record<string, unknown>): void };
 
 /** Returns the function that records one main-thread event (with its line, if it has one). */
 export function transcriptRecorder(transcript: Recordable): (ev: SessionEvent, line: WireLine | null) => void {
-  let held: WireLine[] = [];
+  let held: Array<Extract<WireLine, { type: 'assistant' }>> = [];
   return (ev, line) => {
     if (ev.type === 'assistant_block') {
-      if (line) held.push(line);
+      if (line?.type === 'assistant') held.push(line);
       return;
     }
     if (ev.type === 'assistant' && ev.blocksShown) {
       const final = ev.message;
       for (const l of held) {
-        const shown = l.message as Record<string, unknown> & { id?: string };
+        const shown: Record<string, unknown> & { id?: unknown } = l.message;
         if (shown.id !== final.id) continue; // a reply that was retried: superseded
         transcript.recordProtocolLine({
           ...l,

@@ -1,16 +1,19 @@
 // Session events → protocol lines, in one place: what stdout carries and what the transcript keeps.
-// Every line gets the session id and a fresh uuid here.
+// Every line gets the session id and a fresh uuid here. The return type is the outbound schemas'
+// own (src/protocol/outbound.ts), so a field the wire does not have fails to compile.
 import { randomUUID } from '../util/ids.js';
-import type { ResultMessage } from '../protocol/outbound.js';
+import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
-import { terminalReasonOf } from '../loop/events.js';
+import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
+import type { TaskEvent } from '../loop/taskEvents.js';
+import type { TeamEvent } from '../teams/team.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
   return { session_id: sessionId, uuid: randomUUID() };
 }
 
-/** One protocol line: a JSON object with a `type`. */
-export type WireLine = { type: string; [k: string]: unknown };
+/** One protocol line a session event becomes: a member of the outbound schemas' union. */
+export type WireLine = SessionLine;
 
 /** The protocol line for one session event, or null for events a host does not see in this mode. */
 export function toWire(ev: SessionEvent, sessionId: string, includePartial: boolean): WireLine | null {
@@ -20,14 +23,25 @@ export function toWire(ev: SessionEvent, sessionId: string, includePartial: bool
     case 'result':
       return resultLine(ev.result, sessionId);
     case 'task':
+      return taskLine(ev.event, sessionId);
     case 'team':
-      return { ...ev.event, ...envelope(sessionId) };
+      return teamLine(ev.event, sessionId);
     case 'notice':
-      return { type: 'system', ...noticeFields(ev.notice), ...envelope(sessionId) };
+      return noticeLine(ev.notice, sessionId);
     case 'prompt_suggestion':
       return { type: 'prompt_suggestion', suggestion: ev.suggestion, ...envelope(sessionId) };
   }
+  return loopLine(ev, sessionId, includePartial);
+}
+
+function loopLine(
+  ev: Exclude<LoopEvent, { type: 'task' }>,
+  sessionId: string,
+  includePartial: boolean,
+): WireLine | null {
   const parent = ev.parentToolUseId;
+  // A subagent's system lines say whose they are, like its other messages.
+  const scoped = parent ? { parent_tool_use_id: parent } : {};
   switch (ev.type) {
     case 'stream_event':
       return includePartial
@@ -62,13 +76,43 @@ export function toWire(ev: SessionEvent, sessionId: string, includePartial: bool
         elapsed_time_seconds: ev.elapsedSeconds,
         ...envelope(sessionId),
       };
-    case 'system':
-      // A subagent's system events (api_retry, …) say whose they are, like its other messages.
+    case 'api_retry':
       return {
         type: 'system',
-        subtype: ev.subtype,
-        ...ev.fields,
-        ...(parent ? { parent_tool_use_id: parent } : {}),
+        subtype: 'api_retry',
+        attempt: ev.retry.attempt,
+        max_retries: ev.retry.maxRetries,
+        retry_delay_ms: ev.retry.retryDelayMs,
+        error_status: ev.retry.errorStatus,
+        error: ev.retry.error,
+        ...scoped,
+        ...envelope(sessionId),
+      };
+    case 'model_fallback':
+      return {
+        type: 'system',
+        subtype: 'model_fallback',
+        from: ev.from,
+        to: ev.to,
+        error: ev.error,
+        ...scoped,
+        ...envelope(sessionId),
+      };
+    case 'compact_status':
+      return {
+        type: 'system',
+        subtype: 'status',
+        status: ev.status,
+        ...(ev.result !== undefined ? { compact_result: ev.result } : {}),
+        ...(ev.error !== undefined ? { compact_error: ev.error } : {}),
+        ...envelope(sessionId),
+      };
+    case 'compact_boundary':
+      return {
+        type: 'system',
+        subtype: 'compact_boundary',
+        compact_metadata: { trigger: ev.trigger, pre_tokens: ev.preTokens },
+        ...scoped,
         ...envelope(sessionId),
       };
   }
@@ -121,17 +165,145 @@ function resultLine(r: TurnResult, sessionId: string): ResultMessage {
   };
 }
 
-function noticeFields(n: Notice): Record<string, unknown> {
+function taskLine(t: TaskEvent, sessionId: string): WireLine {
+  switch (t.kind) {
+    case 'started':
+      return {
+        type: 'system',
+        subtype: 'task_started',
+        task_id: t.taskId,
+        tool_use_id: t.toolUseId,
+        description: t.description,
+        task_type: t.taskType,
+        ...(t.subagentType !== undefined ? { subagent_type: t.subagentType } : {}),
+        is_backgrounded: t.backgrounded,
+        ...(t.spawnDepth !== undefined ? { spawn_depth: t.spawnDepth } : {}),
+        ...(t.prompt !== undefined ? { prompt: t.prompt } : {}),
+        ...envelope(sessionId),
+      };
+    case 'ended':
+      return {
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: t.taskId,
+        patch: { status: t.status, end_time: t.endTime },
+        ...envelope(sessionId),
+      };
+    case 'backgrounded':
+      return {
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: t.taskId,
+        patch: { is_backgrounded: true },
+        ...envelope(sessionId),
+      };
+    case 'notification':
+      return {
+        type: 'system',
+        subtype: 'task_notification',
+        task_id: t.taskId,
+        tool_use_id: t.toolUseId,
+        status: t.status,
+        output_file: t.outputFile,
+        summary: t.summary,
+        ...(t.usage ? { usage: t.usage } : {}),
+        ...envelope(sessionId),
+      };
+    case 'progress':
+      return {
+        type: 'system',
+        subtype: 'task_progress',
+        task_id: t.taskId,
+        tool_use_id: t.toolUseId,
+        description: t.description,
+        ...(t.subagentType !== undefined ? { subagent_type: t.subagentType } : {}),
+        usage: t.usage,
+        ...(t.lastToolName !== undefined ? { last_tool_name: t.lastToolName } : {}),
+        ...(t.summary !== undefined ? { summary: t.summary } : {}),
+        ...envelope(sessionId),
+      };
+    case 'live':
+      return {
+        type: 'system',
+        subtype: 'background_tasks_changed',
+        tasks: t.tasks.map((x) => ({
+          task_id: x.taskId,
+          task_type: x.taskType,
+          ...(x.subagentType !== undefined ? { subagent_type: x.subagentType } : {}),
+          description: x.description,
+        })),
+        ...envelope(sessionId),
+      };
+  }
+}
+
+function teamLine(t: TeamEvent, sessionId: string): WireLine {
+  switch (t.kind) {
+    case 'problem':
+      return { type: 'system', subtype: 'team_problem', message: t.message, ...envelope(sessionId) };
+  }
+}
+
+function noticeLine(n: Notice, sessionId: string): WireLine {
   switch (n.subtype) {
-    case 'hook_started':
-    case 'hook_progress':
-    case 'hook_response':
-      return { subtype: n.subtype, ...n.fields };
+    case 'prompt_blocked':
+      return { type: 'system', subtype: 'prompt_blocked', reason: n.reason, ...envelope(sessionId) };
+    case 'hook_system_message':
+      return { type: 'system', subtype: 'hook_system_message', message: n.message, ...envelope(sessionId) };
+    case 'error':
+      return {
+        type: 'system',
+        subtype: 'error',
+        error: n.error,
+        ...(n.line !== undefined ? { line: n.line } : {}),
+        ...envelope(sessionId),
+      };
     case 'elicitation_complete':
-      return { subtype: n.subtype, mcp_server_name: n.serverName, elicitation_id: n.elicitationId };
+      return {
+        type: 'system',
+        subtype: 'elicitation_complete',
+        mcp_server_name: n.serverName,
+        elicitation_id: n.elicitationId,
+        ...envelope(sessionId),
+      };
+    case 'status':
+      return {
+        type: 'system',
+        subtype: 'status',
+        status: n.status,
+        ...(n.permissionMode !== undefined ? { permissionMode: n.permissionMode } : {}),
+        ...envelope(sessionId),
+      };
     case 'files_persisted':
-      return { subtype: n.subtype, files: n.backups.files, failed: n.backups.failed, processed_at: n.processedAt };
-    default:
-      return n;
+      return {
+        type: 'system',
+        subtype: 'files_persisted',
+        files: n.backups.files,
+        failed: n.backups.failed,
+        processed_at: n.processedAt,
+        ...envelope(sessionId),
+      };
+    case 'hook':
+      return hookLine(n.event, sessionId);
+  }
+}
+
+function hookLine(h: Extract<Notice, { subtype: 'hook' }>['event'], sessionId: string): WireLine {
+  const who = { hook_id: h.hook.hookId, hook_name: h.hook.hookName, hook_event: h.hook.hookEvent };
+  switch (h.kind) {
+    case 'started':
+      return { type: 'system', subtype: 'hook_started', ...who, ...envelope(sessionId) };
+    case 'progress':
+      return { type: 'system', subtype: 'hook_progress', ...who, ...h.output, ...envelope(sessionId) };
+    case 'response':
+      return {
+        type: 'system',
+        subtype: 'hook_response',
+        ...who,
+        ...h.output,
+        ...(h.exitCode !== undefined ? { exit_code: h.exitCode } : {}),
+        outcome: h.outcome,
+        ...envelope(sessionId),
+      };
   }
 }

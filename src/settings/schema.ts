@@ -74,6 +74,9 @@ export const settingsSchema = z.looseObject(
     awsCredentialExport: z
       .string({ error: 'must be a string (a shell command that prints AWS credentials as JSON)' })
       .optional(),
+    gcpAuthRefresh: z
+      .string({ error: 'must be a string (a shell command that refreshes Google credentials)' })
+      .optional(),
     /** A shell command printing a JSON object of headers for the telemetry exports (src/telemetry/). */
     otelHeadersHelper: z
       .string({ error: 'must be a string (a shell command that prints a JSON object of headers)' })

@@ -2,7 +2,8 @@
 // (in the background, or in the foreground with the Task call blocking on them) and teammates.
 // One registry per session. It announces each task (`system`/`task_started`), reports its end
 // (`task_updated`, `task_notification`), keeps the notices the model has not seen yet for the
-// runner to feed back, and stops everything on the way out. A foreground task is announced and
+// runner to feed back, and stops everything on the way out. What it tells is domain-shaped
+// (TaskEvent, src/loop/taskEvents.ts); wire.ts makes the protocol lines. A foreground task is announced and
 // ended like the others (a host draws its row from them) but is not background work: it is not in
 // background_tasks_changed, the model gets its end as the Task call's result rather than a notice,
 // and the runner does not wait for it; moved to the background, it becomes all of that.
@@ -12,15 +13,9 @@ import { join } from 'node:path';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
 
-export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
-export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
-export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
+import type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
 
-export interface TaskUsage {
-  total_tokens: number;
-  tool_uses: number;
-  duration_ms: number;
-}
+export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
 
 export interface TaskRecord {
   id: string;
@@ -88,57 +83,6 @@ export interface TaskEnd {
   exitCode?: number | null;
   usage?: TaskUsage;
 }
-
-/** What the registry tells the host about its tasks: the protocol lines' own fields (the envelope is the session's). */
-export type TaskEvent =
-  | {
-      type: 'system';
-      subtype: 'task_started';
-      task_id: string;
-      tool_use_id: string;
-      description: string;
-      task_type: TaskKind;
-      subagent_type?: string;
-      /** Whether it was registered in the background; a later move comes as task_updated. */
-      is_backgrounded: boolean;
-      spawn_depth?: number;
-      prompt?: string;
-    }
-  | {
-      type: 'system';
-      subtype: 'task_updated';
-      task_id: string;
-      /** Its end, or its move to the background (hosts merge the patch into their task map). */
-      patch: { status: Exclude<TaskEndStatus, 'stopped'> | 'killed'; end_time: number } | { is_backgrounded: true };
-    }
-  | {
-      type: 'system';
-      subtype: 'task_notification';
-      task_id: string;
-      tool_use_id: string;
-      status: TaskEndStatus;
-      output_file: string;
-      summary: string;
-      usage?: TaskUsage;
-    }
-  | {
-      type: 'system';
-      subtype: 'task_progress';
-      task_id: string;
-      tool_use_id: string;
-      description: string;
-      subagent_type?: string;
-      usage: TaskUsage;
-      last_tool_name?: string;
-      /** agentProgressSummaries: the agent's model's one-line account of what it is doing. */
-      summary?: string;
-    }
-  | {
-      type: 'system';
-      subtype: 'background_tasks_changed';
-      /** Every live task (a level: the host replaces its set with it). */
-      tasks: Array<{ task_id: string; task_type: TaskKind; subagent_type?: string; description: string }>;
-    };
 
 /** Something a running task reported for the model (see TaskRegistry.event). */
 export interface TaskEventNotice {
@@ -215,18 +159,17 @@ export class TaskRegistry {
       rec.endedAt = Date.now();
       // Hosts that keep a task map merge this patch (the SDK's TaskState says `killed` for stopped).
       void this.send(rec, {
-        type: 'system',
-        subtype: 'task_updated',
-        task_id: id,
-        patch: { status: end.status === 'stopped' ? 'killed' : end.status, end_time: rec.endedAt },
+        kind: 'ended',
+        taskId: id,
+        status: end.status === 'stopped' ? 'killed' : end.status,
+        endTime: rec.endedAt,
       });
       const emitted = this.send(rec, {
-        type: 'system',
-        subtype: 'task_notification',
-        task_id: id,
-        tool_use_id: rec.toolUseId,
+        kind: 'notification',
+        taskId: id,
+        toolUseId: rec.toolUseId,
         status: end.status,
-        output_file: rec.outputFile,
+        outputFile: rec.outputFile,
         summary: end.summary,
         ...(end.usage ? { usage: end.usage } : {}),
       });
@@ -245,15 +188,14 @@ export class TaskRegistry {
     });
     if (rec.backgrounded) this.emitLevel();
     void this.send(rec, {
-      type: 'system',
-      subtype: 'task_started',
-      task_id: id,
-      tool_use_id: rec.toolUseId,
+      kind: 'started',
+      taskId: id,
+      toolUseId: rec.toolUseId,
       description: rec.description,
-      task_type: kind,
-      ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
-      is_backgrounded: rec.backgrounded,
-      ...(start.spawnDepth !== undefined ? { spawn_depth: start.spawnDepth } : {}),
+      taskType: kind,
+      ...(rec.subagentType ? { subagentType: rec.subagentType } : {}),
+      backgrounded: rec.backgrounded,
+      ...(start.spawnDepth !== undefined ? { spawnDepth: start.spawnDepth } : {}),
       ...(start.prompt !== undefined ? { prompt: start.prompt } : {}),
     });
     return rec;
@@ -270,7 +212,7 @@ export class TaskRegistry {
     rec.backgrounded = true;
     this.emitLevel();
     // The move still travels the foreground route (after the lines before it); later lines do not.
-    void this.send(rec, { type: 'system', subtype: 'task_updated', task_id: id, patch: { is_backgrounded: true } });
+    void this.send(rec, { kind: 'backgrounded', taskId: id });
     delete rec.route;
     return rec;
   }
@@ -288,14 +230,13 @@ export class TaskRegistry {
     const rec = this.tasks.get(id);
     if (rec?.status !== 'running') return;
     void this.send(rec, {
-      type: 'system',
-      subtype: 'task_progress',
-      task_id: id,
-      tool_use_id: rec.toolUseId,
+      kind: 'progress',
+      taskId: id,
+      toolUseId: rec.toolUseId,
       description: rec.description,
-      ...(rec.subagentType ? { subagent_type: rec.subagentType } : {}),
+      ...(rec.subagentType ? { subagentType: rec.subagentType } : {}),
       usage,
-      ...(lastToolName ? { last_tool_name: lastToolName } : {}),
+      ...(lastToolName ? { lastToolName } : {}),
       ...(summary ? { summary } : {}),
     });
   }
@@ -393,12 +334,12 @@ export class TaskRegistry {
     const tasks = this.list()
       .filter((t) => t.status === 'running' && t.backgrounded)
       .map((t) => ({
-        task_id: t.id,
-        task_type: t.kind,
-        ...(t.subagentType ? { subagent_type: t.subagentType } : {}),
+        taskId: t.id,
+        taskType: t.kind,
+        ...(t.subagentType ? { subagentType: t.subagentType } : {}),
         description: t.description,
       }));
-    void this.opts.emit({ type: 'system', subtype: 'background_tasks_changed', tasks });
+    void this.opts.emit({ kind: 'live', tasks });
   }
 
   private send(rec: TaskRecord, event: TaskEvent): void | Promise<void> {

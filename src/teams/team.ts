@@ -48,8 +48,8 @@ export interface TeamServiceDeps {
   sessionSpent: () => number;
 }
 
-/** What the team tells the host besides its teammates' own loop events. */
-export type TeamEvent = { type: 'system'; subtype: 'team_problem'; message: string };
+/** What the team tells the host besides its teammates' own loop events (wire.ts makes the line). */
+export type TeamEvent = { kind: 'problem'; message: string };
 
 /** What the session runner asks of the team after each result (see SessionRunner.run). */
 export interface TeamHost {
@@ -427,7 +427,7 @@ export class TeamService implements TeamToolService, TeamHost {
     if (this.toldProblems.has(text)) return;
     this.toldProblems.add(text);
     logWarning(`${text}`);
-    void this.deps.emit({ type: 'system', subtype: 'team_problem', message: text });
+    void this.deps.emit({ kind: 'problem', message: text });
   }
 
   private changed(): void {

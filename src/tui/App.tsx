@@ -22,6 +22,7 @@ import { diffSummary, previewDiff } from './diff.js';
 import { PromptState, type Suggestions } from './prompt.js';
 import { atQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
+import { ElicitationForm } from './components/ElicitationForm.js';
 import { Picker, type PickerItem } from './components/Picker.js';
 import { fileTextOrNull } from './fileText.js';
 import { oneLine } from './format.js';
@@ -50,6 +51,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   const [getList, setList] = useRefState<number | null>(null);
   const status = deps.status();
   const dialog = state.dialogs[0];
+  const form = dialog ? undefined : state.forms[0];
 
   const cycleMode = () => {
     const i = deps.modes.indexOf(status.mode);
@@ -109,7 +111,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
   };
 
   useInput((ch, key) => {
-    if (getPicker()) return; // the picker reads its own keys
+    if (getPicker() || form) return; // the picker and the form read their own keys
     const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();
     // Ctrl+R's search reads its own keys (Esc and Ctrl+C leave it).
@@ -192,6 +194,8 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         {getTaskList() && !dialog ? <TaskList tasks={state.tasks} /> : null}
         {dialog ? (
           <DialogView key={dialog.id} dialog={dialog} />
+        ) : form ? (
+          <ElicitationForm key={form.id} payload={form.payload} onAnswer={form.resolve} />
         ) : getPicker() ? (
           <Picker {...getPicker()!} />
         ) : getList() !== null ? (

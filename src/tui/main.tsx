@@ -13,6 +13,8 @@ import { makeTheme, ThemeContext } from './theme.js';
 export interface Tui {
   show(ev: SessionEvent): Promise<void>;
   ask(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer>;
+  /** An MCP elicitation form; resolves with its answer ({action, content}). */
+  elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
       return Promise.resolve();
     },
     ask: (req, signal) => store.ask(req, signal),
+    elicit: (payload, signal) => store.elicit(payload, signal),
     run: () =>
       new Promise<void>((resolve) => {
         let left = false;

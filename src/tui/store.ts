@@ -3,6 +3,7 @@
 // an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
 // useSyncExternalStore, so the folding is tested without a terminal.
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
+import type { TaskEvent } from '../loop/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';
@@ -63,6 +64,13 @@ export interface TaskRow {
   lastAction?: string;
 }
 
+/** An MCP server's elicitation, waiting for the person's answer. */
+export interface FormDialog {
+  id: number;
+  payload: Record<string, unknown>;
+  resolve: (answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) => void;
+}
+
 export interface Dialog {
   id: number;
   req: AskHostRequest;
@@ -80,6 +88,7 @@ export interface TuiState {
   /** Prompts submitted whose result has not come yet. */
   outstanding: number;
   dialogs: Dialog[];
+  forms: FormDialog[];
   todos: TodoRow[] | null;
   tasks: TaskRow[];
   /** Tokens the last main-thread request used (the context in use). */
@@ -100,6 +109,7 @@ export class TuiStore {
     thinking: '',
     outstanding: 0,
     dialogs: [],
+    forms: [],
     todos: null,
     tasks: [],
     contextTokens: 0,
@@ -249,11 +259,13 @@ export class TuiStore {
         return;
       }
       case 'task':
-        this.taskEvent(ev.event as unknown as Record<string, unknown>);
+        this.taskEvent(ev.event);
         return;
-      case 'system':
-        if (ev.subtype === 'api_retry') this.note(`API error, retrying (attempt ${ev.fields.attempt ?? '?'})`);
-        else if (ev.subtype === 'compact_boundary') this.note('earlier conversation compacted into a summary');
+      case 'api_retry':
+        this.note(`API error, retrying (attempt ${ev.retry.attempt})`);
+        return;
+      case 'compact_boundary':
+        this.note('earlier conversation compacted into a summary');
         return;
       case 'notice':
         if (ev.notice.subtype === 'prompt_blocked') this.note(`✗ prompt blocked: ${ev.notice.reason}`, 'red');
@@ -320,44 +332,33 @@ export class TuiStore {
   }
 
   /** A task line (started, progress, updated, notification): the task's row. */
-  private taskEvent(e: Record<string, unknown>): void {
-    const id = String(e.task_id ?? '');
-    if (!id) return;
+  private taskEvent(e: TaskEvent): void {
+    if (e.kind === 'live') return;
+    const id = e.taskId;
     const tasks = [...this.state.tasks];
     const at = tasks.findIndex((t) => t.id === id);
     const now = Date.now();
-    if (e.subtype === 'task_started') {
+    if (e.kind === 'started') {
       const row: TaskRow = {
         id,
-        toolUseId: String(e.tool_use_id ?? ''),
-        kind: String(e.task_type ?? 'local_agent'),
-        description: String(e.description ?? ''),
+        toolUseId: e.toolUseId,
+        kind: e.taskType,
+        description: e.description,
         status: 'running',
-        background: e.is_backgrounded === true,
+        background: e.backgrounded,
         startedMs: now,
       };
       if (at >= 0) tasks[at] = { ...tasks[at], ...row, startedMs: tasks[at].startedMs };
       else tasks.push(row);
     } else if (at >= 0) {
       const t = tasks[at];
-      if (e.subtype === 'task_progress') {
-        const action =
-          typeof e.summary === 'string'
-            ? e.summary
-            : typeof e.last_tool_name === 'string'
-              ? e.last_tool_name
-              : undefined;
+      if (e.kind === 'progress') {
+        const action = e.summary ?? e.lastToolName;
         if (action) tasks[at] = { ...t, lastAction: action };
-      } else if (e.subtype === 'task_updated') {
-        const patch = (e.patch ?? {}) as { status?: TaskRow['status']; is_backgrounded?: boolean };
-        tasks[at] = {
-          ...t,
-          ...(patch.status ? { status: patch.status, endedMs: now } : {}),
-          ...(patch.is_backgrounded ? { background: true } : {}),
-        };
-      } else if (e.subtype === 'task_notification' && typeof e.status === 'string') {
-        tasks[at] = { ...t, status: e.status as TaskRow['status'], endedMs: t.endedMs ?? now };
-      } else return;
+      } else if (e.kind === 'ended') tasks[at] = { ...t, status: e.status, endedMs: now };
+      else if (e.kind === 'backgrounded') tasks[at] = { ...t, background: true };
+      else if (e.kind === 'notification') tasks[at] = { ...t, status: e.status, endedMs: t.endedMs ?? now };
+      else return;
     } else return;
     this.set({ tasks });
   }
@@ -416,9 +417,27 @@ export class TuiStore {
     });
   }
 
-  /** Leaving: every open question is answered as interrupted. */
+  /** An MCP elicitation: a form; several wait their turn. Aborted: cancel. */
+  elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) return Promise.resolve({ action: 'cancel' });
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      const onAbort = () => settle({ action: 'cancel' });
+      const settle: FormDialog['resolve'] = (answer) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!this.state.forms.some((d) => d.id === id)) return;
+        this.set({ forms: this.state.forms.filter((d) => d.id !== id) });
+        resolve(answer);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.set({ forms: [...this.state.forms, { id, payload, resolve: settle }] });
+    });
+  }
+
+  /** Leaving: every open question is answered as interrupted, every form cancelled. */
   closeDialogs(): void {
     for (const d of this.state.dialogs) d.resolve(INTERRUPTED_ANSWER);
+    for (const f of this.state.forms) f.resolve({ action: 'cancel' });
   }
 }
 

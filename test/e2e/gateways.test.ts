@@ -2,9 +2,12 @@
 // Messages API reached through a local HTTP proxy, a TLS server with a test CA (and one that wants
 // a client certificate), and with its key from a helper command.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
+import { startMcpHttpServer } from '../cloud-fakes/mcpHttpServer.js';
 import { startTestProxy, type TestProxy } from '../cloud-fakes/proxy.js';
 import { makeTestPki, startTlsFront, type TlsFront } from '../cloud-fakes/tls.js';
 import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
@@ -103,6 +106,61 @@ describe('HTTP proxies', () => {
     });
     expect(r.stdout).toContain('tunnelled');
     expect(proxy.seen).toEqual([`CONNECT ${new URL(tls.url).host}`]);
+  });
+
+  it('WebFetch and an MCP server over HTTP go through HTTP_PROXY too', async () => {
+    const page = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><p>The proxied answer is 42.</p></body></html>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const mcp = await startMcpHttpServer();
+    try {
+      const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
+      const script = [
+        toolUse('WebFetch', { url: pageUrl, prompt: 'What is the answer?' }),
+        toolUse('mcp__calc__add', { a: 2, b: 3 }),
+        text('both through the proxy'),
+      ];
+      let main = 0;
+      // WebFetch's page question is a call of its own (the small model): it gets its answer.
+      api = await startFakeApi((req) =>
+        req.body.model === 'claude-haiku-5-5' ? text('page says 42') : script[main++],
+      );
+      proxy = await startTestProxy();
+      const r = await run(
+        [
+          ...STREAM_ARGS,
+          '--allowedTools',
+          'WebFetch,mcp__calc__add',
+          '--mcp-config',
+          JSON.stringify({ mcpServers: { calc: { type: 'http', url: mcp.url } } }),
+        ],
+        { ANTHROPIC_BASE_URL: api.url, HTTP_PROXY: proxy.url },
+        userLine('fetch and add'),
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const results = r
+        .json()
+        .flatMap((m) =>
+          m.type === 'user' && Array.isArray(m.message.content)
+            ? m.message.content.filter((b: { type: string }) => b.type === 'tool_result')
+            : [],
+        );
+      expect(JSON.stringify(results[0].content)).toContain('page says 42');
+      expect(JSON.stringify(results[1].content)).toContain('5');
+      expect(proxy.seen).toContain(`GET ${pageUrl}`);
+      expect(proxy.seen).toContain(`POST ${mcp.url}`);
+      expect(proxy.seen.filter((s) => s === `POST ${api!.url}/v1/messages`)).toHaveLength(api.requests.length);
+      // Everything the MCP server saw came through the proxy.
+      expect(mcp.seen.filter((s) => s.startsWith('POST'))).toHaveLength(
+        proxy.seen.filter((s) => s === `POST ${mcp.url}`).length,
+      );
+    } finally {
+      await mcp.close();
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
+    }
   });
 
   it('an unusable proxy URL stops the start, naming the variable', async () => {

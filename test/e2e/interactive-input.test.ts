@@ -3,8 +3,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastUserText, type RecordedRequest, text } from '../fake-api/server.js';
-import { type FakeApi, startFakeApi, tempDir } from './harness.js';
+import { lastUserText, type RecordedRequest, text, toolUse } from '../fake-api/server.js';
+import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, READY, send, startTerm, type Term } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-input.test.ts: skipped: tmux is not installed');
@@ -239,6 +239,57 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     await send(t, 'hi');
     await t.waitFor(/answered/);
     expect(api.requests[0].body.model).toMatch(/^claude-haiku/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+});
+
+describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
+  const ASKER = new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url).pathname;
+  const mcpConfig = (cwd: string) => {
+    const f = join(cwd, 'mcp.json');
+    writeFileSync(
+      f,
+      JSON.stringify({ mcpServers: { asker: { type: 'stdio', command: process.execPath, args: [ASKER] } } }),
+    );
+    return f;
+  };
+
+  it("an MCP server's form is asked field by field; a bad number is refused; the answers go back to the server", async () => {
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('thanks') : toolUse('mcp__asker__ask_name', {}, 'e'),
+    );
+    const cwd = dir();
+    const t = start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
+    await send(t, 'who am i');
+    await t.waitFor(/asker asks: What is your name\?[\s\S]*Field 1 of 2[\s\S]*Name \(required\)/);
+    t.keys('Enter');
+    await t.waitFor(/Name is required\./);
+    t.type('Ada');
+    t.keys('Enter');
+    await t.waitFor(/Field 2 of 2[\s\S]*age \(optional: Enter skips\) \(number\)/);
+    t.type('old');
+    t.keys('Enter');
+    await t.waitFor(/age must be a number\./);
+    t.type('36');
+    t.keys('Enter');
+    await t.waitFor(/thanks/);
+    expect(resultsById(api.requests[1]).e.text).toBe('action=accept content={"name":"Ada","age":36}');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('Esc declines a form', async () => {
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('ok then') : toolUse('mcp__asker__ask_name', {}, 'e'),
+    );
+    const cwd = dir();
+    const t = start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
+    await send(t, 'who am i');
+    await t.waitFor(/What is your name\?/);
+    t.keys('Escape');
+    await t.waitFor(/ok then/);
+    expect(resultsById(api.requests[1]).e.text).toBe('action=decline content=null');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

@@ -4,7 +4,7 @@
 // key's signed JWT at https://oauth2.googleapis.com/token, a fixed URL: the test reaches it as a
 // corporate network would, through HTTPS_PROXY (a local proxy that sends that host to a fake token
 // endpoint) and NODE_EXTRA_CA_CERTS (the fake's certificate is signed by a test CA).
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
@@ -159,5 +159,53 @@ describe('Google Vertex AI', () => {
       `${base}claude-haiku-4-5@20251001:streamRawPredict`,
       `${base}claude-sonnet-4-6:streamRawPredict`,
     ]);
+  });
+
+  it('gcpAuthRefresh runs once when no credentials resolve, then the chain is asked again', async () => {
+    const dir = scratch();
+    const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
+    const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
+    tokens = await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) });
+    proxy = await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } });
+    api = await startFakeApi([text('refreshed')]);
+    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens });
+    const home = scratch();
+    const adc = join(home, 'adc.json');
+    // The "login": it puts the key where GOOGLE_APPLICATION_CREDENTIALS points, and counts its runs.
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ gcpAuthRefresh: `cp ${sa.keyFile} ${adc} && echo ran >> ${join(home, 'runs')}` }),
+    );
+    const r = await run(['-p', 'hi'], {
+      CLAUDE_CONFIG_DIR: home,
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      GOOGLE_APPLICATION_CREDENTIALS: adc,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('refreshed');
+    expect(r.stderr).toContain('Vertex AI: no Google credentials found; running gcpAuthRefresh');
+    expect(readFileSync(join(home, 'runs'), 'utf8')).toBe('ran\n');
+    expect(tokens.issued).toHaveLength(1);
+
+    // A refresh that does not help: the error names Vertex AI, and nothing is sent.
+    await vertex.close();
+    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null });
+    const home2 = scratch();
+    writeFileSync(join(home2, 'settings.json'), JSON.stringify({ gcpAuthRefresh: 'true' }));
+    const failed = await run(['-p', 'hi'], {
+      CLAUDE_CONFIG_DIR: home2,
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      GOOGLE_APPLICATION_CREDENTIALS: join(home2, 'missing.json'),
+    });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout + failed.stderr).toMatch(/Vertex AI: no Google credentials found \(tried/);
+    expect(vertex.seen).toHaveLength(0);
   });
 });

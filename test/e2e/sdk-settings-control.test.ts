@@ -14,10 +14,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-/** Each prompt makes the model run `echo <n>` in Bash, then answer. */
+/** Each prompt makes the model run `mkdir -v run<n>` in Bash (not read-only: it is asked about), then answer. */
 function echoEachPrompt() {
   return startFakeApi((_req, n) =>
-    n % 2 === 0 ? toolUse('Bash', { command: `echo run${n / 2}` }, `b${n / 2}`) : text('ok'),
+    n % 2 === 0 ? toolUse('Bash', { command: `mkdir -v run${n / 2}` }, `b${n / 2}`) : text('ok'),
   );
 }
 
@@ -26,7 +26,7 @@ describe('apply_flag_settings', () => {
     api = await echoEachPrompt();
     const cwd = tempDir();
     const managed = join(tempDir(), 'managed.json');
-    writeJson(managed, { permissions: { deny: ['Bash(echo run2)'] } });
+    writeJson(managed, { permissions: { deny: ['Bash(mkdir -v run2)'] } });
     const prompts = promptStream();
     const q = query({
       prompt: prompts as never,
@@ -42,7 +42,7 @@ describe('apply_flag_settings', () => {
     };
     // No rule yet: Bash would need to ask, and no one can answer → denied.
     await next('zero');
-    await q.applyFlagSettings({ permissions: { allow: ['Bash(echo:*)'] } });
+    await q.applyFlagSettings({ permissions: { allow: ['Bash(mkdir:*)'] } });
     await next('one');
     // The managed deny rule beats the flag layer's allow.
     await next('two');
@@ -58,7 +58,7 @@ describe('apply_flag_settings', () => {
     expect(byPrompt(0).isError).toBe(true);
     expect(byPrompt(1)).toMatchObject({ text: expect.stringContaining('run1'), isError: false });
     expect(byPrompt(2).isError).toBe(true);
-    expect(byPrompt(2).text).toContain('Bash(echo run2)');
+    expect(byPrompt(2).text).toContain('Bash(mkdir -v run2)');
     expect(byPrompt(3).isError).toBe(true);
   });
 

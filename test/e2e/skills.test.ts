@@ -98,13 +98,13 @@ describe('skills', () => {
     mkdirSync(join(cwd, '.claude/skills/deploy'), { recursive: true });
     writeFileSync(
       join(cwd, '.claude/skills/deploy/SKILL.md'),
-      '---\nname: deploy\ndescription: Deploy the app\nallowed-tools: Bash(echo deployed:*)\nmodel: haiku\n---\nDEPLOY-BODY\n',
+      '---\nname: deploy\ndescription: Deploy the app\nallowed-tools: Bash(mkdir -v deployed:*)\nmodel: haiku\n---\nDEPLOY-BODY\n',
     );
     api = await startFakeApi([
       toolUse('Skill', { skill: 'deploy' }, 'toolu_s'),
-      toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b1'),
+      toolUse('Bash', { command: 'mkdir -v deployed now' }, 'toolu_b1'),
       text('deployed'),
-      toolUse('Bash', { command: 'echo deployed again' }, 'toolu_b2'),
+      toolUse('Bash', { command: 'mkdir -v deployed again' }, 'toolu_b2'),
       text('end'),
     ]);
     // Default mode, no host to ask: Bash runs only where a rule allows it. Loading a skill that
@@ -118,11 +118,12 @@ describe('skills', () => {
     expect(r.code).toBe(0);
     const [loaded] = lastToolResults(api.requests[1]);
     expect(JSON.stringify(loaded.content)).toContain(
-      'Allowed without asking while this skill runs (this turn): Bash(echo deployed:*).',
+      'Allowed without asking while this skill runs (this turn): Bash(mkdir -v deployed:*).',
     );
     const [first] = lastToolResults(api.requests[2]);
     expect(first.is_error).toBeFalsy();
-    expect(JSON.stringify(first.content)).toContain('deployed now');
+    // mkdir, not echo: a read-only command would run unasked anyway.
+    expect(JSON.stringify(first.content)).toContain("created directory 'now'");
     expect(api.requests.map((q) => q.body.model)).toEqual([
       'claude-sonnet-5-5',
       'claude-haiku-5-5',
@@ -139,7 +140,7 @@ describe('skills', () => {
     await api.close();
     api = await startFakeApi([
       toolUse('Skill', { skill: 'deploy' }, 'toolu_s'),
-      toolUse('Bash', { command: 'echo deployed now' }, 'toolu_b'),
+      toolUse('Bash', { command: 'mkdir -v deployed now' }, 'toolu_b'),
       text('end'),
     ]);
     const denied = await runAgent({ api, cwd, args: ['-p', 'deploy it'] });

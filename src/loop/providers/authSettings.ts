@@ -7,6 +7,8 @@ export interface AuthSettings {
   awsAuthRefresh?: string;
   /** Bedrock: a command that prints AWS credentials as JSON (`{"Credentials": {...}}`). */
   awsCredentialExport?: string;
+  /** Vertex AI: a command that refreshes Google credentials (e.g. `gcloud auth application-default login`), run when none resolve. */
+  gcpAuthRefresh?: string;
 }
 
 let current: AuthSettings = {};

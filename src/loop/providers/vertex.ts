@@ -1,12 +1,15 @@
 // Google Vertex AI through @anthropic-ai/vertex-sdk, with Google's application default credentials
 // from google-auth-library (GOOGLE_APPLICATION_CREDENTIALS, gcloud's ADC file, the metadata
-// server), or none for a gateway (CLAUDE_CODE_SKIP_VERTEX_AUTH). The region is CLOUD_ML_REGION,
-// or VERTEX_REGION_CLAUDE_* for one model.
+// server), or none for a gateway (CLAUDE_CODE_SKIP_VERTEX_AUTH); the settings' gcpAuthRefresh is
+// run once when none resolve. The region is CLOUD_ML_REGION, or VERTEX_REGION_CLAUDE_* for one model.
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { runHelperCommand } from './apiKeyHelper.js';
+import { authSettings } from './authSettings.js';
 import type { ClientOptions, ProviderClient } from './providerClient.js';
 import { noCredentials } from './providerClient.js';
 import { isTruthy } from './select.js';
 import { loadExternal } from '../../util/loadExternal.js';
+import { logWarning } from '../../util/log.js';
 
 /** What Vertex wants as `anthropic_version` in the body (the SDK moves this header there). */
 const VERTEX_VERSION = 'vertex-2023-10-16';
@@ -51,19 +54,41 @@ export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions):
     // A gateway adds the credentials: send none.
     authClient = { projectId: null, getRequestHeaders: async () => new Headers() };
   } else {
-    const auth = new GoogleAuth({ scopes: SCOPE });
-    try {
-      authClient = await auth.getClient();
-      // Asked now, so missing or broken credentials are this error rather than a retried request.
-      await authClient.getAccessToken();
-      projectId ??= (await auth.getProjectId().catch(() => null)) ?? null;
-    } catch (err) {
+    // Asked now, so missing or broken credentials are this error rather than a retried request.
+    const resolve = async () => {
+      const auth = new GoogleAuth({ scopes: SCOPE });
+      const client = await auth.getClient();
+      await client.getAccessToken();
+      return { client, project: (await auth.getProjectId().catch(() => null)) ?? null };
+    };
+    const missing = (err: unknown) => {
       const why = (err as Error)?.message?.split('\n')[0] ?? String(err);
-      throw noCredentials(
+      return noCredentials(
         `Vertex AI: no Google credentials found (tried GOOGLE_APPLICATION_CREDENTIALS, gcloud application default credentials, the metadata server): ${why}. Run \`gcloud auth application-default login\` or set GOOGLE_APPLICATION_CREDENTIALS.`,
         err,
       );
+    };
+    let found: Awaited<ReturnType<typeof resolve>>;
+    try {
+      found = await resolve();
+    } catch (first) {
+      // The settings' gcpAuthRefresh (e.g. `gcloud auth application-default login`) is run once, then the chain is asked again.
+      const refresh = authSettings().gcpAuthRefresh?.trim();
+      if (!refresh) throw missing(first);
+      logWarning(`Vertex AI: no Google credentials found; running gcpAuthRefresh (${refresh})`);
+      try {
+        await runHelperCommand(refresh, 'gcpAuthRefresh');
+      } catch (err) {
+        throw noCredentials(`Vertex AI: ${(err as Error).message}`, err);
+      }
+      try {
+        found = await resolve();
+      } catch (err) {
+        throw missing(err);
+      }
     }
+    authClient = found.client;
+    projectId ??= found.project;
   }
   if (!projectId)
     throw noCredentials('Vertex AI: ANTHROPIC_VERTEX_PROJECT_ID is not set and the credentials name no project');

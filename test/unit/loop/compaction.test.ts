@@ -72,8 +72,7 @@ async function drive(
   return { ...r, requests: api.requests.slice(before) };
 }
 
-const boundaries = (events: LoopEvent[]) =>
-  events.filter((e) => e.type === 'system' && e.subtype === 'compact_boundary');
+const boundaries = (events: LoopEvent[]) => events.filter((e) => e.type === 'compact_boundary');
 
 describe('context compaction', () => {
   it('reads the threshold from AGENT_AUTOCOMPACT_PCT (default 80 % of the window)', () => {
@@ -131,12 +130,7 @@ describe('context compaction', () => {
     });
     expect(JSON.stringify(next)).not.toContain('"one"');
     expect(boundaries(events)).toEqual([
-      {
-        parentToolUseId: null,
-        type: 'system',
-        subtype: 'compact_boundary',
-        fields: { compact_metadata: { trigger: 'auto', pre_tokens: 2010 } },
-      },
+      { parentToolUseId: null, type: 'compact_boundary', trigger: 'auto', preTokens: 2010 },
     ]);
     // The summary call counts in the run's usage: 100 + 10 input tokens.
     expect(cfg.usage.totals()).toMatchObject({ input_tokens: 110, output_tokens: 55 });
@@ -211,7 +205,8 @@ describe('context compaction', () => {
     expect(requests.map(isSummary)).toEqual([false, true, false]);
     expect(requests[2].body.messages).toHaveLength(1);
     expect(boundaries(events)[0]).toMatchObject({
-      fields: { compact_metadata: { trigger: 'auto', pre_tokens: 210000 } },
+      trigger: 'auto',
+      preTokens: 210000,
     });
     // No API error line: the retry answered.
     expect(events.some((e) => e.type === 'assistant' && e.error)).toBe(false);

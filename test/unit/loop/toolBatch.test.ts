@@ -181,8 +181,8 @@ describe('ToolExecutor', () => {
       isReadOnly: () => false,
       isConcurrencySafe: () => false,
       async *call() {
-        yield { type: 'progress', data: { toolProgress: true, n: 1 } };
-        yield { type: 'progress', data: { toolProgress: true, n: 2 } };
+        yield { type: 'progress' };
+        yield { type: 'progress' };
         return { content: 'reported' };
       },
     }) as Tool;

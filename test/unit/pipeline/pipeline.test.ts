@@ -30,7 +30,7 @@ const Shell: Tool = {
   access: (i: { command: string }) => ({ command: i.command }),
   async *call(input: { command: string }) {
     ran.push(input.command);
-    yield { type: 'progress', data: { step: 1 } };
+    yield { type: 'progress' };
     if (input.command === 'fail') throw new ToolError('it failed');
     return { content: `ran ${input.command}`, data: { stdout: input.command } };
   },

@@ -71,7 +71,11 @@ describe('transcriptRecorder', () => {
   it('drops the blocks of a reply that was retried (another id ended) or never ended (the result came first)', () => {
     const { recorded } = run([
       block(reply('msg_old', [{ type: 'text', text: 'cut' }], null, 1)),
-      { type: 'system', parentToolUseId: null, subtype: 'api_retry', fields: { attempt: 1 } },
+      {
+        type: 'api_retry',
+        parentToolUseId: null,
+        retry: { attempt: 1, maxRetries: 3, retryDelayMs: 1, errorStatus: 529, error: 'overloaded' },
+      },
       block(reply('msg_new', [{ type: 'text', text: 'whole' }], null, 1)),
       {
         type: 'assistant',

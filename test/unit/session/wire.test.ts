@@ -25,7 +25,7 @@ const turnResult = (o?: Partial<LoopOutcome>) => ({
   modelUsage: {},
   permissionDenials: [],
 });
-const who = { hook_id: 'h1', hook_name: 'SessionStart', hook_event: 'SessionStart' };
+const hook = { hookId: 'h1', hookName: 'SessionStart', hookEvent: 'SessionStart' };
 
 const EVENTS: Array<[string, SessionEvent]> = [
   [
@@ -95,42 +95,29 @@ const EVENTS: Array<[string, SessionEvent]> = [
   [
     'api retry',
     {
-      type: 'system',
+      type: 'api_retry',
       parentToolUseId: 'toolu_1',
-      subtype: 'api_retry',
-      fields: { attempt: 1, max_retries: 3, retry_delay_ms: 500, error_status: 529, error: 'overloaded' },
+      retry: { attempt: 1, maxRetries: 3, retryDelayMs: 500, errorStatus: 529, error: 'overloaded' },
     },
   ],
+  ['compacting', { type: 'compact_status', parentToolUseId: null, status: 'compacting' }],
   [
-    'compact boundary',
-    {
-      type: 'system',
-      parentToolUseId: null,
-      subtype: 'compact_boundary',
-      fields: { compact_metadata: { trigger: 'auto', pre_tokens: 100 } },
-    },
+    'compaction failed',
+    { type: 'compact_status', parentToolUseId: null, status: null, result: 'failed', error: 'interrupted' },
   ],
-  [
-    'model fallback',
-    {
-      type: 'system',
-      parentToolUseId: null,
-      subtype: 'model_fallback',
-      fields: { from: 'a', to: 'b', error: 'overloaded' },
-    },
-  ],
+  ['compact boundary', { type: 'compact_boundary', parentToolUseId: null, trigger: 'auto', preTokens: 100 }],
+  ['model fallback', { type: 'model_fallback', parentToolUseId: null, from: 'a', to: 'b', error: 'overloaded' }],
   [
     'task started',
     {
       type: 'task',
       event: {
-        type: 'system',
-        subtype: 'task_started',
-        task_id: 'b1',
-        tool_use_id: 't',
+        kind: 'started',
+        taskId: 'b1',
+        toolUseId: 't',
         description: 'd',
-        task_type: 'local_bash',
-        is_backgrounded: true,
+        taskType: 'local_bash',
+        backgrounded: true,
       },
     },
   ],
@@ -138,45 +125,34 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'foreground task started',
     {
       type: 'task',
+      parentToolUseId: null,
       event: {
-        type: 'system',
-        subtype: 'task_started',
-        task_id: 'a1',
-        tool_use_id: 't',
+        kind: 'started',
+        taskId: 'a1',
+        toolUseId: 't',
         description: 'd',
-        task_type: 'local_agent',
-        subagent_type: 'Explore',
-        is_backgrounded: false,
+        taskType: 'local_agent',
+        subagentType: 'Explore',
+        backgrounded: false,
+        spawnDepth: 1,
         prompt: 'p',
       },
     },
   ],
-  [
-    'task updated',
-    {
-      type: 'task',
-      event: { type: 'system', subtype: 'task_updated', task_id: 'b1', patch: { status: 'killed', end_time: 1 } },
-    },
-  ],
-  [
-    'task moved to the background',
-    {
-      type: 'task',
-      event: { type: 'system', subtype: 'task_updated', task_id: 'a1', patch: { is_backgrounded: true } },
-    },
-  ],
+  ['task ended', { type: 'task', event: { kind: 'ended', taskId: 'b1', status: 'killed', endTime: 1 } }],
+  ['task moved to the background', { type: 'task', event: { kind: 'backgrounded', taskId: 'a1' } }],
   [
     'task notification',
     {
       type: 'task',
       event: {
-        type: 'system',
-        subtype: 'task_notification',
-        task_id: 'b1',
-        tool_use_id: 't',
+        kind: 'notification',
+        taskId: 'b1',
+        toolUseId: 't',
         status: 'completed',
-        output_file: '/f',
+        outputFile: '/f',
         summary: 's',
+        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
       },
     },
   ],
@@ -185,10 +161,9 @@ const EVENTS: Array<[string, SessionEvent]> = [
     {
       type: 'task',
       event: {
-        type: 'system',
-        subtype: 'task_progress',
-        task_id: 'a1',
-        tool_use_id: 't',
+        kind: 'progress',
+        taskId: 'a1',
+        toolUseId: 't',
         description: 'd',
         usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
       },
@@ -199,12 +174,13 @@ const EVENTS: Array<[string, SessionEvent]> = [
     {
       type: 'task',
       event: {
-        type: 'system',
-        subtype: 'task_progress',
-        task_id: 'a1',
-        tool_use_id: 't',
+        kind: 'progress',
+        taskId: 'a1',
+        toolUseId: 't',
         description: 'd',
+        subagentType: 'Explore',
         usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+        lastToolName: 'Read',
         summary: 'Reading the code',
       },
     },
@@ -213,31 +189,38 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'background tasks changed',
     {
       type: 'task',
-      event: {
-        type: 'system',
-        subtype: 'background_tasks_changed',
-        tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }],
-      },
+      event: { kind: 'live', tasks: [{ taskId: 'b1', taskType: 'local_bash', description: 'd' }] },
     },
   ],
-  ['team problem', { type: 'team', event: { type: 'system', subtype: 'team_problem', message: 'm' } }],
+  ['team problem', { type: 'team', event: { kind: 'problem', message: 'm' } }],
   ['prompt blocked', { type: 'notice', notice: { subtype: 'prompt_blocked', reason: 'no' } }],
   ['hook system message', { type: 'notice', notice: { subtype: 'hook_system_message', message: 'hi' } }],
-  ['hook started', { type: 'notice', notice: { subtype: 'hook_started', fields: who } }],
+  ['hook started', { type: 'notice', notice: { subtype: 'hook', event: { kind: 'started', hook } } }],
   [
     'hook progress',
-    { type: 'notice', notice: { subtype: 'hook_progress', fields: { ...who, stdout: 'a', stderr: '', output: 'a' } } },
+    {
+      type: 'notice',
+      notice: { subtype: 'hook', event: { kind: 'progress', hook, output: { stdout: 'a', stderr: '', output: 'a' } } },
+    },
   ],
   [
     'hook response',
     {
       type: 'notice',
       notice: {
-        subtype: 'hook_response',
-        fields: { ...who, stdout: 'a', stderr: '', output: 'a', exit_code: 0, outcome: 'success' },
+        subtype: 'hook',
+        event: {
+          kind: 'response',
+          hook,
+          output: { stdout: 'a', stderr: '', output: 'a' },
+          exitCode: 0,
+          outcome: 'success',
+        },
       },
     },
   ],
+  ['status', { type: 'notice', notice: { subtype: 'status', status: null, permissionMode: 'plan' } }],
+  ['prompt suggestion', { type: 'prompt_suggestion', suggestion: 'run the tests' }],
   [
     'elicitation complete',
     { type: 'notice', notice: { subtype: 'elicitation_complete', serverName: 'asker', elicitationId: 'el-1' } },
@@ -276,6 +259,90 @@ describe('toWire', () => {
       false,
     );
     expect(err).toMatchObject({ is_error: true, errors: ['x'], structured_output: 5, subtype: 'error_max_turns' });
+  });
+
+  it('domain events become their wire fields, named as the wire names them', () => {
+    const line = (ev: SessionEvent) => {
+      const { uuid: _u, session_id: _s, ...rest } = toWire(ev, SID, false) as Record<string, unknown>;
+      return rest;
+    };
+    expect(line(EVENTS.find(([n]) => n === 'api retry')![1])).toEqual({
+      type: 'system',
+      subtype: 'api_retry',
+      attempt: 1,
+      max_retries: 3,
+      retry_delay_ms: 500,
+      error_status: 529,
+      error: 'overloaded',
+      parent_tool_use_id: 'toolu_1',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'compaction failed')![1])).toEqual({
+      type: 'system',
+      subtype: 'status',
+      status: null,
+      compact_result: 'failed',
+      compact_error: 'interrupted',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'compact boundary')![1])).toEqual({
+      type: 'system',
+      subtype: 'compact_boundary',
+      compact_metadata: { trigger: 'auto', pre_tokens: 100 },
+    });
+    expect(line(EVENTS.find(([n]) => n === 'foreground task started')![1])).toEqual({
+      type: 'system',
+      subtype: 'task_started',
+      task_id: 'a1',
+      tool_use_id: 't',
+      description: 'd',
+      task_type: 'local_agent',
+      subagent_type: 'Explore',
+      is_backgrounded: false,
+      spawn_depth: 1,
+      prompt: 'p',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'task ended')![1])).toEqual({
+      type: 'system',
+      subtype: 'task_updated',
+      task_id: 'b1',
+      patch: { status: 'killed', end_time: 1 },
+    });
+    expect(line(EVENTS.find(([n]) => n === 'task moved to the background')![1])).toMatchObject({
+      subtype: 'task_updated',
+      patch: { is_backgrounded: true },
+    });
+    expect(line(EVENTS.find(([n]) => n === 'task progress with a summary')![1])).toEqual({
+      type: 'system',
+      subtype: 'task_progress',
+      task_id: 'a1',
+      tool_use_id: 't',
+      description: 'd',
+      subagent_type: 'Explore',
+      usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+      last_tool_name: 'Read',
+      summary: 'Reading the code',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'background tasks changed')![1])).toEqual({
+      type: 'system',
+      subtype: 'background_tasks_changed',
+      tasks: [{ task_id: 'b1', task_type: 'local_bash', description: 'd' }],
+    });
+    expect(line(EVENTS.find(([n]) => n === 'team problem')![1])).toEqual({
+      type: 'system',
+      subtype: 'team_problem',
+      message: 'm',
+    });
+    expect(line(EVENTS.find(([n]) => n === 'hook response')![1])).toEqual({
+      type: 'system',
+      subtype: 'hook_response',
+      hook_id: 'h1',
+      hook_name: 'SessionStart',
+      hook_event: 'SessionStart',
+      stdout: 'a',
+      stderr: '',
+      output: 'a',
+      exit_code: 0,
+      outcome: 'success',
+    });
   });
 
   it('stream events only when partial messages are on', () => {

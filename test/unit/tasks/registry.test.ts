@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundShellService } from '../../../src/tasks/backgroundShell.js';
 import { createBackgroundHost } from '../../../src/tasks/host.js';
-import { noticeText, TaskRegistry } from '../../../src/tasks/registry.js';
+import { noticeText, TaskRegistry, type TaskEvent } from '../../../src/tasks/registry.js';
 import { createTaskControlService } from '../../../src/tasks/service.js';
 import { UsageAccumulator } from '../../../src/loop/usage.js';
 import { alive, waitUntil } from '../../processes.js';
 import { tempDir } from '../tools/helpers.js';
 
 function setup() {
-  const emitted: Array<Record<string, any>> = [];
+  const emitted: TaskEvent[] = [];
   const registry = new TaskRegistry({ dir: join(tempDir('tasks-'), 'out'), emit: (m) => void emitted.push(m) });
   return { registry, emitted };
 }
@@ -27,19 +27,17 @@ describe('TaskRegistry', () => {
     expect(rec.id).toMatch(/^a[0-9a-f]{8}$/);
     // The live set first (background_tasks_changed: a level, replaced whole), then the edge.
     expect(emitted[0]).toEqual({
-      type: 'system',
-      subtype: 'background_tasks_changed',
-      tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'Explore', description: 'Research' }],
+      kind: 'live',
+      tasks: [{ taskId: rec.id, taskType: 'local_agent', subagentType: 'Explore', description: 'Research' }],
     });
     expect(emitted[1]).toEqual({
-      type: 'system',
-      subtype: 'task_started',
-      task_id: rec.id,
-      tool_use_id: 'toolu_1',
+      kind: 'started',
+      taskId: rec.id,
+      toolUseId: 'toolu_1',
       description: 'Research',
-      task_type: 'local_agent',
-      subagent_type: 'Explore',
-      is_backgrounded: true,
+      taskType: 'local_agent',
+      subagentType: 'Explore',
+      backgrounded: true,
     });
     expect(registry.hasRunning()).toBe(true);
     registry.finish(rec.id, {
@@ -49,22 +47,21 @@ describe('TaskRegistry', () => {
     });
     registry.finish(rec.id, { status: 'failed', summary: 'ignored' });
     await rec.done;
-    expect(emitted.filter((m) => m.subtype === 'task_notification')).toEqual([
+    expect(emitted.filter((m) => m.kind === 'notification')).toEqual([
       {
-        type: 'system',
-        subtype: 'task_notification',
-        task_id: rec.id,
-        tool_use_id: 'toolu_1',
+        kind: 'notification',
+        taskId: rec.id,
+        toolUseId: 'toolu_1',
         status: 'completed',
-        output_file: rec.outputFile,
+        outputFile: rec.outputFile,
         summary: 'found it',
         usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 },
       },
     ]);
     expect(registry.hasRunning()).toBe(false);
     // It leaves the live set after its notification.
-    expect(emitted.at(-1)).toEqual({ type: 'system', subtype: 'background_tasks_changed', tasks: [] });
-    expect(emitted.findIndex((m) => m.subtype === 'task_notification')).toBeLessThan(emitted.length - 1);
+    expect(emitted.at(-1)).toEqual({ kind: 'live', tasks: [] });
+    expect(emitted.findIndex((m) => m.kind === 'notification')).toBeLessThan(emitted.length - 1);
     expect(registry.hasNotices()).toBe(true);
     const notices = registry.takeNotices();
     expect(notices.map((t) => t.id)).toEqual([rec.id]);
@@ -101,15 +98,14 @@ describe('TaskRegistry', () => {
     expect(rec.outputFile).toMatch(/agent-a0000fore\.jsonl$/);
     expect(emitted).toEqual([
       {
-        type: 'system',
-        subtype: 'task_started',
-        task_id: 'a0000fore',
-        tool_use_id: 'toolu_f',
+        kind: 'started',
+        taskId: 'a0000fore',
+        toolUseId: 'toolu_f',
         description: 'Look around',
-        task_type: 'local_agent',
-        subagent_type: 'Explore',
-        is_backgrounded: false,
-        spawn_depth: 1,
+        taskType: 'local_agent',
+        subagentType: 'Explore',
+        backgrounded: false,
+        spawnDepth: 1,
         prompt: 'list the files',
       },
     ]);
@@ -125,25 +121,20 @@ describe('TaskRegistry', () => {
       usage: { total_tokens: 9, tool_uses: 1, duration_ms: 8 },
     });
     await rec.done;
-    expect(emitted.slice(1).map((m) => m.subtype)).toEqual(['task_progress', 'task_updated', 'task_notification']);
-    expect(emitted[1]).toMatchObject({ task_id: rec.id, usage: { total_tokens: 3 }, last_tool_name: 'Glob' });
-    expect(emitted[2]).toEqual({
-      type: 'system',
-      subtype: 'task_updated',
-      task_id: rec.id,
-      patch: { status: 'completed', end_time: expect.any(Number) },
-    });
+    expect(emitted.slice(1).map((m) => m.kind)).toEqual(['progress', 'ended', 'notification']);
+    expect(emitted[1]).toMatchObject({ taskId: rec.id, usage: { total_tokens: 3 }, lastToolName: 'Glob' });
+    expect(emitted[2]).toEqual({ kind: 'ended', taskId: rec.id, status: 'completed', endTime: expect.any(Number) });
     expect(emitted[3]).toMatchObject({
-      subtype: 'task_notification',
-      task_id: rec.id,
-      tool_use_id: 'toolu_f',
+      kind: 'notification',
+      taskId: rec.id,
+      toolUseId: 'toolu_f',
       status: 'completed',
       summary: 'three files',
-      output_file: rec.outputFile,
+      outputFile: rec.outputFile,
     });
     // Its end is the Task call's result: nothing more for the model.
     expect(registry.hasNotices()).toBe(false);
-    expect(emitted.some((m) => m.subtype === 'background_tasks_changed')).toBe(false);
+    expect(emitted.some((m) => m.kind === 'live')).toBe(false);
     // An id cannot be registered twice.
     expect(() => registry.register('local_agent', { id: 'a0000fore', description: 'x', toolUseId: 't' })).toThrow(
       /already registered/,
@@ -153,7 +144,7 @@ describe('TaskRegistry', () => {
   it('a foreground task moved to the background keeps its id: it joins the live set with task_updated {is_backgrounded: true}, and its end is a notice', async () => {
     const { registry, emitted } = setup();
     // Its lines go by its own route (through its Task call) while it is in the foreground.
-    const routed: Array<Record<string, any>> = [];
+    const routed: TaskEvent[] = [];
     const rec = registry.register('local_agent', {
       description: 'Slow',
       toolUseId: 'toolu_m',
@@ -164,19 +155,13 @@ describe('TaskRegistry', () => {
     registry.progress(rec.id, { total_tokens: 1, tool_uses: 0, duration_ms: 1 });
     expect(emitted).toEqual([]);
     expect(registry.moveToBackground(rec.id)).toBe(rec);
-    expect(routed.map((m) => m.subtype)).toEqual(['task_started', 'task_progress', 'task_updated']);
-    expect(routed[2]).toEqual({
-      type: 'system',
-      subtype: 'task_updated',
-      task_id: rec.id,
-      patch: { is_backgrounded: true },
-    });
+    expect(routed.map((m) => m.kind)).toEqual(['started', 'progress', 'backgrounded']);
+    expect(routed[2]).toEqual({ kind: 'backgrounded', taskId: rec.id });
     // The live set goes out directly; from the move on, so do its own lines.
     expect(emitted).toEqual([
       {
-        type: 'system',
-        subtype: 'background_tasks_changed',
-        tasks: [{ task_id: rec.id, task_type: 'local_agent', subagent_type: 'general-purpose', description: 'Slow' }],
+        kind: 'live',
+        tasks: [{ taskId: rec.id, taskType: 'local_agent', subagentType: 'general-purpose', description: 'Slow' }],
       },
     ]);
     expect(rec.route).toBeUndefined();
@@ -188,15 +173,10 @@ describe('TaskRegistry', () => {
     expect(registry.hasRunning()).toBe(true);
     registry.finish(rec.id, { status: 'completed', summary: 'done late' });
     await rec.done;
-    expect(emitted.map((m) => m.subtype)).toEqual([
-      'background_tasks_changed',
-      'task_updated',
-      'task_notification',
-      'background_tasks_changed',
-    ]);
-    expect(emitted.at(-1)!.tasks).toEqual([]);
+    expect(emitted.map((m) => m.kind)).toEqual(['live', 'ended', 'notification', 'live']);
+    expect(emitted.at(-1)).toEqual({ kind: 'live', tasks: [] });
     expect(registry.takeNotices().map((t) => t.id)).toEqual([rec.id]);
-    expect([...routed, ...emitted].filter((m) => m.subtype === 'task_started')).toHaveLength(1);
+    expect([...routed, ...emitted].filter((m) => m.kind === 'started')).toHaveLength(1);
   });
 
   it('waitForChange resolves when a task ends, or after its timeout', async () => {
@@ -220,7 +200,7 @@ describe('TaskRegistry', () => {
     );
     await registry.stopAll();
     expect(rec.status).toBe('stopped');
-    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({
+    expect(emitted.find((m) => m.kind === 'notification')).toMatchObject({
       status: 'stopped',
       summary: 'stopped by abort',
     });
@@ -268,7 +248,7 @@ describe('background shells', () => {
     writeFileSync(join(cwd, 'go'), '');
     await control.wait(taskId, 5000, new AbortController().signal);
     expect(readFileSync(outputFile, 'utf8')).toBe('one\ntwo\n\n[exited with code 0]\n');
-    expect(emitted.find((m) => m.subtype === 'task_notification')).toMatchObject({
+    expect(emitted.find((m) => m.kind === 'notification')).toMatchObject({
       status: 'completed',
       summary: 'Background command "Two lines" completed (exit code 0)',
     });

@@ -44,7 +44,7 @@ describe('Monitor', () => {
     const data = r.data as { taskId: string; timeoutMs: number; persistent: boolean };
     expect(data).toMatchObject({ timeoutMs: 10_000, persistent: false });
     expect(text(r)).toContain(`Monitor started as task ${data.taskId}`);
-    expect(lines[1]).toMatchObject({ subtype: 'task_started', task_type: 'local_bash', description: 'ticks' });
+    expect(lines[1]).toMatchObject({ kind: 'started', taskType: 'local_bash', description: 'ticks' });
     const task = await ended(registry, data.taskId);
     expect(task.status).toBe('completed');
     expect(task.summary).toBe('Monitor "ticks" ended: its command exited with code 0 after 2 events');

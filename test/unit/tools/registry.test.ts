@@ -150,13 +150,13 @@ describe('registry', () => {
       isReadOnly: () => true,
       isConcurrencySafe: () => true,
       async *call() {
-        yield { type: 'progress' as const, data: 1 };
+        yield { type: 'progress' as const };
         return { content: 'x'.repeat(MAX_RESULT_CHARS * 3) };
       },
     });
     const gen = runTool(chatty, {}, makeCtx('/tmp'));
     const first = await gen.next();
-    expect(first).toEqual({ done: false, value: { type: 'progress', data: 1 } });
+    expect(first).toEqual({ done: false, value: { type: 'progress' } });
     const last = await gen.next();
     expect(last.done).toBe(true);
     const content = (last.value as ToolResult).content as string;

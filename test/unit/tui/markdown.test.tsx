@@ -5,6 +5,7 @@ import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui
 import { Markdown } from '../../../src/tui/markdown/Markdown.js';
 import { settledLength } from '../../../src/tui/markdown/split.js';
 import { TuiStore } from '../../../src/tui/store.js';
+import type { TaskEvent } from '../../../src/loop/taskEvents.js';
 import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
 
 let unmount: (() => void) | undefined;
@@ -101,15 +102,14 @@ describe('TuiStore streaming', () => {
 describe('TuiStore tasks', () => {
   it("a subagent's row: started, its nested calls as its last action, its progress summary, its end", () => {
     const store = new TuiStore();
-    const task = (event: Record<string, unknown>) =>
-      store.show({ type: 'task', event: { type: 'system', ...event } } as never);
+    const task = (event: TaskEvent) => store.show({ type: 'task', event });
     task({
-      subtype: 'task_started',
-      task_id: 'a1',
-      tool_use_id: 'tu1',
+      kind: 'started',
+      taskId: 'a1',
+      toolUseId: 'tu1',
       description: 'Find the bug',
-      task_type: 'local_agent',
-      is_backgrounded: false,
+      taskType: 'local_agent',
+      backgrounded: false,
     });
     store.show({
       type: 'assistant',
@@ -121,9 +121,24 @@ describe('TuiStore tasks', () => {
       status: 'running',
       lastAction: 'Grep(TODO)',
     });
-    task({ subtype: 'task_progress', task_id: 'a1', summary: 'Reading the parser' });
+    const usage = { total_tokens: 1, tool_uses: 1, duration_ms: 1 };
+    task({
+      kind: 'progress',
+      taskId: 'a1',
+      toolUseId: 'tu1',
+      description: 'Find the bug',
+      usage,
+      summary: 'Reading the parser',
+    });
     expect(store.snapshot().tasks[0].lastAction).toBe('Reading the parser');
-    task({ subtype: 'task_notification', task_id: 'a1', status: 'completed' });
+    task({
+      kind: 'notification',
+      taskId: 'a1',
+      toolUseId: 'tu1',
+      status: 'completed',
+      outputFile: '/f',
+      summary: 'found it',
+    });
     expect(store.snapshot().tasks[0].status).toBe('completed');
   });
 });

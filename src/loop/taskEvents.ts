@@ -1,0 +1,62 @@
+// What a task (a background shell, a subagent, a teammate) tells the host, in the domain's words.
+// The task registry (src/tasks) makes them; the loop carries a foreground subagent's own among its
+// messages (LoopEvent `task`), so they live beside the loop's events; wire.ts alone turns them into
+// protocol lines (task_started, task_updated, task_notification, task_progress,
+// background_tasks_changed).
+
+export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
+export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
+
+/** What a task used so far (its notification's and its progress line's usage, as the SDK names them). */
+export interface TaskUsage {
+  total_tokens: number;
+  tool_uses: number;
+  duration_ms: number;
+}
+
+export type TaskEvent =
+  | {
+      kind: 'started';
+      taskId: string;
+      toolUseId: string;
+      description: string;
+      taskType: TaskKind;
+      subagentType?: string;
+      /** Whether it was registered in the background; a later move is `backgrounded`. */
+      backgrounded: boolean;
+      /** A subagent's nesting depth: 1 when the main thread spawned it. */
+      spawnDepth?: number;
+      /** What a subagent was asked. */
+      prompt?: string;
+    }
+  /** Its end, as a patch for hosts that keep a task map (a stopped task is `killed` there). */
+  | { kind: 'ended'; taskId: string; status: 'completed' | 'failed' | 'killed'; endTime: number }
+  /** A foreground task moved to the background. */
+  | { kind: 'backgrounded'; taskId: string }
+  /** Its end, told with its summary and output file. */
+  | {
+      kind: 'notification';
+      taskId: string;
+      toolUseId: string;
+      status: TaskEndStatus;
+      outputFile: string;
+      summary: string;
+      usage?: TaskUsage;
+    }
+  | {
+      kind: 'progress';
+      taskId: string;
+      toolUseId: string;
+      description: string;
+      subagentType?: string;
+      usage: TaskUsage;
+      lastToolName?: string;
+      /** agentProgressSummaries: the agent's model's one-line account of what it is doing. */
+      summary?: string;
+    }
+  /** Every live background task after a start, a move or an end (a level: the host replaces its set). */
+  | {
+      kind: 'live';
+      tasks: Array<{ taskId: string; taskType: TaskKind; subagentType?: string; description: string }>;
+    };
