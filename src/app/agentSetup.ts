@@ -7,7 +7,7 @@ import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { LoopEvent } from '../loop/events.js';
 import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
-import { TaskRegistry, type TaskEvent } from '../tasks/registry.js';
+import { TaskRegistry } from '../tasks/registry.js';
 import { ForegroundTasks } from '../tasks/foreground.js';
 import { Scheduler } from '../tasks/scheduler.js';
 import { createMonitorService } from '../tasks/monitor.js';
@@ -26,7 +26,7 @@ export interface AgentSetupOptions {
   /** The session's offered tools (subagents take their subsets from these). */
   tools: () => Tool[];
   /** What subagents, teammates, tasks and the team tell the host (the session turns them into lines). */
-  emit: (event: LoopEvent | { type: 'task'; event: TaskEvent } | { type: 'team'; event: TeamEvent }) => Promise<void>;
+  emit: (event: LoopEvent | { type: 'team'; event: TeamEvent }) => Promise<void>;
   /** `--agents '<json>'`. */
   agentsFlag?: string;
   /** `--setting-sources`: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
@@ -83,7 +83,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const base = sessionTmpDir(o.sessionId);
   const registry = new TaskRegistry({
     dir: join(base, 'tasks'),
-    emit: (event) => o.emit({ type: 'task', event }),
+    emit: (event) => o.emit({ type: 'task', parentToolUseId: null, event }),
   });
   const background = createBackgroundHost(registry);
   const emitEvent = (ev: LoopEvent) => o.emit(ev);

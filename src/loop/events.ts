@@ -60,9 +60,9 @@ export type LoopEvent =
   /** The history was compacted into a summary. */
   | (Scoped & { type: 'compact_boundary'; trigger: 'manual' | 'auto'; preTokens: number })
   /**
-   * A foreground subagent's own task event (its start, progress and end), forwarded by the tool
-   * that runs it so it keeps its place among the agent's messages. The session tells it like the
-   * registry's other task events.
+   * A task's event (src/loop/taskEvents.ts): the registry's, told by the session, and a foreground
+   * subagent's own (its start, progress and end), forwarded by the tool that runs it so it keeps
+   * its place among the agent's messages. Always the main thread's.
    */
   | { type: 'task'; parentToolUseId: null; event: TaskEvent };
 

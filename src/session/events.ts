@@ -8,7 +8,6 @@ import type { HookRunEvent } from '../hooks/hookRunner.js';
 import type { TimingFields } from './turnTiming.js';
 import type { LoopEvent, LoopOutcome } from '../loop/events.js';
 import type { PermissionDenial } from '../loop/toolPipeline.js';
-import type { TaskEvent } from '../loop/taskEvents.js';
 import type { ModelUsage, UsageTotals } from '../loop/usage.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { TeamEvent } from '../teams/team.js';
@@ -66,7 +65,6 @@ export type SessionEvent =
   | LoopEvent
   | { type: 'init'; init: SessionInit }
   | { type: 'result'; result: TurnResult }
-  | { type: 'task'; event: TaskEvent }
   | { type: 'team'; event: TeamEvent }
   | { type: 'notice'; notice: Notice }
   /** promptSuggestions: the predicted next prompt, after a turn's result. */

@@ -78,17 +78,27 @@ function toStderrLogs(inner: SdkLogs.LogRecordExporter): SdkLogs.LogRecordExport
   };
 }
 
-/** Export errors are told once; the run goes on either way. */
-function reportExportErrorsOnce(api: typeof Api): void {
+/**
+ * Telemetry's trouble is told once per process (an export error, or a last export cut short at
+ * exit); the run goes on either way.
+ */
+function troubleReporter(api: typeof Api): (message: string) => void {
   let told = false;
-  const tell = (...args: unknown[]) => {
+  const tell = (message: string) => {
     if (told) return;
     told = true;
-    const what = args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : '')).join(' ');
-    logWarning(`telemetry: an export failed (${what.trim().slice(0, 300)}); further export errors are not shown`);
+    logWarning(`telemetry: ${message}; further telemetry errors are not shown`);
   };
   const quiet = () => {};
-  api.diag.setLogger({ error: tell, warn: quiet, info: quiet, debug: quiet, verbose: quiet }, api.DiagLogLevel.ERROR);
+  const exportFailed = (...args: unknown[]) => {
+    const what = args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : '')).join(' ');
+    tell(`an export failed (${what.trim().slice(0, 300)})`);
+  };
+  api.diag.setLogger(
+    { error: exportFailed, warn: quiet, info: quiet, debug: quiet, verbose: quiet },
+    api.DiagLogLevel.ERROR,
+  );
+  return tell;
 }
 
 export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise<TelemetrySink> {
@@ -96,7 +106,7 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
   const resources = loadExternal<typeof Resources>('@opentelemetry/resources');
   const sdkMetrics = loadExternal<typeof SdkMetrics>('@opentelemetry/sdk-metrics');
   const sdkLogs = loadExternal<typeof SdkLogs>('@opentelemetry/sdk-logs');
-  reportExportErrorsOnce(api);
+  const trouble = troubleReporter(api);
 
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the defaults.
   const detected = resources.detectResources({ detectors: [resources.envDetector] });
@@ -213,8 +223,7 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
       });
       const outcome = await Promise.race([work, late]);
       clearTimeout(timer);
-      if (outcome === 'late')
-        logWarning(`telemetry: the last export did not finish within ${timeoutMs} ms; it was dropped`);
+      if (outcome === 'late') trouble(`the last export did not finish within ${timeoutMs} ms; it was dropped`);
     },
   };
 }

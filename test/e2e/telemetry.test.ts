@@ -430,8 +430,9 @@ describe('a collector that is down or silent', () => {
     const { code } = await agent.exited;
     const waited = Date.now() - ended;
     expect(code, agent.stderr()).toBe(0);
+    // Bounded by the setting, not by the exporters' own 10 s timeout (with room for a loaded machine).
     expect(waited).toBeGreaterThanOrEqual(900);
-    expect(waited).toBeLessThan(2500);
+    expect(waited).toBeLessThan(5000);
     expect(agent.stderr()).toContain('did not finish within 1000 ms');
   });
 });

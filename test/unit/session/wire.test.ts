@@ -111,6 +111,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'task started',
     {
       type: 'task',
+      parentToolUseId: null,
       event: {
         kind: 'started',
         taskId: 'b1',
@@ -139,12 +140,19 @@ const EVENTS: Array<[string, SessionEvent]> = [
       },
     },
   ],
-  ['task ended', { type: 'task', event: { kind: 'ended', taskId: 'b1', status: 'killed', endTime: 1 } }],
-  ['task moved to the background', { type: 'task', event: { kind: 'backgrounded', taskId: 'a1' } }],
+  [
+    'task ended',
+    { type: 'task', parentToolUseId: null, event: { kind: 'ended', taskId: 'b1', status: 'killed', endTime: 1 } },
+  ],
+  [
+    'task moved to the background',
+    { type: 'task', parentToolUseId: null, event: { kind: 'backgrounded', taskId: 'a1' } },
+  ],
   [
     'task notification',
     {
       type: 'task',
+      parentToolUseId: null,
       event: {
         kind: 'notification',
         taskId: 'b1',
@@ -160,6 +168,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'task progress',
     {
       type: 'task',
+      parentToolUseId: null,
       event: {
         kind: 'progress',
         taskId: 'a1',
@@ -173,6 +182,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'task progress with a summary',
     {
       type: 'task',
+      parentToolUseId: null,
       event: {
         kind: 'progress',
         taskId: 'a1',
@@ -189,6 +199,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
     'background tasks changed',
     {
       type: 'task',
+      parentToolUseId: null,
       event: { kind: 'live', tasks: [{ taskId: 'b1', taskType: 'local_bash', description: 'd' }] },
     },
   ],

@@ -102,7 +102,7 @@ describe('TuiStore streaming', () => {
 describe('TuiStore tasks', () => {
   it("a subagent's row: started, its nested calls as its last action, its progress summary, its end", () => {
     const store = new TuiStore();
-    const task = (event: TaskEvent) => store.show({ type: 'task', event });
+    const task = (event: TaskEvent) => store.show({ type: 'task', parentToolUseId: null, event });
     task({
       kind: 'started',
       taskId: 'a1',
