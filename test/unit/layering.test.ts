@@ -129,6 +129,7 @@ const TOOLS_INTO_SRC = [
   'tools/monitor.ts -> src/sandbox/runtime.ts',
   'tools/monitor.ts -> src/tasks/foreground.ts',
   'tools/tool.ts -> src/loop/childLoop.ts',
+  'tools/tool.ts -> src/loop/events.ts',
   'tools/tool.ts -> src/sandbox/runtime.ts',
   'tools/tool.ts -> src/tasks/foreground.ts',
   'tools/webFetch.ts -> src/loop/models.ts',
@@ -136,7 +137,6 @@ const TOOLS_INTO_SRC = [
   'tools/webSearch.ts -> src/loop/events.ts',
   'tools/webSearch.ts -> src/loop/model.ts',
   'tools/webSearch.ts -> src/loop/sideCall.ts',
-  'tools/webSearch.ts -> src/loop/toolBatch.ts',
 ];
 
 describe('layering', () => {
