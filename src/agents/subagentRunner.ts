@@ -65,6 +65,8 @@ export interface SubagentDeps {
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
   /** initialize.agentProgressSummaries: running agents get periodic model-written summaries. */
   progressSummaries?: () => boolean;
+  /** initialize.appendSubagentSystemPrompt: text added to every subagent's system prompt. */
+  subagentAppend?: () => string | undefined;
 }
 
 export interface PrepareOptions {
@@ -136,10 +138,15 @@ export function resolveSubagentModel(requested: string | undefined, parentModel:
 }
 
 /** [the agent's instructions, the environment]: cached like the main agent's (promptCache.ts). */
-export function subagentSystemPrompt(def: AgentDef, cwd: string): Array<{ type: 'text'; text: string }> {
+export function subagentSystemPrompt(
+  def: AgentDef,
+  cwd: string,
+  append?: string,
+): Array<{ type: 'text'; text: string }> {
   return [
     { type: 'text', text: def.prompt },
     { type: 'text', text: envBlock(cwd) },
+    ...(append ? [{ type: 'text' as const, text: append }] : []),
   ];
 }
 
@@ -240,7 +247,7 @@ export class SubagentRunner implements SubagentService {
       : undefined;
     const spec: ChildLoopSpec = {
       model,
-      system: fork ? parent.system : subagentSystemPrompt(def, cwd),
+      system: fork ? parent.system : subagentSystemPrompt(def, cwd, this.deps.subagentAppend?.()),
       tools,
       maxTurns: req.maxTurns ?? def.maxTurns,
       signal,

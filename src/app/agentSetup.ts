@@ -42,6 +42,8 @@ export interface AgentSetupOptions {
   version: string;
   /** initialize.agentProgressSummaries (read when a background agent starts). */
   progressSummaries?: () => boolean;
+  /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
+  subagentAppend?: () => string | undefined;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -96,6 +98,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
     progressSummaries: o.progressSummaries,
+    subagentAppend: o.subagentAppend,
   });
   const team = new TeamService({
     sessionId: o.sessionId,

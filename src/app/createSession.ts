@@ -214,6 +214,7 @@ async function startAgents(
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
       progressSummaries: () => p.host.progressSummaries,
+      subagentAppend: () => p.host.subagentAppend,
     });
   } catch (err) {
     throw new StartupError((err as Error).message, 2);

@@ -51,6 +51,9 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
       p.systemParts.custom = prompt;
     },
     appendSystemPrompt: (text) => p.systemParts.append.push(text),
+    appendSubagentSystemPrompt: (text) => {
+      p.host.subagentAppend = text;
+    },
     setTitle: (title) => p.transcript?.appendMeta({ type: 'custom-title', customTitle: title }),
     setSdkAgents: (defs) => {
       agents.setSdkAgents(defs);

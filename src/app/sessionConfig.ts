@@ -62,6 +62,8 @@ export interface HostSetup {
   promptSuggestions: boolean;
   /** initialize.perTaskStopAffordance: the first initialize's value holds. */
   perTaskStopAffordance?: boolean;
+  /** initialize.appendSubagentSystemPrompt: added to every subagent's system prompt (forks send the parent's). */
+  subagentAppend?: string;
 }
 
 /** The model rule, written once: an explicit model (alias or id) wins; none or "default" is the session's default. */

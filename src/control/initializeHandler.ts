@@ -30,6 +30,8 @@ export interface InitializeTarget {
   setPerTaskStopAffordance(on: boolean): void;
   setSystemPrompt(prompt: string | string[]): void;
   appendSystemPrompt(text: string): void;
+  /** Text added to every subagent's system prompt. */
+  appendSubagentSystemPrompt(text: string): void;
   setTitle(title: string): void;
   /** Throws on a bad definition. */
   setSdkAgents(agents: Record<string, unknown>): void;
@@ -55,6 +57,8 @@ export function handleInitialize(
     throw new Error(
       'initialize: excludeDynamicSections is not supported by this agent runtime: the working directory, git status and memory stay in the system prompt, in its per-session block after the cache boundary (the static block before it is the same for every user and caches across them). Leave the option out.',
     );
+  const unbuilt = notBuilt(req);
+  if (unbuilt) throw new Error(unbuilt);
   if (req.mcpServers) t.connectInitializeMcp(req.mcpServers);
   if (req.sdkMcpServers?.length) t.connectHostMcp(req.sdkMcpServers);
   if (req.jsonSchema) {
@@ -72,6 +76,7 @@ export function handleInitialize(
   if (req.perTaskStopAffordance !== undefined) t.setPerTaskStopAffordance(req.perTaskStopAffordance);
   if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);
+  if (req.appendSubagentSystemPrompt) t.appendSubagentSystemPrompt(req.appendSubagentSystemPrompt);
   if (req.title !== undefined && req.title.trim() !== '') t.setTitle(req.title.trim());
   if (req.agents) t.setSdkAgents(req.agents);
   // What may come from the plugins: the skills chosen, the main thread's agent.
@@ -99,4 +104,17 @@ export function handleInitialize(
   const loading = req.plugins?.length ? t.loadPlugins(req.plugins) : undefined;
   if (!loading) return afterPlugins();
   return loading.then(afterPlugins, (err: Error) => fatal(`initialize: plugins: ${err.message}`));
+}
+
+/** The first option set to a value this runtime does not build, as the error answer's text. */
+function notBuilt(req: InitializeRequest): string | undefined {
+  // The system prompt is rendered from the session's parts on every request and afresh on resume:
+  // false (never record) is what happens; a record replayed verbatim is not built.
+  if (req.systemPromptSnapshot === true)
+    return "initialize: systemPromptSnapshot: true is not supported by this agent runtime: the system prompt is not recorded, it is rendered from the session's parts on every request (and afresh on resume). Leave the option out or set it to false.";
+  if (req.codeRunningMcpTools?.length)
+    return 'initialize: codeRunningMcpTools is not supported by this agent runtime: MCP tools are not classed as code-running. Leave the option out.';
+  if (req.webSearchIsolationExemptMcpServers?.length)
+    return 'initialize: webSearchIsolationExemptMcpServers is not supported by this agent runtime: there is no web-search isolation to exempt MCP servers from. Leave the option out.';
+  return undefined;
 }

@@ -116,6 +116,16 @@ export const initializeRequestSchema = z.looseObject({
   jsonSchema: z.record(z.string(), z.unknown()).optional(),
   systemPrompt: z.union([z.string(), z.array(z.string())]).optional(),
   appendSystemPrompt: z.string().optional(),
+  /** Added to every subagent's system prompt. */
+  appendSubagentSystemPrompt: z.string({ error: 'appendSubagentSystemPrompt must be a string' }).optional(),
+  /** true (record the prompt once, replay it verbatim) is not built: refused; false is what we do. */
+  systemPromptSnapshot: z.boolean({ error: 'systemPromptSnapshot must be true or false' }).optional(),
+  /** Not built: refused when non-empty. */
+  codeRunningMcpTools: z.array(z.unknown(), { error: 'codeRunningMcpTools must be a list' }).optional(),
+  /** Not built: refused when non-empty. */
+  webSearchIsolationExemptMcpServers: z
+    .array(z.unknown(), { error: 'webSearchIsolationExemptMcpServers must be a list' })
+    .optional(),
   agents: z.record(z.string(), z.looseObject({})).optional(),
   /** Replaces the workflow part of the plan-mode reminder. */
   planModeInstructions: z.string().optional(),

@@ -44,4 +44,28 @@ describe('initialize options not built: refused, never ignored', () => {
       subtype: 'success',
     });
   });
+  it('systemPromptSnapshot: true, codeRunningMcpTools and webSearchIsolationExemptMcpServers (non-empty) are error answers naming them', async () => {
+    api = await startFakeApi([]);
+    const answers = async (extra: object) => {
+      const p = startAgent({ api, args: STREAM_ARGS });
+      p.send({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize', ...extra } });
+      const m = await p.waitFor((l) => l.type === 'control_response');
+      p.endInput();
+      await p.exited;
+      return m.response;
+    };
+    for (const [extra, name] of [
+      [{ systemPromptSnapshot: true }, 'systemPromptSnapshot: true is not supported'],
+      [{ codeRunningMcpTools: ['mcp__x__run'] }, 'codeRunningMcpTools is not supported'],
+      [{ webSearchIsolationExemptMcpServers: ['x'] }, 'webSearchIsolationExemptMcpServers is not supported'],
+    ] as const) {
+      const refused = await answers(extra);
+      expect(refused).toMatchObject({ subtype: 'error', request_id: 'i1' });
+      expect(refused.error).toContain(name);
+    }
+    // What we do anyway (no record; nothing listed) is fine.
+    expect(
+      await answers({ systemPromptSnapshot: false, codeRunningMcpTools: [], webSearchIsolationExemptMcpServers: [] }),
+    ).toMatchObject({ subtype: 'success' });
+  });
 });

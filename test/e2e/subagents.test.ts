@@ -567,3 +567,36 @@ describe('subagent hooks', () => {
     expect(readFileSync(stop.agent_transcript_path, 'utf8')).toContain('explored');
   });
 });
+
+describe('initialize.appendSubagentSystemPrompt', () => {
+  it("is added to each subagent's system prompt, never to the parent's", async () => {
+    api = await startFakeApi(
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse(
+                'Task',
+                { description: 'Look', prompt: 'SUBA: look', subagent_type: 'general-purpose' },
+                'toolu_ta',
+              )
+            : text('parent done'),
+        { 'SUBA:': () => text('sub done') },
+      ),
+    );
+    const p = startAgent({ api, args: ARGS });
+    p.send({
+      type: 'control_request',
+      request_id: 'i1',
+      request: { subtype: 'initialize', appendSubagentSystemPrompt: 'Subagent rule: answer in haiku.' },
+    });
+    expect((await p.waitFor((l) => l.type === 'control_response')).response).toMatchObject({ subtype: 'success' });
+    const { result } = await runSession(p, 'delegate please');
+    expect(result).toMatchObject({ subtype: 'success', result: 'parent done' });
+    const sub = api.requests.filter((r) => firstUserText(r).startsWith('SUBA:'));
+    const parent = api.requests.filter((r) => !firstUserText(r).startsWith('SUBA:'));
+    expect(sub.length).toBe(1);
+    expect(systemText(sub[0])).toContain('Subagent rule: answer in haiku.');
+    expect(parent.length).toBeGreaterThan(0);
+    for (const r of parent) expect(systemText(r)).not.toContain('Subagent rule');
+  });
+});

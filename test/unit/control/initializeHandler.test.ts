@@ -24,6 +24,7 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     setToolAliases: log('setToolAliases'),
     setSystemPrompt: log('setSystemPrompt'),
     appendSystemPrompt: log('appendSystemPrompt'),
+    appendSubagentSystemPrompt: log('appendSubagentSystemPrompt'),
     setTitle: log('setTitle'),
     setProgressSummaries: log('setProgressSummaries'),
     setPromptSuggestions: log('setPromptSuggestions'),
