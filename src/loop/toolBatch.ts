@@ -43,7 +43,8 @@ interface Entry {
 
 export class ToolExecutor {
   private readonly entries: Entry[] = [];
-  private events: LoopEvent[] = [];
+  /** Each with what wakes a call waiting for it to be out (see start). */
+  private events: Array<{ ev: LoopEvent; out?: () => void }> = [];
   private stopped: { reason: string } | undefined;
   /** Wakes finish() when a call ends. */
   private notify: (() => void) | null = null;
@@ -73,8 +74,26 @@ export class ToolExecutor {
   }
 
   private push(ev: LoopEvent): void {
-    this.events.push(ev);
+    this.events.push({ ev });
     this.notify?.();
+  }
+
+  /** Resolves once the event has gone out (or the run is interrupted: nothing will take it then). */
+  private pushAndWait(ev: LoopEvent): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const signal = this.cfg.signal;
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      if (signal.aborted) {
+        this.push(ev);
+        return resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+      this.events.push({ ev, out: done });
+      this.notify?.();
+    });
   }
 
   private schedule(): void {
@@ -113,7 +132,10 @@ export class ToolExecutor {
           }
           // An event of an agent the call runs, in its place; else the call's own progress (an MCP
           // server's notifications/progress): a tool_progress now.
-          if (step.value.type === 'forward') this.push(step.value.event);
+          // An agent's line waits until it is out (its events are held until the caller's reply
+          // has ended): the agent goes on only then, so its own calls are never asked about
+          // (can_use_tool, hook callbacks) before the line that holds them.
+          if (step.value.type === 'forward') await this.pushAndWait(step.value.event);
           else
             this.push({
               parentToolUseId: this.parentToolUseId,
@@ -153,11 +175,15 @@ export class ToolExecutor {
             elapsedSeconds: Math.round((now - e.startedAt) / 100) / 10,
           });
     }, PROGRESS_EVERY_MS);
+    let ready: typeof this.events = [];
     try {
       for (;;) {
-        const ready = this.events;
+        ready = this.events;
         this.events = [];
-        for (const ev of ready) yield ev;
+        for (const { ev, out } of ready) {
+          yield ev;
+          out?.();
+        }
         // Events pushed while those were consumed come out first: the calls that pushed them may
         // have ended meanwhile, and stopping on "all ended" alone would drop them.
         if (this.events.length) continue;
@@ -167,6 +193,8 @@ export class ToolExecutor {
       }
     } finally {
       clearInterval(ticker);
+      // Closed early: a call waiting for its line must not wait forever.
+      for (const { out } of [...ready, ...this.events]) out?.();
     }
     const order = new Map(blocks.map((b, i) => [b.id, i]));
     const outcomes = this.entries

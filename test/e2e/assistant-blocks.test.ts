@@ -164,3 +164,64 @@ describe('one assistant line per content block', () => {
     ]);
   });
 });
+
+describe("a subagent's lines", () => {
+  it("a subagent's tool_use line comes before its can_use_tool and hook_callback, even while the parent's reply still streams", async () => {
+    const SUB = 'SUBX: make a file';
+    api = await startFakeApi((req) => {
+      const first = req.body.messages[0]?.content;
+      const firstText = typeof first === 'string' ? first : (first?.find((b: any) => b.type === 'text')?.text ?? '');
+      const sub = firstText.startsWith('SUBX:');
+      const n = req.body.messages.filter((m: any) => m.role === 'assistant').length;
+      if (sub)
+        return n === 0
+          ? {
+              content: [{ type: 'tool_use', id: 'toolu_S', name: 'Bash', input: { command: 'touch s.txt' } }],
+              stop_reason: 'tool_use',
+              usage: { input_tokens: 10, output_tokens: 5 },
+            }
+          : text('sub done');
+      if (n > 0) return text('parent done');
+      // The Task call starts at its block's end; the long text after it keeps the reply streaming.
+      return {
+        chunkDelayMs: 40,
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_T',
+            name: 'Task',
+            input: { description: 'Make a file', prompt: SUB, subagent_type: 'general-purpose' },
+          },
+          { type: 'text', text: 'Waiting for the agent while it works on the file in the folder now.' },
+        ],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 100, output_tokens: 50 },
+      };
+    });
+    const cwd = tempDir();
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-prompt-tool', 'stdio', '--include-partial-messages'],
+    });
+    answerHost(p);
+    p.send({
+      type: 'control_request',
+      request_id: 'init',
+      request: { subtype: 'initialize', hooks: { PreToolUse: [{ matcher: 'Bash', hookCallbackIds: ['h1'] }] } },
+    });
+    p.sendRaw(userLine('delegate'));
+    await p.waitFor((m) => m.type === 'result', 20_000);
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    const lines = p.json();
+    const shown = lines.findIndex((l) => holds(l, 'toolu_S'));
+    expect(shown).toBeGreaterThan(-1);
+    expect(lines[shown].parent_tool_use_id).toBe('toolu_T');
+    const asks = lines
+      .map((l, i) => [l, i] as const)
+      .filter(([l]) => l.type === 'control_request' && l.request.tool_use_id === 'toolu_S');
+    expect(asks.map(([l]) => l.request.subtype).sort()).toEqual(['can_use_tool', 'hook_callback']);
+    for (const [, i] of asks) expect(shown).toBeLessThan(i);
+  });
+});
