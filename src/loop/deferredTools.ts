@@ -1,8 +1,6 @@
 // Deferred tools: which tool definitions a loop sends to the model. When the MCP tools'
 // definitions would take too much of the context window (ENABLE_TOOL_SEARCH), they are withheld;
 // the model sees their names in a system reminder and loads the ones it needs with ToolSearch.
-// Built-in tools marked `deferred` (rarely used: Cron*, Monitor) are withheld the same way whenever
-// ToolSearch is offered and ENABLE_TOOL_SEARCH is not false, whatever their size.
 //
 // Prompt caching: the tools are the start of the cached prefix. The offered list is the stable
 // part first (built-in tools, then MCP tools that are not deferred, then ToolSearch), and tools
@@ -35,14 +33,9 @@ function tokensOf(def: ToolApiSchema): number {
   return Math.ceil(JSON.stringify(def).length / 4);
 }
 
-/** MCP tools are deferred past the threshold; a server or tool marked alwaysLoad is never deferred. */
-function deferrableMcp(tool: Tool): boolean {
+/** Only MCP tools are deferred; a server or tool marked alwaysLoad is never deferred. */
+function deferrable(tool: Tool): boolean {
   return tool.name.startsWith('mcp__') && tool.alwaysLoad !== true;
-}
-
-/** A built-in tool that asks to be deferred (the tool's `deferred` flag). */
-function deferredBuiltIn(tool: Tool): boolean {
-  return tool.deferred === true && !tool.name.startsWith('mcp__') && tool.alwaysLoad !== true;
 }
 
 export interface DeferredToolsOptions {
@@ -75,16 +68,14 @@ export class DeferredTools implements DeferredToolCatalog {
     this.defs = new Map(tools.map((t) => [t.name, toolApiSchema(t)]));
     this.cached = null;
     const searchOffered = tools.some((t) => t.name === TOOL_SEARCH_NAME);
+    const candidates = tools.filter(deferrable);
     const s = this.opts.setting;
-    const can = searchOffered && s.mode !== 'never';
-    const builtIns = can ? tools.filter(deferredBuiltIn) : [];
-    const candidates = tools.filter(deferrableMcp);
-    let defer = can && candidates.length > 0;
+    let defer = searchOffered && candidates.length > 0 && s.mode !== 'never';
     if (defer && s.mode === 'auto') {
       const tokens = candidates.reduce((sum, t) => sum + tokensOf(this.defs.get(t.name)!), 0);
       defer = tokens > (this.opts.contextWindow() * s.percent) / 100;
     }
-    this.deferredNames = [...builtIns, ...(defer ? candidates : [])].map((t) => t.name);
+    this.deferredNames = defer ? candidates.map((t) => t.name) : [];
   }
 
   /** Whether anything is deferred (ToolSearch is offered only then). */

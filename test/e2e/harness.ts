@@ -191,8 +191,6 @@ export function userLine(text: string): string {
   })}\n`;
 }
 
-/** Built-in tools withheld behind ToolSearch (their `deferred` flag): in init.tools, not in a first request's tools. */
-export const DEFERRED_BUILTINS = ['CronCreate', 'CronDelete', 'CronList', 'Monitor'];
 export const STREAM_ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
 
 /** How many assistant turns the conversation already has. */

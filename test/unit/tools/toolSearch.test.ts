@@ -99,28 +99,6 @@ describe('deferred tools', () => {
     expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'mcp__k__keep', 'ToolSearch']);
   });
 
-  it('a built-in marked deferred is withheld whenever ToolSearch is offered, whatever the threshold; never with ENABLE_TOOL_SEARCH=false', () => {
-    const cron = fake('CronList', 'List scheduled jobs', { deferred: true });
-    const auto = new DeferredTools({ setting: parseToolSearchSetting('auto'), contextWindow: () => 200_000 });
-    auto.setTools([read, cron, ...mcp(2), search]);
-    expect(auto.apiTools().map((t) => t.name)).toEqual(['Read', 'mcp__s__t0', 'mcp__s__t1', 'ToolSearch']);
-    expect(auto.takeAnnouncement()).toContain('These 1 tools are deferred');
-    auto.load(['CronList']);
-    expect(
-      auto
-        .apiTools()
-        .map((t) => t.name)
-        .at(-1),
-    ).toBe('CronList');
-    const never = new DeferredTools({ setting: { mode: 'never' }, contextWindow: () => 200_000 });
-    never.setTools([read, cron, search]);
-    expect(never.active).toBe(false);
-    expect(never.apiTools().map((t) => t.name)).toEqual(['Read', 'CronList']);
-    const noSearch = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
-    noSearch.setTools([read, cron]);
-    expect(noSearch.apiTools().map((t) => t.name)).toEqual(['Read', 'CronList']);
-  });
-
   it('loads go after the stable part, in load order; the reminder is given once per change; a resumed history loads what it used', () => {
     const d = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
     d.setTools([read, search, ...mcp(3)]);
