@@ -1,7 +1,6 @@
 // The Bash sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
 // Once running, it follows the session's rules and directories as they change.
 import { configDir } from '../util/configDir.js';
-import { join } from 'node:path';
 import {
   type CommandSandbox,
   mergeSandboxSettings,

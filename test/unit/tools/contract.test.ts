@@ -149,7 +149,7 @@ describe('the tool contract', () => {
     );
     expect(requests[0]).toMatchObject({
       tool_name: 'Scribble',
-      blocked_path: fs.realpathSync(os.tmpdir()) + '/elsewhere.txt',
+      blocked_path: `${fs.realpathSync(os.tmpdir())}/elsewhere.txt`,
     });
 
     wrote.length = 0;
