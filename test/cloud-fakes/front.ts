@@ -3,8 +3,8 @@
 // it to the fake API (test/fake-api/server.ts), which scripts the replies. What it checked is kept
 // in `seen`, one entry per request, for the test to assert on.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { FakeApi } from '../fake-api/server.js';
+import { listenTracked } from './listen.js';
 
 export interface SeenRequest {
   method: string;
@@ -34,7 +34,6 @@ export async function startFront(
   decide: (req: Omit<SeenRequest, 'refused'>) => FrontDecision | Promise<FrontDecision>,
 ): Promise<Front> {
   const seen: SeenRequest[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -76,20 +75,7 @@ export async function startFront(
       res.end(JSON.stringify({ message: `cloud fake: ${(err as Error).message}` }));
     }
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  return { ...(await listenTracked(server)), seen };
 }
 
 /** The SSE events of a Messages API stream, as { event, data } pairs. */
