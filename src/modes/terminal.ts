@@ -16,6 +16,7 @@ import { withMentionedFiles } from './fileMentions.js';
 import { projectFiles } from './projectFiles.js';
 import { promptHistory } from './promptHistory.js';
 import { runShell, shellMessage } from './shellEscape.js';
+import { colourLevel } from '../tui/colour.js';
 import type { Tui } from '../tui/main.js';
 
 /** dist/tui.mjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -42,8 +43,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   // --resume without an id: this project's sessions to pick from, before the session starts.
   if (o.resumePicker) {
     const sessions = await listProjectSessions(process.env, process.cwd());
-    const color = !process.env.NO_COLOR;
-    const picked = sessions.length ? await (await ui).pickSession(sessions, color) : undefined;
+    const picked = sessions.length ? await (await ui).pickSession(sessions, colourLevel(process.env)) : undefined;
     if (!sessions.length) process.stdout.write('No earlier session in this project: starting a new one.\n');
     o = { ...o, resumePicker: false, ...(picked ? { resume: picked } : {}) };
   }
@@ -72,7 +72,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   if (session.bypassAllowed) modes.push('bypassPermissions');
   tui = (await ui).createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
-    color: !process.env.NO_COLOR,
+    colour: colourLevel(process.env),
     submit: (text) => runner.submit(withMentionedFiles(text, cwd)),
     interrupt: () => {
       // A `!command` still running is the thing to stop.

@@ -1,6 +1,7 @@
 // What the terminal UI needs from the session, injected by src/modes/terminal.ts (the UI bundle
 // imports no session code that has state of its own) and swapped for fakes in component tests.
 import type { PermissionMode } from '../permissions/modes.js';
+import type { ColourLevel } from './colour.js';
 import type { CommandEntry } from './complete.js';
 import type { PickerItem } from './components/Picker.js';
 
@@ -16,7 +17,8 @@ export interface StatusInfo {
 export interface TuiDeps {
   /** The first line: version, model, folder. */
   banner: string;
-  color: boolean;
+  /** How many colours to draw with (0: none). */
+  colour: ColourLevel;
   /** Queue a prompt (or a slash command) for the session. */
   submit(text: string): void;
   /** Abort the running turn and its tools; false when nothing runs. */

@@ -1,11 +1,13 @@
 // The terminal UI's entry: its own bundle (dist/tui.mjs), imported only by the interactive mode,
 // so headless starts never load Ink or React.
+import chalk from 'chalk';
 import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import { App } from './App.js';
 import { Picker, sessionItems } from './components/Picker.js';
 import type { TuiDeps } from './deps.js';
+import type { ColourLevel } from './colour.js';
 import { TuiStore } from './store.js';
 import { makeTheme, ThemeContext } from './theme.js';
 
@@ -21,14 +23,15 @@ export interface Tui {
 /** The --resume picker, before the session starts: the chosen session id, or undefined (Esc). */
 export function pickSession(
   sessions: Array<{ sessionId: string; title?: string; firstPrompt: string; modifiedMs: number }>,
-  color: boolean,
+  colour: ColourLevel,
   io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
 ): Promise<string | undefined> {
+  useColours(colour);
   return new Promise((resolve) => {
     let chosen: string | undefined;
     const items = sessionItems(sessions);
     const instance = render(
-      <ThemeContext.Provider value={makeTheme(color)}>
+      <ThemeContext.Provider value={makeTheme(colour > 0)}>
         <Picker
           title={`Resume a session of this project (${sessions.length})`}
           items={items}
@@ -44,8 +47,14 @@ export function pickSession(
   });
 }
 
+/** Ink draws colours through chalk: it gets our level, not its own guess from the environment. */
+function useColours(level: ColourLevel): void {
+  chalk.level = level;
+}
+
 export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {
-  const store = new TuiStore({ highlight: deps.color });
+  useColours(deps.colour);
+  const store = new TuiStore({ highlight: deps.colour > 0 });
   store.push({ kind: 'banner', text: deps.banner });
   return {
     show: (ev) => {
@@ -64,7 +73,7 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
           instance.unmount();
         };
         const instance = render(
-          <ThemeContext.Provider value={makeTheme(deps.color)}>
+          <ThemeContext.Provider value={makeTheme(deps.colour > 0)}>
             <App store={store} deps={deps} onExit={leave} />
           </ThemeContext.Provider>,
           {

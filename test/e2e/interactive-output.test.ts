@@ -54,7 +54,8 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
       if (i === 1) return toolUse('Edit', { file_path: file, old_string: 'beta', new_string: 'BETA\nbeta two' }, 'e');
       return text(resultsById(req).e?.isError ? 'edit failed' : 'edited');
     });
-    const t = start([], cwd, { rows: 40 });
+    // CI set, as on a build machine: the terminal still gets colours (chalk's own guess drops them).
+    const t = start([], cwd, { rows: 40, env: { CI: 'true' } });
     await send(t, 'change beta');
     // The question shows what the edit would do, numbered, before anything is written.
     let s = await t.waitFor(/Allow Edit\([^)]*notes\.txt\)\?[\s\S]*❯ 1\. Yes/);

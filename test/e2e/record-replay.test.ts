@@ -91,7 +91,9 @@ function observed(cwd: string, msgs: Array<Record<string, any>>) {
       result: m.result,
       num_turns: m.num_turns,
       usage: m.usage,
-      cost: m.total_cost_usd,
+      // The two subagents' costs are added in the order they finish, which a replay need not
+      // keep: the same to the last cent-billionth, not the last bit.
+      cost: Number(m.total_cost_usd.toFixed(9)),
     }));
   const said = msgs
     .filter((m) => m.type === 'assistant')

@@ -72,7 +72,7 @@ describe('App', () => {
     let mode: TuiDeps['modes'][number] = 'default';
     const deps: TuiDeps = {
       banner: 'agent test',
-      color: false,
+      colour: 0,
       submit: (t) => submitted.push(t),
       interrupt: () => false,
       status: () => ({ model: 'claude-test', mode, contextWindow: 200_000, branch: 'main' }),
