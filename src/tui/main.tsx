@@ -26,7 +26,7 @@ export function pickSession(
   colour: ColourLevel,
   io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
 ): Promise<string | undefined> {
-  useColours(colour);
+  setColourLevel(colour);
   return new Promise((resolve) => {
     let chosen: string | undefined;
     const items = sessionItems(sessions);
@@ -48,12 +48,12 @@ export function pickSession(
 }
 
 /** Ink draws colours through chalk: it gets our level, not its own guess from the environment. */
-function useColours(level: ColourLevel): void {
+function setColourLevel(level: ColourLevel): void {
   chalk.level = level;
 }
 
 export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {
-  useColours(deps.colour);
+  setColourLevel(deps.colour);
   const store = new TuiStore({ highlight: deps.colour > 0 });
   store.push({ kind: 'banner', text: deps.banner });
   return {
