@@ -18,6 +18,10 @@ export interface Tui {
   elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
+  /** Draw again: what deps.status() reports has changed (the session has started). */
+  refresh(): void;
+  /** Take the UI down (the session could not start): run() resolves. */
+  close(): void;
 }
 
 /** The --resume picker, before the session starts: the chosen session id, or undefined (Esc). */
@@ -56,7 +60,10 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
   setColourLevel(deps.colour);
   const store = new TuiStore({ highlight: deps.colour > 0 });
   store.push({ kind: 'banner', text: deps.banner });
+  let close = () => {};
   return {
+    refresh: () => store.refresh(),
+    close: () => close(),
     show: (ev) => {
       store.show(ev);
       return Promise.resolve();
@@ -72,6 +79,7 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
           store.closeDialogs();
           instance.unmount();
         };
+        close = leave;
         const instance = render(
           <ThemeContext.Provider value={makeTheme(deps.colour > 0)}>
             <App store={store} deps={deps} onExit={leave} />

@@ -1,6 +1,6 @@
 // The terminal UI's input end to end (bin/agent in tmux against the fake API): the prompt history
 // kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
@@ -169,6 +169,25 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(file).toBeGreaterThanOrEqual(0);
     // The file comes before the prompt.
     expect(prompt).toBeGreaterThan(file);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a file attached with @ counts as read: the Edit that follows it is allowed', async () => {
+    const cwd = dir();
+    const file = join(cwd, 'notes.txt');
+    writeFileSync(file, 'colour: red\n');
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length
+        ? text('changed it')
+        : toolUse('Edit', { file_path: file, old_string: 'red', new_string: 'blue' }, 'e'),
+    );
+    const t = start(['--permission-mode', 'acceptEdits'], cwd);
+    await send(t, 'make it blue in @notes.txt');
+    await t.waitFor(/changed it/);
+    const result = resultsById(api.requests[1]).e;
+    expect(result.isError, result.text).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('colour: blue\n');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
