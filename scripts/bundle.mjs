@@ -50,6 +50,8 @@ await build({
  * What the UI bundle changes in its dependencies for a faster first frame (bench (q)):
  * - Ink's imports of string-width go to src/tui/stringWidth.ts, which counts the characters this
  *   UI draws itself and hands anything else to string-width.
+ * - Intl.Segmenter, which the libraries make as they load, is src/tui/segmenter.ts: the real one
+ *   (whose first use loads ICU data) only for text this UI does not draw itself.
  * - yoga's Emscripten loader reads its inlined WebAssembly with fetch() when fetch exists, which
  *   makes Node load its whole fetch implementation (undici) at start; told that fetch is absent,
  *   it decodes the same inlined bytes itself. The build fails if that code is not found.
@@ -75,6 +77,7 @@ await build({
   ...common,
   entryPoints: { tui: 'src/tui/main.tsx' },
   plugins: [uiStartup],
+  inject: ['src/tui/segmenter.ts'],
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   splitting: true,
@@ -83,7 +86,7 @@ await build({
   jsx: 'automatic',
   // React's production build; Ink's devtools hook (a dev-only optional peer) is left out, and so is
   // its CI check (see not-in-ci.mjs).
-  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"' },
+  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"', 'Intl.Segmenter': 'UiSegmenter' },
   alias: { 'react-devtools-core': './scripts/no-devtools.mjs', 'is-in-ci': './scripts/not-in-ci.mjs' },
   // CommonJS dependencies inside an ESM bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
