@@ -5,6 +5,7 @@ import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import { App } from './App.js';
+import { DISABLE as BRACKETED_PASTE_OFF, ENABLE as BRACKETED_PASTE_ON, pasteAwareStdin } from './bracketedPaste.js';
 import { Picker, sessionItems } from './components/Picker.js';
 import type { TuiDeps } from './deps.js';
 import type { ColourLevel } from './colour.js';
@@ -73,11 +74,18 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
     run: () =>
       new Promise<void>((resolve) => {
         let left = false;
+        const stdout = io.stdout ?? process.stdout;
+        // Pastes come bracketed (src/tui/bracketedPaste.ts), until the UI leaves or the process ends.
+        const unbracket = () => stdout.write(BRACKETED_PASTE_OFF);
+        stdout.write(BRACKETED_PASTE_ON);
+        process.once('exit', unbracket);
         const leave = () => {
           if (left) return;
           left = true;
           store.closeDialogs();
           instance.unmount();
+          process.removeListener('exit', unbracket);
+          unbracket();
         };
         close = leave;
         const instance = render(
@@ -85,8 +93,8 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
             <App store={store} deps={deps} onExit={leave} />
           </ThemeContext.Provider>,
           {
-            stdin: io.stdin ?? process.stdin,
-            stdout: io.stdout ?? process.stdout,
+            stdin: pasteAwareStdin(io.stdin ?? process.stdin),
+            stdout,
             exitOnCtrlC: false,
             patchConsole: false,
             maxFps: 30,

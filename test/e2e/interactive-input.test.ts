@@ -94,6 +94,8 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     await t.waitFor(READY);
     const lines = Array.from({ length: 40 }, (_, i) => `pasted line ${i + 1}`);
     t.type('summarise ');
+    // Typed first: read in one chunk with the paste, it would be taken as part of it.
+    await t.waitFor(editorShows('summarise'));
     t.paste(lines.join('\n'));
     await t.waitFor(editorShows('summarise [Pasted text #1 +40 lines]'));
     expect(t.screen()).not.toMatch(/pasted line 2/);
@@ -101,6 +103,27 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     const s = await t.waitFor(/read it/);
     expect(s).toMatch(/^> summarise \[Pasted text #1 \+40 lines\]$/m);
     expect(typedText(api.requests[0])).toBe(`summarise ${lines.join('\n')}`);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a bracketed paste is one paste: its newlines do not send the prompt, a long one collapses, all is sent whole', async () => {
+    api = await startFakeApi([text('got both')]);
+    const t = start([], dir());
+    await t.waitFor(READY);
+    t.type('look at ');
+    await t.waitFor(editorShows('look at'));
+    // One line and its newline: without bracketing, the newline would be Enter.
+    t.pasteBracketed('the first line\n');
+    await t.waitFor(/│ > look at the first line +│\n│ {3,}│/);
+    const lines = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
+    t.pasteBracketed(lines.join('\n'));
+    await t.waitFor(/│ {3}\[Pasted text #1 \+12 lines\] +│/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(api.requests).toHaveLength(0);
+    t.keys('Enter');
+    await t.waitFor(/got both/);
+    expect(typedText(api.requests[0])).toBe(`look at the first line\n${lines.join('\n')}`);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
