@@ -155,6 +155,8 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   session.channel.close('no host in the interactive terminal mode');
   if (session.bypassAllowed) modes.push('bypassPermissions');
   if (wantedMode) session.setPermissionMode(wantedMode);
+  // A resumed session (--resume, --continue, /resume): its conversation so far, before what is typed.
+  if (runner.history.length) tui.replay(runner.history);
   for (const f of early.splice(0)) f(session);
   tui.refresh();
   const running = runner.run();

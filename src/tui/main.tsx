@@ -4,7 +4,9 @@ import chalk from 'chalk';
 import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
+import type { HistoryMessage } from '../loop/events.js';
 import { App } from './App.js';
+import { replayItems } from './replay.js';
 import { DISABLE as BRACKETED_PASTE_OFF, ENABLE as BRACKETED_PASTE_ON, pasteAwareStdin } from './bracketedPaste.js';
 import { Picker, sessionItems } from './components/Picker.js';
 import type { TuiDeps } from './deps.js';
@@ -19,6 +21,8 @@ export interface Tui {
   elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
+  /** A resumed session's conversation, drawn as it ran (below the banner, above what comes next). */
+  replay(history: readonly HistoryMessage[]): void;
   /** Draw again: what deps.status() reports has changed (the session has started). */
   refresh(): void;
   /** Take the UI down (the session could not start): run() resolves. */
@@ -64,6 +68,11 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
   let close = () => {};
   return {
     refresh: () => store.refresh(),
+    replay: (history) => {
+      const items = replayItems(history);
+      if (!items.length) return;
+      store.pushAll([...items, { kind: 'note', text: '(resumed: the conversation goes on below)', tone: 'dim' }]);
+    },
     close: () => close(),
     show: (ev) => {
       store.show(ev);

@@ -154,6 +154,11 @@ export class TuiStore {
     this.set({});
   }
 
+  /** Several rows at once (a resumed session's conversation). */
+  pushAll(items: NewItem[]): void {
+    this.set({ items: [...this.state.items, ...items.map((it) => ({ ...it, id: it.id ?? this.id() }) as Item)] });
+  }
+
   note(text: string, tone: 'dim' | 'red' | 'plain' = 'dim'): void {
     this.push({ kind: 'note', text, tone });
   }

@@ -206,7 +206,8 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
         : toolUse('Edit', { file_path: file, old_string: 'red', new_string: 'blue' }, 'e'),
     );
     const t = start(['--permission-mode', 'acceptEdits'], cwd);
-    await send(t, 'make it blue in @notes.txt');
+    // The mention is not last: a menu of files open under it would take the Enter.
+    await send(t, 'make @notes.txt say blue');
     await t.waitFor(/changed it/);
     const result = resultsById(api.requests[1]).e;
     expect(result.isError, result.text).toBe(false);
@@ -257,6 +258,8 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     t.keys('Down');
     await t.waitFor(/❯ remember the word kiwi/);
     t.keys('Enter');
+    // The chosen conversation is drawn again above the prompt.
+    await t.waitFor(/^> remember the word kiwi\n\nok\n[\s\S]*│ > {2,}│/m);
     await send(t, 'which word?');
     await t.waitFor(/ok\n\(1 turn/);
     const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
@@ -284,8 +287,8 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     t.type('plums');
     await t.waitFor(/❯ the old one about plums/);
     t.keys('Enter');
-    // The new session's UI starts below the old one.
-    await t.waitFor(/agent \d[\s\S]*agent \d[\s\S]*│ > {2,}│/);
+    // The new session's UI starts below the old one, with the resumed conversation drawn again.
+    await t.waitFor(/agent \d[\s\S]*agent \d[^\n]*\n[\s\S]*^> the old one about plums\n\nok\n[\s\S]*│ > {2,}│/m);
     await send(t, 'go on');
     const s = await t.waitFor(/> go on\n\nok\n\(1 turn/);
     expect(s).not.toMatch(/Resume a session/);
