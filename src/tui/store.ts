@@ -54,7 +54,7 @@ export interface TodoRow {
 export interface TaskRow {
   id: string;
   toolUseId: string;
-  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | string;
+  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow' | string;
   description: string;
   status: 'running' | 'completed' | 'failed' | 'stopped' | 'killed';
   background: boolean;
