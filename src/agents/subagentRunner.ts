@@ -26,7 +26,7 @@ import { deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { RunDriver, type RunTally } from '../loop/runDriver.js';
 import { resolveModel } from '../loop/models.js';
-import { UsageAccumulator } from '../loop/usage.js';
+import type { UsageAccumulator } from '../loop/usage.js';
 import {
   newTaskId,
   stoppedSummary,
@@ -57,8 +57,6 @@ export interface SubagentDeps {
   tools: () => Tool[];
   /** Writes a background subagent's loop event as a protocol line. */
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
-  /** Usage of a background subagent, to be counted in the session's next result. */
-  lateUsage: (usage: UsageAccumulator) => void;
   /** The session's folder: subagent transcripts go to its subagents/agent-<id>.jsonl. */
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
@@ -258,7 +256,6 @@ export class SubagentRunner implements SubagentService {
       tools,
       maxTurns: req.maxTurns ?? def.maxTurns,
       signal,
-      usage: new UsageAccumulator(),
       toolContext: (toolUseId) => ({
         cwd,
         signal,
@@ -460,8 +457,6 @@ export class SubagentRunner implements SubagentService {
       if (!backgrounded) {
         summaries?.stop();
         ctx.signal.removeEventListener('abort', onTurnAbort);
-        // Its cost counts in the parent's result, under its own model.
-        p.parent.usage.merge(p.cfg.usage);
         transcript.close();
         // The call was abandoned (its consumer stopped pulling): the row still gets its end, directly.
         if (!outcome) {
@@ -604,7 +599,6 @@ export class SubagentRunner implements SubagentService {
       } finally {
         run.summaries?.stop();
         run.transcript.close();
-        this.deps.lateUsage(p.cfg.usage);
       }
       await this.finishTask(rec.id, outcome, own.signal, stats(run.counters, p.cfg.usage, run.started), p.worktree);
     })();
@@ -685,7 +679,6 @@ export class SubagentRunner implements SubagentService {
     } finally {
       summaries?.stop();
       transcript.close();
-      this.deps.lateUsage(p.cfg.usage);
     }
     await this.finishTask(taskId, outcome, signal, stats(counters, p.cfg.usage, started), p.worktree);
   }

@@ -35,8 +35,6 @@ export interface AgentSetupOptions {
   /** `--project-config-root`: where `.claude/agents` is read (default: cwd). */
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
-  /** What the session has spent so far (teammates check the budget against it). */
-  sessionSpent?: () => number;
   /** The session's folder beside its transcript; without persistence a temp folder is used. */
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
@@ -95,7 +93,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     registry,
     tools: o.tools,
     emitEvent,
-    lateUsage: (u) => background.addLateUsage(u),
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
     progressSummaries: o.progressSummaries,
@@ -109,8 +106,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     subagents,
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
-    lateUsage: (u) => background.addLateUsage(u),
-    sessionSpent: () => (o.sessionSpent?.() ?? 0) + background.pendingUsd(),
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();

@@ -70,7 +70,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
-  const agents = await startAgents(o, { base, tools, settings, host, emit, spent: () => runner.get().spentSoFar() });
+  const agents = await startAgents(o, { base, tools, settings, host, emit });
   const mainAgent = setupMainAgent(o.agent, {
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
@@ -196,7 +196,6 @@ async function startAgents(
     settings: SessionSettings;
     host: HostSetup;
     emit: SessionEvents['emit'];
-    spent: () => number;
   },
 ): Promise<AgentSetup> {
   const { sessionId } = p.base.start;
@@ -210,7 +209,6 @@ async function startAgents(
       agentsFlag: o.agents,
       settingSources: o.settingSources,
       projectRoot: o.projectConfigRoot,
-      sessionSpent: p.spent,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
       progressSummaries: () => p.host.progressSummaries,

@@ -15,6 +15,7 @@ import {
 import { ModelError, streamModel } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
+import type { SpendLedger } from './spendLedger.js';
 import { ToolExecutor } from './toolBatch.js';
 import { MessageAssembler } from './messageAssembler.js';
 import type { ModelStreamEvent } from './model.js';
@@ -60,8 +61,8 @@ export interface LoopConfig {
   autoCompactPct?: CompactConfig['autoCompactPct'];
   maxTurns?: number;
   maxBudgetUsd?: number;
-  /** Total spend so far that counts against the budget (the session's, plus this run's). */
-  spentUsd: () => number;
+  /** The session's one spend ledger: the budget is checked against everything it has recorded. */
+  spend: SpendLedger;
   /** Thinking and effort wishes, read each turn (set_max_thinking_tokens changes them). */
   reasoning?: () => Omit<ReasoningSettings, 'maxOutputTokens'>;
   /** An upper bound on max_tokens (CLAUDE_CODE_MAX_OUTPUT_TOKENS); else the model's ceiling. */
@@ -74,6 +75,7 @@ export interface LoopConfig {
    */
   taskBudget?: number;
   signal: AbortSignal;
+  /** This run's own usage; made by `spend.account()`, so each call it counts reaches the ledger. */
   usage: UsageAccumulator;
   toolContext: (toolUseId: string) => ToolContext;
   pipeline: PipelineDeps;
@@ -354,10 +356,10 @@ function checkLimits(
 ): { subtype: 'error_max_turns' | 'error_max_budget_usd'; text: string } | undefined {
   if (cfg.maxTurns !== undefined && st.turn > cfg.maxTurns)
     return { subtype: 'error_max_turns', text: `Reached maximum number of turns (${cfg.maxTurns})` };
-  if (cfg.maxBudgetUsd !== undefined && cfg.spentUsd() >= cfg.maxBudgetUsd)
+  if (cfg.maxBudgetUsd !== undefined && cfg.spend.spentUsd >= cfg.maxBudgetUsd)
     return {
       subtype: 'error_max_budget_usd',
-      text: `Reached maximum budget ($${cfg.maxBudgetUsd}); spent $${cfg.spentUsd().toFixed(4)}`,
+      text: `Reached maximum budget ($${cfg.maxBudgetUsd}); spent $${cfg.spend.spentUsd.toFixed(4)}`,
     };
   return undefined;
 }

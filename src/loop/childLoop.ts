@@ -7,7 +7,6 @@ import { toolApiSchema } from '../../tools/registry.js';
 import type { LoopConfig, StopHookVerdict } from './agentLoop.js';
 import { RunDriver } from './runDriver.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
-import type { UsageAccumulator } from './usage.js';
 import type { ModelRequest } from './model.js';
 
 /** What a child loop has of its own. */
@@ -19,8 +18,6 @@ export interface ChildLoopSpec {
   maxTurns?: number;
   /** Its own abort (a background child outlives the tool call that started it). */
   signal: AbortSignal;
-  /** Its own accumulator: the caller merges it into the parent's (or reports it later). */
-  usage: UsageAccumulator;
   /** Its own read-files map, todo list and services. */
   toolContext: (toolUseId: string) => ToolContext;
   /** The tool_use id that started it: every event it yields carries it. */
@@ -29,11 +26,6 @@ export interface ChildLoopSpec {
   stopHook?: (stopHookActive: boolean) => Promise<StopHookVerdict | undefined>;
   /** Its own between-turns input (a teammate's mail); never the parent's. */
   betweenTurns?: LoopConfig['betweenTurns'];
-  /**
-   * What counts against the budget besides its own spend; default: the parent's spend. A child
-   * that outlives the parent's run (a teammate) counts the session's.
-   */
-  spentSoFar?: () => number;
   /** Its working directory, when not the parent's (a worktree): permission rules are seen from there. */
   permissionsFrom?: string;
 }
@@ -52,16 +44,16 @@ export function deriveChildConfig(parent: LoopConfig, spec: ChildLoopSpec): Loop
     deferredTools: parent.deferredTools?.forTools(spec.tools),
     parentToolUseId: spec.parentToolUseId,
     signal: spec.signal,
-    usage: spec.usage,
+    // Its own accumulator (its task row, its tool result), each call recorded in the session's ledger.
+    usage: parent.spend.account(),
     toolContext: spec.toolContext,
     stopHook: spec.stopHook,
     betweenTurns: spec.betweenTurns,
-    // Limits: the budget is the session's, so the child's spend counts on top of the parent's.
+    // Limits: the budget is the session's, checked against the one ledger every run records into
+    // (a child that outlives its parent's run is never charged that run twice).
     maxTurns: spec.maxTurns ?? parent.maxTurns,
     maxBudgetUsd: parent.maxBudgetUsd,
-    spentUsd: spec.spentSoFar
-      ? () => spec.spentSoFar!() + spec.usage.totalCostUSD
-      : () => parent.spentUsd() + spec.usage.totalCostUSD,
+    spend: parent.spend,
     // How the model is called: the same client (a recording or replay covers children too),
     // fallback, thinking, output cap, betas, compaction.
     callModel: parent.callModel,

@@ -1,5 +1,6 @@
-// Token usage and cost, accumulated per model across turns. A subagent keeps its own accumulator
-// and merges it into its parent's, so the final `result` counts every call made for a prompt.
+// Token usage and cost, accumulated per model across turns. Each run keeps its own accumulator (its
+// task row, its tool result); every call it counts is also recorded once in the session's
+// SpendLedger (spendLedger.ts), which the budget and the results read.
 import { z } from 'zod';
 import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
 
@@ -65,11 +66,20 @@ function addInto(e: ModelUsageEntry, o: Counts): void {
   e.costUSD += o.costUSD;
 }
 
+/** Where an accumulator also records each call it counts (the session's SpendLedger). */
+export interface UsageSink {
+  record(model: string, usage: ApiUsage | null | undefined): void;
+}
+
 export class UsageAccumulator {
   private readonly byModel = new Map<string, ModelUsageEntry>();
 
+  /** `sink`: each call counted here is also recorded there, once (merges are not). */
+  constructor(private readonly sink?: UsageSink) {}
+
   /** Count one API call's usage; returns that call's cost in USD. */
   addUsage(model: string, usage: ApiUsage | null | undefined): number {
+    this.sink?.record(model, usage);
     const u = {
       input_tokens: usage?.input_tokens ?? 0,
       output_tokens: usage?.output_tokens ?? 0,
@@ -94,7 +104,10 @@ export class UsageAccumulator {
     return this.addUsage(model, usage);
   }
 
-  /** Add another accumulator's counts (a subagent's) into this one. The other is left as is. */
+  /**
+   * Add another accumulator's counts into this one (a teammate's runs into its total). The other is
+   * left as is, and the sink is not told: those calls were recorded when they were counted.
+   */
   merge(other: UsageAccumulator | ModelUsage): this {
     const entries = other instanceof UsageAccumulator ? other.byModel : new Map(Object.entries(other));
     for (const [model, o] of entries) addInto(this.entry(model), o);

@@ -5,7 +5,8 @@ import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
 import { makeOutcome, type HistoryMessage, type LoopOutcome } from '../loop/events.js';
 import { RunDriver } from '../loop/runDriver.js';
-import { UsageAccumulator } from '../loop/usage.js';
+import type { UsageAccumulator } from '../loop/usage.js';
+import { SpendLedger } from '../loop/spendLedger.js';
 import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
 import type { PermissionMode } from '../protocol/inbound.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
@@ -145,7 +146,8 @@ export class SessionRunner {
   readonly scratchDir: string;
   private readonly queue = new AsyncQueue<QueuedPrompt>();
   private current: AbortController | null = null;
-  private spentUsd = 0;
+  /** The session's one spend ledger: every run's calls, the budget's measure, each result's cost. */
+  readonly spend = new SpendLedger();
   /** Every denial of the running prompt, its subagents' included. */
   private readonly denials: PermissionDenial[] = [];
   private lastIsError = false;
@@ -153,10 +155,6 @@ export class SessionRunner {
   private turnsDone = 0;
   /** The prompt suggestion being made, if any: dropped when the next turn starts. */
   private suggesting: { abort: AbortController; done: Promise<void> } | null = null;
-  /** Side calls' usage made between turns (prompt suggestions), counted in the next result. */
-  private lateUsage = new UsageAccumulator();
-  /** The running turn's usage (null between turns). */
-  private currentUsage: UsageAccumulator | null = null;
   /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
   private readonly offer: DeferredTools;
   /** What the offer was built from: the session's tool list (a new array when it changes) and StructuredOutput. */
@@ -229,9 +227,9 @@ export class SessionRunner {
     return this.lastIsError;
   }
 
-  /** What the session has spent so far, the running turn included (teammates' budget check). */
+  /** What the session has spent so far, every run and side call included (/cost). */
   spentSoFar(): number {
-    return this.spentUsd + (this.currentUsage?.totalCostUSD ?? 0);
+    return this.spend.spentUsd;
   }
 
   /**
@@ -344,8 +342,7 @@ export class SessionRunner {
     this.timing = new TurnTiming();
     const abort = new AbortController();
     this.current = abort;
-    const usage = new UsageAccumulator();
-    this.currentUsage = usage;
+    const usage = this.spend.account();
     this.turn.begin();
     try {
       // An interrupt does not wait for slow MCP servers: the run then ends as interrupted.
@@ -362,9 +359,7 @@ export class SessionRunner {
           command.kind === 'local'
             ? makeOutcome(command.isError ? 'error_during_execution' : 'success', command.text)
             : await this.compactNow(command.instructions, abort.signal, usage);
-        this.spentUsd += usage.totalCostUSD;
-        this.currentUsage = null;
-        await this.emitResult(outcome, usage, started);
+        await this.emitResult(outcome, started);
         return;
       }
       if (command) {
@@ -401,12 +396,7 @@ export class SessionRunner {
         appendUser(this.history, mergePromptContents(sendable), context);
         outcome = await this.drive(abort.signal, usage);
       }
-      this.hooks.background?.drainUsage(usage);
-      usage.merge(this.lateUsage);
-      this.lateUsage = new UsageAccumulator();
-      this.spentUsd += usage.totalCostUSD;
-      this.currentUsage = null;
-      await this.emitResult(outcome, usage, started);
+      await this.emitResult(outcome, started);
       if (this.turnsDone++ > 0 && outcome.subtype === 'success') this.suggestNext(outcome);
     } catch (err) {
       // A bug or an environment fault must not take the session down: it is this turn's error
@@ -414,11 +404,10 @@ export class SessionRunner {
       const message = err instanceof Error ? err.message : String(err);
       const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
       logWarning(`internal error: ${detail}`);
-      await this.emitResult(makeOutcome('error_during_execution', `Internal error: ${message}`), usage, started);
+      await this.emitResult(makeOutcome('error_during_execution', `Internal error: ${message}`), started);
     } finally {
       this.turn.end();
       this.current = null;
-      this.currentUsage = null;
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
@@ -427,7 +416,7 @@ export class SessionRunner {
   private suggestNext(outcome: LoopOutcome): void {
     if (outcome.interrupted || !this.hooks.promptSuggestions?.() || this.hooks.permissionMode() === 'plan') return;
     const abort = new AbortController();
-    const usage = new UsageAccumulator();
+    const usage = this.spend.account();
     const cfg = this.loopConfig(abort.signal, usage);
     const model = this.settings.model;
     const done = suggestNextPrompt({
@@ -441,7 +430,8 @@ export class SessionRunner {
     })
       .then(async (made) => {
         if (!made) return;
-        this.lateUsage.add(made.message.model || model, made.message.usage);
+        // In the ledger now: the next result counts it.
+        usage.add(made.message.model || model, made.message.usage);
         if (made.suggestion !== undefined && !abort.signal.aborted)
           await this.emit({ type: 'prompt_suggestion', suggestion: made.suggestion });
       })
@@ -503,7 +493,7 @@ export class SessionRunner {
       deferredTools: this.offer,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
-      spentUsd: () => this.spentUsd + usage.totalCostUSD,
+      spend: this.spend,
       reasoning: () => ({
         thinking: this.settings.thinking,
         maxThinkingTokens: this.settings.maxThinkingTokens,
@@ -562,7 +552,9 @@ export class SessionRunner {
       void this.emit({ type: 'notice', notice: { subtype: 'status', status: 'requesting' } });
   }
 
-  private async emitResult(outcome: LoopOutcome, usage: UsageAccumulator, started: number): Promise<void> {
+  /** The turn's result: its cost and usage are everything the ledger recorded since the last result. */
+  private async emitResult(outcome: LoopOutcome, started: number): Promise<void> {
+    const usage = this.spend.takeUnreported();
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
     if (isError && !outcome.interrupted)

@@ -1,6 +1,5 @@
 // What the session runner needs of background work: is any still going, which notices wait for
-// the model, whose usage is still to be counted, and a way to stop it all.
-import { UsageAccumulator } from '../loop/usage.js';
+// the model, and a way to stop it all. (Its spend is in the session's ledger as it is made.)
 import { eventNoticeText, noticeText, type TaskRecord, type TaskRegistry } from './registry.js';
 
 export interface BackgroundHost {
@@ -10,21 +9,11 @@ export interface BackgroundHost {
   takeNotice(): string | null;
   /** Resolves when a task ends, or after `ms`. */
   waitForChange(ms: number): Promise<void>;
-  /** Move the usage of background work done since the last result into `into`. */
-  drainUsage(into: UsageAccumulator): void;
   /** Stop every running task but those `spare` keeps; each is reported as stopped. */
   stopAll(spare?: (task: TaskRecord) => boolean): Promise<void>;
 }
 
-export interface BackgroundHostWithUsage extends BackgroundHost {
-  /** Count a background subagent's usage in the session's next result. */
-  addLateUsage(usage: UsageAccumulator): void;
-  /** The cost of background work not yet counted in a result. */
-  pendingUsd(): number;
-}
-
-export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWithUsage {
-  let late = new UsageAccumulator();
+export function createBackgroundHost(registry: TaskRegistry): BackgroundHost {
   return {
     // Teammates live on between messages: the team decides when they end (src/teams).
     busy: () => registry.hasRunning((t) => t.kind !== 'in_process_teammate') || registry.hasNotices(),
@@ -36,14 +25,6 @@ export function createBackgroundHost(registry: TaskRegistry): BackgroundHostWith
       return parts.length ? parts.join('\n') : null;
     },
     waitForChange: (ms) => registry.waitForChange(ms),
-    drainUsage(into) {
-      into.merge(late);
-      late = new UsageAccumulator();
-    },
-    addLateUsage(usage) {
-      late.merge(usage);
-    },
-    pendingUsd: () => late.totalCostUSD,
     stopAll: (spare) => registry.stopAll(1000, spare),
   };
 }

@@ -12,7 +12,6 @@ import type { SubagentRequest } from '../../tools/task.js';
 import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
 import type { SubagentRunner } from '../agents/subagentRunner.js';
 import type { LoopEvent } from '../loop/events.js';
-import type { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry } from '../tasks/registry.js';
 import { Mailbox } from './mailbox.js';
 import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
@@ -44,8 +43,6 @@ export interface TeamServiceDeps {
   /** A team event for the host (the session adds the envelope). */
   emit: (event: TeamEvent) => void | Promise<void>;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
-  lateUsage: (usage: UsageAccumulator) => void;
-  sessionSpent: () => number;
 }
 
 /** What the team tells the host besides its teammates' own loop events (wire.ts makes the line). */
@@ -188,8 +185,6 @@ export class TeamService implements TeamToolService, TeamHost {
           mailbox: team.mailbox,
           registry,
           emitEvent: this.deps.emitEvent,
-          lateUsage: this.deps.lateUsage,
-          sessionSpent: this.deps.sessionSpent,
           onChange: (t) => this.memberChanged(t),
           onProblem: (t) => this.problem(t),
           teamName: team.name,

@@ -22,10 +22,6 @@ export interface TeammateDeps {
   mailbox: Mailbox;
   registry: TaskRegistry;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
-  /** A finished run's usage, counted in the session's next result. */
-  lateUsage: (usage: UsageAccumulator) => void;
-  /** What the whole session has spent so far (every agent): the budget holds for all of them. */
-  sessionSpent: () => number;
   /** Status or activity changed (the team file is rewritten, the runner wakes). */
   onChange: (t: Teammate) => void;
   onProblem: (text: string) => void;
@@ -246,14 +242,11 @@ export class Teammate {
 
   /** One run over its conversation, through the one driver; its usage counts for the session, its limits hold. */
   private async runOnce(transcript: Transcript): Promise<LoopOutcome> {
-    const usage = new UsageAccumulator();
     // A fresh config per run, derived from its spec like any child's: its turn limit is what is
-    // left of it, its budget the session's.
+    // left of it; its budget the session's, checked against the ledger every agent records into.
     const cfg = deriveChildConfig(this.p.parent, {
       ...this.p.spec,
-      usage,
       maxTurns: this.driver.turnsLeft(),
-      spentSoFar: this.deps.sessionSpent,
       // Mail that arrives while it works joins its conversation before its next model call.
       betweenTurns: async () => {
         const mail = await this.takeMail();
@@ -271,13 +264,12 @@ export class Teammate {
         if (ev.type === 'assistant')
           this.deps.registry.progress(
             this.task.id,
-            stats(this.driver.tally, usage, this.started),
+            stats(this.driver.tally, cfg.usage, this.started),
             this.driver.tally.lastTool,
           );
       });
     } finally {
-      this.totalUsage.merge(usage);
-      this.deps.lateUsage(usage);
+      this.totalUsage.merge(cfg.usage);
     }
   }
 }

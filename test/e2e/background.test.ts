@@ -134,6 +134,48 @@ describe('background subagents', () => {
     // The background agent's cost counts in the result of the run it re-entered.
     expect(second.modelUsage['claude-sonnet-4-5'].inputTokens).toBeGreaterThanOrEqual(500);
   });
+
+  it('--max-budget-usd counts each call once: a background agent that outlives the turn that started it is not charged that turn again', async () => {
+    // claude-sonnet-4-5: $3 per million input tokens. The main turn spends $0.60 (two calls of
+    // 100k), the agent $0.003 before the turn's result and $0.003 after it, the notification turn
+    // $0.003: $0.609 in all, under a $0.70 budget. Charged the main turn twice, the agent's second
+    // call would see $1.20 and stop with the budget error.
+    const big = { input_tokens: 100_000, output_tokens: 0 };
+    const small = { input_tokens: 1_000, output_tokens: 0 };
+    api = await startFakeApi((req): ScriptedReply => {
+      if (!isMain(req)) {
+        // Its first call asks for a 1 s command, so its second call comes after the main turn's result.
+        if (turns(req) === 0) return { ...toolUse('Bash', { command: 'sleep 1', description: 'wait' }), usage: small };
+        return { ...text('background findings: 42'), usage: small };
+      }
+      const n = turns(req);
+      if (n === 0)
+        return {
+          ...toolUse('Task', {
+            description: 'Research',
+            prompt: 'SUBBG: research',
+            subagent_type: 'general-purpose',
+            run_in_background: true,
+          }),
+          usage: big,
+        };
+      if (n === 1) return { ...text('started it'), usage: big };
+      return { ...text('acted on the notification'), usage: small };
+    });
+    const p = startAgent({ api, args: [...ARGS, '--max-budget-usd', '0.7'] });
+    p.sendRaw(userLine('research in the background'));
+    const first = await p.waitFor((m) => m.type === 'result');
+    expect(first).toMatchObject({ subtype: 'success', result: 'started it' });
+    const second = await p.waitFor((m) => m.type === 'result' && m.uuid !== first.uuid, 10_000);
+    p.endInput();
+    await p.exited;
+    const note = p.json().find((m) => m.type === 'system' && m.subtype === 'task_notification')!;
+    expect(note).toMatchObject({ status: 'completed', summary: 'background findings: 42' });
+    expect(second).toMatchObject({ subtype: 'success', result: 'acted on the notification' });
+    expect(api.requests.filter((r) => !isMain(r))).toHaveLength(2);
+    // Every call is in exactly one result: the results' costs add up to the session's spend.
+    expect(first.total_cost_usd + second.total_cost_usd).toBeCloseTo(0.609, 9);
+  });
 });
 
 describe('a foreground subagent moved to the background (stream-json)', () => {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deriveChildConfig, deriveChildServices } from '../../../src/loop/childLoop.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { SpendLedger } from '../../../src/loop/spendLedger.js';
+import type { UsageAccumulator } from '../../../src/loop/usage.js';
 import type { LoopOutcome } from '../../../src/loop/events.js';
 import { defineTool, type Tool, type ToolServices } from '../../../tools/tool.js';
 import type { TodoStore } from '../../../tools/todoWrite.js';
@@ -13,7 +14,7 @@ import { scriptedModel } from './scriptedModel.js';
 describe('child loops', () => {
   it('a tool spawns a child through ctx.loop: same model client, its own prompt, tools and usage, events scoped to the tool_use', async () => {
     const childOutcomes: LoopOutcome[] = [];
-    const childUsage = new UsageAccumulator();
+    let childUsage: UsageAccumulator | undefined;
     const spawner = defineTool({
       name: 'Spawn',
       description: 'runs a child loop',
@@ -26,10 +27,10 @@ describe('child loops', () => {
           system: 'child system',
           tools: [],
           signal: ctx.signal,
-          usage: childUsage,
           toolContext: (id) => ({ ...ctx, toolUseId: id }),
           parentToolUseId: ctx.toolUseId,
         });
+        childUsage = child.config.usage;
         const gen = child.run([{ role: 'user', content: input.prompt }]);
         for (;;) {
           const step = await gen.next();
@@ -47,10 +48,8 @@ describe('child loops', () => {
         ? toolUse('Spawn', { prompt: 'go, child' }, 'toolu_spawn')
         : text('parent done');
     });
-    const { outcome } = await collectLoop(
-      [{ role: 'user', content: 'start' }],
-      loopConfig([spawner], { callModel: model.callModel, maxBudgetUsd: 5 }),
-    );
+    const cfg = loopConfig([spawner], { callModel: model.callModel, maxBudgetUsd: 5 });
+    const { outcome } = await collectLoop([{ role: 'user', content: 'start' }], cfg);
     expect(outcome.resultText).toBe('parent done');
     expect(childOutcomes[0].resultText).toBe('child says hi');
     const childReq = model.requests.find((r) => systemText(r) === 'child system')!;
@@ -59,35 +58,36 @@ describe('child loops', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'go, child' }] }],
     });
     expect(childReq.body.tools).toBeUndefined();
-    expect(childUsage.totals().output_tokens).toBe(5);
+    // The child's calls are its own, and recorded once in the session's ledger with the parent's.
+    expect(childUsage!.totals().output_tokens).toBe(5);
+    expect(cfg.usage.totals().output_tokens).toBe(10);
+    expect(cfg.spend.takeUnreported().totals().output_tokens).toBe(15);
     // The tool result carries the child's answer back to the parent.
     expect(JSON.stringify(model.requests[2].body.messages)).toContain('child says hi');
   });
 
   it("deriveChildConfig: own identity and limits, the parent's model client, budget, pipeline and compaction", () => {
-    const parentUsage = new UsageAccumulator();
+    const spend = new SpendLedger();
+    spend.record('claude-opus-5-5', { input_tokens: 375_000 });
     const callModel = () => (async function* () {})();
     const pre = async () => undefined;
     const parent = loopConfig([], {
       callModel,
       maxTurns: 9,
       maxBudgetUsd: 2,
-      spentUsd: () => 1.5,
+      spend,
       betas: ['b1'],
       fallbackModel: 'fb',
       preCompactHook: pre,
       autoCompactPct: 50,
-      usage: parentUsage,
       stopHook: async () => undefined,
     });
-    const usage = new UsageAccumulator();
     const signal = new AbortController().signal;
     const child = deriveChildConfig(parent, {
       model: 'm',
       system: 's',
       tools: [],
       signal,
-      usage,
       toolContext: parent.toolContext,
       parentToolUseId: 'toolu_1',
     });
@@ -104,15 +104,19 @@ describe('child loops', () => {
     expect(child.callModel).toBe(callModel);
     expect(child.preCompactHook).toBe(pre);
     expect(child.stopHook).toBeUndefined();
-    expect(child.usage).toBe(usage);
-    expect(child.spentUsd()).toBe(1.5);
+    // Its own accumulator, recording into the session's one ledger: the budget sees every run.
+    expect(child.usage).not.toBe(parent.usage);
+    expect(child.spend).toBe(spend);
+    expect(child.spend.spentUsd).toBe(1.5);
+    child.usage.add('claude-opus-5-5', { input_tokens: 125_000 });
+    expect(spend.spentUsd).toBe(2);
+    expect(parent.usage.totalCostUSD).toBe(0);
     expect(
       deriveChildConfig(parent, {
         model: 'm',
         system: 's',
         tools: [],
         signal,
-        usage,
         toolContext: parent.toolContext,
         parentToolUseId: 't',
         maxTurns: 3,

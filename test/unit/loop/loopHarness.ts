@@ -1,19 +1,20 @@
 // Drives the agent loop in memory: a LoopConfig with sensible test defaults, and a collector.
 import { agentLoop, type LoopConfig } from '../../../src/loop/agentLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../../../src/loop/events.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { SpendLedger } from '../../../src/loop/spendLedger.js';
 import { toolApiSchema } from '../../../tools/registry.js';
 import type { Tool } from '../../../tools/tool.js';
 
 export function loopConfig(tools: Tool[], over: Partial<LoopConfig> = {}, model = 'claude-sonnet-5-5'): LoopConfig {
-  const usage = new UsageAccumulator();
+  const spend = over.spend ?? new SpendLedger();
+  const usage = spend.account();
   const signal = over.signal ?? new AbortController().signal;
   return {
     model: () => model,
     system: 'test',
     tools,
     apiTools: tools.map(toolApiSchema),
-    spentUsd: () => usage.totalCostUSD,
+    spend,
     maxOutputTokens: 1000,
     signal,
     usage,

@@ -6,11 +6,18 @@ import { z } from 'zod';
 import { deriveChildConfig } from '../../../src/loop/childLoop.js';
 import type { LoopEvent } from '../../../src/loop/events.js';
 import { RunDriver } from '../../../src/loop/runDriver.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { SpendLedger } from '../../../src/loop/spendLedger.js';
 import { defineTool, type Tool } from '../../../tools/tool.js';
 import { text, toolUse, type ScriptedReply } from '../../fake-api/server.js';
 import { loopConfig } from './loopHarness.js';
 import { scriptedModel } from './scriptedModel.js';
+
+/** A ledger that has already recorded `usd` (claude-opus-5-5: $4 per million input tokens). */
+function spentAlready(usd: number): SpendLedger {
+  const spend = new SpendLedger();
+  spend.record('claude-opus-5-5', { input_tokens: usd * 250_000 });
+  return spend;
+}
 
 const echo = defineTool({
   name: 'Echo',
@@ -122,7 +129,7 @@ describe('RunDriver', () => {
     expect(turns).toMatchObject({ subtype: 'error_max_turns', numTurns: 1 });
 
     const budget = await new RunDriver([{ role: 'user', content: 'go' }]).runTo(
-      loopConfig([echo], { callModel: loopy().callModel, maxBudgetUsd: 1, spentUsd: () => 2 }),
+      loopConfig([echo], { callModel: loopy().callModel, maxBudgetUsd: 1, spend: spentAlready(2) }),
       () => {},
     );
     expect(budget.subtype).toBe('error_max_budget_usd');
@@ -150,7 +157,7 @@ describe('RunDriver', () => {
     };
     const runOnce = (prompt: string) => {
       driver.history.push({ role: 'user', content: prompt });
-      const cfg = deriveChildConfig(parent, { ...spec, usage: new UsageAccumulator(), maxTurns: driver.turnsLeft() });
+      const cfg = deriveChildConfig(parent, { ...spec, maxTurns: driver.turnsLeft() });
       return driver.runTo(cfg, () => {});
     };
     expect(await runOnce('one')).toMatchObject({ subtype: 'success', resultText: 'first' });

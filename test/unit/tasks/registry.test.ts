@@ -3,10 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundShellService } from '../../../src/tasks/backgroundShell.js';
-import { createBackgroundHost } from '../../../src/tasks/host.js';
 import { noticeText, TaskRegistry, type TaskEvent } from '../../../src/tasks/registry.js';
 import { createTaskControlService } from '../../../src/tasks/service.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
 import { alive, waitUntil } from '../../processes.js';
 import { tempDir } from '../tools/helpers.js';
 
@@ -213,20 +211,6 @@ describe('TaskRegistry', () => {
     await registry.stop(rec.id, 50);
     expect(rec.status).toBe('stopped');
     expect(rec.summary).toBe('Agent "stubborn" was stopped');
-  });
-
-  it('the background host counts late usage once, in the next result', () => {
-    const { registry } = setup();
-    const host = createBackgroundHost(registry);
-    const late = new UsageAccumulator();
-    late.add('claude-haiku-4-5', { input_tokens: 10, output_tokens: 2 });
-    host.addLateUsage(late);
-    const r1 = new UsageAccumulator();
-    host.drainUsage(r1);
-    expect(r1.totals().input_tokens).toBe(10);
-    const r2 = new UsageAccumulator();
-    host.drainUsage(r2);
-    expect(r2.totals().input_tokens).toBe(0);
   });
 });
 
