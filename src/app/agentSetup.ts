@@ -118,7 +118,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
       runner: subagents,
       catalog,
       sessionFolder: () => o.sessionFolder ?? base,
-      lateUsage: (u) => background.addLateUsage(u),
     }),
     subagents,
     backgroundShell: createBackgroundShellService(registry),

@@ -25,8 +25,6 @@ export interface WorkflowRunDeps extends Omit<AgentCallDeps, 'ctx'> {
   registry: TaskRegistry;
   /** The session's folder: scripts go to workflows/scripts/, agents' transcripts to subagents/workflows/<run>/. */
   sessionFolder: () => string;
-  /** Usage of the run's agents, counted in the session's next result. */
-  lateUsage: (usage: UsageAccumulator) => void;
 }
 
 export interface LaunchedRun {
@@ -159,7 +157,6 @@ class WorkflowRun {
     } catch (err) {
       outcome = { ok: false, error: `the run failed: ${(err as Error).message}` };
     }
-    this.deps.lateUsage(this.usage);
     const usage = this.taskUsage();
     const failed = this.agents.filter((a) => a.state === 'error').length;
     const done = this.agents.filter((a) => a.state === 'done').length;
