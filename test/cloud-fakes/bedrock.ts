@@ -32,7 +32,7 @@ function refuse(status: number, type: string, message: string) {
 async function signatureProblem(
   req: { method: string; path: string; headers: Record<string, any>; body: string },
   creds: AwsTestCredentials,
-  region: string,
+  regions: string[],
 ): Promise<string | null> {
   const auth = String(req.headers.authorization ?? '');
   const m =
@@ -42,7 +42,7 @@ async function signatureProblem(
   if (!m) return 'Authorization header is not a SigV4 signature';
   const [, keyId, , signedRegion, service, signedHeaders, signature] = m;
   if (keyId !== creds.accessKeyId) return `The security token included in the request is invalid (key ${keyId})`;
-  if (signedRegion !== region) return `Credential should be scoped to a valid region, not '${signedRegion}'`;
+  if (!regions.includes(signedRegion)) return `Credential should be scoped to a valid region, not '${signedRegion}'`;
   if (service !== 'bedrock') return `Credential should be scoped to correct service: 'bedrock', not '${service}'`;
   if (creds.sessionToken && req.headers['x-amz-security-token'] !== creds.sessionToken)
     return 'The security token included in the request is invalid';
@@ -57,7 +57,7 @@ async function signatureProblem(
   for (const k of new Set(url.searchParams.keys())) query[k] = url.searchParams.getAll(k);
   const signer = new SignatureV4({
     service: 'bedrock',
-    region,
+    region: signedRegion,
     credentials: creds,
     sha256: Hash.bind(null, 'sha256'),
     uriEscapePath: true,
@@ -78,21 +78,28 @@ async function signatureProblem(
   return want === signature ? null : 'The request signature we calculated does not match the signature you provided.';
 }
 
+/** The region a SigV4-signed request was signed for (its credential scope), or null. */
+export function signedRegion(headers: Record<string, unknown>): string | null {
+  return /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(String(headers.authorization ?? ''))?.[1] ?? null;
+}
+
 /**
  * `creds` null: the endpoint takes unsigned requests (a gateway that signs itself,
- * CLAUDE_CODE_SKIP_BEDROCK_AUTH) and refuses signed ones.
+ * CLAUDE_CODE_SKIP_BEDROCK_AUTH) and refuses signed ones. `region`: the region (or regions: one
+ * endpoint standing in for several) a signature may be scoped to.
  */
 export function startFakeBedrock(
   api: FakeApi,
-  opts: { region: string; creds: AwsTestCredentials | null },
+  opts: { region: string | string[]; creds: AwsTestCredentials | null },
 ): Promise<Front> {
+  const regions = Array.isArray(opts.region) ? opts.region : [opts.region];
   const codec = new EventStreamCodec(utf8.to, utf8.from);
   return startFront(api, async (req) => {
     const path = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(req.path);
     if (req.method !== 'POST' || !path)
       return refuse(404, 'UnknownOperationException', `no operation ${req.method} ${req.path}`);
     if (opts.creds) {
-      const problem = await signatureProblem(req, opts.creds, opts.region);
+      const problem = await signatureProblem(req, opts.creds, regions);
       if (problem)
         return refuse(
           403,

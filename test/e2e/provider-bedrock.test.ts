@@ -1,11 +1,13 @@
 // Amazon Bedrock end to end: bin/agent with the real @anthropic-ai/bedrock-sdk and AWS credential
 // chain, against a fake Bedrock endpoint that checks the SigV4 signature and answers in AWS
 // event-stream framing (test/cloud-fakes/bedrock.ts), in front of the fake Messages API.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
-import { startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
 import type { Front } from '../cloud-fakes/front.js';
 import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 
@@ -187,5 +189,40 @@ describe('Amazon Bedrock', () => {
     );
     expect(bedrock.seen.at(-1)!.path).toBe('/model/eu.anthropic.claude-haiku-custom-v1:0/invoke-with-response-stream');
     expect(api.requests.at(-1)!.body.tools.map((t: { name: string }) => t.name)).toEqual(['Bash']);
+  });
+
+  it('ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: the small/fast model (WebFetch reading a page) is signed for its own region; the session model for AWS_REGION', async () => {
+    const page = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><p>The answer is 42.</p></body></html>');
+    });
+    await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
+    try {
+      api = await startFakeApi([toolUse('WebFetch', { url, prompt: 'what is the answer?' }), text('42'), text('done')]);
+      bedrock = await startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds });
+      const r = await runAgent({
+        cwd: scratch(),
+        args: ['-p', 'read the page', '--allowedTools', 'WebFetch'],
+        env: bedrockEnv({
+          AWS_REGION: 'eu-west-1',
+          ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
+          AWS_ACCESS_KEY_ID: creds.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
+          AWS_SESSION_TOKEN: creds.sessionToken,
+          ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+        }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('done');
+      expect(bedrock.seen.map((s) => [s.path, signedRegion(s.headers), s.refused])).toEqual([
+        ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+        ['/model/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream', 'eu-central-1', null],
+        ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+      ]);
+    } finally {
+      page.closeAllConnections();
+      await new Promise((r) => page.close(r));
+    }
   });
 });

@@ -10,6 +10,7 @@ import { runHelperCommand } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
+import { apiModel, smallFastModel } from '../models.js';
 import { loadExternal } from '../../util/loadExternal.js';
 import { logWarning } from '../../util/log.js';
 
@@ -131,24 +132,44 @@ function missing(env: NodeJS.ProcessEnv, cause: unknown) {
   );
 }
 
+/**
+ * The region a request for `model` goes to: ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION for the small/fast
+ * model (ANTHROPIC_SMALL_FAST_MODEL, else haiku's: WebFetch's page reading), else the session's.
+ * Its model id keeps the session region's geography prefix, as the reference sends it.
+ */
+export function regionForModel(env: NodeJS.ProcessEnv, model: string): string {
+  const small = env.ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION?.trim();
+  return small && apiModel(model).id === smallFastModel(env) ? small : bedrockRegion(env);
+}
+
 export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions): Promise<ProviderClient> {
   const region = bedrockRegion(env);
   const skipAuth = isTruthy(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH);
   const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim() || null;
   const provider = skipAuth || bearer ? null : await credentialProvider(env);
   const { AnthropicBedrock } = loadExternal<typeof import('@anthropic-ai/bedrock-sdk')>('@anthropic-ai/bedrock-sdk');
-  const client = new AnthropicBedrock({
-    awsRegion: region,
-    baseURL: env.ANTHROPIC_BEDROCK_BASE_URL?.trim() || undefined,
-    apiKey: skipAuth ? null : bearer,
-    skipAuth,
-    ...(provider ? { providerChainResolver: () => Promise.resolve(provider) } : {}),
-    timeout: opts.timeout,
-    maxRetries: 0,
-  });
+  // One client per region (signed for it, and its endpoint unless ANTHROPIC_BEDROCK_BASE_URL names one).
+  const clients = new Map<string, Anthropic>();
+  const clientFor = (model: string) => {
+    const at = regionForModel(env, model);
+    let c = clients.get(at);
+    if (!c) {
+      c = new AnthropicBedrock({
+        awsRegion: at,
+        baseURL: env.ANTHROPIC_BEDROCK_BASE_URL?.trim() || undefined,
+        apiKey: skipAuth ? null : bearer,
+        skipAuth,
+        ...(provider ? { providerChainResolver: () => Promise.resolve(provider) } : {}),
+        timeout: opts.timeout,
+        maxRetries: 0,
+      }) as unknown as Anthropic;
+      clients.set(at, c);
+    }
+    return c;
+  };
   return {
     provider: 'bedrock',
-    clientFor: () => client as unknown as Anthropic,
+    clientFor,
     rawBody: false,
     requestHeaders: async () => ({ 'anthropic-version': BEDROCK_VERSION }),
     modelId: (model) => bedrockModelId(model, region),
