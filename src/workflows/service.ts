@@ -1,6 +1,5 @@
 // The session's workflow service (ctx.services.workflows): checks a script and starts its run.
 import { ToolError, type ToolContext } from '../../tools/tool.js';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
 import type { WorkflowLaunch, WorkflowService } from '../../tools/workflow.js';
 import { nondeterministicCall, parseWorkflowScript } from './script.js';
 import { launchWorkflow, type WorkflowRunDeps } from './workflowRun.js';
@@ -9,7 +8,6 @@ export function createWorkflowService(deps: WorkflowRunDeps): WorkflowService {
   return {
     async launch(req, ctx: ToolContext): Promise<WorkflowLaunch> {
       if (!ctx.loop) throw new ToolError('Workflow can only run inside a session run');
-      if (backgroundTasksDisabled()) throw new ToolError(`Workflow: ${BACKGROUND_DISABLED_MESSAGE}`);
       const parsed = await parseWorkflowScript(req.script);
       if ('error' in parsed) throw new ToolError(`Invalid workflow script: ${parsed.error}`);
       // A script written in this call is checked now; a file's is stopped when the call runs.
