@@ -128,8 +128,8 @@ export function noSuchToolResult(name: string): ToolResult {
   // Clipped: a model (or a hostile API) can send a name of any length.
   const shown = name.length > 100 ? `${name.slice(0, 100)}… (a name of ${name.length} characters)` : name;
   // Workflow is offered only to a user who opted in: a call without it says how to opt in.
-  const why = name === WORKFLOW_TOOL_NAME ? ` ${WORKFLOW_OFF_NOTE}` : '';
-  return { content: toolUseError(`Error: No such tool available: ${shown}.${why}`), isError: true };
+  const why = name === WORKFLOW_TOOL_NAME ? `. ${WORKFLOW_OFF_NOTE}` : '';
+  return { content: toolUseError(`Error: No such tool available: ${shown}${why}`), isError: true };
 }
 
 export {
