@@ -149,6 +149,16 @@ export class TuiStore {
     this.set({ items: [...this.state.items, { ...item, id: item.id ?? this.id() } as Item] });
   }
 
+  /** Draw again with the same state (something the UI reads outside the store has changed). */
+  refresh(): void {
+    this.set({});
+  }
+
+  /** Several rows at once (a resumed session's conversation). */
+  pushAll(items: NewItem[]): void {
+    this.set({ items: [...this.state.items, ...items.map((it) => ({ ...it, id: it.id ?? this.id() }) as Item)] });
+  }
+
   note(text: string, tone: 'dim' | 'red' | 'plain' = 'dim'): void {
     this.push({ kind: 'note', text, tone });
   }
