@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
 
-import type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
+import type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../../tools/taskEvents.js';
 
-export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
+export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../../tools/taskEvents.js';
 
 export interface TaskRecord {
   id: string;
