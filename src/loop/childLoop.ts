@@ -121,6 +121,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     foreground: undefined,
     schedule: undefined,
     monitor: undefined,
+    workflows: undefined,
   };
   return child;
 }
