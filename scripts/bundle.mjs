@@ -42,6 +42,8 @@ await build({
     '@opentelemetry/resources',
     '@opentelemetry/exporter-*',
     '@grpc/grpc-js',
+    // The JavaScript parser for workflow scripts (src/workflows/script.ts), loaded on a session's first workflow.
+    'acorn',
   ],
   define: { 'import.meta.url': 'undefined' },
 });
