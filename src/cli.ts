@@ -1,9 +1,17 @@
 // Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
 import { parseOptions, UsageError } from './cli/options.js';
 import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
+import { applyTeammateEnv } from './teams/paneEnv.js';
 
 async function start(): Promise<number> {
   let parsed;
+  try {
+    // A pane teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
+    applyTeammateEnv();
+  } catch (err) {
+    logWarning(`${(err as Error).message}`);
+    return 2;
+  }
   try {
     parsed = parseOptions(process.argv.slice(2));
   } catch (err) {

@@ -17,6 +17,7 @@ import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from '../agents/defin
 import { loadAgentDir } from '../agents/markdownAgents.js';
 import { SubagentRunner } from '../agents/subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
+import type { PaneLaunch } from '../teams/paneLaunch.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import { parseSettingSources } from '../settings/load.js';
 import { logWarning } from '../util/log.js';
@@ -43,6 +44,8 @@ export interface AgentSetupOptions {
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
   subagentAppend?: () => string | undefined;
+  /** Teammate mode tmux: how teammates are started in panes (src/teams/paneLaunch.ts). */
+  paneTeammates?: PaneLaunch;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -106,6 +109,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     subagents,
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
+    ...(o.paneTeammates ? { paneTeammates: o.paneTeammates } : {}),
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();

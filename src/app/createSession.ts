@@ -3,6 +3,8 @@
 // sandbox, the tool services (complete when built), the runner, the controls. It reads no input
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
 // reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
+import { teammateBackend } from '../teams/teammateMode.js';
+import { paneLaunch } from '../teams/paneLaunch.js';
 import { startPeers } from './peerSetup.js';
 import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
@@ -206,6 +208,12 @@ async function startAgents(
   const { sessionId } = p.base.start;
   let agents: AgentSetup;
   try {
+    // A lead's teammate mode: the flag, else the teammateMode setting (tmux outside tmux stops the
+    // start). A teammate process starts no teammates: its mode only says how it was started.
+    const fromSettings = o.teammateMode === undefined ? p.base.loaded.settings.teammateMode : undefined;
+    const mode = o.agentName === undefined ? (o.teammateMode ?? fromSettings) : undefined;
+    const backend = teammateBackend(mode, process.env, fromSettings ? 'the teammateMode setting' : '--teammate-mode');
+    const paneTeammates = backend === 'tmux' ? paneLaunch(o, process.env) : undefined;
     agents = await setupAgents({
       sessionId,
       cwd: p.base.config.cwd,
@@ -218,6 +226,7 @@ async function startAgents(
       version: VERSION,
       progressSummaries: () => p.host.progressSummaries,
       subagentAppend: () => p.host.subagentAppend,
+      ...(paneTeammates ? { paneTeammates } : {}),
     });
   } catch (err) {
     throw new StartupError((err as Error).message, 2);

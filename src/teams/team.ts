@@ -25,6 +25,10 @@ import {
   type TeamConfigFile,
 } from './teamConfig.js';
 import { Teammate } from './teammate.js';
+import { PaneTeammate } from './paneTeammate.js';
+import type { PaneLaunch } from './paneLaunch.js';
+import { ENV_FILE_VAR, writeTeammateEnv } from './paneEnv.js';
+import type { InboxMessage } from './mailbox.js';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { logWarning } from '../util/log.js';
@@ -43,7 +47,12 @@ export interface TeamServiceDeps {
   /** A team event for the host (the session adds the envelope). */
   emit: (event: TeamEvent) => void | Promise<void>;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
+  /** Teammate mode tmux: each teammate is its own process in a pane. Absent: in-process. */
+  paneTeammates?: PaneLaunch;
 }
+
+/** A member as the lead keeps it: in this process, or a process in a tmux pane. */
+type Member = Teammate | PaneTeammate;
 
 /** What the team tells the host besides its teammates' own loop events (wire.ts makes the line). */
 export type TeamEvent = { kind: 'problem'; message: string };
@@ -73,7 +82,7 @@ interface ActiveTeam {
 
 export class TeamService implements TeamToolService, TeamHost {
   private team: ActiveTeam | null = null;
-  private readonly members = new Map<string, Teammate>();
+  private readonly members = new Map<string, Member>();
   private readonly change = new ChangeSignal();
   private configProblemTold = false;
   private readonly toldProblems = new Set<string>();
@@ -154,6 +163,7 @@ export class TeamService implements TeamToolService, TeamHost {
       throw new ToolError(`Team "${req.teamName}" is not the team you lead ("${this.team.name}")`);
     const team =
       this.team ?? this.open(req.teamName ?? `session-${this.deps.sessionId.slice(0, 8)}`, undefined, undefined);
+    if (this.deps.paneTeammates) return this.spawnPane(req, ctx, team, this.deps.paneTeammates);
     const registry = this.deps.registry;
     const rec = registry.register('in_process_teammate', {
       description: req.description,
@@ -287,6 +297,105 @@ export class TeamService implements TeamToolService, TeamHost {
     }
   }
 
+  /** Teammate mode tmux: the teammate is `agent` started in a new pane with the teammate flags. */
+  private async spawnPane(
+    req: SubagentRequest & { name: string },
+    ctx: ToolContext,
+    team: ActiveTeam,
+    launch: PaneLaunch,
+  ): Promise<ToolResult> {
+    const { name } = req;
+    if (req.isolation)
+      throw new ToolError(
+        `isolation "${req.isolation}" is not available for a teammate in its own tmux pane (teammate mode tmux); leave it out`,
+      );
+    const agentId = `${name}@${team.name}`;
+    const registry = this.deps.registry;
+    const rec = registry.register('in_process_teammate', {
+      description: req.description,
+      toolUseId: ctx.toolUseId,
+      subagentType: req.subagentType,
+      name,
+    });
+    const envFile = join(team.dir, `.${name}.env.json`);
+    let pane: PaneTeammate['pane'];
+    try {
+      // Its first work waits in its inbox before it starts, as for any process teammate.
+      await team.mailbox.deliver(name, { from: this.lead, text: req.prompt, summary: req.description });
+      writeTeammateEnv(envFile, launch.env);
+      const argv = [
+        ...launch.command,
+        ...['--teammate-mode', 'tmux', '--agent-id', agentId, '--agent-name', name, '--team-name', team.name],
+        ...['--agent-type', req.subagentType, '--parent-session-id', this.deps.sessionId],
+        ...launch.leadArgs,
+        // The Task call's own model and turn limit win over the lead's.
+        ...(req.model ? ['--model', req.model] : []),
+        ...(req.maxTurns !== undefined ? ['--max-turns', String(req.maxTurns)] : []),
+      ];
+      pane = launch.panes.open(argv, { cwd: this.deps.cwd, env: { [ENV_FILE_VAR]: envFile }, title: agentId });
+    } catch (err) {
+      rmSync(envFile, { force: true });
+      const why = `Teammate "${name}" could not be started in a tmux pane: ${(err as Error).message}`;
+      registry.finish(rec.id, { status: 'failed', summary: why });
+      throw new ToolError(why);
+    }
+    const teammate = new PaneTeammate(name, req.subagentType, rec, pane, {
+      panes: launch.panes,
+      registry,
+      envFile,
+      onChange: (t) => this.memberChanged(t),
+      approvedInInbox: () => this.approvedInInbox(name),
+    });
+    this.members.set(name, teammate);
+    this.memberChanged();
+    return {
+      content:
+        `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team.name}\ntask_id: ${rec.id}\ntmux_pane_id: ${pane.id}\n` +
+        `The agent runs as its own process in tmux pane ${pane.id} and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
+      data: {
+        status: 'teammate_spawned',
+        agent_id: agentId,
+        name,
+        team_name: team.name,
+        task_id: rec.id,
+        agent_type: req.subagentType,
+        description: req.description,
+        prompt: req.prompt,
+        tmux_pane_id: pane.id,
+        outputFile: rec.outputFile,
+      },
+    };
+  }
+
+  /** A pane teammate's news the lead has just read: its idle notice, its shutdown approval. */
+  private async notePaneMail(mail: InboxMessage[]): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const msg of mail) {
+      const m = this.members.get(msg.from);
+      if (!(m instanceof PaneTeammate)) continue;
+      const notice = parseNotice(msg.text);
+      if (notice?.type === 'idle_notification')
+        m.markIdle(typeof notice.result === 'string' ? notice.result : undefined);
+      if (notice?.type === 'shutdown_approved') {
+        m.shutdownApproved = true;
+        stopping.push(m.finished);
+      }
+    }
+    // An approval is read once its process is gone, so a TeamDelete made on it finds no live member.
+    if (stopping.length) await withTimeout(Promise.all(stopping), 5000);
+  }
+
+  /** Whether `name` sent the lead a shutdown approval (read or not). */
+  private approvedInInbox(name: string): boolean {
+    try {
+      return (this.team?.mailbox.all(this.lead) ?? []).some(
+        (m) => m.from === name && parseNotice(m.text)?.type === 'shutdown_approved',
+      );
+    } catch {
+      return false;
+    }
+  }
+
   // ---- the runner's side ----
 
   async takeLeadPrompt(): Promise<string | null> {
@@ -294,6 +403,7 @@ export class TeamService implements TeamToolService, TeamHost {
     if (!team?.mailbox.hasUnreadSafe(this.lead)) return null;
     try {
       const mail = await team.mailbox.takeUnread(this.lead);
+      await this.notePaneMail(mail);
       return mail.length ? inboxTurn(mail) : null;
     } catch (err) {
       this.problem(`cannot read the lead's inbox: ${(err as Error).message}`);
@@ -378,7 +488,7 @@ export class TeamService implements TeamToolService, TeamHost {
     return this.team;
   }
 
-  private memberChanged(t?: Teammate): void {
+  private memberChanged(t?: Member): void {
     const approved = t && !t.live ? this.approvals.get(t.name) : undefined;
     if (t && approved !== undefined) {
       this.approvals.delete(t.name);
@@ -407,6 +517,8 @@ export class TeamService implements TeamToolService, TeamHost {
         toolUseId: m.task.toolUseId,
         joinedAt: m.task.startedAt,
         lastActivity: m.lastActivity,
+        // The reference's fields for a pane member: the lead and tools find its pane by them.
+        ...(m instanceof PaneTeammate ? { tmuxPaneId: m.pane.id, backendType: m.backendType } : {}),
       })),
     ];
     try {
@@ -427,5 +539,16 @@ export class TeamService implements TeamToolService, TeamHost {
 
   private changed(): void {
     this.change.notify();
+  }
+}
+
+/** The structured notice a message's text carries (JSON with a `type`), if any. */
+function parseNotice(text: string): { type?: unknown; result?: unknown } | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' ? v : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -17,6 +17,9 @@ export interface TeamMember {
   toolUseId: string;
   joinedAt: number;
   lastActivity: number;
+  /** A teammate in its own tmux pane (teammate mode tmux): the pane, and `tmux` as its backend. */
+  tmuxPaneId?: string;
+  backendType?: 'tmux';
 }
 
 /** The lead's own entry, first in `members`, in the reference's shape. */

@@ -4,6 +4,7 @@
 // and a team the process is a teammate: no prompt, its work arrives in its inbox (src/modes/teammate.ts).
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { teammateBackend } from './teammateMode.js';
 
 export const TEAMMATE_MODES = ['auto', 'tmux', 'in-process'] as const;
 
@@ -52,7 +53,7 @@ type Flags = { [K in keyof typeof teammateFlagsShape]?: z.infer<(typeof teammate
  * The teammate this process is, or undefined for an ordinary session. Throws (a usage error) when
  * the identity flags are incomplete or disagree, or come with a prompt or a host protocol.
  */
-export function teammateIdentity(o: Flags): TeammateIdentity | undefined {
+export function teammateIdentity(o: Flags, env: NodeJS.ProcessEnv = process.env): TeammateIdentity | undefined {
   const identityFlags = {
     agentId: '--agent-id',
     agentType: '--agent-type',
@@ -62,12 +63,8 @@ export function teammateIdentity(o: Flags): TeammateIdentity | undefined {
   if (o.agentName === undefined && o.teamName === undefined) {
     const stray = Object.entries(identityFlags).find(([k]) => o[k as keyof typeof identityFlags] !== undefined);
     if (stray) throw new Error(`${stray[1]} is for a teammate process: give --agent-name and --team-name too`);
-    // A lead's own teammates run in this process; a pane or process per teammate is not built, so
-    // asking for it is refused rather than ignored.
-    if (o.teammateMode !== undefined && o.teammateMode !== 'in-process')
-      throw new Error(
-        `--teammate-mode ${o.teammateMode}: this agent runs its own teammates in-process only (a process or tmux pane per teammate is not built yet); use --teammate-mode in-process or leave it out`,
-      );
+    // The lead's own teammates: in-process, or a tmux pane each (refused outside tmux).
+    teammateBackend(o.teammateMode, env);
     return undefined;
   }
   if (o.agentName === undefined || o.teamName === undefined)

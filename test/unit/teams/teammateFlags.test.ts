@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { teammateIdentity } from '../../../src/teams/teammateFlags.js';
 
 describe('teammate flags', () => {
-  it('--teammate-mode for a lead: in-process is what runs; tmux and auto are refused, not ignored', () => {
-    expect(teammateIdentity({ teammateMode: 'in-process' })).toBeUndefined();
-    expect(teammateIdentity({})).toBeUndefined();
-    for (const mode of ['tmux', 'auto'] as const)
-      expect(() => teammateIdentity({ teammateMode: mode })).toThrow(/in-process only/);
+  it('--teammate-mode for a lead: tmux needs $TMUX (refused outside, never a silent fallback); auto does not', () => {
+    const outside = {};
+    const inside = { TMUX: '/tmp/tmux-0/default,1,0' };
+    for (const env of [outside, inside]) {
+      expect(teammateIdentity({ teammateMode: 'in-process' }, env)).toBeUndefined();
+      expect(teammateIdentity({}, env)).toBeUndefined();
+      expect(teammateIdentity({ teammateMode: 'auto' }, env)).toBeUndefined();
+    }
+    expect(teammateIdentity({ teammateMode: 'tmux' }, inside)).toBeUndefined();
+    expect(() => teammateIdentity({ teammateMode: 'tmux' }, outside)).toThrow(
+      /not running inside tmux \(\$TMUX is not set\)/,
+    );
   });
 
   it('a teammate process started by a program may carry any mode (it says how its lead runs it)', () => {

@@ -1,0 +1,47 @@
+// How a lead in teammate mode tmux starts a teammate process: this very program (node + the
+// script it was started as), the teammate flags, and the lead's flags that shape how an agent
+// works (model, permissions, settings, agents, directories, MCP servers), so a pane teammate
+// behaves as an in-process one would. The environment travels apart (src/teams/paneEnv.ts).
+import type { CliOptions } from '../cli/options.js';
+import { type PaneHost, tmuxPaneHost } from './tmuxPanes.js';
+
+export interface PaneLaunch {
+  panes: PaneHost;
+  /** The program: `process.execPath` and this binary's path. */
+  command: string[];
+  /** The lead's flags every teammate gets. */
+  leadArgs: string[];
+  /** The lead's environment, handed to each teammate through a private file. */
+  env: NodeJS.ProcessEnv;
+}
+
+export function leadArgsForTeammates(o: CliOptions): string[] {
+  const args: string[] = [];
+  const one = (flag: string, v: string | undefined) => {
+    if (v !== undefined) args.push(flag, v);
+  };
+  one('--model', o.model);
+  one('--fallback-model', o.fallbackModel);
+  one('--permission-mode', o.permissionMode);
+  if (o.dangerouslySkipPermissions) args.push('--dangerously-skip-permissions');
+  if (o.allowDangerouslySkipPermissions) args.push('--allow-dangerously-skip-permissions');
+  for (const r of o.allowedTools) args.push('--allowedTools', r);
+  for (const r of o.disallowedTools) args.push('--disallowedTools', r);
+  one('--settings', o.settings);
+  one('--setting-sources', o.settingSources);
+  one('--project-config-root', o.projectConfigRoot);
+  one('--agents', o.agents);
+  for (const d of o.addDir) args.push('--add-dir', d);
+  for (const c of o.mcpConfig) args.push('--mcp-config', c);
+  if (o.strictMcpConfig) args.push('--strict-mcp-config');
+  return args;
+}
+
+export function paneLaunch(o: CliOptions, env: NodeJS.ProcessEnv): PaneLaunch {
+  return {
+    panes: tmuxPaneHost(env),
+    command: [process.execPath, process.argv[1] ?? ''],
+    leadArgs: leadArgsForTeammates(o),
+    env,
+  };
+}
