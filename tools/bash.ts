@@ -3,16 +3,15 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { runBashCommand, violationNote, type BashRunResult } from '../src/sandbox/run.js';
-import { BG_DEFAULT_TIMEOUT_MS } from '../src/tasks/backgroundShell.js';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../src/tasks/foreground.js';
+import { runBashCommand, violationNote, type BashRunResult } from './bashRun.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { exitCodeOf } from '../src/util/exitCode.js';
 import { makeDirs } from '../src/util/makeDirs.js';
 import { OutputSpill } from './outputSpill.js';
 import { BASH_GIT_RULES } from './bashGitRules.js';
-import type { CommandSandbox } from '../src/sandbox/runtime.js';
+import type { CommandSandbox } from './sandbox.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
-import { isReadOnlyBashCommand } from '../src/permissions/readOnlyBash.js';
+import { isReadOnlyBashCommand } from './bashReadOnly.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -84,6 +83,9 @@ export interface BashOutput {
   /** Processes the command left running (`&`, setsid, daemons); they are killed when the session ends. */
   leftRunning?: number[];
 }
+
+/** How long a background shell may run when its call gives no timeout (the service caps longer ones). */
+export const BG_DEFAULT_TIMEOUT_MS = 30 * 60_000;
 
 /** Background shells live beyond one call; the session provides this service (when it does). */
 export interface BackgroundShellService {

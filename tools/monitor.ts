@@ -2,8 +2,8 @@
 // stdout is an event that reaches the model as a notification between turns, until the command
 // exits, the monitor expires or it is stopped. src/tasks/monitor.ts runs it.
 import { z } from 'zod';
-import type { CommandSandbox } from '../src/sandbox/runtime.js';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../src/tasks/foreground.js';
+import type { CommandSandbox } from './sandbox.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const MONITOR_DEFAULT_TIMEOUT_MS = 300_000;

@@ -1,11 +1,11 @@
 // The contract every built-in tool keeps. A tool knows nothing of the wire protocol: it gets
 // validated input and a context, yields progress, and returns what the model and the host see.
-import type { ForegroundService } from '../src/tasks/foreground.js';
+import type { ForegroundService } from './foreground.js';
 import type { z } from 'zod';
 import type { LoopHandle } from '../src/loop/childLoop.js';
 import type { LoopEvent } from '../src/loop/events.js';
 import type { TeamToolService } from './teamService.js';
-import type { CommandSandbox } from '../src/sandbox/runtime.js';
+import type { CommandSandbox } from './sandbox.js';
 import type { BackgroundShellService } from './bash.js';
 import type { SubagentService } from './task.js';
 import type { TaskControlService } from './taskOutput.js';

@@ -36,7 +36,7 @@ import {
   type TaskRegistry,
   type TaskUsage,
 } from '../tasks/registry.js';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../tasks/foreground.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../../tools/foreground.js';
 import { startProgressSummaries, summariesWanted, summaryIntervalMs, type SummaryLoop } from './progressSummary.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
 import { envBlock } from '../prompt/systemPrompt.js';

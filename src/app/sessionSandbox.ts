@@ -1,13 +1,8 @@
 // The Bash sandbox (sandbox.enabled): checked for real before any prompt runs; never a silent "on".
 // Once running, it follows the session's rules and directories as they change.
 import { configDir } from '../util/configDir.js';
-import {
-  type CommandSandbox,
-  mergeSandboxSettings,
-  SandboxStartupError,
-  sessionLimits,
-  setupSandbox,
-} from '../sandbox/index.js';
+import type { CommandSandbox } from '../../tools/sandbox.js';
+import { mergeSandboxSettings, SandboxStartupError, sessionLimits, setupSandbox } from '../sandbox/index.js';
 import { type Guards, StartupError } from '../session/guards.js';
 import { logWarning } from '../util/log.js';
 

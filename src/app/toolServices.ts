@@ -20,7 +20,7 @@ import { startSandbox } from './sessionSandbox.js';
 import type { SessionBase } from './sessionStart.js';
 import { resolveModel } from '../loop/models.js';
 import { parseRule } from '../permissions/rules.js';
-import type { CommandSandbox } from '../sandbox/index.js';
+import type { CommandSandbox } from '../../tools/sandbox.js';
 import type { PeerService } from '../../tools/peers.js';
 
 export interface MainServiceParts {

@@ -3,7 +3,8 @@
 // running blocking Bash calls and subagents to the background (Ctrl+B in the reference).
 import { z } from 'zod';
 import type { TaskRegistry } from '../tasks/registry.js';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled, type ForegroundTasks } from '../tasks/foreground.js';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../../tools/foreground.js';
+import type { ForegroundTasks } from '../tasks/foreground.js';
 import type { ControlChannel } from './channel.js';
 import { parseControlRequest } from './parseRequest.js';
 

@@ -5,9 +5,9 @@
 // (`touch x; echo hi > y`) go along; any other command (chmod, ln, npm …) still asks, and so does
 // anything we cannot read as plain words (substitutions, `$VAR` or `~user` in a path, heredocs).
 // Deny and ask rules are checked before this, so they still win.
-import { type ParsedBash, pathArguments, type SimpleCommand } from './bashCommand.js';
+import { type ParsedBash, pathArguments, type SimpleCommand } from '../util/shellCommand.js';
 import { expandGlob, inWorkingDirs, resolvePath, type WorkingDir } from './paths.js';
-import { isReadOnlyBashCommand } from './readOnlyBash.js';
+import { isReadOnlyBashCommand } from '../../tools/bashReadOnly.js';
 
 const FILE_COMMANDS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;

@@ -15,7 +15,7 @@ import {
   wholeMatches,
   type ParsedBash,
   type SimpleCommand,
-} from './bashCommand.js';
+} from '../util/shellCommand.js';
 import {
   expandGlob,
   expandHome,

@@ -22,5 +22,5 @@ export {
   type PermissionRequest,
 } from './decision.js';
 export { permissionUpdateSchema, type PermissionUpdate } from './updates.js';
-export { parseBashCommand } from './bashCommand.js';
+export { parseBashCommand } from '../util/shellCommand.js';
 export { resolvePath, isWithin } from './paths.js';

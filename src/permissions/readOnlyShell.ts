@@ -7,8 +7,8 @@
 // ask rules are decided before this, so they still win. The list of reading commands and their
 // argument checks is readOnlyBash.ts's (the one that decides which calls may run side by side).
 import { quote } from 'shell-quote';
-import type { SimpleCommand } from './bashCommand.js';
-import { isReadOnlyBashCommand } from './readOnlyBash.js';
+import type { SimpleCommand } from '../util/shellCommand.js';
+import { isReadOnlyBashCommand } from '../../tools/bashReadOnly.js';
 
 /** Read-only as far as running them goes, but the reference asks about them (measured), and so do we. */
 const ASKED_ANYWAY = new Set([

@@ -1,6 +1,6 @@
 // The session's permission state: mode, compiled rules and working directories. Mutable,
 // because set_permission_mode and a host's updatedPermissions change it mid-session.
-import { compileBashPattern, type BashPattern } from './bashCommand.js';
+import { compileBashPattern, type BashPattern } from '../util/shellCommand.js';
 import { validatePermissionMode, type PermissionMode } from './modes.js';
 import { compilePathPattern, workingDir, type PathPattern, type WorkingDir } from './paths.js';
 import { formatRule, parseRule, ruleFromValue, type PermissionRule, type RuleBehavior } from './rules.js';

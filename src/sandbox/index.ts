@@ -1,10 +1,8 @@
-export { runBashCommand, violationNote, type BashRunOptions, type BashRunResult } from './run.js';
 export {
   setupSandbox,
   buildRuntimeConfig,
   SandboxStartupError,
-  type CommandSandbox,
-  type SandboxStatus,
+  type SessionSandbox,
   type SandboxSetupOptions,
 } from './runtime.js';
 export {

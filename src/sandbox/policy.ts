@@ -3,7 +3,7 @@
 // Pure functions of their inputs (no I/O but path resolution), so they are unit-tested alone.
 import os from 'node:os';
 import path from 'node:path';
-import { allParts, compileBashPattern, partMatches, parseBashCommand } from '../permissions/bashCommand.js';
+import { allParts, compileBashPattern, partMatches, parseBashCommand } from '../util/shellCommand.js';
 import { parseRule } from '../permissions/rules.js';
 import { EDIT_RULE_NAMES as EDIT_FAMILY, READ_RULE_NAMES as READ_FAMILY } from '../../tools/tool.js';
 import type { LoadedFile } from '../settings/load.js';

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { childEnv } from '../util/processGroup.js';
+import type { CommandSandbox } from '../../tools/sandbox.js';
 import { createLiveLimits, type LiveLimits, type SessionLimits } from './liveLimits.js';
 import { isExcludedCommand, rulesToSandbox, type MergedSandboxSettings } from './policy.js';
 import { quote, readLinuxWrap, reshapeLinuxWrap, type ReshapeOptions } from './linuxWrap.js';
@@ -18,36 +19,8 @@ type SrtModule = typeof import('@anthropic-ai/sandbox-runtime');
 type SrtConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
 type SrtManager = SrtModule['SandboxManager'];
 
-/** What `init` and the start-up check report. */
-export interface SandboxStatus {
-  enabled: boolean;
-  /** Bash commands really run inside the sandbox. */
-  active: boolean;
-  /** Why an enabled sandbox is not active (then commands run unsandboxed). */
-  reason?: string;
-}
-
-/** One wrapped command: the shell text to run, and what the sandbox blocked once it has ended. */
-export interface WrappedCommand {
-  command: string;
-  /** The same as `command` as a program and its arguments, to run without a shell in front. */
-  argv?: string[];
-  /** Environment to add when running `command` (it carries the user's command in). */
-  env: Record<string, string>;
-  /** Call once the command's processes are gone: releases per-command state, returns the violations. */
-  finish(): Promise<string[]>;
-}
-
-/** The sandbox as tools see it (ToolContext.services.sandbox). */
-export interface CommandSandbox {
-  readonly status: SandboxStatus;
-  readonly autoAllowBashIfSandboxed: boolean;
-  readonly allowUnsandboxedCommands: boolean;
-  /** Would this command run inside the sandbox? `disableRequested`: the call's dangerouslyDisableSandbox. */
-  sandboxes(command: string, disableRequested?: boolean): boolean;
-  wrap(command: string, opts: { commandId: string; signal?: AbortSignal }): Promise<WrappedCommand>;
-  /** A command is coming (the model started a Bash call): make its wrap now, if none is ready. */
-  prepare(): void;
+/** The session's sandbox: what tools see (tools/sandbox.ts), and what the session tells it. */
+export interface SessionSandbox extends CommandSandbox {
   /** The rules or directories changed mid-session: the limits follow them (see liveLimits.ts). */
   follow(now: SessionLimits): void;
 }
@@ -174,7 +147,7 @@ function probe(
  * `failIfUnavailable` is not false, and for settings it cannot enforce; with
  * `failIfUnavailable: false` it warns and returns an inactive sandbox.
  */
-export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandbox | undefined> {
+export async function setupSandbox(o: SandboxSetupOptions): Promise<SessionSandbox | undefined> {
   const s = o.settings;
   if (s.enabled !== true) return undefined;
   const unsupported = unsupportedSandboxKeys(s);
@@ -184,7 +157,7 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<CommandSandb
     );
   }
   const platform = o.platform ?? process.platform;
-  const unavailable = (what: string): CommandSandbox => {
+  const unavailable = (what: string): SessionSandbox => {
     const reason = `Sandbox required but unavailable: ${what.replace(/\.+$/, '')}`;
     if (s.failIfUnavailable !== false) {
       throw new SandboxStartupError(
@@ -382,7 +355,7 @@ function policyOf(s: MergedSandboxSettings) {
   };
 }
 
-function inactiveSandbox(s: MergedSandboxSettings, reason: string): CommandSandbox {
+function inactiveSandbox(s: MergedSandboxSettings, reason: string): SessionSandbox {
   const p = policyOf(s);
   return {
     status: { enabled: true, active: false, reason },
@@ -445,7 +418,7 @@ function activeSandbox(
   platform: NodeJS.Platform,
   live: LiveLimits,
   shared?: SharedNetwork,
-): CommandSandbox {
+): SessionSandbox {
   const p = policyOf(s);
   const runner = runnerScript(platform);
   const wraps = new PreparedWraps(

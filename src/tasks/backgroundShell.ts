@@ -2,11 +2,10 @@
 // comes (capped), the file ends with `[exited with code N]`, and the registry reports the end.
 import { exitCodeOf } from '../util/exitCode.js';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { BackgroundShellService } from '../../tools/bash.js';
-import { runBashCommand, violationNote, type BashRunResult } from '../sandbox/run.js';
+import { BG_DEFAULT_TIMEOUT_MS, type BackgroundShellService } from '../../tools/bash.js';
+import { runBashCommand, violationNote, type BashRunResult } from '../../tools/bashRun.js';
 import { stoppedSummary, type TaskRecord, type TaskRegistry } from './registry.js';
 
-export const BG_DEFAULT_TIMEOUT_MS = 30 * 60_000;
 export const BG_MAX_TIMEOUT_MS = 2 * 60 * 60_000;
 export const BG_MAX_FILE_BYTES = 64 * 1024 * 1024;
 

@@ -3,27 +3,7 @@
 // call returns at once with a "running in the background" result, and the work goes on as a task
 // of the registry, which reports its end with task_notification.
 
-export interface ForegroundEntry {
-  /** The tool_use that started it. */
-  toolUseId: string;
-  kind: 'local_bash' | 'local_agent';
-  /** Move it: the call returns at once and the work becomes a background task. Called once. */
-  background(): void;
-}
-
-export interface ForegroundService {
-  /** Register a running blocking call; the returned function removes it (call it when the call ends). */
-  enter(entry: ForegroundEntry): () => void;
-}
-
-/** `CLAUDE_CODE_DISABLE_BACKGROUND_TASKS`: nothing may run in the background in this session. */
-export function backgroundTasksDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const v = env.CLAUDE_CODE_DISABLE_BACKGROUND_TASKS;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}
-
-export const BACKGROUND_DISABLED_MESSAGE =
-  'background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS)';
+import type { ForegroundEntry, ForegroundService } from '../../tools/foreground.js';
 
 export class ForegroundTasks implements ForegroundService {
   private readonly entries = new Map<string, ForegroundEntry>();

@@ -4,7 +4,7 @@
 // the task's output file. A monitor whose events pile up unread is stopped: it floods the session.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { MonitorService } from '../../tools/monitor.js';
-import { runBashCommand } from '../sandbox/run.js';
+import { runBashCommand } from '../../tools/bashRun.js';
 import { exitCodeOf } from '../util/exitCode.js';
 import { loadExternal } from '../util/loadExternal.js';
 import type { TaskRegistry } from './registry.js';

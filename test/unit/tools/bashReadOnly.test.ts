@@ -1,6 +1,6 @@
 // The read-only Bash classifier: which commands may run beside the turn's other read-only calls.
 import { describe, expect, it } from 'vitest';
-import { isReadOnlyBashCommand } from '../../../src/permissions/readOnlyBash.js';
+import { isReadOnlyBashCommand } from '../../../tools/bashReadOnly.js';
 import { BashTool } from '../../../tools/bash.js';
 
 const READ_ONLY = [

@@ -5,7 +5,7 @@
 // costs a little time, a wrong "yes" could run a write beside a read.
 //
 // This only decides concurrency; permissions are decided elsewhere and are not loosened by it.
-import { parseBashCommand, type SimpleCommand } from './bashCommand.js';
+import { parseBashCommand, type SimpleCommand } from '../src/util/shellCommand.js';
 
 const MAX_DEPTH = 3;
 

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBashCommand, violationNote } from '../../../src/sandbox/run.js';
-import type { CommandSandbox } from '../../../src/sandbox/runtime.js';
+import { runBashCommand, violationNote } from '../../../tools/bashRun.js';
+import type { CommandSandbox } from '../../../tools/sandbox.js';
 import { makeTempDir } from '../../tempDirs.js';
 
 function fakeSandbox(o: { fail?: boolean } = {}) {
@@ -16,7 +16,6 @@ function fakeSandbox(o: { fail?: boolean } = {}) {
     allowUnsandboxedCommands: true,
     sandboxes: (command, disable) => !disable && !command.startsWith('excluded'),
     prepare: () => {},
-    follow: () => {},
     async wrap(command) {
       if (o.fail) throw new Error('no room for the profile');
       wrapped.push(command);

@@ -1,8 +1,9 @@
-// The one way a Bash command of the model runs (foreground Bash and background shells alike):
-// inside the session's sandbox when it has one and the command is not exempt, else as is.
-import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../util/processGroup.js';
-import { isRunning } from '../util/taggedProcesses.js';
-import type { CommandSandbox, WrappedCommand } from './runtime.js';
+// The one way a Bash command of the model runs (foreground Bash, background shells and Monitor
+// alike): inside the session's sandbox (the contract's CommandSandbox, tools/sandbox.ts) when it has
+// one and the command is not exempt, else as is.
+import { runShellCommand, type GroupRunOptions, type GroupRunResult } from '../src/util/processGroup.js';
+import { isRunning } from '../src/util/taggedProcesses.js';
+import type { CommandSandbox, WrappedCommand } from './sandbox.js';
 
 export interface BashRunOptions extends GroupRunOptions {
   /** The session's sandbox; absent when `sandbox.enabled` is off. */
