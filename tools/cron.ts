@@ -74,6 +74,7 @@ export const cronCreateInputSchema = z.strictObject({
 
 export const CronCreateTool = defineTool({
   name: 'CronCreate',
+  deferred: true,
   description: `Schedule a prompt to come back into this conversation later, once or on a repeating schedule.
 
 The schedule is a 5-field cron expression in the user's local time zone: minute, hour, day of month, month, day of week. "20 8 * * 1-5" means 8:20 on weekdays, local time.
@@ -136,6 +137,7 @@ export const cronDeleteInputSchema = z.strictObject({
 
 export const CronDeleteTool = defineTool({
   name: 'CronDelete',
+  deferred: true,
   description:
     'Cancel a job scheduled in this session (with CronCreate, or a wakeup set with ScheduleWakeup), by the id CronCreate or CronList gave. It will not fire again.',
   inputSchema: cronDeleteInputSchema,
@@ -159,6 +161,7 @@ export const cronListInputSchema = z.strictObject({});
 
 export const CronListTool = defineTool({
   name: 'CronList',
+  deferred: true,
   description:
     "List the jobs scheduled in this session: each one's id, schedule, next run time and prompt, cron jobs and pending ScheduleWakeup wakeups alike.",
   inputSchema: cronListInputSchema,

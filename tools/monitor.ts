@@ -49,6 +49,7 @@ export const monitorInputSchema = z.strictObject({
 
 export const MonitorTool = defineTool({
   name: 'Monitor',
+  deferred: true,
   description: `Watch something in the background and be told each time it happens. The command runs as a background task; every line it prints on stdout becomes a notification in this conversation while you go on working. A notification is an event, never a reply from the user.
 
 Which tool:

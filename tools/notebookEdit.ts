@@ -75,6 +75,7 @@ function newCell(type: 'code' | 'markdown', source: string, withId: boolean): No
 
 export const NotebookEditTool = defineTool({
   name: 'NotebookEdit',
+  deferred: true,
   description: NOTEBOOK_EDIT_DESCRIPTION,
   inputSchema: notebookEditInputSchema,
   isReadOnly: () => false,

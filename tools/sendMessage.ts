@@ -105,6 +105,7 @@ export function normalizeSendMessage(input: SendMessageInput): OutgoingMessage {
 
 export const SendMessageTool = defineTool({
   name: 'SendMessage',
+  deferred: true,
   description: `Send a message to a teammate's mailbox, to the lead ("team-lead"), or to another session of the user on this machine (a name ListAgents lists). A teammate reads it between its turns as a <teammate-message>, and an idle teammate wakes up for it; a session reads it as a <cross-session-message>, and answers (if it does) with one of its own: to reply to one, send to its from attribute. Plain text is not seen by other agents: use this tool to talk to them. A team member wins over a session of the same name.
 
 - {to: "worker", message: "…", summary: "…"}: a message; to "*" broadcasts to every teammate.

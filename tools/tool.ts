@@ -149,6 +149,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   requiresUserInteraction?: boolean;
   /** Never deferred behind ToolSearch (an MCP server's or tool's alwaysLoad). */
   alwaysLoad?: boolean;
+  /**
+   * A built-in tool few sessions use: withheld from requests whenever ToolSearch is offered; the
+   * model sees its name in the deferred-tools reminder and loads it with ToolSearch (saves tokens).
+   */
+  deferred?: boolean;
   /** No side effects: safe in plan mode and allowed by default inside the working directories. */
   isReadOnly(input: z.infer<S>): boolean;
   /** May run at the same time as other concurrency-safe calls of the same assistant turn. */

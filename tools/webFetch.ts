@@ -280,6 +280,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
 
   return defineTool({
     name: 'WebFetch',
+    deferred: true,
     description: DESCRIPTION,
     inputSchema: webFetchInputSchema,
     isReadOnly: () => true,

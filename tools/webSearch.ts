@@ -88,6 +88,7 @@ function formatForModel(query: string, results: WebSearchOutput['results']): str
 
 export const WebSearchTool = defineTool({
   name: 'WebSearch',
+  deferred: true,
   description: DESCRIPTION,
   inputSchema: webSearchInputSchema,
   isReadOnly: () => true,

@@ -82,6 +82,7 @@ const EXIT_DESCRIPTION = `Leaves the worktree EnterWorktree made and moves the s
 
 export const EnterWorktreeTool = defineTool({
   name: 'EnterWorktree',
+  deferred: true,
   description: ENTER_DESCRIPTION,
   inputSchema: enterWorktreeInputSchema,
   isReadOnly: () => false,
@@ -94,6 +95,7 @@ export const EnterWorktreeTool = defineTool({
 
 export const ExitWorktreeTool = defineTool({
   name: 'ExitWorktree',
+  deferred: true,
   description: EXIT_DESCRIPTION,
   inputSchema: exitWorktreeInputSchema,
   isReadOnly: () => false,

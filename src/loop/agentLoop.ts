@@ -168,7 +168,10 @@ async function* turn(
   // The deferred tools' names, when the model has not been told them (or was, before a compaction).
   if (compacted.compacted) cfg.deferredTools?.forgetAnnouncement();
   const deferredNote = cfg.deferredTools?.takeAnnouncement();
-  if (deferredNote) appendToLastUser(history, deferredNote);
+  if (deferredNote) {
+    appendToLastUser(history, deferredNote.text);
+    yield { type: 'deferred_tools', ...scope, names: deferredNote.names, text: deferredNote.text };
+  }
   const opts = resolveRequestOptions(model, { ...cfg.reasoning?.(), maxOutputTokens: cfg.maxOutputTokens });
   let message: AssistantMessage | undefined;
   // Tools start as their blocks complete (toolBatch.ts). Once one has started, the reply is not

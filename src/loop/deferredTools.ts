@@ -1,6 +1,8 @@
 // Deferred tools: which tool definitions a loop sends to the model. When the MCP tools'
 // definitions would take too much of the context window (ENABLE_TOOL_SEARCH), they are withheld;
 // the model sees their names in a system reminder and loads the ones it needs with ToolSearch.
+// Built-in tools marked `deferred` (rarely used: Cron*, Monitor) are withheld the same way whenever
+// ToolSearch is offered and ENABLE_TOOL_SEARCH is not false, whatever their size.
 //
 // Prompt caching: the tools are the start of the cached prefix. The offered list is the stable
 // part first (built-in tools, then MCP tools that are not deferred, then ToolSearch), and tools
@@ -33,9 +35,14 @@ function tokensOf(def: ToolApiSchema): number {
   return Math.ceil(JSON.stringify(def).length / 4);
 }
 
-/** Only MCP tools are deferred; a server or tool marked alwaysLoad is never deferred. */
-function deferrable(tool: Tool): boolean {
+/** MCP tools are deferred past the threshold; a server or tool marked alwaysLoad is never deferred. */
+function deferrableMcp(tool: Tool): boolean {
   return tool.name.startsWith('mcp__') && tool.alwaysLoad !== true;
+}
+
+/** A built-in tool that asks to be deferred (the tool's `deferred` flag). */
+function deferredBuiltIn(tool: Tool): boolean {
+  return tool.deferred === true && !tool.name.startsWith('mcp__') && tool.alwaysLoad !== true;
 }
 
 export interface DeferredToolsOptions {
@@ -68,14 +75,16 @@ export class DeferredTools implements DeferredToolCatalog {
     this.defs = new Map(tools.map((t) => [t.name, toolApiSchema(t)]));
     this.cached = null;
     const searchOffered = tools.some((t) => t.name === TOOL_SEARCH_NAME);
-    const candidates = tools.filter(deferrable);
     const s = this.opts.setting;
-    let defer = searchOffered && candidates.length > 0 && s.mode !== 'never';
+    const can = searchOffered && s.mode !== 'never';
+    const builtIns = can ? tools.filter(deferredBuiltIn) : [];
+    const candidates = tools.filter(deferrableMcp);
+    let defer = can && candidates.length > 0;
     if (defer && s.mode === 'auto') {
       const tokens = candidates.reduce((sum, t) => sum + tokensOf(this.defs.get(t.name)!), 0);
       defer = tokens > (this.opts.contextWindow() * s.percent) / 100;
     }
-    this.deferredNames = defer ? candidates.map((t) => t.name) : [];
+    this.deferredNames = [...builtIns, ...(defer ? candidates : [])].map((t) => t.name);
   }
 
   /** Whether anything is deferred (ToolSearch is offered only then). */
@@ -114,16 +123,24 @@ export class DeferredTools implements DeferredToolCatalog {
       }
   }
 
-  /** Load the deferred tools the history has called (a resumed conversation): the API wants them defined. */
+  /**
+   * Take in a history this offer has not seen (a resumed conversation, or the reply just added):
+   * load the deferred tools it called (the API wants them defined), and remember the list its
+   * latest reminder gave, so the same list is not announced again.
+   */
   loadUsedIn(history: ReadonlyArray<{ role: string; content: unknown }>): void {
-    if (!this.active) return;
     const used: string[] = [];
     for (const m of history) {
+      if (m.role === 'user') {
+        const told = announcedIn(m.content);
+        if (told !== undefined) this.announced = told;
+        continue;
+      }
       if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
       for (const b of m.content as Array<{ type?: string; name?: unknown }>)
         if (b.type === 'tool_use' && typeof b.name === 'string') used.push(b.name);
     }
-    this.load(used);
+    if (this.active) this.load(used);
   }
 
   /** The compacted history lost the reminder: list the deferred tools again with the next call. */
@@ -132,20 +149,50 @@ export class DeferredTools implements DeferredToolCatalog {
   }
 
   /**
-   * The system reminder listing the deferred tools by name, when the list differs from the one the
-   * model was last told (the first call, a server's tools changed); else undefined.
+   * The system reminder listing the deferred tools by name (and the names), when the list differs
+   * from the one the model was last told (the first call, a server's tools changed); else undefined.
    */
-  takeAnnouncement(): string | undefined {
+  takeAnnouncement(): DeferredAnnouncement | undefined {
     const pending = this.deferredNames;
     const key = pending.join('\n');
     if (key === this.announced) return undefined;
     const first = this.announced === '';
     this.announced = key;
-    if (pending.length === 0)
-      return first ? undefined : '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>';
-    return `<system-reminder>
-These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${TOOL_SEARCH_NAME} (with "select:<name>" or with keywords); it loads the tools it returns.
+    if (pending.length === 0) return first ? undefined : { names: [], text: NONE_DEFERRED };
+    return { names: [...pending], text: reminder(pending) };
+  }
+}
+
+/** What the model is told about the deferred tools: the names, and the reminder that lists them. */
+export interface DeferredAnnouncement {
+  names: string[];
+  text: string;
+}
+
+function reminder(pending: string[]): string {
+  return `${REMINDER_HEAD}These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${TOOL_SEARCH_NAME} (with "select:<name>" or with keywords); it loads the tools it returns.
 ${pending.join('\n')}
 </system-reminder>`;
+}
+
+const REMINDER_HEAD = '<system-reminder>\n';
+const NONE_DEFERRED = `${REMINDER_HEAD}No tools are deferred any more.\n</system-reminder>`;
+
+/**
+ * The list of deferred tools (joined by newlines, as `announced` keeps it) that a user message's
+ * latest deferred-tools reminder gave; '' after "no tools are deferred"; undefined if it has none.
+ */
+function announcedIn(content: unknown): string | undefined {
+  let told: string | undefined;
+  const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content : [];
+  for (const b of texts) {
+    const t = typeof b === 'string' ? b : (b as { type?: string; text?: unknown })?.text;
+    if (typeof t !== 'string' || !t.includes(REMINDER_HEAD)) continue;
+    for (const part of t.split(REMINDER_HEAD).slice(1)) {
+      if (`${REMINDER_HEAD}${part}`.startsWith(NONE_DEFERRED)) told = '';
+      const m = /^These \d+ tools are deferred: [^\n]*\n([\s\S]*?)\n<\/system-reminder>/.exec(part);
+      if (m) told = m[1];
+    }
   }
+  return told;
 }

@@ -60,6 +60,11 @@ export type LoopEvent =
   /** The history was compacted into a summary. */
   | (Scoped & { type: 'compact_boundary'; trigger: 'manual' | 'auto'; preTokens: number })
   /**
+   * The loop told the model which tools are deferred (a reminder added to the last user message).
+   * The transcript keeps it, so a resumed conversation holds it where it was and is not told again.
+   */
+  | (Scoped & { type: 'deferred_tools'; names: string[]; text: string })
+  /**
    * A task's event (src/loop/taskEvents.ts): the registry's, told by the session, and a foreground
    * subagent's own (its start, progress and end), forwarded by the tool that runs it so it keeps
    * its place among the agent's messages. Always the main thread's.

@@ -19,7 +19,7 @@ export interface ContextUsageInput {
   memoryText: string;
   memoryFiles: MemoryFile[];
   tools: ApiTool[];
-  /** MCP tools withheld behind ToolSearch and not loaded: listed as a 'deferred' row, outside the usage. */
+  /** Tools withheld behind ToolSearch and not loaded (MCP, and built-ins marked deferred): 'deferred' rows, outside the usage. */
   deferredTools?: ApiTool[];
   history: HistoryMessage[];
   agents: Array<{ agentType: string; source: string; description: string }>;
@@ -55,8 +55,10 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
   const mcp = i.tools.filter((t) => t.name.startsWith('mcp__'));
   const builtinTokens = builtin.reduce((n, t) => n + toolTokens(t), 0);
   const mcpTokens = mcp.reduce((n, t) => n + toolTokens(t), 0);
-  const deferred = i.deferredTools ?? [];
+  const deferred = (i.deferredTools ?? []).filter((t) => t.name.startsWith('mcp__'));
   const deferredTokens = deferred.reduce((n, t) => n + toolTokens(t), 0);
+  const deferredBuiltin = (i.deferredTools ?? []).filter((t) => !t.name.startsWith('mcp__'));
+  const deferredBuiltinTokens = deferredBuiltin.reduce((n, t) => n + toolTokens(t), 0);
   const messageTokens = i.history.reduce((n, m) => n + estimateTokens(JSON.stringify(m.content)), 0);
   const compactEnabled = !['1', 'true'].includes(String(env.DISABLE_AUTO_COMPACT ?? '').toLowerCase());
   const threshold = Math.floor((window * autoCompactPct(env)) / 100);
@@ -66,6 +68,16 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
   const rows: Array<{ id: string; name: string; tokens: number; kind: Kind }> = [
     { id: 'system_prompt', name: 'System prompt', tokens: systemTokens, kind: 'used' },
     { id: 'system_tools', name: 'System tools', tokens: builtinTokens, kind: 'used' },
+    ...(deferredBuiltin.length
+      ? [
+          {
+            id: 'system_tools_deferred',
+            name: 'System tools (deferred)',
+            tokens: deferredBuiltinTokens,
+            kind: 'deferred' as Kind,
+          },
+        ]
+      : []),
     ...(mcp.length ? [{ id: 'mcp_tools', name: 'MCP tools', tokens: mcpTokens, kind: 'used' as Kind }] : []),
     ...(deferred.length
       ? [{ id: 'mcp_tools_deferred', name: 'MCP tools (deferred)', tokens: deferredTokens, kind: 'deferred' as Kind }]
@@ -108,6 +120,9 @@ export function contextUsage(i: ContextUsageInput, detail: 'summary' | 'full' = 
         isLoaded: false,
       })),
     ],
+    ...(deferredBuiltin.length
+      ? { deferredBuiltinTools: deferredBuiltin.map((t) => ({ name: t.name, tokens: toolTokens(t), isLoaded: false })) }
+      : {}),
     ...(detail === 'full' ? { systemTools: builtin.map((t) => ({ name: t.name, tokens: toolTokens(t) })) } : {}),
     agents: i.agents.map((a) => ({ agentType: a.agentType, source: a.source, tokens: estimateTokens(a.description) })),
     ...(compactEnabled ? { autoCompactThreshold: threshold } : {}),

@@ -12,6 +12,7 @@ import { appendUser } from '../loop/history.js';
 import { Transcript, transcriptPath } from '../transcript/transcript.js';
 import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
 import { logWarning } from '../util/log.js';
+import { DEFERRED_TOOLS_ATTACHMENT } from './transcriptLines.js';
 
 /** The transcript line of one file-checkpoint fact (outside the conversation chain). */
 export const FILE_HISTORY_LINE = 'file-checkpoint';
@@ -311,6 +312,10 @@ export class HistoryBuilder {
       return true;
     }
     if (e.parent_tool_use_id !== undefined && e.parent_tool_use_id !== null) return true; // a subagent's
+    if (e.type === 'attachment') {
+      this.addAttachment(e);
+      return true;
+    }
     if (e.type !== 'user' && e.type !== 'assistant') return true; // system, result, …
     const message = e.message as { role?: unknown; content?: unknown; model?: unknown } | undefined;
     if (!message || typeof message !== 'object') return false;
@@ -350,6 +355,22 @@ export class HistoryBuilder {
     this.heldPrompt = undefined;
     this.closeOpen();
     appendUser(this.history, prompt, []);
+  }
+
+  /**
+   * The deferred-tools reminder goes back on the user message it was added to, as the model read
+   * it: the conversation is sent as before (its cached prefix holds), and the loop, finding the
+   * list there, does not tell it again. Other attachments (the reference's) are not ours to replay.
+   */
+  private addAttachment(e: Record<string, unknown>): void {
+    const kind = (e.attachment as { type?: unknown } | undefined)?.type;
+    const rendered = (e.rendered as Array<{ content?: unknown }> | undefined)?.[0]?.content;
+    if (kind !== DEFERRED_TOOLS_ATTACHMENT || typeof rendered !== 'string') return;
+    const block = { type: 'text', text: rendered };
+    if (this.heldPrompt !== undefined) {
+      const held = this.heldPrompt;
+      this.heldPrompt = typeof held === 'string' ? [{ type: 'text', text: held }, block] : [...held, block];
+    } else if (this.history.at(-1)?.role === 'user') appendUser(this.history, [block], []);
   }
 
   private addAssistant(content: Block[], messageId: string | undefined): void {

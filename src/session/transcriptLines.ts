@@ -7,8 +7,15 @@
 // them either.
 import type { SessionEvent } from './events.js';
 import type { WireLine } from './wire.js';
+import type { TranscriptMessage } from '../transcript/transcript.js';
 
-type Recordable = { recordProtocolLine(line: Record<string, unknown>): void };
+type Recordable = {
+  recordProtocolLine(line: Record<string, unknown>): void;
+  appendMessage(m: TranscriptMessage): string;
+};
+
+/** The transcript entry type of the deferred-tools reminder (resume.ts puts its text back). */
+export const DEFERRED_TOOLS_ATTACHMENT = 'deferred_tools';
 
 /** Returns the function that records one main-thread event (with its line, if it has one). */
 export function transcriptRecorder(transcript: Recordable): (ev: SessionEvent, line: WireLine | null) => void {
@@ -34,6 +41,16 @@ export function transcriptRecorder(transcript: Recordable): (ev: SessionEvent, l
         });
       }
       held = [];
+      return;
+    }
+    if (ev.type === 'deferred_tools') {
+      // On the chain after the message it was added to, with the text the model read, as the
+      // reference keeps its reminders (an attachment line with what it rendered).
+      transcript.appendMessage({
+        type: 'attachment',
+        attachment: { type: DEFERRED_TOOLS_ATTACHMENT, names: ev.names },
+        rendered: [{ content: ev.text }],
+      });
       return;
     }
     if (ev.type === 'result') held = [];

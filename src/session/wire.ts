@@ -107,6 +107,8 @@ function loopLine(
         ...(ev.error !== undefined ? { compact_error: ev.error } : {}),
         ...envelope(sessionId),
       };
+    case 'deferred_tools':
+      return null; // context for the model; the transcript keeps it (transcriptLines.ts)
     case 'compact_boundary':
       return {
         type: 'system',

@@ -45,7 +45,7 @@ export interface TranscriptIdentity {
 
 /** What a message line is made of before the chain fields are added. */
 export interface TranscriptMessage {
-  type: 'user' | 'assistant' | 'system';
+  type: 'user' | 'assistant' | 'system' | 'attachment';
   /** The protocol line's uuid when there is one, so a host's ids (resumeSessionAt) find it. */
   uuid?: string;
   [field: string]: unknown;

@@ -1,7 +1,15 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { resultsById, runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import {
+  DEFERRED_REMINDER,
+  resultsById,
+  runAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 import { alive, waitUntil } from '../processes.js';
 
 let api: FakeApi | undefined;
@@ -66,7 +74,14 @@ describe('prompts that queue up while a turn runs', () => {
     const sent = api.requests[api.requests.length - 1].body.messages
       .filter((m: any) => m.role === 'user')
       .flatMap((m: any) => (typeof m.content === 'string' ? [m.content] : m.content.map((b: any) => b.text)));
-    expect(sent).toEqual(Array.from({ length: 1000 }, (_, i) => `prompt ${i}`));
+    // The deferred-tools reminder once, after the first turn's prompts (the first request's last block).
+    const firstTurn = api.requests[0].body.messages[0].content;
+    expect(firstTurn.at(-1).text).toBe(DEFERRED_REMINDER);
+    expect(sent.filter((t: string) => t === DEFERRED_REMINDER)).toHaveLength(1);
+    expect(sent.indexOf(DEFERRED_REMINDER)).toBe(firstTurn.length - 1);
+    expect(sent.filter((t: string) => t !== DEFERRED_REMINDER)).toEqual(
+      Array.from({ length: 1000 }, (_, i) => `prompt ${i}`),
+    );
   });
 });
 

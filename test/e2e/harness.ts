@@ -191,6 +191,33 @@ export function userLine(text: string): string {
   })}\n`;
 }
 
+/** Built-in tools withheld behind ToolSearch (their `deferred` flag): in init.tools, not in a first request's tools. */
+export const DEFERRED_BUILTINS = [
+  'NotebookEdit',
+  'TaskStop',
+  'WebFetch',
+  'WebSearch',
+  'SendMessage',
+  'EnterWorktree',
+  'ExitWorktree',
+  'CronCreate',
+  'CronDelete',
+  'CronList',
+  'Monitor',
+];
+/**
+ * The system reminder a session's first request adds to its first user message (a text block of
+ * its own after the prompt): the built-ins above, listed for ToolSearch. Exact, so a test that
+ * checks a first message checks this too.
+ */
+export const DEFERRED_REMINDER = deferredReminder(DEFERRED_BUILTINS);
+/** The deferred-tools reminder listing `names` (a subagent's list is shorter: it has fewer tools). */
+export function deferredReminder(names: readonly string[]): string {
+  return `<system-reminder>
+These ${names.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ToolSearch (with "select:<name>" or with keywords); it loads the tools it returns.
+${names.join('\n')}
+</system-reminder>`;
+}
 export const STREAM_ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'];
 
 /** How many assistant turns the conversation already has. */

@@ -4,7 +4,16 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, lastUserText, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  DEFERRED_REMINDER,
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -333,7 +342,8 @@ describe('UserPromptSubmit', () => {
     expect(r.code).toBe(0);
     expect(api.requests).toHaveLength(1);
     expect(JSON.stringify(api.requests[0].body)).not.toContain('forbidden');
-    expect(lastUserText(api.requests[0])).toBe('hello');
+    // The prompt that was answered, with the deferred-tools reminder of the session's first request.
+    expect(lastUserText(api.requests[0])).toBe(`hello\n${DEFERRED_REMINDER}`);
     const msgs = r.json();
     expect(msgs.find((m) => m.type === 'system' && m.subtype === 'prompt_blocked')).toMatchObject({
       reason: 'that word is not allowed',

@@ -103,8 +103,10 @@ describe('print mode and usage', () => {
     const r = await runAgent({ api, args: ['-p', 'what is the answer?'] });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The answer is 42.');
+    // The prompt, then the reminder naming the deferred built-ins (the cache mark on the last block).
     expect(api.requests[0].body.messages[0].content).toEqual([
-      { type: 'text', text: 'what is the answer?', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'what is the answer?' },
+      { type: 'text', text: expect.stringContaining('\nCronList\n'), cache_control: { type: 'ephemeral' } },
     ]);
   });
 
@@ -112,8 +114,10 @@ describe('print mode and usage', () => {
     api = await startFakeApi([text('piped ok')]);
     const r = await runAgent({ api, args: ['-p'], input: 'prompt from a pipe\n' });
     expect(r.stdout).toBe('piped ok');
+    // The prompt, then the reminder naming the deferred built-ins (the cache mark on the last block).
     expect(api.requests[0].body.messages[0].content).toEqual([
-      { type: 'text', text: 'prompt from a pipe\n', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'prompt from a pipe\n' },
+      { type: 'text', text: expect.stringContaining('\nCronList\n'), cache_control: { type: 'ephemeral' } },
     ]);
   });
 

@@ -52,8 +52,12 @@ describe('Monitor', () => {
       expect(note!.summary).toBe('Monitor "ticks" ended: its command exited with code 0 after 3 events');
       const out = msgs.find((m) => m.type === 'user' && m.tool_use_result?.taskId);
       expect(out!.tool_use_result).toEqual({ taskId: started!.task_id, timeoutMs: 20_000, persistent: false });
-      // The schema the model sees: the reference's fields.
-      const tool = api.requests[0].body.tools.find((t: { name: string }) => t.name === 'Monitor');
+      // Monitor is deferred (loaded by ToolSearch): not in the first request; called by name, it is
+      // offered from the next one on, with the reference's fields.
+      const names = (i: number) => api.requests[i].body.tools.map((t: { name: string }) => t.name);
+      expect(names(0)).not.toContain('Monitor');
+      expect(names(1)).toContain('Monitor');
+      const tool = api.requests[1].body.tools.find((t: { name: string }) => t.name === 'Monitor');
       expect(Object.keys(tool.input_schema.properties).sort()).toEqual(['command', 'description', 'timeout_ms', 'ws']);
     } finally {
       await api.close();

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdir
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { DEFERRED_REMINDER, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -53,8 +53,10 @@ function shape(messages: any[]) {
   }));
 }
 
+// The first prompt carries the deferred-tools reminder it was sent with: the transcript keeps it
+// (an attachment line), so a resumed conversation is sent as before and is not told it again.
 const EARLIER = [
-  { role: 'user', content: ['text:say hi with bash'] },
+  { role: 'user', content: ['text:say hi with bash', `text:${DEFERRED_REMINDER}`] },
   { role: 'assistant', content: ['tool_use:b1'] },
   { role: 'user', content: ['tool_result:b1'] },
   { role: 'assistant', content: ['text:It said hi.'] },
@@ -88,6 +90,15 @@ describe('resume', () => {
     });
     const after = lines(first.path);
     expect(after.length).toBeGreaterThan(before);
+    // The reminder is on the chain right after the prompt it was added to, with the text sent.
+    const told = after.findIndex((l) => l.type === 'attachment');
+    expect(after[told - 1]).toMatchObject({ type: 'user', message: { content: 'say hi with bash' } });
+    expect(after[told]).toMatchObject({
+      parentUuid: after[told - 1].uuid,
+      attachment: { type: 'deferred_tools', names: expect.arrayContaining(['CronList', 'WebFetch']) },
+      rendered: [{ content: DEFERRED_REMINDER }],
+    });
+    expect(after.filter((l) => l.type === 'attachment')).toHaveLength(1);
     // Results are not conversation: the last line is the answer, chained to the new prompt.
     expect(after.at(-1)).toMatchObject({ type: 'assistant', sessionId: first.sessionId });
     const prompt = after.find((l) => l.type === 'user' && l.message.content === 'what did I ask?')!;
@@ -261,7 +272,8 @@ describe('resume', () => {
     expect(shape(sent)).toEqual([
       { role: 'user', content: ['text:first', 'text:second'] },
       { role: 'assistant', content: ['text:running', 'tool_use:c1'] },
-      { role: 'user', content: ['tool_result:c1:error', 'text:third'] },
+      // An earlier build kept no reminder: the model is told the deferred tools now.
+      { role: 'user', content: ['tool_result:c1:error', 'text:third', `text:${DEFERRED_REMINDER}`] },
     ]);
     expect(sent[2].content[0].content).toMatch(/interrupted/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ session_id: id, result: 'recovered' });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
-import { startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { DEFERRED_BUILTINS, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -224,7 +224,12 @@ describe('get_context_usage, read_file, seed_read_state', () => {
     expect(usage.maxTokens).toBe(1_000_000);
     const used = usage.categories.filter((c: any) => c.kind === 'used').reduce((n: number, c: any) => n + c.tokens, 0);
     expect(usage.totalTokens).toBe(used);
-    const all = usage.categories.reduce((n: number, c: any) => n + c.tokens, 0);
+    // Deferred rows (the built-ins that wait behind ToolSearch) are outside the window.
+    expect(byId.system_tools_deferred).toMatchObject({ kind: 'deferred', name: 'System tools (deferred)' });
+    expect(usage.deferredBuiltinTools.map((t: any) => t.name).sort()).toEqual([...DEFERRED_BUILTINS].sort());
+    const all = usage.categories
+      .filter((c: any) => c.kind !== 'deferred')
+      .reduce((n: number, c: any) => n + c.tokens, 0);
     expect(all).toBe(usage.maxTokens);
     expect(usage.apiUsage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
     expect(usage.gridRows).toHaveLength(10);

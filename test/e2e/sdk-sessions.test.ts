@@ -20,7 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
-import { startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { DEFERRED_REMINDER, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { prompts, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -63,6 +63,11 @@ const texts = (ms: Array<{ type: string; message: any }>) =>
     );
     return `${m.type}: ${parts.join(' | ')}`;
   });
+/**
+ * The first prompt as the API got it, in every request of the session and of its resumes and forks:
+ * with the deferred-tools reminder it was first sent with (kept in the transcript, told once).
+ */
+const FIRST = `user: first | ${DEFERRED_REMINDER}`;
 /** The conversation the API got in one request, one line per message. */
 const sent = (i: number) => texts(api!.requests[i].body.messages.map((m: any) => ({ type: m.role, message: m })));
 
@@ -108,7 +113,7 @@ describe('transcripts read by the SDK session helpers', () => {
     expect(await getSessionInfo(id, { dir: cwd })).toMatchObject({ customTitle: 'Renamed', tag: 'important' });
     const again = await session(['second'], { resume: id });
     expect(sessionIdOf(again)).toBe(id);
-    expect(sent(1)).toEqual(['user: first', 'assistant: One.', 'user: second']);
+    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: second']);
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toHaveLength(4);
   });
 
@@ -119,12 +124,12 @@ describe('transcripts read by the SDK session helpers', () => {
     const { sessionId: fork } = await forkSession(id, { dir: cwd });
     expect(fork).not.toBe(id);
     expect(sessionIdOf(await session(['third'], { resume: fork }))).toBe(fork);
-    expect(sent(2)).toEqual(['user: first', 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third']);
+    expect(sent(2)).toEqual([FIRST, 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third']);
 
     const firstAnswer = out.find((m) => m.type === 'assistant')!.uuid;
     const { sessionId: short } = await forkSession(id, { dir: cwd, upToMessageId: firstAnswer });
     await session(['instead'], { resume: short });
-    expect(sent(3)).toEqual(['user: first', 'assistant: One.', 'user: instead']);
+    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
     // The original is untouched by either fork.
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toHaveLength(4);
   });
@@ -171,16 +176,10 @@ describe('resume at a message', () => {
     const firstAnswer = out.find((m) => m.type === 'assistant')!.uuid;
     const branched = await session(['instead'], { resume: id, resumeSessionAt: firstAnswer });
     expect(sessionIdOf(branched)).toBe(id);
-    expect(sent(2)).toEqual(['user: first', 'assistant: One.', 'user: instead']);
+    expect(sent(2)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
     // The newest branch is the session now: the second prompt's branch is left aside.
     await session(['go on'], { resume: id });
-    expect(sent(3)).toEqual([
-      'user: first',
-      'assistant: One.',
-      'user: instead',
-      'assistant: branch answer',
-      'user: go on',
-    ]);
+    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: instead', 'assistant: branch answer', 'user: go on']);
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toEqual([
       'user: first',
       'assistant: One.',
@@ -215,7 +214,7 @@ describe('resume at a message', () => {
     expect(api.requests).toHaveLength(3);
     // Dropping exactly the third turn is fine.
     await session(['third again'], { resume: id, resumeSessionAt: answers[1], resumeDropsTurn: prompt('third') });
-    expect(sent(3)).toEqual(['user: first', 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third again']);
+    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third again']);
   });
 
   it('an unknown resumeSessionAt uuid fails the start with a clear message; nothing reaches the API', async () => {
@@ -240,7 +239,7 @@ describe('transcript robustness', () => {
     const { appendFileSync } = await import('node:fs');
     appendFileSync(path, '{"type":"assistant","message":{"content":[{"ty');
     await session(['second'], { resume: id });
-    expect(sent(1)).toEqual(['user: first', 'assistant: One.', 'user: second']);
+    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: second']);
     const torn = '{"type":"assistant","message":{"content":[{"ty';
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.filter((l) => l.startsWith(torn))).toEqual([torn]);

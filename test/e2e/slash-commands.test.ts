@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text, type RecordedRequest } from '../fake-api/server.js';
-import { startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  DEFERRED_REMINDER,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -102,7 +110,8 @@ describe('markdown slash commands', () => {
     const r = await session(cwd, config, ['/nope arg', '/tmp/x is a path']);
     expect(r.results[0].is_error).toBe(true);
     expect(r.results[0].errors[0]).toContain('Unknown slash command: /nope');
-    expect(lastUserText(api.requests[0])).toBe('/tmp/x is a path');
+    // As typed, then the deferred-tools reminder of the session's first request.
+    expect(lastUserText(api.requests[0])).toBe(`/tmp/x is a path\n${DEFERRED_REMINDER}`);
     expect(api.requests).toHaveLength(1);
   });
 });

@@ -17,7 +17,7 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
-import { AGENT_BIN, type FakeApi, startFakeApi, tempDir as makeTempDir } from './harness.js';
+import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir as makeTempDir } from './harness.js';
 
 /** Every folder this file makes, removed at its end. */
 const made: string[] = [];
@@ -174,7 +174,10 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     (c as any).poller.start();
     // Its request: the inbox turn as a <teammate-message> from the controller, the lead named from config.json.
     const req = api.requests.find((r) => me(r) === 'w' && lastUserText(r).includes('ASK four'))!;
-    expect(lastUserText(req)).toBe('<teammate-message teammate_id="controller">\nASK four\n</teammate-message>');
+    // Its first request, so with the deferred-tools reminder after it.
+    expect(lastUserText(req)).toBe(
+      `<teammate-message teammate_id="controller">\nASK four\n</teammate-message>\n${DEFERRED_REMINDER}`,
+    );
     expect(systemText(req)).toContain('The team\'s lead is "controller"');
   });
 

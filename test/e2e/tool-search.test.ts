@@ -5,7 +5,16 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
-import { resultText, runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import {
+  DEFERRED_BUILTINS,
+  DEFERRED_REMINDER,
+  resultText,
+  runAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -52,7 +61,8 @@ describe('ToolSearch and deferred MCP tools', () => {
     expect(toolNames(first).at(-1)).toBe('ToolSearch');
     expect(JSON.stringify(first.body.tools).length).toBeLessThan(60_000);
     const reminder = firstUserText(first);
-    expect(reminder).toContain('These 200 tools are deferred');
+    // 200 MCP tools and the built-ins marked deferred (DEFERRED_BUILTINS).
+    expect(reminder).toContain(`These ${200 + DEFERRED_BUILTINS.length} tools are deferred`);
     expect(reminder).toContain('mcp__many__weather_forecast');
     expect(reminder).toContain('mcp__many__billing_get_records_11');
     // init.tools names every tool the model can reach: the deferred ones and ToolSearch.
@@ -71,7 +81,7 @@ describe('ToolSearch and deferred MCP tools', () => {
     const searchResult = r.json().find((m) => m.type === 'user' && m.tool_use_result?.matches);
     expect(searchResult?.tool_use_result).toMatchObject({
       matches: expect.arrayContaining(['mcp__many__weather_forecast']),
-      total_deferred_tools: 200,
+      total_deferred_tools: 200 + DEFERRED_BUILTINS.length,
     });
 
     // 3. The loaded tool ran on the real server; the reminder is not sent again.
@@ -92,6 +102,7 @@ describe('ToolSearch and deferred MCP tools', () => {
     expect(r.code).toBe(0);
     expect(toolNames(api.requests[0]).filter((n) => n.startsWith('mcp__many__'))).toHaveLength(200);
     expect(toolNames(api.requests[0])).not.toContain('ToolSearch');
+    expect(toolNames(api.requests[0])).toEqual(expect.arrayContaining(DEFERRED_BUILTINS));
     expect(init(r).tools).not.toContain('ToolSearch');
     expect(firstUserText(api.requests[0])).not.toContain('deferred');
 
@@ -153,7 +164,7 @@ describe('ToolSearch and deferred MCP tools', () => {
     expect(toolNames(api.requests[1]).at(-1)).toBe('mcp__calc__add');
   }, 30_000);
 
-  it('below the threshold (auto) nothing is deferred and ToolSearch is not offered', async () => {
+  it('below the threshold (auto) no MCP tool is deferred, only the built-ins marked deferred', async () => {
     api = await startFakeApi([text('ok')]);
     const r = await runAgent({
       api,
@@ -162,7 +173,33 @@ describe('ToolSearch and deferred MCP tools', () => {
     });
     expect(r.code).toBe(0);
     expect(toolNames(api.requests[0])).toContain('mcp__calc__add');
-    expect(toolNames(api.requests[0])).not.toContain('ToolSearch');
-    expect(init(r).tools).not.toContain('ToolSearch');
+    expect(firstUserText(api.requests[0])).not.toContain('mcp__calc__add');
+    expect(firstUserText(api.requests[0])).toBe(`hi\n${DEFERRED_REMINDER}`);
+  }, 30_000);
+
+  it('a built-in marked deferred (CronList) is not in the first request, is listed for ToolSearch, and runs once loaded', async () => {
+    api = await startFakeApi([
+      toolUse('ToolSearch', { query: 'select:CronList' }, 'toolu_sel'),
+      toolUse('CronList', {}, 'toolu_list'),
+      text('No jobs.'),
+    ]);
+    const r = await runAgent({ api, args: [...STREAM_ARGS], input: userLine('what is scheduled?') });
+    expect(r.code).toBe(0);
+    expect(api.requests).toHaveLength(3);
+    const [first, second, third] = api.requests;
+    for (const name of DEFERRED_BUILTINS) {
+      expect(toolNames(first)).not.toContain(name);
+      expect(firstUserText(first)).toContain(`\n${name}\n`);
+    }
+    expect(toolNames(first).at(-1)).toBe('ToolSearch');
+    // The host still sees every tool the model can reach.
+    expect(init(r).tools).toEqual(expect.arrayContaining(['CronList', 'ToolSearch']));
+    const selected = resultText(lastToolResults(second)[0].content);
+    expect(selected).toContain('"name":"CronList"');
+    expect(toolNames(second).at(-1)).toBe('CronList');
+    expect(stripMarks(second.body.tools).slice(0, first.body.tools.length)).toEqual(stripMarks(first.body.tools));
+    const [listed] = lastToolResults(third);
+    expect(listed.is_error).toBeFalsy();
+    expect(toolNames(third)).toEqual(toolNames(second));
   }, 30_000);
 });

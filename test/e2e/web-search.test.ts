@@ -3,7 +3,16 @@
 // assistant message under the WebSearch call), the results, and the searches priced in modelUsage.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, webSearch, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { calls, resultsById, runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import {
+  calls,
+  DEFERRED_BUILTINS,
+  resultsById,
+  runAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -83,7 +92,9 @@ describe('WebSearch', () => {
 
     const init = out.find((m) => m.type === 'system' && m.subtype === 'init')!;
     expect(init.tools).toContain('WebSearch');
-    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(init.tools);
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(
+      init.tools.filter((n: string) => !DEFERRED_BUILTINS.includes(n)),
+    );
     const result = out.find((m) => m.type === 'result')!;
     const usage = result.modelUsage[api.requests[0].body.model];
     expect(usage.webSearchRequests).toBe(1);

@@ -8,7 +8,18 @@ import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, lastUserText, text, toolUse } from '../fake-api/server.js';
-import { resultText, runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  deferredReminder,
+  resultText,
+  runAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type FakeApi,
+} from './harness.js';
+
+const SUBAGENT_REMINDER = deferredReminder(['NotebookEdit', 'TaskStop', 'WebFetch', 'WebSearch', 'SendMessage']);
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -211,7 +222,9 @@ describe('Agent isolation: "worktree"', () => {
   it('a background agent in a worktree: its notification says where its changes are kept', async () => {
     const dir = repo();
     api = await startFakeApi((req) => {
-      const sub = firstUserText(req) === 'bg work';
+      // The subagent's requests: its prompt, with the deferred-tools reminder of its first request
+      // (a subagent has no worktree, schedule or Monitor tools, so its list is shorter).
+      const sub = firstUserText(req) === `bg work\n${SUBAGENT_REMINDER}`;
       const t = (req.body.messages ?? []).filter((m: any) => m.role === 'assistant').length;
       if (sub) return t === 0 ? toolUse('Bash', { command: 'echo bg > bg.txt' }) : text('bg done');
       if (t === 0)

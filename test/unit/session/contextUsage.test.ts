@@ -28,5 +28,12 @@ describe('context usage with deferred MCP tools', () => {
     expect(withDeferred.gridRows).toEqual(without.gridRows);
     expect(withDeferred.mcpTools.filter((t) => !t.isLoaded)).toHaveLength(50);
     expect(withDeferred.mcpTools.find((t) => t.name === 'mcp__s__loaded')?.isLoaded).toBe(true);
+    // A deferred built-in has a row of its own and a deferredBuiltinTools entry, not an MCP one.
+    const cron = contextUsage({ ...base, tools: offered, deferredTools: [...deferred, tool('CronList', 400)] });
+    expect(cron.categories.find((c) => c.id === 'system_tools_deferred')).toMatchObject({ kind: 'deferred' });
+    expect(cron.categories.find((c) => c.id === 'mcp_tools_deferred')!.tokens).toBe(row.tokens);
+    expect(cron.deferredBuiltinTools).toEqual([{ name: 'CronList', tokens: expect.any(Number), isLoaded: false }]);
+    expect(cron.mcpTools.map((t) => t.name)).not.toContain('CronList');
+    expect(cron.totalTokens).toBe(without.totalTokens);
   });
 });

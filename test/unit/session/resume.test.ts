@@ -89,4 +89,39 @@ describe('HistoryBuilder', () => {
     expect((history[1].content as any[]).map((b) => b.text)).toEqual(['one', 'two']);
     expect(invalid).toBe(2);
   });
+
+  it('the deferred-tools reminder goes back on the message it was added to, as it was read; other attachments are not replayed', () => {
+    const told = (text: string) => ({
+      type: 'attachment',
+      attachment: { type: 'deferred_tools', names: ['CronList'] },
+      rendered: [{ content: text }],
+    });
+    const { history } = build([
+      prompt('go'),
+      told('<system-reminder>\nlist one\n</system-reminder>'),
+      { type: 'attachment', attachment: { type: 'date', date: '2026-11-25' }, rendered: [{ content: 'not ours' }] },
+      assistant([use('a')]),
+      result('a'),
+      told('<system-reminder>\nlist two\n</system-reminder>'),
+      assistant([{ type: 'text', text: 'done' }]),
+    ]);
+    expect(history).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'go' },
+          { type: 'text', text: '<system-reminder>\nlist one\n</system-reminder>' },
+        ],
+      },
+      { role: 'assistant', content: [use('a')] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'a', content: 'ok' },
+          { type: 'text', text: '<system-reminder>\nlist two\n</system-reminder>' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ]);
+  });
 });

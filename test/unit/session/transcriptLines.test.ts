@@ -26,7 +26,10 @@ function reply(
 function run(events: SessionEvent[]) {
   const recorded: Array<Record<string, any>> = [];
   const shown: Array<Record<string, any>> = [];
-  const record = transcriptRecorder({ recordProtocolLine: (l) => recorded.push(l) });
+  const record = transcriptRecorder({
+    recordProtocolLine: (l) => recorded.push(l),
+    appendMessage: (m) => String(recorded.push({ ...m, entry: true })),
+  });
   for (const ev of events) {
     const line = toWire(ev, 's', false);
     if (line) shown.push(line);
@@ -88,6 +91,26 @@ describe('transcriptRecorder', () => {
     expect(recorded.map((l) => (l.type === 'assistant' ? l.message.content[0].text : l.subtype))).toEqual([
       'api_retry',
       'whole',
+    ]);
+  });
+
+  it('a deferred-tools reminder is an attachment entry on the chain with the text the model read; it has no protocol line', () => {
+    const { recorded, shown } = run([
+      {
+        type: 'deferred_tools',
+        parentToolUseId: null,
+        names: ['CronList'],
+        text: '<system-reminder>\nx\n</system-reminder>',
+      },
+    ]);
+    expect(shown).toEqual([]);
+    expect(recorded).toEqual([
+      {
+        type: 'attachment',
+        attachment: { type: 'deferred_tools', names: ['CronList'] },
+        rendered: [{ content: '<system-reminder>\nx\n</system-reminder>' }],
+        entry: true,
+      },
     ]);
   });
 });

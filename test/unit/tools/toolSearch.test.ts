@@ -99,11 +99,35 @@ describe('deferred tools', () => {
     expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'mcp__k__keep', 'ToolSearch']);
   });
 
+  it('a built-in marked deferred is withheld whenever ToolSearch is offered, whatever the threshold; never with ENABLE_TOOL_SEARCH=false', () => {
+    const cron = fake('CronList', 'List scheduled jobs', { deferred: true });
+    const auto = new DeferredTools({ setting: parseToolSearchSetting('auto'), contextWindow: () => 200_000 });
+    auto.setTools([read, cron, ...mcp(2), search]);
+    expect(auto.apiTools().map((t) => t.name)).toEqual(['Read', 'mcp__s__t0', 'mcp__s__t1', 'ToolSearch']);
+    expect(auto.takeAnnouncement()?.text).toContain('These 1 tools are deferred');
+    auto.load(['CronList']);
+    expect(
+      auto
+        .apiTools()
+        .map((t) => t.name)
+        .at(-1),
+    ).toBe('CronList');
+    const never = new DeferredTools({ setting: { mode: 'never' }, contextWindow: () => 200_000 });
+    never.setTools([read, cron, search]);
+    expect(never.active).toBe(false);
+    expect(never.apiTools().map((t) => t.name)).toEqual(['Read', 'CronList']);
+    const noSearch = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
+    noSearch.setTools([read, cron]);
+    expect(noSearch.apiTools().map((t) => t.name)).toEqual(['Read', 'CronList']);
+  });
+
   it('loads go after the stable part, in load order; the reminder is given once per change; a resumed history loads what it used', () => {
     const d = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
     d.setTools([read, search, ...mcp(3)]);
     expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'ToolSearch']);
-    const note = d.takeAnnouncement()!;
+    const told = d.takeAnnouncement()!;
+    expect(told.names).toEqual(['mcp__s__t0', 'mcp__s__t1', 'mcp__s__t2']);
+    const note = told.text;
     expect(note).toContain('These 3 tools are deferred');
     expect(note).toContain('mcp__s__t2');
     expect(d.takeAnnouncement()).toBeUndefined();
@@ -111,10 +135,58 @@ describe('deferred tools', () => {
     expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'ToolSearch', 'mcp__s__t2', 'mcp__s__t0']);
     expect(d.takeAnnouncement()).toBeUndefined();
     d.forgetAnnouncement();
-    expect(d.takeAnnouncement()).toContain('mcp__s__t1');
+    expect(d.takeAnnouncement()?.text).toContain('mcp__s__t1');
     const child = d.forTools([search, ...mcp(3)]);
     expect(child.apiTools().map((t) => t.name)).toEqual(['ToolSearch']);
     child.loadUsedIn([{ role: 'assistant', content: [{ type: 'tool_use', name: 'mcp__s__t1', id: 'x', input: {} }] }]);
     expect(child.apiTools().map((t) => t.name)).toEqual(['ToolSearch', 'mcp__s__t1']);
+  });
+
+  it('a resumed history that holds the current list is not told it again; a different or compacted-away list is', () => {
+    const first = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
+    first.setTools([read, search, ...mcp(2)]);
+    const note = first.takeAnnouncement()!.text;
+    const history = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'text', text: note },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+      { role: 'user', content: 'again' },
+    ];
+    // The same tools in a new process (resume): the list is in the history already.
+    const resumed = first.forTools([read, search, ...mcp(2)]);
+    resumed.loadUsedIn(history);
+    expect(resumed.takeAnnouncement()).toBeUndefined();
+    // A string content holds it just as well.
+    const fromString = first.forTools([read, search, ...mcp(2)]);
+    fromString.loadUsedIn([{ role: 'user', content: `hello\n\n${note}` }]);
+    expect(fromString.takeAnnouncement()).toBeUndefined();
+    // One more tool deferred since: the new list is given.
+    const grown = first.forTools([read, search, ...mcp(3)]);
+    grown.loadUsedIn(history);
+    expect(grown.takeAnnouncement()?.text).toContain('These 3 tools are deferred');
+    // Nothing deferred any more (ENABLE_TOOL_SEARCH=false on resume): the model is told so, once.
+    const none = new DeferredTools({ setting: { mode: 'never' }, contextWindow: () => 200_000 });
+    none.setTools([read, search, ...mcp(2)]);
+    none.loadUsedIn(history);
+    expect(none.takeAnnouncement()).toEqual({
+      names: [],
+      text: '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>',
+    });
+    expect(none.takeAnnouncement()).toBeUndefined();
+    // The latest reminder in the history wins; a history without one is told the list.
+    const latest = first.forTools([read, search, ...mcp(2)]);
+    latest.loadUsedIn([
+      ...history,
+      { role: 'user', content: '<system-reminder>\nNo tools are deferred any more.\n</system-reminder>' },
+    ]);
+    expect(latest.takeAnnouncement()?.text).toContain('These 2 tools are deferred');
+    const bare = first.forTools([read, search, ...mcp(2)]);
+    bare.loadUsedIn(history.slice(1));
+    expect(bare.takeAnnouncement()?.text).toContain('These 2 tools are deferred');
   });
 });
