@@ -16,6 +16,7 @@ import type { TaskListService } from './teamTasks.js';
 import type { ScheduleService } from './cron.js';
 import type { MonitorService } from './monitor.js';
 import type { PeerService } from './peers.js';
+import type { WorkflowService } from './workflow.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -107,6 +108,8 @@ export interface ToolServices {
   monitor?: MonitorService;
   /** Other local sessions of the same user (ListAgents, SendMessage); absent in a teammate process. */
   peers?: PeerService;
+  /** Workflow runs (src/workflows); absent in subagents. */
+  workflows?: WorkflowService;
 }
 
 export interface SkillActivationService {

@@ -78,6 +78,10 @@ export interface PrepareOptions {
   fork?: HistoryMessage[];
   /** A teammate: its team and name there, and the lead's tools it never gets. */
   member?: { team: NonNullable<ToolServices['team']>; name: string; withoutTools: ReadonlySet<string> };
+  /** The agent's definition when it is not the catalog's (a workflow's agents: src/workflows). */
+  def?: AgentDef;
+  /** Tools it gets besides its definition's (a workflow agent's StructuredOutput). */
+  extraTools?: Tool[];
 }
 
 export interface Prepared {
@@ -201,7 +205,7 @@ export class SubagentRunner implements SubagentService {
     if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
     const { signal, agentId, transcriptPath, worktree, fork, member } = o;
     const parent = ctx.loop.config;
-    const def = fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType);
+    const def = o.def ?? (fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType));
     if (!def)
       throw new ToolError(
         `Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`,
@@ -216,7 +220,10 @@ export class SubagentRunner implements SubagentService {
     // A fork sends what its parent sends (model, system prompt, tools) so its request reads the
     // parent's cache; without the subagents service its Task/Agent calls fail (no forks of forks).
     const offered = fork ? parent.tools : all.filter((t) => names.has(t.name));
-    const tools = member ? offered.filter((t) => !member.withoutTools.has(t.name)) : offered;
+    const tools = [
+      ...(member ? offered.filter((t) => !member.withoutTools.has(t.name)) : offered),
+      ...(o.extraTools ?? []),
+    ];
     const model = fork ? parent.model() : resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.

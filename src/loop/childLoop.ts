@@ -119,6 +119,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     foreground: undefined,
     schedule: undefined,
     monitor: undefined,
+    workflows: undefined,
   };
   return child;
 }
