@@ -263,7 +263,7 @@ describe('Amazon Bedrock', () => {
       ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
     ]);
     // One lookup per run, every page (the first two runs waited for it), all signed right. The
-    // third run did not need the list: it may end before the lookup does.
+    // third run did not need the list: it may end before its lookup is even sent.
     const pages = [
       ['/inference-profiles?type=SYSTEM_DEFINED', null],
       ['/inference-profiles?nextToken=2&type=SYSTEM_DEFINED', null],
@@ -271,7 +271,6 @@ describe('Amazon Bedrock', () => {
     ];
     const lookups = bedrock.profileLookups.map((s) => [s.path, s.refused]);
     expect(lookups.slice(0, 6)).toEqual([...pages, ...pages]);
-    expect(lookups[6]).toEqual(pages[0]);
   });
 
   it('an inference-profile lookup that does not answer holds the first request back at most 3 s, then the region rule is used; the gateway and bearer lookups carry their own auth', async () => {
