@@ -22,7 +22,7 @@ import {
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
-import { deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
+import { callingLoop, deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { RunDriver, type RunTally } from '../loop/runDriver.js';
 import { resolveModel } from '../loop/models.js';
@@ -202,9 +202,10 @@ export class SubagentRunner implements SubagentService {
    * config derived from the caller's (deriveChildConfig) with its services (deriveChildServices).
    */
   prepare(req: SubagentRequest, ctx: ToolContext, o: PrepareOptions): Prepared {
-    if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
+    const loop = callingLoop(ctx);
+    if (!loop) throw new ToolError('Subagents can only run inside a session run');
     const { signal, agentId, transcriptPath, worktree, fork, member } = o;
-    const parent = ctx.loop.config;
+    const parent = loop.config;
     const def = o.def ?? (fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType));
     if (!def)
       throw new ToolError(
@@ -275,7 +276,7 @@ export class SubagentRunner implements SubagentService {
       agentId,
       model,
       spec,
-      cfg: ctx.loop.spawn(spec).config,
+      cfg: loop.spawn(spec).config,
       parent,
       history: fork ? forkHistory(fork, ctx.toolUseId, req.prompt) : [{ role: 'user', content: req.prompt }],
       transcriptPath,

@@ -5,7 +5,7 @@ import { randomUUID } from '../util/ids.js';
 import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
-import type { TaskEvent } from '../loop/taskEvents.js';
+import type { TaskEvent } from '../../tools/taskEvents.js';
 import type { TeamEvent } from '../teams/team.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {

@@ -20,9 +20,9 @@ import type {
   TaskStatus,
   TaskUsage,
   WorkflowProgressRow,
-} from '../loop/taskEvents.js';
+} from '../../tools/taskEvents.js';
 
-export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
+export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../../tools/taskEvents.js';
 
 export interface TaskRecord {
   id: string;

@@ -3,7 +3,7 @@
 // an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
 // useSyncExternalStore, so the folding is tested without a terminal.
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
-import type { TaskEvent } from '../loop/taskEvents.js';
+import type { TaskEvent } from '../../tools/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';

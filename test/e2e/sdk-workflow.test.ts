@@ -80,4 +80,42 @@ return await agent('take your time')`;
     });
     expect(messages.filter((m) => m.type === 'result').map((m) => m.result)).toEqual(['launched', 'it was stopped']);
   }, 60_000);
+
+  it('perTaskStopAffordance: an interrupt of a later turn spares a running workflow, which completes', async () => {
+    const script = `export const meta = { name: 'slow', description: 'One slow agent' }
+return await agent('count slowly')`;
+    api = await startFakeApi((req): ScriptedReply => {
+      if (systemText(req).startsWith('You are one step of a workflow')) return { ...text('counted 3'), delayMs: 2500 };
+      const last = JSON.stringify(req.body.messages[req.body.messages.length - 1]);
+      if (last.includes('think long')) return { ...text('long thought'), delayMs: 5000 };
+      if (resultsById(req).wf) return text('launched');
+      if (lastUserText(req).includes('<task-notification>')) return text('noted');
+      return toolUse('Workflow', { script }, 'wf');
+    });
+    const prompts = promptStream();
+    const q = query({
+      prompt: prompts as never,
+      options: sdkOptions(api.url, tempDir(), { ...optedIn, perTaskStopAffordance: true }) as never,
+    });
+    prompts.push('run the slow workflow');
+    let results = 0;
+    let status = '';
+    try {
+      for await (const m of q as AsyncIterable<SDKMessage>) {
+        const msg = m as Record<string, any>;
+        if (msg.type === 'result' && ++results === 1) {
+          prompts.push('think long');
+          setTimeout(() => void q.interrupt(), 500);
+        }
+        if (msg.subtype === 'task_notification') {
+          status = msg.status;
+          prompts.end();
+        }
+      }
+    } catch (err) {
+      // The interrupted turn may be the last result: the process exits 1, which the SDK throws.
+      if (!status || !/exited with code 1/.test((err as Error).message)) throw err;
+    }
+    expect(status).toBe('completed');
+  }, 60_000);
 });

@@ -1,8 +1,8 @@
-// What a task (a background shell, a subagent, a teammate) tells the host, in the domain's words.
-// The task registry (src/tasks) makes them; the loop carries a foreground subagent's own among its
-// messages (LoopEvent `task`), so they live beside the loop's events; wire.ts alone turns them into
-// protocol lines (task_started, task_updated, task_notification, task_progress,
-// background_tasks_changed).
+// What a task (a background shell, a subagent, a teammate) tells the host, in the domain's words:
+// part of the agent-event vocabulary of the tool contract (agentEvents.ts). The task registry
+// (src/tasks) makes them; the loop carries a foreground subagent's own among its messages
+// (LoopEvent `task`); src/session/wire.ts alone turns them into protocol lines (task_started,
+// task_updated, task_notification, task_progress, background_tasks_changed).
 
 export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow';
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
