@@ -50,7 +50,7 @@ export function Markdown({ text }: { text: string }) {
   useEffect(() => {
     if (!ready) void loadLexer();
   }, [ready]);
-  const tokens = useMemo(() => lex(text), [text, ready]);
+  const tokens = useMemo(() => (ready ? lex(text) : undefined), [text, ready]);
   if (!tokens) return <Text>{text}</Text>;
   const blocks = tokens.filter((t) => t.type !== 'space' && t.type !== 'def');
   return (
