@@ -41,6 +41,9 @@ await build({
     '@opentelemetry/resources',
     '@opentelemetry/exporter-*',
     '@grpc/grpc-js',
+    // Loaded at its first use (src/util/shellQuote.ts): it draws a random token as it loads, which
+    // the start-up snapshot would otherwise keep (scripts/snapshot.cjs).
+    'shell-quote',
   ],
   define: { 'import.meta.url': 'undefined' },
 });
