@@ -11,5 +11,10 @@ export default defineConfig({
     // A fresh TMPDIR for the run (inherited by every process a test starts); the run fails if
     // anything is left in it at the end.
     globalSetup: ['test/globalSetup.ts'],
+    // A worker loads each module once for all the files it runs, instead of once per file: this
+    // cuts the suite's CPU time by about a quarter (collection was most of it). Per-file clean-up
+    // and the environment's reset live in test/setup.ts, which runs for every file.
+    isolate: false,
+    setupFiles: ['test/setup.ts'],
   },
 });

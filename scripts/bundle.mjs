@@ -3,7 +3,8 @@
 // The terminal UI (Ink, React) is a second bundle, dist/tui.mjs, imported only by the interactive
 // mode, so headless starts do not load it. It is ESM because Ink's layout engine (yoga) loads its
 // WebAssembly with a top-level await.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const common = {
@@ -44,9 +45,35 @@ await build({
     // Loaded at its first use (src/util/shellQuote.ts): it draws a random token as it loads, which
     // the start-up snapshot would otherwise keep (scripts/snapshot.cjs).
     'shell-quote',
+    // The JavaScript parser for workflow scripts (src/workflows/script.ts), loaded on a session's first workflow.
+    'acorn',
   ],
   define: { 'import.meta.url': 'undefined' },
 });
+
+/**
+ * What the UI bundle changes in its dependencies for a faster first frame (bench (q)):
+ * - Ink's imports of string-width go to src/tui/stringWidth.ts, which counts the characters this
+ *   UI draws itself and hands anything else to string-width.
+ * - Intl.Segmenter, which the libraries make as they load, is src/tui/segmenter.ts: the real one
+ *   (whose first use loads ICU data) only for text this UI does not draw itself.
+ * - yoga's Emscripten loader reads its inlined WebAssembly with fetch() when fetch exists, which
+ *   makes Node load its whole fetch implementation (undici) at start; told that fetch is absent,
+ *   it decodes the same inlined bytes itself. The build fails if that code is not found.
+ */
+const uiStartup = {
+  name: 'ui-startup',
+  setup(b) {
+    const wrapper = resolve('src/tui/stringWidth.ts');
+    b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === wrapper ? undefined : { path: wrapper }));
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const patched = source.replaceAll('"function"!=typeof fetch', '!0');
+      if (patched === source) throw new Error(`${args.path}: its fetch() check was not found (yoga changed)`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
 
 // The UI's lazily imported parts (the syntax highlighter and its grammars) are chunks of their own
 // in dist/tui-chunks/, loaded when first needed; old chunks go first (their names carry a hash).
@@ -54,6 +81,8 @@ rmSync('dist/tui-chunks', { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { tui: 'src/tui/main.tsx' },
+  plugins: [uiStartup],
+  inject: ['src/tui/segmenter.ts'],
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   splitting: true,
@@ -62,7 +91,7 @@ await build({
   jsx: 'automatic',
   // React's production build; Ink's devtools hook (a dev-only optional peer) is left out, and so is
   // its CI check (see not-in-ci.mjs).
-  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"' },
+  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"', 'Intl.Segmenter': 'UiSegmenter' },
   alias: { 'react-devtools-core': './scripts/no-devtools.mjs', 'is-in-ci': './scripts/not-in-ci.mjs' },
   // CommonJS dependencies inside an ESM bundle still call require() for Node's own modules.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -4,13 +4,12 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterEveryFile } from './perFile.js';
 
 const made = new Set<string>();
 
-// Registered when a test file first imports this module (at collection), so it runs after the
-// file's own afterAll hooks, once its processes are stopped.
-afterAll(() => removeTempDirs());
+// After the file's own afterAll hooks, once its processes are stopped.
+afterEveryFile(() => removeTempDirs());
 
 /** A new empty folder under the run's temp dir, its real path (no symlinks). */
 export function makeTempDir(prefix: string): string {

@@ -28,6 +28,7 @@ import { CronCreateTool, CronDeleteTool, CronListTool, cronDisabled } from './cr
 import { ScheduleWakeupTool } from './scheduleWakeup.js';
 import { MonitorTool } from './monitor.js';
 import { ReportFindingsTool } from './reportFindings.js';
+import { createWorkflowTool, WORKFLOW_OFF_NOTE, WORKFLOW_TOOL_NAME } from './workflow.js';
 
 /**
  * The built-in tools, in the order the model sees them. `agentTeams`
@@ -35,7 +36,14 @@ import { ReportFindingsTool } from './reportFindings.js';
  * named teammates, SendMessage and ListAgents are always there (the session's implicit team).
  * `env` carries the SDK's toolConfig (AskUserQuestion's preview format); a bad value throws.
  */
-export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessEnv } = {}): Tool[] {
+export function builtinTools(
+  opts: {
+    agentTeams?: boolean;
+    env?: NodeJS.ProcessEnv;
+    /** The user opted in to workflows (src/workflows/optIn.ts): Workflow is offered, run this many agents at once. */
+    workflowConcurrency?: number;
+  } = {},
+): Tool[] {
   return [
     BashTool,
     ReadTool,
@@ -64,6 +72,7 @@ export function builtinTools(opts: { agentTeams?: boolean; env?: NodeJS.ProcessE
       : [CronCreateTool, CronDeleteTool, CronListTool, ScheduleWakeupTool]),
     MonitorTool,
     ReportFindingsTool,
+    ...(opts.workflowConcurrency ? [createWorkflowTool(opts.workflowConcurrency)] : []),
     // Offered only while tools are deferred (src/loop/deferredTools.ts).
     ToolSearchTool,
     ...(opts.agentTeams ? [TeamCreateTool, TeamDeleteTool] : []),
@@ -118,7 +127,9 @@ export function toolApiSchema(tool: Tool): ToolApiSchema {
 export function noSuchToolResult(name: string): ToolResult {
   // Clipped: a model (or a hostile API) can send a name of any length.
   const shown = name.length > 100 ? `${name.slice(0, 100)}… (a name of ${name.length} characters)` : name;
-  return { content: toolUseError(`Error: No such tool available: ${shown}`), isError: true };
+  // Workflow is offered only to a user who opted in: a call without it says how to opt in.
+  const why = name === WORKFLOW_TOOL_NAME ? `. ${WORKFLOW_OFF_NOTE}` : '';
+  return { content: toolUseError(`Error: No such tool available: ${shown}${why}`), isError: true };
 }
 
 export {

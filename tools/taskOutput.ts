@@ -8,7 +8,7 @@ export type BackgroundTaskStatus = 'running' | 'completed' | 'failed' | 'stopped
 /** A background task as tools see it. */
 export interface BackgroundTaskView {
   id: string;
-  kind: 'local_bash' | 'local_agent' | 'in_process_teammate';
+  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow';
   status: BackgroundTaskStatus;
   description: string;
   command?: string;

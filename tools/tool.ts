@@ -2,8 +2,7 @@
 // validated input and a context, yields progress, and returns what the model and the host see.
 import type { ForegroundService } from './foreground.js';
 import type { z } from 'zod';
-import type { LoopHandle } from '../src/loop/childLoop.js';
-import type { LoopEvent } from '../src/loop/events.js';
+import type { AssistantMessage, LoopEvent } from './agentEvents.js';
 import type { TeamToolService } from './teamService.js';
 import type { CommandSandbox } from './sandbox.js';
 import type { BackgroundShellService } from './bash.js';
@@ -16,6 +15,8 @@ import type { TaskListService } from './teamTasks.js';
 import type { ScheduleService } from './cron.js';
 import type { MonitorService } from './monitor.js';
 import type { PeerService } from './peers.js';
+import type { DeferredToolCatalog } from './toolSearch.js';
+import type { WorkflowService } from './workflow.js';
 
 /** A content block a tool may hand back to the model (text, or an image it read). */
 export type ToolContentBlock =
@@ -40,6 +41,45 @@ export type ToolProgress =
    * reply): the loop forwards it, in its place among the run's events.
    */
   | { type: 'forward'; event: LoopEvent };
+
+/** A tool the API runs itself (web_search): named by its versioned type, no input_schema. */
+export interface ServerTool {
+  type: string;
+  name: string;
+  [k: string]: unknown;
+}
+
+/** One model call made on behalf of a tool call (WebFetch's page question, WebSearch's search). */
+export interface SideCallRequest {
+  model: string;
+  system: string | ReadonlyArray<{ type: 'text'; text: string }>;
+  prompt: string;
+  /** Server tools the call may use (WebSearch's web_search). */
+  tools?: ServerTool[];
+  maxTokens: number;
+  signal: AbortSignal;
+  /** The tool_use id that asks: a recording orders this call's requests on their own. */
+  caller: string;
+}
+
+/**
+ * What a tool call knows of the loop that made it (`ctx.loop`, set by the loop). The loop's own
+ * handle (src/loop/childLoop.ts) has more: its config and a way to start a child loop, for the
+ * subagent runner in src/; tools see this much.
+ */
+export interface LoopHandle {
+  /** The model of the calling loop's next call. */
+  model(): string;
+  /** The small, fast model for side work (ANTHROPIC_SMALL_FAST_MODEL, else the default one). */
+  smallFastModel(): string;
+  /**
+   * One model call through the calling loop's model client, so a recording, a replay and the
+   * prompt cache cover it; its usage counts in the run's (and the session's spend). The whole reply.
+   */
+  sideCall(req: SideCallRequest): Promise<AssistantMessage>;
+  /** The calling loop's deferred tools (ToolSearch loads them into it); absent when none are. */
+  readonly deferredTools?: DeferredToolCatalog;
+}
 
 /** What a file tool remembers of a file it read: Write/Edit refuse files not read, or changed since. */
 export interface FileReadRecord {
@@ -107,6 +147,8 @@ export interface ToolServices {
   monitor?: MonitorService;
   /** Other local sessions of the same user (ListAgents, SendMessage); absent in a teammate process. */
   peers?: PeerService;
+  /** Workflow runs (src/workflows); absent in subagents. */
+  workflows?: WorkflowService;
 }
 
 export interface SkillActivationService {

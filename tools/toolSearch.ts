@@ -133,7 +133,7 @@ function definitionsText(tools: DeferredToolDefinition[]): string {
 }
 
 function catalog(ctx: ToolContext): DeferredToolCatalog {
-  const c = ctx.loop?.config.deferredTools;
+  const c = ctx.loop?.deferredTools;
   if (!c) throw new ToolError('ToolSearch is not available here: no tools are deferred in this context.');
   return c;
 }

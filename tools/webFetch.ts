@@ -6,8 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type TurndownService from 'turndown';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
-import { sideModelCall, replyText } from '../src/loop/sideCall.js';
-import { smallFastModel } from '../src/loop/models.js';
+import { replyText } from './agentEvents.js';
 
 export const webFetchInputSchema = z.strictObject({
   url: z.string().describe('The URL to fetch content from'),
@@ -306,7 +305,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
     async *call(input, ctx) {
       const started = now();
       const url = normaliseUrl(input.url);
-      const loop = ctx.loop?.config;
+      const loop = ctx.loop;
       if (!loop) throw new ToolError('WebFetch needs a model to read the page, and this context has none');
 
       let page = cache.get(url.href);
@@ -349,8 +348,8 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
       }
       const slice = page.text.slice(offset, offset + limits.maxPageChars);
       const rest = page.text.length - offset - slice.length;
-      const model = smallFastModel();
-      const reply = await sideModelCall(loop, {
+      const model = loop.smallFastModel();
+      const reply = await loop.sideCall({
         model,
         system: SMALL_MODEL_SYSTEM,
         prompt: `Web page content (${page.url}${offset ? `, from character ${offset}` : ''}):\n---\n${slice}\n---\n\n${input.prompt}\n\nAnswer from the content above only.`,

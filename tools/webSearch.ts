@@ -3,9 +3,8 @@
 // web_search_tool_result blocks become the results the model reads and the host is shown.
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
-import { sideModelCall } from '../src/loop/sideCall.js';
-import type { AssistantMessage } from '../src/loop/events.js';
-import type { ServerTool } from '../src/loop/model.js';
+import type { AssistantMessage } from './agentEvents.js';
+import type { ServerTool } from './tool.js';
 
 const domainList = z.array(z.string().min(1)).optional();
 
@@ -96,7 +95,7 @@ export const WebSearchTool = defineTool({
   kind: 'fetch',
   label: (input) => `Search the web: ${input.query}`,
   async *call(input, ctx) {
-    const loop = ctx.loop?.config;
+    const loop = ctx.loop;
     if (!loop) throw new ToolError('WebSearch needs the model to search, and this context has none');
     const started = Date.now();
     const server: ServerTool = {
@@ -107,7 +106,7 @@ export const WebSearchTool = defineTool({
       ...(input.blocked_domains?.length ? { blocked_domains: input.blocked_domains } : {}),
     };
     const model = loop.model();
-    const reply = await sideModelCall(loop, {
+    const reply = await loop.sideCall({
       model,
       system: SYSTEM,
       prompt: `Perform a web search for the query: ${input.query}`,

@@ -47,6 +47,8 @@ export const SUBAGENT_EXCLUDED_TOOLS: ReadonlySet<string> = new Set([
   'ScheduleWakeup',
   // A monitor's events wake the main conversation.
   'Monitor',
+  // A workflow is the main conversation's to start (its agents do not start workflows of their own).
+  'Workflow',
 ]);
 
 const GENERAL_PURPOSE_PROMPT = `You are an agent working for a user through a parent agent. Given the user's message, use the tools available to complete the task fully — do not gold-plate, but do not leave it half-done. When you are done, answer with a concise report of what you did and what you found: the parent agent relays the essentials to the user, so include the facts it needs (file paths, names, results) and nothing it does not.

@@ -6,6 +6,7 @@
 import type { ToolContext } from '../../tools/tool.js';
 import { ToolError } from '../../tools/tool.js';
 import type { HistoryMessage } from '../loop/events.js';
+import { callingLoop } from '../loop/childLoop.js';
 import type { AgentDef } from './definitions.js';
 
 export const FORK_AGENT: AgentDef = {
@@ -29,8 +30,9 @@ Directive: ${text}`;
 
 /** The parent's conversation through the reply holding this call (waits for that reply to complete). */
 export async function forkBase(ctx: ToolContext): Promise<HistoryMessage[]> {
-  if (!ctx.loop) throw new ToolError('A fork can only start inside a session run');
-  const base = await ctx.loop.conversationThrough(ctx.toolUseId, ctx.signal);
+  const loop = callingLoop(ctx);
+  if (!loop) throw new ToolError('A fork can only start inside a session run');
+  const base = await loop.conversationThrough(ctx.toolUseId, ctx.signal);
   if (!base) throw new ToolError('The fork has nothing to start from: the reply that asked for it did not complete');
   return base;
 }

@@ -22,7 +22,7 @@ import {
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
-import { deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
+import { callingLoop, deriveChildServices, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from '../loop/events.js';
 import { RunDriver, type RunTally } from '../loop/runDriver.js';
 import { resolveModel } from '../loop/models.js';
@@ -78,6 +78,10 @@ export interface PrepareOptions {
   fork?: HistoryMessage[];
   /** A teammate: its team and name there, and the lead's tools it never gets. */
   member?: { team: NonNullable<ToolServices['team']>; name: string; withoutTools: ReadonlySet<string> };
+  /** The agent's definition when it is not the catalog's (a workflow's agents: src/workflows). */
+  def?: AgentDef;
+  /** Tools it gets besides its definition's (a workflow agent's StructuredOutput). */
+  extraTools?: Tool[];
 }
 
 export interface Prepared {
@@ -198,10 +202,11 @@ export class SubagentRunner implements SubagentService {
    * config derived from the caller's (deriveChildConfig) with its services (deriveChildServices).
    */
   prepare(req: SubagentRequest, ctx: ToolContext, o: PrepareOptions): Prepared {
-    if (!ctx.loop) throw new ToolError('Subagents can only run inside a session run');
+    const loop = callingLoop(ctx);
+    if (!loop) throw new ToolError('Subagents can only run inside a session run');
     const { signal, agentId, transcriptPath, worktree, fork, member } = o;
-    const parent = ctx.loop.config;
-    const def = fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType);
+    const parent = loop.config;
+    const def = o.def ?? (fork ? FORK_AGENT : this.deps.catalog.get(req.subagentType));
     if (!def)
       throw new ToolError(
         `Agent type '${req.subagentType}' not found. Available agents: ${this.deps.catalog.names().join(', ')}`,
@@ -216,7 +221,10 @@ export class SubagentRunner implements SubagentService {
     // A fork sends what its parent sends (model, system prompt, tools) so its request reads the
     // parent's cache; without the subagents service its Task/Agent calls fail (no forks of forks).
     const offered = fork ? parent.tools : all.filter((t) => names.has(t.name));
-    const tools = member ? offered.filter((t) => !member.withoutTools.has(t.name)) : offered;
+    const tools = [
+      ...(member ? offered.filter((t) => !member.withoutTools.has(t.name)) : offered),
+      ...(o.extraTools ?? []),
+    ];
     const model = fork ? parent.model() : resolveSubagentModel(req.model ?? def.model, parent.model());
     const readFiles = new Map();
     // Its own todo list; no Task service: agents cannot launch agents of their own.
@@ -268,7 +276,7 @@ export class SubagentRunner implements SubagentService {
       agentId,
       model,
       spec,
-      cfg: ctx.loop.spawn(spec).config,
+      cfg: loop.spawn(spec).config,
       parent,
       history: fork ? forkHistory(fork, ctx.toolUseId, req.prompt) : [{ role: 'user', content: req.prompt }],
       transcriptPath,

@@ -12,6 +12,7 @@ import { ForegroundTasks } from '../tasks/foreground.js';
 import { Scheduler } from '../tasks/scheduler.js';
 import { createMonitorService } from '../tasks/monitor.js';
 import { createTaskControlService } from '../tasks/service.js';
+import { createWorkflowService } from '../workflows/service.js';
 import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from '../agents/definitions.js';
 import { loadAgentDir } from '../agents/markdownAgents.js';
 import { SubagentRunner } from '../agents/subagentRunner.js';
@@ -48,7 +49,7 @@ export interface AgentSetupOptions {
 export type AgentServices = Required<
   Pick<
     ToolServices,
-    'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team' | 'schedule' | 'monitor'
+    'subagents' | 'backgroundShell' | 'foreground' | 'tasks' | 'todos' | 'team' | 'schedule' | 'monitor' | 'workflows'
   >
 >;
 
@@ -112,6 +113,12 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const services: AgentServices = {
     schedule,
     monitor: createMonitorService(registry),
+    workflows: createWorkflowService({
+      registry,
+      runner: subagents,
+      catalog,
+      sessionFolder: () => o.sessionFolder ?? base,
+    }),
     subagents,
     backgroundShell: createBackgroundShellService(registry),
     foreground,

@@ -21,8 +21,8 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
       );
       mcp.connectConfigured([{ scope: 'dynamic', configs }]);
     },
-    connectHostMcp: (names) =>
-      mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts)),
+    connectHostMcp: (names, manifests) =>
+      mcp.connectHost(names, (subtype, payload, opts) => channel.request(subtype, payload, opts), manifests),
     setJsonSchema: (schema) => {
       settings.structuredOutputTool = createStructuredOutputTool(schema);
     },

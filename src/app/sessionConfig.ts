@@ -11,6 +11,7 @@ import type { SettingSource } from '../settings/index.js';
 import type { LoadedSettings } from '../settings/index.js';
 import { savedEffort } from '../control/settingsHandlers.js';
 import { parseSources } from '../session/guards.js';
+import { workflowsEnabled } from '../workflows/optIn.js';
 
 export { DEFAULT_MODEL } from '../loop/pricing.js';
 import { apiProviderFromEnv } from '../loop/providers/select.js';
@@ -45,6 +46,8 @@ export interface SessionConfig {
   teammateTimeoutMs?: number;
   /** CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS. */
   agentTeams: boolean;
+  /** The user opted in to the Workflow tool (src/workflows/optIn.ts). */
+  workflows: boolean;
   /** --tools / --disallowedTools allow the Skill tool to be offered when skills appear later. */
   skillToolAllowed: boolean;
   /** A host on stdin can be asked (elicitations): stream-json input, prompts not turned off. */
@@ -103,6 +106,7 @@ export function resolveSessionConfig(
         : 'none',
     teammateTimeoutMs: teammateTimeout(o, env, warnings),
     agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS),
+    workflows: workflowsEnabled(ctx.loaded.settings as Record<string, unknown>, env),
     skillToolAllowed:
       (o.tools === undefined || o.tools === 'default' || o.tools.split(/[ ,]+/).includes('Skill')) &&
       !o.disallowedTools.includes('Skill'),

@@ -17,6 +17,7 @@ import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
 import type { ApiProvider } from '../loop/providers/select.js';
 import { logWarning } from '../util/log.js';
+import { agentConcurrency } from '../workflows/concurrency.js';
 
 export interface SessionTools {
   plugins: PluginSet;
@@ -59,7 +60,15 @@ export async function setupSessionTools(
   let builtin: Tool[];
   try {
     builtin = selectTools(
-      [...builtinTools({ agentTeams: config.agentTeams, env }), ...initialSkillTool, ...extraTools],
+      [
+        ...builtinTools({
+          agentTeams: config.agentTeams,
+          env,
+          ...(config.workflows ? { workflowConcurrency: agentConcurrency() } : {}),
+        }),
+        ...initialSkillTool,
+        ...extraTools,
+      ],
       o,
       (config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
     );

@@ -1,8 +1,8 @@
 // `initialize`: the host's session setup (its hooks, in-process MCP servers, agents, prompts,
 // JSON schema …) applied to the session, and the answer that lists what the session offers.
 // The SDK does not wait for this answer, so an error response alone would go unseen: a request the
-// session cannot honour (skills it does not know, a broken plugin, an unknown --agent) also ends the
-// process with exit 2, as a flag that is not built does. Plugins named here (the SDK's
+// session cannot honour (an option that is not built, skills it does not know, a broken plugin, an
+// unknown --agent) also ends the process with exit 2, as a flag that is not built does. Plugins named here (the SDK's
 // pluginDelivery 'initialize') load first: the skills and the agent may come from them.
 import type { InitializeRequest } from '../protocol/inbound.js';
 
@@ -10,7 +10,8 @@ import type { InitializeRequest } from '../protocol/inbound.js';
 export interface InitializeTarget {
   /** mcpServersDelivery 'initialize': servers we run or connect to; throws naming a bad one. */
   connectInitializeMcp(servers: Record<string, unknown>): void;
-  connectHostMcp(names: string[]): void;
+  /** `manifests`: initialize.sdkMcpServerManifests as sent; returns the verdict on each entry. */
+  connectHostMcp(names: string[], manifests: unknown): Record<string, string>;
   setJsonSchema(schema: Record<string, unknown>): void;
   setHostHooks(hooks: NonNullable<InitializeRequest['hooks']>): void;
   /** Throws naming a skill the session does not have. */
@@ -51,16 +52,12 @@ export function handleInitialize(
     t.exitAfterAnswer(message);
     throw new Error(message);
   };
-  // Moving the environment and memory out of the system prompt into the first user message is not
-  // built: refused rather than ignored (with a custom prompt it has no effect, as the SDK says).
-  if (req.excludeDynamicSections === true && req.systemPrompt === undefined)
-    throw new Error(
-      'initialize: excludeDynamicSections is not supported by this agent runtime: the working directory, git status and memory stay in the system prompt, in its per-session block after the cache boundary (the static block before it is the same for every user and caches across them). Leave the option out.',
-    );
+  // An option that is not built ends the process too: the SDK would not see an error answer alone,
+  // and the session would run without what the host asked for.
   const unbuilt = notBuilt(req);
-  if (unbuilt) throw new Error(unbuilt);
+  if (unbuilt) fatal(unbuilt);
   if (req.mcpServers) t.connectInitializeMcp(req.mcpServers);
-  if (req.sdkMcpServers?.length) t.connectHostMcp(req.sdkMcpServers);
+  const parked = req.sdkMcpServers?.length ? t.connectHostMcp(req.sdkMcpServers, req.sdkMcpServerManifests) : {};
   if (req.jsonSchema) {
     try {
       t.setJsonSchema(req.jsonSchema);
@@ -99,6 +96,12 @@ export function handleInitialize(
       ...t.answer(),
       mcp_servers_applied: req.mcpServers !== undefined,
       ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}),
+      // What became of each manifest entry (absent when none was sent or no server was named).
+      ...(req.sdkMcpServerManifests !== undefined && req.sdkMcpServers?.length
+        ? { sdk_mcp_manifests_parked: parked }
+        : {}),
+      // No trust state exists here (nothing is gated on it), so an attestation records nothing.
+      ...(req.workspaceTrust ? { workspace_trust_recorded: false } : {}),
     };
   };
   const loading = req.plugins?.length ? t.loadPlugins(req.plugins) : undefined;
@@ -106,8 +109,36 @@ export function handleInitialize(
   return loading.then(afterPlugins, (err: Error) => fatal(`initialize: plugins: ${err.message}`));
 }
 
+/** Host declarations whose absence (or false) is what this runtime does; true asks for what is not built. */
+const DECLARATIONS_NOT_BUILT = [
+  [
+    'rapidFollowupPreempt',
+    'a running turn is never stopped by a follow-up message (no system/turn_preempted); the follow-up waits its turn',
+  ],
+  [
+    'forwardNestedSubagentToolCalls',
+    "subagents cannot start subagents here, and a subagent's forked skill's tool calls are not forwarded",
+  ],
+  [
+    'offersBypassSwitchBack',
+    'a launch in bypassPermissions is never switched to another mode, so there is no switch back to offer',
+  ],
+  ['keepsBypassHeld', 'a launch keeps the permission mode it was started with; bypassPermissions is never held'],
+] as const;
+
+/** What the SDK sends here only when its delivery option says 'initialize', with that option. */
+const FLAGS_NOT_READ_HERE = [
+  ['settings', 'settingsDelivery'],
+  ['managedSettings', 'managedSettingsDelivery'],
+  ['disallowedTools', 'disallowedToolsDelivery'],
+] as const;
+
 /** The first option set to a value this runtime does not build, as the error answer's text. */
 function notBuilt(req: InitializeRequest): string | undefined {
+  // Moving the environment and memory out of the system prompt into the first user message is not
+  // built (with a custom prompt it has no effect, as the SDK says).
+  if (req.excludeDynamicSections === true && req.systemPrompt === undefined)
+    return 'initialize: excludeDynamicSections is not supported by this agent runtime: the working directory, git status and memory stay in the system prompt, in its per-session block after the cache boundary (the static block before it is the same for every user and caches across them). Leave the option out.';
   // The system prompt is rendered from the session's parts on every request and afresh on resume:
   // false (never record) is what happens; a record replayed verbatim is not built.
   if (req.systemPromptSnapshot === true)
@@ -116,5 +147,16 @@ function notBuilt(req: InitializeRequest): string | undefined {
     return 'initialize: codeRunningMcpTools is not supported by this agent runtime: MCP tools are not classed as code-running. Leave the option out.';
   if (req.webSearchIsolationExemptMcpServers?.length)
     return 'initialize: webSearchIsolationExemptMcpServers is not supported by this agent runtime: there is no web-search isolation to exempt MCP servers from. Leave the option out.';
+  const configured = Object.entries(req.sdkMcpServerConfigs ?? {}).find(
+    ([name, v]) => req.sdkMcpServers?.includes(name) && v !== null && typeof v === 'object' && Object.keys(v).length,
+  );
+  if (configured)
+    return `initialize: sdkMcpServerConfigs is not supported by this agent runtime (server "${configured[0]}" sets ${Object.keys(configured[1] as object).join(', ')}): a per-server timeout or tool permission policy for in-process servers is not built. Register the server without them, and use allowedTools, disallowedTools or canUseTool for its tools.`;
+  for (const [field, why] of DECLARATIONS_NOT_BUILT)
+    if (req[field] === true)
+      return `initialize: ${field}: true is not supported by this agent runtime: ${why}. Leave the option out or set it to false.`;
+  for (const [field, delivery] of FLAGS_NOT_READ_HERE)
+    if (req[field] !== undefined)
+      return `initialize: ${field} is not read from initialize by this agent runtime: give it on the command line (the SDK's ${delivery}: 'argv', its default).`;
   return undefined;
 }

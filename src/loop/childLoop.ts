@@ -1,13 +1,15 @@
 // A loop started by a tool call of another loop (a subagent, a teammate). What the child inherits
 // from its parent is named here, group by group, in one function, so nothing is inherited by
 // accident and a new LoopConfig field has to be placed in a group.
-import type { Tool, ToolContext, ToolServices } from '../../tools/tool.js';
+import type { LoopHandle, Tool, ToolContext, ToolServices } from '../../tools/tool.js';
 import type { TodoStore } from '../../tools/todoWrite.js';
 import { toolApiSchema } from '../../tools/registry.js';
 import type { LoopConfig, StopHookVerdict } from './agentLoop.js';
 import { RunDriver } from './runDriver.js';
 import type { HistoryMessage, LoopEvent, LoopOutcome } from './events.js';
 import type { ModelRequest } from './model.js';
+import { smallFastModel } from './models.js';
+import { sideModelCall } from './sideCall.js';
 
 /** What a child loop has of its own. */
 export interface ChildLoopSpec {
@@ -119,6 +121,7 @@ export function deriveChildServices(parent: ToolServices | undefined, spec: Chil
     foreground: undefined,
     schedule: undefined,
     monitor: undefined,
+    workflows: undefined,
   };
   return child;
 }
@@ -129,8 +132,12 @@ export interface ChildLoop {
   run(history: HistoryMessage[]): AsyncGenerator<LoopEvent, LoopOutcome, void>;
 }
 
-/** What a tool call knows of the loop that made it (`ctx.loop`): enough to start a child. */
-export interface LoopHandle {
+/**
+ * The loop's own handle on a tool call (`ctx.loop`): the contract's LoopHandle (what tools see:
+ * the model, side calls, deferred tools), and what the subagent runner needs besides: the calling
+ * loop's config and a way to start a child. Code in src/ gets it with `callingLoop(ctx)`.
+ */
+export interface AgentLoopHandle extends LoopHandle {
   /** The calling loop's config (its model, usage, hooks). */
   readonly config: LoopConfig;
   spawn(spec: ChildLoopSpec): ChildLoop;
@@ -142,8 +149,19 @@ export interface LoopHandle {
   conversationThrough(toolUseId: string, signal: AbortSignal): Promise<HistoryMessage[] | null>;
 }
 
+/** Every handle the loop made, by what tools see of it: a tool context's `loop` is one of them, or none. */
+const handles = new WeakMap<LoopHandle, AgentLoopHandle>();
+
+/** The loop that made this call, as the loop's own handle; undefined outside a loop run. */
+export function callingLoop(ctx: ToolContext): AgentLoopHandle | undefined {
+  return ctx.loop && handles.get(ctx.loop);
+}
+
 /** The handle, and what the loop calls each time its history gains an assistant message (or a turn ends). */
-export function loopHandle(config: LoopConfig, history: HistoryMessage[]): LoopHandle & { historyChanged(): void } {
+export function loopHandle(
+  config: LoopConfig,
+  history: HistoryMessage[],
+): AgentLoopHandle & { historyChanged(): void } {
   const waiters = new Set<() => void>();
   const holding = (id: string) => {
     for (let i = history.length - 1; i >= 0; i--) {
@@ -154,8 +172,12 @@ export function loopHandle(config: LoopConfig, history: HistoryMessage[]): LoopH
     }
     return -1;
   };
-  return {
+  const handle: AgentLoopHandle & { historyChanged(): void } = {
     config,
+    model: () => config.model(),
+    smallFastModel: () => smallFastModel(),
+    sideCall: (req) => sideModelCall(config, req),
+    deferredTools: config.deferredTools,
     spawn(spec) {
       const child = deriveChildConfig(config, spec);
       return { config: child, run: (history) => new RunDriver(history).run(child) };
@@ -181,4 +203,6 @@ export function loopHandle(config: LoopConfig, history: HistoryMessage[]): LoopH
       for (const w of [...waiters]) w();
     },
   };
+  handles.set(handle, handle);
+  return handle;
 }

@@ -5,6 +5,7 @@ import type { AssistantMessage, HistoryMessage } from './events.js';
 import type { ApiErrorCategory } from './modelErrors.js';
 import type { EffortLevel } from './pricing.js';
 import type { ThinkingParam } from './requestOptions.js';
+import type { ServerTool } from '../../tools/tool.js';
 
 /** A tool as the model sees it. */
 export interface ApiTool {
@@ -13,12 +14,7 @@ export interface ApiTool {
   input_schema: object;
 }
 
-/** A tool the API runs itself (web_search): named by its versioned type, no input_schema. */
-export interface ServerTool {
-  type: string;
-  name: string;
-  [k: string]: unknown;
-}
+export type { ServerTool } from '../../tools/tool.js';
 
 export interface ModelRequest {
   model: string;

@@ -3,19 +3,12 @@
 // counts in the run's usage like any other call.
 import type { AssistantMessage } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
-import type { ModelRequest } from './model.js';
+import type { SideCallRequest } from '../../tools/tool.js';
 import { streamModel } from './modelClient.js';
 
-export interface SideCallRequest {
-  model: string;
-  system: ModelRequest['system'];
-  prompt: string;
-  tools?: ModelRequest['tools'];
-  maxTokens: number;
-  signal: AbortSignal;
-  /** The tool_use id that asks: a recording orders this call's requests on their own. */
-  caller: string;
-}
+// The request is the tool contract's (LoopHandle.sideCall); the reply's text is its replyText.
+export type { SideCallRequest } from '../../tools/tool.js';
+export { replyText } from '../../tools/agentEvents.js';
 
 /** The whole reply (usage already counted in `loop.usage`). */
 export async function sideModelCall(loop: LoopConfig, req: SideCallRequest): Promise<AssistantMessage> {
@@ -35,13 +28,4 @@ export async function sideModelCall(loop: LoopConfig, req: SideCallRequest): Pro
   if (!message) throw new Error('the model sent no reply');
   loop.usage.add(message.model || req.model, message.usage);
   return message;
-}
-
-/** The reply's text blocks joined. */
-export function replyText(message: AssistantMessage): string {
-  return message.content
-    .filter((b) => b.type === 'text')
-    .map((b) => String(b.text ?? ''))
-    .join('')
-    .trim();
 }

@@ -27,13 +27,8 @@ export interface ToolUseBlock {
   input: unknown;
 }
 
-// A type, not an interface: it goes on the wire as is, and the wire's schema types want an index signature.
-export type ToolResultBlock = {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string | Array<{ type: 'text'; text: string } | { type: 'image'; source: unknown }>;
-  is_error?: boolean;
-};
+export type { ToolResultBlock } from '../../tools/agentEvents.js';
+import type { ToolResultBlock } from '../../tools/agentEvents.js';
 
 export interface PermissionDenial {
   tool_name: string;

@@ -3,16 +3,9 @@
 // SpendLedger (spendLedger.ts), which the budget and the results read.
 import { z } from 'zod';
 import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
+import type { ApiUsage } from '../../tools/agentEvents.js';
 
-/** The `usage` object of an API message (message_start / message_delta / non-streaming). */
-export const apiUsageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  server_tool_use: z.looseObject({ web_search_requests: z.number().nullish() }).nullish(),
-});
-export type ApiUsage = z.infer<typeof apiUsageSchema>;
+export { apiUsageSchema, type ApiUsage } from '../../tools/agentEvents.js';
 
 /** A result's `usage`: token totals of every call of a prompt (the protocol carries it as is). */
 export const usageTotalsSchema = z.object({

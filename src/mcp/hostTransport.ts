@@ -5,6 +5,7 @@
 // JSON-RPC error for the request it carried, so the waiting MCP call fails instead of hanging.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ManifestReplay } from './hostManifests.js';
 
 /** What the transport needs of the control channel (src/control/channel.ts `request`). */
 export type HostRequest = (
@@ -24,12 +25,20 @@ export class HostMcpTransport implements Transport {
     private readonly request: HostRequest,
     /** Upper bound for one round trip; the MCP client's own request timeouts come first. */
     private readonly timeoutMs: number,
+    /** The handshake the host already ran (initialize.sdkMcpServerManifests), answered locally. */
+    private readonly replay?: ManifestReplay,
   ) {}
 
   async start(): Promise<void> {}
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error(`MCP server ${this.serverName}: the connection is closed`);
+    const local = this.replay?.local(message);
+    if (local !== undefined) {
+      // Delivered after send() returns, as an answer from the host would be.
+      if (local) queueMicrotask(() => !this.closed && this.onmessage?.(local));
+      return;
+    }
     const id = 'id' in message && 'method' in message ? message.id : undefined;
     const answer = this.request(
       'mcp_message',

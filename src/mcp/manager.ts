@@ -16,6 +16,7 @@ import { elicitationHandler, type ElicitationDeps } from './elicitation.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
 import { HostMcpTransport, type HostRequest } from './hostTransport.js';
+import { type HostManifest, ManifestReplay } from './hostManifests.js';
 import { mcpTool, mcpToolName } from './tools.js';
 import { resourceTools } from './resourceTools.js';
 import { remoteTransport, stdioTransport, type OpenedTransport } from './transports.js';
@@ -118,11 +119,21 @@ export class McpManager {
     }
   }
 
-  /** Start connecting the host's in-process servers (initialize.sdkMcpServers) over the control channel. */
-  connectHost(names: string[], request: HostRequest): void {
+  /**
+   * Start connecting the host's in-process servers (initialize.sdkMcpServers) over the control
+   * channel; `manifests` (parked from initialize.sdkMcpServerManifests) answer their handshakes.
+   */
+  connectHost(names: string[], request: HostRequest, manifests: Map<string, HostManifest> = new Map()): void {
     this.hostRequest = request;
-    for (const name of names) this.startConfig(name, { type: 'sdk' }, true, 'sdk');
+    for (const name of names) {
+      const manifest = manifests.get(name);
+      if (manifest) this.hostManifests.set(name, manifest);
+      this.startConfig(name, { type: 'sdk' }, true, 'sdk');
+    }
   }
+
+  /** Parked manifests: each is taken by the next connect of its server, and never kept. */
+  private readonly hostManifests = new Map<string, HostManifest>();
 
   private hostRequest?: HostRequest;
 
@@ -131,11 +142,20 @@ export class McpManager {
     if (config.type === 'sdk') {
       const request = this.hostRequest;
       if (!request) return undefined;
-      return () => ({
-        transport: new HostMcpTransport(name, request, HOST_REQUEST_TIMEOUT_MS),
-        stderrTail: () => '',
-        pid: () => null,
-      });
+      return () => {
+        const manifest = this.hostManifests.get(name);
+        this.hostManifests.delete(name);
+        return {
+          transport: new HostMcpTransport(
+            name,
+            request,
+            HOST_REQUEST_TIMEOUT_MS,
+            manifest && new ManifestReplay(manifest),
+          ),
+          stderrTail: () => '',
+          pid: () => null,
+        };
+      };
     }
     if ('url' in config) return () => remoteTransport(config);
     return () => stdioTransport(config, this.opts.cwd, this.opts.env);

@@ -5,6 +5,7 @@ import type { ToolSet } from '../../tools/toolSet.js';
 import { parseRule, ruleNamesTool } from '../permissions/rules.js';
 import type { McpServerConfig } from './config.js';
 import type { HostRequest } from './hostTransport.js';
+import { type ManifestVerdict, parkManifests } from './hostManifests.js';
 import type { ElicitationDeps } from './elicitation.js';
 import type { McpManager, McpScope, McpServerStatus } from './manager.js';
 
@@ -69,14 +70,28 @@ export class SessionMcp {
     return this.setup ? (await this.setup).statuses().map((s) => s.name) : [];
   }
 
-  /** initialize's in-process servers: connected after the initialize answer is written. */
-  connectHost(names: string[], request: HostRequest): void {
+  /**
+   * initialize's in-process servers: connected after the initialize answer is written. `manifests`
+   * (initialize.sdkMcpServerManifests, as sent) answer their handshakes; the verdict on each entry
+   * is returned for the answer. A server an earlier initialize named is already connected: its
+   * entry is not used.
+   */
+  connectHost(names: string[], request: HostRequest, manifests?: unknown): Record<string, ManifestVerdict> {
+    const { parked, verdicts } =
+      manifests === undefined
+        ? { parked: undefined, verdicts: {} }
+        : parkManifests(manifests, names, (name) => this.hostNamed.has(name));
+    for (const name of names) this.hostNamed.add(name);
     this.setup = this.manager().then(async (m) => {
       await new Promise((r) => setImmediate(r));
-      m.connectHost(names, request);
+      m.connectHost(names, request, parked);
       return m;
     });
+    return verdicts;
   }
+
+  /** The in-process servers initialize has named so far. */
+  private readonly hostNamed = new Set<string>();
 
   /**
    * Wait for the servers being connected and offer their tools now (a name a local tool already

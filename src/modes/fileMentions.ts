@@ -20,8 +20,16 @@ export function mentionedPaths(prompt: string): string[] {
   return out;
 }
 
-/** The prompt's content: the mentioned files' text blocks, then the prompt; a string when none. */
-export function withMentionedFiles(prompt: string, cwd: string): string | Block[] {
+/**
+ * The prompt's content: the mentioned files' text blocks, then the prompt; a string when none.
+ * `markRead` hears each file attached, as Read would record it: the model has seen it whole, so a
+ * following Edit or Write of it is allowed (as on the reference) until the file changes.
+ */
+export function withMentionedFiles(
+  prompt: string,
+  cwd: string,
+  markRead: (file: string, seen: { mtimeMs: number; size: number }) => void = () => {},
+): string | Block[] {
   if (prompt.trimStart().startsWith('/')) return prompt; // a slash command's arguments stay text
   const blocks: Block[] = [];
   for (const p of mentionedPaths(prompt)) {
@@ -31,6 +39,7 @@ export function withMentionedFiles(prompt: string, cwd: string): string | Block[
       const st = statSync(file);
       if (!st.isFile() || st.size > MAX_BYTES) continue;
       text = readFileSync(file, 'utf8');
+      markRead(file, { mtimeMs: st.mtimeMs, size: st.size });
     } catch {
       continue;
     }

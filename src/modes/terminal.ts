@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSession } from '../app/createSession.js';
+import type { Session } from '../app/sessionIO.js';
 import { modelChoices } from '../loop/models.js';
 import { contextWindow } from '../loop/pricing.js';
 import { type CliOptions, VERSION } from '../cli/options.js';
@@ -47,7 +48,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     if (!sessions.length) process.stdout.write('No earlier session in this project: starting a new one.\n');
     o = { ...o, resumePicker: false, ...(picked ? { resume: picked } : {}) };
   }
-  const session = await createSession(o, {
+  const starting = createSession(o, {
     writer,
     output: (ev) => tui?.show(ev) ?? Promise.resolve(),
     interactive: true,
@@ -62,59 +63,104 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     // The terminal already draws an error result.
     reportError: () => {},
   });
-  const { runner } = session;
-  session.channel.close('no host in the interactive terminal mode');
+  let failed = false;
+  starting.catch(() => {
+    failed = true;
+  });
+  // The editor is drawn as soon as the UI has loaded, while the session may still be starting:
+  // what is typed meanwhile waits in `early` and goes to the session once it is up.
+  let session: Session | undefined;
+  const early: Array<(s: Session) => void> = [];
+  const withSession = (f: (s: Session) => void) => (session ? f(session) : early.push(f));
+  let wantedMode: PermissionMode | undefined;
   const cwd = process.cwd();
   const branch = gitBranch(cwd);
   let shellAbort: AbortController | undefined;
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
-  if (session.bypassAllowed) modes.push('bypassPermissions');
-  tui = (await ui).createTui({
+  const loaded = await ui.catch(async (err) => {
+    await starting; // a session that cannot start says so first
+    throw err;
+  });
+  // A session that could not start says why, with no UI drawn first.
+  if (failed) await starting;
+  tui = loaded.createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     colour: colourLevel(process.env),
-    submit: (text) => runner.submit(withMentionedFiles(text, cwd)),
+    submit: (text) =>
+      withSession((s) =>
+        s.runner.submit(withMentionedFiles(text, cwd, (file, seen) => s.runner.readFiles.set(file, seen))),
+      ),
     interrupt: () => {
       // A `!command` still running is the thing to stop.
       if (shellAbort && !shellAbort.signal.aborted) {
         shellAbort.abort();
         return true;
       }
-      return runner.interrupt();
+      return session?.runner.interrupt() ?? false;
     },
-    status: () => ({
-      model: session.settings.model,
-      mode: session.permissionMode() as PermissionMode,
-      contextWindow: contextWindow(session.settings.model),
-      ...(branch ? { branch } : {}),
-    }),
+    status: () =>
+      session
+        ? {
+            model: session.settings.model,
+            mode: session.permissionMode() as PermissionMode,
+            contextWindow: contextWindow(session.settings.model),
+            ...(branch ? { branch } : {}),
+          }
+        : {
+            model: o.model ?? 'starting…',
+            mode: wantedMode ?? o.permissionMode ?? 'default',
+            contextWindow: contextWindow(o.model ?? ''),
+            ...(branch ? { branch } : {}),
+          },
     modes,
-    setMode: (mode) => session.setPermissionMode(mode),
+    setMode: (mode) => {
+      if (session) session.setPermissionMode(mode);
+      else wantedMode = mode;
+    },
     history: promptHistory(join(configDir(process.env), 'history.jsonl'), cwd),
-    commands: () => session.commands(),
+    commands: () => session?.commands() ?? [],
     sessions: () => listProjectSessions(process.env, cwd),
     resumeSession: (id) => {
       resumeNext = id;
     },
     models: () =>
-      modelChoices(session.settings.model).map((m) => ({
-        // `/model default` is not a name /model takes: the default's own id is.
-        value: m.value === 'default' ? m.resolvedModel : m.value,
-        label: `${m.displayName} (${m.resolvedModel})`,
-        detail: m.description,
-      })),
+      session
+        ? modelChoices(session.settings.model).map((m) => ({
+            // `/model default` is not a name /model takes: the default's own id is.
+            value: m.value === 'default' ? m.resolvedModel : m.value,
+            label: `${m.displayName} (${m.resolvedModel})`,
+            detail: m.description,
+          }))
+        : [],
     files: () => projectFiles(cwd),
     shell: async (command) => {
       shellAbort = new AbortController();
       const r = await runShell(command, cwd, shellAbort.signal);
       shellAbort = undefined;
-      runner.submit(shellMessage(command, r));
+      withSession((s) => s.runner.submit(shellMessage(command, r)));
       return r;
     },
   });
   tuiUp(tui);
+  const shown = tui.run();
+  try {
+    session = await starting;
+  } catch (err) {
+    tui.close();
+    await shown;
+    throw err;
+  }
+  const { runner } = session;
+  session.channel.close('no host in the interactive terminal mode');
+  if (session.bypassAllowed) modes.push('bypassPermissions');
+  if (wantedMode) session.setPermissionMode(wantedMode);
+  // A resumed session (--resume, --continue, /resume): its conversation so far, before what is typed.
+  if (runner.history.length) tui.replay(runner.history);
+  for (const f of early.splice(0)) f(session);
+  tui.refresh();
   const running = runner.run();
-  await tui.run();
+  await shown;
   runner.endInput();
   runner.interrupt(); // a run still going, background tasks
   await running;

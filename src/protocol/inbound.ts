@@ -144,6 +144,41 @@ export const initializeRequestSchema = z.looseObject({
   excludeDynamicSections: z.boolean({ error: 'excludeDynamicSections must be true or false' }).optional(),
   /** A tool name the model may call → the tool that runs instead (single hop). */
   toolAliases: z.record(z.string(), z.string().min(1, 'toolAliases: a target must name a tool')).optional(),
+  /**
+   * The host's in-process servers' own handshake results: their MCP initialize and first tools/list
+   * are answered from here (src/mcp/hostManifests.ts; each entry's shape is judged there).
+   */
+  sdkMcpServerManifests: z.unknown().optional(),
+  /** Host-declared settings of its in-process servers (timeout, per-tool policy): not built, refused when set. */
+  sdkMcpServerConfigs: z
+    .record(z.string(), z.unknown(), { error: 'sdkMcpServerConfigs must be an object of server name → settings' })
+    .optional(),
+  /** A subagent's text and thinking go to the host too (by default only its tool calls and results). */
+  forwardSubagentText: z.boolean({ error: 'forwardSubagentText must be true or false' }).optional(),
+  /** The request_user_dialog kinds the host can render; no flow here sends a dialog (docs/protocol.md). */
+  supportedDialogKinds: z.array(z.string(), { error: 'supportedDialogKinds must be a list of strings' }).optional(),
+  // Declarations whose absence (or false) is what this runtime does; true is refused (not built).
+  rapidFollowupPreempt: z.boolean({ error: 'rapidFollowupPreempt must be true or false' }).optional(),
+  forwardNestedSubagentToolCalls: z
+    .boolean({ error: 'forwardNestedSubagentToolCalls must be true or false' })
+    .optional(),
+  offersBypassSwitchBack: z.boolean({ error: 'offersBypassSwitchBack must be true or false' }).optional(),
+  keepsBypassHeld: z.boolean({ error: 'keepsBypassHeld must be true or false' }).optional(),
+  /** The host's word that the person trusted a folder: nothing here is gated on trust, so nothing is recorded. */
+  workspaceTrust: z
+    .object(
+      {
+        accepted: z.boolean({ error: 'workspaceTrust.accepted must be true or false' }),
+        directory: z.string({ error: 'workspaceTrust.directory must be a string' }),
+      },
+      { error: 'workspaceTrust must be {accepted, directory}' },
+    )
+    .optional(),
+  // Sent by the SDK only when its settingsDelivery / managedSettingsDelivery / disallowedToolsDelivery
+  // is 'initialize' (the default is 'argv', as flags): not built, refused when present.
+  settings: z.unknown().optional(),
+  managedSettings: z.unknown().optional(),
+  disallowedTools: z.unknown().optional(),
 });
 export type InitializeRequest = z.infer<typeof initializeRequestSchema>;
 

@@ -81,7 +81,7 @@ export const modelFallbackSchema = z.strictObject({
 });
 
 const taskUsageSchema = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
-const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate']);
+const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate', 'local_workflow']);
 const taskEndSchema = z.enum(['completed', 'failed', 'stopped']);
 
 export const taskStartedSchema = z.strictObject({
@@ -96,8 +96,10 @@ export const taskStartedSchema = z.strictObject({
   is_backgrounded: z.boolean(),
   /** A subagent's nesting depth: 1 for one the main thread spawned (the only kind here). */
   spawn_depth: z.number().int().positive().optional(),
-  /** What a subagent was asked. */
+  /** What a subagent was asked (a workflow: its script). */
   prompt: z.string().optional(),
+  /** A workflow's meta.name. */
+  workflow_name: z.string().optional(),
   ...envelope,
 });
 
@@ -107,7 +109,12 @@ export const taskUpdatedSchema = z.strictObject({
   task_id: z.string(),
   /** A task's end, or a foreground task's move to the background. */
   patch: z.union([
-    z.strictObject({ status: z.enum(['completed', 'failed', 'killed']), end_time: z.number() }),
+    z.strictObject({
+      status: z.enum(['completed', 'failed', 'killed']),
+      end_time: z.number(),
+      /** Why it failed (a workflow's script error). */
+      error: z.string().optional(),
+    }),
     z.strictObject({ is_backgrounded: z.literal(true) }),
   ]),
   ...envelope,
@@ -136,6 +143,8 @@ export const taskProgressSchema = z.strictObject({
   last_tool_name: z.string().optional(),
   /** agentProgressSummaries: a one-line account of what the agent is doing. */
   summary: z.string().optional(),
+  /** A workflow's phases and agents so far: `workflow_phase` and `workflow_agent` entries. */
+  workflow_progress: z.array(z.looseObject({ type: z.enum(['workflow_phase', 'workflow_agent']) })).optional(),
   ...envelope,
 });
 

@@ -14,6 +14,7 @@ import { appendUser } from '../loop/history.js';
 import type { SessionEvent, SessionInit } from './events.js';
 import type { SystemBlocks } from '../prompt/systemPrompt.js';
 import type { BackgroundHost } from '../tasks/host.js';
+import type { TaskRecord } from '../tasks/registry.js';
 import type { ScheduleHost } from '../tasks/scheduler.js';
 import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
 import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
@@ -234,14 +235,15 @@ export class SessionRunner {
 
   /**
    * perTaskStopAffordance: the host has a stop control for each task, so an interrupt stops the
-   * turn and spares background agents (each can still be stopped with stop_task). Without it, an
+   * turn and spares background agents and workflows (each can still be stopped with stop_task). Without it, an
    * interrupt stops every background task: nothing else could stop a runaway one.
    */
   spareAgentsOnInterrupt = false;
 
   /** Abort the running prompt (interrupt): its result comes within a second. */
   interrupt(): boolean {
-    void this.hooks.background?.stopAll(this.spareAgentsOnInterrupt ? (t) => t.kind === 'local_agent' : undefined);
+    const spared = (t: TaskRecord) => t.kind === 'local_agent' || t.kind === 'local_workflow';
+    void this.hooks.background?.stopAll(this.spareAgentsOnInterrupt ? spared : undefined);
     if (!this.current) return false;
     this.current.abort();
     return true;

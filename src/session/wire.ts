@@ -5,7 +5,7 @@ import { randomUUID } from '../util/ids.js';
 import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
-import type { TaskEvent } from '../loop/taskEvents.js';
+import type { TaskEvent } from '../../tools/taskEvents.js';
 import type { TeamEvent } from '../teams/team.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
@@ -181,6 +181,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         is_backgrounded: t.backgrounded,
         ...(t.spawnDepth !== undefined ? { spawn_depth: t.spawnDepth } : {}),
         ...(t.prompt !== undefined ? { prompt: t.prompt } : {}),
+        ...(t.workflowName !== undefined ? { workflow_name: t.workflowName } : {}),
         ...envelope(sessionId),
       };
     case 'ended':
@@ -188,7 +189,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         type: 'system',
         subtype: 'task_updated',
         task_id: t.taskId,
-        patch: { status: t.status, end_time: t.endTime },
+        patch: { status: t.status, end_time: t.endTime, ...(t.error !== undefined ? { error: t.error } : {}) },
         ...envelope(sessionId),
       };
     case 'backgrounded':
@@ -222,6 +223,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         usage: t.usage,
         ...(t.lastToolName !== undefined ? { last_tool_name: t.lastToolName } : {}),
         ...(t.summary !== undefined ? { summary: t.summary } : {}),
+        ...(t.workflowProgress !== undefined ? { workflow_progress: t.workflowProgress } : {}),
         ...envelope(sessionId),
       };
     case 'live':

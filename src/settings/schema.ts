@@ -81,6 +81,9 @@ export const settingsSchema = z.looseObject(
     otelHeadersHelper: z
       .string({ error: 'must be a string (a shell command that prints a JSON object of headers)' })
       .optional(),
+    /** The Workflow tool is offered (src/workflows/optIn.ts); `disableWorkflows` wins. */
+    enableWorkflows: z.boolean({ error: 'must be true or false' }).optional(),
+    disableWorkflows: z.boolean({ error: 'must be true or false' }).optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z
       .record(z.string(), z.string({ error: 'must be a string (every env value is a string)' }), {

@@ -13,9 +13,16 @@ import { join } from 'node:path';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
 
-import type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
+import type {
+  TaskEndStatus,
+  TaskEvent,
+  TaskKind,
+  TaskStatus,
+  TaskUsage,
+  WorkflowProgressRow,
+} from '../../tools/taskEvents.js';
 
-export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../loop/taskEvents.js';
+export type { TaskEndStatus, TaskEvent, TaskKind, TaskStatus, TaskUsage } from '../../tools/taskEvents.js';
 
 export interface TaskRecord {
   id: string;
@@ -66,6 +73,8 @@ export interface TaskStart {
   prompt?: string;
   /** A subagent's nesting depth (task_started.spawn_depth): 1 when the main thread spawned it. */
   spawnDepth?: number;
+  /** A workflow's meta.name (task_started.workflow_name). */
+  workflowName?: string;
   /** Registered in the foreground: the spawning tool call blocks on it (is_backgrounded: false). */
   foreground?: boolean;
   /** See TaskRecord.route. */
@@ -78,6 +87,8 @@ export interface TaskStart {
 
 export interface TaskEnd {
   status: TaskEndStatus;
+  /** Why a failed task failed, for hosts that keep a task map (task_updated's patch.error). */
+  error?: string;
   summary: string;
   resultText?: string;
   exitCode?: number | null;
@@ -99,7 +110,8 @@ export interface TaskRegistryOptions {
 }
 
 export function newTaskId(kind: TaskKind): string {
-  return (kind === 'local_bash' ? 'b' : kind === 'in_process_teammate' ? 't' : 'a') + randomHex(4);
+  const prefix = { local_bash: 'b', in_process_teammate: 't', local_workflow: 'w', local_agent: 'a' }[kind];
+  return prefix + randomHex(4);
 }
 
 export class TaskRegistry {
@@ -163,6 +175,7 @@ export class TaskRegistry {
         taskId: id,
         status: end.status === 'stopped' ? 'killed' : end.status,
         endTime: rec.endedAt,
+        ...(end.error !== undefined ? { error: end.error } : {}),
       });
       const emitted = this.send(rec, {
         kind: 'notification',
@@ -197,6 +210,7 @@ export class TaskRegistry {
       backgrounded: rec.backgrounded,
       ...(start.spawnDepth !== undefined ? { spawnDepth: start.spawnDepth } : {}),
       ...(start.prompt !== undefined ? { prompt: start.prompt } : {}),
+      ...(start.workflowName !== undefined ? { workflowName: start.workflowName } : {}),
     });
     return rec;
   }
@@ -226,18 +240,26 @@ export class TaskRegistry {
    * Emit a progress line for a running task (a background subagent after each of its turns, and
    * with `summary` when agentProgressSummaries made one).
    */
-  progress(id: string, usage: TaskUsage, lastToolName?: string, summary?: string): void {
+  progress(
+    id: string,
+    usage: TaskUsage,
+    lastToolName?: string,
+    summary?: string,
+    /** A workflow's: the line's own description, and its phases and agents so far. */
+    extra?: { description?: string; workflowProgress?: WorkflowProgressRow[] },
+  ): void {
     const rec = this.tasks.get(id);
     if (rec?.status !== 'running') return;
     void this.send(rec, {
       kind: 'progress',
       taskId: id,
       toolUseId: rec.toolUseId,
-      description: rec.description,
+      description: extra?.description ?? rec.description,
       ...(rec.subagentType ? { subagentType: rec.subagentType } : {}),
       usage,
       ...(lastToolName ? { lastToolName } : {}),
       ...(summary ? { summary } : {}),
+      ...(extra?.workflowProgress ? { workflowProgress: extra.workflowProgress } : {}),
     });
   }
 
@@ -354,6 +376,7 @@ export class TaskRegistry {
 export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'command' | 'name'>): string {
   if (rec.kind === 'local_bash') return `Background command "${rec.description || rec.command}" was stopped`;
   if (rec.kind === 'in_process_teammate') return `Teammate "${rec.name}" was stopped`;
+  if (rec.kind === 'local_workflow') return `Dynamic workflow "${rec.description}" was stopped`;
   return `Agent "${rec.description}" was stopped`;
 }
 

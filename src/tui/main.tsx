@@ -4,7 +4,10 @@ import chalk from 'chalk';
 import { render } from 'ink';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
+import type { HistoryMessage } from '../loop/events.js';
 import { App } from './App.js';
+import { replayItems } from './replay.js';
+import { DISABLE as BRACKETED_PASTE_OFF, ENABLE as BRACKETED_PASTE_ON, pasteAwareStdin } from './bracketedPaste.js';
 import { Picker, sessionItems } from './components/Picker.js';
 import type { TuiDeps } from './deps.js';
 import type { ColourLevel } from './colour.js';
@@ -18,6 +21,12 @@ export interface Tui {
   elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
+  /** A resumed session's conversation, drawn as it ran (below the banner, above what comes next). */
+  replay(history: readonly HistoryMessage[]): void;
+  /** Draw again: what deps.status() reports has changed (the session has started). */
+  refresh(): void;
+  /** Take the UI down (the session could not start): run() resolves. */
+  close(): void;
 }
 
 /** The --resume picker, before the session starts: the chosen session id, or undefined (Esc). */
@@ -56,7 +65,15 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
   setColourLevel(deps.colour);
   const store = new TuiStore({ highlight: deps.colour > 0 });
   store.push({ kind: 'banner', text: deps.banner });
+  let close = () => {};
   return {
+    refresh: () => store.refresh(),
+    replay: (history) => {
+      const items = replayItems(history);
+      if (!items.length) return;
+      store.pushAll([...items, { kind: 'note', text: '(resumed: the conversation goes on below)', tone: 'dim' }]);
+    },
+    close: () => close(),
     show: (ev) => {
       store.show(ev);
       return Promise.resolve();
@@ -66,19 +83,27 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
     run: () =>
       new Promise<void>((resolve) => {
         let left = false;
+        const stdout = io.stdout ?? process.stdout;
+        // Pastes come bracketed (src/tui/bracketedPaste.ts), until the UI leaves or the process ends.
+        const unbracket = () => stdout.write(BRACKETED_PASTE_OFF);
+        stdout.write(BRACKETED_PASTE_ON);
+        process.once('exit', unbracket);
         const leave = () => {
           if (left) return;
           left = true;
           store.closeDialogs();
           instance.unmount();
+          process.removeListener('exit', unbracket);
+          unbracket();
         };
+        close = leave;
         const instance = render(
           <ThemeContext.Provider value={makeTheme(deps.colour > 0)}>
             <App store={store} deps={deps} onExit={leave} />
           </ThemeContext.Provider>,
           {
-            stdin: io.stdin ?? process.stdin,
-            stdout: io.stdout ?? process.stdout,
+            stdin: pasteAwareStdin(io.stdin ?? process.stdin),
+            stdout,
             exitOnCtrlC: false,
             patchConsole: false,
             maxFps: 30,

@@ -3,7 +3,7 @@
 // an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
 // useSyncExternalStore, so the folding is tested without a terminal.
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
-import type { TaskEvent } from '../loop/taskEvents.js';
+import type { TaskEvent } from '../../tools/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff } from './diff.js';
@@ -54,7 +54,7 @@ export interface TodoRow {
 export interface TaskRow {
   id: string;
   toolUseId: string;
-  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | string;
+  kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow' | string;
   description: string;
   status: 'running' | 'completed' | 'failed' | 'stopped' | 'killed';
   background: boolean;
@@ -147,6 +147,16 @@ export class TuiStore {
 
   push(item: NewItem): void {
     this.set({ items: [...this.state.items, { ...item, id: item.id ?? this.id() } as Item] });
+  }
+
+  /** Draw again with the same state (something the UI reads outside the store has changed). */
+  refresh(): void {
+    this.set({});
+  }
+
+  /** Several rows at once (a resumed session's conversation). */
+  pushAll(items: NewItem[]): void {
+    this.set({ items: [...this.state.items, ...items.map((it) => ({ ...it, id: it.id ?? this.id() }) as Item)] });
   }
 
   note(text: string, tone: 'dim' | 'red' | 'plain' = 'dim'): void {

@@ -1,8 +1,9 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterEveryTest } from '../perFile.js';
 import { makeTempDir } from '../tempDirs.js';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +59,7 @@ export interface RunOptions {
  * `<line>: <problem>`; each test ends by checking there were none (stdout carries protocol only).
  */
 const protocolViolations: string[] = [];
-afterEach(() => {
+afterEveryTest(() => {
   const seen = protocolViolations.splice(0);
   expect(seen, 'stdout lines that are not valid protocol messages').toEqual([]);
 });

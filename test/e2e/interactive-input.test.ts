@@ -1,6 +1,6 @@
 // The terminal UI's input end to end (bin/agent in tmux against the fake API): the prompt history
 // kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
@@ -94,6 +94,8 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     await t.waitFor(READY);
     const lines = Array.from({ length: 40 }, (_, i) => `pasted line ${i + 1}`);
     t.type('summarise ');
+    // Typed first: read in one chunk with the paste, it would be taken as part of it.
+    await t.waitFor(editorShows('summarise'));
     t.paste(lines.join('\n'));
     await t.waitFor(editorShows('summarise [Pasted text #1 +40 lines]'));
     expect(t.screen()).not.toMatch(/pasted line 2/);
@@ -101,6 +103,27 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     const s = await t.waitFor(/read it/);
     expect(s).toMatch(/^> summarise \[Pasted text #1 \+40 lines\]$/m);
     expect(typedText(api.requests[0])).toBe(`summarise ${lines.join('\n')}`);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('a bracketed paste is one paste: its newlines do not send the prompt, a long one collapses, all is sent whole', async () => {
+    api = await startFakeApi([text('got both')]);
+    const t = start([], dir());
+    await t.waitFor(READY);
+    t.type('look at ');
+    await t.waitFor(editorShows('look at'));
+    // One line and its newline: without bracketing, the newline would be Enter.
+    t.pasteBracketed('the first line\n');
+    await t.waitFor(/│ > look at the first line +│\n│ {3,}│/);
+    const lines = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
+    t.pasteBracketed(lines.join('\n'));
+    await t.waitFor(/│ {3}\[Pasted text #1 \+12 lines\] +│/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(api.requests).toHaveLength(0);
+    t.keys('Enter');
+    await t.waitFor(/got both/);
+    expect(typedText(api.requests[0])).toBe(`look at the first line\n${lines.join('\n')}`);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
@@ -173,6 +196,26 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('a file attached with @ counts as read: the Edit that follows it is allowed', async () => {
+    const cwd = dir();
+    const file = join(cwd, 'notes.txt');
+    writeFileSync(file, 'colour: red\n');
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length
+        ? text('changed it')
+        : toolUse('Edit', { file_path: file, old_string: 'red', new_string: 'blue' }, 'e'),
+    );
+    const t = start(['--permission-mode', 'acceptEdits'], cwd);
+    // The mention is not last: a menu of files open under it would take the Enter.
+    await send(t, 'make @notes.txt say blue');
+    await t.waitFor(/changed it/);
+    const result = resultsById(api.requests[1]).e;
+    expect(result.isError, result.text).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('colour: blue\n');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('!command runs in the shell; the command and its output reach the model in bash-input/bash-stdout tags', async () => {
     api = await startFakeApi([text('noted the output')]);
     const cwd = dir();
@@ -215,6 +258,8 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     t.keys('Down');
     await t.waitFor(/❯ remember the word kiwi/);
     t.keys('Enter');
+    // The chosen conversation is drawn again above the prompt.
+    await t.waitFor(/^> remember the word kiwi\n\nok\n[\s\S]*│ > {2,}│/m);
     await send(t, 'which word?');
     await t.waitFor(/ok\n\(1 turn/);
     const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
@@ -242,8 +287,8 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     t.type('plums');
     await t.waitFor(/❯ the old one about plums/);
     t.keys('Enter');
-    // The new session's UI starts below the old one.
-    await t.waitFor(/agent \d[\s\S]*agent \d[\s\S]*│ > {2,}│/);
+    // The new session's UI starts below the old one, with the resumed conversation drawn again.
+    await t.waitFor(/agent \d[\s\S]*agent \d[^\n]*\n[\s\S]*^> the old one about plums\n\nok\n[\s\S]*│ > {2,}│/m);
     await send(t, 'go on');
     const s = await t.waitFor(/> go on\n\nok\n\(1 turn/);
     expect(s).not.toMatch(/Resume a session/);

@@ -297,6 +297,99 @@ describe('SDK in-process MCP servers (initialize.sdkMcpServers → mcp_message)'
   });
 });
 
+describe('initialize.sdkMcpServerManifests: the handshake the host already ran', () => {
+  it("the official SDK sends its servers' handshake results; they are parked, and the server is never initialized again by us", async () => {
+    const cwd = tempDir();
+    const weather = createSdkMcpServer({
+      name: 'weather',
+      version: '0.0.1',
+      tools: [
+        tool('forecast', 'The forecast', { city: z.string() }, async (a) => ({
+          content: [{ type: 'text', text: `Rain in ${a.city}` }],
+        })),
+      ],
+    });
+    api = await startFakeApi([toolUse('mcp__weather__forecast', { city: 'Bergen' }, 'w1'), text('rain')]);
+    const q = query({
+      prompt: 'weather?',
+      options: sdkOptions(api.url, cwd, { mcpServers: { weather }, allowedTools: ['mcp__weather'] }) as never,
+    });
+    const messages: SDKMessage[] = [];
+    for await (const m of q) messages.push(m);
+    expect(((await q.initializationResult()) as Record<string, unknown>).sdk_mcp_manifests_parked).toEqual({
+      weather: 'parked',
+    });
+    // The tool list came from the manifest, and the call still went to the host.
+    expect(offered(api.requests[0]).map((t) => t.name)).toContain('mcp__weather__forecast');
+    expect(resultsById(api.requests[1]).w1).toEqual({ text: 'Rain in Bergen', isError: false });
+    // Only the SDK's own capture initialized the server: our client's initialize was answered locally.
+    expect(weather.instance.server.getClientVersion()?.name).toBe('claude-code');
+  });
+
+  it('a raw host: with a manifest the first mcp_message is the tool call; a mismatched or malformed entry is handshaken live', async () => {
+    const init = {
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'h', version: '1' },
+    };
+    const toolsList = { tools: [{ name: 'ping', description: 'Ping', inputSchema: { type: 'object' } }] };
+    const run = async (manifests: unknown) => {
+      api = await startFakeApi([toolUse('mcp__h__ping', {}, 'p1'), text('done')]);
+      const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'mcp__h'] });
+      const methods: string[] = [];
+      let seen = 0;
+      // Answer each mcp_message as the host's server would, and note its method.
+      p.child.stdout!.on('data', () => {
+        for (; seen < p.lines.length; seen++) answer(JSON.parse(p.lines[seen]));
+      });
+      const answer = (l: Record<string, any>) => {
+        if (l.type !== 'control_request' || l.request.subtype !== 'mcp_message') return;
+        const msg = l.request.message;
+        methods.push(msg.method);
+        const result =
+          msg.method === 'initialize'
+            ? init
+            : msg.method === 'tools/list'
+              ? toolsList
+              : msg.method === 'tools/call'
+                ? { content: [{ type: 'text', text: 'pong' }] }
+                : {};
+        p.send({
+          type: 'control_response',
+          response: {
+            subtype: 'success',
+            request_id: l.request_id,
+            response: { mcp_response: { jsonrpc: '2.0', id: msg.id ?? 0, result } },
+          },
+        });
+      };
+      p.send({
+        type: 'control_request',
+        request_id: 'i1',
+        request: { subtype: 'initialize', sdkMcpServers: ['h'], sdkMcpServerManifests: manifests },
+      });
+      const initialized = await p.waitFor((l) => l.type === 'control_response' && l.response.request_id === 'i1');
+      p.send(JSON.parse(userLine('ping')));
+      await p.waitFor((l) => l.type === 'result');
+      p.endInput();
+      await p.exited;
+      await api.close();
+      api = undefined;
+      return { parked: initialized.response.response.sdk_mcp_manifests_parked, methods };
+    };
+    expect(await run({ h: { initializeResult: init, toolsListResult: toolsList } })).toEqual({
+      parked: { h: 'parked' },
+      methods: ['tools/call'],
+    });
+    const live = ['initialize', 'notifications/initialized', 'tools/list', 'tools/call'];
+    expect(await run({ h: { initializeResult: { ...init, protocolVersion: '2024-11-05' } } })).toEqual({
+      parked: { h: 'protocol_version_mismatch' },
+      methods: live,
+    });
+    expect(await run({ h: { toolsListResult: toolsList } })).toEqual({ parked: { h: 'malformed' }, methods: live });
+  });
+});
+
 describe('what an editor host needs of an MCP tool call', () => {
   const META_SERVER = fileURLToPath(new URL('../fixtures/mcp-meta-server.mjs', import.meta.url));
 

@@ -214,7 +214,7 @@ describe('agent teams: the shutdown handshake', () => {
     });
     const p = startAgent({ api, args: ARGS, env: { ...TEAMS_ENV, CLAUDE_CONFIG_DIR: config } });
     p.sendRaw(userLine('form, then shut down'));
-    await p.waitFor((m) => m.type === 'result' && m.result === 'team deleted', 15_000);
+    await p.waitFor((m) => m.type === 'result' && m.result === 'team deleted', 25_000);
     expect(results.toolu_del1).toMatchObject({ isError: true });
     expect(results.toolu_del1.text).toMatch(/Cannot delete team "hs": 1 teammate\(s\) still live \(worker: /);
     expect(leadSaw.join('\n')).toMatch(/"type":"shutdown_rejected".*"reason":"still writing the report"/);

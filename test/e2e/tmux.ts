@@ -19,6 +19,8 @@ export interface Term {
   type(text: string): void;
   /** Text pasted as a terminal pastes it (tmux's paste-buffer: one write, line ends as \r). */
   paste(text: string): void;
+  /** The same, bracketed (ESC[200~ … ESC[201~) when the program has asked for it, as terminals do. */
+  pasteBracketed(text: string): void;
   /** tmux key names: Enter, Escape, BTab (Shift+Tab), C-c, C-d, Up … */
   keys(...names: string[]): void;
   resize(cols: number, rows: number): void;
@@ -92,6 +94,10 @@ export function startTerm(
     paste: (text) => {
       tmux('set-buffer', '--', text);
       tmux('paste-buffer', '-t', '0');
+    },
+    pasteBracketed: (text) => {
+      tmux('set-buffer', '--', text);
+      tmux('paste-buffer', '-p', '-t', '0');
     },
     resize: (cols, rows) => void tmux('resize-window', '-t', '0', '-x', String(cols), '-y', String(rows)),
     async waitFor(pattern, timeoutMs = 15_000) {

@@ -103,32 +103,6 @@ function folderCycles(graph: Map<string, Set<string>>): string[][] {
   return out;
 }
 
-/**
- * The folder cycles the code still has (issue 20, step 5): they may shrink, never grow. A new
- * import that closes a cycle, or joins two of these, fails the test, and so does a listed cycle
- * that is gone (take it off the list). What is left is one: tools/ reaching into src/loop. The tool
- * contract (tools/tool.ts) imports the loop's LoopHandle and LoopEvent; WebFetch and WebSearch
- * make their side model calls through src/loop/sideCall.ts. The sandbox and the task services are
- * the contract's own (tools/sandbox.ts, tools/foreground.ts), implemented in src/.
- */
-const KNOWN_CYCLES: string[][] = [['src/loop', 'src/permissions', 'tools']];
-
-/**
- * The imports from tools/ into src/ beyond src/util that the code still has: the known cycle's
- * edges, file by file. Tools are to depend on the tool contract (tools/tool.ts) and src/util
- * alone; a new import into src/ fails the test (write a service interface in tools/ and implement
- * it in src/), and a listed one that is gone must be taken off.
- */
-const TOOLS_INTO_SRC = [
-  'tools/tool.ts -> src/loop/childLoop.ts',
-  'tools/tool.ts -> src/loop/events.ts',
-  'tools/webFetch.ts -> src/loop/models.ts',
-  'tools/webFetch.ts -> src/loop/sideCall.ts',
-  'tools/webSearch.ts -> src/loop/events.ts',
-  'tools/webSearch.ts -> src/loop/model.ts',
-  'tools/webSearch.ts -> src/loop/sideCall.ts',
-];
-
 describe('layering', () => {
   it('the import scan sees static imports, re-exports and dynamic imports', () => {
     const text =
@@ -150,21 +124,16 @@ describe('layering', () => {
     expect(broken).toEqual([]);
   });
 
-  it('the folder graph has no cycle beyond the known ones, following imports transitively', () => {
-    const cycles = folderCycles(folderGraph());
-    const grown = cycles.filter((c) => !KNOWN_CYCLES.some((known) => c.every((f) => known.includes(f))));
-    expect(grown).toEqual([]);
-    const gone = KNOWN_CYCLES.filter((known) => !cycles.some((c) => c.join() === known.join()));
-    expect(gone).toEqual([]);
+  it('the folder graph has no cycle, following imports transitively', () => {
+    expect(folderCycles(folderGraph())).toEqual([]);
   });
 
-  it('tools/ imports nothing from src/ but src/util, beyond the listed imports still to go', () => {
-    const found = new Set<string>();
+  it('tools/ imports nothing from src/ but src/util: the tool contract is its own (tools/tool.ts and its parts)', () => {
+    const found: string[] = [];
     for (const file of sourceFiles('tools'))
       for (const target of importsOf(file, readFileSync(join(ROOT, file), 'utf8')))
-        if (under(target, 'src') && !under(target, 'src/util')) found.add(`${file} -> ${target}`);
-    expect([...found].filter((edge) => !TOOLS_INTO_SRC.includes(edge)).sort()).toEqual([]);
-    expect(TOOLS_INTO_SRC.filter((edge) => !found.has(edge))).toEqual([]);
+        if (under(target, 'src') && !under(target, 'src/util')) found.push(`${file} -> ${target}`);
+    expect(found).toEqual([]);
   });
 
   it('the cycle check sees a cycle made through several folders', () => {

@@ -11,6 +11,7 @@ const KIND: Record<string, string> = {
   local_agent: 'agent',
   local_bash: 'shell',
   in_process_teammate: 'teammate',
+  local_workflow: 'workflow',
 };
 
 /** Re-renders every `ms` while `on` (the rows' clocks). */

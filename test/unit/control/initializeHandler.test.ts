@@ -14,7 +14,10 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     };
   const t: InitializeTarget = {
     connectInitializeMcp: log('connectInitializeMcp'),
-    connectHostMcp: log('connectHostMcp'),
+    connectHostMcp: (...args) => {
+      log('connectHostMcp')(...args);
+      return {};
+    },
     setJsonSchema: log('setJsonSchema'),
     setHostHooks: log('setHostHooks'),
     selectSkills: log('selectSkills'),
@@ -57,7 +60,7 @@ describe('handleInitialize', () => {
       t,
     );
     expect(calls).toEqual([
-      'connectHostMcp [["ide"]]',
+      'connectHostMcp [["ide"],null]',
       'setPlanModeInstructions ["plan it"]',
       'setToolAliases [{"A":"Bash"}]',
       'setProgressSummaries [true]',
@@ -121,5 +124,45 @@ describe('handleInitialize', () => {
     );
     expect(order).toEqual(['agents', 'plugins', 'skills', 'lookup']);
     expect(answer).toMatchObject({ plugins_applied: true });
+  });
+
+  it('declarations whose absence is what runs here: false is fine, true is an error answer naming the field', () => {
+    for (const field of [
+      'rapidFollowupPreempt',
+      'forwardNestedSubagentToolCalls',
+      'offersBypassSwitchBack',
+      'keepsBypassHeld',
+    ] as const) {
+      expect(() => handleInitialize(req({ [field]: true }), target().t)).toThrow(
+        `initialize: ${field}: true is not supported`,
+      );
+      expect(handleInitialize(req({ [field]: false }), target().t)).toMatchObject({ commands: [] });
+    }
+  });
+
+  it('sdkMcpServerConfigs with a setting for a named server, and settings delivered here, are error answers', () => {
+    const { t } = target();
+    expect(() =>
+      handleInitialize(req({ sdkMcpServers: ['s'], sdkMcpServerConfigs: { s: { timeout: 5000 } } }), t),
+    ).toThrow('initialize: sdkMcpServerConfigs is not supported by this agent runtime (server "s" sets timeout)');
+    // An entry with nothing set, or for a server not named, states nothing (the SDK's rule).
+    expect(
+      handleInitialize(req({ sdkMcpServers: ['s'], sdkMcpServerConfigs: { s: {}, other: { timeout: 1 } } }), t),
+    ).toMatchObject({ commands: [] });
+    for (const field of ['settings', 'managedSettings', 'disallowedTools'] as const)
+      expect(() => handleInitialize(req({ [field]: {} }), target().t)).toThrow(
+        `initialize: ${field} is not read from initialize`,
+      );
+  });
+
+  it('answers what became of the manifests and of a trust attestation', () => {
+    const { t } = target({ connectHostMcp: () => ({ s: 'parked' }) });
+    expect(
+      handleInitialize(
+        req({ sdkMcpServers: ['s'], sdkMcpServerManifests: {}, workspaceTrust: { accepted: true, directory: '/w' } }),
+        t,
+      ),
+    ).toMatchObject({ sdk_mcp_manifests_parked: { s: 'parked' }, workspace_trust_recorded: false });
+    expect(handleInitialize(req({ sdkMcpServers: ['s'] }), t)).not.toHaveProperty('sdk_mcp_manifests_parked');
   });
 });

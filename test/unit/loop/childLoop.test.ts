@@ -1,7 +1,7 @@
 // A tool starts a child loop through ctx.loop: the child's config comes from deriveChildConfig.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deriveChildConfig, deriveChildServices } from '../../../src/loop/childLoop.js';
+import { callingLoop, deriveChildConfig, deriveChildServices, loopHandle } from '../../../src/loop/childLoop.js';
 import { SpendLedger } from '../../../src/loop/spendLedger.js';
 import type { UsageAccumulator } from '../../../src/loop/usage.js';
 import type { LoopOutcome } from '../../../src/loop/events.js';
@@ -22,7 +22,7 @@ describe('child loops', () => {
       isReadOnly: () => true,
       isConcurrencySafe: () => false,
       async *call(input, ctx) {
-        const child = ctx.loop!.spawn({
+        const child = callingLoop(ctx)!.spawn({
           model: 'claude-haiku-4-5',
           system: 'child system',
           tools: [],
@@ -64,6 +64,16 @@ describe('child loops', () => {
     expect(cfg.spend.takeUnreported().totals().output_tokens).toBe(15);
     // The tool result carries the child's answer back to the parent.
     expect(JSON.stringify(model.requests[2].body.messages)).toContain('child says hi');
+  });
+
+  it("callingLoop: the loop's own handle from a call's context; a handle the loop did not make is none", () => {
+    const cfg = loopConfig([]);
+    const handle = loopHandle(cfg, []);
+    const ctx = cfg.toolContext('t');
+    expect(callingLoop({ ...ctx, loop: handle })?.config).toBe(cfg);
+    expect(callingLoop(ctx)).toBeUndefined();
+    const foreign = { ...handle };
+    expect(callingLoop({ ...ctx, loop: foreign })).toBeUndefined();
   });
 
   it("deriveChildConfig: own identity and limits, the parent's model client, budget, pipeline and compaction", () => {

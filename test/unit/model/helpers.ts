@@ -1,21 +1,25 @@
 // Shared set-up for the model-client tests: a fake API per test, env pointed at it.
-import { afterEach } from 'vitest';
+import { afterEveryTest } from '../../perFile.js';
 import { startFakeApi, type FakeApi, type Script } from '../../fake-api/server.js';
 import { streamModel, type ModelEvent, type ModelRequest } from '../../../src/loop/modelClient.js';
 
 const open: FakeApi[] = [];
-const savedEnv = { ...process.env };
+/** The environment before this test's first fakeApi(): put back after the test. */
+let savedEnv: NodeJS.ProcessEnv | undefined;
 
-afterEach(async () => {
+afterEveryTest(async () => {
   await Promise.all(open.splice(0).map((a) => a.close()));
+  if (!savedEnv) return;
   for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
   Object.assign(process.env, savedEnv);
+  savedEnv = undefined;
 });
 
 /** Start a fake API and point the client at it with an API key and few retries. */
 export async function fakeApi(script: Script, env: Record<string, string | undefined> = {}): Promise<FakeApi> {
   const api = await startFakeApi(script);
   open.push(api);
+  savedEnv ??= { ...process.env };
   process.env.ANTHROPIC_BASE_URL = api.url;
   process.env.ANTHROPIC_API_KEY = 'sk-test';
   delete process.env.ANTHROPIC_AUTH_TOKEN;

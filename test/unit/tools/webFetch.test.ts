@@ -4,9 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebFetchTool, normaliseUrl } from '../../../tools/webFetch.js';
-import type { LoopHandle } from '../../../src/loop/childLoop.js';
+import { loopHandle } from '../../../src/loop/childLoop.js';
 import type { CallModel, ModelRequest } from '../../../src/loop/model.js';
-import { UsageAccumulator } from '../../../src/loop/usage.js';
+import { loopConfig } from '../loop/loopHarness.js';
 import { makeCtx, removeDir, run, tempDir, text } from './helpers.js';
 
 let server: http.Server;
@@ -64,9 +64,8 @@ function ctxWithModel(asked: ModelRequest[]) {
       },
     };
   };
-  const usage = new UsageAccumulator();
-  const loop = { config: { callModel, usage } } as unknown as LoopHandle;
-  return { ctx: makeCtx(dir, { loop }), usage };
+  const cfg = loopConfig([], { callModel });
+  return { ctx: makeCtx(dir, { loop: loopHandle(cfg, []) }), usage: cfg.usage };
 }
 
 describe('WebFetch limits', () => {

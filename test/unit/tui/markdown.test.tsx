@@ -5,7 +5,7 @@ import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui
 import { Markdown } from '../../../src/tui/markdown/Markdown.js';
 import { settledLength } from '../../../src/tui/markdown/split.js';
 import { TuiStore } from '../../../src/tui/store.js';
-import type { TaskEvent } from '../../../src/loop/taskEvents.js';
+import type { TaskEvent } from '../../../tools/taskEvents.js';
 import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
 
 let unmount: (() => void) | undefined;

@@ -1,10 +1,10 @@
-// What a task (a background shell, a subagent, a teammate) tells the host, in the domain's words.
-// The task registry (src/tasks) makes them; the loop carries a foreground subagent's own among its
-// messages (LoopEvent `task`), so they live beside the loop's events; wire.ts alone turns them into
-// protocol lines (task_started, task_updated, task_notification, task_progress,
-// background_tasks_changed).
+// What a task (a background shell, a subagent, a teammate) tells the host, in the domain's words:
+// part of the agent-event vocabulary of the tool contract (agentEvents.ts). The task registry
+// (src/tasks) makes them; the loop carries a foreground subagent's own among its messages
+// (LoopEvent `task`); src/session/wire.ts alone turns them into protocol lines (task_started,
+// task_updated, task_notification, task_progress, background_tasks_changed).
 
-export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate';
+export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow';
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
 export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
 
@@ -13,6 +13,12 @@ export interface TaskUsage {
   total_tokens: number;
   tool_uses: number;
   duration_ms: number;
+}
+
+/** One row of a workflow's progress: a phase, or an agent with its state. */
+export interface WorkflowProgressRow {
+  type: 'workflow_phase' | 'workflow_agent';
+  [field: string]: unknown;
 }
 
 export type TaskEvent =
@@ -27,11 +33,13 @@ export type TaskEvent =
       backgrounded: boolean;
       /** A subagent's nesting depth: 1 when the main thread spawned it. */
       spawnDepth?: number;
-      /** What a subagent was asked. */
+      /** What a subagent was asked (a workflow: its script). */
       prompt?: string;
+      /** A workflow's meta.name. */
+      workflowName?: string;
     }
   /** Its end, as a patch for hosts that keep a task map (a stopped task is `killed` there). */
-  | { kind: 'ended'; taskId: string; status: 'completed' | 'failed' | 'killed'; endTime: number }
+  | { kind: 'ended'; taskId: string; status: 'completed' | 'failed' | 'killed'; endTime: number; error?: string }
   /** A foreground task moved to the background. */
   | { kind: 'backgrounded'; taskId: string }
   /** Its end, told with its summary and output file. */
@@ -54,6 +62,8 @@ export type TaskEvent =
       lastToolName?: string;
       /** agentProgressSummaries: the agent's model's one-line account of what it is doing. */
       summary?: string;
+      /** A workflow's phases and agents so far (src/workflows/workflowRun.ts). */
+      workflowProgress?: WorkflowProgressRow[];
     }
   /** Every live background task after a start, a move or an end (a level: the host replaces its set). */
   | {
