@@ -77,6 +77,19 @@ export type LoopEvent =
   | (Scoped & { type: 'assistant'; message: AssistantMessage; error?: string; blocksShown?: boolean })
   | (Scoped & { type: 'tool_result'; block: ToolResultBlock; data?: unknown })
   | (Scoped & { type: 'tool_progress'; toolUseId: string; toolName: string; elapsedSeconds: number })
+  /**
+   * A call the permission rules refused (a deny rule, plan mode) or that nobody could be asked
+   * about: system/permission_denied, as the reference sends it (a host's or a hook's own deny and
+   * dontAsk mode send none, measured). `agentId`: the subagent whose call it was.
+   */
+  | (Scoped & {
+      type: 'permission_denied';
+      toolName: string;
+      toolUseId: string;
+      message: string;
+      reasonType?: string;
+      agentId?: string;
+    })
   /** A failed request that the model client retries after a delay. */
   | (Scoped & { type: 'api_retry'; retry: ApiRetry })
   /** The model kept failing: the run goes on with the fallback model. */

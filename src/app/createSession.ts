@@ -23,6 +23,8 @@ import { setupMcp } from './mcpSetup.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { runnerHooks } from './runnerHooks.js';
 import { setupSessionCommands } from './sessionCommands.js';
+import { skillCommands } from '../skills/skillCommands.js';
+import { mcpPromptCommands } from '../mcp/prompts.js';
 import type { HostSetup, SessionConfig } from './sessionConfig.js';
 import { createSessionEvents, type SessionEvents } from './sessionEvents.js';
 import { startGuards } from './sessionGuards.js';
@@ -101,6 +103,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     runner,
     controls,
   });
+  // Skills and the MCP servers' prompts are slash commands too.
+  slash.addSource(skillCommands(() => tools.skills.enabled()));
+  slash.addSource(mcpPromptCommands(() => mcp.prompts()));
   const peers = startPeers({
     env,
     sessionId,

@@ -33,6 +33,11 @@ export interface SessionView {
   hasTool?(name: string): boolean;
 }
 
+/** A command another part of the session offers (a skill, an MCP server's prompt). */
+export interface ExtraCommand extends SlashCommandInfo {
+  run(args: string): Promise<SlashOutcome>;
+}
+
 interface Builtin extends SlashCommandInfo {
   run(args: string, session: SessionView, all: () => SlashCommandInfo[]): SlashOutcome;
 }
@@ -132,6 +137,25 @@ export class SlashCommands {
     this.plugin = commands;
   }
 
+  /** Skills and MCP prompts, asked each time (they change while the session runs). */
+  private extraSources: Array<() => ExtraCommand[]> = [];
+  addSource(source: () => ExtraCommand[]): void {
+    this.extraSources.push(source);
+  }
+
+  /** The extra commands whose names no built-in or custom command has taken, first of a name wins. */
+  private extras(): ExtraCommand[] {
+    const taken = new Set([...BUILTINS.map((b) => b.name), ...this.customAll().map((c) => c.name)]);
+    const out: ExtraCommand[] = [];
+    for (const source of this.extraSources)
+      for (const c of source()) {
+        if (taken.has(c.name)) continue;
+        taken.add(c.name);
+        out.push(c);
+      }
+    return out;
+  }
+
   private customAll(): MarkdownCommand[] {
     return [...this.plugin, ...this.custom.filter((c) => !this.plugin.some((p) => p.name === c.name))];
   }
@@ -151,7 +175,8 @@ export class SlashCommands {
         description: `${c.description} (${c.source === 'plugin' ? `plugin:${c.name.split(':')[0]}` : c.source})`,
         argumentHint: c.argumentHint,
       }));
-    return [...builtins, ...custom];
+    const extra = this.extras().map(({ name, description, argumentHint }) => ({ name, description, argumentHint }));
+    return [...builtins, ...custom, ...extra];
   }
 
   names(): string[] {
@@ -165,6 +190,14 @@ export class SlashCommands {
     const builtin = BUILTINS.find((b) => b.name === call.name);
     if (builtin) return builtin.run(call.args, this.session, () => this.list());
     const cmd = this.customAll().find((c) => c.name === call.name);
+    const extra = cmd ? undefined : this.extras().find((c) => c.name === call.name);
+    if (extra) {
+      try {
+        return await extra.run(call.args);
+      } catch (err) {
+        return { kind: 'local', text: `/${extra.name}: ${(err as Error).message}`, isError: true };
+      }
+    }
     if (!cmd)
       return {
         kind: 'local',

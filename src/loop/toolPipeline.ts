@@ -195,11 +195,14 @@ export async function* runToolUse(
     });
     if (decision.behavior === 'deny') {
       if (hookDecision?.behavior === 'deny') denySource = 'hook';
+      else if (decision.reasonType) yield deniedLine(block, ctx, decision.message, decision.reasonType);
       return deny(decision.message);
     }
     if (decision.behavior === 'ask') {
       const answer = await resolveAsk(block, call, decision, ctx.signal, deps);
       if (answer.behavior === 'deny') {
+        if (answer.unasked)
+          yield deniedLine(block, ctx, answer.message, decision.reasonType === 'mode' ? 'mode' : undefined);
         denySource = answer.source ?? (answer.interrupt ? 'user_abort' : 'user_reject');
         return deny(answer.message, answer.interrupt ? { reason: `Interrupted: ${answer.message}` } : undefined);
       }
@@ -289,7 +292,7 @@ async function resolveAsk(
   decision: Extract<PermissionDecision, { behavior: 'ask' }>,
   signal: AbortSignal,
   deps: PipelineDeps,
-): Promise<AskHostAnswer & { source?: DecisionSource }> {
+): Promise<AskHostAnswer & { source?: DecisionSource; unasked?: true }> {
   const input = call.rawInput;
   const hooks = deps.hooks;
   if (hooks?.has('PermissionRequest')) {
@@ -321,10 +324,14 @@ async function resolveAsk(
         source: 'hook',
       };
   }
+  // Plan mode's question about a file edit: with nobody to ask, the plan-mode refusal.
+  if ((deps.noApprovalSurface || !deps.askHost) && decision.reasonType === 'mode')
+    return { behavior: 'deny', source: 'config', unasked: true, message: decision.message };
   if (deps.noApprovalSurface) {
     return {
       behavior: 'deny',
       source: 'config',
+      unasked: true,
       message:
         `${block.name} was denied: ${decision.userInteraction ? 'it needs a person to answer' : decision.reason}, and this session has no approval surface (--permission-prompts none): nobody can be asked. ` +
         'Do not retry it; go on with what is allowed, or say what you would need and stop.',
@@ -335,6 +342,7 @@ async function resolveAsk(
       return {
         behavior: 'deny',
         source: 'config',
+        unasked: true,
         message:
           `${block.name} needs a person to answer, and no one can be asked in this non-interactive run (the host answers only with --permission-prompt-tool stdio, as the SDK's canUseTool sets it up). ` +
           'Go on without asking: make a reasonable choice, and say which one you made and why.',
@@ -343,6 +351,7 @@ async function resolveAsk(
     return {
       behavior: 'deny',
       source: 'config',
+      unasked: true,
       message:
         `Permission to use ${describeCall(call.name, call.kind, call.access)} was denied: ${decision.reason}, and no one can be asked in this non-interactive run. ` +
         `To allow it, pass ${decision.hint}, or run with --permission-prompt-tool stdio so the host is asked.`,
@@ -379,6 +388,22 @@ async function resolveAsk(
       message: `Permission request for ${block.name} failed: ${err instanceof Error ? err.message : String(err)}`,
     };
   }
+}
+
+/** system/permission_denied for a call the rules refused or nobody could be asked about. */
+function deniedLine(block: ToolUseBlock, ctx: ToolContext, message: string, reasonType?: string): ToolProgress {
+  return {
+    type: 'forward',
+    event: {
+      type: 'permission_denied',
+      parentToolUseId: null,
+      toolName: block.name,
+      toolUseId: block.id,
+      message,
+      ...(reasonType ? { reasonType } : {}),
+      ...(ctx.services?.agentId ? { agentId: ctx.services.agentId } : {}),
+    },
+  };
 }
 
 function applyUpdates(raw: unknown[], deps: PipelineDeps): void {

@@ -10,8 +10,10 @@ import {
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ToolListChangedNotificationSchema,
+  type Prompt,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { listPrompts, type ServerPrompt } from './prompts.js';
 import { elicitationHandler, type ElicitationDeps } from './elicitation.js';
 import type { Tool } from '../../tools/tool.js';
 import type { McpServerConfig } from './config.js';
@@ -41,6 +43,8 @@ interface Entry extends McpServerStatus {
   tools: Tool[];
   /** The server's own tool list, as tools/list gave it. */
   infos?: McpToolInfo[];
+  /** Its prompts (prompts/list), offered as slash commands. */
+  prompts?: Prompt[];
   pid?: number;
   exited?: boolean;
   /** How to (re)open its transport; absent for a config we can only report as failed. */
@@ -277,6 +281,22 @@ export class McpManager {
       throw new McpControlError(`mcp_toggle: MCP server "${name}" failed to connect: ${entry.error}`);
   }
 
+  /** The prompts of the connected servers (slash commands `/mcp__server__prompt`). */
+  prompts(): ServerPrompt[] {
+    const out: ServerPrompt[] = [];
+    for (const e of this.entries.values()) {
+      const client = e.client;
+      if (e.status !== 'connected' || !client) continue;
+      for (const prompt of e.prompts ?? [])
+        out.push({
+          server: e.name,
+          prompt,
+          get: (args) => client.getPrompt({ name: prompt.name, arguments: args }, { timeout: this.timeoutMs }),
+        });
+    }
+    return out;
+  }
+
   /** The connected client of a server, or an error that names why there is none. */
   connectedClient(name: string, subtype: string): Client {
     const entry = this.known(name, subtype);
@@ -475,6 +495,13 @@ export class McpManager {
       if (entry.leaving || entry.client !== client) throw new Error('closed on request');
       entry.tools = infos.map((info) => mcpTool(entry.name, info, () => client, entry.alwaysLoad));
       entry.infos = infos;
+      // Its prompts, for the slash commands; a server that cannot list them still serves its tools.
+      entry.prompts = client.getServerCapabilities()?.prompts
+        ? await listPrompts(client, timeoutMs).catch((err: Error) => {
+            this.opts.log(`agent: MCP server "${entry.name}": listing its prompts failed: ${err.message}`);
+            return [];
+          })
+        : [];
       // tools/list_changed: list again; the next turn offers the new set (a failed re-list keeps the old one).
       // The re-list counts as connecting work, so the next turn (which waits for ready()) sees the new set.
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {

@@ -8,6 +8,7 @@ import type { HostRequest } from './hostTransport.js';
 import { type ManifestVerdict, parkManifests } from './hostManifests.js';
 import type { ElicitationDeps } from './elicitation.js';
 import type { McpManager, McpScope, McpServerStatus } from './manager.js';
+import type { ServerPrompt } from './prompts.js';
 
 export interface SessionMcpOptions {
   cwd: string;
@@ -29,6 +30,11 @@ export class SessionMcp {
   private created: McpManager | undefined;
 
   constructor(private readonly o: SessionMcpOptions) {}
+
+  /** The connected servers' prompts (none before the manager exists). */
+  prompts(): ServerPrompt[] {
+    return this.created?.prompts() ?? [];
+  }
 
   /** The manager, created on first use (a session may start with no servers). */
   manager(): Promise<McpManager> {

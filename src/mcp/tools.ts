@@ -8,20 +8,14 @@ import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, ToolError, type Tool, type ToolContentBlock, type ToolProgress } from '../../tools/tool.js';
 import { AsyncQueue } from '../util/asyncQueue.js';
 import { linkedSignal } from '../util/linkedSignal.js';
+import { mcpToolName } from './names.js';
 
 /** Longest text an MCP result hands to the model (env MAX_MCP_OUTPUT_TOKENS, ~4 chars a token). */
 const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
 /** A tool call has no deadline of its own unless MCP_TOOL_TIMEOUT (ms) sets one. */
 const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
 
-/** Names the API accepts: letters, digits, `_` and `-`. */
-export function normalizeName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
-
-export function mcpToolName(server: string, tool: string): string {
-  return `mcp__${normalizeName(server)}__${normalizeName(tool)}`;
-}
+export { mcpToolName, normalizeName } from './names.js';
 
 const looseInput = z.record(z.string(), z.unknown());
 

@@ -34,7 +34,13 @@ import type { PermissionUpdate } from './updates.js';
 
 export type PermissionDecision =
   | { behavior: 'allow'; reason: string }
-  | { behavior: 'deny'; message: string; reason: string }
+  | {
+      behavior: 'deny';
+      message: string;
+      reason: string;
+      /** The reference's decision_reason_type for a denial the rules made: a deny rule, plan mode. */
+      reasonType?: DenyReasonType;
+    }
   | {
       behavior: 'ask';
       message: string;
@@ -53,7 +59,9 @@ export type PermissionDecision =
       reasonType?: AskReasonType;
     };
 
-export type AskReasonType = 'rule' | 'hook' | 'workingDir';
+export type AskReasonType = 'rule' | 'hook' | 'workingDir' | 'mode';
+/** A shell command's deny rule is matched per subcommand: the reference names it so (measured). */
+export type DenyReasonType = 'rule' | 'subcommandResults' | 'mode';
 
 export interface HookPermissionDecision {
   behavior: 'allow' | 'deny' | 'ask';
@@ -337,6 +345,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
       behavior: 'deny',
       message: `Permission to use ${what} has been denied by the rule ${denied.text}.`,
       reason: `deny rule ${denied.text}`,
+      reasonType: kind === 'execute' ? 'subcommandResults' : 'rule',
     };
   }
 
@@ -346,11 +355,18 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
   // 2. Plan mode: nothing with side effects runs, whatever else allows it.
   // Tools that steer the session itself (kind 'think') are let through.
   if (mode === 'plan' && !readOnly && kind !== 'think') {
-    return {
-      behavior: 'deny',
-      message: `${what} was not run: the session is in plan mode, where only read-only tools run. Finish researching, present your plan and wait for approval before making changes.`,
-      reason: 'plan mode',
-    };
+    const message = `${what} was not run: the session is in plan mode, where only read-only tools run. Finish researching, present your plan and wait for approval before making changes.`;
+    // A file edit is put to whoever can answer (the reference asks the host, measured); with nobody
+    // to ask it is denied with this message. No allow rule or hook answers it instead.
+    if (kind === 'edit' && req.hookDecision?.behavior !== 'deny')
+      return {
+        behavior: 'ask',
+        message,
+        reason: 'plan mode',
+        hint: 'leaving plan mode (ExitPlanMode, or a host’s set_permission_mode)',
+        reasonType: 'mode',
+      };
+    return { behavior: 'deny', message, reason: 'plan mode', reasonType: 'mode' };
   }
 
   // 3. A hook's deny; 4. ask (hook or ask rule).

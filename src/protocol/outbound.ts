@@ -80,6 +80,18 @@ export const modelFallbackSchema = z.strictObject({
   ...envelope,
 });
 
+/** A call the permission rules refused, or that nobody could be asked about (the SDK's SDKPermissionDeniedMessage). */
+export const permissionDeniedSchema = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('permission_denied'),
+  tool_name: z.string(),
+  tool_use_id: z.string(),
+  agent_id: z.string().optional(),
+  decision_reason_type: z.string().optional(),
+  message: z.string(),
+  ...envelope,
+});
+
 const taskUsageSchema = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
 const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate', 'local_workflow']);
 const taskEndSchema = z.enum(['completed', 'failed', 'stopped']);
@@ -350,6 +362,7 @@ export const outboundSchema = z.union([
   controlRequestOutSchema,
   compactBoundarySchema,
   modelFallbackSchema,
+  permissionDeniedSchema,
   taskStartedSchema,
   taskUpdatedSchema,
   taskNotificationSchema,

@@ -98,6 +98,17 @@ function loopLine(
         ...scoped,
         ...envelope(sessionId),
       };
+    case 'permission_denied':
+      return {
+        type: 'system',
+        subtype: 'permission_denied',
+        tool_name: ev.toolName,
+        tool_use_id: ev.toolUseId,
+        ...(ev.agentId ? { agent_id: ev.agentId } : {}),
+        ...(ev.reasonType ? { decision_reason_type: ev.reasonType } : {}),
+        message: ev.message,
+        ...envelope(sessionId),
+      };
     case 'compact_status':
       return {
         type: 'system',

@@ -168,6 +168,44 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it("the / menu offers skills and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
+    api = await startFakeApi(() => text('done'));
+    const cwd = dir();
+    mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'skills', 'tidy', 'SKILL.md'),
+      '---\nname: tidy\ndescription: Tidy the imports of a file\n---\nSort the imports of $ARGUMENTS.\n',
+    );
+    const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
+    const mcp = join(cwd, 'mcp.json');
+    writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server] } } }));
+    const t = start(['--mcp-config', mcp], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/');
+    await t.waitFor(/\/tidy Tidy the imports of a file \(skill\)/);
+    t.type('ti');
+    await t.waitFor(/❯ \/tidy +Tidy the imports of a file \(skill\)/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('/tidy'));
+    t.type('src/a.ts');
+    t.keys('Enter');
+    await t.waitFor(/done/);
+    const skill = typedText(api.requests[0]);
+    expect(skill).toContain(`Base directory for this skill: ${join(cwd, '.claude', 'skills', 'tidy')}`);
+    expect(skill).toContain('Sort the imports of src/a.ts.');
+    await t.waitFor(READY);
+    t.type('/mcp__pr');
+    await t.waitFor(/❯ \/mcp__pr__review <focus> \[depth\] +Review the change \(MCP: pr\)/);
+    t.keys('Tab');
+    await t.waitFor(editorShows('/mcp__pr__review'));
+    t.type('security deep');
+    t.keys('Enter');
+    await t.waitFor(/done[\s\S]*done/);
+    expect(typedText(api.requests[1])).toBe('Review it for security, depth deep.');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async () => {
     api = await startFakeApi([text('seen')]);
     const cwd = dir();

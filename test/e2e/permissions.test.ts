@@ -385,7 +385,7 @@ describe('modes', () => {
     expect(existsSync(join(cwd, 'w.txt'))).toBe(false);
   });
 
-  it('plan mode: Write and Bash are refused with a plan-mode message, Read runs', async () => {
+  it('plan mode with nobody to ask: Write and Bash are refused with a plan-mode message and a permission_denied line (mode), Read runs', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'notes.txt'), 'line one\n');
     api = await startFakeApi([
@@ -413,6 +413,68 @@ describe('modes', () => {
     expect(seen.t3.isError).toBe(true);
     expect(seen.t3.text).toMatch(/plan mode/);
     expect(existsSync(join(cwd, 'plan.txt')) || existsSync(join(cwd, 'P'))).toBe(false);
+    const denied = r.json().filter((m) => m.type === 'system' && m.subtype === 'permission_denied');
+    expect(denied).toEqual([
+      expect.objectContaining({
+        tool_name: 'Write',
+        tool_use_id: 't1',
+        decision_reason_type: 'mode',
+        message: seen.t1.text,
+      }),
+      expect.objectContaining({
+        tool_name: 'Bash',
+        tool_use_id: 't3',
+        decision_reason_type: 'mode',
+        message: seen.t3.text,
+      }),
+    ]);
+  });
+
+  it('plan mode with a host: a Write is put to it (can_use_tool, decision_reason_type mode); its allow writes the file, its deny is what the model reads', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([['Write', { file_path: join(cwd, 'yes.txt'), content: 'y' }]], 'a'),
+      calls([['Write', { file_path: join(cwd, 'no.txt'), content: 'n' }]], 'b'),
+      text('done'),
+    ]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--permission-mode', 'plan', '--permission-prompt-tool', 'stdio'],
+    });
+    const asked: Array<Record<string, any>> = [];
+    let seen = 0;
+    p.child.stdout!.on('data', () => {
+      for (; seen < p.lines.length; seen++) {
+        const l = JSON.parse(p.lines[seen]);
+        if (l.type !== 'control_request' || l.request.subtype !== 'can_use_tool') continue;
+        asked.push(l.request);
+        const allow = l.request.input.file_path.endsWith('yes.txt');
+        p.send({
+          type: 'control_response',
+          response: {
+            subtype: 'success',
+            request_id: l.request_id,
+            response: allow
+              ? { behavior: 'allow', updatedInput: l.request.input }
+              : { behavior: 'deny', message: 'keep planning' },
+          },
+        });
+      }
+    });
+    p.sendRaw(userLine('plan'));
+    await p.waitFor((m) => m.type === 'result');
+    p.endInput();
+    expect((await p.exited).code).toBe(0);
+    expect(asked.map((a) => [a.tool_name, a.decision_reason_type])).toEqual([
+      ['Write', 'mode'],
+      ['Write', 'mode'],
+    ]);
+    expect(readFileSync(join(cwd, 'yes.txt'), 'utf8')).toBe('y');
+    expect(existsSync(join(cwd, 'no.txt'))).toBe(false);
+    expect(resultsById(api.requests[2]).b1).toEqual({ text: 'keep planning', isError: true });
+    // The host's own deny sends no permission_denied (the reference's rule, measured).
+    expect(p.json().filter((m) => m.subtype === 'permission_denied')).toEqual([]);
   });
 
   it.skipIf(process.getuid?.() !== 0)(

@@ -101,7 +101,7 @@ describe('AskUserQuestion', () => {
 });
 
 describe('plan mode', () => {
-  it('--permission-mode plan: edits refused, the reminder carries planModeInstructions, ExitPlanMode approved with setMode acceptEdits, then the edit runs', async () => {
+  it('--permission-mode plan: an edit is put to canUseTool (decisionReasonType mode) and refused there, the reminder carries planModeInstructions, ExitPlanMode approved with setMode acceptEdits, then the edit runs', async () => {
     const cwd = tempDir();
     const file = join(cwd, 'out.txt');
     api = await startFakeApi([
@@ -111,8 +111,12 @@ describe('plan mode', () => {
       text('finished'),
     ]);
     const asked: string[] = [];
-    const canUseTool: CanUseTool = async (toolName, input) => {
+    const canUseTool: CanUseTool = async (toolName, input, options) => {
       asked.push(toolName);
+      if (toolName === 'Write') {
+        expect((options as { decisionReasonType?: string }).decisionReasonType).toBe('mode');
+        return { behavior: 'deny', message: 'Still in plan mode: not yet.' };
+      }
       if (toolName === 'ExitPlanMode') {
         expect(input.plan).toBe('1. write out.txt');
         return {
@@ -135,7 +139,8 @@ describe('plan mode', () => {
     expect(resultsById(api.requests[2]).b1.text).toContain('User has approved your plan');
     expect(resultsById(api.requests[2]).b1.text).toContain('permission mode now: acceptEdits');
     expect(resultsById(api.requests[3]).c1.isError).toBe(false);
-    expect(asked).toEqual(['ExitPlanMode']); // the Write after approval ran under acceptEdits, unasked
+    expect(resultsById(api.requests[1]).a1.text).toBe('Still in plan mode: not yet.');
+    expect(asked).toEqual(['Write', 'ExitPlanMode']); // the Write after approval ran under acceptEdits, unasked
     expect(existsSync(file)).toBe(true);
     expect(r.results[0]).toMatchObject({ subtype: 'success' });
   });

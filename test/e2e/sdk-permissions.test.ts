@@ -110,6 +110,50 @@ describe('official SDK canUseTool', () => {
   });
 });
 
+describe('system/permission_denied through the official SDK', () => {
+  it('a deny rule and plan mode with nobody to ask each send one; a canUseTool deny sends none', async () => {
+    const cwd = tempDir();
+    api = await startFakeApi([
+      calls([
+        ['Bash', { command: 'mkdir ruled' }],
+        ['Bash', { command: 'touch asked' }],
+      ]),
+      text('done'),
+    ]);
+    const canUseTool: CanUseTool = async () => ({ behavior: 'deny', message: 'host says no' });
+    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool, disallowedTools: ['Bash(mkdir:*)'] }));
+    expect(r.error).toBeUndefined();
+    const denied = r.messages.filter((m) => m.type === 'system' && m.subtype === 'permission_denied');
+    expect(denied).toEqual([
+      expect.objectContaining({
+        tool_name: 'Bash',
+        tool_use_id: 't1',
+        decision_reason_type: 'subcommandResults',
+        message: resultsById(api.requests[1]).t1.text,
+      }),
+    ]);
+    expect(resultsById(api.requests[1]).t2.text).toBe('host says no');
+    // Each line comes right after the assistant line holding its call, before the call's result.
+    const order = r.messages.map((m) =>
+      m.type === 'system' && m.subtype === 'permission_denied' ? 'denied' : m.type === 'user' ? 'result' : m.type,
+    );
+    expect(order.indexOf('denied')).toBeLessThan(order.indexOf('result'));
+
+    const plan = tempDir();
+    await api.close();
+    api = await startFakeApi([calls([['Write', { file_path: join(plan, 'p.txt'), content: 'x' }]]), text('planned')]);
+    const p = await run(['plan'], sdkOptions(api.url, plan, { permissionMode: 'plan' }));
+    expect(p.messages.filter((m) => m.type === 'system' && m.subtype === 'permission_denied')).toEqual([
+      expect.objectContaining({
+        tool_name: 'Write',
+        decision_reason_type: 'mode',
+        message: expect.stringMatching(/plan mode/),
+      }),
+    ]);
+    expect(existsSync(join(plan, 'p.txt'))).toBe(false);
+  });
+});
+
 describe('official SDK callback hooks', () => {
   it('PreToolUse: deny stops the tool with its reason; updatedInput replaces the input', async () => {
     const cwd = tempDir();

@@ -117,12 +117,13 @@ describe('modes', () => {
     expect(bash(paths, 'echo x > secret/key').behavior).toBe('deny');
   });
 
-  it('plan denies side effects with a plan-mode message, even when a rule allows them; reads pass', () => {
+  it('plan asks about a file edit (reason type mode) and denies other side effects, even when a rule allows them; reads pass', () => {
     const s = state({ cwd, mode: 'plan', allow: ['Write', 'Bash'] });
     const d = write(s);
-    expect(d.behavior).toBe('deny');
-    expect(d.behavior === 'deny' && d.message).toMatch(/plan mode/);
-    expect(bash(s, 'touch a').behavior).toBe('deny');
+    expect(d).toMatchObject({ behavior: 'ask', reasonType: 'mode', message: expect.stringMatching(/plan mode/) });
+    expect(write(s, { hookDecision: { behavior: 'allow' } }).behavior).toBe('ask');
+    expect(write(s, { hookDecision: { behavior: 'deny' } }).behavior).toBe('deny');
+    expect(bash(s, 'touch a')).toMatchObject({ behavior: 'deny', reasonType: 'mode' });
     expect(bash(s, 'echo a').behavior).toBe('allow');
     expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
   });

@@ -69,7 +69,7 @@ describe('plan mode service', () => {
     expect(s.mode).toBe('plan');
     expect(
       decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a', content: '' } }).behavior,
-    ).toBe('deny');
+    ).toBe('ask'); // acceptEdits no longer allows it: whoever can answer is asked
     expect(plan.exit()).toBe('acceptEdits');
     s.setMode('plan');
     s.setMode('default'); // the host's setMode in its approval
