@@ -32,6 +32,8 @@ await build({
     '@anthropic-ai/vertex-sdk',
     '@anthropic-ai/foundry-sdk',
     '@aws-sdk/credential-providers',
+    '@aws-sdk/client-bedrock',
+    'proxy-agent',
     'google-auth-library',
     '@azure/identity',
     'undici',

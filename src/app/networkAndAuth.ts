@@ -3,6 +3,7 @@
 // the init line and initialize report.
 import { installOutboundAgent } from '../net/outboundAgent.js';
 import { setAuthSettings } from '../loop/providers/authSettings.js';
+import { prepareProviderClient } from '../loop/modelClient.js';
 import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
 import type { Settings } from '../settings/schema.js';
 import { debugLog } from '../util/log.js';
@@ -25,6 +26,9 @@ export async function setupNetworkAndAuth(settings: Settings, env: NodeJS.Proces
   });
   const apiProvider = apiProviderFromEnv(env);
   debugLog('api', () => `API provider: ${apiProvider}`);
+  // Bedrock asks for its inference profiles at start, as the reference does, so the first request
+  // rarely waits for them.
+  if (apiProvider === 'bedrock') prepareProviderClient(env);
   const apiKeySource =
     apiProvider !== 'firstParty'
       ? 'none'

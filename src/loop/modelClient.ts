@@ -49,6 +49,16 @@ function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   return Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : undefined;
 }
 
+/**
+ * Builds the provider's client ahead of the first request (Bedrock: the credentials and the
+ * inference-profile list), on the next turn of the event loop; a failure is the first request's.
+ */
+export function prepareProviderClient(env: NodeJS.ProcessEnv = process.env): void {
+  setImmediate(() => {
+    providerClient(env, { timeout: timeoutFromEnv(env) }, { early: true }).catch(() => {});
+  });
+}
+
 // ---- the call ----
 
 /**
@@ -104,7 +114,7 @@ async function* attempt(
     throw toModelError(e, req.signal);
   }
   const body = requestBody(req);
-  body.model = provider.modelId(body.model);
+  body.model = await provider.modelId(body.model);
   if (!streaming) {
     const timeout =
       Number(process.env.API_TIMEOUT_MS) > 0 ? Number(process.env.API_TIMEOUT_MS) : NON_STREAMING_TIMEOUT_MS;

@@ -6,7 +6,7 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { FakeApi } from '../fake-api/server.js';
-import { type Front, sseEvents, startFront } from './front.js';
+import { type Front, type SeenRequest, sseEvents, startFront } from './front.js';
 
 export interface AwsTestCredentials {
   accessKeyId: string;
@@ -83,18 +83,61 @@ export function signedRegion(headers: Record<string, unknown>): string | null {
   return /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(String(headers.authorization ?? ''))?.[1] ?? null;
 }
 
+export interface FakeBedrock extends Front {
+  /** The ListInferenceProfiles calls (`GET /inference-profiles`), kept apart from `seen`'s model calls. */
+  profileLookups: SeenRequest[];
+}
+
+/** Bedrock's control-plane page size here: small, so a list of a few spans pages. */
+const PROFILE_PAGE = 2;
+
 /**
  * `creds` null: the endpoint takes unsigned requests (a gateway that signs itself,
  * CLAUDE_CODE_SKIP_BEDROCK_AUTH) and refuses signed ones. `region`: the region (or regions: one
- * endpoint standing in for several) a signature may be scoped to.
+ * endpoint standing in for several) a signature may be scoped to. `profiles`: the system-defined
+ * inference profiles ListInferenceProfiles lists (in pages of two); without it that call gets a
+ * 404, as from a gateway that serves the runtime API only. `profilesDelayMs`: it answers that late.
  */
-export function startFakeBedrock(
+export async function startFakeBedrock(
   api: FakeApi,
-  opts: { region: string | string[]; creds: AwsTestCredentials | null },
-): Promise<Front> {
+  opts: {
+    region: string | string[];
+    creds: AwsTestCredentials | null;
+    profiles?: string[];
+    profilesDelayMs?: number;
+  },
+): Promise<FakeBedrock> {
   const regions = Array.isArray(opts.region) ? opts.region : [opts.region];
   const codec = new EventStreamCodec(utf8.to, utf8.from);
-  return startFront(api, async (req) => {
+  const front = await startFront(api, async (req) => {
+    const url = new URL(req.path, 'http://x');
+    if (req.method === 'GET' && url.pathname === '/inference-profiles') {
+      if (opts.profilesDelayMs) await new Promise((r) => setTimeout(r, opts.profilesDelayMs));
+      if (opts.creds) {
+        const problem = await signatureProblem(req, opts.creds, regions);
+        if (problem) return refuse(403, 'UnrecognizedClientException', problem);
+      }
+      if (!opts.profiles) return refuse(404, 'UnknownOperationException', 'no operation GET /inference-profiles');
+      if (url.searchParams.get('type') !== 'SYSTEM_DEFINED')
+        return refuse(400, 'ValidationException', `unexpected type ${url.searchParams.get('type')}`);
+      const from = Number(url.searchParams.get('nextToken') ?? 0);
+      const page = opts.profiles.slice(from, from + PROFILE_PAGE);
+      return {
+        answer: {
+          body: {
+            inferenceProfileSummaries: page.map((id) => ({
+              inferenceProfileId: id,
+              inferenceProfileName: id,
+              inferenceProfileArn: `arn:aws:bedrock:${regions[0]}:123456789012:inference-profile/${id}`,
+              models: [],
+              status: 'ACTIVE',
+              type: 'SYSTEM_DEFINED',
+            })),
+            ...(from + PROFILE_PAGE < opts.profiles.length ? { nextToken: String(from + PROFILE_PAGE) } : {}),
+          },
+        },
+      };
+    }
     const path = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(req.path);
     if (req.method !== 'POST' || !path)
       return refuse(404, 'UnknownOperationException', `no operation ${req.method} ${req.path}`);
@@ -147,4 +190,15 @@ export function startFakeBedrock(
         : undefined,
     };
   });
+  const isLookup = (s: SeenRequest) => s.path.startsWith('/inference-profiles');
+  return {
+    url: front.url,
+    close: front.close,
+    get seen() {
+      return front.seen.filter((s) => !isLookup(s));
+    },
+    get profileLookups() {
+      return front.seen.filter(isLookup);
+    },
+  };
 }

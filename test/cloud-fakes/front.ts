@@ -15,9 +15,13 @@ export interface SeenRequest {
   refused: string | null;
 }
 
-/** What the front does with one request: refuse it (status, body), or forward it to the fake API. */
+/**
+ * What the front does with one request: refuse it (status, body), answer it itself (a call the
+ * cloud serves without the model), or forward it to the fake API.
+ */
 export type FrontDecision =
   | { refuse: { status: number; body: unknown; headers?: Record<string, string> } }
+  | { answer: { body: unknown } }
   | {
       forward: { body: unknown; beta?: string };
       reply?: (upstream: Response, res: http.ServerResponse) => Promise<void>;
@@ -52,6 +56,11 @@ export async function startFront(
         return;
       }
       seen.push({ ...base, refused: null });
+      if ('answer' in d) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(d.answer.body));
+        return;
+      }
       const upstream = await fetch(`${api.url}/v1/messages`, {
         method: 'POST',
         headers: {

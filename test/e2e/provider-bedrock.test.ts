@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
-import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
-import type { Front } from '../cloud-fakes/front.js';
+import { type FakeBedrock, signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
 import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 
 const creds = {
@@ -28,7 +27,7 @@ afterAll(() => {
 });
 
 let api: FakeApi | undefined;
-let bedrock: Front | undefined;
+let bedrock: FakeBedrock | undefined;
 afterEach(async () => {
   await bedrock?.close();
   await api?.close();
@@ -80,6 +79,10 @@ describe('Amazon Bedrock', () => {
       Array(3).fill(['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null]),
     );
     expect(bedrock.seen[0].headers['x-amz-security-token']).toBe(creds.sessionToken);
+    // The inference-profile lookup at start was signed, got a 404 (no list here), and was tolerated.
+    expect(bedrock.profileLookups.map((s) => [s.path, s.refused])).toEqual([
+      ['/inference-profiles?type=SYSTEM_DEFINED', JSON.stringify({ message: 'no operation GET /inference-profiles' })],
+    ]);
     // The tool ran, its result went back in the second turn, and that turn read the prompt cache.
     const toolResult = JSON.stringify(api.requests[2].body.messages.at(-1));
     expect(toolResult).toContain('from-bash');
@@ -224,5 +227,99 @@ describe('Amazon Bedrock', () => {
       page.closeAllConnections();
       await new Promise((r) => page.close(r));
     }
+  });
+
+  it("the account's inference profiles, listed at start (every page, signed), choose the id a first-party model is sent as: the region's geography first, else the first listed", async () => {
+    api = await startFakeApi(() => text('ok'));
+    bedrock = await startFakeBedrock(api, {
+      region: 'eu-west-1',
+      creds,
+      profiles: [
+        'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+        'apac.anthropic.claude-haiku-4-5-20251001-v1:0',
+        'global.anthropic.claude-opus-5-5',
+        'us.anthropic.claude-opus-5-5',
+        'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+        'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      ],
+    });
+    const env = bedrockEnv({
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: creds.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
+      AWS_SESSION_TOKEN: creds.sessionToken,
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+    });
+    for (const model of ['opus', 'sonnet', 'eu.anthropic.claude-opus-5-5']) {
+      const r = await runAgent({ cwd: scratch(), args: ['-p', 'hi', '--model', model], env });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      // No eu. profile for opus: the first listed (global. before us.).
+      ['/model/global.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+      // eu. listed last, but it is the region's.
+      ['/model/eu.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream', null],
+      // An id in Bedrock's form goes as given.
+      ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+    ]);
+    // One lookup per run, every page (the first two runs waited for it), all signed right. The
+    // third run did not need the list: it may end before its lookup is even sent.
+    const pages = [
+      ['/inference-profiles?type=SYSTEM_DEFINED', null],
+      ['/inference-profiles?nextToken=2&type=SYSTEM_DEFINED', null],
+      ['/inference-profiles?nextToken=4&type=SYSTEM_DEFINED', null],
+    ];
+    const lookups = bedrock.profileLookups.map((s) => [s.path, s.refused]);
+    expect(lookups.slice(0, 6)).toEqual([...pages, ...pages]);
+  });
+
+  it('an inference-profile lookup that does not answer holds the first request back at most 3 s, then the region rule is used; the gateway and bearer lookups carry their own auth', async () => {
+    api = await startFakeApi(() => text('ok'));
+    bedrock = await startFakeBedrock(api, {
+      region: 'us-west-2',
+      creds: null,
+      profiles: ['global.anthropic.claude-opus-5-5'],
+      profilesDelayMs: 30_000,
+    });
+    const started = Date.now();
+    const r = await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-west-2',
+        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(bedrock.seen.map((s) => s.path)).toEqual([
+      '/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream',
+    ]);
+    await bedrock.close();
+
+    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null, profiles: [] });
+    await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-west-2',
+        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    await runAgent({
+      cwd: scratch(),
+      args: ['-p', 'hi'],
+      env: bedrockEnv({
+        AWS_REGION: 'us-west-2',
+        AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-2',
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      }),
+    });
+    expect(bedrock.profileLookups.map((s) => s.headers.authorization ?? null)).toEqual([
+      null,
+      'Bearer bedrock-api-key-2',
+    ]);
   });
 });

@@ -10,6 +10,8 @@ import { runHelperCommand } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
+import { type BedrockAuth, geography, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
+import { nodeProxyAgent } from '../../net/nodeProxyAgent.js';
 import { apiModel, smallFastModel } from '../models.js';
 import { loadExternal } from '../../util/loadExternal.js';
 import { logWarning } from '../../util/log.js';
@@ -29,15 +31,7 @@ export function bedrockRegion(env: NodeJS.ProcessEnv): string {
  * in Bedrock's form (`anthropic.…`, `eu.anthropic.…`, an inference-profile ARN) go as given.
  */
 export function bedrockModelId(model: string, region: string): string {
-  if (!model.startsWith('claude-')) return model;
-  const geo = region.startsWith('us-gov-')
-    ? 'us-gov'
-    : region.startsWith('eu-')
-      ? 'eu'
-      : region.startsWith('ap-')
-        ? 'apac'
-        : 'us';
-  return `${geo}.anthropic.${model}`;
+  return model.startsWith('claude-') ? `${geography(region)}.anthropic.${model}` : model;
 }
 
 /** Where the chain looks, for the error that says it found nothing. */
@@ -101,8 +95,12 @@ async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredential
   const { createCredentialChain, fromEnv, fromNodeProviderChain } = loadExternal<
     typeof import('@aws-sdk/credential-providers')
   >('@aws-sdk/credential-providers');
-  // Env credentials first even when AWS_PROFILE is set, as the AWS CLI does.
-  const chain = createCredentialChain(fromEnv(), fromNodeProviderChain());
+  // Env credentials first even when AWS_PROFILE is set, as the AWS CLI does. The chain's own calls
+  // (STS, SSO) go through HTTPS_PROXY like every other connection; instance and container metadata
+  // addresses are link-local and never proxied, as in the AWS SDK.
+  const agent = nodeProxyAgent(env);
+  const clientConfig = agent ? { requestHandler: { httpAgent: agent, httpsAgent: agent } } : undefined;
+  const chain = createCredentialChain(fromEnv(), fromNodeProviderChain(clientConfig ? { clientConfig } : {}));
   const provider = memoized(() => chain());
   try {
     await provider();
@@ -167,12 +165,30 @@ export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
     }
     return c;
   };
+  // Asked now, not awaited: a request waits for it only when its model is in first-party form.
+  const auth: BedrockAuth = skipAuth
+    ? { kind: 'none' }
+    : bearer
+      ? { kind: 'bearer', token: bearer }
+      : { kind: 'sigv4', credentials: provider! };
+  const profiles = listInferenceProfiles(env, region, auth);
+  // A model's id is decided once, so a session's requests keep one id (and one prompt cache).
+  const ids = new Map<string, Promise<string>>();
+  const modelId = (model: string): string | Promise<string> => {
+    if (!model.startsWith('claude-')) return model;
+    let id = ids.get(model);
+    if (!id) {
+      id = profiles.then((listed) => (listed && pickProfile(model, region, listed)) || bedrockModelId(model, region));
+      ids.set(model, id);
+    }
+    return id;
+  };
   return {
     provider: 'bedrock',
     clientFor,
     rawBody: false,
     requestHeaders: async () => ({ 'anthropic-version': BEDROCK_VERSION }),
-    modelId: (model) => bedrockModelId(model, region),
+    modelId,
     onUnauthorized: () => false,
   };
 }

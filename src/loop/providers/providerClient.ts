@@ -19,8 +19,8 @@ export interface ProviderClient {
   rawBody: boolean;
   /** Headers one request adds: the helper's key, the API version the provider wants in the body. */
   requestHeaders(): Promise<Record<string, string | null>>;
-  /** The id this provider knows a model by. */
-  modelId(model: string): string;
+  /** The id this provider knows a model by (Bedrock may wait for its inference-profile list). */
+  modelId(model: string): string | Promise<string>;
   /** The API answered 401: true when another attempt may succeed with fresh credentials. */
   onUnauthorized(): boolean;
 }
@@ -117,21 +117,30 @@ const CLIENT_ENV = [
   'CLAUDE_CODE_SKIP_FOUNDRY_AUTH',
 ];
 
-let cached: { key: string; client: Promise<ProviderClient> } | null = null;
+let cached: { key: string; client: Promise<ProviderClient>; failedEarly?: boolean } | null = null;
 
 /** The client for the provider `env` chooses; throws ModelError (no_credentials) when it cannot be built. */
 export function providerClient(
   env: NodeJS.ProcessEnv = process.env,
   opts: ClientOptions = {},
+  how: { early?: boolean } = {},
 ): Promise<ProviderClient> {
   const key = JSON.stringify([CLIENT_ENV.map((k) => env[k] ?? null), authSettings(), opts.timeout ?? null]);
-  if (cached?.key === key) return cached.client;
+  if (cached?.key === key) {
+    const { client } = cached;
+    // A build begun early that failed is handed to the first request (its error is that
+    // request's), then forgotten, so credential commands run once for it, not twice.
+    if (cached.failedEarly && !how.early) cached = null;
+    return client;
+  }
   const provider = apiProviderFromEnv(env);
   const client = buildClient(provider, env, opts);
   cached = { key, client };
   // A failed build is not kept: the next request tries again (credentials may have appeared).
   client.catch(() => {
-    if (cached?.client === client) cached = null;
+    if (cached?.client !== client) return;
+    if (how.early) cached.failedEarly = true;
+    else cached = null;
   });
   return client;
 }
