@@ -46,6 +46,7 @@ export interface AgentSetupOptions {
   subagentAppend?: () => string | undefined;
   /** Teammate mode tmux: how teammates are started in panes (src/teams/paneLaunch.ts). */
   paneTeammates?: PaneLaunch;
+  forwardSubagentText?: () => boolean;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -100,6 +101,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
     progressSummaries: o.progressSummaries,
     subagentAppend: o.subagentAppend,
+    forwardSubagentText: o.forwardSubagentText,
   });
   const team = new TeamService({
     sessionId: o.sessionId,
