@@ -2,8 +2,25 @@
 // script it was started as), the teammate flags, and the lead's flags that shape how an agent
 // works (model, permissions, settings, agents, directories, MCP servers), so a pane teammate
 // behaves as an in-process one would. The environment travels apart (src/teams/paneEnv.ts).
-import type { CliOptions } from '../cli/options.js';
 import { type PaneHost, tmuxPaneHost } from './tmuxPanes.js';
+
+/** The lead's options a teammate shares (the CLI's options satisfy it; teams do not import the CLI). */
+export interface LeadFlags {
+  model?: string;
+  fallbackModel?: string;
+  permissionMode?: string;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  settings?: string;
+  settingSources?: string;
+  projectConfigRoot?: string;
+  agents?: string;
+  addDir: string[];
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+}
 
 export interface PaneLaunch {
   panes: PaneHost;
@@ -15,7 +32,7 @@ export interface PaneLaunch {
   env: NodeJS.ProcessEnv;
 }
 
-export function leadArgsForTeammates(o: CliOptions): string[] {
+export function leadArgsForTeammates(o: LeadFlags): string[] {
   const args: string[] = [];
   const one = (flag: string, v: string | undefined) => {
     if (v !== undefined) args.push(flag, v);
@@ -37,7 +54,7 @@ export function leadArgsForTeammates(o: CliOptions): string[] {
   return args;
 }
 
-export function paneLaunch(o: CliOptions, env: NodeJS.ProcessEnv): PaneLaunch {
+export function paneLaunch(o: LeadFlags, env: NodeJS.ProcessEnv): PaneLaunch {
   return {
     panes: tmuxPaneHost(env),
     command: [process.execPath, process.argv[1] ?? ''],
