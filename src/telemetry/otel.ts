@@ -5,6 +5,8 @@
 // never fails a run: an export error is told once on stderr, and shutdown is bounded.
 import { Console } from 'node:console';
 import { release } from 'node:os';
+import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
+import { nodeProxyAgent } from '../net/nodeProxyAgent.js';
 import { logWarning } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
@@ -124,9 +126,14 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
   let grpcMetadata: Record<string, string> = {};
   if (ctx.headers && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc'))
     grpcMetadata = await ctx.headers().catch(() => ({}));
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as for every other connection: the HTTP exporters get a
+  // proxying agent, gRPC reads the variables itself.
+  const proxy = nodeProxyAgent(process.env);
+  if (proxy && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc')) mirrorProxyVariablesForGrpc();
   const otlpOptions = (protocol: OtlpProtocol): Record<string, unknown> => {
-    if (!ctx.headers) return {};
-    if (protocol !== 'grpc') return { headers: ctx.headers };
+    const through = proxy && protocol !== 'grpc' ? { httpAgentOptions: () => proxy } : {};
+    if (!ctx.headers) return through;
+    if (protocol !== 'grpc') return { ...through, headers: ctx.headers };
     const grpc = loadExternal<{ Metadata: new () => { set(k: string, v: string): void } }>('@grpc/grpc-js');
     const metadata = new grpc.Metadata();
     for (const [k, v] of Object.entries(grpcMetadata)) metadata.set(k, v);
