@@ -6,6 +6,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import type { HistoryMessage } from '../loop/events.js';
 import { App } from './App.js';
+import { loadLexer } from './markdown/lexer.js';
 import { replayItems } from './replay.js';
 import { DISABLE as BRACKETED_PASTE_OFF, ENABLE as BRACKETED_PASTE_ON, pasteAwareStdin } from './bracketedPaste.js';
 import { Picker, sessionItems } from './components/Picker.js';
@@ -110,6 +111,8 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
           },
         );
         void instance.waitUntilExit().then(() => resolve());
+        // The first frame is out: now the Markdown lexer, for the answers to come.
+        void loadLexer().then(() => store.refresh());
       }),
   };
 }

@@ -10,6 +10,7 @@ import { type FileDiff, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/highlight.js';
 import { settledLength } from './markdown/split.js';
+import { lexerSettled, loadLexer } from './markdown/lexer.js';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 
@@ -337,6 +338,7 @@ export class TuiStore {
 
   /** A code block is coming: load the highlighter, and settle items again once it is there. */
   private wantHighlighter(text: string): void {
+    if (!lexerSettled()) void loadLexer().then(() => this.set({}));
     if (this.opts.highlight && !highlighterSettled() && hasCodeFence(text))
       void loadHighlighter().then(() => this.set({}));
   }
@@ -458,6 +460,8 @@ function settledPrefix(items: Item[], from: number, highlight: boolean): number 
     if (it.kind === 'tool' && it.status === 'running') break;
     // Written once: a code block waits for its colours.
     if (highlight && it.kind === 'text' && !highlighterSettled() && hasCodeFence(it.text)) break;
+    // Written once: an answer waits for its Markdown.
+    if (it.kind === 'text' && !it.error && !lexerSettled()) break;
     n++;
   }
   return n;

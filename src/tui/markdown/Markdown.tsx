@@ -3,10 +3,11 @@
 // blocks syntax-highlighted (./highlight.ts), quotes behind a bar, tables with aligned columns,
 // inline bold, italic, code, links (text and address). Colour goes through the theme (NO_COLOR).
 import { Box, Text } from 'ink';
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { type ReactNode, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { type Theme, useTheme } from '../theme.js';
 import { highlight, highlighterSettled, loadHighlighter, onHighlighter, type Segment } from './highlight.js';
+import { lex, lexerSettled, loadLexer, onLexer } from './lexer.js';
 
 /** highlight.js classes → colours. */
 const CODE_COLOURS: Record<string, string> = {
@@ -43,12 +44,14 @@ const CODE_COLOURS: Record<string, string> = {
   link: 'blue',
 };
 
-export function lex(text: string): Token[] {
-  return Lexer.lex(text, { gfm: true });
-}
-
 export function Markdown({ text }: { text: string }) {
-  const tokens = useMemo(() => lex(text), [text]);
+  // Drawn again once marked has loaded (plain text until then).
+  const ready = useSyncExternalStore(onLexer, lexerSettled);
+  useEffect(() => {
+    if (!ready) void loadLexer();
+  }, [ready]);
+  const tokens = useMemo(() => (ready ? lex(text) : undefined), [text, ready]);
+  if (!tokens) return <Text>{text}</Text>;
   const blocks = tokens.filter((t) => t.type !== 'space' && t.type !== 'def');
   return (
     <Box flexDirection="column">

@@ -1,12 +1,16 @@
 // Markdown drawn for the terminal, and where a streaming answer is cut into settled blocks.
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui/markdown/highlight.js';
+import { loadLexer } from '../../../src/tui/markdown/lexer.js';
 import { Markdown } from '../../../src/tui/markdown/Markdown.js';
 import { settledLength } from '../../../src/tui/markdown/split.js';
 import { TuiStore } from '../../../src/tui/store.js';
 import type { TaskEvent } from '../../../tools/taskEvents.js';
 import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
+
+// marked is loaded after the first frame in the app; here before the drawing tests.
+beforeAll(() => loadLexer());
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
