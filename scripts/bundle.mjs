@@ -44,6 +44,9 @@ await build({
     '@opentelemetry/resources',
     '@opentelemetry/exporter-*',
     '@grpc/grpc-js',
+    // Loaded at its first use (src/util/shellQuote.ts): it draws a random token as it loads, which
+    // the start-up snapshot would otherwise keep (scripts/snapshot.cjs).
+    'shell-quote',
     // The JavaScript parser for workflow scripts (src/workflows/script.ts), loaded on a session's first workflow.
     'acorn',
   ],

@@ -33,6 +33,8 @@ await new Promise((resolve) => {
         ANTHROPIC_BASE_URL: api.url,
         ANTHROPIC_API_KEY: 'warm-up',
         AGENT_CODE_CACHE: 'write',
+        // The code cache is for bin/agent's start without the snapshot: take that path.
+        AGENT_SNAPSHOT: 'off',
         CLAUDE_CONFIG_DIR: cwd,
       },
       stdio: ['pipe', 'ignore', 'inherit'],

@@ -36,10 +36,28 @@ async function start(): Promise<number> {
   return main(o, { interactive: !headless });
 }
 
-start().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    logWarning(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+function run(): void {
+  start().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      logWarning(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      process.exit(1);
+    },
+  );
+}
+
+/**
+ * What the start-up snapshot holds besides the static modules: the session's modules, and the code
+ * every start runs compiled, with zod's parsers for it made (startupWarmUp.ts).
+ */
+async function prepareSnapshot(): Promise<void> {
+  await import('./main.js');
+  (await import('./startupWarmUp.js')).warmUp();
+}
+
+// Built into a start-up snapshot (scripts/snapshot.cjs), the bundle is initialised at build time
+// and runs when the snapshot is started: the builder takes `run` instead.
+const snapshot = (globalThis as Record<symbol, unknown>)[Symbol.for('agent-runtime.snapshotMain')];
+if (typeof snapshot === 'function')
+  (snapshot as (main: () => void, prepare: () => Promise<void>) => void)(run, prepareSnapshot);
+else run();

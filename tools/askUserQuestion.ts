@@ -82,7 +82,20 @@ export interface AskUserQuestionOutput {
   annotations?: AskUserQuestionInput['annotations'];
 }
 
+/** One tool per configuration: its zod schema is made once (the start-up snapshot holds the default's). */
+const made = new Map<string, ReturnType<typeof makeAskUserQuestionTool>>();
+
 export function createAskUserQuestionTool(cfg: AskUserQuestionConfig) {
+  const key = `${cfg.previewFormat}:${cfg.optionalDescriptions}`;
+  let tool = made.get(key);
+  if (!tool) {
+    tool = makeAskUserQuestionTool(cfg);
+    made.set(key, tool);
+  }
+  return tool;
+}
+
+function makeAskUserQuestionTool(cfg: AskUserQuestionConfig) {
   return defineTool({
     name: 'AskUserQuestion',
     description: description(cfg),

@@ -1,7 +1,7 @@
 // Glob: file paths matching a pattern, newest first, capped so a broad pattern cannot flood.
 import { promises as fsp } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import fg from 'fast-glob';
+import type { Entry } from 'fast-glob';
 import { z } from 'zod';
 import { defineTool, ToolError } from './tool.js';
 
@@ -71,6 +71,9 @@ export const GlobTool = defineTool({
     if (!input.pattern.includes('node_modules')) ignore.push('**/node_modules/**');
 
     const found: { path: string; mtimeMs: number }[] = [];
+    // Loaded at the first Glob: fast-glob reads the machine's CPU count as it loads, which the
+    // start-up snapshot (scripts/snapshot.cjs) would otherwise keep from the build.
+    const fg = (await import('fast-glob')).default;
     const stream = fg.stream(input.pattern, {
       cwd: dir,
       absolute: true,
@@ -87,7 +90,7 @@ export const GlobTool = defineTool({
     ctx.signal.addEventListener('abort', stop, { once: true });
     let capped = false;
     try {
-      for await (const entry of walk as AsyncIterable<fg.Entry>) {
+      for await (const entry of walk as AsyncIterable<Entry>) {
         if (ctx.signal.aborted) break;
         if (ctx.isPathReadable && !ctx.isPathReadable(entry.path)) continue;
         found.push({ path: entry.path, mtimeMs: entry.stats?.mtimeMs ?? 0 });

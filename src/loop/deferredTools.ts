@@ -72,7 +72,9 @@ export class DeferredTools implements DeferredToolCatalog {
   /** The loop's tools changed (MCP servers connected, a narrowed agent): decide again what to defer. */
   setTools(tools: Tool[]): void {
     this.tools = tools;
-    this.defs = new Map(tools.map((t) => [t.name, toolApiSchema(t)]));
+    // Definitions are made when first needed (deriving a JSON schema from zod is the costly part of
+    // a session's start): the init line needs only the names.
+    this.defs = new Map();
     this.cached = null;
     const searchOffered = tools.some((t) => t.name === TOOL_SEARCH_NAME);
     const s = this.opts.setting;
@@ -81,10 +83,20 @@ export class DeferredTools implements DeferredToolCatalog {
     const candidates = tools.filter(deferrableMcp);
     let defer = can && candidates.length > 0;
     if (defer && s.mode === 'auto') {
-      const tokens = candidates.reduce((sum, t) => sum + tokensOf(this.defs.get(t.name)!), 0);
+      const tokens = candidates.reduce((sum, t) => sum + tokensOf(this.def(t.name)), 0);
       defer = tokens > (this.opts.contextWindow() * s.percent) / 100;
     }
     this.deferredNames = [...builtIns, ...(defer ? candidates : [])].map((t) => t.name);
+  }
+
+  /** The API definition of one of this offer's tools, made once. */
+  private def(name: string): ToolApiSchema {
+    let d = this.defs.get(name);
+    if (!d) {
+      d = toolApiSchema(this.tools.find((t) => t.name === name)!);
+      this.defs.set(name, d);
+    }
+    return d;
   }
 
   /** Whether anything is deferred (ToolSearch is offered only then). */
@@ -106,12 +118,12 @@ export class DeferredTools implements DeferredToolCatalog {
     const search = stable.filter((t) => t.name === TOOL_SEARCH_NAME);
     const rest = stable.filter((t) => t.name !== TOOL_SEARCH_NAME);
     const loaded = this.loaded.filter((n) => deferred.has(n));
-    this.cached = [...rest, ...search].map((t) => this.defs.get(t.name)!).concat(loaded.map((n) => this.defs.get(n)!));
+    this.cached = [...rest, ...search].map((t) => this.def(t.name)).concat(loaded.map((n) => this.def(n)));
     return this.cached;
   }
 
   deferred(): ToolApiSchema[] {
-    return this.deferredNames.map((n) => this.defs.get(n)!);
+    return this.deferredNames.map((n) => this.def(n));
   }
 
   load(names: string[]): void {

@@ -2,13 +2,14 @@
 // that .gitignore (the root's and each folder's) does not exclude, .git and node_modules left out.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import fg from 'fast-glob';
 import ignore, { type Ignore } from 'ignore';
 
 /** A huge tree is cut here: completion stays quick, and the first paths found are the shallow ones. */
 const MAX_FILES = 20_000;
 
 export async function projectFiles(cwd: string): Promise<string[]> {
+  // Loaded when first needed (see tools/glob.ts).
+  const fg = (await import('fast-glob')).default;
   const found = await fg('**/*', {
     cwd,
     dot: true,

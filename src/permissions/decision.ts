@@ -3,7 +3,7 @@
 // What a call touches comes from its tool's declarations (kind, access): no tool is known here by name.
 import { debugLog } from '../util/log.js';
 import path from 'node:path';
-import { quote } from 'shell-quote';
+import { quote } from '../util/shellQuote.js';
 import { EDIT_RULE_NAMES, READ_RULE_NAMES, type Tool, type ToolAccess, type ToolKind } from '../../tools/tool.js';
 import { accessOf } from '../../tools/toolCall.js';
 import {

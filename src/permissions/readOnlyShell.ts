@@ -6,7 +6,7 @@
 // writes, `find -delete`, `env`, `uniq`, `awk` and unknown commands (`npm test`) still ask. Deny and
 // ask rules are decided before this, so they still win. The list of reading commands and their
 // argument checks is readOnlyBash.ts's (the one that decides which calls may run side by side).
-import { quote } from 'shell-quote';
+import { quote } from '../util/shellQuote.js';
 import type { SimpleCommand } from '../util/shellCommand.js';
 import { isReadOnlyBashCommand } from '../../tools/bashReadOnly.js';
 

@@ -12,8 +12,11 @@ import { StartupError } from '../util/startupError.js';
 import { logWarning } from '../util/log.js';
 import { bypassAloneAllowed } from '../permissions/modes.js';
 
-/** How long a permission prompt may wait for the host's answer (a person may be deciding). */
-const PERMISSION_TIMEOUT_MS = Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
+/**
+ * How long a permission prompt may wait for the host's answer (a person may be deciding). Read
+ * when asked, not at load: the start-up snapshot (scripts/snapshot.cjs) keeps what loading read.
+ */
+const permissionTimeoutMs = () => Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
 /** Callback hooks carry their own timeout; this bounds the control request itself. */
 const HOOK_CALLBACK_TIMEOUT_MS = 10 * 60_000;
 
@@ -168,7 +171,7 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
           const answer = (await ctx.channel.request(
             'can_use_tool',
             { ...req },
-            { timeoutMs: PERMISSION_TIMEOUT_MS, signal },
+            { timeoutMs: permissionTimeoutMs(), signal },
           )) as Record<string, unknown>;
           return normalizeAnswer(answer, req);
         }

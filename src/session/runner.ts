@@ -13,15 +13,11 @@ import { AsyncQueue } from '../util/asyncQueue.js';
 import { appendUser } from '../loop/history.js';
 import type { SessionEvent, SessionInit } from './events.js';
 import type { SystemBlocks } from '../prompt/systemPrompt.js';
-import type { BackgroundHost } from '../tasks/host.js';
 import type { TaskRecord } from '../tasks/registry.js';
-import type { ScheduleHost } from '../tasks/scheduler.js';
 import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
 import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
 import type { EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
-import type { TeamHost } from '../teams/team.js';
-import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import {
   batchQueued,
   mergePromptContents,
@@ -30,7 +26,9 @@ import {
   type UserContent,
 } from './promptBatch.js';
 import type { CallModel } from '../loop/model.js';
-import { DEFAULT_TOOL_SEARCH_PERCENT, DeferredTools, type ToolSearchSetting } from '../loop/deferredTools.js';
+import type { ToolSearchSetting } from '../loop/deferredTools.js';
+import { ToolOffer } from './toolOffer.js';
+import { type PromptSources, runPromptSources } from './promptSources.js';
 import { contextWindow } from '../loop/pricing.js';
 import { sessionTmpDir } from '../util/configDir.js';
 import { streamModel } from '../loop/modelClient.js';
@@ -40,8 +38,6 @@ import { logWarning } from '../util/log.js';
 import { TurnScope } from './turnScope.js';
 
 export type { UserContent } from './promptBatch.js';
-
-export const DEFAULT_TEAMMATE_TIMEOUT_MS = 10 * 60_000;
 
 export interface SessionSettings {
   sessionId: string;
@@ -76,7 +72,8 @@ export interface SessionSettings {
   sandbox?: { enabled: boolean; active: boolean; reason?: string };
 }
 
-export interface SessionHooks {
+/** Besides these: where turns come from between results (background tasks, the team, cron, peers; promptSources.ts). */
+export interface SessionHooks extends PromptSources {
   /**
    * Where an error result's reason is told to a person (default: a line on stderr). The terminal
    * mode already shows it in its own output.
@@ -99,19 +96,6 @@ export interface SessionHooks {
   services?: ToolContext['services'];
   /** The live permission mode (set_permission_mode or a host's updatedPermissions change it). */
   permissionMode: () => PermissionMode;
-  /** Background tasks: polled after each result; their notices re-enter the loop. */
-  background?: BackgroundHost;
-  /**
-   * Cron jobs and /loop wakeups: their due prompts run as user turns between turns, while the
-   * input is open. They never hold the session: once the input has ended they no longer fire.
-   */
-  schedule?: ScheduleHost;
-  /** Messages from other local sessions (src/peers): they re-enter the loop like task notices. */
-  peerInbox?: { takeMessages(): Promise<string | null> };
-  /** The team: the lead's mail re-enters the loop; live teammates keep the session going. */
-  team?: TeamHost;
-  /** How long working teammates may go on once the input has ended (default 10 minutes). */
-  teammateTimeoutMs?: number;
   /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
   callModel?: CallModel;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
@@ -157,9 +141,7 @@ export class SessionRunner {
   /** The prompt suggestion being made, if any: dropped when the next turn starts. */
   private suggesting: { abort: AbortController; done: Promise<void> } | null = null;
   /** What the main loop offers the model (tool search may withhold MCP tools); rebuilt when the tools change. */
-  private readonly offer: DeferredTools;
-  /** What the offer was built from: the session's tool list (a new array when it changes) and StructuredOutput. */
-  private offerOf: { tools: Tool[]; structured: Tool | undefined; all: Tool[] } | null = null;
+  private readonly offer: ToolOffer;
   private readonly turn: TurnScope;
 
   constructor(
@@ -169,22 +151,7 @@ export class SessionRunner {
   ) {
     this.scratchDir = sessionTmpDir(settings.sessionId);
     this.turn = hooks.turn ?? new TurnScope();
-    this.offer = new DeferredTools({
-      setting: settings.toolSearch ?? { mode: 'auto', percent: DEFAULT_TOOL_SEARCH_PERCENT },
-      contextWindow: () => contextWindow(this.turn.model ?? this.settings.model),
-    });
-  }
-
-  /** The main loop's tools (StructuredOutput last), with the offer brought up to date. */
-  private offeredTools(): Tool[] {
-    const offered = this.settings.tools();
-    const so = this.settings.structuredOutputTool;
-    if (this.offerOf?.tools !== offered || this.offerOf.structured !== so) {
-      const all = so ? [...offered, so] : offered;
-      this.offer.setTools(all);
-      this.offerOf = { tools: offered, structured: so, all };
-    }
-    return this.offerOf.all;
+    this.offer = new ToolOffer(settings, () => contextWindow(this.turn.model ?? this.settings.model));
   }
 
   /**
@@ -218,9 +185,7 @@ export class SessionRunner {
 
   /** The tools the next request sends, and the deferred ones it does not (for get_context_usage). */
   offeredToolSchemas(): { tools: LoopConfig['apiTools']; deferredTools: LoopConfig['apiTools'] } {
-    this.offeredTools();
-    const sent = new Set(this.offer.apiTools().map((t) => t.name));
-    return { tools: this.offer.apiTools(), deferredTools: this.offer.deferred().filter((t) => !sent.has(t.name)) };
+    return this.offer.schemas();
   }
 
   /** Whether the last result was an error (for the exit code). */
@@ -250,73 +215,19 @@ export class SessionRunner {
   }
 
   /**
-   * Run prompts until the input ends and the queue is empty. After each result, poll (every
-   * 500 ms, or at once when something changes) for background-task notices and the lead's team
-   * mail: they re-enter the loop as a new turn, with a result of its own. Once the input has
-   * ended the session still waits for them; live teammates finish their work (bounded by the
-   * teammate timeout, then stopped and reported), the lead gets one wrap-up turn to shut its team
-   * down, idle teammates are ended, and only then does the run end.
+   * Run turns until the input has ended and nothing is left to wait for: the input's prompts, and
+   * after each result background notices, team mail, cron prompts and peer messages as turns of
+   * their own (promptSources.ts says when the session is done).
    */
   async run(): Promise<void> {
     try {
-      await this.runPrompts();
+      await runPromptSources(this.queue, this.hooks, {
+        runQueued: (first) => this.runQueued(first),
+        runTurn: (prompts) => this.runTurn(prompts),
+      });
     } finally {
       // The last turn's suggestion still reaches the host (it arrives after the result, as documented).
       await this.suggesting?.done;
-    }
-  }
-
-  private async runPrompts(): Promise<void> {
-    const bg = this.hooks.background;
-    const team = this.hooks.team;
-    if (!bg && !team) {
-      for await (const prompt of this.queue) await this.runQueued(prompt);
-      return;
-    }
-    const waitForChange = (ms: number) =>
-      Promise.race([
-        bg?.waitForChange(ms) ?? new Promise<void>((r) => setTimeout(r, ms)),
-        ...(team ? [team.waitForChange(ms)] : []),
-      ]);
-    let next: Promise<IteratorResult<QueuedPrompt>> | null = null;
-    let inputEndedAt: number | null = null;
-    let wrapUpDone = false;
-    for (;;) {
-      const due = inputEndedAt === null ? (this.hooks.schedule?.takeDue() ?? []) : [];
-      for (const prompt of due) await this.runQueued({ content: prompt });
-      const notices = [
-        bg?.takeNotice() ?? null,
-        team ? await team.takeLeadPrompt() : null,
-        inputEndedAt === null ? ((await this.hooks.peerInbox?.takeMessages()) ?? null) : null,
-      ].filter((t): t is string => t !== null);
-      if (notices.length) {
-        await this.runTurn([{ content: notices.join('\n\n'), notification: true }]);
-        continue;
-      }
-      if (inputEndedAt !== null) {
-        if (team?.live()) {
-          if (team.working()) {
-            const left = inputEndedAt + (this.hooks.teammateTimeoutMs ?? DEFAULT_TEAMMATE_TIMEOUT_MS) - Date.now();
-            if (left <= 0) await team.stopWorking('the teammate timeout passed after the input ended');
-            else await waitForChange(Math.min(500, left));
-          } else if (!wrapUpDone) {
-            wrapUpDone = true;
-            await this.runTurn([{ content: SHUTDOWN_PROMPT, notification: true }]);
-          } else {
-            await team.endIdle();
-          }
-          continue;
-        }
-        if (!bg?.busy()) return;
-        await waitForChange(500);
-        continue;
-      }
-      next ??= this.queue.next();
-      const step = await Promise.race([next, waitForChange(500).then(() => null)]);
-      if (step === null) continue;
-      next = null;
-      if (step.done) inputEndedAt = Date.now();
-      else await this.runQueued(step.value);
     }
   }
 
@@ -483,7 +394,7 @@ export class SessionRunner {
 
   private loopConfig(signal: AbortSignal, usage: UsageAccumulator): LoopConfig {
     const s = this.settings;
-    const tools = this.offeredTools();
+    const tools = this.offer.tools();
     const deps = this.hooks.pipeline();
     return {
       model: () => this.turn.model ?? this.settings.model,
@@ -492,7 +403,7 @@ export class SessionRunner {
       callModel: this.timing.wrap(this.hooks.callModel ?? streamModel, (req) => this.requesting(req.caller)),
       tools,
       apiTools: this.offer.apiTools(),
-      deferredTools: this.offer,
+      deferredTools: this.offer.deferred,
       maxTurns: s.maxTurns,
       maxBudgetUsd: s.maxBudgetUsd,
       spend: this.spend,
@@ -527,7 +438,6 @@ export class SessionRunner {
   /** What system/init tells at the start of each run. */
   init(): SessionInit {
     const s = this.settings;
-    this.offeredTools();
     return {
       cwd: s.cwd,
       // Every tool the model can reach, deferred ones included (ToolSearch only when it is useful).

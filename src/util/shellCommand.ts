@@ -3,7 +3,7 @@
 // word plus `(`, keeps backticks inside words and hides `$(…)` inside double quotes; so a small
 // quote-aware scan runs first, turns unquoted newlines into `;`, strips comments and flags every
 // construct that executes hidden code. A flagged command never matches an allow rule.
-import { parse, type ParseEntry } from 'shell-quote';
+import { parse, type ParseEntry } from './shellQuote.js';
 
 export interface Redirect {
   op: string;

@@ -1,4 +1,4 @@
-// bin/agent's shebang runs the agent with glibc's mmap threshold fixed (a long session's request
+// bin/agent's shell lines run the agent with glibc's mmap threshold fixed (a long session's request
 // bodies would otherwise stay in malloc's arenas: see docs/performance.md). The setting is
 // the agent's own: what the host gave (set or not) is what Bash and other children see.
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ async function session(hostValue: string | undefined) {
   let agentEnviron = '';
   let pid = 0;
   api = await startFakeApi((_req, i) => {
-    // The environment the agent process was started with (the shebang's env -S applied).
+    // The environment the agent process was started with (bin/agent's shell lines applied).
     if (i === 0) agentEnviron = readFileSync(`/proc/${pid}/environ`, 'utf8');
     return i === 0 ? toolUse('Bash', { command: SHOW }) : text('done');
   });

@@ -1,0 +1,187 @@
+// Builds dist/agent.blob, a V8 start-up snapshot of the CLI's bundle with every module of a
+// headless session initialised (`npm run build`: node --snapshot-blob dist/agent.blob
+// --build-snapshot scripts/snapshot.cjs). bin/agent starts Node from it when it is usable, so a
+// start skips reading, compiling and initialising the bundle; without it (or with
+// AGENT_SNAPSHOT=off) bin/agent runs the bundle through its code cache as before.
+//
+// A snapshot keeps the heap as the build left it, so a module must not read the environment, the
+// clock, the process or the working directory at its top level: the build machine's values would
+// be kept. This script watches those reads while the bundle initialises and refuses to make a
+// blob when one comes from the bundle, naming it (the build goes on without a snapshot).
+const { readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { isBuiltin, createRequire } = require('node:module');
+const os = require('node:os');
+const path = require('node:path');
+const { setFlagsFromString, startupSnapshot } = require('node:v8');
+const vm = require('node:vm');
+
+const dist = path.join(__dirname, '..', 'dist');
+const bundle = path.join(dist, 'agent.cjs');
+const stamp = path.join(dist, 'agent.blob.node');
+// bin/agent uses a blob only beside its stamp (the node that made it): a failed build leaves neither.
+rmSync(stamp, { force: true });
+rmSync(path.join(dist, 'agent.blob'), { force: true });
+
+// --- The audit: record reads that come from the bundle while it initialises. ---
+const reads = new Set();
+// The builder starts without Error.stackTraceLimit (Node puts it back after deserialisation).
+/** Where in the bundle the current call comes from (`line:column`), or undefined. */
+const bundleFrame = () => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 50;
+  try {
+    const at = (new Error().stack ?? '').split('\n').find((l) => l.includes(bundle));
+    return at && /:(\d+:\d+)\)?$/.exec(at)?.[1];
+  } finally {
+    if (limit === undefined) delete Error.stackTraceLimit;
+    else Error.stackTraceLimit = limit;
+  }
+};
+const note = (what) => {
+  const at = bundleFrame();
+  if (at) reads.add(`${what} (dist/agent.cjs:${at})`);
+};
+const undo = [];
+function watch(obj, key, what) {
+  const desc = Object.getOwnPropertyDescriptor(obj, key);
+  if (!desc) return;
+  undo.push(() => Object.defineProperty(obj, key, desc));
+  if (typeof desc.value === 'function') {
+    const fn = desc.value;
+    Object.defineProperty(obj, key, {
+      ...desc,
+      value: function (...args) {
+        note(what);
+        return Reflect.apply(fn, this, args);
+      },
+    });
+  } else {
+    const get = desc.get ?? (() => desc.value);
+    Object.defineProperty(obj, key, {
+      configurable: true,
+      enumerable: desc.enumerable,
+      get() {
+        note(what);
+        return get.call(this);
+      },
+      set: desc.set ?? (desc.writable ? (v) => Object.defineProperty(obj, key, { ...desc, value: v }) : undefined),
+    });
+  }
+}
+const realEnv = process.env;
+const envProxy = new Proxy(realEnv, {
+  get(t, k) {
+    if (typeof k === 'string') note(`process.env.${k}`);
+    return Reflect.get(t, k);
+  },
+  has(t, k) {
+    if (typeof k === 'string') note(`process.env.${k}`);
+    return Reflect.has(t, k);
+  },
+  ownKeys(t) {
+    note('process.env (all keys)');
+    return Reflect.ownKeys(t);
+  },
+});
+Object.defineProperty(process, 'env', { configurable: true, enumerable: true, writable: true, value: envProxy });
+undo.push(() =>
+  Object.defineProperty(process, 'env', { configurable: true, enumerable: true, writable: true, value: realEnv }),
+);
+for (const k of ['pid', 'ppid', 'stdin', 'stdout', 'stderr', 'argv', 'execArgv', 'title'])
+  watch(process, k, `process.${k}`);
+for (const k of ['cwd', 'hrtime', 'uptime', 'memoryUsage', 'cpuUsage', 'getuid', 'umask'])
+  watch(process, k, `process.${k}()`);
+for (const k of ['homedir', 'tmpdir', 'hostname', 'userInfo', 'cpus', 'networkInterfaces', 'totalmem', 'freemem'])
+  watch(os, k, `os.${k}()`);
+watch(Date, 'now', 'Date.now()');
+// Web Crypto is loaded into the snapshot (below); ids drawn from it at build time would repeat.
+for (const k of ['randomUUID', 'getRandomValues']) watch(Object.getPrototypeOf(globalThis.crypto), k, `crypto.${k}()`);
+watch(Math, 'random', 'Math.random()');
+watch(performance, 'now', 'performance.now()');
+const RealDate = Date;
+globalThis.Date = new Proxy(RealDate, {
+  construct(t, args, nt) {
+    if (args.length === 0) note('new Date()');
+    return Reflect.construct(t, args, nt);
+  },
+});
+undo.push(() => {
+  globalThis.Date = RealDate;
+});
+
+// --- Initialise the bundle as bin/agent would, with main's modules too (the `prepare` hook). ---
+let lateRequire = null;
+const req = (id) => {
+  if (isBuiltin(id)) return require(id);
+  if (!lateRequire) throw new Error(`the bundle required ${id} while it initialised`);
+  return lateRequire(id);
+};
+let runMain;
+let prepared;
+globalThis[Symbol.for('agent-runtime.snapshotMain')] = (run, prepare) => {
+  runMain = run;
+  prepared = prepare();
+};
+const source = readFileSync(bundle, 'utf8');
+const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  filename: bundle,
+});
+const mod = { exports: {} };
+wrapper(mod.exports, req, mod, bundle, dist);
+delete globalThis[Symbol.for('agent-runtime.snapshotMain')];
+if (!runMain) throw new Error(`${bundle} did not hand over its main function`);
+
+prepared.then(
+  () => {
+    for (const u of undo.reverse()) u();
+    if (reads.size > 0) {
+      process.stderr.write(
+        `scripts/snapshot.cjs: no start-up snapshot: the bundle reads ${[...reads].join(', ')} while it initialises (its value would be the build's); read it when it is needed instead. bin/agent runs the bundle through its code cache meanwhile.\n`,
+      );
+      process.exit(1);
+    }
+    // Loaded now, not at the first id (about 1.5 ms of a start); nothing is drawn from it here.
+    void globalThis.crypto.subtle;
+    writeFileSync(stamp, `${process.execPath}\n`);
+    startupSnapshot.setDeserializeMainFunction(start);
+  },
+  (err) => {
+    process.stderr.write(`scripts/snapshot.cjs: the bundle's main modules failed to initialise: ${err.stack}\n`);
+    process.exit(1);
+  },
+);
+
+/** What bin/agent does before it runs the bundle, then the CLI's main. */
+function start() {
+  // The same V8 settings as bin/agent (see there why); set here, as flags given at the build
+  // would have to be given at every start too.
+  setFlagsFromString('--liftoff-only');
+  setFlagsFromString('--optimize-for-size');
+  if (process.env.AGENT_MALLOC_WAS !== undefined) {
+    if (process.env.AGENT_MALLOC_WAS) process.env.MALLOC_MMAP_THRESHOLD_ = process.env.AGENT_MALLOC_WAS;
+    else delete process.env.MALLOC_MMAP_THRESHOLD_;
+    delete process.env.AGENT_MALLOC_WAS;
+  }
+  lateRequire = createRequire(bundle);
+  // A snapshot's main has no module loader for import(): the terminal UI's bundle is imported
+  // through a function compiled with the main context's loader (Node marks that experimental and
+  // says so once on stderr, which the terminal UI must not show).
+  let importer;
+  globalThis[Symbol.for('agent-runtime.importEsm')] = (specifier) => {
+    if (!importer) {
+      const emit = process.emitWarning;
+      process.emitWarning = (warning, ...rest) => {
+        if (!String(warning?.message ?? warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER'))
+          emit.call(process, warning, ...rest);
+      };
+      importer = vm.compileFunction('return import(specifier)', ['specifier'], {
+        filename: bundle,
+        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      });
+    }
+    return importer(specifier);
+  };
+  // process.argv as a script start has it: [node, bin/agent, ...flags].
+  process.argv.splice(1, 0, path.join(__dirname, '..', 'bin', 'agent'));
+  runMain();
+}
