@@ -3,8 +3,8 @@
 // LoggerProvider with one batch processor per logs exporter (OTLP, console). The packages are kept
 // out of the bundle (scripts/bundle.mjs) and required here only when telemetry is on. Telemetry
 // never fails a run: an export error is told once on stderr, and shutdown is bounded.
-import { Console } from 'node:console';
 import { release } from 'node:os';
+import { format, type InspectOptions, inspect } from 'node:util';
 import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
 import { nodeProxyAgent } from '../net/nodeProxyAgent.js';
 import { logWarning } from '../util/log.js';
@@ -52,9 +52,24 @@ function logExporter(protocol: OtlpProtocol, options: Record<string, unknown>): 
 
 // The SDK's console exporters print with the global console (stdout). Ours goes to stderr, so
 // stdout keeps carrying protocol lines only, in every mode.
-const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+// Made at first use: the start-up snapshot (scripts/snapshot.cjs) has no usable node:console
+// Console class. The exporters print with console.dir; the rest is there for anything else.
+let stderrConsole: Console | null = null;
+function makeStderrConsole(): Console {
+  const line = (text: string) => process.stderr.write(`${text}\n`);
+  const print = (...args: unknown[]) => line(format(...args));
+  return Object.assign(Object.create(globalThis.console) as Console, {
+    dir: (value: unknown, options?: InspectOptions) => line(inspect(value, options)),
+    log: print,
+    info: print,
+    warn: print,
+    error: print,
+    debug: print,
+  });
+}
 function onStderr<T>(fn: () => T): T {
   const saved = globalThis.console;
+  stderrConsole ??= makeStderrConsole();
   globalThis.console = stderrConsole;
   try {
     return fn();
