@@ -43,6 +43,7 @@ import { envBlock } from '../prompt/systemPrompt.js';
 import { FORK_AGENT, forkBase, forkHistory } from './fork.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
 import { logWarning } from '../util/log.js';
+import { subagentHostView } from './hostView.js';
 
 export interface SubagentHookInput {
   agent_id: string;
@@ -65,6 +66,8 @@ export interface SubagentDeps {
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt: text added to every subagent's system prompt. */
   subagentAppend?: () => string | undefined;
+  /** Whether a host gets a subagent's text and thinking too (forwardSubagentText); absent: it does. */
+  forwardSubagentText?: () => boolean;
 }
 
 export interface PrepareOptions {
@@ -353,6 +356,11 @@ export class SubagentRunner implements SubagentService {
     }
   }
 
+  /** A subagent's event as the host gets it (its transcript has every event). */
+  private hostView(ev: LoopEvent): LoopEvent | undefined {
+    return subagentHostView(ev, this.deps.forwardSubagentText?.() ?? true);
+  }
+
   async *run(req: SubagentRequest, ctx: ToolContext): AsyncGenerator<ToolProgress, ToolResult, void> {
     const registry = this.deps.registry;
     // Its agent id is its task id, as for a background agent (hooks' agent_id, the transcript's name).
@@ -447,7 +455,8 @@ export class SubagentRunner implements SubagentService {
           outcome = first.value;
           break;
         }
-        yield { type: 'forward', event: first.value };
+        const shown = this.hostView(first.value);
+        if (shown) yield { type: 'forward', event: shown };
         // After the turn's message: the row's usage so far, as for a background agent.
         if (first.value.type === 'assistant')
           registry.progress(rec.id, stats(counters, p.cfg.usage, started), counters.lastTool);
@@ -589,7 +598,8 @@ export class SubagentRunner implements SubagentService {
         let step = await run.next;
         while (!step.done) {
           const ev = step.value;
-          await this.deps.emitEvent(ev);
+          const shown = this.hostView(ev);
+          if (shown) await this.deps.emitEvent(shown);
           if (ev.type === 'assistant')
             registry.progress(rec.id, stats(run.counters, p.cfg.usage, run.started), run.counters.lastTool);
           step = await run.events.next();
@@ -669,7 +679,8 @@ export class SubagentRunner implements SubagentService {
     try {
       // Nothing is yielded onward: the first step is the end.
       const events = this.session<never>(p, signal, transcript, driver, async (ev) => {
-        await this.deps.emitEvent(ev);
+        const shown = this.hostView(ev);
+        if (shown) await this.deps.emitEvent(shown);
         if (ev.type === 'assistant')
           registry.progress(taskId, stats(counters, p.cfg.usage, started), counters.lastTool);
         return undefined;

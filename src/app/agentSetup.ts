@@ -43,6 +43,7 @@ export interface AgentSetupOptions {
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
   subagentAppend?: () => string | undefined;
+  forwardSubagentText?: () => boolean;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -97,6 +98,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
     progressSummaries: o.progressSummaries,
     subagentAppend: o.subagentAppend,
+    forwardSubagentText: o.forwardSubagentText,
   });
   const team = new TeamService({
     sessionId: o.sessionId,

@@ -218,6 +218,9 @@ async function startAgents(
       version: VERSION,
       progressSummaries: () => p.host.progressSummaries,
       subagentAppend: () => p.host.subagentAppend,
+      // A stream-json host gets a subagent's text only when it asks (the SDK's default is off);
+      // the terminal and text output show it.
+      forwardSubagentText: () => o.outputFormat !== 'stream-json' || p.host.forwardSubagentText === true,
     });
   } catch (err) {
     throw new StartupError((err as Error).message, 2);

@@ -42,6 +42,10 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
     setPromptSuggestions: (on) => {
       p.host.promptSuggestions = on;
     },
+    // First initialize wins, as the reference's rule for it says.
+    setForwardSubagentText: (on) => {
+      p.host.forwardSubagentText ??= on;
+    },
     setPerTaskStopAffordance: (on) => {
       p.host.perTaskStopAffordance ??= on;
       p.runner.spareAgentsOnInterrupt = p.host.perTaskStopAffordance;

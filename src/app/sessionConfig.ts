@@ -67,6 +67,8 @@ export interface HostSetup {
   perTaskStopAffordance?: boolean;
   /** initialize.appendSubagentSystemPrompt: added to every subagent's system prompt (forks send the parent's). */
   subagentAppend?: string;
+  /** initialize.forwardSubagentText: a stream-json host gets a subagent's text and thinking too. */
+  forwardSubagentText?: boolean;
 }
 
 /** The model rule, written once: an explicit model (alias or id) wins; none or "default" is the session's default. */

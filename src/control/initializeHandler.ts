@@ -27,6 +27,7 @@ export interface InitializeTarget {
   setToolAliases(aliases: Record<string, string>): void;
   setProgressSummaries(on: boolean): void;
   setPromptSuggestions(on: boolean): void;
+  setForwardSubagentText(on: boolean): void;
   /** First initialize wins: a later one does not change it. */
   setPerTaskStopAffordance(on: boolean): void;
   setSystemPrompt(prompt: string | string[]): void;
@@ -70,6 +71,7 @@ export function handleInitialize(
   if (req.toolAliases !== undefined) t.setToolAliases(req.toolAliases);
   if (req.agentProgressSummaries !== undefined) t.setProgressSummaries(req.agentProgressSummaries);
   if (req.promptSuggestions !== undefined) t.setPromptSuggestions(req.promptSuggestions);
+  if (req.forwardSubagentText !== undefined) t.setForwardSubagentText(req.forwardSubagentText);
   if (req.perTaskStopAffordance !== undefined) t.setPerTaskStopAffordance(req.perTaskStopAffordance);
   if (req.systemPrompt !== undefined) t.setSystemPrompt(req.systemPrompt);
   if (req.appendSystemPrompt) t.appendSystemPrompt(req.appendSystemPrompt);

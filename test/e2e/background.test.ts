@@ -82,6 +82,12 @@ describe('background subagents', () => {
       return text('acted on the notification');
     });
     const p = startAgent({ api, args: ARGS });
+    // The host asks for the subagent's text too (off by default), so its one text reply is sent.
+    p.send({
+      type: 'control_request',
+      request_id: 'i1',
+      request: { subtype: 'initialize', forwardSubagentText: true },
+    });
     p.sendRaw(userLine('research in the background'));
     const first = await p.waitFor((m) => m.type === 'result');
     expect(first).toMatchObject({ subtype: 'success', result: 'started it' });

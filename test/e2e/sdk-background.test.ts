@@ -40,6 +40,8 @@ describe('official SDK as host: background work', () => {
       options: sdkOptions(api.url, cwd, {
         permissionMode: 'bypassPermissions',
         allowDangerouslySkipPermissions: true,
+        // Its one text reply is sent only when asked for (the SDK's default is off).
+        forwardSubagentText: true,
       }) as never,
     });
     prompts.push('find the answer in the background');

@@ -103,12 +103,12 @@ describe('synchronous subagents', () => {
     expect(exit.code).toBe(0);
     expect(result).toMatchObject({ subtype: 'success', result: 'parent saw: sub final: from-sub' });
 
-    // The subagent's messages: assistant (tool_use), user (tool_result), assistant (final text).
+    // The subagent's messages: assistant (tool_use), user (tool_result); its final text is not
+    // sent (forwardSubagentText is off by default, as in the reference) but is the Task's result.
     const sub = msgs.filter((m) => m.parent_tool_use_id === 'toolu_task1');
-    expect(sub.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(sub.map((m) => m.type)).toEqual(['assistant', 'user']);
     expect(sub[0].message.content[0]).toMatchObject({ type: 'tool_use', name: 'Bash', id: 'toolu_sub_bash' });
     expect(sub[1].message.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_sub_bash' });
-    expect(sub[2].message.content[0]).toMatchObject({ type: 'text', text: 'sub final: from-sub' });
     // The parent's own messages are untagged and never carry the subagent's tool calls.
     const untagged = msgs.filter((m) => (m.type === 'assistant' || m.type === 'user') && m.parent_tool_use_id === null);
     expect(untagged.length).toBe(3);
@@ -285,8 +285,8 @@ describe('synchronous subagents', () => {
     const p = startAgent({ api, cwd, args: ARGS });
     const { result, msgs } = await runSession(p, 'fan out');
     expect(result).toMatchObject({ subtype: 'success', result: 'A-met-B + B-met-A' });
-    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(3);
-    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(3);
+    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(2);
+    expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(2);
     // Two rows, open at the same time: both started before either ended.
     const rows = msgs.filter(
       (m) => m.type === 'system' && (m.subtype === 'task_started' || m.subtype === 'task_notification'),

@@ -31,6 +31,7 @@ function target(overrides: Partial<InitializeTarget> = {}) {
     setTitle: log('setTitle'),
     setProgressSummaries: log('setProgressSummaries'),
     setPromptSuggestions: log('setPromptSuggestions'),
+    setForwardSubagentText: log('setForwardSubagentText'),
     setPerTaskStopAffordance: log('setPerTaskStopAffordance'),
     setSdkAgents: log('setSdkAgents'),
     checkMainAgent: () => {},
