@@ -7,7 +7,7 @@ import { release } from 'node:os';
 import { format, type InspectOptions, inspect } from 'node:util';
 import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
 import { nodeProxyAgent } from '../net/nodeProxyAgent.js';
-import { logWarning } from '../util/log.js';
+import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
 import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
@@ -56,7 +56,7 @@ function logExporter(protocol: OtlpProtocol, options: Record<string, unknown>): 
 // Console class. The exporters print with console.dir; the rest is there for anything else.
 let stderrConsole: Console | null = null;
 function makeStderrConsole(): Console {
-  const line = (text: string) => process.stderr.write(`${text}\n`);
+  const line = (text: string) => writeStderr(`${text}\n`);
   const print = (...args: unknown[]) => line(format(...args));
   return Object.assign(Object.create(globalThis.console) as Console, {
     dir: (value: unknown, options?: InspectOptions) => line(inspect(value, options)),
