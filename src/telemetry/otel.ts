@@ -3,9 +3,11 @@
 // LoggerProvider with one batch processor per logs exporter (OTLP, console). The packages are kept
 // out of the bundle (scripts/bundle.mjs) and required here only when telemetry is on. Telemetry
 // never fails a run: an export error is told once on stderr, and shutdown is bounded.
-import { Console } from 'node:console';
 import { release } from 'node:os';
-import { logWarning } from '../util/log.js';
+import { format, type InspectOptions, inspect } from 'node:util';
+import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
+import { nodeProxyAgent } from '../net/nodeProxyAgent.js';
+import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
 import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
@@ -50,9 +52,24 @@ function logExporter(protocol: OtlpProtocol, options: Record<string, unknown>): 
 
 // The SDK's console exporters print with the global console (stdout). Ours goes to stderr, so
 // stdout keeps carrying protocol lines only, in every mode.
-const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
+// Made at first use: the start-up snapshot (scripts/snapshot.cjs) has no usable node:console
+// Console class. The exporters print with console.dir; the rest is there for anything else.
+let stderrConsole: Console | null = null;
+function makeStderrConsole(): Console {
+  const line = (text: string) => writeStderr(`${text}\n`);
+  const print = (...args: unknown[]) => line(format(...args));
+  return Object.assign(Object.create(globalThis.console) as Console, {
+    dir: (value: unknown, options?: InspectOptions) => line(inspect(value, options)),
+    log: print,
+    info: print,
+    warn: print,
+    error: print,
+    debug: print,
+  });
+}
 function onStderr<T>(fn: () => T): T {
   const saved = globalThis.console;
+  stderrConsole ??= makeStderrConsole();
   globalThis.console = stderrConsole;
   try {
     return fn();
@@ -124,9 +141,14 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
   let grpcMetadata: Record<string, string> = {};
   if (ctx.headers && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc'))
     grpcMetadata = await ctx.headers().catch(() => ({}));
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as for every other connection: the HTTP exporters get a
+  // proxying agent, gRPC reads the variables itself.
+  const proxy = nodeProxyAgent(process.env);
+  if (proxy && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc')) mirrorProxyVariablesForGrpc();
   const otlpOptions = (protocol: OtlpProtocol): Record<string, unknown> => {
-    if (!ctx.headers) return {};
-    if (protocol !== 'grpc') return { headers: ctx.headers };
+    const through = proxy && protocol !== 'grpc' ? { httpAgentOptions: () => proxy } : {};
+    if (!ctx.headers) return through;
+    if (protocol !== 'grpc') return { ...through, headers: ctx.headers };
     const grpc = loadExternal<{ Metadata: new () => { set(k: string, v: string): void } }>('@grpc/grpc-js');
     const metadata = new grpc.Metadata();
     for (const [k, v] of Object.entries(grpcMetadata)) metadata.set(k, v);

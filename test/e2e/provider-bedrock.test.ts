@@ -4,10 +4,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
 import { type FakeBedrock, signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { startFakeSts } from '../cloud-fakes/sts.js';
 import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 
 const creds = {
@@ -321,5 +323,56 @@ describe('Amazon Bedrock', () => {
       null,
       'Bearer bedrock-api-key-2',
     ]);
+  });
+  it('HTTP_PROXY carries every Bedrock connection: the web-identity STS call of the credential chain, the inference-profile lookup, the model calls; NO_PROXY exempts a host:port', async () => {
+    const roleArn = 'arn:aws:iam::123456789012:role/agent-test';
+    api = await startFakeApi(() => text('through the proxy'));
+    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds, profiles: ['eu.anthropic.claude-opus-5-5'] });
+    const sts = await startFakeSts({ roleArn, token: 'oidc-token-1', creds });
+    const proxy = await startTestProxy();
+    try {
+      const home = scratch();
+      writeFileSync(join(home, 'web-identity-token'), 'oidc-token-1');
+      const env = bedrockEnv({
+        AWS_REGION: 'eu-west-1',
+        AWS_WEB_IDENTITY_TOKEN_FILE: join(home, 'web-identity-token'),
+        AWS_ROLE_ARN: roleArn,
+        AWS_ROLE_SESSION_NAME: 'agent-test',
+        AWS_ENDPOINT_URL_STS: sts.url,
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+        HTTP_PROXY: proxy.url,
+      });
+      const r = await runAgent({ cwd: scratch(), args: ['-p', 'hi'], env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('through the proxy');
+      // The credentials came from STS (the request was signed with them, session token included).
+      expect(sts.calls.map((c) => c.RoleArn)).toEqual([roleArn]);
+      expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+        ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+      ]);
+      expect(proxy.seen).toEqual(
+        expect.arrayContaining([
+          `POST ${sts.url}/`,
+          `GET ${bedrock.url}/inference-profiles?type=SYSTEM_DEFINED`,
+          `POST ${bedrock.url}/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream`,
+        ]),
+      );
+
+      proxy.seen.length = 0;
+      const exempt = await runAgent({
+        cwd: scratch(),
+        args: ['-p', 'hi'],
+        env: { ...env, NO_PROXY: new URL(sts.url).host },
+      });
+      expect(exempt.code, exempt.stderr).toBe(0);
+      expect(sts.calls).toHaveLength(2);
+      expect(proxy.seen.some((l) => l.includes(sts.url))).toBe(false);
+      expect(proxy.seen).toContain(
+        `POST ${bedrock.url}/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream`,
+      );
+    } finally {
+      await proxy.close();
+      await sts.close();
+    }
   });
 });

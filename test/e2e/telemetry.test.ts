@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse, serverError } from '../fake-api/server.js';
 import { eventsNamed, type FakeCollector, startFakeCollector, total } from '../cloud-fakes/otlpCollector.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 import { which } from './sandboxAvailable.js';
 
@@ -226,6 +227,40 @@ describe('telemetry over OTLP', () => {
     const [bash] = eventsNamed(c, 'tool_result');
     expect(bash.attributes).toMatchObject({ tool_name: 'Bash', success: 'true' });
     expect(JSON.parse(String(bash.attributes.tool_input))).toMatchObject({ command: 'echo hi' });
+  });
+
+  it('HTTP_PROXY carries the OTLP exports too: http/protobuf as absolute-URI requests, gRPC through a CONNECT tunnel', async () => {
+    const proxy = await startTestProxy();
+    closers.push(() => proxy.close());
+    for (const protocol of ['http/protobuf', 'grpc'] as const) {
+      api = await startFakeApi([text('proxied')]);
+      collector = await startFakeCollector(protocol === 'grpc' ? 'grpc' : 'http');
+      const r = await runAgent({
+        api,
+        args: [...STREAM_ARGS],
+        input: userLine('hello'),
+        env: otelEnv({
+          OTEL_METRICS_EXPORTER: 'otlp',
+          OTEL_LOGS_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          HTTP_PROXY: proxy.url,
+          NO_PROXY: undefined,
+        }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(total(collector, 'claude_code.session.count')).toBe(1);
+      expect(eventsNamed(collector, 'api_request')).toHaveLength(1);
+      const at = new URL(collector.url);
+      if (protocol === 'grpc') expect(proxy.seen).toContain(`CONNECT ${at.host}`);
+      else
+        expect(proxy.seen).toEqual(
+          expect.arrayContaining([`POST ${collector.url}/v1/metrics`, `POST ${collector.url}/v1/logs`]),
+        );
+      await collector.close();
+      await api.close();
+      api = collector = undefined;
+    }
   });
 
   it('off unless CLAUDE_CODE_ENABLE_TELEMETRY is set: nothing is exported', async () => {
