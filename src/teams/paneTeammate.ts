@@ -78,6 +78,18 @@ export class PaneTeammate {
     this.deps.onChange(this);
   }
 
+  /**
+   * Its shutdown approval reached the lead: its process ends by itself once its turn is over; one
+   * that has not after a grace is ended (SIGTERM, then its pane), so the lead never waits on it.
+   */
+  approvedShutdown(): void {
+    if (this.shutdownApproved) return;
+    this.shutdownApproved = true;
+    const timer = setTimeout(() => this.task.abort.abort(), STOP_GRACE_MS);
+    timer.unref();
+    void this.finished.then(() => clearTimeout(timer));
+  }
+
   /** The session is over and it is idle: its process is ended (nothing it was doing is cut). */
   endIfIdle(): void {
     this.endWhenIdle = true;

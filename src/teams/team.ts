@@ -377,12 +377,13 @@ export class TeamService implements TeamToolService, TeamHost {
       if (notice?.type === 'idle_notification')
         m.markIdle(typeof notice.result === 'string' ? notice.result : undefined);
       if (notice?.type === 'shutdown_approved') {
-        m.shutdownApproved = true;
+        m.approvedShutdown();
         stopping.push(m.finished);
       }
     }
     // An approval is read once its process is gone, so a TeamDelete made on it finds no live member.
-    if (stopping.length) await withTimeout(Promise.all(stopping), 5000);
+    // (It is ended after 3 s if it has not gone; SIGTERM then has 3 s more.)
+    if (stopping.length) await withTimeout(Promise.all(stopping), 7000);
   }
 
   /** Whether `name` sent the lead a shutdown approval (read or not). */
