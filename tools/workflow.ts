@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const WORKFLOW_TOOL_NAME = 'Workflow';

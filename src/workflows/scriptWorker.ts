@@ -44,6 +44,14 @@ export function runScriptBody(
 ): Promise<ScriptOutcome> {
   return new Promise<ScriptOutcome>((resolve) => {
     if (signal.aborted) return resolve({ ok: false, error: 'stopped before it started', stopped: true });
+    // Node 20 cannot start a worker thread in a process started from a V8 snapshot (bin/agent
+    // with AGENT_SNAPSHOT=on): say so instead of failing inside the worker.
+    if (process.execArgv.includes('--snapshot-blob'))
+      return resolve({
+        ok: false,
+        error:
+          'workflow scripts run in a worker thread, which Node 20 cannot start in a process started from the start-up snapshot (AGENT_SNAPSHOT=on); start agent without AGENT_SNAPSHOT=on to run workflows',
+      });
     let settled = false;
     const worker = new Worker(`(${workflowWorkerMain.toString()})()`, {
       eval: true,

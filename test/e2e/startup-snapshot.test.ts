@@ -37,13 +37,13 @@ async function session(cwd: string, env: Record<string, string | undefined>) {
 }
 
 describe.runIf(existsSync('/proc/self/cmdline'))('the start-up snapshot', () => {
-  it('bin/agent starts from the snapshot; the session is the one the code-cache start makes', async () => {
+  it('with AGENT_SNAPSHOT=on bin/agent starts from the snapshot; the session is the one the code-cache start (the default) makes', async () => {
     expect(existsSync(join(ROOT, 'dist/agent.blob'))).toBe(true);
     const cwd = tempDir();
-    const snap = await session(cwd, {});
+    const snap = await session(cwd, { AGENT_SNAPSHOT: 'on' });
     expect(snap.shown).toContain('--snapshot-blob');
     expect(snap.shown).toContain('malloc=[unset]');
-    const plain = await session(cwd, { AGENT_SNAPSHOT: 'off' });
+    const plain = await session(cwd, {});
     expect(plain.shown).not.toContain('--snapshot-blob');
     const { session_id: _a, uuid: _b, ...snapInit } = snap.init;
     const { session_id: _c, uuid: _d, ...plainInit } = plain.init;
