@@ -253,10 +253,11 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       [
         // Serves one request, then ends (the session waits for its background shells).
         {
-          command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 5; s.handle_request()"`,
+          command: `cd site && exec python3 -c "import http.server as h; s = h.HTTPServer(('127.0.0.1', ${port}), h.SimpleHTTPRequestHandler); s.timeout = 20; s.handle_request()"`,
           run_in_background: true,
         },
-        { command: `for i in $(seq 100); do curl -sf http://127.0.0.1:${port}/hello.txt && break; sleep 0.05; done` },
+        // Up to 15 s for python to start serving: it once took over 5 s in a whole-suite run.
+        { command: `for i in $(seq 300); do curl -sf http://127.0.0.1:${port}/hello.txt && break; sleep 0.05; done` },
         { command: `cat /proc/[0-9]*/comm | sort -u | tr '\\n' ' '` },
         { command: 'bash lift.sh' },
       ],
