@@ -40,8 +40,11 @@ export interface TurnResult {
   durationMs: number;
   /** The turn's timing fields (first request, first streamed event, first token, first content line). */
   timing?: TimingFields;
+  /** The session's running total (every call so far), as the reference reports `total_cost_usd`. */
   costUsd: number;
+  /** What was recorded since the result before this one. */
   usage: UsageTotals;
+  /** The session's running per-model totals. */
   modelUsage: ModelUsage;
   permissionDenials: PermissionDenial[];
 }

@@ -464,9 +464,10 @@ export class SessionRunner {
       void this.emit({ type: 'notice', notice: { subtype: 'status', status: 'requesting' } });
   }
 
-  /** The turn's result: its cost and usage are everything the ledger recorded since the last result. */
+  /** The turn's result: the session's running cost and per-model totals, and the usage since the last result. */
   private async emitResult(outcome: LoopOutcome, started: number): Promise<void> {
     const usage = this.spend.takeUnreported();
+    const session = this.spend.sessionTotals;
     const isError = outcome.subtype !== 'success';
     this.lastIsError = isError;
     if (isError && !outcome.interrupted)
@@ -477,9 +478,9 @@ export class SessionRunner {
         outcome,
         durationMs: Date.now() - started,
         timing: this.timing.fields(),
-        costUsd: usage.totalCostUSD,
+        costUsd: session.totalCostUSD,
         usage: usage.totals(),
-        modelUsage: usage.modelUsage(),
+        modelUsage: session.modelUsage(),
         permissionDenials: this.denials.splice(0),
       },
     });

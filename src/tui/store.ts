@@ -309,7 +309,7 @@ export class TuiStore {
           streaming: '',
           thinking: '',
           outstanding: Math.max(0, this.state.outstanding - 1),
-          costUsd: this.state.costUsd + r.costUsd,
+          costUsd: r.costUsd,
         });
         return;
       }

@@ -3,7 +3,8 @@
 // in the run's folder. Its messages are not written to the host: the run's task_progress lines
 // report it. Its final text is the call's value, or, with a schema, the object it gave to
 // StructuredOutput.
-import { recordEvent, type SubagentRunner } from '../agents/subagentRunner.js';
+import { recordEvent } from '../agents/agentTranscript.js';
+import type { SubagentRunner } from '../agents/subagentRunner.js';
 import type { AgentCatalog, AgentDef } from '../agents/definitions.js';
 import { RunDriver } from '../loop/runDriver.js';
 import type { UsageAccumulator } from '../loop/usage.js';

@@ -179,8 +179,11 @@ describe('background subagents', () => {
     expect(note).toMatchObject({ status: 'completed', summary: 'background findings: 42' });
     expect(second).toMatchObject({ subtype: 'success', result: 'acted on the notification' });
     expect(api.requests.filter((r) => !isMain(r))).toHaveLength(2);
-    // Every call is in exactly one result: the results' costs add up to the session's spend.
-    expect(first.total_cost_usd + second.total_cost_usd).toBeCloseTo(0.609, 9);
+    // total_cost_usd is the session's running total (as the reference reports it), and every call
+    // is in exactly one result's usage: the results' input tokens add up to the session's.
+    expect(first.total_cost_usd).toBeCloseTo(0.603, 9);
+    expect(second.total_cost_usd).toBeCloseTo(0.609, 9);
+    expect(first.usage.input_tokens + second.usage.input_tokens).toBe(203_000);
   });
 });
 

@@ -66,7 +66,8 @@ describe('stream-json session', () => {
   });
 
   it('answers prompts sent one after another, each with its own result, history growing', async () => {
-    api = await startFakeApi([text('first answer'), text('second answer'), text('third answer')]);
+    const usage = { input_tokens: 1_000, output_tokens: 10 };
+    api = await startFakeApi(['first answer', 'second answer', 'third answer'].map((t) => ({ ...text(t), usage })));
     const p = startAgent({ api, args: STREAM_ARGS });
     for (const [i, prompt] of ['one', 'two', 'three'].entries()) {
       p.sendRaw(userLine(prompt));
@@ -82,6 +83,15 @@ describe('stream-json session', () => {
     const results = p.json().filter((m) => m.type === 'result');
     expect(results.map((m) => m.result)).toEqual(['first answer', 'second answer', 'third answer']);
     expect(new Set(results.map((m) => m.session_id)).size).toBe(1);
+    // As on the reference: total_cost_usd and modelUsage run over the session, usage is the turn's.
+    const model = Object.keys(results[0].modelUsage)[0];
+    for (const [i, r] of results.entries()) {
+      const turnCost = results[0].total_cost_usd;
+      expect(r.total_cost_usd).toBeCloseTo(turnCost * (i + 1), 10);
+      expect(r.modelUsage[model].costUSD).toBeCloseTo(r.total_cost_usd, 10);
+      expect(r.usage).toMatchObject(usage);
+      expect(r.modelUsage[model]).toMatchObject({ inputTokens: 1_000 * (i + 1), outputTokens: 10 * (i + 1) });
+    }
     expect(api.requests[2].body.messages).toHaveLength(5);
     // The newest block carries the rolling prompt-cache mark.
     expect(api.requests[2].body.messages[4].content).toEqual([

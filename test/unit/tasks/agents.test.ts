@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCatalog, agentToolNames, parseAgentRecord, parseAgentsFlag } from '../../../src/agents/definitions.js';
 import { parse as parseYaml } from 'yaml';
 import { loadAgentDir, parseAgentMarkdown } from '../../../src/agents/markdownAgents.js';
-import { resolveSubagentModel } from '../../../src/agents/subagentRunner.js';
+import { resolveSubagentModel } from '../../../src/agents/prepareAgent.js';
 import { tempDir } from '../tools/helpers.js';
 
 const ALL = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'Task', 'Agent', 'TaskOutput', 'TaskStop', 'TodoWrite'];
