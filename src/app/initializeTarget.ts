@@ -4,6 +4,10 @@ import type { InitializeTarget } from '../control/initializeHandler.js';
 import { parseServer } from '../mcp/config.js';
 import { withPolicy } from '../mcp/sources.js';
 import { modelChoices } from '../loop/models.js';
+import { sentModelId } from '../loop/modelClient.js';
+import { authSettings } from '../loop/providers/authSettings.js';
+import { accountInfo } from '../loop/providers/keySources.js';
+import type { ApiProvider } from '../loop/providers/select.js';
 import type { AgentSetup } from './agentSetup.js';
 import type { ControlParts } from './controlParts.js';
 import { logWarning } from '../util/log.js';
@@ -71,14 +75,25 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
     answer: () => {
       // A later initialize loads no plugins (the reference's rule).
       p.plugins.initialized();
-      return {
+      const answer = {
         commands: p.slash.list(),
         output_style: p.outputStyles.catalog.current,
         available_output_styles: p.outputStyles.catalog.names(),
         agents: agentInfos(agents),
         models: modelChoices(settings.model),
-        account: { apiKeySource: settings.apiKeySource, apiProvider: p.config.apiProvider },
+        account: accountInfo(
+          (p.config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
+          process.env,
+          authSettings().apiKeyHelper,
+        ),
       };
+      // Each model as the id it is sent with (Bedrock's profile ids: this may wait for their list).
+      const sent = answer.models.map((m) => sentModelId(m.resolvedModel));
+      if (sent.every((id) => typeof id === 'string')) return answer;
+      return Promise.all(sent).then((ids) => ({
+        ...answer,
+        models: answer.models.map((m, i) => ({ ...m, resolvedModel: ids[i] })),
+      }));
     },
   };
 }

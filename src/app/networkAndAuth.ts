@@ -5,12 +5,13 @@ import { installOutboundAgent } from '../net/outboundAgent.js';
 import { setAuthSettings } from '../loop/providers/authSettings.js';
 import { prepareProviderClient } from '../loop/modelClient.js';
 import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
+import { apiKeySource as keySource } from '../loop/providers/keySources.js';
 import type { Settings } from '../settings/schema.js';
 import { debugLog } from '../util/log.js';
 
 export interface NetworkAndAuth {
   apiProvider: ApiProvider;
-  /** Where the API key comes from, in the reference's words ('none' for a cloud provider). */
+  /** Where the API key comes from, in the reference's words ('none' for a token alone or a cloud provider). */
   apiKeySource: string;
 }
 
@@ -29,15 +30,6 @@ export async function setupNetworkAndAuth(settings: Settings, env: NodeJS.Proces
   // Bedrock asks for its inference profiles at start, as the reference does, so the first request
   // rarely waits for them.
   if (apiProvider === 'bedrock') prepareProviderClient(env);
-  const apiKeySource =
-    apiProvider !== 'firstParty'
-      ? 'none'
-      : env.ANTHROPIC_API_KEY?.trim()
-        ? 'ANTHROPIC_API_KEY'
-        : env.ANTHROPIC_AUTH_TOKEN?.trim()
-          ? 'ANTHROPIC_AUTH_TOKEN'
-          : settings.apiKeyHelper?.trim()
-            ? 'apiKeyHelper'
-            : 'none';
+  const apiKeySource = keySource(apiProvider, env, settings.apiKeyHelper);
   return { apiProvider, apiKeySource };
 }

@@ -41,7 +41,8 @@ export interface InitializeTarget {
   checkMainAgent(): void;
   /** End the process with exit 2 once the error answer is written. */
   exitAfterAnswer(message: string): void;
-  answer(): Record<string, unknown>;
+  /** A promise when a field waits for something (Bedrock's model ids wait for the profile list). */
+  answer(): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 export function handleInitialize(
@@ -92,23 +93,36 @@ export function handleInitialize(
     } catch (err) {
       fatal((err as Error).message);
     }
-    const plugins = req.plugins;
-    // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
-    return {
-      ...t.answer(),
-      mcp_servers_applied: req.mcpServers !== undefined,
-      ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}),
-      // What became of each manifest entry (absent when none was sent or no server was named).
-      ...(req.sdkMcpServerManifests !== undefined && req.sdkMcpServers?.length
-        ? { sdk_mcp_manifests_parked: parked }
-        : {}),
-      // No trust state exists here (nothing is gated on it), so an attestation records nothing.
-      ...(req.workspaceTrust ? { workspace_trust_recorded: false } : {}),
-    };
+    const answer = t.answer();
+    return answer instanceof Promise
+      ? answer.then((a) => complete(a, req, parked, t))
+      : complete(answer, req, parked, t);
   };
   const loading = req.plugins?.length ? t.loadPlugins(req.plugins) : undefined;
   if (!loading) return afterPlugins();
   return loading.then(afterPlugins, (err: Error) => fatal(`initialize: plugins: ${err.message}`));
+}
+
+/** The answer with what became of the request's servers, plugins and manifests. */
+function complete(
+  answer: Record<string, unknown>,
+  req: InitializeRequest,
+  parked: unknown,
+  t: InitializeTarget,
+): Record<string, unknown> {
+  const plugins = req.plugins;
+  // The SDK (mcpServersDelivery 'initialize') ends a session whose CLI does not say whether it took them.
+  return {
+    ...answer,
+    mcp_servers_applied: req.mcpServers !== undefined,
+    ...(plugins?.length ? { plugins_applied: t.pluginsLoaded(plugins) } : {}),
+    // What became of each manifest entry (absent when none was sent or no server was named).
+    ...(req.sdkMcpServerManifests !== undefined && req.sdkMcpServers?.length
+      ? { sdk_mcp_manifests_parked: parked }
+      : {}),
+    // No trust state exists here (nothing is gated on it), so an attestation records nothing.
+    ...(req.workspaceTrust ? { workspace_trust_recorded: false } : {}),
+  };
 }
 
 /** Host declarations whose absence (or false) is what this runtime does; true asks for what is not built. */

@@ -59,6 +59,30 @@ export function prepareProviderClient(env: NodeJS.ProcessEnv = process.env): voi
   });
 }
 
+/**
+ * The id requests for `model` are sent with, for what the init line and initialize report: on
+ * Bedrock a known model's inference profile (`us.anthropic.claude-opus-5-5`, or the account's
+ * listed one), which may wait for the profile list (at most its bound); elsewhere `model` itself,
+ * returned at once. `[1m]` stays on. A client that cannot be built falls back to the region rule
+ * (its error is the first request's).
+ */
+export function sentModelId(model: string, env: NodeJS.ProcessEnv = process.env): string | Promise<string> {
+  if (apiProviderFromEnv(env) !== 'bedrock') return model;
+  const { id } = apiModel(model);
+  const suffix = model.slice(id.length);
+  return import('./providers/bedrockIds.js').then(async ({ bedrockModelId, knownBedrockModel }) => {
+    if (!knownBedrockModel(id)) return model;
+    try {
+      // `early`: a build that fails here is kept for the first request to report, not run again.
+      const client = await providerClient(env, { timeout: timeoutFromEnv(env) }, { early: true });
+      return `${await client.modelId(id)}${suffix}`;
+    } catch {
+      const { bedrockRegion } = await import('./providers/bedrock.js');
+      return `${bedrockModelId(id, bedrockRegion(env))}${suffix}`;
+    }
+  });
+}
+
 // ---- the call ----
 
 /**

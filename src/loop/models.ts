@@ -25,12 +25,12 @@ const ALIASES: Record<string, string> = {
 /**
  * Where a cloud provider's aliases differ from the Anthropic API's: what the reference sends for
  * each (measured: `-p hi` with no `--model` and with each alias, reading the request's model, or
- * the Bedrock/Vertex URL's model id). Bedrock ids get their region prefix from bedrock.ts. `best`
+ * the Bedrock/Vertex URL's model id). Bedrock sends them as its own ids (bedrockIds.ts). `best`
  * follows `opus` (not measured).
  */
 const PROVIDER_ALIASES: Record<ApiProvider, Record<string, string>> = {
   firstParty: {},
-  bedrock: { sonnet: 'claude-sonnet-4-5-20250929-v1:0', haiku: 'claude-haiku-4-5-20251001-v1:0' },
+  bedrock: { sonnet: 'claude-sonnet-4-5-20250929', haiku: 'claude-haiku-4-5-20251001' },
   vertex: { sonnet: 'claude-sonnet-4-5@20250929', haiku: 'claude-haiku-4-5@20251001' },
   foundry: {
     default: 'claude-sonnet-4-5',

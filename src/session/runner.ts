@@ -31,7 +31,7 @@ import { ToolOffer } from './toolOffer.js';
 import { type PromptSources, runPromptSources } from './promptSources.js';
 import { contextWindow } from '../loop/pricing.js';
 import { sessionTmpDir } from '../util/configDir.js';
-import { streamModel } from '../loop/modelClient.js';
+import { sentModelId, streamModel } from '../loop/modelClient.js';
 import { TurnTiming } from './turnTiming.js';
 import { suggestNextPrompt } from './promptSuggestion.js';
 import { logWarning } from '../util/log.js';
@@ -264,7 +264,11 @@ export class SessionRunner {
           this.hooks.beforeRun(),
           new Promise((r) => abort.signal.addEventListener('abort', r, { once: true })),
         ]);
-      await this.emit({ type: 'init', init: this.init() });
+      const init = this.init();
+      // On Bedrock the init line says the profile id requests are sent with (it may wait for the list).
+      const sent = sentModelId(init.model);
+      if (typeof sent !== 'string') init.model = await sent;
+      await this.emit({ type: 'init', init });
       const slash = prompts.length === 1 ? slashText(prompts[0]) : undefined;
       const command = slash !== undefined ? await this.hooks.slashCommand!(slash) : undefined;
       if (command && command.kind !== 'prompt') {

@@ -33,6 +33,8 @@ afterEach(async () => {
 });
 
 /** A run in its own folders, with no proxy variables but the test's. */
+const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
+
 function run(args: string[], env: Record<string, string | undefined>, input?: string) {
   const home = scratch();
   return runAgent({
@@ -65,9 +67,15 @@ describe('a gateway in front of the API', () => {
         ANTHROPIC_AUTH_TOKEN: 'gateway-token',
         ANTHROPIC_CUSTOM_HEADERS: 'X-Team: platform\nX-Cost-Center: 42',
       },
-      userLine('hi'),
+      initializeLine + userLine('hi'),
     );
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'through the gateway' });
+    // The token is the account's tokenSource; there is no API key (measured from the reference).
+    expect(r.json().find((m) => m.subtype === 'init')?.apiKeySource).toBe('none');
+    expect(r.json().find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      tokenSource: 'ANTHROPIC_AUTH_TOKEN',
+      apiProvider: 'firstParty',
+    });
     expect(api.requests).toHaveLength(2);
     for (const q of api.requests) {
       expect(q.headers.authorization).toBe('Bearer gateway-token');
@@ -228,10 +236,15 @@ describe('apiKeyHelper', () => {
     const long = await run(
       [...STREAM_ARGS, '--settings', h.settings, '--allowedTools', 'Bash'],
       { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url },
-      userLine('first'),
+      initializeLine + userLine('first'),
     );
     const lines = long.json();
     expect(lines.find((m) => m.type === 'system' && m.subtype === 'init')?.apiKeySource).toBe('apiKeyHelper');
+    expect(lines.find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      tokenSource: 'apiKeyHelper',
+      apiKeySource: 'apiKeyHelper',
+      apiProvider: 'firstParty',
+    });
     expect(lines.find((m) => m.type === 'result')).toMatchObject({ result: 'one' });
     expect(h.runs()).toBe(1);
     expect(api.requests.map(keyOf)).toEqual([

@@ -196,6 +196,51 @@ describe('Amazon Bedrock', () => {
     expect(api.requests.at(-1)!.body.tools.map((t: { name: string }) => t.name)).toEqual(['Bash']);
   });
 
+  it("the init line and initialize name the ids requests are sent with (the listed profile); a user's id that is not a known model goes as given; initialize's account is the provider alone", async () => {
+    api = await startFakeApi(() => text('ok'));
+    bedrock = await startFakeBedrock(api, {
+      region: 'us-east-1',
+      creds,
+      profiles: ['global.anthropic.claude-opus-5-5', 'apac.anthropic.claude-opus-5-5'],
+    });
+    const env = bedrockEnv({
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: creds.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
+      AWS_SESSION_TOKEN: creds.sessionToken,
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-custom',
+    });
+    const initialize = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
+    const r = await runAgent({ cwd: scratch(), args: STREAM_ARGS, input: initialize + userLine('hi'), env });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.json();
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      ['/model/global.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+    ]);
+    expect(lines.find((m) => m.subtype === 'init')?.model).toBe('global.anthropic.claude-opus-5-5');
+    const answer = lines.find((m) => m.type === 'control_response')!.response.response;
+    expect(answer.account).toEqual({ apiProvider: 'bedrock' });
+    expect(Object.fromEntries(answer.models.map((m: any) => [m.value, m.resolvedModel]))).toEqual({
+      default: 'global.anthropic.claude-opus-5-5',
+      opus: 'global.anthropic.claude-opus-5-5',
+      fable: 'us.anthropic.claude-fable-5-2',
+      sonnet: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      haiku: 'claude-haiku-custom',
+    });
+
+    // The user's haiku model is sent exactly as given, and the init line says so.
+    const haiku = await runAgent({
+      cwd: scratch(),
+      args: [...STREAM_ARGS, '--model', 'haiku'],
+      input: userLine('hi'),
+      env,
+    });
+    expect(haiku.code, haiku.stderr).toBe(0);
+    expect(bedrock.seen.at(-1)!.path).toBe('/model/claude-haiku-custom/invoke-with-response-stream');
+    expect(haiku.json().find((m) => m.subtype === 'init')?.model).toBe('claude-haiku-custom');
+  });
+
   it('ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: the small/fast model (WebFetch reading a page) is signed for its own region; the session model for AWS_REGION', async () => {
     const page = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

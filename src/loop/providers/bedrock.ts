@@ -10,7 +10,8 @@ import { runHelperCommand } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
-import { type BedrockAuth, geography, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
+import { type BedrockAuth, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
+import { bedrockModelId, knownBedrockModel } from './bedrockIds.js';
 import { nodeProxyAgent } from '../../net/nodeProxyAgent.js';
 import { apiModel, smallFastModel } from '../models.js';
 import { loadExternal } from '../../util/loadExternal.js';
@@ -23,15 +24,6 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
 
 export function bedrockRegion(env: NodeJS.ProcessEnv): string {
   return env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
-}
-
-/**
- * A first-party model id as a cross-region inference profile of the region's geography
- * (`claude-sonnet-5-5` → `us.anthropic.claude-sonnet-5-5`), as the reference sends it. Ids already
- * in Bedrock's form (`anthropic.…`, `eu.anthropic.…`, an inference-profile ARN) go as given.
- */
-export function bedrockModelId(model: string, region: string): string {
-  return model.startsWith('claude-') ? `${geography(region)}.anthropic.${model}` : model;
 }
 
 /** Where the chain looks, for the error that says it found nothing. */
@@ -175,10 +167,12 @@ export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
   // A model's id is decided once, so a session's requests keep one id (and one prompt cache).
   const ids = new Map<string, Promise<string>>();
   const modelId = (model: string): string | Promise<string> => {
-    if (!model.startsWith('claude-')) return model;
+    const known = knownBedrockModel(model);
+    // Any other id (a user's, an ARN, one in Bedrock's form) is sent as given, as the reference does.
+    if (!known) return model;
     let id = ids.get(model);
     if (!id) {
-      id = profiles.then((listed) => (listed && pickProfile(model, region, listed)) || bedrockModelId(model, region));
+      id = profiles.then((listed) => (listed && pickProfile(known, region, listed)) || bedrockModelId(model, region));
       ids.set(model, id);
     }
     return id;

@@ -1,12 +1,13 @@
 // Bedrock's system-defined inference profiles, asked for once when the Bedrock client is built
 // (ListInferenceProfiles through @aws-sdk/client-bedrock, `GET /inference-profiles?type=SYSTEM_DEFINED`,
-// every page), as the reference does at start. A model named in first-party form (`claude-opus-5-5`,
-// or an alias's `claude-sonnet-4-5-20250929-v1:0`) is then sent as the profile the account has for
+// every page), as the reference does at start. A model it knows (bedrockIds.ts: `claude-opus-5-5`,
+// the sonnet alias's `claude-sonnet-4-5-20250929`) is then sent as the profile the account has for
 // it: the one of AWS_REGION's geography (`eu.` for eu-*), else the first listed (`global.`,
 // another geography). Without an answer (a 404 from a gateway, no permission, an endpoint that
 // does not answer within the bound) the geography rule is used. Measured from the reference.
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { nodeProxyAgent } from '../../net/nodeProxyAgent.js';
+import { geography } from './bedrockIds.js';
 import { debugLog } from '../../util/log.js';
 import { loadExternal } from '../../util/loadExternal.js';
 
@@ -20,20 +21,12 @@ export type BedrockAuth =
   | { kind: 'bearer'; token: string }
   | { kind: 'none' };
 
-/** The geography prefix of a region's cross-region inference profiles. */
-export function geography(region: string): string {
-  return region.startsWith('us-gov-')
-    ? 'us-gov'
-    : region.startsWith('eu-')
-      ? 'eu'
-      : region.startsWith('ap-')
-        ? 'apac'
-        : 'us';
-}
-
-/** The listed profile for `model` (first-party form), preferring the region's geography; undefined when none is listed. */
-export function pickProfile(model: string, region: string, profiles: readonly string[]): string | undefined {
-  const matching = profiles.filter((id) => id.includes(`anthropic.${model}`));
+/**
+ * The listed profile for a known model (`bedrockId`: its Bedrock id without a prefix, bedrockIds.ts),
+ * preferring the region's geography; undefined when none is listed.
+ */
+export function pickProfile(bedrockId: string, region: string, profiles: readonly string[]): string | undefined {
+  const matching = profiles.filter((id) => id.endsWith(`anthropic.${bedrockId}`));
   const geo = `${geography(region)}.`;
   return matching.find((id) => id.startsWith(geo)) ?? matching[0];
 }

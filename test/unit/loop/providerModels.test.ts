@@ -17,8 +17,8 @@ describe('aliases per provider', () => {
   });
 
   it('are each cloud’s own ids (Bedrock’s geography prefix is added per request)', () => {
-    expect(resolveModel('sonnet', 'bedrock', bedrock)).toBe('claude-sonnet-4-5-20250929-v1:0');
-    expect(resolveModel('haiku', 'bedrock', bedrock)).toBe('claude-haiku-4-5-20251001-v1:0');
+    expect(resolveModel('sonnet', 'bedrock', bedrock)).toBe('claude-sonnet-4-5-20250929');
+    expect(resolveModel('haiku', 'bedrock', bedrock)).toBe('claude-haiku-4-5-20251001');
     expect(resolveModel('opus', 'bedrock', bedrock)).toBe('claude-opus-5-5');
     expect(resolveModel('sonnet', 'vertex', vertex)).toBe('claude-sonnet-4-5@20250929');
     expect(resolveModel('default', 'foundry', foundry)).toBe('claude-sonnet-4-5');

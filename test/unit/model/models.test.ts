@@ -26,8 +26,8 @@ describe('model names', () => {
     expect(['default', 'opus', 'sonnet', 'haiku'].map((a) => resolveModel(a, 'bedrock'))).toEqual([
       'claude-opus-5-5',
       'claude-opus-5-5',
-      'claude-sonnet-4-5-20250929-v1:0',
-      'claude-haiku-4-5-20251001-v1:0',
+      'claude-sonnet-4-5-20250929',
+      'claude-haiku-4-5-20251001',
     ]);
     expect(['default', 'opus', 'sonnet', 'haiku'].map((a) => resolveModel(a, 'vertex'))).toEqual([
       'claude-opus-5-5',
