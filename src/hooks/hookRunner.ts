@@ -72,6 +72,8 @@ const PROGRESS_MAX_CHARS = 10_000;
 export interface HookRunOptions {
   /** Tool name for tool events; source/trigger/type for the others. */
   matchValue?: string;
+  /** A second value a matcher may name: the tool's legacy name (`Task` matchers run for `Agent`). */
+  matchAlso?: string;
   toolUseId?: string;
   signal: AbortSignal;
 }
@@ -175,7 +177,9 @@ export class HookRunner {
   async run(event: HookEvent, fields: object, opts: HookRunOptions): Promise<HookOutcome> {
     if (!this.has(event)) return emptyOutcome();
     const warnBadMatcher = (msg: string) => this.warn(msg);
-    const matches = (m: string | null | undefined) => matcherMatches(m, opts.matchValue, warnBadMatcher);
+    const matches = (m: string | null | undefined) =>
+      matcherMatches(m, opts.matchValue, warnBadMatcher) ||
+      (opts.matchAlso !== undefined && matcherMatches(m, opts.matchAlso, warnBadMatcher));
     const input = { ...this.opts.base(), hook_event_name: event, ...fields };
     const cwd = this.opts.base().cwd;
     const jobs: Array<Promise<HookResult>> = [];

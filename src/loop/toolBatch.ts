@@ -12,6 +12,7 @@ import type { LoopConfig } from './agentLoop.js';
 import {
   prepareToolUse,
   resolveToolAlias,
+  withOwnName,
   runToolUse,
   toResultBlock,
   type PipelineOutcome,
@@ -66,7 +67,7 @@ export class ToolExecutor {
   /** A complete tool_use block: it starts now if the rules allow, else as soon as they do. */
   add(called: ToolUseBlock): void {
     if (this.has(called.id)) return;
-    const block = resolveToolAlias(called, this.cfg.pipeline.toolAliases?.());
+    const block = withOwnName(resolveToolAlias(called, this.cfg.pipeline.toolAliases?.()), this.cfg.tools);
     const prepared = prepareToolUse(block, this.cfg.tools);
     const safe = prepared?.ok === true && prepared.call.concurrencySafe;
     this.entries.push({ block, prepared, safe, started: false, startedAt: 0 });

@@ -123,6 +123,16 @@ export function resolveToolAlias(block: ToolUseBlock, aliases: Record<string, st
   return target ? { ...block, name: target } : block;
 }
 
+/**
+ * A call by a tool's legacy name (`Task`) as a call of the tool by its own name (`Agent`): hooks,
+ * permissions, denials and telemetry see the tool's name, as on the reference; the tool_use id and
+ * the model's own message are unchanged.
+ */
+export function withOwnName(block: ToolUseBlock, tools: readonly Tool[]): ToolUseBlock {
+  const tool = findTool(tools, block.name);
+  return tool && tool.name !== block.name ? { ...block, name: tool.name } : block;
+}
+
 /** The tool a block calls and its prepared call, or undefined when no such tool is offered. */
 export function prepareToolUse(block: ToolUseBlock, tools: readonly Tool[]): CallPreparation | undefined {
   const tool = findTool(tools, block.name);
@@ -167,7 +177,7 @@ export async function* runToolUse(
     const pre = await hooks.run(
       'PreToolUse',
       { tool_name: block.name, tool_input: input, tool_use_id: block.id },
-      { matchValue: block.name, toolUseId: block.id, signal: ctx.signal },
+      { matchValue: block.name, matchAlso: tool.legacyName, toolUseId: block.id, signal: ctx.signal },
     );
     report(pre, deps);
     context.push(...pre.additionalContext);
@@ -277,7 +287,12 @@ async function* execute(
       ? { ...base, error: contentText(result.content), is_interrupt: ctx.signal.aborted }
       : { ...base, tool_response: result.data ?? result.content };
     // A tool that ran to an abort still gets its hooks, but they must not outlive the run for long.
-    const post = await hooks.run(event, fields, { matchValue: block.name, toolUseId: block.id, signal: ctx.signal });
+    const post = await hooks.run(event, fields, {
+      matchValue: block.name,
+      matchAlso: call?.tool.legacyName,
+      toolUseId: block.id,
+      signal: ctx.signal,
+    });
     report(post, deps);
     context.push(...post.additionalContext);
     if (post.blockReason !== undefined) context.push(`${event} hook feedback: ${post.blockReason}`);
@@ -306,7 +321,7 @@ async function resolveAsk(
         tool_use_id: block.id,
         permission_suggestions: decision.suggestions ?? [],
       },
-      { matchValue: block.name, toolUseId: block.id, signal },
+      { matchValue: block.name, matchAlso: call.tool.legacyName, toolUseId: block.id, signal },
     );
     report(pr, deps);
     if (pr.stop) return { behavior: 'deny', message: pr.stop.reason, interrupt: true, source: 'hook' };

@@ -102,6 +102,29 @@ describe('PreToolUse command hooks', () => {
     ]);
   });
 
+  it('the subagent tool goes by Agent: a Task or an Agent matcher runs for a call by either name, with tool_name Agent', async () => {
+    const { cwd, inputs } = project([
+      { name: 'task', event: 'PreToolUse', matcher: 'Task', body: 'exit 0' },
+      { name: 'agent', event: 'PreToolUse', matcher: 'Agent', body: 'exit 0' },
+      { name: 'after', event: 'PostToolUse', matcher: 'Task', body: 'exit 0' },
+    ]);
+    api = await startFakeApi((req) => {
+      const first = req.body.messages[0].content;
+      if (JSON.stringify(first).includes('SUBHOOK')) return text('sub done');
+      const seen = lastToolResults(req).map((r) => r.tool_use_id);
+      if (seen.includes('a1')) return text('done');
+      if (seen.includes('t1')) return toolUse('Agent', { description: 'b', prompt: 'SUBHOOK b' }, 'a1');
+      return toolUse('Task', { description: 'a', prompt: 'SUBHOOK a' }, 't1');
+    });
+    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('go') });
+    expect(r.code).toBe(0);
+    for (const name of ['task', 'agent', 'after'])
+      expect(inputs(name).map((i) => [i.tool_name, i.tool_use_id])).toEqual([
+        ['Agent', 't1'],
+        ['Agent', 'a1'],
+      ]);
+  });
+
   it('JSON permissionDecision allow + updatedInput replaces the input and needs no rule', async () => {
     const { cwd, inputs } = project([
       {
