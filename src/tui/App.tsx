@@ -3,7 +3,7 @@
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
 import { basename } from 'node:path';
 import { Box, Static, Text, useInput } from 'ink';
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
@@ -20,7 +20,7 @@ import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
 import { PromptState, type Suggestions } from './prompt.js';
-import { atQuery } from './complete.js';
+import { atQuery, slashQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
 import { ElicitationForm } from './components/ElicitationForm.js';
 import { Picker, type PickerItem, sessionItems } from './components/Picker.js';
@@ -77,6 +77,24 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     }
     return prompt.suggestions(deps.commands?.() ?? [], files.current);
   };
+
+  // The `/` menu follows the session's commands as they change (an MCP server that connects, or
+  // announces prompts/list_changed): while a `/` command is being typed, they are looked at twice
+  // a second and the menu is drawn again when they differ.
+  const typingSlash = !dialog && slashQuery(prompt.editor) !== undefined;
+  useEffect(() => {
+    if (!typingSlash || !deps.commands) return;
+    const names = () => (deps.commands?.() ?? []).map((c) => c.name).join('\n');
+    let seen = names();
+    const timer = setInterval(() => {
+      const now = names();
+      if (now !== seen) {
+        seen = now;
+        redraw((n) => n + 1);
+      }
+    }, 500);
+    return () => clearInterval(timer);
+  }, [typingSlash, deps]);
 
   const send = (sub: { display: string; text: string }) => {
     const text = sub.text.trim();
