@@ -2,7 +2,8 @@
 // part: running tool rows, the streaming answer, the todo list, a dialog or the prompt editor, and
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
 import { basename } from 'node:path';
-import { Box, Static, Text, useInput } from 'ink';
+import { Box, Static, Text } from 'ink';
+import { useKeys } from './keys.js';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
@@ -148,7 +149,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     deps.submit(sub.text);
   };
 
-  useInput((ch, key) => {
+  useKeys((ch, key) => {
     if (getPicker() || form) return; // the picker and the form read their own keys
     const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();

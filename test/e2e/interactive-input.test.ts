@@ -388,6 +388,21 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
+
+  it("keys typed in the same read as the Enter that opens a picker are the picker's: ↓ ↓ and Enter pick the third model", async () => {
+    api = await startFakeApi([text('answered')]);
+    const t = start([], dir(), { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/model');
+    await t.waitFor(editorShows('/model'));
+    // One write: the picker opens on the Enter, and the keys after it are its own.
+    t.keys('Enter', 'Down', 'Down', 'Enter');
+    const s = await t.waitFor(/Model set to (claude-[\w-]+)/);
+    // The third entry (after the session's default and Opus) is not Opus.
+    expect(/Model set to (claude-[\w-]+)/.exec(s)![1]).not.toMatch(/opus/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
 });
 
 describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
