@@ -8,7 +8,11 @@ describe('the key router', () => {
   it('a key that follows another waits until React has drawn what that one did', async () => {
     const router = new KeyRouter();
     const seen: string[] = [];
-    const editor = { current: (input: string) => seen.push(`editor ${input}`) };
+    const editor: { current: (input: string, key: Key) => void } = {
+      current: (input) => {
+        seen.push(`editor ${input}`);
+      },
+    };
     router.add({ handler: editor, singleKeys: false });
     let dialog: (() => void) | undefined;
     // The first key opens a dialog, mounted (and drawn) later.
@@ -16,8 +20,17 @@ describe('the key router', () => {
       seen.push(`editor ${input}`);
       if (input === 'o')
         setTimeout(() => {
-          editor.current = () => seen.push('editor (dialog open)');
-          dialog = router.add({ handler: { current: (i) => seen.push(`dialog ${i}`) }, singleKeys: true });
+          editor.current = () => {
+            seen.push('editor (dialog open)');
+          };
+          dialog = router.add({
+            handler: {
+              current: (i) => {
+                seen.push(`dialog ${i}`);
+              },
+            },
+            singleKeys: true,
+          });
           router.drawn();
         }, 5);
     };
@@ -32,7 +45,14 @@ describe('the key router', () => {
   it('a short burst of text goes to a dialog key by key; a paste stays whole', async () => {
     const router = new KeyRouter();
     const seen: Array<[string, boolean]> = [];
-    router.add({ handler: { current: (i, k) => seen.push([i, k.return]) }, singleKeys: true });
+    router.add({
+      handler: {
+        current: (i, k) => {
+          seen.push([i, k.return]);
+        },
+      },
+      singleKeys: true,
+    });
     router.dispatch('y\r', plain);
     for (let i = 0; i < 3 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 40));
     expect(seen).toEqual([
