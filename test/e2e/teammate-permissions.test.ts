@@ -13,11 +13,18 @@ import {
   lastUserText,
   type RecordedRequest,
   systemText,
+  startFakeApi,
   text,
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { AGENT_BIN, type FakeApi, resultText, startFakeApi, tempDir as makeTempDir } from './harness.js';
+import {
+  AGENT_BIN,
+  type FakeApi,
+  startFakeApi as startTestApi,
+  resultText,
+  tempDir as makeTempDir,
+} from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
 
@@ -77,6 +84,7 @@ function script(req: RecordedRequest) {
 
 beforeAll(async () => {
   ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
+  // One API for the whole file (the harness's closes at each test's end): closed in afterAll.
   api = await startFakeApi(script);
 });
 afterAll(async () => {
@@ -238,7 +246,7 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
   });
 
   it('the Write of a pane teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
-    const sdkApi = await startFakeApi(paneScript);
+    const sdkApi = await startTestApi(paneScript);
     try {
       socket = `agent-e2e-perm-${process.pid}`;
       const serverEnv = Object.fromEntries(
