@@ -220,6 +220,10 @@ export const DEFERRED_BUILTINS = [
   'CronList',
   'Monitor',
 ];
+/** What a first request offers, from init's tools: the deferred built-ins withheld, Task sent as Agent. */
+export function sentFromInit(initTools: string[]): string[] {
+  return initTools.filter((n) => !DEFERRED_BUILTINS.includes(n)).map((n) => (n === 'Task' ? 'Agent' : n));
+}
 /**
  * The system reminder a session's first request adds to its first user message (a text block of
  * its own after the prompt): the built-ins above, listed for ToolSearch. Exact, so a test that
