@@ -184,24 +184,6 @@ function start() {
     delete process.env.AGENT_MALLOC_WAS;
   }
   lateRequire = createRequire(bundle);
-  // A snapshot's main has no module loader for import(): the terminal UI's bundle is imported
-  // through a function compiled with the main context's loader (Node marks that experimental and
-  // says so once on stderr, which the terminal UI must not show).
-  let importer;
-  globalThis[Symbol.for('agent-runtime.importEsm')] = (specifier) => {
-    if (!importer) {
-      const emit = process.emitWarning;
-      process.emitWarning = (warning, ...rest) => {
-        if (!String(warning?.message ?? warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER'))
-          emit.call(process, warning, ...rest);
-      };
-      importer = vm.compileFunction('return import(specifier)', ['specifier'], {
-        filename: bundle,
-        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-      });
-    }
-    return importer(specifier);
-  };
   // process.argv as a script start has it: [node, bin/agent, ...flags].
   process.argv.splice(1, 0, path.join(__dirname, '..', 'bin', 'agent'));
   runMain();
