@@ -8,12 +8,13 @@ import { makeTempDir } from '../tempDirs.js';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  lastToolResults,
-  startFakeApi,
   type FakeApi,
+  type FakeApiOptions,
+  lastToolResults,
   type RecordedRequest,
   type Script,
   type ScriptedReply,
+  startFakeApi as startFakeApiServer,
 } from '../fake-api/server.js';
 
 export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
@@ -52,6 +53,19 @@ export interface RunOptions {
   api?: FakeApi;
   /** Run the agent as this user (the test must be root): the unprivileged case of what it does. */
   user?: { uid: number; gid: number };
+}
+
+/** Every fake API the running test started: closed when it ends, after the file's own afterEach hooks. */
+const openApis: FakeApi[] = [];
+afterEveryTest(async () => {
+  await Promise.all(openApis.splice(0).map((api) => api.close()));
+});
+
+/** The scripted fake Messages API (test/fake-api/server.ts), closed when the test ends. */
+export async function startFakeApi(script: Script, opts?: FakeApiOptions): Promise<FakeApi> {
+  const api = await startFakeApiServer(script, opts);
+  openApis.push(api);
+  return api;
 }
 
 /**
@@ -256,4 +270,4 @@ export function resultsById(req: RecordedRequest) {
   );
 }
 
-export { startFakeApi, type Script, type FakeApi };
+export type { Script, FakeApi };

@@ -1,7 +1,7 @@
 // WebSearch end to end: the tool's model call carries the API's web_search server tool, the fake
 // API answers with server_tool_use and web_search_tool_result blocks, and the host sees them (an
 // assistant message under the WebSearch call), the results, and the searches priced in modelUsage.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, webSearch, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import {
   calls,
@@ -15,10 +15,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const offersSearch = (req: RecordedRequest) =>
   (req.body.tools ?? []).some((t: { type?: string }) => t.type === 'web_search_20250305');
