@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { text, webSearch, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import {
   calls,
-  DEFERRED_BUILTINS,
+  sentFromInit,
   resultsById,
   runAgent,
   startFakeApi,
@@ -88,9 +88,7 @@ describe('WebSearch', () => {
 
     const init = out.find((m) => m.type === 'system' && m.subtype === 'init')!;
     expect(init.tools).toContain('WebSearch');
-    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(
-      init.tools.filter((n: string) => !DEFERRED_BUILTINS.includes(n)),
-    );
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(sentFromInit(init.tools));
     const result = out.find((m) => m.type === 'result')!;
     const usage = result.modelUsage[api.requests[0].body.model];
     expect(usage.webSearchRequests).toBe(1);
