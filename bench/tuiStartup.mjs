@@ -1,6 +1,6 @@
 // (q) the terminal UI's start-up: from spawning `agent` (no flags, a terminal on both ends: a pty
 // from util-linux `script`) to the first frame that shows the prompt editor, and the same for `-p`
-// / stream-json beside it is (a). The session, settings and the UI bundle load in parallel.
+// / stream-json beside it is (a). The UI is drawn first; the session starts behind it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

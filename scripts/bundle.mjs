@@ -1,10 +1,9 @@
 // Bundles the CLI into one CommonJS file (dist/agent.cjs) that bin/agent runs through a V8 code
 // cache. One file loads markedly faster than hundreds of small modules resolved at every start.
-// The terminal UI (Ink, React) is a second bundle, dist/tui.mjs, imported only by the interactive
-// mode, so headless starts do not load it. It is ESM because Ink's layout engine (yoga) loads its
-// WebAssembly with a top-level await.
+// The terminal UI (Ink, React) is a second bundle, dist/tui.cjs, loaded only by the interactive
+// mode, so headless starts do not load it; it too runs through a code cache of its own.
 import { readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const common = {
@@ -67,34 +66,78 @@ const uiStartup = {
   name: 'ui-startup',
   setup(b) {
     const wrapper = resolve('src/tui/stringWidth.ts');
-    b.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === wrapper ? undefined : { path: wrapper }));
-    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const patched = source.replaceAll('"function"!=typeof fetch', '!0');
-      if (patched === source) throw new Error(`${args.path}: its fetch() check was not found (yoga changed)`);
-      return { contents: patched, loader: 'js' };
+    b.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (args.pluginData?.real) return undefined;
+      return args.importer === wrapper ? { path: 'string-width', namespace: 'lazy' } : { path: wrapper };
     });
+    // string-width builds its Unicode-property regexes as it loads (about 20 ms of CPU): the wrapper
+    // gets it through a require() at its first call, which esbuild makes a lazily run module.
+    b.onLoad({ filter: /^string-width$/, namespace: 'lazy' }, async () => {
+      const real = await b.resolve('string-width', {
+        kind: 'require-call',
+        resolveDir: dirname(wrapper),
+        importer: wrapper,
+        pluginData: { real: true },
+      });
+      if (real.errors.length) return { errors: real.errors };
+      return {
+        contents: `let w; export default function stringWidth(text, options) { w ??= require(${JSON.stringify(real.path)}).default; return w(text, options); }`,
+        loader: 'js',
+        resolveDir: dirname(wrapper),
+      };
+    });
+    // Ink's `import Yoga from 'yoga-layout'` gets src/tui/yoga.ts, which has no top-level await.
+    b.onResolve({ filter: /^yoga-layout$/ }, () => ({ path: resolve('src/tui/yoga.ts') }));
+    patch(b, /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/, [
+      ['"function"!=typeof fetch', '!0'],
+      // Its inlined WebAssembly is decoded by Node's own base64 decoder, not a loop over a string.
+      [
+        'var b=xa(a.slice(37)),c=new Uint8Array(b.length);for(a=0;a<b.length;++a)c[a]=b.charCodeAt(a);var d=c',
+        'var d=new Uint8Array(Buffer.from(a.slice(37),"base64"))',
+      ],
+    ]);
+    // The two top-level awaits of Ink's reconciler run only when DEV=true (React devtools): gone.
+    patch(b, /ink[\\/]build[\\/]reconciler\.js$/, [
+      ["await import('./devtools.js');", 'void 0;'],
+      ['? await loadPackageJson()', '? undefined'],
+    ]);
   },
 };
 
-// The UI's lazily imported parts (the syntax highlighter and its grammars) are chunks of their own
-// in dist/tui-chunks/, loaded when first needed; old chunks go first (their names carry a hash).
+/** Replaces each [from, to] in the files `filter` matches; the build fails when one is not found. */
+function patch(b, filter, pairs) {
+  b.onLoad({ filter }, (args) => {
+    let source = readFileSync(args.path, 'utf8');
+    for (const [from, to] of pairs) {
+      if (!source.includes(from)) throw new Error(`${args.path}: \`${from}\` was not found (the package changed)`);
+      source = source.replaceAll(from, to);
+    }
+    return { contents: source, loader: 'js' };
+  });
+}
+
+// CommonJS, so that it runs from a V8 code cache as the CLI's bundle does (src/modes/tuiBundle.ts;
+// Node 20 keeps no compile cache for ES modules). Its lazily imported parts (marked, the syntax
+// highlighter and its grammars) are inside, compiled only when first imported.
 rmSync('dist/tui-chunks', { recursive: true, force: true });
+rmSync('dist/tui.mjs', { force: true });
+// Its code cache belongs to the old bundle (scripts/warm-cache.mjs makes the new one).
+rmSync('dist/tui.cache', { force: true });
 await build({
   ...common,
-  entryPoints: { tui: 'src/tui/main.tsx' },
+  entryPoints: ['src/tui/main.tsx'],
   plugins: [uiStartup],
   inject: ['src/tui/segmenter.ts'],
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
-  chunkNames: 'tui-chunks/[name]-[hash]',
-  format: 'esm',
+  outfile: 'dist/tui.cjs',
+  format: 'cjs',
   jsx: 'automatic',
   // React's production build; Ink's devtools hook (a dev-only optional peer) is left out, and so is
   // its CI check (see not-in-ci.mjs).
-  define: { 'process.env.NODE_ENV': '"production"', 'process.env.DEV': '"false"', 'Intl.Segmenter': 'UiSegmenter' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'process.env.DEV': '"false"',
+    'Intl.Segmenter': 'UiSegmenter',
+    'import.meta.url': 'undefined',
+  },
   alias: { 'react-devtools-core': './scripts/no-devtools.mjs', 'is-in-ci': './scripts/not-in-ci.mjs' },
-  // CommonJS dependencies inside an ESM bundle still call require() for Node's own modules.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });

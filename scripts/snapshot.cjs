@@ -37,10 +37,12 @@ const bundleFrame = () => {
     else Error.stackTraceLimit = limit;
   }
 };
-const note = (what) => {
+const note = (what, into = reads) => {
   const at = bundleFrame();
-  if (at) reads.add(`${what} (dist/agent.cjs:${at})`);
+  if (at) into.add(`${what} (dist/agent.cjs:${at})`);
 };
+/** Node modules loaded into the snapshot that must not be (see `unsnapshottable` below). */
+const loads = new Set();
 const undo = [];
 function watch(obj, key, what) {
   const desc = Object.getOwnPropertyDescriptor(obj, key);
@@ -111,7 +113,13 @@ undo.push(() => {
 
 // --- Initialise the bundle as bin/agent would, with main's modules too (the `prepare` hook). ---
 let lateRequire = null;
+// Node modules whose state a snapshot does not carry over: loaded into it, they break the started
+// process (node:worker_threads keeps a shared counter there, and every `new Worker` then fails
+// with "undefined is not an integer typed array"). Load them when first needed instead.
+const unsnapshottable = new Set(['worker_threads']);
+let building = true;
 const req = (id) => {
+  if (building && unsnapshottable.has(id.replace(/^node:/, ''))) note(`node:${id.replace(/^node:/, '')}`, loads);
   if (isBuiltin(id)) return require(id);
   if (!lateRequire) throw new Error(`the bundle required ${id} while it initialised`);
   return lateRequire(id);
@@ -133,6 +141,7 @@ if (!runMain) throw new Error(`${bundle} did not hand over its main function`);
 
 prepared.then(
   () => {
+    building = false;
     for (const u of undo.reverse()) u();
     if (reads.size > 0) {
       process.stderr.write(
@@ -140,9 +149,16 @@ prepared.then(
       );
       process.exit(1);
     }
+    if (loads.size > 0) {
+      process.stderr.write(
+        `scripts/snapshot.cjs: no start-up snapshot: the bundle loads ${[...loads].join(', ')} while it initialises, whose state does not survive a snapshot (a process started from it could not start worker threads); load it when it is first needed instead.\n`,
+      );
+      process.exit(1);
+    }
     // Loaded now, not at the first id (about 1.5 ms of a start); nothing is drawn from it here.
     void globalThis.crypto.subtle;
-    writeFileSync(stamp, `${process.execPath}\n`);
+    // The node that made the blob, and the folder it was made in (the bundle's paths are kept).
+    writeFileSync(stamp, `${process.execPath}\n${dist}\n`);
     startupSnapshot.setDeserializeMainFunction(start);
   },
   (err) => {
@@ -151,8 +167,13 @@ prepared.then(
   },
 );
 
+// A process started from a user snapshot has no `console.Console` on Node 20 (libraries that make
+// their own console, such as the OpenTelemetry SDK and Ink, need it): the builder's is kept.
+const { Console } = console;
+
 /** What bin/agent does before it runs the bundle, then the CLI's main. */
 function start() {
+  if (typeof console.Console !== 'function') console.Console = Console;
   // The same V8 settings as bin/agent (see there why); set here, as flags given at the build
   // would have to be given at every start too.
   setFlagsFromString('--liftoff-only');
@@ -163,24 +184,6 @@ function start() {
     delete process.env.AGENT_MALLOC_WAS;
   }
   lateRequire = createRequire(bundle);
-  // A snapshot's main has no module loader for import(): the terminal UI's bundle is imported
-  // through a function compiled with the main context's loader (Node marks that experimental and
-  // says so once on stderr, which the terminal UI must not show).
-  let importer;
-  globalThis[Symbol.for('agent-runtime.importEsm')] = (specifier) => {
-    if (!importer) {
-      const emit = process.emitWarning;
-      process.emitWarning = (warning, ...rest) => {
-        if (!String(warning?.message ?? warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER'))
-          emit.call(process, warning, ...rest);
-      };
-      importer = vm.compileFunction('return import(specifier)', ['specifier'], {
-        filename: bundle,
-        importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-      });
-    }
-    return importer(specifier);
-  };
   // process.argv as a script start has it: [node, bin/agent, ...flags].
   process.argv.splice(1, 0, path.join(__dirname, '..', 'bin', 'agent'));
   runMain();

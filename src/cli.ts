@@ -2,12 +2,15 @@
 import { parseOptions, UsageError } from './cli/options.js';
 import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
 import { applyTeammateEnv } from './teams/paneEnv.js';
+import { watchLead } from './teams/leadWatch.js';
 
 async function start(): Promise<number> {
   let parsed;
   try {
-    // A pane teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
+    // A process teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
     applyTeammateEnv();
+    // A detached teammate ends when its lead is gone, even killed with SIGKILL.
+    watchLead();
   } catch (err) {
     logWarning(`${(err as Error).message}`);
     return 2;

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const WORKFLOW_TOOL_NAME = 'Workflow';
@@ -129,6 +130,8 @@ export function createWorkflowTool(concurrency: number) {
     async *call(input, ctx) {
       const svc = ctx.services?.workflows;
       if (!svc) throw new ToolError('Workflow is not available here: only the main conversation can start a workflow.');
+      // A workflow only ever runs in the background, so it has no foreground form to fall back on.
+      if (backgroundTasksDisabled()) throw new ToolError(`Workflow: ${BACKGROUND_DISABLED_MESSAGE}`);
       if (input.resumeFromRunId !== undefined)
         throw new ToolError(
           'resumeFromRunId: resuming a run is not available in this runtime. Start a new run (without resumeFromRunId).',

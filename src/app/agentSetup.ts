@@ -17,7 +17,7 @@ import { AgentCatalog, parseAgentRecord, parseAgentsFlag } from '../agents/defin
 import { loadAgentDir } from '../agents/markdownAgents.js';
 import { SubagentRunner } from '../agents/subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
-import type { PaneLaunch } from '../teams/paneLaunch.js';
+import type { TeammateLaunch } from '../teams/teammateLaunch.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import { parseSettingSources } from '../settings/load.js';
 import { logWarning } from '../util/log.js';
@@ -44,8 +44,8 @@ export interface AgentSetupOptions {
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
   subagentAppend?: () => string | undefined;
-  /** Teammate mode tmux: how teammates are started in panes (src/teams/paneLaunch.ts). */
-  paneTeammates?: PaneLaunch;
+  /** Teammate mode tmux or detached: how teammate processes are started (src/teams/teammateLaunch.ts). */
+  processTeammates?: TeammateLaunch;
   forwardSubagentText?: () => boolean;
 }
 
@@ -111,7 +111,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     subagents,
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
-    ...(o.paneTeammates ? { paneTeammates: o.paneTeammates } : {}),
+    ...(o.processTeammates ? { processTeammates: o.processTeammates } : {}),
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();

@@ -4,7 +4,7 @@
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
 // reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
-import { paneLaunch } from '../teams/paneLaunch.js';
+import { teammateLaunch } from '../teams/teammateLaunch.js';
 import { startPeers } from './peerSetup.js';
 import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
@@ -213,7 +213,7 @@ async function startAgents(
     const fromSettings = o.teammateMode === undefined ? p.base.loaded.settings.teammateMode : undefined;
     const mode = o.agentName === undefined ? (o.teammateMode ?? fromSettings) : undefined;
     const backend = teammateBackend(mode, process.env, fromSettings ? 'the teammateMode setting' : '--teammate-mode');
-    const paneTeammates = backend === 'tmux' ? paneLaunch(o, process.env) : undefined;
+    const processTeammates = backend === 'in-process' ? undefined : teammateLaunch(backend, o, process.env);
     agents = await setupAgents({
       sessionId,
       cwd: p.base.config.cwd,
@@ -226,7 +226,7 @@ async function startAgents(
       version: VERSION,
       progressSummaries: () => p.host.progressSummaries,
       subagentAppend: () => p.host.subagentAppend,
-      ...(paneTeammates ? { paneTeammates } : {}),
+      ...(processTeammates ? { processTeammates } : {}),
       // A stream-json host gets a subagent's text only when it asks (the SDK's default is off);
       // the terminal and text output show it.
       forwardSubagentText: () => o.outputFormat !== 'stream-json' || p.host.forwardSubagentText === true,

@@ -2,7 +2,6 @@
 // the terminal UI (src/tui, an Ink app in its own bundle) and permission questions are dialogs
 // there. The session, settings, permissions and hooks are the headless modes' own.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createSession } from '../app/createSession.js';
 import type { Session } from '../app/sessionIO.js';
 import { modelChoices } from '../loop/models.js';
@@ -18,57 +17,30 @@ import { projectFiles } from './projectFiles.js';
 import { promptHistory } from './promptHistory.js';
 import { runShell, shellMessage } from './shellEscape.js';
 import { colourLevel } from '../tui/colour.js';
-import type { Tui } from '../tui/main.js';
+import { loadTuiBundle, type TuiModule } from './tuiBundle.js';
 
-/** dist/tui.mjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
-function loadTui(): Promise<typeof import('../tui/main.js')> {
-  const file = process.env.AGENT_TUI_BUNDLE ?? join(__dirname, 'tui.mjs');
-  // bin/agent runs the CLI's bundle in a vm.Script, where import() needs the importer it lends.
-  const lent = (globalThis as Record<symbol, unknown>)[Symbol.for('agent-runtime.importEsm')];
-  const importEsm = typeof lent === 'function' ? (lent as (s: string) => Promise<unknown>) : (s: string) => import(s);
-  return importEsm(pathToFileURL(file).href) as Promise<typeof import('../tui/main.js')>;
+/** dist/tui.cjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
+function loadTui(): TuiModule {
+  const file = process.env.AGENT_TUI_BUNDLE ?? join(__dirname, 'tui.cjs');
+  return loadTuiBundle(file, file.replace(/\.cjs$/, '.cache'));
 }
 
 export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<number> {
   // Keys typed while the session starts are kept for the editor, not echoed and line-buffered by
   // the terminal (Node restores the terminal's mode at exit).
   process.stdin.setRawMode?.(true);
-  // Loaded while the session starts: neither waits for the other.
+  // The UI first: the editor is drawn before the session starts, which then loads behind it.
   const ui = loadTui();
-  ui.catch(() => {});
-  let tui: Tui | undefined;
-  let tuiUp: (t: Tui) => void = () => {};
-  const uiReady = new Promise<Tui>((r) => {
-    tuiUp = r;
-  });
+  await ui.ready;
   // --resume without an id: this project's sessions to pick from, before the session starts.
   if (o.resumePicker) {
     const sessions = await listProjectSessions(process.env, process.cwd());
-    const picked = sessions.length ? await (await ui).pickSession(sessions, colourLevel(process.env)) : undefined;
+    const picked = sessions.length ? await ui.pickSession(sessions, colourLevel(process.env)) : undefined;
     if (!sessions.length) process.stdout.write('No earlier session in this project: starting a new one.\n');
     o = { ...o, resumePicker: false, ...(picked ? { resume: picked } : {}) };
   }
-  const starting = createSession(o, {
-    writer,
-    output: (ev) => tui?.show(ev) ?? Promise.resolve(),
-    interactive: true,
-    // --permission-prompts none: nobody is asked, not even the person at the terminal.
-    ...(o.permissionPrompts !== 'none'
-      ? {
-          askHost: (req, signal) => tui!.ask(req, signal),
-          // A server may ask while the session starts, before the UI is up: it waits for it.
-          elicit: async (payload, signal) => (tui ?? (await uiReady)).elicit(payload, signal),
-        }
-      : {}),
-    // The terminal already draws an error result.
-    reportError: () => {},
-  });
-  let failed = false;
-  starting.catch(() => {
-    failed = true;
-  });
-  // The editor is drawn as soon as the UI has loaded, while the session may still be starting:
-  // what is typed meanwhile waits in `early` and goes to the session once it is up.
+  // The editor is drawn before the session starts: what is typed meanwhile waits in `early` and
+  // goes to the session once it is up.
   let session: Session | undefined;
   const early: Array<(s: Session) => void> = [];
   const withSession = (f: (s: Session) => void) => (session ? f(session) : early.push(f));
@@ -78,13 +50,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   let shellAbort: AbortController | undefined;
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
-  const loaded = await ui.catch(async (err) => {
-    await starting; // a session that cannot start says so first
-    throw err;
-  });
-  // A session that could not start says why, with no UI drawn first.
-  if (failed) await starting;
-  tui = loaded.createTui({
+  const tui = ui.createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     colour: colourLevel(process.env),
     submit: (text) =>
@@ -142,8 +108,18 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
       return r;
     },
   });
-  tuiUp(tui);
   const shown = tui.run();
+  const starting = createSession(o, {
+    writer,
+    output: (ev) => tui.show(ev),
+    interactive: true,
+    // --permission-prompts none: nobody is asked, not even the person at the terminal.
+    ...(o.permissionPrompts !== 'none'
+      ? { askHost: (req, signal) => tui.ask(req, signal), elicit: (payload, signal) => tui.elicit(payload, signal) }
+      : {}),
+    // The terminal already draws an error result.
+    reportError: () => {},
+  });
   try {
     session = await starting;
   } catch (err) {

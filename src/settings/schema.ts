@@ -84,9 +84,11 @@ export const settingsSchema = z.looseObject(
     /** The Workflow tool is offered (src/workflows/optIn.ts); `disableWorkflows` wins. */
     enableWorkflows: z.boolean({ error: 'must be true or false' }).optional(),
     disableWorkflows: z.boolean({ error: 'must be true or false' }).optional(),
-    /** Where the lead's teammates run (src/teams/teammateMode.ts); `--teammate-mode` wins. */
+    /** Where the lead's teammates run (src/teams/teammateMode.ts); `--teammate-mode` wins. `detached` is ours. */
     teammateMode: z
-      .enum(['auto', 'tmux', 'in-process', 'iterm2'], { error: 'must be one of auto, tmux, in-process, iterm2' })
+      .enum(['auto', 'tmux', 'in-process', 'iterm2', 'detached'], {
+        error: 'must be one of auto, tmux, in-process, iterm2, detached',
+      })
       .optional(),
     /** Set in the session's environment (and so its children's) at start. */
     env: z

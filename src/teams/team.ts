@@ -12,7 +12,7 @@ import type { SubagentRequest } from '../../tools/task.js';
 import { TEAM_LEAD, type AgentView, type OutgoingMessage, type TeamToolService } from '../../tools/teamService.js';
 import type { SubagentRunner } from '../agents/subagentRunner.js';
 import type { LoopEvent } from '../loop/events.js';
-import type { TaskRegistry } from '../tasks/registry.js';
+import type { TaskRecord, TaskRegistry } from '../tasks/registry.js';
 import { Mailbox } from './mailbox.js';
 import { inboxTurn, shutdownAnswer, shutdownRequest, teammateMessage } from './messages.js';
 import {
@@ -25,8 +25,8 @@ import {
   type TeamConfigFile,
 } from './teamConfig.js';
 import { Teammate } from './teammate.js';
-import { PaneTeammate } from './paneTeammate.js';
-import type { PaneLaunch } from './paneLaunch.js';
+import { ProcessTeammate } from './processTeammate.js';
+import type { TeammateLaunch } from './teammateLaunch.js';
 import { ENV_FILE_VAR, writeTeammateEnv } from './paneEnv.js';
 import type { InboxMessage } from './mailbox.js';
 import { ChangeSignal } from '../util/changeSignal.js';
@@ -47,12 +47,12 @@ export interface TeamServiceDeps {
   /** A team event for the host (the session adds the envelope). */
   emit: (event: TeamEvent) => void | Promise<void>;
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
-  /** Teammate mode tmux: each teammate is its own process in a pane. Absent: in-process. */
-  paneTeammates?: PaneLaunch;
+  /** Teammate mode tmux or detached: each teammate is its own process. Absent: in-process. */
+  processTeammates?: TeammateLaunch;
 }
 
-/** A member as the lead keeps it: in this process, or a process in a tmux pane. */
-type Member = Teammate | PaneTeammate;
+/** A member as the lead keeps it: in this process, or a process of its own (a tmux pane, detached). */
+type Member = Teammate | ProcessTeammate;
 
 /** What the team tells the host besides its teammates' own loop events (wire.ts makes the line). */
 export type TeamEvent = { kind: 'problem'; message: string };
@@ -163,7 +163,7 @@ export class TeamService implements TeamToolService, TeamHost {
       throw new ToolError(`Team "${req.teamName}" is not the team you lead ("${this.team.name}")`);
     const team =
       this.team ?? this.open(req.teamName ?? `session-${this.deps.sessionId.slice(0, 8)}`, undefined, undefined);
-    if (this.deps.paneTeammates) return this.spawnPane(req, ctx, team, this.deps.paneTeammates);
+    if (this.deps.processTeammates) return this.spawnProcess(req, ctx, team, this.deps.processTeammates);
     const registry = this.deps.registry;
     const rec = registry.register('in_process_teammate', {
       description: req.description,
@@ -207,23 +207,7 @@ export class TeamService implements TeamToolService, TeamHost {
     }
     this.members.set(name, teammate);
     this.memberChanged();
-    const agentId = `${name}@${team.name}`;
-    return {
-      content:
-        `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team.name}\ntask_id: ${rec.id}\n` +
-        `The agent is now running in the background and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
-      data: {
-        status: 'teammate_spawned',
-        agent_id: agentId,
-        name,
-        team_name: team.name,
-        task_id: rec.id,
-        agent_type: req.subagentType,
-        description: req.description,
-        prompt: req.prompt,
-        outputFile: rec.outputFile,
-      },
-    };
+    return spawnedResult(req, team.name, rec, 'is now running in the background');
   }
 
   async send(caller: string, msg: OutgoingMessage): Promise<ToolResult> {
@@ -297,50 +281,58 @@ export class TeamService implements TeamToolService, TeamHost {
     }
   }
 
-  /** Teammate mode tmux: the teammate is `agent` started in a new pane with the teammate flags. */
-  private async spawnPane(
+  /**
+   * Teammate mode tmux or detached: the teammate is `agent` started with the teammate flags, in a
+   * new pane or as a detached process (the starter is all that differs).
+   */
+  private async spawnProcess(
     req: SubagentRequest & { name: string },
     ctx: ToolContext,
     team: ActiveTeam,
-    launch: PaneLaunch,
+    launch: TeammateLaunch,
   ): Promise<ToolResult> {
     const { name } = req;
+    const { starter } = launch;
+    const mode = starter.backendType;
     if (req.isolation)
       throw new ToolError(
-        `isolation "${req.isolation}" is not available for a teammate in its own tmux pane (teammate mode tmux); leave it out`,
+        `isolation "${req.isolation}" is not available for a teammate that is its own process (teammate mode ${mode}); leave it out`,
       );
     const agentId = `${name}@${team.name}`;
     const registry = this.deps.registry;
+    const logFile = join(team.dir, `${name}.log`);
     const rec = registry.register('in_process_teammate', {
       description: req.description,
       toolUseId: ctx.toolUseId,
       subagentType: req.subagentType,
       name,
+      // A detached teammate's log is its task's output.
+      ...(starter.logs ? { outputFile: logFile } : {}),
     });
     const envFile = join(team.dir, `.${name}.env.json`);
-    let pane: PaneTeammate['pane'];
+    let proc: ProcessTeammate['proc'];
     try {
       // Its first work waits in its inbox before it starts, as for any process teammate.
       await team.mailbox.deliver(name, { from: this.lead, text: req.prompt, summary: req.description });
       writeTeammateEnv(envFile, launch.env);
       const argv = [
         ...launch.command,
-        ...['--teammate-mode', 'tmux', '--agent-id', agentId, '--agent-name', name, '--team-name', team.name],
+        ...['--teammate-mode', mode, '--agent-id', agentId, '--agent-name', name, '--team-name', team.name],
         ...['--agent-type', req.subagentType, '--parent-session-id', this.deps.sessionId],
         ...launch.leadArgs,
         // The Task call's own model and turn limit win over the lead's.
         ...(req.model ? ['--model', req.model] : []),
         ...(req.maxTurns !== undefined ? ['--max-turns', String(req.maxTurns)] : []),
       ];
-      pane = launch.panes.open(argv, { cwd: this.deps.cwd, env: { [ENV_FILE_VAR]: envFile }, title: agentId });
+      proc = starter.start(argv, { cwd: this.deps.cwd, env: { [ENV_FILE_VAR]: envFile }, title: agentId, logFile });
     } catch (err) {
       rmSync(envFile, { force: true });
-      const why = `Teammate "${name}" could not be started in a tmux pane: ${(err as Error).message}`;
+      const why = `Teammate "${name}" could not be started (teammate mode ${mode}): ${(err as Error).message}`;
       registry.finish(rec.id, { status: 'failed', summary: why });
       throw new ToolError(why);
     }
-    const teammate = new PaneTeammate(name, req.subagentType, rec, pane, {
-      panes: launch.panes,
+    const teammate = new ProcessTeammate(name, req.subagentType, rec, proc, {
+      starter,
       registry,
       envFile,
       onChange: (t) => this.memberChanged(t),
@@ -348,31 +340,16 @@ export class TeamService implements TeamToolService, TeamHost {
     });
     this.members.set(name, teammate);
     this.memberChanged();
-    return {
-      content:
-        `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team.name}\ntask_id: ${rec.id}\ntmux_pane_id: ${pane.id}\n` +
-        `The agent runs as its own process in tmux pane ${pane.id} and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
-      data: {
-        status: 'teammate_spawned',
-        agent_id: agentId,
-        name,
-        team_name: team.name,
-        task_id: rec.id,
-        agent_type: req.subagentType,
-        description: req.description,
-        prompt: req.prompt,
-        tmux_pane_id: pane.id,
-        outputFile: rec.outputFile,
-      },
-    };
+    const pane: Record<string, string> = proc.paneId ? { tmux_pane_id: proc.paneId } : {};
+    return spawnedResult(req, team.name, rec, `runs as its own ${starter.where(proc)}`, pane);
   }
 
-  /** A pane teammate's news the lead has just read: its idle notice, its shutdown approval. */
+  /** A process teammate's news the lead has just read: its idle notice, its shutdown approval. */
   private async notePaneMail(mail: InboxMessage[]): Promise<void> {
     const stopping: Promise<void>[] = [];
     for (const msg of mail) {
       const m = this.members.get(msg.from);
-      if (!(m instanceof PaneTeammate)) continue;
+      if (!(m instanceof ProcessTeammate)) continue;
       const notice = parseNotice(msg.text);
       if (notice?.type === 'idle_notification')
         m.markIdle(typeof notice.result === 'string' ? notice.result : undefined);
@@ -518,8 +495,9 @@ export class TeamService implements TeamToolService, TeamHost {
         toolUseId: m.task.toolUseId,
         joinedAt: m.task.startedAt,
         lastActivity: m.lastActivity,
-        // The reference's fields for a pane member: the lead and tools find its pane by them.
-        ...(m instanceof PaneTeammate ? { tmuxPaneId: m.pane.id, backendType: m.backendType } : {}),
+        // The reference's fields for a pane member: the lead and tools find its pane by them. A
+        // detached one has no pane ("", as the reference writes before a pane exists).
+        ...(m instanceof ProcessTeammate ? { tmuxPaneId: m.proc.paneId ?? '', backendType: m.backendType } : {}),
       })),
     ];
     try {
@@ -541,6 +519,38 @@ export class TeamService implements TeamToolService, TeamHost {
   private changed(): void {
     this.change.notify();
   }
+}
+
+/** The Task call's result for a spawned teammate: `where` says how it runs; `extra` adds fields (its pane). */
+function spawnedResult(
+  req: SubagentRequest & { name: string },
+  team: string,
+  rec: TaskRecord,
+  where: string,
+  extra: Record<string, string> = {},
+): ToolResult {
+  const { name } = req;
+  const agentId = `${name}@${team}`;
+  const lines = Object.entries(extra)
+    .map(([k, v]) => `${k}: ${v}\n`)
+    .join('');
+  return {
+    content:
+      `Spawned successfully.\nagent_id: ${agentId}\nname: ${name}\nteam_name: ${team}\ntask_id: ${rec.id}\n${lines}` +
+      `The agent ${where} and receives instructions through its mailbox. What it sends you arrives as a <teammate-message> turn (also after you have answered). Talk to it with SendMessage {to: "${name}"}; stop it with TaskStop.`,
+    data: {
+      status: 'teammate_spawned',
+      agent_id: agentId,
+      name,
+      team_name: team,
+      task_id: rec.id,
+      agent_type: req.subagentType,
+      description: req.description,
+      prompt: req.prompt,
+      ...extra,
+      outputFile: rec.outputFile,
+    },
+  };
 }
 
 /** The structured notice a message's text carries (JSON with a `type`), if any. */

@@ -17,9 +17,12 @@ export interface TeamMember {
   toolUseId: string;
   joinedAt: number;
   lastActivity: number;
-  /** A teammate in its own tmux pane (teammate mode tmux): the pane, and `tmux` as its backend. */
+  /**
+   * A teammate that is its own process: its pane and `tmux` (the reference's), or "" and `detached`
+   * (ours: the reference has no process teammate without a pane).
+   */
   tmuxPaneId?: string;
-  backendType?: 'tmux';
+  backendType?: 'tmux' | 'detached';
 }
 
 /** The lead's own entry, first in `members`, in the reference's shape. */

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { teammateBackend } from './teammateMode.js';
 
-export const TEAMMATE_MODES = ['auto', 'tmux', 'in-process'] as const;
+export const TEAMMATE_MODES = ['auto', 'tmux', 'in-process', 'detached'] as const;
 
 export const teammateFlagsShape = {
   teammateMode: z
@@ -25,7 +25,7 @@ export const teammateFlagsShape = {
 
 export function addTeammateOptions(program: Command): void {
   program
-    .option('--teammate-mode <mode>', 'how teammates run: auto | tmux | in-process')
+    .option('--teammate-mode <mode>', 'how teammates run: auto | tmux | in-process | detached')
     .option('--agent-id <id>', 'as a teammate process: its id, NAME@TEAM')
     .option('--agent-name <name>', 'as a teammate process: its name in the team')
     .option('--team-name <team>', 'as a teammate process: the team it belongs to')
@@ -63,7 +63,7 @@ export function teammateIdentity(o: Flags, env: NodeJS.ProcessEnv = process.env)
   if (o.agentName === undefined && o.teamName === undefined) {
     const stray = Object.entries(identityFlags).find(([k]) => o[k as keyof typeof identityFlags] !== undefined);
     if (stray) throw new Error(`${stray[1]} is for a teammate process: give --agent-name and --team-name too`);
-    // The lead's own teammates: in-process, or a tmux pane each (refused outside tmux).
+    // The lead's own teammates: in-process, a tmux pane each (refused outside tmux), or detached.
     teammateBackend(o.teammateMode, env);
     return undefined;
   }

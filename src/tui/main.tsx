@@ -15,6 +15,9 @@ import type { ColourLevel } from './colour.js';
 import { TuiStore } from './store.js';
 import { makeTheme, ThemeContext } from './theme.js';
 
+/** Resolves once Ink's layout engine (yoga's WebAssembly) is loaded: draw nothing before. */
+export { yogaReady as ready } from './yoga.js';
+
 export interface Tui {
   show(ev: SessionEvent): Promise<void>;
   ask(req: AskHostRequest, signal: AbortSignal): Promise<AskHostAnswer>;

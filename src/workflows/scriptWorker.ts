@@ -4,7 +4,7 @@
 // is what makes a script stoppable: a stop, or the end of the session, terminates it even in the
 // middle of a busy loop. Each agent() call is a message to this thread, which runs the agent and
 // answers with its result as JSON.
-import { Worker } from 'node:worker_threads';
+import { loadExternal } from '../util/loadExternal.js';
 
 /** What the script's hooks do on this side. */
 export interface ScriptHooks {
@@ -44,14 +44,11 @@ export function runScriptBody(
 ): Promise<ScriptOutcome> {
   return new Promise<ScriptOutcome>((resolve) => {
     if (signal.aborted) return resolve({ ok: false, error: 'stopped before it started', stopped: true });
-    // Node 20 cannot start a worker thread in a process started from a V8 snapshot (bin/agent
-    // with AGENT_SNAPSHOT=on): say so instead of failing inside the worker.
-    if (process.execArgv.includes('--snapshot-blob'))
-      return resolve({
-        ok: false,
-        error:
-          'workflow scripts run in a worker thread, which Node 20 cannot start in a process started from the start-up snapshot (AGENT_SNAPSHOT=on); start agent without AGENT_SNAPSHOT=on to run workflows',
-      });
+    // Loaded at the first workflow, never while the bundle loads: a process started from the
+    // start-up snapshot (bin/agent) can start worker threads only when node:worker_threads was not
+    // loaded into the snapshot (its shared state does not survive it; scripts/snapshot.cjs refuses
+    // a bundle that loads it).
+    const { Worker } = loadExternal<typeof import('node:worker_threads')>('node:worker_threads');
     let settled = false;
     const worker = new Worker(`(${workflowWorkerMain.toString()})()`, {
       eval: true,

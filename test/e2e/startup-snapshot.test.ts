@@ -1,9 +1,11 @@
 // bin/agent starts Node from the start-up snapshot (dist/agent.blob, scripts/snapshot.cjs) when it
 // is usable, and runs the bundle through its code cache otherwise (AGENT_SNAPSHOT=off, `node
-// bin/agent`). Both starts must be the same session; the snapshot's builder refuses a bundle that
-// reads the environment, the clock or the process while it initialises.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// bin/agent`, a blob made elsewhere). Both starts must be the same session; the snapshot's builder
+// refuses a bundle that reads the environment, the clock or the process, or loads
+// node:worker_threads, while it initialises.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,13 +39,13 @@ async function session(cwd: string, env: Record<string, string | undefined>) {
 }
 
 describe.runIf(existsSync('/proc/self/cmdline'))('the start-up snapshot', () => {
-  it('with AGENT_SNAPSHOT=on bin/agent starts from the snapshot; the session is the one the code-cache start (the default) makes', async () => {
+  it('bin/agent starts from the snapshot by default; the session is the one the code-cache start (AGENT_SNAPSHOT=off) makes', async () => {
     expect(existsSync(join(ROOT, 'dist/agent.blob'))).toBe(true);
     const cwd = tempDir();
-    const snap = await session(cwd, { AGENT_SNAPSHOT: 'on' });
+    const snap = await session(cwd, { AGENT_SNAPSHOT: undefined });
     expect(snap.shown).toContain('--snapshot-blob');
     expect(snap.shown).toContain('malloc=[unset]');
-    const plain = await session(cwd, {});
+    const plain = await session(cwd, { AGENT_SNAPSHOT: 'off' });
     expect(plain.shown).not.toContain('--snapshot-blob');
     const { session_id: _a, uuid: _b, ...snapInit } = snap.init;
     const { session_id: _c, uuid: _d, ...plainInit } = plain.init;
@@ -89,8 +91,72 @@ hook(() => console.log('ran from the snapshot'), async () => {});
       { cwd: dir, encoding: 'utf8' },
     );
     expect(ok.status, ok.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'dist/agent.blob.node'), 'utf8')).toBe(`${process.execPath}\n`);
+    expect(readFileSync(join(dir, 'dist/agent.blob.node'), 'utf8')).toBe(`${process.execPath}\n${join(dir, 'dist')}\n`);
     const run = spawnSync(process.execPath, ['--snapshot-blob', join(dir, 'dist/agent.blob')], { encoding: 'utf8' });
     expect(run.stdout).toBe('ran from the snapshot\n');
+  }, 30_000);
+
+  it('the builder refuses a bundle that loads node:worker_threads while it initialises; loaded later, workers and console.Console work', () => {
+    const dir = tempDir('agent-snapshot-');
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'dist'));
+    copyFileSync(join(ROOT, 'scripts/snapshot.cjs'), join(dir, 'scripts/snapshot.cjs'));
+    const build = () =>
+      spawnSync(
+        process.execPath,
+        ['--no-warnings', '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+    writeFileSync(
+      join(dir, 'dist/agent.cjs'),
+      `const { Worker } = require('node:worker_threads');
+globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eval: true }), async () => {});
+`,
+    );
+    const refused = build();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/no start-up snapshot: the bundle loads node:worker_threads \(dist\/agent\.cjs:1:/);
+    expect(existsSync(join(dir, 'dist/agent.blob'))).toBe(false);
+    // Loaded when the started process needs it, a worker starts and answers.
+    writeFileSync(
+      join(dir, 'dist/agent.cjs'),
+      `globalThis[Symbol.for('agent-runtime.snapshotMain')](() => {
+  console.log(typeof console.Console);
+  const { Worker } = require('node:worker_threads');
+  const w = new Worker('require("node:worker_threads").parentPort.postMessage(process.cwd())', { eval: true });
+  w.on('message', (m) => { console.log('worker in', m); void w.terminate(); });
+  w.on('error', (e) => console.log('worker failed:', e.message));
+}, async () => {});
+`,
+    );
+    const ok = build();
+    expect(ok.status, ok.stderr).toBe(0);
+    const run = spawnSync(process.execPath, ['--snapshot-blob', join(dir, 'dist/agent.blob')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toBe(`function\nworker in ${dir}\n`);
+  }, 30_000);
+
+  it('a blob made in another folder is not used: a copy of the install runs the bundle through its code cache', async () => {
+    const dir = tempDir('agent-moved-');
+    mkdirSync(join(dir, 'dist'));
+    cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true, preserveTimestamps: true });
+    for (const f of ['agent.cjs', 'agent.cache', 'agent.blob', 'agent.blob.node'])
+      cpSync(join(ROOT, 'dist', f), join(dir, 'dist', f), { preserveTimestamps: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    api = await startFakeApi([toolUse('Bash', { command: 'tr "\\0" " " < /proc/$PPID/cmdline' }), text('done')]);
+    const child = spawn(join(dir, 'bin/agent'), ['-p', 'how were you started?', '--allowedTools', 'Bash'], {
+      cwd: dir,
+      env: { ...process.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'k', CLAUDE_CONFIG_DIR: dir, TMPDIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    const [code] = await once(child, 'close');
+    expect(code, err).toBe(0);
+    const shown = resultText(lastToolResults(api.requests[1])[0].content);
+    expect(shown).toContain(join(dir, 'bin/agent'));
+    expect(shown).not.toContain('--snapshot-blob');
   }, 30_000);
 });

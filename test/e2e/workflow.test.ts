@@ -210,6 +210,31 @@ throw new Error('broken on purpose')`;
     }
   });
 
+  it('CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: a call is refused with the reason, and no task starts', async () => {
+    const api = await startFakeApi((req): ScriptedReply => {
+      if (resultsById(req).wf) return text('understood');
+      return toolUse('Workflow', { script: FLOW, args: { n: 1 } }, 'wf');
+    });
+    try {
+      const r = await runAgent({
+        api,
+        args: ['-p', 'go', '--allowedTools', 'Workflow', ...P],
+        env: { ...ON, CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: '1' },
+      });
+      expect(r.code).toBe(0);
+      expect(resultsById(api.requests[1]).wf).toMatchObject({
+        isError: true,
+        text: expect.stringContaining(
+          'background tasks are disabled in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS)',
+        ),
+      });
+      expect(r.json().some((m) => m.subtype === 'task_started')).toBe(false);
+      expect(api.requests.some(isWorkflowAgent)).toBe(false);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('TaskStop ends a run stuck in a busy loop; the notice says it was stopped', async () => {
     const script = `export const meta = { name: 'spin', description: 'Spins forever' }
 while (true) {}`;

@@ -1,8 +1,11 @@
-// How a lead in teammate mode tmux starts a teammate process: this very program (node + the
-// script it was started as), the teammate flags, and the lead's flags that shape how an agent
-// works (model, permissions, settings, agents, directories, MCP servers), so a pane teammate
-// behaves as an in-process one would. The environment travels apart (src/teams/paneEnv.ts).
-import { type PaneHost, tmuxPaneHost } from './tmuxPanes.js';
+// How a lead in teammate mode tmux or detached starts a teammate process: this very program (node +
+// the script it was started as), the teammate flags, and the lead's flags that shape how an agent
+// works (model, permissions, settings, agents, directories, MCP servers), so a process teammate
+// behaves as an in-process one would. The environment travels apart (src/teams/paneEnv.ts); where
+// the process runs is the starter's business (src/teams/teammateStarter.ts).
+import { detachedStarter } from './detachedTeammates.js';
+import { paneStarter, type TeammateStarter } from './teammateStarter.js';
+import { tmuxPaneHost } from './tmuxPanes.js';
 
 /** The lead's options a teammate shares (the CLI's options satisfy it; teams do not import the CLI). */
 export interface LeadFlags {
@@ -22,8 +25,9 @@ export interface LeadFlags {
   strictMcpConfig: boolean;
 }
 
-export interface PaneLaunch {
-  panes: PaneHost;
+export interface TeammateLaunch {
+  /** A tmux pane each, or a detached process each. */
+  starter: TeammateStarter;
   /** The program: `process.execPath` and this binary's path. */
   command: string[];
   /** The lead's flags every teammate gets. */
@@ -54,9 +58,9 @@ export function leadArgsForTeammates(o: LeadFlags): string[] {
   return args;
 }
 
-export function paneLaunch(o: LeadFlags, env: NodeJS.ProcessEnv): PaneLaunch {
+export function teammateLaunch(backend: 'tmux' | 'detached', o: LeadFlags, env: NodeJS.ProcessEnv): TeammateLaunch {
   return {
-    panes: tmuxPaneHost(env),
+    starter: backend === 'tmux' ? paneStarter(tmuxPaneHost(env)) : detachedStarter(),
     command: [process.execPath, process.argv[1] ?? ''],
     leadArgs: leadArgsForTeammates(o),
     env,

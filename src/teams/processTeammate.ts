@@ -1,18 +1,19 @@
-// A teammate that is its own `agent` process in a tmux pane (teammate mode tmux). The lead starts
-// it with the teammate flags (src/teams/teammateFlags.ts) and from then on only the team files
-// join them: its work arrives in its inbox, its messages, idle notices and shutdown answer arrive
-// in the lead's. The lead keeps its task record and its status: working from a message sent to it
-// until its idle notice, and ended when its process is gone (its pane is then removed).
+// A teammate that is its own `agent` process, in a tmux pane or detached (teammate mode tmux or
+// detached). The lead starts it with the teammate flags (src/teams/teammateFlags.ts) and from then
+// on only the team files join them: its work arrives in its inbox, its messages, idle notices and
+// shutdown answer arrive in the lead's. The lead keeps its task record and its status: working from
+// a message sent to it until its idle notice, and ended when its process is gone (its pane, or
+// what is left of its process group, is then removed).
 import { rmSync } from 'node:fs';
 import type { TaskRecord, TaskRegistry } from '../tasks/registry.js';
 import type { MemberStatus } from './teamConfig.js';
-import type { Pane, PaneHost } from './tmuxPanes.js';
+import type { StartedTeammate, TeammateStarter } from './teammateStarter.js';
 import { logWarning } from '../util/log.js';
 
-export interface PaneTeammateDeps {
-  panes: PaneHost;
+export interface ProcessTeammateDeps {
+  starter: TeammateStarter;
   registry: TaskRegistry;
-  onChange: (t: PaneTeammate) => void;
+  onChange: (t: ProcessTeammate) => void;
   /** The environment file the lead wrote for it (removed once it has ended, in case it never read it). */
   envFile: string;
   /** Whether its shutdown approval is in the lead's inbox (it may exit before the lead reads it). */
@@ -21,7 +22,7 @@ export interface PaneTeammateDeps {
 
 /** How often the lead looks whether the process is still there. */
 const WATCH_MS = 250;
-/** How long a teammate asked to stop (SIGTERM) has before it is killed with its pane. */
+/** How long a teammate asked to stop (SIGTERM) has before it is killed (its pane, its group). */
 const STOP_GRACE_MS = 3000;
 
 function alive(pid: number): boolean {
@@ -33,8 +34,7 @@ function alive(pid: number): boolean {
   }
 }
 
-export class PaneTeammate {
-  readonly backendType = 'tmux' as const;
+export class ProcessTeammate {
   status: MemberStatus = 'working';
   lastActivity = Date.now();
   shutdownApproved = false;
@@ -47,10 +47,14 @@ export class PaneTeammate {
     readonly name: string,
     readonly agentType: string,
     readonly task: TaskRecord,
-    readonly pane: Pane,
-    private readonly deps: PaneTeammateDeps,
+    readonly proc: StartedTeammate,
+    private readonly deps: ProcessTeammateDeps,
   ) {
     this.finished = this.watch();
+  }
+
+  get backendType(): TeammateStarter['backendType'] {
+    return this.deps.starter.backendType;
   }
 
   get busy(): boolean {
@@ -80,7 +84,7 @@ export class PaneTeammate {
 
   /**
    * Its shutdown approval reached the lead: its process ends by itself once its turn is over; one
-   * that has not after a grace is ended (SIGTERM, then its pane), so the lead never waits on it.
+   * that has not after a grace is ended (SIGTERM, then its pane or group), so the lead never waits on it.
    */
   approvedShutdown(): void {
     if (this.shutdownApproved) return;
@@ -97,11 +101,11 @@ export class PaneTeammate {
   }
 
   private async watch(): Promise<void> {
-    const { pid } = this.pane;
+    const { pid } = this.proc;
     const signal = this.task.abort.signal;
     while (alive(pid) && !signal.aborted) await sleep(WATCH_MS, signal);
     if (alive(pid)) {
-      // Asked to stop (TaskStop, the teammate timeout, the session's end): SIGTERM, then the pane.
+      // Asked to stop (TaskStop, the teammate timeout, the session's end): SIGTERM, then the rest.
       try {
         process.kill(pid, 'SIGTERM');
       } catch {
@@ -110,7 +114,7 @@ export class PaneTeammate {
       const deadline = Date.now() + STOP_GRACE_MS;
       while (alive(pid) && Date.now() < deadline) await sleep(50);
     }
-    this.deps.panes.kill(this.pane.id);
+    this.deps.starter.end(this.proc);
     rmSync(this.deps.envFile, { force: true });
     this.end();
   }
@@ -134,12 +138,12 @@ export class PaneTeammate {
       const why = this.stopReason ? ` (${this.stopReason})` : '';
       this.deps.registry.finish(this.task.id, {
         status: 'stopped',
-        summary: `Teammate "${this.name}" was stopped${why}; its pane ${this.pane.id} was closed.${last}`,
+        summary: `Teammate "${this.name}" was stopped${why}; its ${this.deps.starter.where(this.proc)} was ended.${last}`,
         resultText,
       });
     } else {
       this.status = 'failed';
-      const summary = `Teammate "${this.name}" (pane ${this.pane.id}) ended without being shut down: its process exited or was killed.${last}`;
+      const summary = `Teammate "${this.name}" (${this.deps.starter.where(this.proc)}) ended without being shut down: its process exited or was killed.${last}`;
       logWarning(summary);
       this.deps.registry.finish(this.task.id, { status: 'failed', summary, resultText: resultText || summary });
     }

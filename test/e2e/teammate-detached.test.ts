@@ -1,0 +1,284 @@
+// Teammate mode detached end to end: a lead (`bin/agent -p … --teammate-mode detached`, no tmux)
+// starts its teammate as its own `agent` process, detached (its own process group and session, no
+// terminal), its output in a log file in the team's directory. The teammate works through the
+// mailboxes as a pane teammate does, and its process group is gone after every way it can end:
+// an approved shutdown, the session's end, TaskStop, the lead's SIGTERM and the lead's SIGKILL.
+// Only the Messages API is faked; what is alive is read from /proc.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  lastToolResults,
+  lastUserText,
+  type RecordedRequest,
+  type ScriptedReply,
+  systemText,
+  text,
+  toolUse,
+} from '../fake-api/server.js';
+import { alive, waitUntil } from '../processes.js';
+import { type AgentProcess, type FakeApi, startAgent, startFakeApi, tempDir } from './harness.js';
+
+let api: FakeApi | undefined;
+const started: AgentProcess[] = [];
+/** Teammate pids seen, killed (their groups) after each test whatever happened. */
+const teammates: number[] = [];
+
+afterEach(async () => {
+  for (const pid of teammates.splice(0))
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone, as it should be */
+    }
+  for (const p of started.splice(0)) p.child.kill('SIGKILL');
+  await api?.close();
+  api = undefined;
+});
+
+/** Which teammate a request is from (its system prompt names it), or null for the lead. */
+function teammateOf(req: RecordedRequest): string | null {
+  return /You are "([^"]+)", a member of the agent team/.exec(systemText(req))?.[1] ?? null;
+}
+
+/** The tool the request answers (the previous assistant message's tool_use), if any. */
+function answered(req: RecordedRequest): string | undefined {
+  const messages: any[] = req.body.messages;
+  const prev = messages[messages.length - 2];
+  if (prev?.role !== 'assistant' || !lastToolResults(req).length) return undefined;
+  return prev.content.find((b: any) => b.type === 'tool_use')?.name;
+}
+
+/** The long job the teammate runs when told to (a grandchild of the lead, in its own group). */
+const LONG_JOB = 'sleep 61.37';
+
+function script(req: RecordedRequest): ScriptedReply {
+  const said = lastUserText(req);
+  const tool = answered(req);
+  if (teammateOf(req) === 'worker') {
+    if (tool) return text('worker rests');
+    const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
+    if (request)
+      return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+    if (said.includes('compute the answer'))
+      return toolUse('SendMessage', { to: 'team-lead', message: 'the answer is 42', summary: 'answer' });
+    if (said.includes('run the long job')) return toolUse('Bash', { command: LONG_JOB });
+    return text('worker read it');
+  }
+  const first = (req.body.messages[0]?.content ?? '') as unknown;
+  const firstText = typeof first === 'string' ? first : JSON.stringify(first);
+  if (tool === 'Task') {
+    // The stop variant: wait until the teammate's job runs, then stop the teammate.
+    if (firstText.includes('stop it'))
+      return toolUse('Bash', {
+        command: `for i in $(seq 200); do pgrep -f '${LONG_JOB.replace('sleep', 'slee[p]')}' && break; sleep 0.1; done`,
+      });
+    return text('dispatched');
+  }
+  if (tool === 'Bash' && firstText.includes('stop it')) {
+    const spawned = api!.requests.map((r) => JSON.stringify(lastToolResults(r))).find((t) => t.includes('task_id: '));
+    return toolUse('TaskStop', { task_id: /task_id: (\w+)/.exec(spawned ?? '')?.[1] ?? 'none' });
+  }
+  if (tool === 'TaskStop') return text(`stopped: ${JSON.stringify(lastToolResults(req)[0]?.content)}`);
+  if (tool === 'SendMessage') return text('asked it to stop');
+  if (tool === 'TeamDelete') return text(`team closed: ${JSON.stringify(lastToolResults(req)[0]?.content)}`);
+  if (tool) return text(`unexpected ${tool}`);
+  if (said.includes('shutdown_approved')) return toolUse('TeamDelete', {});
+  if (said.includes('You MUST shut down your team')) {
+    if (firstText.includes('leave it')) return text('leaving the team as it is');
+    if (firstText.includes('hang')) return { hang: true };
+    return toolUse('SendMessage', { type: 'shutdown_request', recipient: 'worker', content: 'all done' });
+  }
+  if (said.includes('the answer is 42')) return text('lead got: 42');
+  if (said.includes('form a team'))
+    return toolUse('Task', {
+      name: 'worker',
+      team_name: 'alpha',
+      description: 'Compute',
+      prompt: firstText.includes('stop it') ? 'run the long job' : 'compute the answer',
+      subagent_type: 'general-purpose',
+    });
+  return text('noted');
+}
+
+/** /proc/<pid>/stat's state, process group and session. */
+function stat(pid: number): { state: string; pgrp: number; session: number } | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], pgrp: Number(f[2]), session: Number(f[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live process of the group (zombies are dead already). */
+function groupMembers(pgrp: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      const s = stat(pid);
+      return s !== undefined && s.pgrp === pgrp && s.state !== 'Z';
+    });
+}
+
+/** Live processes whose command line holds `needle`. */
+function withCmdline(needle: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(needle) && alive(pid);
+      } catch {
+        return false;
+      }
+    });
+}
+
+function lead(args: string[], config: string): AgentProcess {
+  const p = startAgent({
+    api,
+    args,
+    env: {
+      CLAUDE_CONFIG_DIR: config,
+      CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+      AGENT_MAX_RETRIES: '0',
+      TMUX: undefined,
+    },
+  });
+  started.push(p);
+  return p;
+}
+
+/** The teammate's entry in the team file, and its process: the lead's child running `--agent-name worker`. */
+async function teammate(p: AgentProcess, config: string): Promise<{ entry: any; pid: number }> {
+  const cfgFile = join(config, 'teams', 'alpha', 'config.json');
+  const member = () => {
+    try {
+      return JSON.parse(readFileSync(cfgFile, 'utf8')).members.find((m: any) => m.name === 'worker');
+    } catch {
+      return undefined;
+    }
+  };
+  const child = () => {
+    const leadPid = p.child.pid!;
+    const kids = existsSync(`/proc/${leadPid}/task/${leadPid}/children`)
+      ? readFileSync(`/proc/${leadPid}/task/${leadPid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number)
+      : [];
+    return kids.find((k) => {
+      try {
+        return readFileSync(`/proc/${k}/cmdline`, 'utf8').includes('\0--agent-name\0worker\0');
+      } catch {
+        return false;
+      }
+    });
+  };
+  expect(await waitUntil(() => member() !== undefined && child() !== undefined, 20_000, 50), p.stderr()).toBe(true);
+  const pid = child()!;
+  teammates.push(pid);
+  return { entry: member(), pid };
+}
+
+describe('teammate mode detached', () => {
+  it('the teammate is a detached process of its own group, logs to the team folder, answers through the mailbox, and its group is gone after an approved shutdown', async () => {
+    api = await startFakeApi((req) => script(req));
+    const config = tempDir('agent-detached-config-');
+    const p = lead(
+      ['-p', 'form a team and find the answer', '--teammate-mode', 'detached', '--dangerously-skip-permissions'],
+      config,
+    );
+    const { entry, pid } = await teammate(p, config);
+    // The team file: the reference's pane fields, with no pane ("") and our backend type.
+    expect(entry).toMatchObject({ name: 'worker', agentId: 'worker@alpha', tmuxPaneId: '', backendType: 'detached' });
+    // Its own process group and session (no terminal), the leader of both.
+    expect(stat(pid)).toMatchObject({ pgrp: pid, session: pid });
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toEqual(
+      expect.arrayContaining(['--agent-id', 'worker@alpha', '--agent-name', 'worker', '--team-name', 'alpha']),
+    );
+    expect(cmdline.join(' ')).toContain('--teammate-mode detached');
+    expect(cmdline).toContain('--dangerously-skip-permissions');
+    // The key reached it through the environment file, never its command line.
+    expect(cmdline.join(' ')).not.toContain('test-key');
+    const log = join(config, 'teams', 'alpha', 'worker.log');
+    expect(await waitUntil(() => existsSync(log) && readFileSync(log, 'utf8').includes('serving'), 20_000, 50)).toBe(
+      true,
+    );
+
+    const { code } = await p.exited;
+    expect(code, p.stderr()).toBe(0);
+    const deleted = api.requests.find((r) => answered(r) === 'TeamDelete');
+    expect(JSON.stringify(deleted && lastToolResults(deleted)), p.lines.join('\n')).toContain('deleted');
+    const fromWorker = api.requests.filter((r) => teammateOf(r) === 'worker');
+    expect(fromWorker.length).toBeGreaterThan(0);
+    // With the lead's key and API (its environment file).
+    const r0 = fromWorker[0];
+    expect(`${r0.headers['x-api-key'] ?? ''} ${r0.headers.authorization ?? ''}`).toContain('test-key');
+    const heard = api.requests.find(
+      (r) => teammateOf(r) === null && lastUserText(r).includes('<teammate-message teammate_id="worker"'),
+    );
+    expect(heard && lastUserText(heard)).toContain('the answer is 42');
+
+    // Nothing is left: no process of its group, no team directory (its log went with it).
+    expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
+    expect(existsSync(join(config, 'teams', 'alpha'))).toBe(false);
+  }, 60_000);
+
+  it('the session ends with the teammate idle (the teammateMode setting): its group is ended', async () => {
+    api = await startFakeApi((req) => script(req));
+    const config = tempDir('agent-detached-config-');
+    const p = lead(['-p', 'form a team and leave it', '--settings', '{"teammateMode":"detached"}'], config);
+    const { entry, pid } = await teammate(p, config);
+    expect(entry.backendType).toBe('detached');
+    const { code } = await p.exited;
+    expect(code, p.stderr()).toBe(0);
+    expect(p.lines.join('\n')).toContain('leaving the team as it is');
+    expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
+    const cfg = JSON.parse(readFileSync(join(config, 'teams', 'alpha', 'config.json'), 'utf8'));
+    expect(cfg.members.find((m: any) => m.name === 'worker').status).toBe('shutdown');
+  }, 60_000);
+
+  it('TaskStop ends the teammate mid-command: its group and the command it ran are gone', async () => {
+    api = await startFakeApi((req) => script(req));
+    const config = tempDir('agent-detached-config-');
+    const p = lead(
+      ['-p', 'form a team and stop it', '--teammate-mode', 'detached', '--dangerously-skip-permissions'],
+      config,
+    );
+    const { pid } = await teammate(p, config);
+    expect(await waitUntil(() => withCmdline(LONG_JOB).length > 0, 20_000, 50), p.stderr()).toBe(true);
+    const { code } = await p.exited;
+    expect(code, p.stderr()).toBe(0);
+    const stopped = api.requests.find((r) => answered(r) === 'TaskStop');
+    expect(JSON.stringify(stopped && lastToolResults(stopped))).toMatch(/[Ss]top/);
+    expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
+    expect(await waitUntil(() => withCmdline(LONG_JOB).length === 0, 5000, 50)).toBe(true);
+  }, 60_000);
+
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const)
+    it(`the lead is ended with ${signal} mid-turn: the teammate's group goes with it`, async () => {
+      api = await startFakeApi((req) => script(req));
+      const config = tempDir('agent-detached-config-');
+      const p = lead(['-p', 'form a team and hang', '--teammate-mode', 'detached'], config);
+      const { pid } = await teammate(p, config);
+      // The lead waits on its wrap-up request (it hangs) once its team is idle.
+      expect(
+        await waitUntil(
+          () => api!.requests.some((r) => answered(r) === undefined && lastUserText(r).includes('You MUST shut down')),
+          30_000,
+          100,
+        ),
+        p.stderr(),
+      ).toBe(true);
+      expect(groupMembers(pid)).toContain(pid);
+      p.child.kill(signal);
+      await p.exited;
+      expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
+    }, 60_000);
+});
