@@ -1,64 +1,35 @@
 // Gateways, proxies, certificates and apiKeyHelper, end to end: bin/agent against the fake
 // Messages API reached through a local HTTP proxy, a TLS server with a test CA (and one that wants
 // a client certificate), and with its key from a helper command.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
 import { startMcpHttpServer } from '../cloud-fakes/mcpHttpServer.js';
-import { startTestProxy, type TestProxy } from '../cloud-fakes/proxy.js';
-import { makeTestPki, startTlsFront, type TlsFront } from '../cloud-fakes/tls.js';
-import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
+import { STREAM_ARGS, startFakeApi, tempDir, userLine } from './harness.js';
+import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
 
-const made: string[] = [];
-function scratch(): string {
-  const d = tempDir('agent-gw-');
-  made.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
-let api: FakeApi | undefined;
-let proxy: TestProxy | undefined;
-let tls: TlsFront | undefined;
-afterEach(async () => {
-  await tls?.close();
-  await proxy?.close();
-  await api?.close();
-  api = proxy = tls = undefined;
-});
-
-/** A run in its own folders, with no proxy variables but the test's. */
 const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
 
-function run(args: string[], env: Record<string, string | undefined>, input?: string) {
-  const home = scratch();
-  return runAgent({
-    args,
-    input,
-    cwd: home,
-    env: {
-      CLAUDE_CONFIG_DIR: home,
-      HTTP_PROXY: undefined,
-      HTTPS_PROXY: undefined,
-      http_proxy: undefined,
-      https_proxy: undefined,
-      NO_PROXY: undefined,
-      no_proxy: undefined,
-      NODE_EXTRA_CA_CERTS: undefined,
-      AGENT_MAX_RETRIES: '0',
-      ...env,
-    },
-  });
-}
+/** A run in its own folders, with no proxy variables but the test's. */
+const run = providerRunner(() => ({
+  HTTP_PROXY: undefined,
+  HTTPS_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
+  NO_PROXY: undefined,
+  no_proxy: undefined,
+  NODE_EXTRA_CA_CERTS: undefined,
+  AGENT_MAX_RETRIES: '0',
+}));
 
 describe('a gateway in front of the API', () => {
   it('ANTHROPIC_BASE_URL with ANTHROPIC_AUTH_TOKEN and ANTHROPIC_CUSTOM_HEADERS: the token as a bearer, the headers on every request', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'true' }), text('through the gateway')]);
+    const api = closeAfterTest(await startFakeApi([toolUse('Bash', { command: 'true' }), text('through the gateway')]));
     const r = await run(
       [...STREAM_ARGS, '--allowedTools', 'Bash'],
       {
@@ -88,8 +59,8 @@ describe('a gateway in front of the API', () => {
 
 describe('HTTP proxies', () => {
   it('HTTP_PROXY carries the API traffic to an http:// base URL as absolute-URI requests; NO_PROXY bypasses it', async () => {
-    api = await startFakeApi([text('via the proxy'), text('direct')]);
-    proxy = await startTestProxy();
+    const api = closeAfterTest(await startFakeApi([text('via the proxy'), text('direct')]));
+    const proxy = closeAfterTest(await startTestProxy());
     const via = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: api.url, HTTP_PROXY: proxy.url });
     expect(via.stdout).toContain('via the proxy');
     expect(proxy.seen).toEqual([`POST ${api.url}/v1/messages`]);
@@ -103,10 +74,9 @@ describe('HTTP proxies', () => {
   });
 
   it('HTTPS_PROXY tunnels an https:// base URL with CONNECT', async () => {
-    const pki = makeTestPki(scratch());
-    api = await startFakeApi([text('tunnelled')]);
-    tls = await startTlsFront(pki, api.url);
-    proxy = await startTestProxy();
+    const pki = makeTestPki(tempDir('agent-gw-'));
+    const { front: tls } = await startProviderFixture([text('tunnelled')], (api) => startTlsFront(pki, api.url));
+    const proxy = closeAfterTest(await startTestProxy());
     const r = await run(['-p', 'hi'], {
       ANTHROPIC_BASE_URL: tls.url,
       HTTPS_PROXY: proxy.url,
@@ -132,10 +102,10 @@ describe('HTTP proxies', () => {
       ];
       let main = 0;
       // WebFetch's page question is a call of its own (the small model): it gets its answer.
-      api = await startFakeApi((req) =>
-        req.body.model === 'claude-haiku-5-5' ? text('page says 42') : script[main++],
+      const api = closeAfterTest(
+        await startFakeApi((req) => (req.body.model === 'claude-haiku-5-5' ? text('page says 42') : script[main++])),
       );
-      proxy = await startTestProxy();
+      const proxy = closeAfterTest(await startTestProxy());
       const r = await run(
         [
           ...STREAM_ARGS,
@@ -159,7 +129,7 @@ describe('HTTP proxies', () => {
       expect(JSON.stringify(results[1].content)).toContain('5');
       expect(proxy.seen).toContain(`GET ${pageUrl}`);
       expect(proxy.seen).toContain(`POST ${mcp.url}`);
-      expect(proxy.seen.filter((s) => s === `POST ${api!.url}/v1/messages`)).toHaveLength(api.requests.length);
+      expect(proxy.seen.filter((s) => s === `POST ${api.url}/v1/messages`)).toHaveLength(api.requests.length);
       // Everything the MCP server saw came through the proxy.
       expect(mcp.seen.filter((s) => s.startsWith('POST'))).toHaveLength(
         proxy.seen.filter((s) => s === `POST ${mcp.url}`).length,
@@ -180,9 +150,8 @@ describe('HTTP proxies', () => {
 
 describe('certificates', () => {
   it('a server signed by a private CA is reached only with NODE_EXTRA_CA_CERTS', async () => {
-    const pki = makeTestPki(scratch());
-    api = await startFakeApi([text('trusted now')]);
-    tls = await startTlsFront(pki, api.url);
+    const pki = makeTestPki(tempDir('agent-gw-'));
+    const { api, front: tls } = await startProviderFixture([text('trusted now')], (api) => startTlsFront(pki, api.url));
     const refused = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: tls.url });
     expect(refused.code).not.toBe(0);
     expect(api.requests).toHaveLength(0);
@@ -191,9 +160,10 @@ describe('certificates', () => {
   });
 
   it('mTLS: refused without CLAUDE_CODE_CLIENT_CERT, accepted with it (an encrypted key and its passphrase)', async () => {
-    const pki = makeTestPki(scratch());
-    api = await startFakeApi([text('client certificate accepted')]);
-    tls = await startTlsFront(pki, api.url, { requireClientCert: true });
+    const pki = makeTestPki(tempDir('agent-gw-'));
+    const { api, front: tls } = await startProviderFixture([text('client certificate accepted')], (api) =>
+      startTlsFront(pki, api.url, { requireClientCert: true }),
+    );
     const base = { ANTHROPIC_BASE_URL: tls.url, NODE_EXTRA_CA_CERTS: pki.caCert };
     const refused = await run(['-p', 'hi'], base);
     expect(refused.code).not.toBe(0);
@@ -224,15 +194,17 @@ describe('apiKeyHelper', () => {
   const keyOf = (q: RecordedRequest) => [q.headers['x-api-key'], q.headers.authorization];
 
   it('its key goes as x-api-key and as a bearer token; it is run again after its TTL, and not before', async () => {
-    const dir = scratch();
+    const dir = tempDir('agent-gw-');
     mkdirSync(dir, { recursive: true });
     const h = helperSettings(dir);
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'env' }),
-      text('one'),
-      toolUse('Bash', { command: 'true' }),
-      text('two'),
-    ]);
+    const api = closeAfterTest(
+      await startFakeApi([
+        toolUse('Bash', { command: 'env' }),
+        text('one'),
+        toolUse('Bash', { command: 'true' }),
+        text('two'),
+      ]),
+    );
     const long = await run(
       [...STREAM_ARGS, '--settings', h.settings, '--allowedTools', 'Bash'],
       { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url },
@@ -269,12 +241,14 @@ describe('apiKeyHelper', () => {
   });
 
   it('a 401 runs it again at once, and the request is sent again with the new key', async () => {
-    const dir = scratch();
+    const dir = tempDir('agent-gw-');
     const h = helperSettings(dir);
-    api = await startFakeApi((q) =>
-      q.headers['x-api-key'] === 'key-1'
-        ? { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } }
-        : text('with the rotated key'),
+    const api = closeAfterTest(
+      await startFakeApi((q) =>
+        q.headers['x-api-key'] === 'key-1'
+          ? { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } }
+          : text('with the rotated key'),
+      ),
     );
     const r = await run(['-p', 'hi', '--settings', h.settings], {
       ANTHROPIC_API_KEY: undefined,
@@ -289,10 +263,10 @@ describe('apiKeyHelper', () => {
   });
 
   it('a helper that fails: an error naming apiKeyHelper and its exit, nothing sent', async () => {
-    const dir = scratch();
+    const dir = tempDir('agent-gw-');
     const settings = join(dir, 'settings.json');
     writeFileSync(settings, JSON.stringify({ apiKeyHelper: 'echo no vault here >&2; exit 3' }));
-    api = await startFakeApi([text('never')]);
+    const api = closeAfterTest(await startFakeApi([text('never')]));
     const r = await run(['-p', 'hi', '--settings', settings], {
       ANTHROPIC_API_KEY: undefined,
       ANTHROPIC_BASE_URL: api.url,

@@ -4,13 +4,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { rmSync, writeFileSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
-import { type FakeBedrock, signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { startFakeSts } from '../cloud-fakes/sts.js';
-import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+import { STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { closeAfterTest, type Env, providerRunner, startProviderFixture } from './providerFixture.js';
 
 const creds = {
   accessKeyId: 'AKIDTESTBEDROCK',
@@ -18,59 +19,47 @@ const creds = {
   sessionToken: 'test-session-token',
 };
 
-const made: string[] = [];
-function scratch(): string {
-  const d = tempDir('agent-bedrock-');
-  made.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
-let api: FakeApi | undefined;
-let bedrock: FakeBedrock | undefined;
-afterEach(async () => {
-  await bedrock?.close();
-  await api?.close();
-  api = bedrock = undefined;
-});
-
 /** Only what the test gives: no key of the Anthropic API, no shared AWS files, no instance metadata. */
-function bedrockEnv(extra: Record<string, string | undefined>) {
-  const home = scratch();
+const run = providerRunner((home) => ({
+  ANTHROPIC_API_KEY: undefined,
+  ANTHROPIC_BASE_URL: undefined,
+  AWS_ACCESS_KEY_ID: undefined,
+  AWS_SECRET_ACCESS_KEY: undefined,
+  AWS_SESSION_TOKEN: undefined,
+  AWS_PROFILE: undefined,
+  AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+  AWS_CONFIG_FILE: join(home, 'config'),
+  AWS_EC2_METADATA_DISABLED: 'true',
+  CLAUDE_CODE_USE_BEDROCK: '1',
+}));
+
+/** The fake Bedrock's URL and region, with the test's AWS keys in the environment (`secret`: a wrong one). */
+function signedEnv(url: string, region: string, secret = creds.secretAccessKey): Env {
   return {
-    CLAUDE_CONFIG_DIR: home,
-    ANTHROPIC_API_KEY: undefined,
-    ANTHROPIC_BASE_URL: undefined,
-    AWS_ACCESS_KEY_ID: undefined,
-    AWS_SECRET_ACCESS_KEY: undefined,
-    AWS_SESSION_TOKEN: undefined,
-    AWS_PROFILE: undefined,
-    AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-    AWS_CONFIG_FILE: join(home, 'config'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-    CLAUDE_CODE_USE_BEDROCK: '1',
-    ...extra,
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: creds.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secret,
+    AWS_SESSION_TOKEN: creds.sessionToken,
+    ANTHROPIC_BEDROCK_BASE_URL: url,
   };
+}
+
+/** A gateway signs instead: unsigned requests to the fake Bedrock at `url`. */
+function gatewayEnv(url: string, region: string): Env {
+  return { AWS_REGION: region, CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1', ANTHROPIC_BEDROCK_BASE_URL: url };
 }
 
 describe('Amazon Bedrock', () => {
   it('a streamed multi-turn tool session: SigV4-signed invoke-with-response-stream, event-stream replies, caching, a retried 529', async () => {
-    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
-    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds });
-    const r = await runAgent({
-      cwd: scratch(),
-      args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
-      input: userLine('run the command'),
-      env: bedrockEnv({
-        AWS_REGION: 'eu-west-1',
-        AWS_ACCESS_KEY_ID: creds.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
-        AWS_SESSION_TOKEN: creds.sessionToken,
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
-    });
+    const { api, front: bedrock } = await startProviderFixture(
+      [overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')],
+      (api) => startFakeBedrock(api, { region: 'eu-west-1', creds }),
+    );
+    const r = await run(
+      [...STREAM_ARGS, '--allowedTools', 'Bash'],
+      signedEnv(bedrock.url, 'eu-west-1'),
+      userLine('run the command'),
+    );
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const lines = r.json();
@@ -93,19 +82,10 @@ describe('Amazon Bedrock', () => {
   });
 
   it('wrong AWS credentials: the signature is refused, and the error names Bedrock', async () => {
-    api = await startFakeApi([text('never')]);
-    bedrock = await startFakeBedrock(api, { region: 'us-east-1', creds });
-    const r = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: creds.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: 'not-the-secret',
-        AWS_SESSION_TOKEN: creds.sessionToken,
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
-    });
+    const { api, front: bedrock } = await startProviderFixture([text('never')], (api) =>
+      startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const r = await run(['-p', 'hi'], signedEnv(bedrock.url, 'us-east-1', 'not-the-secret'));
     expect(r.code).not.toBe(0);
     expect(bedrock.seen[0].refused).toMatch(/signature we calculated does not match/);
     expect(r.stdout + r.stderr).toMatch(/Bedrock: API Error: 403 .*check the AWS credentials/);
@@ -113,14 +93,11 @@ describe('Amazon Bedrock', () => {
   });
 
   it('no AWS credentials anywhere: an error naming Bedrock and what was tried; nothing is sent', async () => {
-    api = await startFakeApi([text('never')]);
-    bedrock = await startFakeBedrock(api, { region: 'us-east-1', creds });
+    const { front: bedrock } = await startProviderFixture([text('never')], (api) =>
+      startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
     const started = Date.now();
-    const r = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({ AWS_REGION: 'us-east-1', ANTHROPIC_BEDROCK_BASE_URL: bedrock.url }),
-    });
+    const r = await run(['-p', 'hi'], { AWS_REGION: 'us-east-1', ANTHROPIC_BEDROCK_BASE_URL: bedrock.url });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(
       /Bedrock: no AWS credentials found \(tried env \(AWS_ACCESS_KEY_ID\), profile default/,
@@ -130,29 +107,21 @@ describe('Amazon Bedrock', () => {
   });
 
   it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
-    api = await startFakeApi([text('through the gateway'), text('with the bearer token')]);
-    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null });
-    const skipped = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi', '--model', 'us.anthropic.claude-opus-5-5'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-west-2',
-        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
-    });
+    const { api, front: gateway } = await startProviderFixture(
+      [text('through the gateway'), text('with the bearer token')],
+      (api) => startFakeBedrock(api, { region: 'us-west-2', creds: null }),
+    );
+    const skipped = await run(
+      ['-p', 'hi', '--model', 'us.anthropic.claude-opus-5-5'],
+      gatewayEnv(gateway.url, 'us-west-2'),
+    );
     expect(skipped.stdout).toContain('through the gateway');
-    expect(bedrock.seen[0].path).toBe('/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream');
-    await bedrock.close();
-    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null });
-    const bearer = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-west-2',
-        AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1',
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
+    expect(gateway.seen[0].path).toBe('/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream');
+    const bedrock = closeAfterTest(await startFakeBedrock(api, { region: 'us-west-2', creds: null }));
+    const bearer = await run(['-p', 'hi'], {
+      AWS_REGION: 'us-west-2',
+      AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-1',
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
     });
     // The fake refuses any Authorization header when it expects none: this one was the bearer.
     expect(bedrock.seen[0].headers.authorization).toBe('Bearer bedrock-api-key-1');
@@ -160,19 +129,12 @@ describe('Amazon Bedrock', () => {
   });
 
   it("the aliases are Bedrock's models (ANTHROPIC_DEFAULT_*_MODEL wins), and WebSearch is not offered", async () => {
-    api = await startFakeApi(() => text('ok'));
-    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds: null });
-    const gateway = {
-      AWS_REGION: 'eu-west-1',
-      CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
-      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-    };
-    const sonnet = await runAgent({
-      cwd: scratch(),
-      args: [...STREAM_ARGS, '--model', 'sonnet'],
-      input: userLine('hi'),
-      env: bedrockEnv(gateway),
-    });
+    const { api, front: bedrock } = await startProviderFixture(
+      () => text('ok'),
+      (api) => startFakeBedrock(api, { region: 'eu-west-1', creds: null }),
+    );
+    const gateway = gatewayEnv(bedrock.url, 'eu-west-1');
+    const sonnet = await run([...STREAM_ARGS, '--model', 'sonnet'], gateway, userLine('hi'));
     expect(sonnet.code, sonnet.stderr).toBe(0);
     expect(bedrock.seen[0].path).toBe(
       '/model/eu.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream',
@@ -183,10 +145,9 @@ describe('Amazon Bedrock', () => {
     expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).not.toContain('WebSearch');
     expect(sonnet.stderr).not.toContain('WebSearch');
 
-    const asked = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi', '--tools', 'WebSearch,Bash', '--model', 'haiku'],
-      env: bedrockEnv({ ...gateway, ANTHROPIC_DEFAULT_HAIKU_MODEL: 'eu.anthropic.claude-haiku-custom-v1:0' }),
+    const asked = await run(['-p', 'hi', '--tools', 'WebSearch,Bash', '--model', 'haiku'], {
+      ...gateway,
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'eu.anthropic.claude-haiku-custom-v1:0',
     });
     expect(asked.code, asked.stderr).toBe(0);
     expect(asked.stderr).toContain(
@@ -197,22 +158,18 @@ describe('Amazon Bedrock', () => {
   });
 
   it("the init line and initialize name the ids requests are sent with (the listed profile); a user's id that is not a known model goes as given; initialize's account is the provider alone", async () => {
-    api = await startFakeApi(() => text('ok'));
-    bedrock = await startFakeBedrock(api, {
-      region: 'us-east-1',
-      creds,
-      profiles: ['global.anthropic.claude-opus-5-5', 'apac.anthropic.claude-opus-5-5'],
-    });
-    const env = bedrockEnv({
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: creds.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
-      AWS_SESSION_TOKEN: creds.sessionToken,
-      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-custom',
-    });
+    const { front: bedrock } = await startProviderFixture(
+      () => text('ok'),
+      (api) =>
+        startFakeBedrock(api, {
+          region: 'us-east-1',
+          creds,
+          profiles: ['global.anthropic.claude-opus-5-5', 'apac.anthropic.claude-opus-5-5'],
+        }),
+    );
+    const env = { ...signedEnv(bedrock.url, 'us-east-1'), ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-custom' };
     const initialize = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
-    const r = await runAgent({ cwd: scratch(), args: STREAM_ARGS, input: initialize + userLine('hi'), env });
+    const r = await run(STREAM_ARGS, env, initialize + userLine('hi'));
     expect(r.code, r.stderr).toBe(0);
     const lines = r.json();
     expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
@@ -230,12 +187,7 @@ describe('Amazon Bedrock', () => {
     });
 
     // The user's haiku model is sent exactly as given, and the init line says so.
-    const haiku = await runAgent({
-      cwd: scratch(),
-      args: [...STREAM_ARGS, '--model', 'haiku'],
-      input: userLine('hi'),
-      env,
-    });
+    const haiku = await run([...STREAM_ARGS, '--model', 'haiku'], env, userLine('hi'));
     expect(haiku.code, haiku.stderr).toBe(0);
     expect(bedrock.seen.at(-1)!.path).toBe('/model/claude-haiku-custom/invoke-with-response-stream');
     expect(haiku.json().find((m) => m.subtype === 'init')?.model).toBe('claude-haiku-custom');
@@ -249,19 +201,13 @@ describe('Amazon Bedrock', () => {
     await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
     try {
-      api = await startFakeApi([toolUse('WebFetch', { url, prompt: 'what is the answer?' }), text('42'), text('done')]);
-      bedrock = await startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds });
-      const r = await runAgent({
-        cwd: scratch(),
-        args: ['-p', 'read the page', '--allowedTools', 'WebFetch'],
-        env: bedrockEnv({
-          AWS_REGION: 'eu-west-1',
-          ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
-          AWS_ACCESS_KEY_ID: creds.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
-          AWS_SESSION_TOKEN: creds.sessionToken,
-          ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-        }),
+      const { front: bedrock } = await startProviderFixture(
+        [toolUse('WebFetch', { url, prompt: 'what is the answer?' }), text('42'), text('done')],
+        (api) => startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds }),
+      );
+      const r = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
+        ...signedEnv(bedrock.url, 'eu-west-1'),
+        ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('done');
@@ -277,28 +223,24 @@ describe('Amazon Bedrock', () => {
   });
 
   it("the account's inference profiles, listed at start (every page, signed), choose the id a first-party model is sent as: the region's geography first, else the first listed", async () => {
-    api = await startFakeApi(() => text('ok'));
-    bedrock = await startFakeBedrock(api, {
-      region: 'eu-west-1',
-      creds,
-      profiles: [
-        'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-        'apac.anthropic.claude-haiku-4-5-20251001-v1:0',
-        'global.anthropic.claude-opus-5-5',
-        'us.anthropic.claude-opus-5-5',
-        'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
-        'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
-      ],
-    });
-    const env = bedrockEnv({
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: creds.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: creds.secretAccessKey,
-      AWS_SESSION_TOKEN: creds.sessionToken,
-      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-    });
+    const { front: bedrock } = await startProviderFixture(
+      () => text('ok'),
+      (api) =>
+        startFakeBedrock(api, {
+          region: 'eu-west-1',
+          creds,
+          profiles: [
+            'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+            'apac.anthropic.claude-haiku-4-5-20251001-v1:0',
+            'global.anthropic.claude-opus-5-5',
+            'us.anthropic.claude-opus-5-5',
+            'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+            'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+          ],
+        }),
+    );
     for (const model of ['opus', 'sonnet', 'eu.anthropic.claude-opus-5-5']) {
-      const r = await runAgent({ cwd: scratch(), args: ['-p', 'hi', '--model', model], env });
+      const r = await run(['-p', 'hi', '--model', model], signedEnv(bedrock.url, 'eu-west-1'));
       expect(r.code, r.stderr).toBe(0);
     }
     expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
@@ -321,48 +263,28 @@ describe('Amazon Bedrock', () => {
   });
 
   it('an inference-profile lookup that does not answer holds the first request back at most 3 s, then the region rule is used; the gateway and bearer lookups carry their own auth', async () => {
-    api = await startFakeApi(() => text('ok'));
-    bedrock = await startFakeBedrock(api, {
-      region: 'us-west-2',
-      creds: null,
-      profiles: ['global.anthropic.claude-opus-5-5'],
-      profilesDelayMs: 30_000,
-    });
+    const { api, front: slow } = await startProviderFixture(
+      () => text('ok'),
+      (api) =>
+        startFakeBedrock(api, {
+          region: 'us-west-2',
+          creds: null,
+          profiles: ['global.anthropic.claude-opus-5-5'],
+          profilesDelayMs: 30_000,
+        }),
+    );
     const started = Date.now();
-    const r = await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-west-2',
-        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
-    });
+    const r = await run(['-p', 'hi'], gatewayEnv(slow.url, 'us-west-2'));
     expect(r.code, r.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(bedrock.seen.map((s) => s.path)).toEqual([
-      '/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream',
-    ]);
-    await bedrock.close();
+    expect(slow.seen.map((s) => s.path)).toEqual(['/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream']);
 
-    bedrock = await startFakeBedrock(api, { region: 'us-west-2', creds: null, profiles: [] });
-    await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-west-2',
-        CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1',
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
-    });
-    await runAgent({
-      cwd: scratch(),
-      args: ['-p', 'hi'],
-      env: bedrockEnv({
-        AWS_REGION: 'us-west-2',
-        AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-2',
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-      }),
+    const bedrock = closeAfterTest(await startFakeBedrock(api, { region: 'us-west-2', creds: null, profiles: [] }));
+    await run(['-p', 'hi'], gatewayEnv(bedrock.url, 'us-west-2'));
+    await run(['-p', 'hi'], {
+      AWS_REGION: 'us-west-2',
+      AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key-2',
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
     });
     expect(bedrock.profileLookups.map((s) => s.headers.authorization ?? null)).toEqual([
       null,
@@ -371,53 +293,44 @@ describe('Amazon Bedrock', () => {
   });
   it('HTTP_PROXY carries every Bedrock connection: the web-identity STS call of the credential chain, the inference-profile lookup, the model calls; NO_PROXY exempts a host:port', async () => {
     const roleArn = 'arn:aws:iam::123456789012:role/agent-test';
-    api = await startFakeApi(() => text('through the proxy'));
-    bedrock = await startFakeBedrock(api, { region: 'eu-west-1', creds, profiles: ['eu.anthropic.claude-opus-5-5'] });
-    const sts = await startFakeSts({ roleArn, token: 'oidc-token-1', creds });
-    const proxy = await startTestProxy();
-    try {
-      const home = scratch();
-      writeFileSync(join(home, 'web-identity-token'), 'oidc-token-1');
-      const env = bedrockEnv({
-        AWS_REGION: 'eu-west-1',
-        AWS_WEB_IDENTITY_TOKEN_FILE: join(home, 'web-identity-token'),
-        AWS_ROLE_ARN: roleArn,
-        AWS_ROLE_SESSION_NAME: 'agent-test',
-        AWS_ENDPOINT_URL_STS: sts.url,
-        ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
-        HTTP_PROXY: proxy.url,
-      });
-      const r = await runAgent({ cwd: scratch(), args: ['-p', 'hi'], env });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain('through the proxy');
-      // The credentials came from STS (the request was signed with them, session token included).
-      expect(sts.calls.map((c) => c.RoleArn)).toEqual([roleArn]);
-      expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
-        ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
-      ]);
-      expect(proxy.seen).toEqual(
-        expect.arrayContaining([
-          `POST ${sts.url}/`,
-          `GET ${bedrock.url}/inference-profiles?type=SYSTEM_DEFINED`,
-          `POST ${bedrock.url}/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream`,
-        ]),
-      );
-
-      proxy.seen.length = 0;
-      const exempt = await runAgent({
-        cwd: scratch(),
-        args: ['-p', 'hi'],
-        env: { ...env, NO_PROXY: new URL(sts.url).host },
-      });
-      expect(exempt.code, exempt.stderr).toBe(0);
-      expect(sts.calls).toHaveLength(2);
-      expect(proxy.seen.some((l) => l.includes(sts.url))).toBe(false);
-      expect(proxy.seen).toContain(
+    const { front: bedrock } = await startProviderFixture(
+      () => text('through the proxy'),
+      (api) => startFakeBedrock(api, { region: 'eu-west-1', creds, profiles: ['eu.anthropic.claude-opus-5-5'] }),
+    );
+    const sts = closeAfterTest(await startFakeSts({ roleArn, token: 'oidc-token-1', creds }));
+    const proxy = closeAfterTest(await startTestProxy());
+    const tokenFile = join(tempDir('agent-bedrock-'), 'web-identity-token');
+    writeFileSync(tokenFile, 'oidc-token-1');
+    const env = {
+      AWS_REGION: 'eu-west-1',
+      AWS_WEB_IDENTITY_TOKEN_FILE: tokenFile,
+      AWS_ROLE_ARN: roleArn,
+      AWS_ROLE_SESSION_NAME: 'agent-test',
+      AWS_ENDPOINT_URL_STS: sts.url,
+      ANTHROPIC_BEDROCK_BASE_URL: bedrock.url,
+      HTTP_PROXY: proxy.url,
+    };
+    const r = await run(['-p', 'hi'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('through the proxy');
+    // The credentials came from STS (the request was signed with them, session token included).
+    expect(sts.calls.map((c) => c.RoleArn)).toEqual([roleArn]);
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+    ]);
+    expect(proxy.seen).toEqual(
+      expect.arrayContaining([
+        `POST ${sts.url}/`,
+        `GET ${bedrock.url}/inference-profiles?type=SYSTEM_DEFINED`,
         `POST ${bedrock.url}/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream`,
-      );
-    } finally {
-      await proxy.close();
-      await sts.close();
-    }
+      ]),
+    );
+
+    proxy.seen.length = 0;
+    const exempt = await run(['-p', 'hi'], { ...env, NO_PROXY: new URL(sts.url).host });
+    expect(exempt.code, exempt.stderr).toBe(0);
+    expect(sts.calls).toHaveLength(2);
+    expect(proxy.seen.some((l) => l.includes(sts.url))).toBe(false);
+    expect(proxy.seen).toContain(`POST ${bedrock.url}/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream`);
   });
 });

@@ -1,56 +1,30 @@
 // Microsoft Foundry end to end: bin/agent with the real @anthropic-ai/foundry-sdk against a fake
 // Foundry endpoint (test/cloud-fakes/foundry.ts) in front of the fake Messages API.
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
 import { startFakeFoundry } from '../cloud-fakes/foundry.js';
-import type { Front } from '../cloud-fakes/front.js';
-import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+import { STREAM_ARGS, userLine } from './harness.js';
+import { providerRunner, startProviderFixture } from './providerFixture.js';
 
-const made: string[] = [];
-function scratch(): string {
-  const d = tempDir('agent-foundry-');
-  made.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
-let api: FakeApi | undefined;
-let foundry: Front | undefined;
-afterEach(async () => {
-  await foundry?.close();
-  await api?.close();
-  api = foundry = undefined;
-});
-
-function run(args: string[], env: Record<string, string | undefined>, input?: string) {
-  const home = scratch();
-  return runAgent({
-    args,
-    input,
-    cwd: home,
-    env: {
-      HOME: home,
-      CLAUDE_CONFIG_DIR: home,
-      ANTHROPIC_API_KEY: undefined,
-      ANTHROPIC_BASE_URL: undefined,
-      ANTHROPIC_FOUNDRY_API_KEY: undefined,
-      ANTHROPIC_FOUNDRY_RESOURCE: undefined,
-      AZURE_CLIENT_ID: undefined,
-      AZURE_TENANT_ID: undefined,
-      AZURE_CLIENT_SECRET: undefined,
-      CLAUDE_CODE_USE_FOUNDRY: '1',
-      ...env,
-    },
-  });
-}
+/** Only what the test gives: no key of the Anthropic API or of Foundry, no Azure identity. */
+const run = providerRunner((home) => ({
+  HOME: home,
+  ANTHROPIC_API_KEY: undefined,
+  ANTHROPIC_BASE_URL: undefined,
+  ANTHROPIC_FOUNDRY_API_KEY: undefined,
+  ANTHROPIC_FOUNDRY_RESOURCE: undefined,
+  AZURE_CLIENT_ID: undefined,
+  AZURE_TENANT_ID: undefined,
+  AZURE_CLIENT_SECRET: undefined,
+  CLAUDE_CODE_USE_FOUNDRY: '1',
+}));
 
 describe('Microsoft Foundry', () => {
   it('a streamed multi-turn tool session: POST /anthropic/v1/messages with x-api-key, caching, a retried 529', async () => {
-    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
-    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const { api, front: foundry } = await startProviderFixture(
+      [overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')],
+      (api) => startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
+    );
     const r = await run(
       [...STREAM_ARGS, '--allowedTools', 'Bash'],
       { ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`, ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1' },
@@ -69,8 +43,9 @@ describe('Microsoft Foundry', () => {
   });
 
   it('a wrong key: the refusal names Foundry and the setting', async () => {
-    api = await startFakeApi([text('never')]);
-    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const { front: foundry } = await startProviderFixture([text('never')], (api) =>
+      startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
+    );
     const r = await run(['-p', 'hi'], {
       ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
       ANTHROPIC_FOUNDRY_API_KEY: 'wrong',
@@ -80,8 +55,9 @@ describe('Microsoft Foundry', () => {
   });
 
   it('no endpoint, or no credentials: errors naming Foundry and the missing setting; nothing is sent', async () => {
-    api = await startFakeApi([text('never')]);
-    foundry = await startFakeFoundry(api, { apiKey: 'foundry-key-1' });
+    const { front: foundry } = await startProviderFixture([text('never')], (api) =>
+      startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
+    );
     const noEndpoint = await run(['-p', 'hi'], { ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1' });
     expect(noEndpoint.stdout + noEndpoint.stderr).toContain(
       'Foundry: neither ANTHROPIC_FOUNDRY_RESOURCE (the resource name) nor ANTHROPIC_FOUNDRY_BASE_URL is set',
@@ -98,8 +74,9 @@ describe('Microsoft Foundry', () => {
   });
 
   it('CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them)', async () => {
-    api = await startFakeApi([text('through the gateway')]);
-    foundry = await startFakeFoundry(api, { apiKey: null });
+    const { front: foundry } = await startProviderFixture([text('through the gateway')], (api) =>
+      startFakeFoundry(api, { apiKey: null }),
+    );
     const r = await run(['-p', 'hi'], {
       ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
       CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1',

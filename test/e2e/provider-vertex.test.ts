@@ -4,70 +4,43 @@
 // key's signed JWT at https://oauth2.googleapis.com/token, a fixed URL: the test reaches it as a
 // corporate network would, through HTTPS_PROXY (a local proxy that sends that host to a fake token
 // endpoint) and NODE_EXTRA_CA_CERTS (the fake's certificate is signed by a test CA).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
-import type { Front } from '../cloud-fakes/front.js';
-import { startTestProxy, type TestProxy } from '../cloud-fakes/proxy.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { makeTestPki } from '../cloud-fakes/tls.js';
-import { startFakeVertex, startTokenServer, type TokenServer, writeServiceAccountKey } from '../cloud-fakes/vertex.js';
-import { runAgent, STREAM_ARGS, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
+import { startFakeVertex, startTokenServer, writeServiceAccountKey } from '../cloud-fakes/vertex.js';
+import { STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
 
-const made: string[] = [];
-function scratch(): string {
-  const d = tempDir('agent-vertex-');
-  made.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
-let api: FakeApi | undefined;
-let vertex: Front | undefined;
-let tokens: TokenServer | undefined;
-let proxy: TestProxy | undefined;
-afterEach(async () => {
-  await vertex?.close();
-  await tokens?.close();
-  await proxy?.close();
-  await api?.close();
-  api = vertex = tokens = proxy = undefined;
-});
-
-function run(args: string[], env: Record<string, string | undefined>, input?: string) {
-  const home = scratch();
-  return runAgent({
-    args,
-    input,
-    cwd: home,
-    env: {
-      HOME: home, // no gcloud configuration of the machine's
-      CLAUDE_CONFIG_DIR: home,
-      ANTHROPIC_API_KEY: undefined,
-      ANTHROPIC_BASE_URL: undefined,
-      GOOGLE_APPLICATION_CREDENTIALS: undefined,
-      METADATA_SERVER_DETECTION: 'none',
-      HTTP_PROXY: undefined,
-      http_proxy: undefined,
-      https_proxy: undefined,
-      no_proxy: undefined,
-      CLAUDE_CODE_USE_VERTEX: '1',
-      ...env,
-    },
-  });
-}
+/** Only what the test gives: no key of the Anthropic API, no Google credentials or gcloud set-up, no proxy. */
+const run = providerRunner((home) => ({
+  HOME: home, // no gcloud configuration of the machine's
+  ANTHROPIC_API_KEY: undefined,
+  ANTHROPIC_BASE_URL: undefined,
+  GOOGLE_APPLICATION_CREDENTIALS: undefined,
+  METADATA_SERVER_DETECTION: 'none',
+  HTTP_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
+  no_proxy: undefined,
+  CLAUDE_CODE_USE_VERTEX: '1',
+}));
 
 describe('Google Vertex AI', () => {
   it('a streamed multi-turn tool session: a service-account token, streamRawPredict for the project and region, caching, a retried 529', async () => {
-    const dir = scratch();
+    const dir = tempDir('agent-vertex-');
     const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
     const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
-    tokens = await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) });
-    proxy = await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } });
-    api = await startFakeApi([overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')]);
-    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens });
+    const tokens = closeAfterTest(
+      await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+    const { api, front: vertex } = await startProviderFixture(
+      [overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')],
+      (api) => startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens }),
+    );
     const r = await run(
       [...STREAM_ARGS, '--allowedTools', 'Bash'],
       {
@@ -99,8 +72,9 @@ describe('Google Vertex AI', () => {
   });
 
   it('VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials', async () => {
-    api = await startFakeApi([text('from europe')]);
-    vertex = await startFakeVertex(api, { project: 'gw-project', regions: ['europe-west1'], tokens: null });
+    const { front: vertex } = await startProviderFixture([text('from europe')], (api) =>
+      startFakeVertex(api, { project: 'gw-project', regions: ['europe-west1'], tokens: null }),
+    );
     const r = await run(['-p', 'hi', '--model', 'claude-haiku-5-5'], {
       CLOUD_ML_REGION: 'us-east5',
       VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
@@ -118,8 +92,9 @@ describe('Google Vertex AI', () => {
   });
 
   it('no Google credentials: an error naming Vertex AI and where it looked; nothing is sent', async () => {
-    api = await startFakeApi([text('never')]);
-    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null });
+    const { front: vertex } = await startProviderFixture([text('never')], (api) =>
+      startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null }),
+    );
     const started = Date.now();
     const r = await run(['-p', 'hi'], {
       CLOUD_ML_REGION: 'us-east5',
@@ -137,8 +112,10 @@ describe('Google Vertex AI', () => {
   });
 
   it("the aliases are Vertex AI's models (measured from the reference), and ANTHROPIC_DEFAULT_SONNET_MODEL wins", async () => {
-    api = await startFakeApi(() => text('ok'));
-    vertex = await startFakeVertex(api, { project: 'gw-project', regions: ['us-east5'], tokens: null });
+    const { front: vertex } = await startProviderFixture(
+      () => text('ok'),
+      (api) => startFakeVertex(api, { project: 'gw-project', regions: ['us-east5'], tokens: null }),
+    );
     const env = {
       CLOUD_ML_REGION: 'us-east5',
       ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
@@ -162,14 +139,17 @@ describe('Google Vertex AI', () => {
   });
 
   it('gcpAuthRefresh runs once when no credentials resolve, then the chain is asked again', async () => {
-    const dir = scratch();
+    const dir = tempDir('agent-vertex-');
     const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
     const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
-    tokens = await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) });
-    proxy = await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } });
-    api = await startFakeApi([text('refreshed')]);
-    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens });
-    const home = scratch();
+    const tokens = closeAfterTest(
+      await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+    const { api, front: vertex } = await startProviderFixture([text('refreshed')], (api) =>
+      startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens }),
+    );
+    const home = tempDir('agent-vertex-');
     const adc = join(home, 'adc.json');
     // The "login": it puts the key where GOOGLE_APPLICATION_CREDENTIALS points, and counts its runs.
     writeFileSync(
@@ -193,19 +173,20 @@ describe('Google Vertex AI', () => {
     expect(tokens.issued).toHaveLength(1);
 
     // A refresh that does not help: the error names Vertex AI, and nothing is sent.
-    await vertex.close();
-    vertex = await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null });
-    const home2 = scratch();
+    const noTokens = closeAfterTest(
+      await startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: null }),
+    );
+    const home2 = tempDir('agent-vertex-');
     writeFileSync(join(home2, 'settings.json'), JSON.stringify({ gcpAuthRefresh: 'true' }));
     const failed = await run(['-p', 'hi'], {
       CLAUDE_CONFIG_DIR: home2,
       CLOUD_ML_REGION: 'us-east5',
       ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
-      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      ANTHROPIC_VERTEX_BASE_URL: `${noTokens.url}/v1`,
       GOOGLE_APPLICATION_CREDENTIALS: join(home2, 'missing.json'),
     });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout + failed.stderr).toMatch(/Vertex AI: no Google credentials found \(tried/);
-    expect(vertex.seen).toHaveLength(0);
+    expect(noTokens.seen).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { promptStream, prompts, sdkOptions } from './sdkHost.js';
+import { interruptWhileTaskWorks, prompts, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -90,32 +90,10 @@ describe('perTaskStopAffordance', () => {
       if (last.includes('think long')) return { ...text('long thought'), delayMs: 5000 };
       return text('ok');
     });
-    const cwd = tempDir();
-    const input = promptStream();
-    const q = query({
-      prompt: input as never,
-      options: sdkOptions(api.url, cwd, { allowedTools: ['Task'], ...extra }) as never,
-    });
-    input.push('start the counter');
-    let results = 0;
-    let status = '';
-    try {
-      for await (const m of q as AsyncIterable<SDKMessage>) {
-        const msg = m as Record<string, any>;
-        if (msg.type === 'result' && ++results === 1) {
-          input.push('think long');
-          setTimeout(() => void q.interrupt(), 500);
-        }
-        if (msg.type === 'system' && msg.subtype === 'task_notification') {
-          status = msg.status;
-          input.end();
-        }
-      }
-    } catch (err) {
-      // The interrupted turn was the last result: the process exits 1, which the SDK throws.
-      if (!status || !/exited with code 1/.test((err as Error).message)) throw err;
-    }
-    return status;
+    return interruptWhileTaskWorks(
+      'start the counter',
+      sdkOptions(api.url, tempDir(), { allowedTools: ['Task'], ...extra }),
+    );
   }
 
   it('declared: an interrupt stops the turn and spares the background agent, which completes', async () => {

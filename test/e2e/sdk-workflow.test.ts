@@ -6,7 +6,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, systemText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { promptStream, sdkOptions } from './sdkHost.js';
+import { interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -92,30 +92,10 @@ return await agent('count slowly')`;
       if (lastUserText(req).includes('<task-notification>')) return text('noted');
       return toolUse('Workflow', { script }, 'wf');
     });
-    const prompts = promptStream();
-    const q = query({
-      prompt: prompts as never,
-      options: sdkOptions(api.url, tempDir(), { ...optedIn, perTaskStopAffordance: true }) as never,
-    });
-    prompts.push('run the slow workflow');
-    let results = 0;
-    let status = '';
-    try {
-      for await (const m of q as AsyncIterable<SDKMessage>) {
-        const msg = m as Record<string, any>;
-        if (msg.type === 'result' && ++results === 1) {
-          prompts.push('think long');
-          setTimeout(() => void q.interrupt(), 500);
-        }
-        if (msg.subtype === 'task_notification') {
-          status = msg.status;
-          prompts.end();
-        }
-      }
-    } catch (err) {
-      // The interrupted turn may be the last result: the process exits 1, which the SDK throws.
-      if (!status || !/exited with code 1/.test((err as Error).message)) throw err;
-    }
+    const status = await interruptWhileTaskWorks(
+      'run the slow workflow',
+      sdkOptions(api.url, tempDir(), { ...optedIn, perTaskStopAffordance: true }),
+    );
     expect(status).toBe('completed');
   }, 60_000);
 });

@@ -84,3 +84,34 @@ export async function runQuery(texts: string[], options: Record<string, unknown>
   }
   return { messages, results: messages.filter((m) => m.type === 'result') as Array<Record<string, any>>, error };
 }
+
+/**
+ * A host's interrupt while a background task works (perTaskStopAffordance): `first` starts the
+ * task, the prompt after its result ("think long", which the fake API must answer slowly) is
+ * interrupted 500 ms in, and the input ends at the task's notification. Returns that notification's
+ * status (how the task ended).
+ */
+export async function interruptWhileTaskWorks(first: string, options: Record<string, unknown>): Promise<string> {
+  const input = promptStream();
+  const q = query({ prompt: input as never, options: options as never });
+  input.push(first);
+  let results = 0;
+  let status = '';
+  try {
+    for await (const m of q as AsyncIterable<SDKMessage>) {
+      const msg = m as Record<string, any>;
+      if (msg.type === 'result' && ++results === 1) {
+        input.push('think long');
+        setTimeout(() => void q.interrupt(), 500);
+      }
+      if (msg.type === 'system' && msg.subtype === 'task_notification') {
+        status = msg.status;
+        input.end();
+      }
+    }
+  } catch (err) {
+    // The interrupted turn may be the last result: the process exits 1, which the SDK throws.
+    if (!status || !/exited with code 1/.test((err as Error).message)) throw err;
+  }
+  return status;
+}

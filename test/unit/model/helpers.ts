@@ -4,22 +4,17 @@ import { startFakeApi, type FakeApi, type Script } from '../../fake-api/server.j
 import { streamModel, type ModelEvent, type ModelRequest } from '../../../src/loop/modelClient.js';
 
 const open: FakeApi[] = [];
-/** The environment before this test's first fakeApi(): put back after the test. */
-let savedEnv: NodeJS.ProcessEnv | undefined;
 
+// The environment this sets is put back when the test file ends (test/setup.ts); each test's
+// fakeApi() sets every variable the client reads afresh.
 afterEveryTest(async () => {
   await Promise.all(open.splice(0).map((a) => a.close()));
-  if (!savedEnv) return;
-  for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
-  Object.assign(process.env, savedEnv);
-  savedEnv = undefined;
 });
 
 /** Start a fake API and point the client at it with an API key and few retries. */
 export async function fakeApi(script: Script, env: Record<string, string | undefined> = {}): Promise<FakeApi> {
   const api = await startFakeApi(script);
   open.push(api);
-  savedEnv ??= { ...process.env };
   process.env.ANTHROPIC_BASE_URL = api.url;
   process.env.ANTHROPIC_API_KEY = 'sk-test';
   delete process.env.ANTHROPIC_AUTH_TOKEN;
