@@ -24,6 +24,7 @@ import { setupMainAgent } from './mainAgentSetup.js';
 import { setupMcp } from './mcpSetup.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { runnerHooks } from './runnerHooks.js';
+import { teammateQuestionAnswerer } from './teammateQuestions.js';
 import { setupSessionCommands } from './sessionCommands.js';
 import { skillCommands } from '../skills/skillCommands.js';
 import { mcpPromptCommands } from '../mcp/prompts.js';
@@ -131,18 +132,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     mcp,
     policy,
   });
-  const sessionRunner = runner.set(
-    new SessionRunner(
-      settings,
-      runnerHooks({
-        ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
-        ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
-        callModel: telemetry.callModel,
-        peers,
-      }),
-      emit,
-    ),
-  );
+  const sessionHooks = runnerHooks({
+    ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
+    ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
+    callModel: telemetry.callModel,
+    peers,
+  });
+  const sessionRunner = runner.set(new SessionRunner(settings, sessionHooks, emit));
+  // Process teammates' permission questions are answered as the lead's own.
+  agents.team.answerTeammateQuestionsWith(teammateQuestionAnswerer(() => sessionHooks.pipeline()));
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) sessionRunner.history.push(m);
   const sessionControls = controls.set(

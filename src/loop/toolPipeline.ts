@@ -58,6 +58,8 @@ export interface AskHostRequest {
   blocked_path?: string;
   decision_reason?: string;
   decision_reason_type?: AskReasonType;
+  /** Whose call it is when not the main agent's: a process teammate's `name@team` (the SDK's agentID). */
+  agent_id?: string;
 }
 
 /** The host's PermissionResult. */

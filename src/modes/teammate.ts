@@ -14,6 +14,7 @@ import { isErrorResult, type TurnResult } from '../session/events.js';
 import { StartupError } from '../session/guards.js';
 import { Mailbox } from '../teams/mailbox.js';
 import { idleNotice, inboxTurn } from '../teams/messages.js';
+import { createLeadRelay } from '../teams/permissionRelay.js';
 import { ProcessTeam } from '../teams/processTeam.js';
 import { TaskListStore, teamTasksDir } from '../teams/taskList.js';
 import { leadNameOf, readTeamFile, teamDirName, teamsDir } from '../teams/teamConfig.js';
@@ -42,6 +43,8 @@ export async function runTeammate(o: CliOptions, writer: StdoutWriter, me: Teamm
   let approved = false;
   const team = new ProcessTeam({ me, teamDir, mailbox, onShutdownApproved: () => (approved = true) });
   const taskList = new TaskListStore(teamTasksDir(configDir(env), me.team), problem);
+  // Its permission questions and plan approvals are the lead's to answer (through the inboxes).
+  const relay = createLeadRelay({ mailbox, me, lead: () => team.lead, onProblem: problem });
 
   let onResult: ((r: TurnResult) => void) | null = null;
   const session = await createSession(
@@ -60,6 +63,7 @@ export async function runTeammate(o: CliOptions, writer: StdoutWriter, me: Teamm
         onResult?.(ev.result);
       },
       teammate: { tools: TEAM_TASK_TOOLS, services: { team, teamMember: me.name, taskList } },
+      askHost: relay.ask,
     },
   );
   const { runner } = session;
@@ -75,7 +79,7 @@ export async function runTeammate(o: CliOptions, writer: StdoutWriter, me: Teamm
     }
     let mail: Awaited<ReturnType<Mailbox['takeUnread']>> = [];
     try {
-      if (mailbox.hasUnreadSafe(me.name)) mail = await mailbox.takeUnread(me.name);
+      if (mailbox.hasUnreadSafe(me.name)) mail = (await mailbox.takeUnread(me.name)).filter((m) => !relay.absorbs(m));
     } catch (err) {
       problem(`cannot read its inbox: ${(err as Error).message}`);
     }

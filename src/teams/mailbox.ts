@@ -78,6 +78,20 @@ export class Mailbox {
   }
 
   /**
+   * The unread messages of `name` that `pick` chooses, marked read in one locked step; the others
+   * stay unread for whoever reads the inbox next (a permission answer taken mid-turn).
+   */
+  async takeWhere(name: string, pick: (m: InboxMessage) => boolean): Promise<InboxMessage[]> {
+    let taken: InboxMessage[] = [];
+    await this.update(name, (list) => {
+      taken = list.filter((m) => !m.read && pick(m));
+      for (const m of taken) m.read = true;
+      return taken.length > 0;
+    });
+    return taken.map((m) => ({ ...m }));
+  }
+
+  /**
    * Whether `name` may have unread messages (a cheap read, no lock). A malformed or unreadable
    * inbox counts as yes, so the locked `takeUnread` gets to report and repair it.
    */

@@ -26,6 +26,7 @@ import {
 } from './teamConfig.js';
 import { Teammate } from './teammate.js';
 import { ProcessTeammate } from './processTeammate.js';
+import { PermissionDesk, type TeammateQuestionAnswerer } from './permissionDesk.js';
 import type { TeammateLaunch } from './teammateLaunch.js';
 import { ENV_FILE_VAR, writeTeammateEnv } from './paneEnv.js';
 import type { InboxMessage } from './mailbox.js';
@@ -88,8 +89,32 @@ export class TeamService implements TeamToolService, TeamHost {
   private readonly toldProblems = new Set<string>();
   /** Teammates that approved a shutdown: name → request id, told to the lead once they stop. */
   private readonly approvals = new Map<string, string>();
+  /** Process teammates' permission questions, answered as the lead's own (permissionDesk.ts). */
+  private desk: PermissionDesk | null = null;
+  private answerer: TeammateQuestionAnswerer | undefined;
 
   constructor(private readonly deps: TeamServiceDeps) {}
+
+  /** How the lead answers its process teammates' permission questions (set once the session's pipeline exists). */
+  answerTeammateQuestionsWith(answerer: TeammateQuestionAnswerer): void {
+    this.answerer = answerer;
+  }
+
+  /** The desk of the team's inbox, looking for questions once a process teammate is started. */
+  private questionDesk(team: ActiveTeam): PermissionDesk {
+    this.desk ??= new PermissionDesk({
+      mailbox: team.mailbox,
+      lead: this.lead,
+      team: team.name,
+      isProcessTeammate: (name) => {
+        const m = this.members.get(name);
+        return m !== undefined && !(m instanceof Teammate) && m.live;
+      },
+      answerer: () => this.answerer,
+      onProblem: (t) => this.problem(t),
+    });
+    return this.desk;
+  }
 
   // ---- tools ----
 
@@ -127,6 +152,8 @@ export class TeamService implements TeamToolService, TeamHost {
           'Ask each to shut down (SendMessage type shutdown_request), wait for the approvals, then call TeamDelete again.',
       );
     rmSync(team.dir, { recursive: true, force: true });
+    this.desk?.stop();
+    this.desk = null;
     this.team = null;
     this.members.clear();
     this.changed();
@@ -331,6 +358,7 @@ export class TeamService implements TeamToolService, TeamHost {
       registry.finish(rec.id, { status: 'failed', summary: why });
       throw new ToolError(why);
     }
+    this.questionDesk(team).start();
     const teammate = new ProcessTeammate(name, req.subagentType, rec, proc, {
       starter,
       registry,
@@ -380,7 +408,10 @@ export class TeamService implements TeamToolService, TeamHost {
     const team = this.team;
     if (!team?.mailbox.hasUnreadSafe(this.lead)) return null;
     try {
-      const mail = await team.mailbox.takeUnread(this.lead);
+      // Process teammates' permission questions are answered, not read by the lead's model.
+      const mail = this.desk
+        ? this.desk.take(await team.mailbox.takeUnread(this.lead))
+        : await team.mailbox.takeUnread(this.lead);
       await this.notePaneMail(mail);
       return mail.length ? inboxTurn(mail) : null;
     } catch (err) {
