@@ -21,6 +21,14 @@ const stamp = path.join(dist, 'agent.blob.node');
 // bin/agent uses a blob only beside its stamp (the node that made it): a failed build leaves neither.
 rmSync(stamp, { force: true });
 rmSync(path.join(dist, 'agent.blob'), { force: true });
+// bin/agent starts the blob with --no-rehash-snapshot (see there), and V8 refuses a blob built
+// under other flags: build it under the same ones.
+if (!process.execArgv.includes('--no-rehash-snapshot')) {
+  process.stderr.write(
+    'scripts/snapshot.cjs: run it as `node --no-rehash-snapshot --build-snapshot`, as bin/agent starts the blob\n',
+  );
+  process.exit(1);
+}
 
 // --- The audit: record reads that come from the bundle while it initialises. ---
 const reads = new Set();
@@ -178,6 +186,10 @@ function start() {
   // would have to be given at every start too.
   setFlagsFromString('--liftoff-only');
   setFlagsFromString('--optimize-for-size');
+  // bin/agent starts this heap with --no-rehash-snapshot, so it keeps the seed its build drew at
+  // random (one per install); isolates made from now on (worker threads, from Node's own snapshot,
+  // whose seed is the same in every copy of Node) are rehashed with a fresh one, as by default.
+  setFlagsFromString('--rehash-snapshot');
   if (process.env.AGENT_MALLOC_WAS !== undefined) {
     if (process.env.AGENT_MALLOC_WAS) process.env.MALLOC_MMAP_THRESHOLD_ = process.env.AGENT_MALLOC_WAS;
     else delete process.env.MALLOC_MMAP_THRESHOLD_;

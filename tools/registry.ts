@@ -9,7 +9,7 @@ import { WriteTool } from './write.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
-import { AgentTool, TaskTool } from './task.js';
+import { AgentTool } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
@@ -52,7 +52,6 @@ export function builtinTools(
     GlobTool,
     GrepTool,
     NotebookEditTool,
-    TaskTool,
     AgentTool,
     TaskOutputTool,
     TaskStopTool,
@@ -80,7 +79,12 @@ export function builtinTools(
 }
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
-  return tools.find((t) => t.name === name);
+  return tools.find((t) => toolAnswersTo(t, name));
+}
+
+/** Does the tool go by this name (its own, or its legacy one)? */
+export function toolAnswersTo(tool: Tool, name: string): boolean {
+  return tool.name === name || tool.legacyName === name;
 }
 
 export interface ToolApiSchema {

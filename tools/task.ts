@@ -1,4 +1,5 @@
-// Task (and Agent, the name today's SDK tool types use): launch a subagent with a fresh context.
+// Agent (formerly Task, the name it still answers to and hosts see in system/init): launch a
+// subagent with a fresh context.
 // The tool only validates and delegates: the session provides `ctx.services.subagents`, which runs
 // the agent loop (synchronously, forwarding its events as progress, or in the background).
 import { z } from 'zod';
@@ -110,9 +111,10 @@ function subagents(ctx: ToolContext): SubagentService {
   return svc;
 }
 
-function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
+function makeTaskTool(name: 'Agent', legacyName: 'Task'): Tool<typeof taskInputSchema> {
   return defineTool({
     name,
+    legacyName,
     get description() {
       return taskDescription(agentLister());
     },
@@ -157,5 +159,5 @@ function makeTaskTool(name: 'Task' | 'Agent'): Tool<typeof taskInputSchema> {
   });
 }
 
-export const TaskTool = makeTaskTool('Task');
-export const AgentTool = makeTaskTool('Agent');
+// One tool, offered as Agent (the reference's name for the model), answering to Task too.
+export const AgentTool = makeTaskTool('Agent', 'Task');

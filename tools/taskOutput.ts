@@ -56,7 +56,7 @@ export const taskOutputInputSchema = z.object({
 
 export const TaskOutputTool = defineTool({
   name: 'TaskOutput',
-  description: `Reads the output and status of a background task: a shell started with Bash run_in_background, or an agent started with Task run_in_background.
+  description: `Reads the output and status of a background task: a shell started with Bash run_in_background, or an agent started with Agent run_in_background.
 
 - task_id: the id the launching call returned.
 - block (default true): wait until the task ends, at most \`timeout\` ms (default ${TASK_OUTPUT_DEFAULT_TIMEOUT_MS}, max ${TASK_OUTPUT_MAX_TIMEOUT_MS}); with block=false it answers at once.

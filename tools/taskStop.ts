@@ -11,7 +11,7 @@ export const taskStopInputSchema = z.object({
 export const TaskStopTool = defineTool({
   name: 'TaskStop',
   deferred: true,
-  description: `Stops a running background task by its id (a shell started with Bash run_in_background, or an agent started with Task run_in_background; a teammate by its id or its name). A shell is killed with every process it started. The task's notification then reports it as stopped.`,
+  description: `Stops a running background task by its id (a shell started with Bash run_in_background, or an agent started with Agent run_in_background; a teammate by its id or its name). A shell is killed with every process it started. The task's notification then reports it as stopped.`,
   inputSchema: taskStopInputSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,

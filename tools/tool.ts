@@ -175,7 +175,14 @@ export class ToolError extends Error {
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
+  /** The name the model is offered and calls. */
   name: string;
+  /**
+   * An older name the tool still answers to: in the model's calls, in permission rules, in
+   * `--tools` / `--disallowedTools` and in agent definitions; system/init lists this one, so hosts
+   * written against it keep working (the reference offers the model `Agent` and lists `Task`).
+   */
+  legacyName?: string;
   /** Model-facing prose. */
   description: string;
   inputSchema: S;

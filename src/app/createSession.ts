@@ -180,6 +180,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     bypassAllowed: guards.permissions.allowBypass,
     commands: () => slash.list(),
+    resumedToolResults: start.toolResults ?? new Map(),
     async close(reason) {
       exitOn.dispose();
       peers?.unregister();

@@ -1,6 +1,7 @@
 // The built-in tools a session offers: --tools picks the set, plain names in --disallowedTools
 // remove tools, and a tool the reference has but this build does not is an error, never a silent
 // omission.
+import { toolAnswersTo } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import type { CliOptions } from '../cli/options.js';
 import { toolRefusedBy } from '../loop/providers/features.js';
@@ -23,7 +24,7 @@ export function selectTools(
   let tools = all.filter((t) => {
     const why = toolRefusedBy(provider, t.name);
     if (!why) return true;
-    const asked = o.tools?.split(/[ ,]+/).includes(t.name) === true;
+    const asked = o.tools?.split(/[ ,]+/).some((n) => toolAnswersTo(t, n)) === true;
     if (asked) logWarning(`--tools: ${t.name} is not offered: ${why}`);
     else debugLog('api', () => `${t.name} is not offered: ${why}`);
     return false;
@@ -34,10 +35,10 @@ export function selectTools(
     const unbuilt = [...wanted].filter((n) => NOT_BUILT_TOOLS.has(n));
     if (unbuilt.length)
       throw new Error(`--tools: ${unbuilt.join(', ')} ${unbuilt.length === 1 ? 'is' : 'are'} not built yet`);
-    const unknown = [...wanted].filter((n) => !all.some((t) => t.name === n));
+    const unknown = [...wanted].filter((n) => !all.some((t) => toolAnswersTo(t, n)));
     if (unknown.length) logWarning(`--tools: unknown tool(s) ignored: ${unknown.join(', ')}`);
-    tools = offered.filter((t) => wanted.has(t.name));
+    tools = offered.filter((t) => [...wanted].some((n) => toolAnswersTo(t, n)));
   }
-  const removed = new Set(o.disallowedTools.filter((r) => !r.includes('(')));
-  return tools.filter((t) => !removed.has(t.name));
+  const removed = o.disallowedTools.filter((r) => !r.includes('('));
+  return tools.filter((t) => !removed.some((n) => toolAnswersTo(t, n)));
 }

@@ -42,6 +42,8 @@ export interface Session {
   bypassAllowed: boolean;
   /** The slash commands the session runs (the terminal UI's `/` menu). */
   commands(): SlashCommandInfo[];
+  /** A resumed conversation's tool results as the tools gave them, by tool_use id (the UI's diffs). */
+  resumedToolResults: ReadonlyMap<string, unknown>;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }

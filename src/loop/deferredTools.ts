@@ -104,9 +104,12 @@ export class DeferredTools implements DeferredToolCatalog {
     return this.deferredNames.length > 0;
   }
 
-  /** The tools this loop reports as its own (init.tools): all of them, ToolSearch only when it is useful. */
+  /**
+   * The tools this loop reports as its own (init.tools): all of them, ToolSearch only when it is
+   * useful, each by the name hosts know it by (its legacy name when it has one: `Task`).
+   */
   toolNames(): string[] {
-    return this.tools.filter((t) => this.active || t.name !== TOOL_SEARCH_NAME).map((t) => t.name);
+    return this.tools.filter((t) => this.active || t.name !== TOOL_SEARCH_NAME).map((t) => t.legacyName ?? t.name);
   }
 
   /** The `tools[]` of the next request (see the ordering note at the top). */

@@ -50,8 +50,10 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   let shellAbort: AbortController | undefined;
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+  const resuming = o.resume !== undefined || o.continue;
   const tui = ui.createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
+    resuming,
     colour: colourLevel(process.env),
     submit: (text) =>
       withSession((s) =>
@@ -132,7 +134,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   if (session.bypassAllowed) modes.push('bypassPermissions');
   if (wantedMode) session.setPermissionMode(wantedMode);
   // A resumed session (--resume, --continue, /resume): its conversation so far, before what is typed.
-  if (runner.history.length) tui.replay(runner.history);
+  if (resuming) tui.replay(runner.history, session.resumedToolResults);
   for (const f of early.splice(0)) f(session);
   tui.refresh();
   const running = runner.run();

@@ -113,7 +113,7 @@ function otherContentMatches(entry: RuleEntry, req: PermissionRequest): boolean 
 
 /** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
 function matchesStrict(state: PermissionState, entry: RuleEntry, req: PermissionRequest, shape: CallShape): boolean {
-  if (!ruleNamesTool(entry.rule, req.toolName, req.tool?.kind)) return false;
+  if (!ruleNamesTool(entry.rule, req.toolName, req.tool?.kind, req.tool)) return false;
   if (entry.rule.ruleContent === undefined) return true;
   if (shape.kind === 'bash' && entry.bash) {
     if (wholeMatches(entry.bash, shape.command)) return true;
@@ -183,10 +183,12 @@ function allowedByRules(state: PermissionState, req: PermissionRequest, shape: C
   const kind = req.tool?.kind;
   const entries = state.rules.allow.filter(
     (e) =>
-      ruleNamesTool(e.rule, req.toolName, kind) ||
+      ruleNamesTool(e.rule, req.toolName, kind, req.tool) ||
       (shape.kind === 'file' && !shape.edit && EDIT_RULE_NAMES.has(e.rule.toolName)),
   );
-  const whole = entries.find((e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName, kind));
+  const whole = entries.find(
+    (e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName, kind, req.tool),
+  );
   if (whole) return whole;
   if (shape.kind === 'bash') {
     if (shape.parsed.unsafe.length > 0 || shape.parsed.parts.length === 0) return undefined;

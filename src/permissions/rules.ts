@@ -43,9 +43,15 @@ export function formatRule(rule: PermissionRule): string {
  * Does the rule name this tool (ignoring its specifier)? Besides its own name, a tool is named by
  * its kind's path rules: `Read(…)` covers read and search tools, any edit spelling covers edit tools.
  */
-export function ruleNamesTool(rule: PermissionRule, toolName: string, kind?: ToolKind): boolean {
+export function ruleNamesTool(
+  rule: PermissionRule,
+  toolName: string,
+  kind?: ToolKind,
+  tool?: { name: string; legacyName?: string },
+): boolean {
   const r = rule.toolName;
-  if (r === toolName) return true;
+  // A tool's legacy name and its own are one tool: `Task` rules hold for `Agent` calls and back.
+  if (r === toolName || (tool !== undefined && (r === tool.name || r === tool.legacyName))) return true;
   if (r.startsWith('mcp__')) {
     // mcp__server and mcp__server__* both cover every tool of the server.
     const server = r.endsWith('__*') ? r.slice(0, -3) : r;

@@ -47,7 +47,7 @@ export function suggestionFrom(text: string): string | undefined {
   const line = text
     .split('\n')[0]
     .trim()
-    .replace(/^["'“]|["'”]$/g, '')
+    .replace(/^["'\u201c]|["'\u201d]$/g, '')
     .trim();
   if (line === '' || /^none\.?$/i.test(line)) return undefined;
   return line.slice(0, SUGGESTION_MAX_CHARS);

@@ -13,6 +13,7 @@ import { Transcript, transcriptPath } from '../transcript/transcript.js';
 import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
 import { logWarning } from '../util/log.js';
 import { DEFERRED_TOOLS_ATTACHMENT } from './transcriptLines.js';
+import { resumedToolResults } from './resumedToolResults.js';
 
 /** The transcript line of one file-checkpoint fact (outside the conversation chain). */
 export const FILE_HISTORY_LINE = 'file-checkpoint';
@@ -38,6 +39,8 @@ export interface SessionStart {
   source: 'startup' | 'resume';
   /** File-checkpoint records of earlier runs of this session (not carried into a fork). */
   checkpoints: CheckpointRecord[];
+  /** The resumed tool results' structured data, by tool_use id (src/session/resumedToolResults.ts). */
+  toolResults?: Map<string, unknown>;
 }
 
 type Warn = (message: string) => void;
@@ -107,6 +110,7 @@ export async function startSession(
     sessionId,
     transcript,
     history: builder.finish(),
+    toolResults: resumedToolResults(branch),
     source: 'resume',
     checkpoints: o.forkSession ? [] : checkpoints,
   };

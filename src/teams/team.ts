@@ -136,7 +136,7 @@ export class TeamService implements TeamToolService, TeamHost {
       lead_agent_id: team.config.leadAgentId,
     };
     return {
-      content: `Team "${team.name}" created. You lead it as "${LEAD_NAME}". Spawn teammates with the Task tool (name + team_name: "${team.name}").`,
+      content: `Team "${team.name}" created. You lead it as "${LEAD_NAME}". Spawn teammates with the Agent tool (name + team_name: "${team.name}").`,
       data,
     };
   }
@@ -239,7 +239,7 @@ export class TeamService implements TeamToolService, TeamHost {
 
   async send(caller: string, msg: OutgoingMessage): Promise<ToolResult> {
     const team = this.team;
-    if (!team) throw new ToolError('There is no team yet: spawn a teammate first (Task/Agent with a name)');
+    if (!team) throw new ToolError('There is no team yet: spawn a teammate first (Agent with a name)');
     const deliver = async (to: string, text: string, summary?: string) => {
       try {
         await team.mailbox.deliver(to, { from: caller, text, ...(summary ? { summary } : {}) });

@@ -17,6 +17,11 @@ export interface StatusInfo {
 export interface TuiDeps {
   /** The first line: version, model, folder. */
   banner: string;
+  /**
+   * The session resumes an earlier one (--resume, --continue, /resume): its conversation is drawn
+   * once the session is up (Tui.replay), above anything typed meanwhile.
+   */
+  resuming?: boolean;
   /** How many colours to draw with (0: none). */
   colour: ColourLevel;
   /** Queue a prompt (or a slash command) for the session. */

@@ -25,8 +25,11 @@ export interface Tui {
   elicit(payload: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   /** Draws the UI; resolves when the person leaves (/exit, Ctrl+D, Ctrl+C twice). */
   run(): Promise<void>;
-  /** A resumed session's conversation, drawn as it ran (below the banner, above what comes next). */
-  replay(history: readonly HistoryMessage[]): void;
+  /**
+   * A resumed session's conversation, drawn as it ran (below the banner, above what was typed while
+   * the session started); toolResults: the tools' structured results by tool_use id (diffs).
+   */
+  replay(history: readonly HistoryMessage[], toolResults?: ReadonlyMap<string, unknown>): void;
   /** Draw again: what deps.status() reports has changed (the session has started). */
   refresh(): void;
   /** Take the UI down (the session could not start): run() resolves. */
@@ -69,13 +72,17 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
   setColourLevel(deps.colour);
   const store = new TuiStore({ highlight: deps.colour > 0 });
   store.push({ kind: 'banner', text: deps.banner });
+  if (deps.resuming) store.awaitReplay();
   let close = () => {};
   return {
     refresh: () => store.refresh(),
-    replay: (history) => {
-      const items = replayItems(history);
-      if (!items.length) return;
-      store.pushAll([...items, { kind: 'note', text: '(resumed: the conversation goes on below)', tone: 'dim' }]);
+    replay: (history, toolResults) => {
+      const items = replayItems(history, toolResults);
+      store.replay(
+        items.length
+          ? [...items, { kind: 'note', text: '(resumed: the conversation goes on below)', tone: 'dim' }]
+          : [],
+      );
     },
     close: () => close(),
     show: (ev) => {

@@ -1,14 +1,20 @@
 // A resumed session's conversation, drawn as the rows it made when it ran (`--resume`, `--continue`,
 // `/resume`): the person's prompts, the answers, thoughts folded, one row per tool call with its
-// result. What the runtime added to a prompt for the model (<system-reminder> blocks: attached
-// files, context) is left out, as it was when the prompt was typed.
+// result (an Edit/Write/MultiEdit's as the diff it showed, from the tool's structured result kept in
+// the transcript). What the runtime added to a prompt for the model (<system-reminder> blocks:
+// attached files, context) is left out, as it was when the prompt was typed.
 import type { HistoryMessage } from '../loop/events.js';
+import { resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import type { Item, NewItem, ToolStatus } from './store.js';
 
 type Block = { type: string; [k: string]: unknown };
 
-export function replayItems(history: readonly HistoryMessage[]): NewItem[] {
+/** toolResults: the tools' structured results by tool_use id (what a transcript line keeps as `toolUseResult`). */
+export function replayItems(
+  history: readonly HistoryMessage[],
+  toolResults: ReadonlyMap<string, unknown> = new Map(),
+): NewItem[] {
   const items: NewItem[] = [];
   const tools = new Map<string, Extract<Item, { kind: 'tool' }>>();
   for (const m of history) {
@@ -18,8 +24,11 @@ export function replayItems(history: readonly HistoryMessage[]): NewItem[] {
         if (b.type !== 'tool_result') continue;
         const tool = tools.get(String(b.tool_use_id));
         if (!tool) continue;
-        tool.status = (b.is_error === true ? 'error' : 'ok') as ToolStatus;
+        const failed = b.is_error === true;
+        tool.status = (failed ? 'error' : 'ok') as ToolStatus;
         tool.result = contentText(b.content);
+        const diff = failed ? undefined : resultDiff(tool.name, tool.input, toolResults.get(String(b.tool_use_id)));
+        if (diff) tool.diff = diff;
       }
       const typed = blocks
         .filter((b) => b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>'))

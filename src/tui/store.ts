@@ -125,6 +125,13 @@ export class TuiStore {
   /** Thinking blocks of the current message already drawn when their stream ended. */
   private thoughtsOut = 0;
 
+  /**
+   * Where a resumed session's conversation goes once it is known (replay()): rows added before it
+   * (a prompt typed while the session starts) stay live below that point until then, never written
+   * to the scrollback above it.
+   */
+  private replayAt: number | undefined;
+
   /** highlight: code blocks wait for the highlighter before they are written for good (colour on). */
   constructor(private readonly opts: { highlight?: boolean } = {}) {}
 
@@ -137,7 +144,7 @@ export class TuiStore {
 
   private set(next: Partial<TuiState>): void {
     const merged = { ...this.state, ...next };
-    merged.committed = settledPrefix(merged.items, merged.committed, this.opts.highlight === true);
+    merged.committed = settledPrefix(merged.items, merged.committed, this.opts.highlight === true, this.replayAt);
     this.state = merged;
     for (const fn of this.listeners) fn();
   }
@@ -155,9 +162,26 @@ export class TuiStore {
     this.set({});
   }
 
-  /** Several rows at once (a resumed session's conversation). */
-  pushAll(items: NewItem[]): void {
-    this.set({ items: [...this.state.items, ...items.map((it) => ({ ...it, id: it.id ?? this.id() }) as Item)] });
+  /** A resumed session: its conversation comes later (replay()), above the rows added meanwhile. */
+  awaitReplay(): void {
+    this.replayAt = this.state.items.length;
+  }
+
+  /**
+   * A resumed session's conversation (empty when there was none after all): drawn where the
+   * session began, above the rows added while it started, which may then be written too.
+   */
+  replay(items: NewItem[]): void {
+    const at = this.replayAt ?? this.state.items.length;
+    this.replayAt = undefined;
+    const list = this.state.items;
+    this.set({
+      items: [
+        ...list.slice(0, at),
+        ...items.map((it) => ({ ...it, id: it.id ?? this.id() }) as Item),
+        ...list.slice(at),
+      ],
+    });
   }
 
   note(text: string, tone: 'dim' | 'red' | 'plain' = 'dim'): void {
@@ -453,9 +477,9 @@ export class TuiStore {
   }
 }
 
-function settledPrefix(items: Item[], from: number, highlight: boolean): number {
+function settledPrefix(items: Item[], from: number, highlight: boolean, end = items.length): number {
   let n = from;
-  while (n < items.length) {
+  while (n < end) {
     const it = items[n];
     if (it.kind === 'tool' && it.status === 'running') break;
     // Written once: a code block waits for its colours.

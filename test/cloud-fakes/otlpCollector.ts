@@ -3,9 +3,9 @@
 // protobuf is decoded with protobufjs from the OTLP message definitions below (the fields this
 // project's tests read, with their numbers from opentelemetry-proto), so a wrong encoding fails.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
+import { listenTracked } from './listen.js';
 
 const OTLP_PROTO = `
 syntax = "proto3";
@@ -190,7 +190,6 @@ export async function startFakeCollector(
     c.close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     return c;
   }
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
@@ -213,17 +212,9 @@ export async function startFakeCollector(
       else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  c.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  c.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenTracked(server);
+  c.url = listening.url;
+  c.close = listening.close;
   return c;
 }
 

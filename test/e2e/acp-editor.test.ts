@@ -9,15 +9,11 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { AGENT_BIN, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const require = createRequire(import.meta.url);
 const ADAPTER = join(dirname(require.resolve('@zed-industries/claude-code-acp/package.json')), 'dist', 'index.js');

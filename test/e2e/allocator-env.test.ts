@@ -2,15 +2,11 @@
 // bodies would otherwise stay in malloc's arenas: see docs/performance.md). The setting is
 // the agent's own: what the host gave (set or not) is what Bash and other children see.
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const SHOW = 'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}]"';
 

@@ -5,15 +5,11 @@
 // keeps one entry per block, with the final stop reason, and a resume sends the reply whole.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, type ScriptedReply } from '../fake-api/server.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 type Line = Record<string, any>;
 

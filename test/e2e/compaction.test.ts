@@ -2,7 +2,7 @@
 // PreCompact command hook from .claude/settings.json, the threshold lowered by AGENT_AUTOCOMPACT_PCT.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   badRequest,
   lastUserText,
@@ -15,10 +15,6 @@ import { SUMMARY_INSTRUCTION } from '../../src/loop/compaction.js';
 import { runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const isSummary = (req: RecordedRequest) => lastUserText(req).includes(SUMMARY_INSTRUCTION);
 // 1 % of the default model's 1M window: 10,000 tokens.

@@ -1,5 +1,5 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
 import {
   DEFERRED_REMINDER,
@@ -13,10 +13,6 @@ import {
 import { alive, waitUntil } from '../processes.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('model errors that a retry cannot cure', () => {
   it('a malformed stream gets one non-streaming attempt and the answer comes at once', async () => {

@@ -1,15 +1,11 @@
 // Fork subagents: `subagent_type: "fork"` goes on from the parent's conversation with the parent's
 // model, system prompt and tools, so its first request begins with the prefix the parent's last
 // request wrote to the prompt cache (the fake API simulates the cache and bills each request).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastUserText, type RecordedRequest, type ScriptedReply, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const isFork = (req: RecordedRequest) => lastUserText(req).includes('Directive: count the files');
 /** The request with its cache marks taken out (they move as the conversation grows). */

@@ -1,6 +1,6 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEveryTest } from '../perFile.js';
@@ -8,12 +8,13 @@ import { makeTempDir } from '../tempDirs.js';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  lastToolResults,
-  startFakeApi,
   type FakeApi,
+  type FakeApiOptions,
+  lastToolResults,
   type RecordedRequest,
   type Script,
   type ScriptedReply,
+  startFakeApi as startFakeApiServer,
 } from '../fake-api/server.js';
 
 export const AGENT_BIN = fileURLToPath(new URL('../../bin/agent', import.meta.url));
@@ -52,6 +53,21 @@ export interface RunOptions {
   api?: FakeApi;
   /** Run the agent as this user (the test must be root): the unprivileged case of what it does. */
   user?: { uid: number; gid: number };
+}
+
+/**
+ * The scripted fake Messages API (test/fake-api/server.ts). One started inside a test (or its
+ * beforeEach) is closed when that test ends, after its afterEach hooks; one started in a beforeAll
+ * serves the whole file, and the file closes it.
+ */
+export async function startFakeApi(script: Script, opts?: FakeApiOptions): Promise<FakeApi> {
+  const api = await startFakeApiServer(script, opts);
+  try {
+    onTestFinished(() => api.close());
+  } catch {
+    // Not inside a test: a beforeAll's, closed by its file.
+  }
+  return api;
 }
 
 /**
@@ -206,6 +222,10 @@ export const DEFERRED_BUILTINS = [
   'CronList',
   'Monitor',
 ];
+/** What a first request offers, from init's tools: the deferred built-ins withheld, Task sent as Agent. */
+export function sentFromInit(initTools: string[]): string[] {
+  return initTools.filter((n) => !DEFERRED_BUILTINS.includes(n)).map((n) => (n === 'Task' ? 'Agent' : n));
+}
 /**
  * The system reminder a session's first request adds to its first user message (a text block of
  * its own after the prompt): the built-ins above, listed for ToolSearch. Exact, so a test that
@@ -256,4 +276,4 @@ export function resultsById(req: RecordedRequest) {
   );
 }
 
-export { startFakeApi, type Script, type FakeApi };
+export type { Script, FakeApi };

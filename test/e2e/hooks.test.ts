@@ -2,7 +2,7 @@
 // run by bin/agent against the fake Messages API.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastToolResults, lastUserText, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import {
   DEFERRED_REMINDER,
@@ -16,10 +16,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 interface HookSpec {
   event: string;

@@ -2,17 +2,13 @@
 // the result's terminal_reason and timing fields, system/status on a permission-mode change and
 // before each request with partial messages, and an error told once (the result line, not stderr).
 // Every stdout line must parse with the strict protocol schemas.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { badRequest, text, toolUse } from '../fake-api/server.js';
 import { join } from 'node:path';
 import { calls, runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 type Line = Record<string, any>;
 function checked(lines: Line[]): Line[] {

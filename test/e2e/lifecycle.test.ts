@@ -1,15 +1,11 @@
 // Interrupts, signals, a vanished host, print mode and usage errors.
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 // A command whose grandchild writes its pid, then everything sleeps.
 const SLEEPER = 'sleep 30 & echo $! > sleeper.pid; wait';

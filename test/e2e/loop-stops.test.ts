@@ -1,13 +1,9 @@
 // Every stop and continue condition of the agent loop, seen from outside the binary.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { badRequest, lastUserText, overloaded, rateLimited, text, toolUse, unauthorized } from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const resultOf = (r: { json: () => Array<Record<string, any>> }) =>
   r

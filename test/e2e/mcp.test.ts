@@ -6,7 +6,7 @@ import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
@@ -24,10 +24,6 @@ import {
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const SERVER = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
 

@@ -3,16 +3,12 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemText, text } from '../fake-api/server.js';
 import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 function write(path: string, content: string) {
   mkdirSync(join(path, '..'), { recursive: true });

@@ -1,16 +1,12 @@
 // What issue 12 has not built yet (the SlashCommand tool) fails
 // loudly when a host asks for it: never a session that silently runs without it.
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('not built yet: loud failures', () => {
   it('--tools naming a tool not built yet stops the start (exit 2), naming it', async () => {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastToolResults, lastUserText, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
@@ -15,10 +15,6 @@ import { promptStream, sdkOptions } from './sdkHost.js';
 const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 /** A plugin folder named `name` with one of each thing a plugin ships. */
 function makePlugin(name: string, opts: { mcp?: boolean } = {}): string {

@@ -2,15 +2,11 @@
 // breakpoints, turn N+1 reads what turn N wrote, a subagent's second turn reads its first, cache
 // tokens are billed at their own rates; thinking and effort reach the request; thinking blocks go
 // back exactly as received.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions'];
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text } from '../fake-api/server.js';
-import { calls, DEFERRED_BUILTINS, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { calls, sentFromInit, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -64,7 +64,7 @@ describe('AskUserQuestion', () => {
       expect.arrayContaining(['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'NotebookEdit']),
     );
     const offered = api.requests[0].body.tools.map((t: any) => t.name);
-    expect(offered).toEqual(init.tools.filter((n: string) => !DEFERRED_BUILTINS.includes(n)));
+    expect(offered).toEqual(sentFromInit(init.tools));
   });
 
   it('toolConfig previewFormat html reaches the tool schema the model sees', async () => {

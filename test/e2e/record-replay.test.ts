@@ -3,7 +3,7 @@
 // files on disk. A changed system prompt is refused with the first difference named.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   firstUserText,
   lastToolResults,
@@ -25,10 +25,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt'];

@@ -2,16 +2,12 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { DEFERRED_REMINDER, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const PRINT = ['--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
 

@@ -4,16 +4,12 @@
 // until its task_notification, which brings the model back for another result.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const bypass = { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true };
 

@@ -1,16 +1,12 @@
 // The official SDK as host, with a streaming-input prompt: a background subagent's notification
 // arrives after the first result and the session goes on to a second result, as a host sees it.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('official SDK as host: background work', () => {
   it('streaming input: a background subagent reports through task_notification between two results', async () => {

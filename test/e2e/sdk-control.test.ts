@@ -3,16 +3,12 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('lists a host shows its user', () => {
   it('supportedAgents and supportedModels come from what the session has', async () => {

@@ -4,16 +4,12 @@ import { query, type Query, type SDKMessage, type SDKUserMessage } from '@anthro
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { DEFERRED_BUILTINS, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 /**
  * A streaming host: each prompt (with its uuid) goes in when the previous result came out;

@@ -6,7 +6,7 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   firstUserText,
   lastToolResults,
@@ -21,10 +21,6 @@ import { resultsById, resultText, startFakeApi, tempDir, turns, type FakeApi } f
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const bypass = { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true };
 type Msg = Record<string, any>;

@@ -3,7 +3,7 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, type RecordedRequest } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
@@ -20,10 +20,6 @@ const alive = (pid: number) => {
 };
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('MCP control requests from the SDK host', () => {
   it('setMcpServers adds and removes, toggle withdraws and restores the tools, reconnect restarts, readMcpResource reads ui://', async () => {

@@ -4,7 +4,7 @@ import { query, type CanUseTool, type SDKMessage } from '@anthropic-ai/claude-ag
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { calls, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
@@ -15,10 +15,6 @@ const PERMIT = fileURLToPath(new URL('../fixtures/mcp-permit-server.mjs', import
 const calc = { type: 'stdio', command: process.execPath, args: [CALC] };
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('MCP servers from the SDK host', () => {
   it("mcpServersDelivery 'initialize': the servers come in the initialize request, connect, and their tools run", async () => {

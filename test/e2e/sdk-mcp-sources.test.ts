@@ -4,7 +4,7 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
 import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
@@ -17,10 +17,6 @@ const writeJson = (file: string, value: unknown) => {
 };
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 /** Runs one prompt in a streaming session; gives the servers' status and the tools the model was offered. */
 async function session(cwd: string, env: Record<string, string>, options: Record<string, unknown> = {}) {

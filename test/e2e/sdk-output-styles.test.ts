@@ -4,16 +4,12 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemText, text } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 function style(cwd: string, file: string, body: string) {
   mkdirSync(join(cwd, '.claude', 'output-styles'), { recursive: true });

@@ -3,16 +3,12 @@
 import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastUserText, text } from '../fake-api/server.js';
 import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('official SDK canUseTool', () => {
   it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {

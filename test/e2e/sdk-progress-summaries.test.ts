@@ -3,16 +3,12 @@
 // task_progress.summary; the call is priced into the session's usage. Without the option, no
 // summary call is made.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const isSummaryAsk = (req: Parameters<typeof firstUserText>[0]) => lastUserText(req).includes('present-tense line');
 

@@ -3,16 +3,12 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { resultsById, startFakeApi, tempDir, writeJson, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 /** Each prompt makes the model run `mkdir -v run<n>` in Bash (not read-only: it is asked about), then answer. */
 function echoEachPrompt() {

@@ -2,16 +2,12 @@
 // prompt_suggestion after each result from the second turn on, made by a side call that forks the
 // conversation) and perTaskStopAffordance (an interrupt spares background agents).
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { interruptWhileTaskWorks, prompts, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const isSuggestionCall = (req: { body: any }) => lastUserText(req as never).includes('Guess the next message');
 

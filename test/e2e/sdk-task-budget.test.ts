@@ -2,16 +2,12 @@
 // output_config.task_budget under the task-budgets beta header, which the fake API checks as the
 // real one does; a subagent's requests do not (it is a task of its own).
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('task budget', () => {
   it("taskBudget through the SDK: each main request has output_config.task_budget and the beta header; the subagent's have neither", async () => {

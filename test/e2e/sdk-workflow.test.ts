@@ -3,16 +3,12 @@
 // workflow_name, task_progress with the run's rows, task_notification), the model gets the result
 // in a turn of its own, and the host's stop_task control ends a running workflow.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, systemText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const optedIn = { settings: JSON.stringify({ enableWorkflows: true }), allowedTools: ['Workflow'] };
 

@@ -2,17 +2,13 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('official SDK as host', () => {
   it('string prompt: a tool call and an answer come through query()', async () => {

@@ -2,15 +2,11 @@
 // the transcript, not stdout.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const KEY = 'sk-ant-secret-value-123';
 

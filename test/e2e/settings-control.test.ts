@@ -1,13 +1,9 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { resultsById, runAgent, startFakeApi, tempDir, writeJson, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('settings env', () => {
   it('sets the variables of the user settings `env` key for the session and its children', async () => {

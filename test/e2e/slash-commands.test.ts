@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastUserText, text, type RecordedRequest } from '../fake-api/server.js';
 import {
   DEFERRED_REMINDER,
@@ -18,10 +18,6 @@ import {
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 function write(path: string, body: string) {
   mkdirSync(join(path, '..'), { recursive: true });

@@ -13,6 +13,8 @@ import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// The flags the build gives the snapshot's builder (package.json), and a start from its blob.
+const BUILD = ['--no-warnings', '--no-rehash-snapshot'];
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -69,7 +71,7 @@ hook(() => console.log(home), async () => {});
     );
     const r = spawnSync(
       process.execPath,
-      ['--no-warnings', '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
+      [...BUILD, '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
       { cwd: dir, encoding: 'utf8' },
     );
     expect(r.status).toBe(1);
@@ -87,12 +89,14 @@ hook(() => console.log('ran from the snapshot'), async () => {});
     );
     const ok = spawnSync(
       process.execPath,
-      ['--no-warnings', '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
+      [...BUILD, '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
       { cwd: dir, encoding: 'utf8' },
     );
     expect(ok.status, ok.stderr).toBe(0);
     expect(readFileSync(join(dir, 'dist/agent.blob.node'), 'utf8')).toBe(`${process.execPath}\n${join(dir, 'dist')}\n`);
-    const run = spawnSync(process.execPath, ['--snapshot-blob', join(dir, 'dist/agent.blob')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', join(dir, 'dist/agent.blob')], {
+      encoding: 'utf8',
+    });
     expect(run.stdout).toBe('ran from the snapshot\n');
   }, 30_000);
 
@@ -104,7 +108,7 @@ hook(() => console.log('ran from the snapshot'), async () => {});
     const build = () =>
       spawnSync(
         process.execPath,
-        ['--no-warnings', '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
+        [...BUILD, '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
         { cwd: dir, encoding: 'utf8' },
       );
     writeFileSync(
@@ -131,7 +135,7 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eva
     );
     const ok = build();
     expect(ok.status, ok.stderr).toBe(0);
-    const run = spawnSync(process.execPath, ['--snapshot-blob', join(dir, 'dist/agent.blob')], {
+    const run = spawnSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', join(dir, 'dist/agent.blob')], {
       cwd: dir,
       encoding: 'utf8',
     });

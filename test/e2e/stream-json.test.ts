@@ -1,14 +1,10 @@
 // The stream-json protocol end to end: bin/agent against the fake Messages API.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 /** Every stdout line is one protocol message that our own schema accepts. */
 function expectPureProtocol(lines: string[]) {

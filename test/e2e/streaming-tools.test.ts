@@ -3,15 +3,11 @@
 // fails after a tool started is never retried, so no tool runs twice, and the conversation stays valid.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, type ScriptedReply } from '../fake-api/server.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions'];
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });

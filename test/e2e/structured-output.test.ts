@@ -2,16 +2,12 @@
 // StructuredOutput tool offered with the host's schema, its validated input as
 // result.structured_output, retries, the reminder, and what never gets it (subagents).
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, runAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

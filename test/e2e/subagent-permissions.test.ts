@@ -1,5 +1,5 @@
 // A subagent obeys the session's permissions, and what it was refused counts in the parent's result.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   firstUserText,
   lastToolResults,
@@ -11,10 +11,6 @@ import {
 import { runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const turns = (req: RecordedRequest) =>
   (req.body.messages ?? []).filter((m: { role: string }) => m.role === 'assistant').length;

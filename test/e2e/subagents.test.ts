@@ -3,7 +3,7 @@
 // custom agents from all three sources, unknown types, failures and interrupt.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   badRequest,
   firstUserText,
@@ -16,7 +16,9 @@ import {
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
 import {
+  resultsById,
   resultText,
+  runAgent,
   startAgent,
   startFakeApi,
   STREAM_ARGS,
@@ -27,10 +29,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 
@@ -453,9 +451,10 @@ describe('custom agents', () => {
       'reviewer',
     ]);
     const parentReq = api.requests[0];
-    const taskTool = parentReq.body.tools.find((t: any) => t.name === 'Task');
+    const taskTool = parentReq.body.tools.find((t: any) => t.name === 'Agent');
     expect(taskTool.description).toContain('- reviewer: Reviews code carefully (Tools: Read, Grep)');
-    expect(parentReq.body.tools.find((t: any) => t.name === 'Agent')).toBeDefined();
+    // Offered once, as Agent (as the reference does): Task is a name it answers to, not a second tool.
+    expect(parentReq.body.tools.find((t: any) => t.name === 'Task')).toBeUndefined();
     const subReq = api.requests.find((r) => firstUserText(r).startsWith('SUBREV:'))!;
     expect(systemText(subReq).startsWith('You are the REVIEWER agent.')).toBe(true);
     expect(toolNames(subReq)).toEqual(['Read', 'Grep']);
@@ -514,7 +513,7 @@ describe('custom agents', () => {
     expect(systemText(flag).startsWith('You are FLAGGED.')).toBe(true);
     expect(toolNames(flag)).toEqual(['Glob']);
     expect(flag.body.model).toBe('claude-sonnet-4-5');
-    expect(api.requests[0].body.tools.find((t: any) => t.name === 'Task').description).toContain(
+    expect(api.requests[0].body.tools.find((t: any) => t.name === 'Agent').description).toContain(
       '- doc-writer: Writes docs: clear, short (Tools: Read, Write)',
     );
     expect(p.stderr()).toContain('broken.md: no front matter');
@@ -598,5 +597,62 @@ describe('initialize.appendSubagentSystemPrompt', () => {
     expect(systemText(sub[0])).toContain('Subagent rule: answer in haiku.');
     expect(parent.length).toBeGreaterThan(0);
     for (const r of parent) expect(systemText(r)).not.toContain('Subagent rule');
+  });
+});
+
+describe('one subagent tool: offered as Agent, answering to Task', () => {
+  const P = ['--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
+  const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUBNAME:');
+
+  it('the request offers Agent alone, init lists Task, and a call by either name runs an agent', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      if (isSub(req)) return text(`answer to ${firstUserText(req)}`);
+      const seen = resultsById(req);
+      if (seen.byAgent) return text('both ran');
+      if (seen.byTask) return toolUse('Agent', { description: 'second', prompt: 'SUBNAME: second' }, 'byAgent');
+      return toolUse('Task', { description: 'first', prompt: 'SUBNAME: first' }, 'byTask');
+    });
+    const r = await runAgent({ api, args: ['-p', 'go', '--tools', 'Bash,Task', ...P] });
+    expect(r.code).toBe(0);
+    const init = r.json().find((m) => m.subtype === 'init')!;
+    expect(init.tools).toEqual(['Bash', 'Task']);
+    expect(toolNames(api.requests[0])).toEqual(['Bash', 'Agent']);
+    const last = api.requests.filter((q) => !isSub(q)).at(-1)!;
+    expect(resultsById(api.requests.filter((q) => !isSub(q))[1]).byTask).toEqual({
+      text: expect.stringContaining('answer to SUBNAME: first'),
+      isError: false,
+    });
+    expect(resultsById(last).byAgent).toEqual({
+      text: expect.stringContaining('answer to SUBNAME: second'),
+      isError: false,
+    });
+    expect(api.requests.filter(isSub)).toHaveLength(2);
+  });
+
+  it('--disallowedTools Task takes Agent away; a rule on Agent(type) holds for a Task call', async () => {
+    api = await startFakeApi((req): ScriptedReply => {
+      if (resultsById(req).gone) return text('ok');
+      return toolUse('Agent', { description: 'x', prompt: 'SUBNAME: x' }, 'gone');
+    });
+    const off = await runAgent({ api, args: ['-p', 'go', '--disallowedTools', 'Task', ...P] });
+    expect(off.code).toBe(0);
+    expect(toolNames(api.requests[0])).not.toContain('Agent');
+    expect(off.json().find((m) => m.subtype === 'init')!.tools).not.toContain('Task');
+    expect(resultsById(api.requests[1]).gone).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('No such tool'),
+    });
+    await api.close();
+
+    api = await startFakeApi((req): ScriptedReply => {
+      if (isSub(req)) return text('explored');
+      if (resultsById(req).explore) return text('ok');
+      return toolUse('Task', { description: 'x', prompt: 'SUBNAME: x', subagent_type: 'Explore' }, 'explore');
+    });
+    const denied = await runAgent({ api, args: ['-p', 'go', '--disallowedTools', 'Agent(Explore)', ...P] });
+    expect(denied.code).toBe(0);
+    expect(toolNames(api.requests[0])).toContain('Agent');
+    expect(resultsById(api.requests[1]).explore).toMatchObject({ isError: true });
+    expect(api.requests.some(isSub)).toBe(false);
   });
 });

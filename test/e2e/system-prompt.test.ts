@@ -7,16 +7,12 @@ import { query } from '@anthropic-ai/claude-agent-sdk';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { systemText, text } from '../fake-api/server.js';
 import { calls, runAgent, startFakeApi, tempDir, writeJson, type FakeApi } from './harness.js';
 import { prompts, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 const made: string[] = [];
 function dir(prefix: string): string {
   const d = tempDir(prefix);

@@ -4,12 +4,13 @@
 // A dead or silent collector costs the run at most the stated bound.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo, type Socket } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse, serverError } from '../fake-api/server.js';
 import { eventsNamed, type FakeCollector, startFakeCollector, total } from '../cloud-fakes/otlpCollector.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { listenTracked } from '../cloud-fakes/listen.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 import { which } from './sandboxAvailable.js';
 
@@ -453,19 +454,8 @@ describe('a collector that is down or silent', () => {
 
   it('silent (accepts, never answers): the exit waits at most CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS', async () => {
     api = await startFakeApi([text('slow collector')]);
-    const sockets = new Set<Socket>();
-    const silent = net.createServer((s) => {
-      sockets.add(s);
-      s.on('error', () => {});
-    });
-    await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res));
-    closers.push(
-      () =>
-        new Promise<void>((res) => {
-          for (const s of sockets) s.destroy();
-          silent.close(() => res());
-        }),
-    );
+    const silent = await listenTracked(net.createServer((s) => s.on('error', () => {})));
+    closers.push(silent.close);
     const agent = startAgent({
       api,
       args: [...STREAM_ARGS],
@@ -473,7 +463,7 @@ describe('a collector that is down or silent', () => {
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_LOGS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: silent.url,
         CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS: '1000',
       }),
     });

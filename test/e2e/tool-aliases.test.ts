@@ -1,16 +1,12 @@
 // toolAliases (the SDK's option, sent in initialize): a tool name the model calls runs the mapped tool.
 import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { text, type RecordedRequest } from '../fake-api/server.js';
 import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 describe('toolAliases', () => {
   it('an aliased Bash call runs the host’s MCP tool; the alias is single-hop; an alias to no tool fails by the real name', async () => {

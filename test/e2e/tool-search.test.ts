@@ -3,7 +3,7 @@
 // none of them, only their names in a system reminder; ToolSearch finds one, the next request
 // offers it (after the unchanged stable list), and the model calls it through the permissions.
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import {
   DEFERRED_BUILTINS,
@@ -17,10 +17,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const MANY = fileURLToPath(new URL('../fixtures/mcp-many-tools-server.mjs', import.meta.url));
 const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));

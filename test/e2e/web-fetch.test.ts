@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { text, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import {
   calls,
-  DEFERRED_BUILTINS,
+  sentFromInit,
   resultsById,
   runAgent,
   startFakeApi,
@@ -160,9 +160,7 @@ describe('WebFetch', () => {
     );
     const init = out.find((m) => m.type === 'system' && m.subtype === 'init')!;
     expect(init.tools).toContain('WebFetch');
-    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(
-      init.tools.filter((n: string) => !DEFERRED_BUILTINS.includes(n)),
-    );
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(sentFromInit(init.tools));
     const result = out.find((m) => m.type === 'result')!;
     expect(result.modelUsage['claude-haiku-5-5']).toMatchObject({ inputTokens: 300, outputTokens: 30 });
   }, 30_000);

@@ -1,11 +1,11 @@
 // WebSearch end to end: the tool's model call carries the API's web_search server tool, the fake
 // API answers with server_tool_use and web_search_tool_result blocks, and the host sees them (an
 // assistant message under the WebSearch call), the results, and the searches priced in modelUsage.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { text, webSearch, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
 import {
   calls,
-  DEFERRED_BUILTINS,
+  sentFromInit,
   resultsById,
   runAgent,
   startFakeApi,
@@ -15,10 +15,6 @@ import {
 } from './harness.js';
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const offersSearch = (req: RecordedRequest) =>
   (req.body.tools ?? []).some((t: { type?: string }) => t.type === 'web_search_20250305');
@@ -92,9 +88,7 @@ describe('WebSearch', () => {
 
     const init = out.find((m) => m.type === 'system' && m.subtype === 'init')!;
     expect(init.tools).toContain('WebSearch');
-    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(
-      init.tools.filter((n: string) => !DEFERRED_BUILTINS.includes(n)),
-    );
+    expect(api.requests[0].body.tools.map((t: { name: string }) => t.name)).toEqual(sentFromInit(init.tools));
     const result = out.find((m) => m.type === 'result')!;
     const usage = result.modelUsage[api.requests[0].body.model];
     expect(usage.webSearchRequests).toBe(1);

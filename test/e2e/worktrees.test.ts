@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, lastUserText, text, toolUse } from '../fake-api/server.js';
 import {
   deferredReminder,
@@ -22,10 +22,6 @@ import {
 const SUBAGENT_REMINDER = deferredReminder(['NotebookEdit', 'TaskStop', 'WebFetch', 'WebSearch', 'SendMessage']);
 
 let api: FakeApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-});
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 't',

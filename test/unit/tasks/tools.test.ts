@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskOutputTool } from '../../../tools/taskOutput.js';
 import { TaskStopTool } from '../../../tools/taskStop.js';
-import { TaskTool, AgentTool, setTaskAgentLister, taskDescription } from '../../../tools/task.js';
+import { AgentTool, setTaskAgentLister, taskDescription } from '../../../tools/task.js';
+import { findTool } from '../../../tools/registry.js';
 import { createTodoStore, TodoWriteTool } from '../../../tools/todoWrite.js';
 import { TaskRegistry } from '../../../src/tasks/registry.js';
 import { createTaskControlService } from '../../../src/tasks/service.js';
@@ -89,21 +90,23 @@ describe('TaskOutput / TaskStop', () => {
 });
 
 describe('Task tool', () => {
-  it('is offered as Task and Agent, concurrency-safe, and its description lists the agents', () => {
+  it('is offered as Agent and answers to Task, concurrency-safe, and its description lists the agents', () => {
     setTaskAgentLister(() => [
       { name: 'general-purpose', description: 'General' },
       { name: 'Explore', description: 'Read-only', tools: ['Read', 'Glob'] },
     ]);
-    expect(TaskTool.name).toBe('Task');
     expect(AgentTool.name).toBe('Agent');
-    expect(TaskTool.isConcurrencySafe({} as never)).toBe(true);
-    expect(TaskTool.description).toContain('- general-purpose: General (Tools: All tools)');
+    expect(AgentTool.legacyName).toBe('Task');
+    expect(findTool([AgentTool], 'Task')).toBe(AgentTool);
+    expect(findTool([AgentTool], 'Agent')).toBe(AgentTool);
+    expect(AgentTool.isConcurrencySafe({} as never)).toBe(true);
+    expect(AgentTool.description).toContain('- general-purpose: General (Tools: All tools)');
     expect(AgentTool.description).toContain('- Explore: Read-only (Tools: Read, Glob)');
     expect(taskDescription([])).toContain('(none)');
   });
 
   it('without a subagent service it is an error result, not a crash', async () => {
-    const r = await run(TaskTool, { description: 'd', prompt: 'p' }, makeCtx(tempDir()));
+    const r = await run(AgentTool, { description: 'd', prompt: 'p' }, makeCtx(tempDir()));
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('Subagents are not available');
   });

@@ -22,7 +22,6 @@ describe('registry', () => {
       'Glob',
       'Grep',
       'NotebookEdit',
-      'Task',
       'Agent',
       'TaskOutput',
       'TaskStop',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { replayItems } from '../../../src/tui/replay.js';
+import { TuiStore } from '../../../src/tui/store.js';
+import { resumedToolResults } from '../../../src/session/resumedToolResults.js';
 
 describe('a resumed conversation drawn again', () => {
   it('prompts without the runtime reminders, thoughts, answers, and tool rows with their results', () => {
@@ -42,5 +44,72 @@ describe('a resumed conversation drawn again', () => {
       ['user', 'thanks'],
     ]);
     expect(items[3]).toMatchObject({ result: '1\tconst a = 1;' });
+  });
+
+  it("an Edit's row carries the diff its result showed, from the transcript line's toolUseResult", () => {
+    const patch = { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' a', '-b', '+B'] };
+    const data = resumedToolResults([
+      {
+        entry: {
+          type: 'user',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e1', content: 'edited' }] },
+          toolUseResult: { filePath: '/p/n.txt', structuredPatch: [patch], originalFile: 'a\nb\n' },
+        },
+      },
+      // A line of two results cannot say whose its data is.
+      {
+        entry: {
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'x1', content: '' },
+              { type: 'tool_result', tool_use_id: 'x2', content: '' },
+            ],
+          },
+          toolUseResult: { filePath: '/p/x.txt', structuredPatch: [patch] },
+        },
+      },
+    ]);
+    expect([...data.keys()]).toEqual(['e1']);
+    const items = replayItems(
+      [
+        { role: 'user', content: 'edit it' },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'e1',
+              name: 'Edit',
+              input: { file_path: '/p/n.txt', old_string: 'b', new_string: 'B' },
+            },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e1', content: 'edited' }] },
+      ],
+      data,
+    );
+    expect(items[1]).toMatchObject({ kind: 'tool', status: 'ok', diff: { file: '/p/n.txt', added: 1, removed: 1 } });
+  });
+
+  it('rows added while a resumed session starts stay below its conversation, unwritten until it comes', () => {
+    const store = new TuiStore();
+    store.push({ kind: 'banner', text: 'agent' });
+    store.awaitReplay();
+    store.submitted('typed early');
+    expect(store.snapshot().committed).toBe(1);
+    store.replay([
+      { kind: 'user', text: 'earlier prompt' },
+      { kind: 'note', text: 'resumed', tone: 'dim' },
+    ]);
+    const { items, committed } = store.snapshot();
+    expect(items.map((i) => ('text' in i ? i.text : ''))).toEqual([
+      'agent',
+      'earlier prompt',
+      'resumed',
+      'typed early',
+    ]);
+    expect(committed).toBe(4);
   });
 });
