@@ -17,6 +17,7 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
+import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { AGENT_BIN, type FakeApi, resultText, startFakeApi, tempDir as makeTempDir } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
@@ -48,10 +49,8 @@ const hasPython = (() => {
 /** "WRITE <path> <text>": the teammate calls Write; the call's result goes back to the controller. */
 function script(req: RecordedRequest) {
   const results = lastToolResults(req);
-  const messages: any[] = req.body.messages;
-  const last = messages[messages.length - 2];
-  const called = last?.role === 'assistant' ? last.content.find((b: any) => b.type === 'tool_use') : undefined;
-  if (results.length && called?.name === 'Write')
+  const called = answeredCall(req);
+  if (called?.name === 'Write')
     return toolUse('SendMessage', {
       to: 'controller',
       message: `RESULT ${called.input.file_path}: ${resultText(results[0].content)}`,
@@ -59,9 +58,8 @@ function script(req: RecordedRequest) {
     });
   if (results.length) return text('done');
   // The controller's shutdown: approved, so the process ends at once.
-  const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(lastUserText(req));
-  if (request)
-    return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+  const approval = approveShutdown(lastUserText(req));
+  if (approval) return approval;
   const write = /WRITE (\S+) (\S+)/.exec(lastUserText(req));
   if (write) return toolUse('Write', { file_path: write[1], content: write[2] });
   return text('read it');
@@ -285,11 +283,8 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
 function paneScript(req: RecordedRequest) {
   const said = lastUserText(req);
   const messages: any[] = req.body.messages;
-  const prev = messages[messages.length - 2];
-  const results = lastToolResults(req);
-  const called =
-    results.length && prev?.role === 'assistant' ? prev.content.find((b: any) => b.type === 'tool_use') : undefined;
-  if (/You are "worker"/.test(systemText(req))) {
+  const called = answeredCall(req);
+  if (teammateOf(req) === 'worker') {
     const dir = /write in (\S+)/.exec(firstUserText(req))?.[1];
     if (called?.name === 'Write' && String(called.input.file_path).endsWith('one.txt'))
       return toolUse('Write', { file_path: join(dir!, 'two.txt'), content: 'second' });
@@ -301,9 +296,8 @@ function paneScript(req: RecordedRequest) {
       return toolUse('SendMessage', { to: 'team-lead', message: `RESULTS ${all.join(' | ')}`, summary: 'results' });
     }
     if (called) return text('worker rests');
-    const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
-    if (request)
-      return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+    const approval = approveShutdown(said);
+    if (approval) return approval;
     if (dir && said.includes('write in'))
       return toolUse('Write', { file_path: join(dir, 'one.txt'), content: 'first' });
     return text('worker read it');
