@@ -13,12 +13,18 @@ import {
   lastUserText,
   type RecordedRequest,
   systemText,
+  startFakeApi,
   text,
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { AGENT_BIN, type FakeApi, resultText, startFakeApi, tempDir as makeTempDir } from './harness.js';
+import {
+  AGENT_BIN,
+  type FakeApi,
+  startFakeApi as startTestApi,
+  resultText,
+  tempDir as makeTempDir,
+} from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
 
@@ -49,17 +55,28 @@ const hasPython = (() => {
 /** "WRITE <path> <text>": the teammate calls Write; the call's result goes back to the controller. */
 function script(req: RecordedRequest) {
   const results = lastToolResults(req);
-  const called = answeredCall(req);
-  if (called?.name === 'Write')
+  const messages: any[] = req.body.messages;
+  const last = messages[messages.length - 2];
+  const called = last?.role === 'assistant' ? last.content.find((b: any) => b.type === 'tool_use') : undefined;
+  if (results.length && called?.name === 'Write')
     return toolUse('SendMessage', {
       to: 'controller',
       message: `RESULT ${called.input.file_path}: ${resultText(results[0].content)}`,
       summary: 'result',
     });
+  if (results.length && called?.name === 'ExitPlanMode')
+    return toolUse('SendMessage', {
+      to: 'controller',
+      message: `RESULT ${/1\. write (\w+)/.exec(called.input.plan)?.[1]}: ${resultText(results[0].content)}`,
+      summary: 'plan result',
+    });
   if (results.length) return text('done');
+  const plan = /PLAN (\w+)/.exec(lastUserText(req));
+  if (plan) return toolUse('ExitPlanMode', { plan: `1. write ${plan[1]}` });
   // The controller's shutdown: approved, so the process ends at once.
-  const approval = approveShutdown(lastUserText(req));
-  if (approval) return approval;
+  const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(lastUserText(req));
+  if (request)
+    return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
   const write = /WRITE (\S+) (\S+)/.exec(lastUserText(req));
   if (write) return toolUse('Write', { file_path: write[1], content: write[2] });
   return text('read it');
@@ -67,6 +84,7 @@ function script(req: RecordedRequest) {
 
 beforeAll(async () => {
   ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
+  // One API for the whole file (the harness's closes at each test's end): closed in afterAll.
   api = await startFakeApi(script);
 });
 afterAll(async () => {
@@ -161,6 +179,34 @@ describe.skipIf(!hasPython)('a process teammate asks its lead (claude-code-contr
     expect(frame).toMatchObject({ from: 'e', color: expect.any(String), timestamp: expect.any(String) });
   });
 
+  it('in plan mode its ExitPlanMode is a plan_approval_request: rejected with feedback, then approved', async () => {
+    const { c } = await lead();
+    const resultFor = results(c);
+    const plans: any[] = [];
+    c.on('plan:approval_request', (from: string, msg: any) => {
+      plans.push(msg);
+      void c.sendPlanApproval(
+        from,
+        msg.requestId,
+        plans.length === 2,
+        plans.length === 1 ? 'add a test step' : undefined,
+      );
+    });
+    await c.spawnAgent({ name: 'p', permissionMode: 'plan' });
+    await c.send('p', 'PLAN plan1');
+    expect(await resultFor('plan1')).toContain('The team lead "controller" did not approve the plan: add a test step');
+    await c.send('p', 'PLAN plan2');
+    expect(await resultFor('plan2')).toMatch(/approved your plan/);
+    expect(plans[0]).toMatchObject({
+      type: 'plan_approval_request',
+      from: 'p',
+      planContent: '1. write plan1',
+      requestId: expect.stringMatching(/^plan-\d+-[0-9a-f]+$/),
+      planFilePath: '',
+      timestamp: expect.any(String),
+    });
+  });
+
   it('an answer that never comes is a deny naming the lead; a malformed one is a deny that says so', async () => {
     const { c, cwd } = await lead({ AGENT_PERMISSION_TIMEOUT_MS: '1500' });
     const resultFor = results(c);
@@ -200,7 +246,7 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
   });
 
   it('the Write of a pane teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
-    const sdkApi = await startFakeApi(paneScript);
+    const sdkApi = await startTestApi(paneScript);
     try {
       socket = `agent-e2e-perm-${process.pid}`;
       const serverEnv = Object.fromEntries(
@@ -240,8 +286,9 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
           canUseTool: async (tool: string, input: Record<string, unknown>, opts: { agentID?: string }) => {
             asked.push({ tool, input, agentID: opts.agentID });
             if (tool !== 'Write') return { behavior: 'allow', updatedInput: input };
+            // The host's allow may change the input: the teammate writes what the host gave.
             return String(input.file_path).endsWith('one.txt')
-              ? { behavior: 'allow', updatedInput: input }
+              ? { behavior: 'allow', updatedInput: { ...input, content: 'FIRST' } }
               : { behavior: 'deny', message: 'not two' };
           },
         } as never,
@@ -260,7 +307,7 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
         { tool: 'Write', input: { file_path: join(cwd, 'one.txt'), content: 'first' }, agentID: 'worker@alpha' },
         { tool: 'Write', input: { file_path: join(cwd, 'two.txt'), content: 'second' }, agentID: 'worker@alpha' },
       ]);
-      expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('first');
+      expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('FIRST');
       expect(existsSync(join(cwd, 'two.txt'))).toBe(false);
       // The teammate's model read the lead's verdicts; the lead heard its report.
       const report = sdkApi.requests.find(
@@ -283,8 +330,11 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
 function paneScript(req: RecordedRequest) {
   const said = lastUserText(req);
   const messages: any[] = req.body.messages;
-  const called = answeredCall(req);
-  if (teammateOf(req) === 'worker') {
+  const prev = messages[messages.length - 2];
+  const results = lastToolResults(req);
+  const called =
+    results.length && prev?.role === 'assistant' ? prev.content.find((b: any) => b.type === 'tool_use') : undefined;
+  if (/You are "worker"/.test(systemText(req))) {
     const dir = /write in (\S+)/.exec(firstUserText(req))?.[1];
     if (called?.name === 'Write' && String(called.input.file_path).endsWith('one.txt'))
       return toolUse('Write', { file_path: join(dir!, 'two.txt'), content: 'second' });
@@ -296,8 +346,9 @@ function paneScript(req: RecordedRequest) {
       return toolUse('SendMessage', { to: 'team-lead', message: `RESULTS ${all.join(' | ')}`, summary: 'results' });
     }
     if (called) return text('worker rests');
-    const approval = approveShutdown(said);
-    if (approval) return approval;
+    const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
+    if (request)
+      return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
     if (dir && said.includes('write in'))
       return toolUse('Write', { file_path: join(dir, 'one.txt'), content: 'first' });
     return text('worker read it');
