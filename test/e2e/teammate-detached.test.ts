@@ -12,6 +12,7 @@ import {
   lastUserText,
   type RecordedRequest,
   type ScriptedReply,
+  systemText,
   text,
   toolUse,
 } from '../fake-api/server.js';
@@ -252,7 +253,7 @@ describe('teammate mode detached', () => {
   it('the official SDK as host: a teammate of an agent type defined only in initialize.agents runs as that agent', async () => {
     const REVIEWER = 'You are the host-only reviewer. Answer every review with the code LGTM-7.';
     api = await startFakeApi((req): ScriptedReply => {
-      const tool = answered(req);
+      const tool = answeredCall(req)?.name;
       if (teammateOf(req) === 'rev') {
         if (tool) return text('rev rests');
         if (lastUserText(req).includes('review the change'))
