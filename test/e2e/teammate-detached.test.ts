@@ -16,8 +16,10 @@ import {
   text,
   toolUse,
 } from '../fake-api/server.js';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { alive, waitUntil } from '../processes.js';
 import { type AgentProcess, type FakeApi, startAgent, startFakeApi, tempDir } from './harness.js';
+import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 const started: AgentProcess[] = [];
@@ -259,6 +261,54 @@ describe('teammate mode detached', () => {
     expect(JSON.stringify(stopped && lastToolResults(stopped))).toMatch(/[Ss]top/);
     expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
     expect(await waitUntil(() => withCmdline(LONG_JOB).length === 0, 5000, 50)).toBe(true);
+  }, 60_000);
+
+  it('the official SDK as host: a teammate of an agent type defined only in initialize.agents runs as that agent', async () => {
+    const REVIEWER = 'You are the host-only reviewer. Answer every review with the code LGTM-7.';
+    api = await startFakeApi((req): ScriptedReply => {
+      const tool = answered(req);
+      if (teammateOf(req) === 'rev') {
+        if (tool) return text('rev rests');
+        if (lastUserText(req).includes('review the change'))
+          return toolUse('SendMessage', { to: 'team-lead', message: 'review: LGTM-7', summary: 'review' });
+        return text('rev read it');
+      }
+      if (tool === 'Agent') return text('the reviewer is on it');
+      if (lastUserText(req).includes('You MUST shut down your team')) return text('the team is wound up');
+      if (lastUserText(req).includes('review: LGTM-7')) return text('the reviewer says LGTM-7');
+      if (tool) return text(`unexpected ${tool}`);
+      if (!lastUserText(req).includes('review with a teammate')) return text('noted');
+      return toolUse('Agent', {
+        name: 'rev',
+        team_name: 'alpha',
+        description: 'Review',
+        prompt: 'review the change',
+        subagent_type: 'reviewer',
+      });
+    });
+    const options = sdkOptions(api.url, tempDir(), {
+      agents: { reviewer: { description: 'Reviews changes', prompt: REVIEWER, tools: ['SendMessage', 'Read'] } },
+      extraArgs: { 'teammate-mode': 'detached' },
+      permissionMode: 'bypassPermissions',
+      allowDangerouslySkipPermissions: true,
+    });
+    const config = options.env.CLAUDE_CONFIG_DIR;
+    const env: Record<string, string | undefined> = { ...options.env, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
+    delete env.TMUX;
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: 'review with a teammate', options: { ...options, env } as never }))
+      messages.push(m);
+    const results = messages.flatMap((m) => (m.type === 'result' && m.subtype === 'success' ? [m.result] : []));
+    expect(results).toContain('the reviewer says LGTM-7');
+    // The teammate's own process ran as the host's agent: its prompt is the agent's.
+    const fromRev = api.requests.filter((r) => teammateOf(r) === 'rev');
+    expect(fromRev.length).toBeGreaterThan(0);
+    expect(systemText(fromRev[0])).toContain(REVIEWER);
+    const cfg = JSON.parse(readFileSync(join(config, 'teams', 'alpha', 'config.json'), 'utf8'));
+    expect(cfg.members.find((m: any) => m.name === 'rev')).toMatchObject({
+      agentType: 'reviewer',
+      backendType: 'detached',
+    });
   }, 60_000);
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const)
