@@ -147,9 +147,13 @@ function decode(signal: 'metrics' | 'logs', bytes: Uint8Array): any {
 
 /**
  * `http`: one server for /v1/metrics and /v1/logs (JSON or protobuf by content-type);
- * `grpc`: an insecure gRPC server with the two Export methods.
+ * `grpc`: a gRPC server with the two Export methods (insecure, or with `mtls` one that wants a client certificate).
  */
-export async function startFakeCollector(kind: 'http' | 'grpc' = 'http'): Promise<FakeCollector> {
+export async function startFakeCollector(
+  kind: 'http' | 'grpc' = 'http',
+  /** gRPC only: serve TLS with this certificate and require a client certificate signed by `ca`. */
+  mtls?: { ca: Buffer; cert: Buffer; key: Buffer },
+): Promise<FakeCollector> {
   const c: FakeCollector = { url: '', exports: [], points: [], events: [], close: async () => {} };
   if (kind === 'grpc') {
     const server = new grpc.Server();
@@ -174,11 +178,15 @@ export async function startFakeCollector(kind: 'http' | 'grpc' = 'http'): Promis
     server.addService(service('metrics', 'MetricsService'), { Export: handler('metrics') });
     server.addService(service('logs', 'LogsService'), { Export: handler('logs') });
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
-        err ? reject(err) : resolve(p),
+      server.bindAsync(
+        '127.0.0.1:0',
+        mtls
+          ? grpc.ServerCredentials.createSsl(mtls.ca, [{ private_key: mtls.key, cert_chain: mtls.cert }], true)
+          : grpc.ServerCredentials.createInsecure(),
+        (err, p) => (err ? reject(err) : resolve(p)),
       ),
     );
-    c.url = `http://127.0.0.1:${port}`;
+    c.url = `${mtls ? 'https' : 'http'}://127.0.0.1:${port}`;
     c.close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     return c;
   }

@@ -144,6 +144,25 @@ describe('telemetry over OTLP', () => {
       ['Bash', 'true'],
     ]);
     expect(results[0]).not.toHaveProperty('tool_input');
+    // The reference's further attributes (measured): the endpoint is a local fake, so not Anthropic's;
+    // each request's id (the API's request-id header), also on the decision and result of each tool
+    // call it asked for; the cost in micro-dollars; the final text as assistant_response, redacted.
+    for (const e of c.events) expect(e.attributes['anthropic.custom_base_url']).toBe(true);
+    const ids = requests.map((e) => e.attributes.request_id);
+    for (const id of ids) expect(id).toMatch(/^req_/);
+    expect(decisions.map((d) => d.request_id)).toEqual(ids.slice(0, 2));
+    expect(results.map((d) => d.request_id)).toEqual(ids.slice(0, 2));
+    expect(decisions.map((d) => d.tool_source)).toEqual(['builtin', 'builtin']);
+    expect(last).toMatchObject({ speed: 'normal', cache_creation_5m_tokens: 0, cache_creation_1h_tokens: 0 });
+    expect(last.cost_usd_micros).toBe(Math.round((last.cost_usd as number) * 1e6));
+    expect(eventsNamed(c, 'assistant_response').map((e) => e.attributes)).toEqual([
+      expect.objectContaining({
+        response_length: 4,
+        response: '<REDACTED>',
+        request_id: ids.at(-1),
+        model: 'claude-opus-5-5',
+      }),
+    ]);
     // Every event of the prompt carries its prompt.id and the session's attributes, in sequence.
     const promptId = prompt.attributes['prompt.id'];
     expect(promptId).toMatch(/^[0-9a-f-]{36}$/);
