@@ -265,61 +265,81 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
       const [socketPath, serverPid, paneId] = tmux('display-message', '-p', '#{socket_path} #{pid} #{pane_id}')
         .trim()
         .split(' ');
-      const cwd = tempDir('agent-perm-sdk-cwd-');
-      const asked: Array<{ tool: string; input: any; agentID?: string }> = [];
-      const base = sdkOptions(sdkApi.url, cwd);
-      // A streaming prompt: the host can answer until the lead has the teammate's report.
-      const input = promptStream();
-      input.push(`form a team and write in ${cwd}`);
-      const q = query({
-        prompt: input,
-        options: {
-          ...base,
-          env: {
-            ...base.env,
-            CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
-            // Inside the private tmux server: its socket and the pane to split.
-            TMUX: `${socketPath},${serverPid},0`,
-            TMUX_PANE: paneId,
-          },
-          extraArgs: { 'teammate-mode': 'tmux' },
-          canUseTool: async (tool: string, input: Record<string, unknown>, opts: { agentID?: string }) => {
-            asked.push({ tool, input, agentID: opts.agentID });
-            if (tool !== 'Write') return { behavior: 'allow', updatedInput: input };
-            // The host's allow may change the input: the teammate writes what the host gave.
-            return String(input.file_path).endsWith('one.txt')
-              ? { behavior: 'allow', updatedInput: { ...input, content: 'FIRST' } }
-              : { behavior: 'deny', message: 'not two' };
-          },
-        } as never,
+      await hostAnswersTeammate(sdkApi, 'tmux', {
+        // Inside the private tmux server: its socket and the pane to split.
+        TMUX: `${socketPath},${serverPid},0`,
+        TMUX_PANE: paneId,
       });
-      const messages: SDKMessage[] = [];
-      for await (const m of q) {
-        messages.push(m);
-        if (m.type === 'result' && m.subtype === 'success' && m.result === 'lead got the results') input.end();
-      }
-
-      const writes = asked.filter((a) => a.tool === 'Write');
-      const story = sdkApi.requests
-        .map((r) => `${/You are "worker"/.test(systemText(r)) ? 'worker' : 'lead'}: ${lastUserText(r).slice(0, 300)}`)
-        .join('\n');
-      expect(writes, `${JSON.stringify(asked)}\n${story}`).toEqual([
-        { tool: 'Write', input: { file_path: join(cwd, 'one.txt'), content: 'first' }, agentID: 'worker@alpha' },
-        { tool: 'Write', input: { file_path: join(cwd, 'two.txt'), content: 'second' }, agentID: 'worker@alpha' },
-      ]);
-      expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('FIRST');
-      expect(existsSync(join(cwd, 'two.txt'))).toBe(false);
-      // The teammate's model read the lead's verdicts; the lead heard its report.
-      const report = sdkApi.requests.find(
-        (r) => !/You are "worker"/.test(systemText(r)) && lastUserText(r).includes('RESULTS'),
-      );
-      expect(report && lastUserText(report)).toContain(
-        'The team lead "team-lead" denied permission to use Write: not two',
-      );
-      // The team was shut down and deleted as usual; no teammate pane is left in the server.
-      const texts = messages.map((m) => (m.type === 'result' && m.subtype === 'success' ? m.result : ''));
-      expect(texts).toContain('team closed');
+      // No teammate pane is left in the server.
       expect(tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n')).toEqual([paneId]);
+    } finally {
+      await sdkApi.close();
+    }
+  }, 90_000);
+});
+
+/**
+ * Our lead under the official SDK (canUseTool) forms a team whose process teammate (teammate mode
+ * `mode`) writes two files: the host allows the first with a changed input, denies the second.
+ */
+async function hostAnswersTeammate(sdkApi: FakeApi, mode: 'tmux' | 'detached', env: Record<string, string>) {
+  const cwd = tempDir('agent-perm-sdk-cwd-');
+  const asked: Array<{ tool: string; input: any; agentID?: string }> = [];
+  const base = sdkOptions(sdkApi.url, cwd);
+  // A streaming prompt: the host can answer until the lead has the teammate's report.
+  const input = promptStream();
+  input.push(`form a team and write in ${cwd}`);
+  const q = query({
+    prompt: input,
+    options: {
+      ...base,
+      env: {
+        ...base.env,
+        CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+        ...env,
+      },
+      extraArgs: { 'teammate-mode': mode },
+      canUseTool: async (tool: string, input: Record<string, unknown>, opts: { agentID?: string }) => {
+        asked.push({ tool, input, agentID: opts.agentID });
+        if (tool !== 'Write') return { behavior: 'allow', updatedInput: input };
+        // The host's allow may change the input: the teammate writes what the host gave.
+        return String(input.file_path).endsWith('one.txt')
+          ? { behavior: 'allow', updatedInput: { ...input, content: 'FIRST' } }
+          : { behavior: 'deny', message: 'not two' };
+      },
+    } as never,
+  });
+  const messages: SDKMessage[] = [];
+  for await (const m of q) {
+    messages.push(m);
+    if (m.type === 'result' && m.subtype === 'success' && m.result === 'lead got the results') input.end();
+  }
+
+  const writes = asked.filter((a) => a.tool === 'Write');
+  const story = sdkApi.requests
+    .map((r) => `${/You are "worker"/.test(systemText(r)) ? 'worker' : 'lead'}: ${lastUserText(r).slice(0, 300)}`)
+    .join('\n');
+  expect(writes, `${JSON.stringify(asked)}\n${story}`).toEqual([
+    { tool: 'Write', input: { file_path: join(cwd, 'one.txt'), content: 'first' }, agentID: 'worker@alpha' },
+    { tool: 'Write', input: { file_path: join(cwd, 'two.txt'), content: 'second' }, agentID: 'worker@alpha' },
+  ]);
+  expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('FIRST');
+  expect(existsSync(join(cwd, 'two.txt'))).toBe(false);
+  // The teammate's model read the lead's verdicts; the lead heard its report.
+  const report = sdkApi.requests.find(
+    (r) => !/You are "worker"/.test(systemText(r)) && lastUserText(r).includes('RESULTS'),
+  );
+  expect(report && lastUserText(report)).toContain('The team lead "team-lead" denied permission to use Write: not two');
+  // The team was shut down and deleted as usual.
+  const texts = messages.map((m) => (m.type === 'result' && m.subtype === 'success' ? m.result : ''));
+  expect(texts).toContain('team closed');
+}
+
+describe('a detached teammate asks our lead, whose SDK host answers (canUseTool)', () => {
+  it('the Write of a detached teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
+    const sdkApi = await startTestApi(paneScript);
+    try {
+      await hostAnswersTeammate(sdkApi, 'detached', { TMUX: '' });
     } finally {
       await sdkApi.close();
     }
