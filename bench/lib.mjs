@@ -56,9 +56,10 @@ export async function startBenchApi(script) {
 /**
  * Runs one stream-json session of bin/agent with every permission granted, in a fresh temp cwd
  * that is also its config dir; stdin carries `prompt` and then closes, as the SDK does with a
- * string prompt. Resolves with {ms, out} (spawn to exit, and stdout when `keepOutput`).
+ * string prompt; `args` are added to its flags. Resolves with {ms, out} (spawn to exit, and stdout when
+ * `keepOutput`).
  */
-export function runStreamSession(api, prompt, { prefix = 'bench-', keepOutput = false } = {}) {
+export function runStreamSession(api, prompt, { prefix = 'bench-', keepOutput = false, args = [] } = {}) {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -71,6 +72,7 @@ export function runStreamSession(api, prompt, { prefix = 'bench-', keepOutput = 
         'stream-json',
         '--verbose',
         '--dangerously-skip-permissions',
+        ...args,
       ],
       {
         cwd,

@@ -274,6 +274,10 @@ console.log(
   const t = await benchTeams();
   console.log(`(j) two teammates, each \`sleep 1\`: both done ${fmt(t.both)} after the spawn    target ≈ 1000 ms`);
   console.log(`(j) lead re-prompt after a teammate's SendMessage ${fmt(t.reprompt)}    target ≤ 600 ms`);
+  const d = await benchTeams('detached');
+  console.log(
+    `(j) the same, our lead starting each teammate as a detached process: both done ${fmt(d.both)} after the spawn (in-process: ${fmt(t.both)}); session ${fmt(d.wall)} (in-process: ${fmt(t.wall)})`,
+  );
   const { benchProcessTeams } = await import('./processTeams.mjs');
   const pt = await benchProcessTeams();
   console.log(

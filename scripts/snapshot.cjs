@@ -21,11 +21,12 @@ const stamp = path.join(dist, 'agent.blob.node');
 // bin/agent uses a blob only beside its stamp (the node that made it): a failed build leaves neither.
 rmSync(stamp, { force: true });
 rmSync(path.join(dist, 'agent.blob'), { force: true });
-// bin/agent starts the blob with --no-rehash-snapshot (see there), and V8 refuses a blob built
-// under other flags: build it under the same ones.
-if (!process.execArgv.includes('--no-rehash-snapshot')) {
+// bin/agent starts the blob with these flags (see there why), and V8 refuses a blob built under
+// other flags: build it under the same ones.
+const startFlags = ['--no-rehash-snapshot', '--optimize-for-size'];
+if (!startFlags.every((f) => process.execArgv.includes(f))) {
   process.stderr.write(
-    'scripts/snapshot.cjs: run it as `node --no-rehash-snapshot --build-snapshot`, as bin/agent starts the blob\n',
+    `scripts/snapshot.cjs: run it as \`node ${startFlags.join(' ')} --build-snapshot\`, as bin/agent starts the blob\n`,
   );
   process.exit(1);
 }
@@ -182,10 +183,9 @@ const { Console } = console;
 /** What bin/agent does before it runs the bundle, then the CLI's main. */
 function start() {
   if (typeof console.Console !== 'function') console.Console = Console;
-  // The same V8 settings as bin/agent (see there why); set here, as flags given at the build
-  // would have to be given at every start too.
+  // The same V8 settings as bin/agent (see there why). --optimize-for-size is one of the flags the
+  // blob is built and started with (startFlags above), in force from the heap's creation.
   setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--optimize-for-size');
   // bin/agent starts this heap with --no-rehash-snapshot, so it keeps the seed its build drew at
   // random (one per install); isolates made from now on (worker threads, from Node's own snapshot,
   // whose seed is the same in every copy of Node) are rehashed with a fresh one, as by default.

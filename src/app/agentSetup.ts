@@ -18,6 +18,7 @@ import { loadAgentDir } from '../agents/markdownAgents.js';
 import { SubagentRunner } from '../agents/subagentRunner.js';
 import { TeamService, type TeamEvent } from '../teams/team.js';
 import type { TeammateLaunch } from '../teams/teammateLaunch.js';
+import { takeHandedAgents } from '../teams/paneEnv.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import { parseSettingSources } from '../settings/load.js';
 import { logWarning } from '../util/log.js';
@@ -84,6 +85,10 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   if (sources.includes('user')) await fromFiles(join(configDir(env), 'agents'), 'user');
   if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
+  // A process teammate: its lead's host's agents (initialize.agents), as if its own host gave them.
+  const handed = takeHandedAgents();
+  if (handed) catalog.set('sdk', parseAgentRecord(handed, 'sdk'));
+  let hostAgents: Record<string, unknown> | undefined;
 
   const base = sessionTmpDir(o.sessionId);
   const registry = new TaskRegistry({
@@ -111,7 +116,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     subagents,
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
-    ...(o.processTeammates ? { processTeammates: o.processTeammates } : {}),
+    ...(o.processTeammates ? { processTeammates: o.processTeammates, hostAgents: () => hostAgents } : {}),
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
@@ -142,6 +147,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     schedule,
     setSdkAgents(agents) {
       catalog.set('sdk', parseAgentRecord(agents, 'sdk'));
+      hostAgents = agents;
     },
   };
 }

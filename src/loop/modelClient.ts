@@ -153,17 +153,20 @@ async function* attempt(
     () =>
       `request: model ${body.model}, ${req.messages.length} message(s)${betas.length ? `, betas ${betas.join(',')}` : ''}${provider.provider === 'firstParty' ? '' : ` (${provider.provider})`}`,
   );
-  let stream;
+  let stream: Stream<RawMessageStreamEvent>;
+  let requestId: string | null | undefined;
   try {
     // The same request messages.create would send, posted as bytes encoded without serialising
     // the whole history again (requestEncoding.ts).
-    stream = await client.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
-      // A cloud provider's SDK rewrites the body (model into the path, anthropic_version): it gets the object.
-      body: provider.rawBody ? encodeRequestBody(body) : body,
-      stream: true,
-      signal: req.signal,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+    ({ data: stream, request_id: requestId } = await client
+      .post<Stream<RawMessageStreamEvent>>('/v1/messages', {
+        // A cloud provider's SDK rewrites the body (model into the path, anthropic_version): it gets the object.
+        body: provider.rawBody ? encodeRequestBody(body) : body,
+        stream: true,
+        signal: req.signal,
+        headers: { 'content-type': 'application/json', ...headers },
+      })
+      .withResponse());
   } catch (e) {
     debugLog('api', () => `request failed: ${(e as Error).message}`);
     throw toRequestError(e, req.signal);
@@ -180,11 +183,16 @@ async function* attempt(
         cause: e,
       });
     }
+    // The request id on the reply's first event too, so a tool call it starts can be told by it.
+    if (event.type === 'message_start' && requestId)
+      Object.defineProperty(event.message, '_request_id', { value: requestId, enumerable: false });
     yield { type: 'stream_event', event: event as unknown as ModelStreamEvent };
   }
   // The SDK's stream ends quietly on abort; don't mistake that for a finished reply.
   if (req.signal.aborted) throw abortedError();
   const reply = assembler.finish();
+  // As the SDK marks a non-streamed reply: the API's request id, kept out of JSON (telemetry reads it).
+  if (requestId) Object.defineProperty(reply, '_request_id', { value: requestId, enumerable: false });
   debugLog(
     'api',
     () =>

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type Prompt,
   type Tool as McpToolInfo,
@@ -521,6 +522,21 @@ export class McpManager {
         })().finally(() => this.connecting.delete(relist));
         this.connecting.add(relist);
       });
+      // prompts/list_changed: list them again; the slash commands (the terminal's `/` menu, the next
+      // init line's slash_commands) follow (a failed re-list keeps the old ones).
+      if (client.getServerCapabilities()?.prompts)
+        client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+          if (entry.client !== client || entry.status !== 'connected') return;
+          listPrompts(client, timeoutMs).then(
+            (fresh) => {
+              if (entry.client === client && entry.status === 'connected') entry.prompts = fresh;
+            },
+            (err: Error) =>
+              this.opts.log(
+                `agent: MCP server "${entry.name}": re-listing its prompts after list_changed failed: ${err.message}`,
+              ),
+          );
+        });
       entry.serverInfo = client.getServerVersion() && {
         name: client.getServerVersion()!.name,
         version: client.getServerVersion()!.version,

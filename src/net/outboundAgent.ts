@@ -14,7 +14,8 @@ export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
   return PROXY_VARS.some((k) => env[k]?.trim());
 }
 
-function clientCertificate(env: NodeJS.ProcessEnv): { cert: Buffer; key: Buffer; passphrase?: string } | null {
+/** CLAUDE_CODE_CLIENT_CERT / _KEY / _KEY_PASSPHRASE read, or null when unset; throws naming the variable that is wrong. */
+export function clientCertificate(env: NodeJS.ProcessEnv): { cert: Buffer; key: Buffer; passphrase?: string } | null {
   const certFile = env.CLAUDE_CODE_CLIENT_CERT?.trim();
   const keyFile = env.CLAUDE_CODE_CLIENT_KEY?.trim();
   if (!certFile && !keyFile) return null;

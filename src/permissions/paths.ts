@@ -24,6 +24,15 @@ export function expandHome(p: string, home = os.homedir()): string {
 
 /** Follows symlinks one component at a time, so `link/..` goes where the kernel goes. */
 export function realpathLoose(abs: string): string {
+  // Most paths exist: one realpath(3) call instead of Node's JS walk, which stats every component
+  // of every prefix (a start resolves the working directories this way).
+  if (abs.startsWith('/')) {
+    try {
+      return fs.realpathSync.native(abs);
+    } catch {
+      // Some part does not exist: resolve what does, component by component.
+    }
+  }
   const comps = abs.split('/').filter((c) => c !== '' && c !== '.');
   let cur = '/';
   let exists = true;

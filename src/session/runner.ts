@@ -18,13 +18,8 @@ import { manualCompact, runPreCompactHooks } from '../loop/compaction.js';
 import { parseSlash, type SlashOutcome } from '../commands/slashCommands.js';
 import type { EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
-import {
-  batchQueued,
-  mergePromptContents,
-  unsendableReason,
-  type QueuedPrompt,
-  type UserContent,
-} from './promptBatch.js';
+import { batchQueued, mergePromptContents, type QueuedPrompt, type UserContent } from './promptBatch.js';
+import { gatePrompts } from './promptGate.js';
 import type { CallModel } from '../loop/model.js';
 import type { ToolSearchSetting } from '../loop/deferredTools.js';
 import { ToolOffer } from './toolOffer.js';
@@ -284,27 +279,12 @@ export class SessionRunner {
         this.turn.apply(command.allowedTools, command.model);
       }
       // Each prompt on its own: one that cannot be sent, or that a hook blocks, is left out.
-      const sendable: QueuedPrompt[] = [];
-      const context: string[] = [];
-      const refused: string[] = [];
-      for (const prompt of prompts) {
-        const unsendable = unsendableReason(prompt.content);
-        if (unsendable) {
-          refused.push(`The prompt could not be sent: ${unsendable}; it was left out of the conversation`);
-          continue;
-        }
-        const gate =
-          this.hooks.beforePrompt && !prompt.notification
-            ? await this.hooks.beforePrompt(prompt.content, abort.signal, prompt.uuid)
-            : {};
-        if (gate.blockReason !== undefined) {
-          await this.emit({ type: 'notice', notice: { subtype: 'prompt_blocked', reason: gate.blockReason } });
-          refused.push(`Prompt blocked by a UserPromptSubmit hook: ${gate.blockReason}`);
-          continue;
-        }
-        sendable.push(prompt);
-        context.push(...(gate.additionalContext ?? []));
-      }
+      const { sendable, context, refused } = await gatePrompts(
+        prompts,
+        this.hooks.beforePrompt,
+        (ev) => this.emit(ev),
+        abort.signal,
+      );
       let outcome: LoopOutcome;
       if (sendable.length === 0) {
         outcome = makeOutcome('error_during_execution', refused.join('\n'));

@@ -54,6 +54,6 @@ export function detachedStarter(): TeammateStarter {
       groups.delete(t.pid);
       signalGroup(t.pid, 'SIGKILL');
     },
-    where: (t) => `detached process ${t.pid} (its output goes to ${t.logFile})`,
+    where: (t) => `detached process ${t.pid} (log: ${t.logFile})`,
   };
 }

@@ -143,7 +143,7 @@ export class ProcessTeammate {
       });
     } else {
       this.status = 'failed';
-      const summary = `Teammate "${this.name}" (${this.deps.starter.where(this.proc)}) ended without being shut down: its process exited or was killed.${last}`;
+      const summary = `Teammate "${this.name}" ended without being shut down: its ${this.deps.starter.where(this.proc)} exited or was killed.${last}`;
       logWarning(summary);
       this.deps.registry.finish(this.task.id, { status: 'failed', summary, resultText: resultText || summary });
     }

@@ -50,6 +50,8 @@ export interface TeamServiceDeps {
   emitEvent: (ev: LoopEvent) => void | Promise<void>;
   /** Teammate mode tmux or detached: each teammate is its own process. Absent: in-process. */
   processTeammates?: TeammateLaunch;
+  /** The host's agents (initialize.agents), handed to each process teammate with its environment. */
+  hostAgents?: () => Record<string, unknown> | undefined;
 }
 
 /** A member as the lead keeps it: in this process, or a process of its own (a tmux pane, detached). */
@@ -341,7 +343,7 @@ export class TeamService implements TeamToolService, TeamHost {
     try {
       // Its first work waits in its inbox before it starts, as for any process teammate.
       await team.mailbox.deliver(name, { from: this.lead, text: req.prompt, summary: req.description });
-      writeTeammateEnv(envFile, launch.env);
+      writeTeammateEnv(envFile, launch.env, this.deps.hostAgents?.());
       const argv = [
         ...launch.command,
         ...['--teammate-mode', mode, '--agent-id', agentId, '--agent-name', name, '--team-name', team.name],

@@ -29,6 +29,8 @@ export interface TelemetryConfig {
   logUserPrompts: boolean;
   /** OTEL_LOG_TOOL_DETAILS: tool inputs in tool_result events. */
   logToolDetails: boolean;
+  /** The reply's text in assistant_response events (OTEL_LOG_USER_PROMPTS shows it too, as in the reference). */
+  logAssistantResponses: boolean;
   /** CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS: the most the exit waits for the last export. */
   shutdownTimeoutMs: number;
   /** CLAUDE_CODE_OTEL_HEADERS_HELPER_DEBOUNCE_MS: how long otelHeadersHelper's headers are reused. */
@@ -112,6 +114,7 @@ export function readTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig {
     },
     logUserPrompts: flag(env, 'OTEL_LOG_USER_PROMPTS', false),
     logToolDetails: flag(env, 'OTEL_LOG_TOOL_DETAILS', false),
+    logAssistantResponses: flag(env, 'OTEL_LOG_ASSISTANT_RESPONSES', false),
     shutdownTimeoutMs: millis(env, 'CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS', 2_000),
     headersHelperDebounceMs: millis(env, 'CLAUDE_CODE_OTEL_HEADERS_HELPER_DEBOUNCE_MS', 29 * 60_000),
   };

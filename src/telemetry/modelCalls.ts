@@ -11,10 +11,16 @@ export function observeModelCalls(callModel: CallModel, telemetry: Telemetry): C
     let started = Date.now();
     let firstEventAt: number | undefined;
     let attempt = 1;
+    let requestId: string | undefined;
     try {
       for await (const ev of callModel(req)) {
         if (ev.type === 'stream_event') {
           firstEventAt ??= Date.now();
+          // A tool call may be decided before its reply ends: tell which request asked for it now.
+          const e = ev.event as { type: string; message?: object; content_block?: { type?: string; id?: unknown } };
+          if (e.type === 'message_start' && e.message) requestId = requestIdOf(e.message).requestId;
+          else if (e.type === 'content_block_start' && e.content_block?.type === 'tool_use' && requestId)
+            if (typeof e.content_block.id === 'string') telemetry.toolRequested(e.content_block.id, requestId);
         } else if (ev.type === 'api_retry') {
           telemetry.apiError({
             model: req.model,
@@ -36,6 +42,12 @@ export function observeModelCalls(callModel: CallModel, telemetry: Telemetry): C
             outputTokens: u.output_tokens ?? 0,
             cacheReadTokens: u.cache_read_input_tokens ?? 0,
             cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
+            ...cacheWrites(u),
+            ...requestIdOf(ev.message),
+            text: replyText(ev.message),
+            toolUseIds: ev.message.content.flatMap((b) =>
+              b.type === 'tool_use' && typeof b.id === 'string' ? [b.id] : [],
+            ),
             costUsd: costUSD(model, {
               ...u,
               web_search_requests: u.server_tool_use?.web_search_requests ?? 0,
@@ -62,5 +74,31 @@ export function observeModelCalls(callModel: CallModel, telemetry: Telemetry): C
       }
       throw err;
     }
+  };
+}
+
+/** The API's request id, which the model client keeps on the reply (not enumerable, as the SDK does). */
+function requestIdOf(message: object): { requestId?: string } {
+  const id = (message as { _request_id?: unknown })._request_id;
+  return typeof id === 'string' && id ? { requestId: id } : {};
+}
+
+function replyText(message: { content: ReadonlyArray<{ type: string }> }): string {
+  return message.content
+    .filter(
+      (b): b is { type: 'text'; text: string } =>
+        b.type === 'text' && typeof (b as { text?: unknown }).text === 'string',
+    )
+    .map((b) => b.text)
+    .join('\n');
+}
+
+/** The cache writes by lifetime, from usage.cache_creation (absent from some providers' replies). */
+function cacheWrites(usage: object): { cacheCreation5mTokens: number; cacheCreation1hTokens: number } {
+  const c = (usage as { cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number } })
+    .cache_creation;
+  return {
+    cacheCreation5mTokens: c?.ephemeral_5m_input_tokens ?? 0,
+    cacheCreation1hTokens: c?.ephemeral_1h_input_tokens ?? 0,
   };
 }

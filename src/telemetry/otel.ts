@@ -6,7 +6,9 @@
 import { release } from 'node:os';
 import { format, type InspectOptions, inspect } from 'node:util';
 import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
-import { nodeProxyAgent } from '../net/nodeProxyAgent.js';
+import { nodeAgents } from '../net/nodeAgents.js';
+import { proxyConfigured } from '../net/outboundAgent.js';
+import { grpcClientCredentials } from './otlpClientCert.js';
 import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
@@ -141,18 +143,26 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
   let grpcMetadata: Record<string, string> = {};
   if (ctx.headers && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc'))
     grpcMetadata = await ctx.headers().catch(() => ({}));
-  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as for every other connection: the HTTP exporters get a
-  // proxying agent, gRPC reads the variables itself.
-  const proxy = nodeProxyAgent(process.env);
-  if (proxy && (cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc')) mirrorProxyVariablesForGrpc();
-  const otlpOptions = (protocol: OtlpProtocol): Record<string, unknown> => {
-    const through = proxy && protocol !== 'grpc' ? { httpAgentOptions: () => proxy } : {};
-    if (!ctx.headers) return through;
-    if (protocol !== 'grpc') return { ...through, headers: ctx.headers };
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY and CLAUDE_CODE_CLIENT_CERT, as for every other
+  // connection: the HTTP exporters get the Node agents, gRPC reads the proxy variables itself and
+  // gets channel credentials with the certificate.
+  const agents = nodeAgents(process.env);
+  const grpcUsed = cfg.metricsProtocol === 'grpc' || cfg.logsProtocol === 'grpc';
+  if (grpcUsed && proxyConfigured(process.env)) mirrorProxyVariablesForGrpc();
+  const otlpOptions = (protocol: OtlpProtocol, signal: 'METRICS' | 'LOGS'): Record<string, unknown> => {
+    if (protocol !== 'grpc') {
+      const through = agents
+        ? { httpAgentOptions: (scheme: string) => (scheme === 'http:' ? agents.http : agents.https) }
+        : {};
+      return ctx.headers ? { ...through, headers: ctx.headers } : through;
+    }
+    const credentials = grpcClientCredentials(process.env, signal);
+    const withCert = credentials ? { credentials } : {};
+    if (!ctx.headers) return withCert;
     const grpc = loadExternal<{ Metadata: new () => { set(k: string, v: string): void } }>('@grpc/grpc-js');
     const metadata = new grpc.Metadata();
     for (const [k, v] of Object.entries(grpcMetadata)) metadata.set(k, v);
-    return { metadata };
+    return { ...withCert, metadata };
   };
 
   const readers: SdkMetrics.IMetricReader[] = [];
@@ -175,7 +185,7 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
           metricExporter(cfg.metricsProtocol, {
             // The exporters' AggregationTemporalityPreference: DELTA 0, CUMULATIVE 1, LOWMEMORY 2.
             temporalityPreference: { delta: 0, cumulative: 1, lowmemory: 2 }[cfg.temporality],
-            ...otlpOptions(cfg.metricsProtocol),
+            ...otlpOptions(cfg.metricsProtocol, 'METRICS'),
           }),
         ),
       );
@@ -216,7 +226,7 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
   for (const kind of cfg.logs) {
     const exporter =
       kind === 'otlp'
-        ? logExporter(cfg.logsProtocol, otlpOptions(cfg.logsProtocol))
+        ? logExporter(cfg.logsProtocol, otlpOptions(cfg.logsProtocol, 'LOGS'))
         : toStderrLogs(new sdkLogs.ConsoleLogRecordExporter());
     processors.push(
       new sdkLogs.BatchLogRecordProcessor({

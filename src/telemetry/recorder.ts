@@ -45,7 +45,16 @@ export interface ApiRequestFacts {
   outputTokens: number;
   cacheReadTokens: number;
   cacheCreationTokens: number;
+  /** The cache writes by lifetime (usage.cache_creation), 0 when the API does not say. */
+  cacheCreation5mTokens: number;
+  cacheCreation1hTokens: number;
   costUsd: number;
+  /** The API's request id (its request-id header), when it sent one. */
+  requestId?: string;
+  /** The reply's text (its text blocks joined): an assistant_response event when not empty. */
+  text: string;
+  /** The tool calls the reply asked for: their events carry this request's id. */
+  toolUseIds: string[];
   durationMs: number;
   /** Time to the first streamed event. */
   ttftMs?: number;
@@ -89,6 +98,8 @@ export interface Telemetry {
   userPrompt(text: string): void;
   apiRequest(facts: ApiRequestFacts): void;
   apiError(facts: ApiErrorFacts): void;
+  /** A reply being streamed asked for this tool call (its decision may come before the reply ends). */
+  toolRequested(toolUseId: string, requestId: string): void;
   toolDecision(facts: ToolDecisionFacts): void;
   toolResult(facts: ToolResultFacts): void;
   /** Seconds the agent worked (`cli`) or a person typed (`user`). */
@@ -104,6 +115,7 @@ export const NO_TELEMETRY: Telemetry = {
   userPrompt() {},
   apiRequest() {},
   apiError() {},
+  toolRequested() {},
   toolDecision() {},
   toolResult() {},
   activeTime() {},
@@ -119,6 +131,8 @@ export interface RecorderContext {
   terminal: string;
   /** Who is at the other end of the main thread's calls: `sdk` for a host, `cli` for a person. */
   entrypoint: 'sdk' | 'cli';
+  /** The provider's endpoint is not its own (a gateway or proxy): anthropic.custom_base_url. */
+  customBaseUrl: boolean;
 }
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
@@ -129,7 +143,18 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
   if (cfg.include.sessionId) standard['session.id'] = ctx.sessionId;
   if (cfg.include.version) standard['app.version'] = ctx.version;
   standard['anthropic.provider'] = ctx.apiProvider;
+  standard['anthropic.custom_base_url'] = ctx.customBaseUrl;
   standard['terminal.type'] = ctx.terminal;
+  // Which request asked for each tool call, for its decision and result events (bounded).
+  const requestOfTool = new Map<string, string>();
+  const remember = (toolUseId: string, requestId: string) => {
+    if (requestOfTool.size >= 1000) requestOfTool.delete(requestOfTool.keys().next().value!);
+    requestOfTool.set(toolUseId, requestId);
+  };
+  const requestIdOf = (toolUseId: string): Attributes => {
+    const id = requestOfTool.get(toolUseId);
+    return id ? { request_id: id } : {};
+  };
   let sequence = 0;
   let promptId: string | undefined;
   let lastModel: string | undefined;
@@ -152,6 +177,14 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
   const querySource = (caller: string | null) => (caller === null ? 'main' : 'subagent');
   const eventSource = (caller: string | null) => (caller === null ? ctx.entrypoint : 'subagent');
 
+  /** A Bash call's command (its program, and the whole line), with OTEL_LOG_TOOL_DETAILS only. */
+  const toolParameters = (toolName: string, input: unknown): Attributes => {
+    const command = (input as { command?: unknown } | null)?.command;
+    if (!cfg.logToolDetails || toolName !== 'Bash' || typeof command !== 'string') return {};
+    const program = command.trim().split(/\s+/)[0] ?? '';
+    return { tool_parameters: JSON.stringify({ bash_command: program, full_command: command }) };
+  };
+
   return {
     enabled: true,
     sessionStarted(startType) {
@@ -160,7 +193,8 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
     userPrompt(text) {
       promptId = randomUUID();
       const shown = cfg.logUserPrompts ? text : '<REDACTED>';
-      event('user_prompt', { prompt_length: String(text.length), prompt: shown });
+      // prompt_text repeats prompt, as the reference sends both.
+      event('user_prompt', { prompt_length: String(text.length), prompt: shown, prompt_text: shown });
     },
     apiRequest(f) {
       if (f.caller === null) lastModel = f.model;
@@ -183,12 +217,27 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
         output_tokens: f.outputTokens,
         cache_read_tokens: f.cacheReadTokens,
         cache_creation_tokens: f.cacheCreationTokens,
+        cache_creation_5m_tokens: f.cacheCreation5mTokens,
+        cache_creation_1h_tokens: f.cacheCreation1hTokens,
         cost_usd: f.costUsd,
+        cost_usd_micros: Math.round(f.costUsd * 1_000_000),
         duration_ms: f.durationMs,
         ...(f.ttftMs !== undefined ? { ttft_ms: f.ttftMs } : {}),
+        ...(f.requestId ? { request_id: f.requestId } : {}),
+        // Fast mode is not built here: every request is a normal one.
+        speed: 'normal',
         query_source: eventSource(f.caller),
         ...(f.effort ? { effort: f.effort } : {}),
       });
+      if (f.requestId) for (const id of f.toolUseIds) remember(id, f.requestId);
+      if (f.text)
+        event('assistant_response', {
+          response_length: f.text.length,
+          response: cfg.logAssistantResponses || cfg.logUserPrompts ? f.text : '<REDACTED>',
+          ...(f.requestId ? { request_id: f.requestId } : {}),
+          model: f.model,
+          query_source: eventSource(f.caller),
+        });
     },
     apiError(f) {
       event('api_error', {
@@ -200,12 +249,18 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
         query_source: eventSource(f.caller),
       });
     },
+    toolRequested(toolUseId, requestId) {
+      remember(toolUseId, requestId);
+    },
     toolDecision(f) {
       event('tool_decision', {
         decision: f.decision,
         source: f.source,
         tool_name: f.toolName,
         tool_use_id: f.toolUseId,
+        tool_source: f.toolName.startsWith('mcp__') ? 'mcp' : 'builtin',
+        ...toolParameters(f.toolName, f.input),
+        ...requestIdOf(f.toolUseId),
       });
       if (EDIT_TOOLS.has(f.toolName))
         add('claude_code.code_edit_tool.decision', 1, {
@@ -223,9 +278,11 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
         success: String(f.success),
         duration_ms: String(f.durationMs),
         ...(f.error !== undefined ? { error: f.error } : {}),
+        ...toolParameters(f.toolName, f.input),
         ...(cfg.logToolDetails ? { tool_input: inputText } : {}),
         tool_input_size_bytes: String(Buffer.byteLength(inputText)),
         tool_result_size_bytes: String(f.resultSizeBytes),
+        ...requestIdOf(f.toolUseId),
       });
       if (!f.success) return;
       const lines = EDIT_TOOLS.has(f.toolName) ? linesChanged(f.input, f.data) : undefined;

@@ -40,9 +40,34 @@ export async function startTelemetry(s: TelemetryStart): Promise<Telemetry> {
       apiProvider: s.apiProvider,
       terminal: s.env.TERM_PROGRAM || s.env.TERM || 'unknown',
       entrypoint: s.entrypoint,
+      customBaseUrl: customBaseUrl(s.apiProvider, s.env),
     },
     sink,
   );
+}
+
+/** Each provider's base-URL variable, and the hosts that are the provider's own endpoint. */
+const ENDPOINTS: Record<string, { variable: string; own: RegExp }> = {
+  firstParty: { variable: 'ANTHROPIC_BASE_URL', own: /^api\.anthropic\.com$/ },
+  bedrock: { variable: 'ANTHROPIC_BEDROCK_BASE_URL', own: /\.amazonaws\.com$/ },
+  vertex: { variable: 'ANTHROPIC_VERTEX_BASE_URL', own: /(^|\.)googleapis\.com$/ },
+  foundry: { variable: 'ANTHROPIC_FOUNDRY_BASE_URL', own: /\.azure\.(com|us|cn)$/ },
+};
+
+/**
+ * anthropic.custom_base_url: the provider's requests go to an endpoint that is not its own (a
+ * gateway, a proxy, a fake), as the reference reports it (measured: true with
+ * ANTHROPIC_BASE_URL or ANTHROPIC_BEDROCK_BASE_URL at a local server, false for Bedrock's own).
+ */
+export function customBaseUrl(provider: string, env: NodeJS.ProcessEnv): boolean {
+  const endpoint = ENDPOINTS[provider];
+  const url = endpoint && env[endpoint.variable]?.trim();
+  if (!url) return false;
+  try {
+    return !endpoint.own.test(new URL(url).hostname.toLowerCase());
+  } catch {
+    return true;
+  }
 }
 
 /**

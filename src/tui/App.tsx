@@ -2,8 +2,9 @@
 // part: running tool rows, the streaming answer, the todo list, a dialog or the prompt editor, and
 // the status line. Keys that act on the session (Esc, Shift+Tab, Ctrl+C, Ctrl+D) are handled here.
 import { basename } from 'node:path';
-import { Box, Static, Text, useInput } from 'ink';
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Box, Static, Text } from 'ink';
+import { useKeys } from './keys.js';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useRefState } from './useRefState.js';
 import type { AskHostAnswer } from '../loop/toolPipeline.js';
 import { DiffView } from './components/DiffView.js';
@@ -20,7 +21,7 @@ import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
 import { diffSummary, previewDiff } from './diff.js';
 import { PromptState, type Suggestions } from './prompt.js';
-import { atQuery } from './complete.js';
+import { atQuery, slashQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
 import { ElicitationForm } from './components/ElicitationForm.js';
 import { Picker, type PickerItem, sessionItems } from './components/Picker.js';
@@ -78,6 +79,24 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     return prompt.suggestions(deps.commands?.() ?? [], files.current);
   };
 
+  // The `/` menu follows the session's commands as they change (an MCP server that connects, or
+  // announces prompts/list_changed): while a `/` command is being typed, they are looked at twice
+  // a second and the menu is drawn again when they differ.
+  const typingSlash = !dialog && slashQuery(prompt.editor) !== undefined;
+  useEffect(() => {
+    if (!typingSlash || !deps.commands) return;
+    const names = () => (deps.commands?.() ?? []).map((c) => c.name).join('\n');
+    let seen = names();
+    const timer = setInterval(() => {
+      const now = names();
+      if (now !== seen) {
+        seen = now;
+        redraw((n) => n + 1);
+      }
+    }, 500);
+    return () => clearInterval(timer);
+  }, [typingSlash, deps]);
+
   const send = (sub: { display: string; text: string }) => {
     const text = sub.text.trim();
     if (text === '/exit' || text === '/quit') return onExit();
@@ -130,7 +149,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
     deps.submit(sub.text);
   };
 
-  useInput((ch, key) => {
+  useKeys((ch, key) => {
     if (getPicker() || form) return; // the picker and the form read their own keys
     const editor = prompt.editor;
     if (key.tab && key.shift) return cycleMode();

@@ -6,6 +6,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import type { HistoryMessage } from '../loop/events.js';
 import { App } from './App.js';
+import { KeyRoot } from './keys.js';
 import { loadLexer } from './markdown/lexer.js';
 import { replayItems } from './replay.js';
 import { DISABLE as BRACKETED_PASTE_OFF, ENABLE as BRACKETED_PASTE_ON, pasteAwareStdin } from './bracketedPaste.js';
@@ -48,14 +49,16 @@ export function pickSession(
     const items = sessionItems(sessions);
     const instance = render(
       <ThemeContext.Provider value={makeTheme(colour > 0)}>
-        <Picker
-          title={`Resume a session of this project (${sessions.length})`}
-          items={items}
-          onPick={(v) => {
-            chosen = v;
-            instance.unmount();
-          }}
-        />
+        <KeyRoot>
+          <Picker
+            title={`Resume a session of this project (${sessions.length})`}
+            items={items}
+            onPick={(v) => {
+              chosen = v;
+              instance.unmount();
+            }}
+          />
+        </KeyRoot>
       </ThemeContext.Provider>,
       { stdin: io.stdin ?? process.stdin, stdout: io.stdout ?? process.stdout, exitOnCtrlC: true, patchConsole: false },
     );
@@ -110,7 +113,9 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
         close = leave;
         const instance = render(
           <ThemeContext.Provider value={makeTheme(deps.colour > 0)}>
-            <App store={store} deps={deps} onExit={leave} />
+            <KeyRoot>
+              <App store={store} deps={deps} onExit={leave} />
+            </KeyRoot>
           </ThemeContext.Provider>,
           {
             stdin: pasteAwareStdin(io.stdin ?? process.stdin),

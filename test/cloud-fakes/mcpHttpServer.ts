@@ -2,10 +2,10 @@
 // transport per request), with one tool, `add`. It records each request's method and path, so a
 // test can tell which connections reached it.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { listenTracked } from './listen.js';
 
 export interface McpHttpServer {
   /** The endpoint: http://127.0.0.1:<port>/mcp */
@@ -26,7 +26,6 @@ function calcServer(): McpServer {
 
 export async function startMcpHttpServer(): Promise<McpHttpServer> {
   const seen: string[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer(async (req, res) => {
     seen.push(`${req.method} ${req.url}`);
     if (req.url !== '/mcp') {
@@ -50,18 +49,6 @@ export async function startMcpHttpServer(): Promise<McpHttpServer> {
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenTracked(server);
+  return { url: `${url}/mcp`, seen, close };
 }

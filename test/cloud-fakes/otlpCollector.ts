@@ -3,9 +3,9 @@
 // protobuf is decoded with protobufjs from the OTLP message definitions below (the fields this
 // project's tests read, with their numbers from opentelemetry-proto), so a wrong encoding fails.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
+import { listenTracked } from './listen.js';
 
 const OTLP_PROTO = `
 syntax = "proto3";
@@ -147,9 +147,13 @@ function decode(signal: 'metrics' | 'logs', bytes: Uint8Array): any {
 
 /**
  * `http`: one server for /v1/metrics and /v1/logs (JSON or protobuf by content-type);
- * `grpc`: an insecure gRPC server with the two Export methods.
+ * `grpc`: a gRPC server with the two Export methods (insecure, or with `mtls` one that wants a client certificate).
  */
-export async function startFakeCollector(kind: 'http' | 'grpc' = 'http'): Promise<FakeCollector> {
+export async function startFakeCollector(
+  kind: 'http' | 'grpc' = 'http',
+  /** gRPC only: serve TLS with this certificate and require a client certificate signed by `ca`. */
+  mtls?: { ca: Buffer; cert: Buffer; key: Buffer },
+): Promise<FakeCollector> {
   const c: FakeCollector = { url: '', exports: [], points: [], events: [], close: async () => {} };
   if (kind === 'grpc') {
     const server = new grpc.Server();
@@ -174,15 +178,18 @@ export async function startFakeCollector(kind: 'http' | 'grpc' = 'http'): Promis
     server.addService(service('metrics', 'MetricsService'), { Export: handler('metrics') });
     server.addService(service('logs', 'LogsService'), { Export: handler('logs') });
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
-        err ? reject(err) : resolve(p),
+      server.bindAsync(
+        '127.0.0.1:0',
+        mtls
+          ? grpc.ServerCredentials.createSsl(mtls.ca, [{ private_key: mtls.key, cert_chain: mtls.cert }], true)
+          : grpc.ServerCredentials.createInsecure(),
+        (err, p) => (err ? reject(err) : resolve(p)),
       ),
     );
-    c.url = `http://127.0.0.1:${port}`;
+    c.url = `${mtls ? 'https' : 'http'}://127.0.0.1:${port}`;
     c.close = () => new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     return c;
   }
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
@@ -205,17 +212,9 @@ export async function startFakeCollector(kind: 'http' | 'grpc' = 'http'): Promis
       else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  c.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  c.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenTracked(server);
+  c.url = listening.url;
+  c.close = listening.close;
   return c;
 }
 

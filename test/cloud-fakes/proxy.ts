@@ -1,7 +1,8 @@
 // A local HTTP proxy that records what goes through it: absolute-URI requests (for http://
 // targets) are forwarded, CONNECT tunnels (for https:// targets) are opened to the named host.
 import http from 'node:http';
-import net, { type AddressInfo, type Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
+import { listenTracked } from './listen.js';
 
 export interface TestProxy {
   url: string;
@@ -13,7 +14,7 @@ export interface TestProxy {
 /** `redirect` sends a CONNECT for one host:port to another (a fake of a public service). */
 export async function startTestProxy(opts: { redirect?: Record<string, string> } = {}): Promise<TestProxy> {
   const seen: string[] = [];
-  const sockets = new Set<Socket>();
+  let track: (s: Socket) => void = () => {};
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     let target: URL;
@@ -50,20 +51,10 @@ export async function startTestProxy(opts: { redirect?: Record<string, string> }
     });
     up.on('error', () => client.destroy());
     client.on('error', () => up.destroy());
-    sockets.add(up);
+    // The tunnel's upstream end closes with the proxy too.
+    track(up);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const listening = await listenTracked(server);
+  track = listening.track;
+  return { url: listening.url, seen, close: listening.close };
 }

@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
+import { listenTracked } from './listen.js';
 
 export interface TestPki {
   caCert: string;
@@ -135,7 +135,6 @@ export async function startTlsFront(
   const { readFileSync } = await import('node:fs');
   const target = new URL(targetUrl);
   const clients: Array<string | null> = [];
-  const sockets = new Set<Socket>();
   const server = https.createServer(
     {
       cert: readFileSync(pki.serverCert),
@@ -157,18 +156,6 @@ export async function startTlsFront(
       req.pipe(up);
     },
   );
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    clients,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const { url, close } = await listenTracked(server, 'https');
+  return { url, clients, close };
 }

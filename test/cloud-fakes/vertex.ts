@@ -6,9 +6,9 @@
 import { createPublicKey, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
 import type { FakeApi } from '../fake-api/server.js';
 import { type Front, startFront } from './front.js';
+import { listenTracked } from './listen.js';
 
 export interface ServiceAccount {
   keyFile: string;
@@ -65,7 +65,6 @@ function jwtProblem(assertion: string, sa: ServiceAccount): string | null {
 export async function startTokenServer(sa: ServiceAccount, tls: { cert: Buffer; key: Buffer }): Promise<TokenServer> {
   const issued: string[] = [];
   const refused: string[] = [];
-  const sockets = new Set<Socket>();
   const server = https.createServer(tls, async (req, res) => {
     let raw = '';
     for await (const c of req) raw += c;
@@ -87,21 +86,8 @@ export async function startTokenServer(sa: ServiceAccount, tls: { cert: Buffer; 
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ access_token: token, expires_in: 3599, token_type: 'Bearer' }));
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
-    issued,
-    refused,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const { address, close } = await listenTracked(server, 'https');
+  return { address, issued, refused, close };
 }
 
 /** `tokens` null: no credentials are expected (CLAUDE_CODE_SKIP_VERTEX_AUTH, a gateway adds them). */

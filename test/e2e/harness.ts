@@ -1,6 +1,6 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEveryTest } from '../perFile.js';
@@ -55,16 +55,18 @@ export interface RunOptions {
   user?: { uid: number; gid: number };
 }
 
-/** Every fake API the running test started: closed when it ends, after the file's own afterEach hooks. */
-const openApis: FakeApi[] = [];
-afterEveryTest(async () => {
-  await Promise.all(openApis.splice(0).map((api) => api.close()));
-});
-
-/** The scripted fake Messages API (test/fake-api/server.ts), closed when the test ends. */
+/**
+ * The scripted fake Messages API (test/fake-api/server.ts). One started inside a test (or its
+ * beforeEach) is closed when that test ends, after its afterEach hooks; one started in a beforeAll
+ * serves the whole file, and the file closes it.
+ */
 export async function startFakeApi(script: Script, opts?: FakeApiOptions): Promise<FakeApi> {
   const api = await startFakeApiServer(script, opts);
-  openApis.push(api);
+  try {
+    onTestFinished(() => api.close());
+  } catch {
+    // Not inside a test: a beforeAll's, closed by its file.
+  }
   return api;
 }
 

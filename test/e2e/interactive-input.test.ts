@@ -206,6 +206,32 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it("an MCP server's prompts/list_changed updates the / menu: a prompt it adds is offered and runs", async () => {
+    api = await startFakeApi((req) =>
+      typedText(req) === 'add one' && !resultsById(req).g ? toolUse('mcp__pr__add_prompt', {}, 'g') : text('done'),
+    );
+    const cwd = dir();
+    const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
+    const mcp = join(cwd, 'mcp.json');
+    writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server, '--grow'] } } }));
+    const t = start(['--mcp-config', mcp, '--allowedTools', 'mcp__pr__add_prompt'], cwd, { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/mcp__pr');
+    await t.waitFor(/❯ \/mcp__pr__review <focus> \[depth\] +Review the change \(MCP: pr\)/);
+    expect(t.screen()).not.toMatch(/summarize/);
+    t.keys('C-c');
+    await send(t, 'add one');
+    await t.waitFor(/done/);
+    await t.waitFor(READY);
+    t.type('/mcp__pr__s');
+    await t.waitFor(/❯ \/mcp__pr__summarize +Summarize the thread \(MCP: pr\)/);
+    t.keys('Enter');
+    await t.waitFor(/done[\s\S]*done/);
+    expect(typedText(api.requests.at(-1)!)).toBe('Summarize the thread so far.');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async () => {
     api = await startFakeApi([text('seen')]);
     const cwd = dir();
@@ -359,6 +385,21 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     await send(t, 'hi');
     await t.waitFor(/answered/);
     expect(api.requests[0].body.model).toMatch(/^claude-haiku/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it("keys typed in the same read as the Enter that opens a picker are the picker's: ↓ ↓ and Enter pick the third model", async () => {
+    api = await startFakeApi([text('answered')]);
+    const t = start([], dir(), { rows: 40 });
+    await t.waitFor(READY);
+    t.type('/model');
+    await t.waitFor(editorShows('/model'));
+    // One write: the picker opens on the Enter, and the keys after it are its own.
+    t.keys('Enter', 'Down', 'Down', 'Enter');
+    const s = await t.waitFor(/Model set to (claude-[\w-]+)/);
+    // The third entry (after the session's default and Opus) is not Opus.
+    expect(/Model set to (claude-[\w-]+)/.exec(s)![1]).not.toMatch(/opus/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

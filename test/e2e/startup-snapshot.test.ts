@@ -14,7 +14,8 @@ import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, t
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // The flags the build gives the snapshot's builder (package.json), and a start from its blob.
-const BUILD = ['--no-warnings', '--no-rehash-snapshot'];
+const START = ['--no-rehash-snapshot', '--optimize-for-size'];
+const BUILD = ['--no-warnings', ...START];
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -94,7 +95,7 @@ hook(() => console.log('ran from the snapshot'), async () => {});
     );
     expect(ok.status, ok.stderr).toBe(0);
     expect(readFileSync(join(dir, 'dist/agent.blob.node'), 'utf8')).toBe(`${process.execPath}\n${join(dir, 'dist')}\n`);
-    const run = spawnSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', join(dir, 'dist/agent.blob')], {
+    const run = spawnSync(process.execPath, [...START, '--snapshot-blob', join(dir, 'dist/agent.blob')], {
       encoding: 'utf8',
     });
     expect(run.stdout).toBe('ran from the snapshot\n');
@@ -135,7 +136,7 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eva
     );
     const ok = build();
     expect(ok.status, ok.stderr).toBe(0);
-    const run = spawnSync(process.execPath, ['--no-rehash-snapshot', '--snapshot-blob', join(dir, 'dist/agent.blob')], {
+    const run = spawnSync(process.execPath, [...START, '--snapshot-blob', join(dir, 'dist/agent.blob')], {
       cwd: dir,
       encoding: 'utf8',
     });

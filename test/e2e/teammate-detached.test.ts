@@ -16,8 +16,11 @@ import {
   text,
   toolUse,
 } from '../fake-api/server.js';
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { alive, waitUntil } from '../processes.js';
+import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { type AgentProcess, type FakeApi, startAgent, startFakeApi, tempDir } from './harness.js';
+import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 const started: AgentProcess[] = [];
@@ -36,30 +39,16 @@ afterEach(async () => {
   api = undefined;
 });
 
-/** Which teammate a request is from (its system prompt names it), or null for the lead. */
-function teammateOf(req: RecordedRequest): string | null {
-  return /You are "([^"]+)", a member of the agent team/.exec(systemText(req))?.[1] ?? null;
-}
-
-/** The tool the request answers (the previous assistant message's tool_use), if any. */
-function answered(req: RecordedRequest): string | undefined {
-  const messages: any[] = req.body.messages;
-  const prev = messages[messages.length - 2];
-  if (prev?.role !== 'assistant' || !lastToolResults(req).length) return undefined;
-  return prev.content.find((b: any) => b.type === 'tool_use')?.name;
-}
-
 /** The long job the teammate runs when told to (a grandchild of the lead, in its own group). */
 const LONG_JOB = 'sleep 61.37';
 
 function script(req: RecordedRequest): ScriptedReply {
   const said = lastUserText(req);
-  const tool = answered(req);
+  const tool = answeredCall(req)?.name;
   if (teammateOf(req) === 'worker') {
     if (tool) return text('worker rests');
-    const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
-    if (request)
-      return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+    const approval = approveShutdown(said);
+    if (approval) return approval;
     if (said.includes('compute the answer'))
       return toolUse('SendMessage', { to: 'team-lead', message: 'the answer is 42', summary: 'answer' });
     if (said.includes('run the long job')) return toolUse('Bash', { command: LONG_JOB });
@@ -213,7 +202,7 @@ describe('teammate mode detached', () => {
 
     const { code } = await p.exited;
     expect(code, p.stderr()).toBe(0);
-    const deleted = api.requests.find((r) => answered(r) === 'TeamDelete');
+    const deleted = api.requests.find((r) => answeredCall(r)?.name === 'TeamDelete');
     expect(JSON.stringify(deleted && lastToolResults(deleted)), p.lines.join('\n')).toContain('deleted');
     const fromWorker = api.requests.filter((r) => teammateOf(r) === 'worker');
     expect(fromWorker.length).toBeGreaterThan(0);
@@ -255,10 +244,58 @@ describe('teammate mode detached', () => {
     expect(await waitUntil(() => withCmdline(LONG_JOB).length > 0, 20_000, 50), p.stderr()).toBe(true);
     const { code } = await p.exited;
     expect(code, p.stderr()).toBe(0);
-    const stopped = api.requests.find((r) => answered(r) === 'TaskStop');
+    const stopped = api.requests.find((r) => answeredCall(r)?.name === 'TaskStop');
     expect(JSON.stringify(stopped && lastToolResults(stopped))).toMatch(/[Ss]top/);
     expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
     expect(await waitUntil(() => withCmdline(LONG_JOB).length === 0, 5000, 50)).toBe(true);
+  }, 60_000);
+
+  it('the official SDK as host: a teammate of an agent type defined only in initialize.agents runs as that agent', async () => {
+    const REVIEWER = 'You are the host-only reviewer. Answer every review with the code LGTM-7.';
+    api = await startFakeApi((req): ScriptedReply => {
+      const tool = answeredCall(req)?.name;
+      if (teammateOf(req) === 'rev') {
+        if (tool) return text('rev rests');
+        if (lastUserText(req).includes('review the change'))
+          return toolUse('SendMessage', { to: 'team-lead', message: 'review: LGTM-7', summary: 'review' });
+        return text('rev read it');
+      }
+      if (tool === 'Agent') return text('the reviewer is on it');
+      if (lastUserText(req).includes('You MUST shut down your team')) return text('the team is wound up');
+      if (lastUserText(req).includes('review: LGTM-7')) return text('the reviewer says LGTM-7');
+      if (tool) return text(`unexpected ${tool}`);
+      if (!lastUserText(req).includes('review with a teammate')) return text('noted');
+      return toolUse('Agent', {
+        name: 'rev',
+        team_name: 'alpha',
+        description: 'Review',
+        prompt: 'review the change',
+        subagent_type: 'reviewer',
+      });
+    });
+    const options = sdkOptions(api.url, tempDir(), {
+      agents: { reviewer: { description: 'Reviews changes', prompt: REVIEWER, tools: ['SendMessage', 'Read'] } },
+      extraArgs: { 'teammate-mode': 'detached' },
+      permissionMode: 'bypassPermissions',
+      allowDangerouslySkipPermissions: true,
+    });
+    const config = options.env.CLAUDE_CONFIG_DIR;
+    const env: Record<string, string | undefined> = { ...options.env, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
+    delete env.TMUX;
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: 'review with a teammate', options: { ...options, env } as never }))
+      messages.push(m);
+    const results = messages.flatMap((m) => (m.type === 'result' && m.subtype === 'success' ? [m.result] : []));
+    expect(results).toContain('the reviewer says LGTM-7');
+    // The teammate's own process ran as the host's agent: its prompt is the agent's.
+    const fromRev = api.requests.filter((r) => teammateOf(r) === 'rev');
+    expect(fromRev.length).toBeGreaterThan(0);
+    expect(systemText(fromRev[0])).toContain(REVIEWER);
+    const cfg = JSON.parse(readFileSync(join(config, 'teams', 'alpha', 'config.json'), 'utf8'));
+    expect(cfg.members.find((m: any) => m.name === 'rev')).toMatchObject({
+      agentType: 'reviewer',
+      backendType: 'detached',
+    });
   }, 60_000);
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const)
@@ -270,7 +307,10 @@ describe('teammate mode detached', () => {
       // The lead waits on its wrap-up request (it hangs) once its team is idle.
       expect(
         await waitUntil(
-          () => api!.requests.some((r) => answered(r) === undefined && lastUserText(r).includes('You MUST shut down')),
+          () =>
+            api!.requests.some(
+              (r) => answeredCall(r)?.name === undefined && lastUserText(r).includes('You MUST shut down'),
+            ),
           30_000,
           100,
         ),

@@ -13,11 +13,18 @@ import {
   lastUserText,
   type RecordedRequest,
   systemText,
+  startFakeApi,
   text,
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { AGENT_BIN, type FakeApi, resultText, startFakeApi, tempDir as makeTempDir } from './harness.js';
+import {
+  AGENT_BIN,
+  type FakeApi,
+  startFakeApi as startTestApi,
+  resultText,
+  tempDir as makeTempDir,
+} from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
 
@@ -57,7 +64,15 @@ function script(req: RecordedRequest) {
       message: `RESULT ${called.input.file_path}: ${resultText(results[0].content)}`,
       summary: 'result',
     });
+  if (results.length && called?.name === 'ExitPlanMode')
+    return toolUse('SendMessage', {
+      to: 'controller',
+      message: `RESULT ${/1\. write (\w+)/.exec(called.input.plan)?.[1]}: ${resultText(results[0].content)}`,
+      summary: 'plan result',
+    });
   if (results.length) return text('done');
+  const plan = /PLAN (\w+)/.exec(lastUserText(req));
+  if (plan) return toolUse('ExitPlanMode', { plan: `1. write ${plan[1]}` });
   // The controller's shutdown: approved, so the process ends at once.
   const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(lastUserText(req));
   if (request)
@@ -69,6 +84,7 @@ function script(req: RecordedRequest) {
 
 beforeAll(async () => {
   ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
+  // One API for the whole file (the harness's closes at each test's end): closed in afterAll.
   api = await startFakeApi(script);
 });
 afterAll(async () => {
@@ -163,6 +179,34 @@ describe.skipIf(!hasPython)('a process teammate asks its lead (claude-code-contr
     expect(frame).toMatchObject({ from: 'e', color: expect.any(String), timestamp: expect.any(String) });
   });
 
+  it('in plan mode its ExitPlanMode is a plan_approval_request: rejected with feedback, then approved', async () => {
+    const { c } = await lead();
+    const resultFor = results(c);
+    const plans: any[] = [];
+    c.on('plan:approval_request', (from: string, msg: any) => {
+      plans.push(msg);
+      void c.sendPlanApproval(
+        from,
+        msg.requestId,
+        plans.length === 2,
+        plans.length === 1 ? 'add a test step' : undefined,
+      );
+    });
+    await c.spawnAgent({ name: 'p', permissionMode: 'plan' });
+    await c.send('p', 'PLAN plan1');
+    expect(await resultFor('plan1')).toContain('The team lead "controller" did not approve the plan: add a test step');
+    await c.send('p', 'PLAN plan2');
+    expect(await resultFor('plan2')).toMatch(/approved your plan/);
+    expect(plans[0]).toMatchObject({
+      type: 'plan_approval_request',
+      from: 'p',
+      planContent: '1. write plan1',
+      requestId: expect.stringMatching(/^plan-\d+-[0-9a-f]+$/),
+      planFilePath: '',
+      timestamp: expect.any(String),
+    });
+  });
+
   it('an answer that never comes is a deny naming the lead; a malformed one is a deny that says so', async () => {
     const { c, cwd } = await lead({ AGENT_PERMISSION_TIMEOUT_MS: '1500' });
     const resultFor = results(c);
@@ -202,7 +246,7 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
   });
 
   it('the Write of a pane teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
-    const sdkApi = await startFakeApi(paneScript);
+    const sdkApi = await startTestApi(paneScript);
     try {
       socket = `agent-e2e-perm-${process.pid}`;
       const serverEnv = Object.fromEntries(
@@ -221,60 +265,81 @@ describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers
       const [socketPath, serverPid, paneId] = tmux('display-message', '-p', '#{socket_path} #{pid} #{pane_id}')
         .trim()
         .split(' ');
-      const cwd = tempDir('agent-perm-sdk-cwd-');
-      const asked: Array<{ tool: string; input: any; agentID?: string }> = [];
-      const base = sdkOptions(sdkApi.url, cwd);
-      // A streaming prompt: the host can answer until the lead has the teammate's report.
-      const input = promptStream();
-      input.push(`form a team and write in ${cwd}`);
-      const q = query({
-        prompt: input,
-        options: {
-          ...base,
-          env: {
-            ...base.env,
-            CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
-            // Inside the private tmux server: its socket and the pane to split.
-            TMUX: `${socketPath},${serverPid},0`,
-            TMUX_PANE: paneId,
-          },
-          extraArgs: { 'teammate-mode': 'tmux' },
-          canUseTool: async (tool: string, input: Record<string, unknown>, opts: { agentID?: string }) => {
-            asked.push({ tool, input, agentID: opts.agentID });
-            if (tool !== 'Write') return { behavior: 'allow', updatedInput: input };
-            return String(input.file_path).endsWith('one.txt')
-              ? { behavior: 'allow', updatedInput: input }
-              : { behavior: 'deny', message: 'not two' };
-          },
-        } as never,
+      await hostAnswersTeammate(sdkApi, 'tmux', {
+        // Inside the private tmux server: its socket and the pane to split.
+        TMUX: `${socketPath},${serverPid},0`,
+        TMUX_PANE: paneId,
       });
-      const messages: SDKMessage[] = [];
-      for await (const m of q) {
-        messages.push(m);
-        if (m.type === 'result' && m.subtype === 'success' && m.result === 'lead got the results') input.end();
-      }
-
-      const writes = asked.filter((a) => a.tool === 'Write');
-      const story = sdkApi.requests
-        .map((r) => `${/You are "worker"/.test(systemText(r)) ? 'worker' : 'lead'}: ${lastUserText(r).slice(0, 300)}`)
-        .join('\n');
-      expect(writes, `${JSON.stringify(asked)}\n${story}`).toEqual([
-        { tool: 'Write', input: { file_path: join(cwd, 'one.txt'), content: 'first' }, agentID: 'worker@alpha' },
-        { tool: 'Write', input: { file_path: join(cwd, 'two.txt'), content: 'second' }, agentID: 'worker@alpha' },
-      ]);
-      expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('first');
-      expect(existsSync(join(cwd, 'two.txt'))).toBe(false);
-      // The teammate's model read the lead's verdicts; the lead heard its report.
-      const report = sdkApi.requests.find(
-        (r) => !/You are "worker"/.test(systemText(r)) && lastUserText(r).includes('RESULTS'),
-      );
-      expect(report && lastUserText(report)).toContain(
-        'The team lead "team-lead" denied permission to use Write: not two',
-      );
-      // The team was shut down and deleted as usual; no teammate pane is left in the server.
-      const texts = messages.map((m) => (m.type === 'result' && m.subtype === 'success' ? m.result : ''));
-      expect(texts).toContain('team closed');
+      // No teammate pane is left in the server.
       expect(tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n')).toEqual([paneId]);
+    } finally {
+      await sdkApi.close();
+    }
+  }, 90_000);
+});
+
+/**
+ * Our lead under the official SDK (canUseTool) forms a team whose process teammate (teammate mode
+ * `mode`) writes two files: the host allows the first with a changed input, denies the second.
+ */
+async function hostAnswersTeammate(sdkApi: FakeApi, mode: 'tmux' | 'detached', env: Record<string, string>) {
+  const cwd = tempDir('agent-perm-sdk-cwd-');
+  const asked: Array<{ tool: string; input: any; agentID?: string }> = [];
+  const base = sdkOptions(sdkApi.url, cwd);
+  // A streaming prompt: the host can answer until the lead has the teammate's report.
+  const input = promptStream();
+  input.push(`form a team and write in ${cwd}`);
+  const q = query({
+    prompt: input,
+    options: {
+      ...base,
+      env: {
+        ...base.env,
+        CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+        ...env,
+      },
+      extraArgs: { 'teammate-mode': mode },
+      canUseTool: async (tool: string, input: Record<string, unknown>, opts: { agentID?: string }) => {
+        asked.push({ tool, input, agentID: opts.agentID });
+        if (tool !== 'Write') return { behavior: 'allow', updatedInput: input };
+        // The host's allow may change the input: the teammate writes what the host gave.
+        return String(input.file_path).endsWith('one.txt')
+          ? { behavior: 'allow', updatedInput: { ...input, content: 'FIRST' } }
+          : { behavior: 'deny', message: 'not two' };
+      },
+    } as never,
+  });
+  const messages: SDKMessage[] = [];
+  for await (const m of q) {
+    messages.push(m);
+    if (m.type === 'result' && m.subtype === 'success' && m.result === 'lead got the results') input.end();
+  }
+
+  const writes = asked.filter((a) => a.tool === 'Write');
+  const story = sdkApi.requests
+    .map((r) => `${/You are "worker"/.test(systemText(r)) ? 'worker' : 'lead'}: ${lastUserText(r).slice(0, 300)}`)
+    .join('\n');
+  expect(writes, `${JSON.stringify(asked)}\n${story}`).toEqual([
+    { tool: 'Write', input: { file_path: join(cwd, 'one.txt'), content: 'first' }, agentID: 'worker@alpha' },
+    { tool: 'Write', input: { file_path: join(cwd, 'two.txt'), content: 'second' }, agentID: 'worker@alpha' },
+  ]);
+  expect(readFileSync(join(cwd, 'one.txt'), 'utf8')).toBe('FIRST');
+  expect(existsSync(join(cwd, 'two.txt'))).toBe(false);
+  // The teammate's model read the lead's verdicts; the lead heard its report.
+  const report = sdkApi.requests.find(
+    (r) => !/You are "worker"/.test(systemText(r)) && lastUserText(r).includes('RESULTS'),
+  );
+  expect(report && lastUserText(report)).toContain('The team lead "team-lead" denied permission to use Write: not two');
+  // The team was shut down and deleted as usual.
+  const texts = messages.map((m) => (m.type === 'result' && m.subtype === 'success' ? m.result : ''));
+  expect(texts).toContain('team closed');
+}
+
+describe('a detached teammate asks our lead, whose SDK host answers (canUseTool)', () => {
+  it('the Write of a detached teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
+    const sdkApi = await startTestApi(paneScript);
+    try {
+      await hostAnswersTeammate(sdkApi, 'detached', { TMUX: '' });
     } finally {
       await sdkApi.close();
     }

@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  lastToolResults,
   lastUserText,
   type RecordedRequest,
   type ScriptedReply,
@@ -17,6 +16,7 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
+import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir as makeTempDir } from './harness.js';
 
 /** Every folder this file makes, removed at its end. */
@@ -45,31 +45,17 @@ const hasPython = (() => {
   }
 })();
 
-/** Which teammate a request is from: its system prompt names it. */
-function me(req: RecordedRequest): string {
-  return /You are "([^"]+)", a member of the agent team/.exec(systemText(req))?.[1] ?? '?';
-}
-
-/** The last tool this turn called (from the latest assistant message), and its input. */
-function lastCall(req: RecordedRequest): { name: string; input: any } | undefined {
-  const messages: any[] = req.body.messages;
-  const last = messages[messages.length - 2];
-  if (last?.role !== 'assistant' || !lastToolResults(req).length) return undefined;
-  return last.content.find((b: any) => b.type === 'tool_use');
-}
-
 function script(req: RecordedRequest): ScriptedReply {
-  const name = me(req);
+  const name = teammateOf(req) ?? '?';
   const said = lastUserText(req);
-  const call = lastCall(req);
+  const call = answeredCall(req);
   if (call?.name === 'TaskUpdate' && call.input.status === 'in_progress')
     return toolUse('TaskUpdate', { taskId: call.input.taskId, status: 'completed' });
   if (call?.name === 'TaskUpdate' && call.input.status === 'completed')
     return toolUse('SendMessage', { to: 'controller', message: `task ${call.input.taskId} is done`, summary: 'done' });
   if (call) return text(`${name} rests`);
-  const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
-  if (request)
-    return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+  const approval = approveShutdown(said);
+  if (approval) return approval;
   const task = /"type":"task_assignment","taskId":"([^"]+)"/.exec(said);
   if (task) return toolUse('TaskUpdate', { taskId: task[1], owner: name, status: 'in_progress' });
   const ask = /ASK (.+)/.exec(said);
@@ -173,7 +159,7 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     expect(idle).toMatchObject({ type: 'idle_notification', from: 'w', idleReason: 'available', result: 'w rests' });
     (c as any).poller.start();
     // Its request: the inbox turn as a <teammate-message> from the controller, the lead named from config.json.
-    const req = api.requests.find((r) => me(r) === 'w' && lastUserText(r).includes('ASK four'))!;
+    const req = api.requests.find((r) => teammateOf(r) === 'w' && lastUserText(r).includes('ASK four'))!;
     // Its first request, so with the deferred-tools reminder after it.
     expect(lastUserText(req)).toBe(
       `<teammate-message teammate_id="controller">\nASK four\n</teammate-message>\n${DEFERRED_REMINDER}`,

@@ -12,11 +12,11 @@ import {
   lastUserText,
   type RecordedRequest,
   type ScriptedReply,
-  systemText,
   text,
   toolUse,
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
+import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { AGENT_BIN, type FakeApi, startFakeApi, tempDir } from './harness.js';
 import { hasTmux } from './tmux.js';
 
@@ -32,27 +32,13 @@ afterEach(async () => {
   api = undefined;
 });
 
-/** Which teammate a request is from (its system prompt names it), or null for the lead. */
-function teammateOf(req: RecordedRequest): string | null {
-  return /You are "([^"]+)", a member of the agent team/.exec(systemText(req))?.[1] ?? null;
-}
-
-/** The tool the request answers (the previous assistant message's tool_use), if any. */
-function answered(req: RecordedRequest): string | undefined {
-  const messages: any[] = req.body.messages;
-  const prev = messages[messages.length - 2];
-  if (prev?.role !== 'assistant' || !lastToolResults(req).length) return undefined;
-  return prev.content.find((b: any) => b.type === 'tool_use')?.name;
-}
-
 function script(req: RecordedRequest): ScriptedReply {
   const said = lastUserText(req);
-  const tool = answered(req);
+  const tool = answeredCall(req)?.name;
   if (teammateOf(req) === 'worker') {
     if (tool) return text('worker rests');
-    const request = /"type":"shutdown_request","requestId":"([^"]+)"/.exec(said);
-    if (request)
-      return toolUse('SendMessage', { message: { type: 'shutdown_response', request_id: request[1], approve: true } });
+    const approval = approveShutdown(said);
+    if (approval) return approval;
     if (said.includes('compute the answer'))
       return toolUse('SendMessage', { to: 'team-lead', message: 'the answer is 42', summary: 'answer' });
     return text('worker read it');
@@ -180,7 +166,7 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
 
     const story = () =>
       api!.requests
-        .map((r) => `${teammateOf(r) ?? 'lead'} ${answered(r) ?? ''}: ${lastUserText(r).slice(0, 160)}`)
+        .map((r) => `${teammateOf(r) ?? 'lead'} ${answeredCall(r)?.name ?? ''}: ${lastUserText(r).slice(0, 160)}`)
         .join('\n');
     expect(
       await waitUntil(() => lead.status() !== '', 40_000, 100),
@@ -189,7 +175,7 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     expect(lead.status(), lead.err()).toBe('0');
     // The lead deleted its team once the teammate had gone (TeamDelete refuses while one is live);
     // a later task-notification turn may be its last answer, so the request is what is checked.
-    const deleted = api.requests.find((r) => answered(r) === 'TeamDelete');
+    const deleted = api.requests.find((r) => answeredCall(r)?.name === 'TeamDelete');
     expect(JSON.stringify(deleted && lastToolResults(deleted)), lead.out()).toContain('deleted');
 
     // The teammate's requests came from its own process, with the lead's key and API (its env file).
@@ -238,7 +224,10 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     // The lead is in its Bash sleep (its wrap-up turn) once its team is idle.
     expect(
       await waitUntil(
-        () => api!.requests.some((r) => answered(r) === undefined && lastUserText(r).includes('You MUST shut down')),
+        () =>
+          api!.requests.some(
+            (r) => answeredCall(r)?.name === undefined && lastUserText(r).includes('You MUST shut down'),
+          ),
         30_000,
         100,
       ),

@@ -4,12 +4,13 @@
 // A dead or silent collector costs the run at most the stated bound.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo, type Socket } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse, serverError } from '../fake-api/server.js';
 import { eventsNamed, type FakeCollector, startFakeCollector, total } from '../cloud-fakes/otlpCollector.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { listenTracked } from '../cloud-fakes/listen.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 import { which } from './sandboxAvailable.js';
 
@@ -143,6 +144,25 @@ describe('telemetry over OTLP', () => {
       ['Bash', 'true'],
     ]);
     expect(results[0]).not.toHaveProperty('tool_input');
+    // The reference's further attributes (measured): the endpoint is a local fake, so not Anthropic's;
+    // each request's id (the API's request-id header), also on the decision and result of each tool
+    // call it asked for; the cost in micro-dollars; the final text as assistant_response, redacted.
+    for (const e of c.events) expect(e.attributes['anthropic.custom_base_url']).toBe(true);
+    const ids = requests.map((e) => e.attributes.request_id);
+    for (const id of ids) expect(id).toMatch(/^req_/);
+    expect(decisions.map((d) => d.request_id)).toEqual(ids.slice(0, 2));
+    expect(results.map((d) => d.request_id)).toEqual(ids.slice(0, 2));
+    expect(decisions.map((d) => d.tool_source)).toEqual(['builtin', 'builtin']);
+    expect(last).toMatchObject({ speed: 'normal', cache_creation_5m_tokens: 0, cache_creation_1h_tokens: 0 });
+    expect(last.cost_usd_micros).toBe(Math.round((last.cost_usd as number) * 1e6));
+    expect(eventsNamed(c, 'assistant_response').map((e) => e.attributes)).toEqual([
+      expect.objectContaining({
+        response_length: 4,
+        response: '<REDACTED>',
+        request_id: ids.at(-1),
+        model: 'claude-opus-5-5',
+      }),
+    ]);
     // Every event of the prompt carries its prompt.id and the session's attributes, in sequence.
     const promptId = prompt.attributes['prompt.id'];
     expect(promptId).toMatch(/^[0-9a-f-]{36}$/);
@@ -434,19 +454,8 @@ describe('a collector that is down or silent', () => {
 
   it('silent (accepts, never answers): the exit waits at most CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS', async () => {
     api = await startFakeApi([text('slow collector')]);
-    const sockets = new Set<Socket>();
-    const silent = net.createServer((s) => {
-      sockets.add(s);
-      s.on('error', () => {});
-    });
-    await new Promise<void>((res) => silent.listen(0, '127.0.0.1', res));
-    closers.push(
-      () =>
-        new Promise<void>((res) => {
-          for (const s of sockets) s.destroy();
-          silent.close(() => res());
-        }),
-    );
+    const silent = await listenTracked(net.createServer((s) => s.on('error', () => {})));
+    closers.push(silent.close);
     const agent = startAgent({
       api,
       args: [...STREAM_ARGS],
@@ -454,7 +463,7 @@ describe('a collector that is down or silent', () => {
         OTEL_METRICS_EXPORTER: 'otlp',
         OTEL_LOGS_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: silent.url,
         CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS: '1000',
       }),
     });

@@ -2,6 +2,7 @@
 // to the reference's metrics and events, against an in-memory sink.
 import { describe, expect, it } from 'vitest';
 import { readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
+import { customBaseUrl } from '../../src/telemetry/start.js';
 import {
   type Attributes,
   createRecorder,
@@ -32,6 +33,7 @@ const ctx = {
   apiProvider: 'firstParty',
   terminal: 'xterm',
   entrypoint: 'sdk' as const,
+  customBaseUrl: false,
 };
 
 describe('telemetry configuration', () => {
@@ -164,5 +166,101 @@ describe('lines of code and languages', () => {
     expect(languageOf('/x/a.ts')).toBe('TypeScript');
     expect(languageOf('notes.txt')).toBe('Plain text');
     expect(languageOf('Makefile')).toBe('unknown');
+  });
+});
+
+describe('the reference attributes added later (measured against the fake API)', () => {
+  const cfg = readTelemetryConfig({
+    OTEL_METRICS_EXPORTER: 'otlp',
+    OTEL_LOGS_EXPORTER: 'otlp',
+    OTEL_LOG_TOOL_DETAILS: '1',
+  });
+  const reply = (over: Partial<Parameters<ReturnType<typeof createRecorder>['apiRequest']>[0]> = {}) => ({
+    model: 'claude-opus-5-5',
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheCreationTokens: 300,
+    cacheCreation5mTokens: 100,
+    cacheCreation1hTokens: 200,
+    costUsd: 0.0591051,
+    durationMs: 12,
+    caller: null,
+    text: '',
+    toolUseIds: [],
+    ...over,
+  });
+
+  it('api_request: cache writes by lifetime, cost in micro-dollars, request id, speed; the reply text as assistant_response (redacted)', () => {
+    const k = sink();
+    const t = createRecorder(cfg, { ...ctx, customBaseUrl: true }, k.s);
+    t.userPrompt('hi');
+    t.apiRequest(reply({ requestId: 'req_1', text: 'the answer' }));
+    const [prompt, api, answer] = k.events;
+    expect(prompt.attributes).toMatchObject({ prompt: '<REDACTED>', prompt_text: '<REDACTED>' });
+    expect(api.attributes).toMatchObject({
+      'anthropic.custom_base_url': true,
+      cache_creation_5m_tokens: 100,
+      cache_creation_1h_tokens: 200,
+      cost_usd_micros: 59105,
+      request_id: 'req_1',
+      speed: 'normal',
+    });
+    expect(answer.name).toBe('assistant_response');
+    expect(answer.attributes).toMatchObject({
+      response_length: 10,
+      response: '<REDACTED>',
+      request_id: 'req_1',
+      model: 'claude-opus-5-5',
+      query_source: 'sdk',
+    });
+    const shown = sink();
+    createRecorder(
+      readTelemetryConfig({ OTEL_LOGS_EXPORTER: 'otlp', OTEL_LOG_ASSISTANT_RESPONSES: '1' }),
+      ctx,
+      shown.s,
+    ).apiRequest(reply({ text: 'the answer' }));
+    expect(shown.events[1].attributes.response).toBe('the answer');
+  });
+
+  it("a tool call's decision and result carry the id of the request that asked for it, its source, and (with details) a Bash command's parameters", () => {
+    const k = sink();
+    const t = createRecorder(cfg, ctx, k.s);
+    t.apiRequest(reply({ requestId: 'req_7', toolUseIds: ['t1', 't2'] }));
+    const input = { command: 'git status --short' };
+    t.toolDecision({ toolName: 'Bash', toolUseId: 't1', decision: 'accept', source: 'config', input });
+    t.toolResult({ toolName: 'Bash', toolUseId: 't1', success: true, durationMs: 3, input, resultSizeBytes: 4 });
+    t.toolDecision({ toolName: 'mcp__calc__add', toolUseId: 't2', decision: 'accept', source: 'config', input: {} });
+    t.toolDecision({ toolName: 'Read', toolUseId: 'other', decision: 'accept', source: 'config', input: {} });
+    const [decision, result, mcp, unknown] = k.events.slice(1);
+    const parameters = JSON.stringify({ bash_command: 'git', full_command: 'git status --short' });
+    expect(decision.attributes).toMatchObject({
+      request_id: 'req_7',
+      tool_source: 'builtin',
+      tool_parameters: parameters,
+    });
+    expect(result.attributes).toMatchObject({ request_id: 'req_7', tool_parameters: parameters });
+    expect(mcp.attributes).toMatchObject({ request_id: 'req_7', tool_source: 'mcp' });
+    expect(unknown.attributes.request_id).toBeUndefined();
+    const quiet = sink();
+    createRecorder(readTelemetryConfig({ OTEL_LOGS_EXPORTER: 'otlp' }), ctx, quiet.s).toolDecision({
+      toolName: 'Bash',
+      toolUseId: 't1',
+      decision: 'accept',
+      source: 'config',
+      input,
+    });
+    expect(quiet.events[0].attributes.tool_parameters).toBeUndefined();
+  });
+
+  it('anthropic.custom_base_url: an endpoint that is not the provider’s own', () => {
+    expect(customBaseUrl('firstParty', {})).toBe(false);
+    expect(customBaseUrl('firstParty', { ANTHROPIC_BASE_URL: 'https://api.anthropic.com' })).toBe(false);
+    expect(customBaseUrl('firstParty', { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })).toBe(true);
+    expect(
+      customBaseUrl('bedrock', { ANTHROPIC_BEDROCK_BASE_URL: 'https://bedrock-runtime.eu-west-1.amazonaws.com' }),
+    ).toBe(false);
+    expect(customBaseUrl('bedrock', { ANTHROPIC_BEDROCK_BASE_URL: 'https://llm-gateway.example.com' })).toBe(true);
+    expect(customBaseUrl('bedrock', { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })).toBe(false);
   });
 });

@@ -12,7 +12,7 @@ import { type ClientOptions, noCredentials, type ProviderClient } from './provid
 import { isTruthy } from './select.js';
 import { type BedrockAuth, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
 import { bedrockModelId, knownBedrockModel } from './bedrockIds.js';
-import { nodeProxyAgent } from '../../net/nodeProxyAgent.js';
+import { nodeAgents } from '../../net/nodeAgents.js';
 import { apiModel, smallFastModel } from '../models.js';
 import { loadExternal } from '../../util/loadExternal.js';
 import { logWarning } from '../../util/log.js';
@@ -89,9 +89,10 @@ async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredential
   >('@aws-sdk/credential-providers');
   // Env credentials first even when AWS_PROFILE is set, as the AWS CLI does. The chain's own calls
   // (STS, SSO) go through HTTPS_PROXY like every other connection; instance and container metadata
-  // addresses are link-local and never proxied, as in the AWS SDK.
-  const agent = nodeProxyAgent(env);
-  const clientConfig = agent ? { requestHandler: { httpAgent: agent, httpsAgent: agent } } : undefined;
+  // addresses are link-local and never proxied, as in the AWS SDK. They present the client
+  // certificate (CLAUDE_CODE_CLIENT_CERT) too.
+  const agents = nodeAgents(env);
+  const clientConfig = agents ? { requestHandler: { httpAgent: agents.http, httpsAgent: agents.https } } : undefined;
   const chain = createCredentialChain(fromEnv(), fromNodeProviderChain(clientConfig ? { clientConfig } : {}));
   const provider = memoized(() => chain());
   try {

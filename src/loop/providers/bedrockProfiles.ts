@@ -6,7 +6,7 @@
 // another geography). Without an answer (a 404 from a gateway, no permission, an endpoint that
 // does not answer within the bound) the geography rule is used. Measured from the reference.
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import { nodeProxyAgent } from '../../net/nodeProxyAgent.js';
+import { nodeAgents } from '../../net/nodeAgents.js';
 import { geography } from './bedrockIds.js';
 import { debugLog } from '../../util/log.js';
 import { loadExternal } from '../../util/loadExternal.js';
@@ -89,13 +89,13 @@ export async function listInferenceProfiles(
     await new Promise((r) => setImmediate(r));
     const { BedrockClient, ListInferenceProfilesCommand } =
       loadExternal<typeof import('@aws-sdk/client-bedrock')>('@aws-sdk/client-bedrock');
-    const agent = nodeProxyAgent(env);
+    const agents = nodeAgents(env);
     const client = withoutNodeVersionNotice(
       () =>
         new BedrockClient({
           region,
           endpoint: env.ANTHROPIC_BEDROCK_BASE_URL?.trim() || undefined,
-          ...(agent ? { requestHandler: { httpAgent: agent, httpsAgent: agent } } : {}),
+          ...(agents ? { requestHandler: { httpAgent: agents.http, httpsAgent: agents.https } } : {}),
           ...authConfig(auth),
         }),
     );

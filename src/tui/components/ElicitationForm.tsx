@@ -1,7 +1,8 @@
 // An MCP server's request for input (elicitation): a form asked one field at a time (text,
 // numbers, yes/no, a numbered choice), or a link to open. Enter takes a field, Esc declines,
 // Ctrl+C cancels; after the last field the answers go back to the server.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../keys.js';
 import { EMPTY, editorKey } from '../editor.js';
 import { useTheme } from '../theme.js';
 import { useRefState } from '../useRefState.js';
@@ -83,30 +84,33 @@ export function ElicitationForm({
   const [getEditor, setEditor] = useRefState(EMPTY);
   const [getError, setError] = useRefState<string | undefined>(undefined);
 
-  useInput((ch, key) => {
-    if (key.ctrl && ch === 'c') return onAnswer({ action: 'cancel' });
-    if (key.escape) return onAnswer({ action: 'decline' });
-    if (url !== undefined) {
-      if (ch.toLowerCase() === 'y') onAnswer({ action: 'accept' });
-      else if (ch.toLowerCase() === 'n') onAnswer({ action: 'decline' });
-      return;
-    }
-    const r = editorKey(getEditor(), ch, key);
-    if (r.submit === undefined) return setEditor(r.state);
-    const f = fields[getIndex()];
-    if (!f) return onAnswer({ action: 'accept', content: getValues() });
-    const v = fieldValue(f, r.submit);
-    if (v.error) {
+  useKeys(
+    (ch, key) => {
+      if (key.ctrl && ch === 'c') return onAnswer({ action: 'cancel' });
+      if (key.escape) return onAnswer({ action: 'decline' });
+      if (url !== undefined) {
+        if (ch.toLowerCase() === 'y') onAnswer({ action: 'accept' });
+        else if (ch.toLowerCase() === 'n') onAnswer({ action: 'decline' });
+        return;
+      }
+      const r = editorKey(getEditor(), ch, key);
+      if (r.submit === undefined) return setEditor(r.state);
+      const f = fields[getIndex()];
+      if (!f) return onAnswer({ action: 'accept', content: getValues() });
+      const v = fieldValue(f, r.submit);
+      if (v.error) {
+        setEditor(EMPTY);
+        return setError(v.error);
+      }
+      setError(undefined);
       setEditor(EMPTY);
-      return setError(v.error);
-    }
-    setError(undefined);
-    setEditor(EMPTY);
-    const values = { ...getValues(), ...(v.value !== undefined ? { [f.name]: v.value } : {}) };
-    if (getIndex() + 1 >= fields.length) return onAnswer({ action: 'accept', content: values });
-    setValues(values);
-    setIndex(getIndex() + 1);
-  });
+      const values = { ...getValues(), ...(v.value !== undefined ? { [f.name]: v.value } : {}) };
+      if (getIndex() + 1 >= fields.length) return onAnswer({ action: 'accept', content: values });
+      setValues(values);
+      setIndex(getIndex() + 1);
+    },
+    { singleKeys: true },
+  );
 
   const f = fields[getIndex()];
   return (

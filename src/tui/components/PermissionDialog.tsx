@@ -1,6 +1,7 @@
 // A permission question: one key (y / a / n / f, or 1-4) or arrows and Enter. "Yes, always" shows
 // the exact rule it adds; "No, and say what to do" takes a line of feedback the model reads.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../keys.js';
 import type { AskHostAnswer, AskHostRequest } from '../../loop/toolPipeline.js';
 import { EMPTY, editorKey } from '../editor.js';
 import { callLabel, describeUpdates } from '../format.js';
@@ -58,31 +59,34 @@ export function PermissionDialog({
     else onAnswer(a);
   };
 
-  useInput((ch, key) => {
-    const feedback = getFeedback();
-    const selected = getSelected();
-    if (feedback) {
-      const r = editorKey(feedback, ch, key);
-      if (r.submit !== undefined) {
-        const said = r.submit.trim();
-        onAnswer({
-          behavior: 'deny',
-          message: said
-            ? `The user denied permission to use ${req.tool_name} and said: ${said}`
-            : `The user denied permission to use ${req.tool_name}.`,
-        });
-      } else setFeedback(r.state);
-      return;
-    }
-    if (key.upArrow) return setSelected((selected + choices.length - 1) % choices.length);
-    if (key.downArrow || (key.tab && !key.shift)) return setSelected((selected + 1) % choices.length);
-    if (key.return) return pick(choices[selected]);
-    const lower = ch.toLowerCase();
-    const byKey = choices.find((c) => c.key === lower);
-    if (byKey) return pick(byKey);
-    const n = Number(ch);
-    if (Number.isInteger(n) && n >= 1 && n <= choices.length) pick(choices[n - 1]);
-  });
+  useKeys(
+    (ch, key) => {
+      const feedback = getFeedback();
+      const selected = getSelected();
+      if (feedback) {
+        const r = editorKey(feedback, ch, key);
+        if (r.submit !== undefined) {
+          const said = r.submit.trim();
+          onAnswer({
+            behavior: 'deny',
+            message: said
+              ? `The user denied permission to use ${req.tool_name} and said: ${said}`
+              : `The user denied permission to use ${req.tool_name}.`,
+          });
+        } else setFeedback(r.state);
+        return;
+      }
+      if (key.upArrow) return setSelected((selected + choices.length - 1) % choices.length);
+      if (key.downArrow || (key.tab && !key.shift)) return setSelected((selected + 1) % choices.length);
+      if (key.return) return pick(choices[selected]);
+      const lower = ch.toLowerCase();
+      const byKey = choices.find((c) => c.key === lower);
+      if (byKey) return pick(byKey);
+      const n = Number(ch);
+      if (Number.isInteger(n) && n >= 1 && n <= choices.length) pick(choices[n - 1]);
+    },
+    { singleKeys: true },
+  );
 
   const feedback = getFeedback();
   const selected = getSelected();

@@ -1,6 +1,7 @@
 // A list to choose one from: ↑/↓ (or typing to filter), Enter picks, Esc leaves. The /model and
 // --resume pickers.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../keys.js';
 import { ago, oneLine } from '../format.js';
 import { useTheme } from '../theme.js';
 import { useRefState } from '../useRefState.js';
@@ -47,22 +48,25 @@ export function Picker({
     const f = getFilter().toLowerCase();
     return f ? items.filter((i) => `${i.label} ${i.detail ?? ''}`.toLowerCase().includes(f)) : items;
   };
-  useInput((ch, key) => {
-    const list = shown();
-    const sel = Math.min(getSelected(), Math.max(0, list.length - 1));
-    if (key.escape) return onPick(undefined);
-    if (key.upArrow) return setSelected(Math.max(0, sel - 1));
-    if (key.downArrow) return setSelected(Math.min(list.length - 1, sel + 1));
-    if (key.return) return onPick(list[sel]?.value);
-    if (key.backspace || key.delete) {
-      setSelected(0);
-      return setFilter(getFilter().slice(0, -1));
-    }
-    if (ch && !key.ctrl && !key.meta && !key.tab) {
-      setSelected(0);
-      setFilter(getFilter() + ch);
-    }
-  });
+  useKeys(
+    (ch, key) => {
+      const list = shown();
+      const sel = Math.min(getSelected(), Math.max(0, list.length - 1));
+      if (key.escape) return onPick(undefined);
+      if (key.upArrow) return setSelected(Math.max(0, sel - 1));
+      if (key.downArrow) return setSelected(Math.min(list.length - 1, sel + 1));
+      if (key.return) return onPick(list[sel]?.value);
+      if (key.backspace || key.delete) {
+        setSelected(0);
+        return setFilter(getFilter().slice(0, -1));
+      }
+      if (ch && !key.ctrl && !key.meta && !key.tab) {
+        setSelected(0);
+        setFilter(getFilter() + ch);
+      }
+    },
+    { singleKeys: true },
+  );
   const list = shown();
   const sel = Math.min(getSelected(), Math.max(0, list.length - 1));
   const from = Math.max(0, Math.min(sel - Math.floor(VISIBLE / 2), list.length - VISIBLE));

@@ -1,6 +1,7 @@
 // AskUserQuestion (numbered choices, or a typed answer) and ExitPlanMode (the plan, then y / a / n)
 // as dialogs. How answers are read is ../questions.ts.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from '../keys.js';
 import type { AskHostAnswer } from '../../loop/toolPipeline.js';
 import {
   parseChoice,
@@ -30,21 +31,24 @@ export function QuestionsDialog({
   const [getEditor, setEditor] = useRefState(EMPTY);
   const [getInvalid, setInvalid] = useRefState(false);
 
-  useInput((ch, key) => {
-    const index = getIndex();
-    const q = questions[index];
-    const r = editorKey(getEditor(), ch, key);
-    if (r.submit === undefined) return setEditor(r.state);
-    setEditor(EMPTY);
-    const answer = parseChoice(r.submit, q);
-    if (answer === undefined) return setInvalid(true);
-    setInvalid(false);
-    const next = { ...getAnswers(), [q.question]: answer };
-    if (index + 1 < questions.length) {
-      setAnswers(next);
-      setIndex(index + 1);
-    } else onAnswer(questionsAnswer(input, next));
-  });
+  useKeys(
+    (ch, key) => {
+      const index = getIndex();
+      const q = questions[index];
+      const r = editorKey(getEditor(), ch, key);
+      if (r.submit === undefined) return setEditor(r.state);
+      setEditor(EMPTY);
+      const answer = parseChoice(r.submit, q);
+      if (answer === undefined) return setInvalid(true);
+      setInvalid(false);
+      const next = { ...getAnswers(), [q.question]: answer };
+      if (index + 1 < questions.length) {
+        setAnswers(next);
+        setIndex(index + 1);
+      } else onAnswer(questionsAnswer(input, next));
+    },
+    { singleKeys: true },
+  );
 
   const q = questions[getIndex()];
   return (
@@ -69,10 +73,13 @@ export function PlanDialog({
   onAnswer: (a: AskHostAnswer) => void;
 }) {
   const theme = useTheme();
-  useInput((ch) => {
-    const a = planAnswer(ch);
-    if (a) onAnswer(a.behavior === 'allow' ? { ...a, updatedInput: input } : a);
-  });
+  useKeys(
+    (ch) => {
+      const a = planAnswer(ch);
+      if (a) onAnswer(a.behavior === 'allow' ? { ...a, updatedInput: input } : a);
+    },
+    { singleKeys: true },
+  );
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.paint('cyan')} paddingX={1} marginTop={1}>
       {planLines(String(input.plan)).map((l, i) => (

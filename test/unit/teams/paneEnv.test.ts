@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyTeammateEnv, ENV_FILE_VAR, writeTeammateEnv } from '../../../src/teams/paneEnv.js';
+import { applyTeammateEnv, ENV_FILE_VAR, takeHandedAgents, writeTeammateEnv } from '../../../src/teams/paneEnv.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -14,7 +14,7 @@ const dir = () => {
   return d;
 };
 
-describe('a pane teammate environment file', () => {
+describe('a process teammate handover file', () => {
   it('carries the lead environment (not its pane) privately, is applied once and removed', () => {
     const file = join(dir(), 'w.env.json');
     writeTeammateEnv(file, { ANTHROPIC_API_KEY: 'k', TMUX_PANE: '%0', TMUX: '/s,1,0', [ENV_FILE_VAR]: 'x' });
@@ -23,6 +23,18 @@ describe('a pane teammate environment file', () => {
     applyTeammateEnv(env);
     expect(env).toEqual({ ANTHROPIC_API_KEY: 'k', TMUX: '/s,1,0', TMUX_PANE: '%3' });
     expect(existsSync(file)).toBe(false);
+    expect(takeHandedAgents()).toBeUndefined();
+  });
+
+  it("carries the lead host's agents (initialize.agents), taken once", () => {
+    const file = join(dir(), 'w.env.json');
+    const agents = { reviewer: { description: 'Reviews', prompt: 'You review.' } };
+    writeTeammateEnv(file, { HOME: '/h' }, agents);
+    const env: NodeJS.ProcessEnv = { [ENV_FILE_VAR]: file };
+    applyTeammateEnv(env);
+    expect(env).toEqual({ HOME: '/h' });
+    expect(takeHandedAgents()).toEqual(agents);
+    expect(takeHandedAgents()).toBeUndefined();
   });
 
   it('a file that is not an environment is an error naming the file, and is removed', () => {
