@@ -5,8 +5,17 @@
 // Cron counts in minutes and a wakeup waits at least 60 s, so the two firing tests run side by side
 // and take up to about a minute.
 import { describe, expect, it } from 'vitest';
-import { lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine } from './harness.js';
+// The tests run concurrently, so the harness's startFakeApi (closed when "the" running test ends,
+// which vitest cannot tell apart here) is not used: each test closes its own API.
+import {
+  lastUserText,
+  startFakeApi,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../fake-api/server.js';
+import { resultsById, runAgent, startAgent, STREAM_ARGS, userLine } from './harness.js';
 
 const ARGS = [...STREAM_ARGS, '--model', 'claude-sonnet-4-5'];
 
