@@ -1,10 +1,11 @@
 // The run's own temp dir: every test, and every process a test starts, inherits TMPDIR pointing at
 // a fresh empty folder, so parallel runs do not see each other's files. At the end the folder must
 // be empty again: anything left is a test (or the agent) that did not clean up, and fails the run.
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const CONTROLLER_HOME = 'controller-home';
 let runDir = '';
 let outerTmp: string | undefined;
 
@@ -14,12 +15,18 @@ export function setup(): void {
   // Like /tmp: tests that run the agent as another user (nobody) need to make folders here too.
   chmodSync(runDir, 0o1777);
   process.env.TMPDIR = runDir;
+  // claude-code-controller reads homedir() once, when a worker first loads it, and a worker
+  // (isolate: false) keeps it for every file it runs: one home for the whole run (controllerLead.ts).
+  const controllerHome = join(runDir, CONTROLLER_HOME);
+  mkdirSync(controllerHome);
+  process.env.AGENT_TEST_CONTROLLER_HOME = controllerHome;
 }
 
 export function teardown(): void {
   if (outerTmp === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = outerTmp;
-  const left = readdirSync(runDir);
+  delete process.env.AGENT_TEST_CONTROLLER_HOME;
+  const left = readdirSync(runDir).filter((name) => name !== CONTROLLER_HOME);
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   if (left.length === 0) return;
   const byPrefix = new Map<string, number>();

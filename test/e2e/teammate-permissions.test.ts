@@ -4,7 +4,7 @@
 // sendPermissionResponse. Only the Messages API is faked.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,31 +18,14 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import {
-  AGENT_BIN,
-  type FakeApi,
-  startFakeApi as startTestApi,
-  resultText,
-  tempDir as makeTempDir,
-} from './harness.js';
+import { type FakeApi, startFakeApi as startTestApi, resultText, tempDir } from './harness.js';
+import { type Controller, startLead } from './controllerLead.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
 
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-
-// The controller keeps its teams under homedir()/.claude, read when it is loaded: a fresh HOME first.
-const home = makeTempDir('agent-perm-home-');
-const savedHome = process.env.HOME;
-process.env.HOME = home;
-type Controller = import('claude-code-controller').ClaudeCodeController;
-let ControllerClass: typeof import('claude-code-controller').ClaudeCodeController;
+let claudeDir = '';
 let api: FakeApi;
-let ctrl: Controller | undefined;
+let stopLead: (() => Promise<void>) | undefined;
 const hasPython = (() => {
   try {
     execFileSync('python3', ['-c', 'import pty']);
@@ -83,45 +66,23 @@ function script(req: RecordedRequest) {
 }
 
 beforeAll(async () => {
-  ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
   // One API for the whole file (the harness's closes at each test's end): closed in afterAll.
   api = await startFakeApi(script);
 });
 afterAll(async () => {
   await api?.close();
-  process.env.HOME = savedHome;
-  for (const dir of [home, ...made]) rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
-  const c = ctrl;
-  ctrl = undefined;
-  if (!c) return;
-  await c.shutdown().catch(async (err: Error) => {
-    if (!/ENOTEMPTY/.test(err.message)) throw err;
-    await new Promise((r) => setTimeout(r, 600));
-    rmSync(join(home, '.claude', 'teams', c.teamName), { recursive: true, force: true });
-    rmSync(join(home, '.claude', 'tasks', c.teamName), { recursive: true, force: true });
-  });
+  const stop = stopLead;
+  stopLead = undefined;
+  await stop?.();
 });
 
 async function lead(env: Record<string, string> = {}): Promise<{ c: Controller; cwd: string }> {
-  const cwd = tempDir('agent-perm-cwd-');
-  const c = new ControllerClass({
-    teamName: `p${Date.now().toString(36)}`,
-    cwd,
-    claudeBinary: AGENT_BIN,
-    logLevel: 'silent',
-    env: {
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      AGENT_MAX_RETRIES: '2',
-      ...env,
-    },
-  });
-  await c.init();
-  ctrl = c;
-  return { c, cwd };
+  const started = await startLead(api, { prefix: 'p', cwd: tempDir('agent-perm-cwd-'), env });
+  stopLead = started.stop;
+  claudeDir = started.claudeDir;
+  return { c: started.c, cwd: started.cwd };
 }
 
 /** The RESULT messages the controller hears, by file. */
@@ -138,7 +99,7 @@ function results(c: Controller) {
 }
 
 function inboxOf(c: Controller, name: string): any[] {
-  return JSON.parse(readFileSync(join(home, '.claude', 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
+  return JSON.parse(readFileSync(join(claudeDir, 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
 }
 
 describe.skipIf(!hasPython)('a process teammate asks its lead (claude-code-controller) for permission', () => {

@@ -17,25 +17,12 @@ import {
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir as makeTempDir } from './harness.js';
+import { type Controller, startLead } from './controllerLead.js';
+import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir } from './harness.js';
 
-/** Every folder this file makes, removed at its end. */
-const made: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = makeTempDir(prefix);
-  made.push(dir);
-  return dir;
-}
-
-// The controller keeps its teams under homedir()/.claude, read when it is loaded: a fresh HOME first.
-const home = makeTempDir('agent-controller-home-');
-const savedHome = process.env.HOME;
-process.env.HOME = home;
-type Controller = import('claude-code-controller').ClaudeCodeController;
-let ControllerClass: typeof import('claude-code-controller').ClaudeCodeController;
-
+let claudeDir = '';
 let api: FakeApi;
-let ctrl: Controller | undefined;
+let stopLead: (() => Promise<void>) | undefined;
 const hasPython = (() => {
   try {
     execFileSync('python3', ['-c', 'import pty']);
@@ -75,44 +62,22 @@ function script(req: RecordedRequest): ScriptedReply {
 }
 
 beforeAll(async () => {
-  ControllerClass = (await import('claude-code-controller')).ClaudeCodeController;
   api = await startFakeApi((req) => script(req));
 });
 afterAll(async () => {
   await api?.close();
-  process.env.HOME = savedHome;
-  for (const dir of [home, ...made]) rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => {
-  const c = ctrl;
-  ctrl = undefined;
-  if (!c) return;
-  // The controller stops its inbox poller only after it starts removing the team: a poll still
-  // under way can re-create its lock directory mid-removal (ENOTEMPTY). Its race, not ours.
-  await c.shutdown().catch(async (err: Error) => {
-    if (!/ENOTEMPTY/.test(err.message)) throw err;
-    await new Promise((r) => setTimeout(r, 600));
-    rmSync(join(home, '.claude', 'teams', c.teamName), { recursive: true, force: true });
-    rmSync(join(home, '.claude', 'tasks', c.teamName), { recursive: true, force: true });
-  });
+  const stop = stopLead;
+  stopLead = undefined;
+  await stop?.();
 });
 
 async function lead(): Promise<Controller> {
-  const c = new ControllerClass({
-    teamName: `t${Date.now().toString(36)}`,
-    cwd: tempDir('agent-teammate-cwd-'),
-    claudeBinary: AGENT_BIN,
-    logLevel: 'silent',
-    env: {
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      AGENT_MAX_RETRIES: '2',
-    },
-  });
-  await c.init();
-  ctrl = c;
-  return c;
+  const started = await startLead(api, { prefix: 't' });
+  stopLead = started.stop;
+  claudeDir = started.claudeDir;
+  return started.c;
 }
 
 /** Every message the controller hears from now on, in order. */
@@ -130,7 +95,7 @@ function listen(c: Controller) {
 }
 
 function inboxOf(c: Controller, name: string): any[] {
-  return JSON.parse(readFileSync(join(home, '.claude', 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
+  return JSON.parse(readFileSync(join(claudeDir, 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
 }
 
 /** Our agent process under the controller's python pty wrapper. */
@@ -220,7 +185,7 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     await c.spawnAgent({ name: 'm' });
     await c.send('m', 'hello m');
     await until((h) => h.kind === 'idle' && h.from === 'm');
-    const dir = join(home, '.claude', 'teams', c.teamName, 'inboxes');
+    const dir = join(claudeDir, 'teams', c.teamName, 'inboxes');
     writeFileSync(join(dir, 'm.json'), '[{"from": "controller", "te');
     await waitUntil(() => readdirSync(dir).some((f) => f.startsWith('m.json.corrupt-')), 5000);
     expect(readFileSync(join(dir, readdirSync(dir).find((f) => f.startsWith('m.json.corrupt-'))!), 'utf8')).toBe(
@@ -229,7 +194,7 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     await c.send('m', 'ASK abc');
     await until((h) => h.kind === 'message' && h.text === 'm answers: 3');
     // Its team deleted under it (config.json gone): it stops on its own.
-    rmSync(join(home, '.claude', 'teams', c.teamName, 'config.json'));
+    rmSync(join(claudeDir, 'teams', c.teamName, 'config.json'));
     await until((h) => h.kind === 'exited 0' && h.from === 'm', 5000);
   });
 });
