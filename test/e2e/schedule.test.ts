@@ -2,8 +2,12 @@
 // prompt into the session as a user turn once the session is idle; /loop with ScheduleWakeup lets
 // the model pace iterations (the wakeup fires "/loop …" again, which re-enters the command); a
 // pending job never holds the process: -p exits after its result, stream-json at stdin EOF.
-// Cron counts in minutes and a wakeup waits at least 60 s, so the two firing tests run side by side
-// and take up to about a minute.
+// The official SDK as host too: a cron job fires as a turn of its own while the host keeps the input
+// open, and nothing fires after the host ends it.
+// Cron counts in minutes and a wakeup waits at least 60 s, so the three firing tests run side by side
+// in this one file and take up to about a minute: one test worker waits on the clock, the other
+// runs the rest of the suite meanwhile (vitest.config.ts starts this file first).
+import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 // The tests run concurrently, so the harness's startFakeApi (closed when "the" running test ends,
 // which vitest cannot tell apart here) is not used: each test closes its own API.
@@ -15,7 +19,8 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import { resultsById, runAgent, startAgent, STREAM_ARGS, userLine } from './harness.js';
+import { resultsById, runAgent, startAgent, STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { promptStream, sdkOptions } from './sdkHost.js';
 
 const ARGS = [...STREAM_ARGS, '--model', 'claude-sonnet-4-5'];
 
@@ -119,6 +124,42 @@ describe.concurrent('scheduled prompts', () => {
       expect((await agent.exited).code).toBe(0);
     } finally {
       agent.child.kill('SIGKILL');
+      await api.close();
+    }
+  }, 120_000);
+
+  it('the official SDK as host: a CronCreate job fires into the session as a turn with its own result; ending the input ends it', async () => {
+    const api = await startFakeApi((req): ScriptedReply => {
+      const said = lastUserText(req);
+      if (resultsById(req).cron) return text('scheduled');
+      if (resultsById(req).del) return text('tick handled, job deleted');
+      if (resultsById(req).list) {
+        const id = /^([0-9a-f]{8}) — /.exec(resultsById(req).list.text)![1];
+        return toolUse('CronDelete', { id }, 'del');
+      }
+      if (said.includes('SDK TICK')) return toolUse('CronList', {}, 'list');
+      return toolUse('CronCreate', { cron: '* * * * *', prompt: 'SDK TICK' }, 'cron');
+    });
+    try {
+      const prompts = promptStream();
+      const q = query({ prompt: prompts as never, options: sdkOptions(api.url, tempDir()) as never });
+      prompts.push('check something every minute');
+      const messages: SDKMessage[] = [];
+      let results = 0;
+      for await (const m of q) {
+        messages.push(m);
+        if (m.type === 'result' && ++results === 2) prompts.end();
+      }
+      const all = messages.filter((m) => m.type === 'result') as Array<SDKMessage & { result?: string }>;
+      expect(all.map((r) => r.result)).toEqual(['scheduled', 'tick handled, job deleted']);
+      const created = messages.find(
+        (m) =>
+          m.type === 'user' && (m as { tool_use_result?: { humanSchedule?: string } }).tool_use_result?.humanSchedule,
+      ) as { tool_use_result: Record<string, unknown> } | undefined;
+      expect(created?.tool_use_result).toMatchObject({ humanSchedule: 'Every minute', recurring: true });
+      const fired = api.requests.filter((r) => r.body?.tools && lastUserText(r) === 'SDK TICK');
+      expect(fired.length).toBeGreaterThanOrEqual(1);
+    } finally {
       await api.close();
     }
   }, 120_000);
