@@ -192,6 +192,28 @@ describe('inbox lock', () => {
       { from: 'controller', text: 'hi', timestamp: 't', type: 'message', msg_id: 'm1', read: true },
     ]);
   });
+
+  it("writes the reference's envelope: msgV 1, a fresh msg_id, type message, unread", async () => {
+    const teamDir = tempDir('mailbox-');
+    const box = new Mailbox({ teamDir, onProblem: (p) => expect.fail(p) });
+    await box.deliver('w', { from: 'a', text: 'one', summary: 's', color: 'blue' });
+    await box.deliver('w', { from: 'a', text: 'two' });
+    const [one, two] = JSON.parse(readFileSync(join(teamDir, 'inboxes', 'w.json'), 'utf8'));
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    expect(one).toEqual({
+      from: 'a',
+      text: 'one',
+      summary: 's',
+      color: 'blue',
+      timestamp: expect.any(String),
+      msgV: 1,
+      msg_id: expect.stringMatching(uuid),
+      type: 'message',
+      read: false,
+    });
+    expect(two.msg_id).toMatch(uuid);
+    expect(two.msg_id).not.toBe(one.msg_id);
+  });
 });
 
 describe('team message text', () => {
