@@ -11,8 +11,7 @@ import type { SessionMcp } from '../mcp/sessionMcp.js';
 import { pluginInfo } from '../plugins/session.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { Guards } from '../session/guards.js';
-import { backgroundTaskSummaries } from '../tasks/registry.js';
-import { sessionCronSummaries } from '../tasks/scheduler.js';
+import { stopHookState } from '../tasks/scheduler.js';
 import { suggestionsWanted } from '../session/promptSuggestion.js';
 import type { SessionHooks, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
@@ -85,11 +84,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
       return gate;
     },
     // What will still wake the session, so a hook can tell "done" from "waiting" (sdk.d.ts).
-    stopHook: (active, signal) =>
-      guards.stopHook(active, signal, {
-        background_tasks: backgroundTaskSummaries(p.agents.registry.list()),
-        session_crons: sessionCronSummaries(p.agents.schedule.list()),
-      }),
+    stopHook: (active, signal) => guards.stopHook(active, signal, stopHookState(p.agents.registry, p.agents.schedule)),
     permissionMode: () => guards.permissions.mode,
     promptSuggestions: () => suggestionsWanted(p.host.promptSuggestions, p.config.promptSuggestionEnabled, p.env),
     beforeRun: async () => {
