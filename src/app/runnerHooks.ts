@@ -84,7 +84,8 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
       return gate;
     },
     // What will still wake the session, so a hook can tell "done" from "waiting" (sdk.d.ts).
-    stopHook: (active, signal) => guards.stopHook(active, signal, stopHookState(p.agents.registry, p.agents.schedule)),
+    stopHook: (active, signal) =>
+      guards.stopHook(active, signal, () => stopHookState(p.agents.registry, p.agents.schedule)),
     permissionMode: () => guards.permissions.mode,
     promptSuggestions: () => suggestionsWanted(p.host.promptSuggestions, p.config.promptSuggestionEnabled, p.env),
     beforeRun: async () => {
