@@ -425,7 +425,7 @@ describe('Stop, SessionEnd and continue:false', () => {
     api = await startFakeApi([
       calls([
         ['CronCreate', { cron: '0 0 1 1 *', prompt: 'wish a happy new year', recurring: false }],
-        ['Bash', { command: 'sleep 1', description: 'nap', run_in_background: true }],
+        ['Bash', { command: 'sleep 3', description: 'nap', run_in_background: true }],
       ]),
       text('scheduled'),
       text('the nap is over'),
@@ -437,7 +437,7 @@ describe('Stop, SessionEnd and continue:false', () => {
     const [first, second] = inputs('stop');
     // The first turn ends with the shell running and the job pending.
     expect(first.background_tasks).toEqual([
-      { id: shell.task_id, type: 'shell', status: 'running', description: 'nap', command: 'sleep 1' },
+      { id: shell.task_id, type: 'shell', status: 'running', description: 'nap', command: 'sleep 3' },
     ]);
     expect(first.session_crons).toEqual([
       { id: created.id, schedule: '0 0 1 1 *', recurring: false, prompt: 'wish a happy new year' },
