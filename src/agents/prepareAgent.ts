@@ -62,6 +62,8 @@ export interface PrepareDeps {
   tools: () => Tool[];
   /** initialize.appendSubagentSystemPrompt: text added to every subagent's system prompt. */
   subagentAppend?: () => string | undefined;
+  /** What will still wake the session (SubagentStop's `background_tasks` and `session_crons`). */
+  stopState?: () => object;
 }
 
 export function resolveSubagentModel(requested: string | undefined, parentModel: string): string {
@@ -95,6 +97,7 @@ function subagentStopRule(
   parent: LoopConfig,
   who: SubagentHookInput,
   signal: AbortSignal,
+  state?: () => object,
 ): ChildLoopSpec['stopHook'] | undefined {
   const hooks = parent.pipeline.hooks;
   if (!hooks) return undefined;
@@ -102,7 +105,7 @@ function subagentStopRule(
     if (!hooks.has('SubagentStop')) return undefined;
     const out = await hooks.run(
       'SubagentStop',
-      { ...who, stop_hook_active: active },
+      { ...who, stop_hook_active: active, ...state?.() },
       { matchValue: who.agent_type, signal },
     );
     if (out.stop) return { preventContinuation: out.stop.reason };
@@ -157,6 +160,7 @@ export function prepareAgent(
     parent,
     { agent_id: agentId, agent_type: def.name, agent_transcript_path: transcriptPath },
     signal,
+    deps.stopState,
   );
   const spec: ChildLoopSpec = {
     model,

@@ -9,7 +9,7 @@ import { createBackgroundShellService } from '../tasks/backgroundShell.js';
 import { createBackgroundHost, type BackgroundHost } from '../tasks/host.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { ForegroundTasks } from '../tasks/foreground.js';
-import { Scheduler } from '../tasks/scheduler.js';
+import { Scheduler, stopHookState } from '../tasks/scheduler.js';
 import { createMonitorService } from '../tasks/monitor.js';
 import { createTaskControlService } from '../tasks/service.js';
 import { createWorkflowService } from '../workflows/service.js';
@@ -97,6 +97,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   });
   const background = createBackgroundHost(registry);
   const emitEvent = (ev: LoopEvent) => o.emit(ev);
+  const schedule = new Scheduler();
   const subagents = new SubagentRunner({
     catalog,
     registry,
@@ -107,6 +108,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     progressSummaries: o.progressSummaries,
     subagentAppend: o.subagentAppend,
     forwardSubagentText: o.forwardSubagentText,
+    stopState: () => stopHookState(registry, schedule),
   });
   const team = new TeamService({
     sessionId: o.sessionId,
@@ -120,7 +122,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   });
   setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
-  const schedule = new Scheduler();
   const services: AgentServices = {
     schedule,
     monitor: createMonitorService(registry),

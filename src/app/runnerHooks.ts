@@ -11,6 +11,7 @@ import type { SessionMcp } from '../mcp/sessionMcp.js';
 import { pluginInfo } from '../plugins/session.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { Guards } from '../session/guards.js';
+import { stopHookState } from '../tasks/scheduler.js';
 import { suggestionsWanted } from '../session/promptSuggestion.js';
 import type { SessionHooks, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
@@ -82,7 +83,9 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
         gate.additionalContext = [...(gate.additionalContext ?? []), p.planMode.reminder()];
       return gate;
     },
-    stopHook: (active, signal) => guards.stopHook(active, signal),
+    // What will still wake the session, so a hook can tell "done" from "waiting" (sdk.d.ts).
+    stopHook: (active, signal) =>
+      guards.stopHook(active, signal, () => stopHookState(p.agents.registry, p.agents.schedule)),
     permissionMode: () => guards.permissions.mode,
     promptSuggestions: () => suggestionsWanted(p.host.promptSuggestions, p.config.promptSuggestionEnabled, p.env),
     beforeRun: async () => {

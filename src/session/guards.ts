@@ -55,7 +55,8 @@ export interface Guards {
   setHostHooks(hooks: unknown): void;
   /** UserPromptSubmit (and SessionStart before the first prompt). */
   beforePrompt(prompt: unknown, signal: AbortSignal): Promise<{ blockReason?: string; additionalContext?: string[] }>;
-  stopHook(stopHookActive: boolean, signal: AbortSignal): Promise<StopHookVerdict | undefined>;
+  /** `state`: what is still to come (Stop's `background_tasks` and `session_crons`), read only when a Stop hook runs. */
+  stopHook(stopHookActive: boolean, signal: AbortSignal, state?: () => object): Promise<StopHookVerdict | undefined>;
   sessionEnd(reason: string): Promise<void>;
 }
 
@@ -219,9 +220,9 @@ export function setupGuards(o: GuardOptions, ctx: GuardContext): Guards {
       }
       return { additionalContext: context };
     },
-    async stopHook(stopHookActive, signal) {
+    async stopHook(stopHookActive, signal, state) {
       if (!hooks.has('Stop')) return undefined;
-      const out = await hooks.run('Stop', { stop_hook_active: stopHookActive }, { signal });
+      const out = await hooks.run('Stop', { stop_hook_active: stopHookActive, ...state?.() }, { signal });
       report(out.systemMessages);
       if (out.stop) return { preventContinuation: out.stop.reason };
       if (out.blockReason !== undefined) return { blockReason: out.blockReason };

@@ -20,7 +20,12 @@ export function createMonitorService(registry: TaskRegistry, opts: { maxPendingE
   const maxPending = opts.maxPendingEvents ?? MAX_PENDING_EVENTS;
   return {
     start(command, o) {
-      const rec = registry.register('local_bash', { description: o.description, toolUseId: o.toolUseId, command });
+      const rec = registry.register('local_bash', {
+        description: o.description,
+        toolUseId: o.toolUseId,
+        command,
+        monitor: true,
+      });
       const label = `Monitor "${o.description}"`;
       const fd = openSync(rec.outputFile, 'w', 0o600);
       let written = 0;
@@ -119,7 +124,11 @@ export function createMonitorService(registry: TaskRegistry, opts: { maxPendingE
     },
 
     startWs(ws, o) {
-      const rec = registry.register('local_bash', { description: o.description, toolUseId: o.toolUseId });
+      const rec = registry.register('local_bash', {
+        description: o.description,
+        toolUseId: o.toolUseId,
+        monitor: true,
+      });
       const label = `Monitor "${o.description}"`;
       const fd = openSync(rec.outputFile, 'w', 0o600);
       let written = 0;

@@ -39,6 +39,10 @@ export interface TaskRecord {
   subagentType?: string;
   /** A teammate's name: TaskStop and stop_task accept it in place of the id. */
   name?: string;
+  /** A Monitor's watch (a local_bash task on the wire, a `monitor` to Stop hooks). */
+  monitor?: boolean;
+  /** A workflow's meta.name. */
+  workflowName?: string;
   /** False while a foreground subagent's Task call blocks on it; true once in the background. */
   backgrounded: boolean;
   /**
@@ -75,6 +79,8 @@ export interface TaskStart {
   spawnDepth?: number;
   /** A workflow's meta.name (task_started.workflow_name). */
   workflowName?: string;
+  /** A Monitor's watch. */
+  monitor?: boolean;
   /** Registered in the foreground: the spawning tool call blocks on it (is_backgrounded: false). */
   foreground?: boolean;
   /** See TaskRecord.route. */
@@ -153,6 +159,8 @@ export class TaskRegistry {
       ...(start.command !== undefined ? { command: start.command } : {}),
       ...(start.subagentType !== undefined ? { subagentType: start.subagentType } : {}),
       ...(start.name !== undefined ? { name: start.name } : {}),
+      ...(start.monitor ? { monitor: true } : {}),
+      ...(start.workflowName !== undefined ? { workflowName: start.workflowName } : {}),
       backgrounded: !start.foreground,
       ...(start.route ? { route: start.route } : {}),
       abort: new AbortController(),
@@ -371,6 +379,54 @@ export class TaskRegistry {
   private changed(): void {
     this.change.notify();
   }
+}
+
+/** Stop hooks' `background_tasks` and `session_crons` cut a text past this (the SDK's cap and marker). */
+const SUMMARY_TEXT_CAP = 1000;
+
+export function capText(text: string): string {
+  return text.length > SUMMARY_TEXT_CAP
+    ? `${text.slice(0, SUMMARY_TEXT_CAP)}… [+${text.length - SUMMARY_TEXT_CAP} chars]`
+    : text;
+}
+
+/** One in-flight background task as Stop hooks read it (the SDK's BackgroundTaskSummary). */
+export interface BackgroundTaskSummary {
+  id: string;
+  type: string;
+  status: string;
+  description: string;
+  command?: string;
+  agent_type?: string;
+  name?: string;
+}
+
+const FRIENDLY_TYPE: Record<TaskRecord['kind'], string> = {
+  local_bash: 'shell',
+  local_agent: 'subagent',
+  in_process_teammate: 'teammate',
+  local_workflow: 'workflow',
+};
+
+/**
+ * Stop hooks' `background_tasks`: the session's in-flight background work (running, and in the
+ * background: a foreground subagent is part of the turn that is stopping).
+ */
+export function backgroundTaskSummaries(tasks: TaskRecord[]): BackgroundTaskSummary[] {
+  return tasks
+    .filter((t) => t.status === 'running' && t.backgrounded)
+    .map((t) => {
+      const type = t.monitor ? 'monitor' : FRIENDLY_TYPE[t.kind];
+      return {
+        id: t.id,
+        type,
+        status: t.status,
+        description: capText(t.description),
+        ...(type === 'shell' && t.command !== undefined ? { command: capText(t.command) } : {}),
+        ...(type === 'subagent' && t.subagentType ? { agent_type: t.subagentType } : {}),
+        ...(type === 'workflow' && t.workflowName ? { name: t.workflowName } : {}),
+      };
+    });
 }
 
 export function stoppedSummary(rec: Pick<TaskRecord, 'kind' | 'description' | 'command' | 'name'>): string {

@@ -4,6 +4,7 @@
 // the session is idle, and a schedule never holds the process or outlives the session.
 // The cron library and the English descriptions load on the first job (dynamic import).
 import { randomHex } from '../util/ids.js';
+import { backgroundTaskSummaries, capText, type TaskRegistry } from './registry.js';
 import type { ScheduledJobView, ScheduleService } from '../../tools/cron.js';
 
 /** A recurring job's life: it fires a last time after this, then is removed (30 days, as the reference). */
@@ -169,4 +170,28 @@ export class Scheduler implements ScheduleService, ScheduleHost {
 function view(job: Job): ScheduledJobView {
   const { createdAt: _, ...rest } = job;
   return { ...rest };
+}
+
+/** One pending job as Stop hooks read it (the SDK's SessionCronSummary). */
+export interface SessionCronSummary {
+  id: string;
+  schedule: string;
+  recurring: boolean;
+  prompt: string;
+}
+
+/** Stop hooks' `session_crons`: the jobs and wakeups that will wake this session later. */
+export function sessionCronSummaries(jobs: ScheduledJobView[]): SessionCronSummary[] {
+  return jobs.map((j) => ({ id: j.id, schedule: j.cron, recurring: j.recurring, prompt: capText(j.prompt) }));
+}
+
+/** Stop and SubagentStop hooks' view of what will still wake the session (sdk.d.ts). */
+export function stopHookState(
+  registry: Pick<TaskRegistry, 'list'>,
+  schedule: Pick<Scheduler, 'list'>,
+): { background_tasks: ReturnType<typeof backgroundTaskSummaries>; session_crons: SessionCronSummary[] } {
+  return {
+    background_tasks: backgroundTaskSummaries(registry.list()),
+    session_crons: sessionCronSummaries(schedule.list()),
+  };
 }

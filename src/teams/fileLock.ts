@@ -3,8 +3,10 @@
 // and removed after. So a teammate process of either CLI, a controller and this runtime exclude
 // each other. A lock older than STALE_LOCK_MS was left by a writer that died: it is removed,
 // whether it is a directory (proper-lockfile's form) or a file (the O_EXCL form older builds of
-// this runtime made). Every wait has a deadline, whatever the lock turns out to be.
-import { mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+// this runtime made). Every wait has a deadline, whatever the lock turns out to be: the lock is
+// looked at with lstat, so a symbolic link left at its path (dangling or not) is a lock like any
+// other, never a path that mkdir finds taken and stat finds gone, which would spin.
+import { lstatSync, mkdirSync, rmdirSync, unlinkSync } from 'node:fs';
 
 /** A lock older than this is taken to be left by a crashed writer (proper-lockfile's default). */
 export const STALE_LOCK_MS = 10_000;
@@ -31,8 +33,9 @@ export async function lockFile(lockPath: string, opts: LockOptions = {}): Promis
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const broken = breakIfStale(lockPath, staleMs);
-    if (broken === 'gone') continue; // released (or broken) between our tries: try again at once
-    if (broken !== 'held') lastProblem = broken;
+    // Released (or broken) between our tries: try again at once, while the wait lasts.
+    if (broken === 'gone' && Date.now() <= deadline) continue;
+    if (broken !== 'held' && broken !== 'gone') lastProblem = broken;
     if (Date.now() > deadline)
       throw new Error(
         `the inbox is locked (${lockPath}): ${lastProblem}; gave up after ${opts.waitMs ?? LOCK_WAIT_MS} ms`,
@@ -43,9 +46,9 @@ export async function lockFile(lockPath: string, opts: LockOptions = {}): Promis
 
 /** 'gone' when the lock no longer exists, 'held' when it is fresh, else why a stale one could not be removed. */
 function breakIfStale(lockPath: string, staleMs: number): 'gone' | 'held' | string {
-  let st: ReturnType<typeof statSync>;
+  let st: ReturnType<typeof lstatSync>;
   try {
-    st = statSync(lockPath);
+    st = lstatSync(lockPath);
   } catch {
     return 'gone';
   }

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { randomUUID } from '../util/ids.js';
 import { lockFile } from './fileLock.js';
 
 // The reference's shape: `read` and `type` may be missing (a message is unread until marked), and
@@ -57,10 +58,21 @@ export class Mailbox {
     return join(this.dir, inboxFileName(name));
   }
 
-  /** Add one message to `to`'s inbox. Throws when it could not be written. */
+  /**
+   * Add one message to `to`'s inbox. Throws when it could not be written. The envelope is the
+   * reference 2.1.330's (read from its binary: every inbox write adds `msgV: 1`, a fresh `msg_id`,
+   * `type: "message"` and `read: false`), which its readers use to tell messages apart.
+   */
   async deliver(to: string, message: OutgoingInboxMessage): Promise<void> {
     await this.update(to, (list) => {
-      list.push({ ...message, timestamp: message.timestamp ?? new Date().toISOString(), read: false });
+      list.push({
+        ...message,
+        timestamp: message.timestamp ?? new Date().toISOString(),
+        msgV: 1,
+        msg_id: randomUUID(),
+        type: 'message',
+        read: false,
+      });
       return true;
     });
     this.o.onDelivered?.(to);

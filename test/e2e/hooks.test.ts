@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, lastUserText, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import {
+  calls,
   DEFERRED_REMINDER,
   runAgent,
   startAgent,
@@ -417,6 +418,33 @@ describe('Stop, SessionEnd and continue:false', () => {
       subtype: 'success',
       result: 'tests written too',
     });
+  });
+
+  it("a Stop hook's input lists what will still wake the session: background_tasks and session_crons (sdk.d.ts)", async () => {
+    const { cwd, inputs } = project([{ name: 'stop', event: 'Stop', body: 'exit 0' }]);
+    api = await startFakeApi([
+      calls([
+        ['CronCreate', { cron: '0 0 1 1 *', prompt: 'wish a happy new year', recurring: false }],
+        ['Bash', { command: 'sleep 3', description: 'nap', run_in_background: true }],
+      ]),
+      text('scheduled'),
+      text('the nap is over'),
+    ]);
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
+    expect(r.code).toBe(0);
+    const created = r.json().find((m) => m.type === 'user' && m.tool_use_result?.humanSchedule)!.tool_use_result;
+    const shell = r.json().find((m) => m.subtype === 'task_started')!;
+    const [first, second] = inputs('stop');
+    // The first turn ends with the shell running and the job pending.
+    expect(first.background_tasks).toEqual([
+      { id: shell.task_id, type: 'shell', status: 'running', description: 'nap', command: 'sleep 3' },
+    ]);
+    expect(first.session_crons).toEqual([
+      { id: created.id, schedule: '0 0 1 1 *', recurring: false, prompt: 'wish a happy new year' },
+    ]);
+    // The turn its notification brings: nothing in flight any more.
+    expect(lastUserText(api.requests[2])).toContain('<task-notification>');
+    expect(second.background_tasks).toEqual([]);
   });
 
   it('a Stop hook that always blocks cannot loop forever', async () => {

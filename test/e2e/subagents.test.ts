@@ -561,6 +561,9 @@ describe('subagent hooks', () => {
       agent_type: 'Explore',
       agent_id: start.agent_id,
       stop_hook_active: false,
+      // What will still wake the session: nothing (the agent itself is part of the parent's turn).
+      background_tasks: [],
+      session_crons: [],
     });
     expect(start.agent_id).toMatch(/^a[0-9a-f]+$/);
     expect(readFileSync(stop.agent_transcript_path, 'utf8')).toContain('explored');

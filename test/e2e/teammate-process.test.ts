@@ -118,7 +118,17 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     expect(answer).toBe('w answers: 4');
     await waitUntil(() => inboxOf(c, 'controller').some((m) => m.text.includes('idle_notification')), 10_000, 50);
     const inbox = inboxOf(c, 'controller');
-    expect(inbox[0]).toMatchObject({ from: 'w', text: 'w answers: 4', summary: 'answer', color: '#00FF00' });
+    // The reference 2.1.330's envelope: msgV, msg_id, type and read on every message.
+    expect(inbox[0]).toMatchObject({
+      from: 'w',
+      text: 'w answers: 4',
+      summary: 'answer',
+      color: '#00FF00',
+      msgV: 1,
+      msg_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'message',
+      read: expect.any(Boolean),
+    });
     expect(typeof inbox[0].timestamp).toBe('string');
     const idle = JSON.parse(inbox.find((m) => m.text.includes('idle_notification')).text);
     expect(idle).toMatchObject({ type: 'idle_notification', from: 'w', idleReason: 'available', result: 'w rests' });

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBackgroundShellService } from '../../../src/tasks/backgroundShell.js';
-import { noticeText, TaskRegistry, type TaskEvent } from '../../../src/tasks/registry.js';
+import { backgroundTaskSummaries, noticeText, TaskRegistry, type TaskEvent } from '../../../src/tasks/registry.js';
+import { Scheduler, sessionCronSummaries } from '../../../src/tasks/scheduler.js';
 import { createTaskControlService } from '../../../src/tasks/service.js';
 import { alive, waitUntil } from '../../processes.js';
 import { tempDir } from '../tools/helpers.js';
@@ -279,5 +280,39 @@ describe('background shells', () => {
     expect(out).toContain('[earlier output omitted');
     expect(out).toContain('20000\n');
     expect(out).not.toContain('\n1\n');
+  });
+});
+
+describe('Stop hooks: background_tasks and session_crons', () => {
+  it('lists the running background tasks with their friendly types, and the pending jobs; long texts are capped', async () => {
+    const { registry } = setup();
+    const shell = registry.register('local_bash', { description: 'nap', toolUseId: 't1', command: 'sleep 9' });
+    const watch = registry.register('local_bash', {
+      description: 'log',
+      toolUseId: 't2',
+      command: 'tail -f x',
+      monitor: true,
+    });
+    const agent = registry.register('local_agent', {
+      description: 'Research',
+      toolUseId: 't3',
+      subagentType: 'Explore',
+    });
+    const flow = registry.register('local_workflow', { description: 'd', toolUseId: 't4', workflowName: 'spec' });
+    registry.register('local_agent', { description: 'in the turn', toolUseId: 't5', foreground: true });
+    const ended = registry.register('local_bash', { description: 'done', toolUseId: 't6', command: 'true' });
+    registry.finish(ended.id, { status: 'completed', summary: 'ok' });
+    expect(backgroundTaskSummaries(registry.list())).toEqual([
+      { id: shell.id, type: 'shell', status: 'running', description: 'nap', command: 'sleep 9' },
+      { id: watch.id, type: 'monitor', status: 'running', description: 'log' },
+      { id: agent.id, type: 'subagent', status: 'running', description: 'Research', agent_type: 'Explore' },
+      { id: flow.id, type: 'workflow', status: 'running', description: 'd', name: 'spec' },
+    ]);
+    const schedule = new Scheduler();
+    const job = await schedule.create({ cron: '*/5 * * * *', prompt: 'x'.repeat(1200), recurring: true });
+    expect(sessionCronSummaries(schedule.list())).toEqual([
+      { id: job.id, schedule: '*/5 * * * *', recurring: true, prompt: `${'x'.repeat(1000)}… [+200 chars]` },
+    ]);
+    await registry.stopAll(100);
   });
 });

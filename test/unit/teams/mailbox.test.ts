@@ -1,7 +1,16 @@
 // Mailboxes: locked, atomic read-modify-write, so two writers never lose a message (two processes
 // here, as with a team directory shared between sessions); malformed inboxes are set aside.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +21,7 @@ import { normalizeSendMessage } from '../../../tools/sendMessage.js';
 import { tempDir } from '../../e2e/harness.js';
 
 const COMPILED = fileURLToPath(new URL('../../../dist/src/teams/mailbox.js', import.meta.url));
+const COMPILED_LOCK = fileURLToPath(new URL('../../../dist/src/teams/fileLock.js', import.meta.url));
 
 function writer(teamDir: string, from: string, count: number): Promise<number | null> {
   const script = `
@@ -140,6 +150,34 @@ describe('inbox lock', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
+  it('a symbolic link left at the lock path is a lock: broken when stale, waited for when fresh (never a spin)', () => {
+    const dir = tempDir('lock-');
+    const lock = join(dir, 'x.lock');
+    // Dangling: mkdir finds the path taken, stat (which follows links) finds nothing there. A spin
+    // never yields, so the lock is taken in a child process that is killed if it does not answer.
+    const take = () => {
+      const script = `
+        const { lockFile } = await import(${JSON.stringify(COMPILED_LOCK)});
+        const started = Date.now();
+        try { (await lockFile(${JSON.stringify(lock)}, { waitMs: 300 }))(); console.log('taken'); }
+        catch (err) { console.log(err.message); }
+        console.log(Date.now() - started);
+      `;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 5000 });
+      expect(r.signal, 'the lock spun').toBeNull();
+      const [said, ms] = r.stdout.trim().split('\n');
+      return { said, ms: Number(ms) };
+    };
+    symlinkSync(join(dir, 'no-such-target'), lock);
+    const fresh = take();
+    expect(fresh.said).toMatch(/x\.lock\): held by another writer; gave up after 300 ms/);
+    expect(fresh.ms).toBeLessThan(1500);
+    const t = new Date(Date.now() - 30_000);
+    lutimesSync(lock, t, t);
+    expect(take().said).toBe('taken');
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it("keeps the reference's fields it does not use, and reads messages without `read` as unread", async () => {
     const teamDir = tempDir('mailbox-');
     mkdirSync(join(teamDir, 'inboxes'), { recursive: true });
@@ -153,6 +191,28 @@ describe('inbox lock', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([
       { from: 'controller', text: 'hi', timestamp: 't', type: 'message', msg_id: 'm1', read: true },
     ]);
+  });
+
+  it("writes the reference's envelope: msgV 1, a fresh msg_id, type message, unread", async () => {
+    const teamDir = tempDir('mailbox-');
+    const box = new Mailbox({ teamDir, onProblem: (p) => expect.fail(p) });
+    await box.deliver('w', { from: 'a', text: 'one', summary: 's', color: 'blue' });
+    await box.deliver('w', { from: 'a', text: 'two' });
+    const [one, two] = JSON.parse(readFileSync(join(teamDir, 'inboxes', 'w.json'), 'utf8'));
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    expect(one).toEqual({
+      from: 'a',
+      text: 'one',
+      summary: 's',
+      color: 'blue',
+      timestamp: expect.any(String),
+      msgV: 1,
+      msg_id: expect.stringMatching(uuid),
+      type: 'message',
+      read: false,
+    });
+    expect(two.msg_id).toMatch(uuid);
+    expect(two.msg_id).not.toBe(one.msg_id);
   });
 });
 
