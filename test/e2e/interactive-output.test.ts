@@ -152,6 +152,38 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('the todo list is a checklist above the prompt that changes in place as the agent updates it', async () => {
+    const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
+    // Each TodoWrite is followed by a Bash that asks, so the screen can be read between the two lists.
+    api = await startFakeApi(
+      (_req, i) =>
+        [
+          toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }),
+          toolUse('Bash', { command: 'touch one.txt' }),
+          toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }),
+          toolUse('Bash', { command: 'touch two.txt' }),
+        ][i] ?? text('all done'),
+    );
+    const t = start([], dir(), { rows: 50, env: { CI: 'true' } });
+    await send(t, 'do the work');
+    let s = await t.waitFor(/Allow Bash\(touch one\.txt\)\?/);
+    expect(s).toMatch(/^Todos\n☐ Planing\n☐ Build\n/m);
+    // The task under way is cyan.
+    expect(attributesAt(t.rawScreen(), 'Planing')).toContain('36');
+    t.type('y');
+    s = await t.waitFor(/Allow Bash\(touch two\.txt\)\?/);
+    expect(s).toMatch(/^Todos\n☒ Plan\n☐ Building\n/m);
+    // Redrawn where it was: one list on the screen, not the old one left above the new one.
+    expect(s.match(/^Todos$/gm)).toHaveLength(1);
+    expect(s).not.toMatch(/Planing/);
+    // The finished task is struck through.
+    expect(attributesAt(t.rawScreen(), '☒')).toContain('9');
+    t.type('y');
+    await t.waitFor(/all done/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async () => {
     api = await startFakeApi((req) =>
       typedText(req) === 'start it' && !Object.keys(resultsById(req)).length
