@@ -126,6 +126,13 @@ describe('TuiStore tasks', () => {
       lastAction: 'Grep(TODO)',
     });
     const usage = { total_tokens: 1, tool_uses: 1, duration_ms: 1 };
+    // The progress line that names only the tool keeps the call's label; another tool's name replaces it.
+    const progress = (lastToolName: string) =>
+      task({ kind: 'progress', taskId: 'a1', toolUseId: 'tu1', description: 'Find the bug', usage, lastToolName });
+    progress('Grep');
+    expect(store.snapshot().tasks[0].lastAction).toBe('Grep(TODO)');
+    progress('Read');
+    expect(store.snapshot().tasks[0].lastAction).toBe('Read');
     task({
       kind: 'progress',
       taskId: 'a1',
