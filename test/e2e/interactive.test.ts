@@ -239,15 +239,17 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('Shift+Tab cycles the mode, the status line shows it, and the next tool call runs under it', async () => {
+  it('Shift+Tab cycles the mode, the status line shows it (and the git branch), and the next tool call runs under it', async () => {
     const cwd = dir();
     api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length
         ? text('written')
         : toolUse('Write', { file_path: join(cwd, 'note.txt'), content: 'hi\n' }),
     );
+    // A git checkout: the status line names its branch.
+    expect(spawnSync('git', ['init', '-q', '-b', 'topic-x'], { cwd }).status).toBe(0);
     const t = start([], cwd);
-    await t.waitFor(/default \(shift\+tab\)/);
+    await t.waitFor(/default \(shift\+tab\) · .* · ⎇ topic-x$/m);
     t.keys('BTab');
     await t.waitFor(/acceptEdits \(shift\+tab\)/);
     await send(t, 'write it');
@@ -264,16 +266,48 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('works at 60 columns, and a resize mid-answer reflows the screen', async () => {
-    const long = 'word '.repeat(40).trim();
-    api = await startFakeApi([text(long)]);
+  it('with --allow-dangerously-skip-permissions Shift+Tab reaches bypassPermissions, which the next call runs under', async () => {
+    const cwd = dir();
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch z.txt' }),
+    );
+    const t = start(['--allow-dangerously-skip-permissions'], cwd);
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/acceptEdits \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/plan \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/bypassPermissions \(shift\+tab\)/);
+    await send(t, 'touch it');
+    await t.waitFor(/touched/);
+    expect(t.screen()).not.toMatch(/Allow Bash/);
+    expect(existsSync(join(cwd, 'z.txt'))).toBe(true);
+    t.keys('BTab');
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('works at 60 columns, and a resize while an answer streams reflows it', async () => {
+    const long = 'word '.repeat(60).trim();
+    // Three pieces, 1.5 s apart: the resize comes while the answer is still streaming.
+    api = await startFakeApi([{ content: [{ type: 'text', text: long }], chunkDelayMs: 1500 }]);
     const t = start([], dir(), { cols: 60 });
     let s = await t.waitFor(/default \(shift\+tab\)/);
-    expect(Math.max(...s.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+    const widest = (screen: string) => Math.max(...screen.split('\n').map((l) => l.length));
+    expect(widest(s)).toBeLessThanOrEqual(60);
     await send(t, 'talk');
-    s = await t.waitFor(/\(1 turn/);
+    s = await t.waitFor(/^word word/m);
+    expect(s).not.toMatch(/\(1 turn/);
+    expect(widest(s)).toBeLessThanOrEqual(60);
     t.resize(100, 30);
     s = await t.waitFor(/╭─{98}╮/);
+    // Still mid-answer, and the part already streamed is laid out again at the new width.
+    s = await t.waitFor(/^(word ){13,}word/m);
+    expect(s).not.toMatch(/\(1 turn/);
+    s = await t.waitFor(/\(1 turn/);
+    expect(s.match(/\bword\b/g)).toHaveLength(60);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
