@@ -17,6 +17,7 @@ import { projectFiles } from './projectFiles.js';
 import { promptHistory } from './promptHistory.js';
 import { runShell, shellMessage } from './shellEscape.js';
 import { colourLevel } from '../tui/colour.js';
+import { kittyKeyboardTerminal } from '../tui/kittyKeys.js';
 import { loadTuiBundle, type TuiModule } from './tuiBundle.js';
 
 /** dist/tui.cjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -55,6 +56,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     resuming,
     colour: colourLevel(process.env),
+    kittyKeyboard: kittyKeyboardTerminal(process.env),
     submit: (text) =>
       withSession((s) =>
         s.runner.submit(withMentionedFiles(text, cwd, (file, seen) => s.runner.readFiles.set(file, seen))),

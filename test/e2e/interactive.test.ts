@@ -81,9 +81,13 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.keys('Enter');
     await t.waitFor(/│ > line one +│\n│ {3} +│/);
     t.type('line two');
+    // Shift+Enter as a terminal reports it with the kitty keyboard protocol (CSI 13;2u).
+    t.keys('-H', ...Buffer.from('\x1b[13;2u').toString('hex').match(/../g)!);
+    await t.waitFor(/│ {3}line two +│\n│ {3} +│/);
+    t.type('line three');
     t.keys('Enter');
     await t.waitFor(/got two lines/);
-    expect(typedText(api.requests[0])).toBe('line one\nline two');
+    expect(typedText(api.requests[0])).toBe('line one\nline two\nline three');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
