@@ -171,7 +171,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it("the / menu offers skills and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
+  it("the / menu offers skills, plugins' commands and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
     api = await startFakeApi(() => text('done'));
     const cwd = dir();
     mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true });
@@ -182,11 +182,24 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server] } } }));
-    const t = start(['--mcp-config', mcp], cwd, { rows: 40 });
+    // A plugin's command too.
+    const plugin = join(dir(), 'kit');
+    mkdirSync(join(plugin, '.claude-plugin'), { recursive: true });
+    mkdirSync(join(plugin, 'commands'));
+    writeFileSync(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version: '1.0.0' }));
+    writeFileSync(
+      join(plugin, 'commands', 'greet.md'),
+      '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS.\n',
+    );
+    const t = start(['--mcp-config', mcp, '--plugin-dir', plugin], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('/');
-    await t.waitFor(/\/tidy Tidy the imports of a file \(skill\)/);
-    t.type('ti');
+    await t.waitFor(/\/help /);
+    t.type('kit');
+    await t.waitFor(/❯ \/kit:greet +Greet someone \(plugin:kit\)/);
+    t.keys('C-u');
+    await t.waitFor(READY);
+    t.type('/ti');
     await t.waitFor(/❯ \/tidy +Tidy the imports of a file \(skill\)/);
     t.keys('Tab');
     await t.waitFor(editorShows('/tidy'));
