@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
+import { waitUntil } from '../processes.js';
 import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, startTerm, type Term, typedText } from './tmux.js';
 
@@ -221,19 +222,27 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
   });
 
   it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
+    // A sleep no other test runs, to find its process.
+    const seconds = `30.${Math.floor(Math.random() * 1e6)}`;
+    const sleeping = () =>
+      spawnSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => l.startsWith(`sleep ${seconds}`));
     api = await startFakeApi((req) =>
       typedText(req) === 'wait' && !Object.keys(resultsById(req)).length
-        ? toolUse('Bash', { command: 'sleep 30' })
+        ? toolUse('Bash', { command: `sleep ${seconds}` })
         : text('back again'),
     );
     const t = start(['--allowedTools', 'Bash(sleep:*)'], dir());
     await send(t, 'wait');
-    await t.waitFor(/Bash\(sleep 30\)[\s\S]*esc to interrupt/);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.waitFor(/Bash\(sleep 30\.\d+\)[\s\S]*esc to interrupt/);
+    expect(await waitUntil(() => sleeping().length === 1, 5000)).toBe(true);
     const t0 = Date.now();
     t.keys('Escape');
-    await t.waitFor(/✗ Bash\(sleep 30\)[\s\S]*Interrupted/);
+    await t.waitFor(/✗ Bash\(sleep 30\.\d+\)[\s\S]*Interrupted/);
     expect(Date.now() - t0).toBeLessThan(5000);
+    // The tool's process is gone too.
+    expect(await waitUntil(() => sleeping().length === 0, 3000)).toBe(true);
     await send(t, 'hello');
     await t.waitFor(/back again/);
     await t.waitFor(READY);
