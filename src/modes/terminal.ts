@@ -47,7 +47,16 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const withSession = (f: (s: Session) => void) => (session ? f(session) : early.push(f));
   let wantedMode: PermissionMode | undefined;
   const cwd = process.cwd();
-  const branch = gitBranch(cwd);
+  // The status line's branch follows a checkout made during the session (read again at most every 2 s).
+  let branch = gitBranch(cwd);
+  let branchReadMs = Date.now();
+  const branchPart = (): { branch?: string } => {
+    if (Date.now() - branchReadMs > 2000) {
+      branch = gitBranch(cwd);
+      branchReadMs = Date.now();
+    }
+    return branch ? { branch } : {};
+  };
   let shellAbort: AbortController | undefined;
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
@@ -75,13 +84,13 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
             model: session.settings.model,
             mode: session.permissionMode() as PermissionMode,
             contextWindow: contextWindow(session.settings.model),
-            ...(branch ? { branch } : {}),
+            ...branchPart(),
           }
         : {
             model: o.model ?? 'starting…',
             mode: wantedMode ?? o.permissionMode ?? 'default',
             contextWindow: contextWindow(o.model ?? ''),
-            ...(branch ? { branch } : {}),
+            ...branchPart(),
           },
     modes,
     setMode: (mode) => {

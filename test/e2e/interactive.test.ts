@@ -275,6 +275,11 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.keys('BTab');
     // bypassPermissions is not offered without --allow-dangerously-skip-permissions.
     await t.waitFor(/default \(shift\+tab\)/);
+    // A checkout made meanwhile shows at the next redraw once 2 s have passed.
+    expect(spawnSync('git', ['checkout', '-q', '-b', 'topic-y'], { cwd }).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 2100));
+    t.keys('BTab');
+    await t.waitFor(/acceptEdits \(shift\+tab\) · .* · ⎇ topic-y$/m);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
