@@ -66,6 +66,8 @@ export interface TaskRow {
   endedMs?: number;
   /** Its last tool call or its own one-line account of what it is doing. */
   lastAction?: string;
+  /** A teammate between turns: its last message called no tool, it waits for mail. */
+  idle?: boolean;
 }
 
 /** An MCP server's elicitation, waiting for the person's answer. */
@@ -265,6 +267,8 @@ export class TuiStore {
             });
           }
         }
+        const parentId = (ev as { parentToolUseId?: string | null }).parentToolUseId;
+        if (!top && parentId) this.teammateIdle(parentId, !ev.message.content.some((b) => b.type === 'tool_use'));
         const u = (ev.message as { usage?: Record<string, number | undefined> }).usage;
         if (top && u)
           contextTokens =
@@ -417,6 +421,17 @@ export class TuiStore {
     if (at < 0) return;
     const tasks = [...this.state.tasks];
     tasks[at] = { ...tasks[at], lastAction: label };
+    this.state = { ...this.state, tasks };
+  }
+
+  /** A teammate's message: one that calls no tool ends its turn (idle), the next one starts another. */
+  private teammateIdle(parentToolUseId: string, idle: boolean): void {
+    const at = this.state.tasks.findIndex(
+      (t) => t.toolUseId === parentToolUseId && t.status === 'running' && t.kind === 'in_process_teammate',
+    );
+    if (at < 0 || !!this.state.tasks[at].idle === idle) return;
+    const tasks = [...this.state.tasks];
+    tasks[at] = { ...tasks[at], idle };
     this.state = { ...this.state, tasks };
   }
 

@@ -215,7 +215,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a subagent and a teammate each have a live row with their latest tool call and time; Ctrl+T lists both', async () => {
+  it('a subagent and a teammate each have a live row with their latest tool call and time; Ctrl+T lists both; an idle teammate is marked so', async () => {
     // The teammate works while the lead waits on the subagent: both rows are up at once.
     api = await startFakeApi((req) => {
       const first = firstUserText(req);
@@ -264,6 +264,9 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     s = await t.waitFor(/Tasks \(\d running, 2 in all\)/);
     expect(s).toMatch(/✓ agent Find the bug · \ds · completed · Bash\(sleep 3\)/);
     t.keys('Escape');
+    // The teammate's turn ends (a message that calls no tool): it is idle, not spinning.
+    await t.waitFor(/◦ teammate Tidy the docs · \d+s · background · idle/);
+    expect(t.screen()).not.toMatch(new RegExp(`${spin} teammate`));
     t.keys('C-d');
     expect(await t.exited(20_000)).toBe(0);
   });

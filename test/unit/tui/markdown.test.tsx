@@ -152,4 +152,28 @@ describe('TuiStore tasks', () => {
     });
     expect(store.snapshot().tasks[0].status).toBe('completed');
   });
+
+  it('a teammate between turns is idle: a message that calls no tool ends its turn, the next one starts another', () => {
+    const store = new TuiStore();
+    store.show({
+      type: 'task',
+      parentToolUseId: null,
+      event: {
+        kind: 'started',
+        taskId: 't1',
+        toolUseId: 'tu2',
+        description: 'Tidy the docs',
+        taskType: 'in_process_teammate',
+        backgrounded: true,
+      },
+    });
+    const says = (content: unknown[]) =>
+      store.show({ type: 'assistant', parentToolUseId: 'tu2', message: { content } } as never);
+    says([{ type: 'tool_use', id: 'y', name: 'Bash', input: { command: 'ls' } }]);
+    expect(store.snapshot().tasks[0].idle).toBeFalsy();
+    says([{ type: 'text', text: 'done for now' }]);
+    expect(store.snapshot().tasks[0]).toMatchObject({ status: 'running', idle: true });
+    says([{ type: 'tool_use', id: 'z', name: 'Read', input: { file_path: '/a' } }]);
+    expect(store.snapshot().tasks[0].idle).toBe(false);
+  });
 });
