@@ -17,6 +17,7 @@ import { projectFiles } from './projectFiles.js';
 import { promptHistory } from './promptHistory.js';
 import { runShell, shellMessage } from './shellEscape.js';
 import { colourLevel } from '../tui/colour.js';
+import { kittyKeyboardTerminal } from '../tui/kittyKeys.js';
 import { loadTuiBundle, type TuiModule } from './tuiBundle.js';
 
 /** dist/tui.cjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -46,7 +47,16 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   const withSession = (f: (s: Session) => void) => (session ? f(session) : early.push(f));
   let wantedMode: PermissionMode | undefined;
   const cwd = process.cwd();
-  const branch = gitBranch(cwd);
+  // The status line's branch follows a checkout made during the session (read again at most every 2 s).
+  let branch = gitBranch(cwd);
+  let branchReadMs = Date.now();
+  const branchPart = (): { branch?: string } => {
+    if (Date.now() - branchReadMs > 2000) {
+      branch = gitBranch(cwd);
+      branchReadMs = Date.now();
+    }
+    return branch ? { branch } : {};
+  };
   let shellAbort: AbortController | undefined;
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
@@ -55,6 +65,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     resuming,
     colour: colourLevel(process.env),
+    kittyKeyboard: kittyKeyboardTerminal(process.env),
     submit: (text) =>
       withSession((s) =>
         s.runner.submit(withMentionedFiles(text, cwd, (file, seen) => s.runner.readFiles.set(file, seen))),
@@ -73,13 +84,13 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
             model: session.settings.model,
             mode: session.permissionMode() as PermissionMode,
             contextWindow: contextWindow(session.settings.model),
-            ...(branch ? { branch } : {}),
+            ...branchPart(),
           }
         : {
             model: o.model ?? 'starting…',
             mode: wantedMode ?? o.permissionMode ?? 'default',
             contextWindow: contextWindow(o.model ?? ''),
-            ...(branch ? { branch } : {}),
+            ...branchPart(),
           },
     modes,
     setMode: (mode) => {

@@ -24,6 +24,8 @@ export interface TuiDeps {
   resuming?: boolean;
   /** How many colours to draw with (0: none). */
   colour: ColourLevel;
+  /** The terminal has the kitty keyboard protocol: turn it on (src/tui/kittyKeys.ts). */
+  kittyKeyboard?: boolean;
   /** Queue a prompt (or a slash command) for the session. */
   submit(text: string): void;
   /** Abort the running turn and its tools; false when nothing runs. */

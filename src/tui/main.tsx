@@ -123,6 +123,9 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
             exitOnCtrlC: false,
             patchConsole: false,
             maxFps: 30,
+            // Shift+Enter apart from Enter (src/tui/kittyKeys.ts); other terminals send it as Enter
+            // unless set up to send CSI 13;2u or Alt+Enter.
+            kittyKeyboard: { mode: deps.kittyKeyboard ? 'enabled' : 'disabled' },
           },
         );
         void instance.waitUntilExit().then(() => resolve());

@@ -12,7 +12,8 @@ import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/hi
 import { settledLength } from './markdown/split.js';
 import { lexerSettled, loadLexer } from './markdown/lexer.js';
 
-export type ToolStatus = 'running' | 'ok' | 'error';
+/** `background`: a background task's call still running when the turn ended (its task's row follows it). */
+export type ToolStatus = 'running' | 'ok' | 'error' | 'background';
 
 export type Item =
   | { kind: 'banner'; id: string; text: string }
@@ -26,6 +27,8 @@ export type Item =
       label: string;
       /** A subagent's or teammate's call (drawn indented). */
       nested: boolean;
+      /** A nested call's task: the tool call that started it. */
+      parent?: string;
       status: ToolStatus;
       result?: string;
       /** An Edit/Write/MultiEdit's change, drawn as a diff instead of the result text. */
@@ -63,6 +66,8 @@ export interface TaskRow {
   endedMs?: number;
   /** Its last tool call or its own one-line account of what it is doing. */
   lastAction?: string;
+  /** A teammate between turns: its last message called no tool, it waits for mail. */
+  idle?: boolean;
 }
 
 /** An MCP server's elicitation, waiting for the person's answer. */
@@ -257,10 +262,13 @@ export class TuiStore {
               input: b.input,
               label: callLabel(name, b.input),
               nested: !top,
+              ...(!top && parent ? { parent } : {}),
               status: 'running',
             });
           }
         }
+        const parentId = (ev as { parentToolUseId?: string | null }).parentToolUseId;
+        if (!top && parentId) this.teammateIdle(parentId, !ev.message.content.some((b) => b.type === 'tool_use'));
         const u = (ev.message as { usage?: Record<string, number | undefined> }).usage;
         if (top && u)
           contextTokens =
@@ -309,9 +317,15 @@ export class TuiStore {
       case 'result': {
         const r = ev.result;
         const { outcome } = r;
-        // Calls the run never finished (interrupted) are settled as failed, so they can be committed.
+        // Calls the run never finished (interrupted) are settled as failed, so they can be committed;
+        // a call of a background subagent or teammate that works on is not failed: it is marked as
+        // going on in the background, where the task's live row and Ctrl+T follow it.
+        const runsOn = (parent?: string) =>
+          !!parent && this.state.tasks.some((t) => t.toolUseId === parent && t.status === 'running' && t.background);
         const items: Item[] = this.state.items.map((it) =>
-          it.kind === 'tool' && it.status === 'running' ? { ...it, status: 'error' } : it,
+          it.kind === 'tool' && it.status === 'running'
+            ? { ...it, status: runsOn(it.parent) ? 'background' : 'error' }
+            : it,
         );
         const add = (text: string, tone: 'dim' | 'red' | 'plain') =>
           items.push({ kind: 'note', id: this.id(), text, tone });
@@ -389,7 +403,9 @@ export class TuiStore {
     } else if (at >= 0) {
       const t = tasks[at];
       if (e.kind === 'progress') {
-        const action = e.summary ?? e.lastToolName;
+        // A bare tool name does not replace the label of that call, already shown from the task's own message.
+        const named = e.lastToolName && t.lastAction?.startsWith(`${e.lastToolName}(`);
+        const action = e.summary ?? (named ? t.lastAction : e.lastToolName);
         if (action) tasks[at] = { ...t, lastAction: action };
       } else if (e.kind === 'ended') tasks[at] = { ...t, status: e.status, endedMs: now };
       else if (e.kind === 'backgrounded') tasks[at] = { ...t, background: true };
@@ -405,6 +421,17 @@ export class TuiStore {
     if (at < 0) return;
     const tasks = [...this.state.tasks];
     tasks[at] = { ...tasks[at], lastAction: label };
+    this.state = { ...this.state, tasks };
+  }
+
+  /** A teammate's message: one that calls no tool ends its turn (idle), the next one starts another. */
+  private teammateIdle(parentToolUseId: string, idle: boolean): void {
+    const at = this.state.tasks.findIndex(
+      (t) => t.toolUseId === parentToolUseId && t.status === 'running' && t.kind === 'in_process_teammate',
+    );
+    if (at < 0 || !!this.state.tasks[at].idle === idle) return;
+    const tasks = [...this.state.tasks];
+    tasks[at] = { ...tasks[at], idle };
     this.state = { ...this.state, tasks };
   }
 

@@ -1,10 +1,13 @@
 // The terminal UI's input end to end (bin/agent in tmux against the fake API): the prompt history
 // kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
-import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
+import { waitUntil } from '../processes.js';
+import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, READY, send, startTerm, type Term, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-input.test.ts: skipped: tmux is not installed');
@@ -168,7 +171,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it("the / menu offers skills and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
+  it("the / menu offers skills, plugins' commands and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
     api = await startFakeApi(() => text('done'));
     const cwd = dir();
     mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true });
@@ -179,11 +182,24 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server] } } }));
-    const t = start(['--mcp-config', mcp], cwd, { rows: 40 });
+    // A plugin's command too.
+    const plugin = join(dir(), 'kit');
+    mkdirSync(join(plugin, '.claude-plugin'), { recursive: true });
+    mkdirSync(join(plugin, 'commands'));
+    writeFileSync(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version: '1.0.0' }));
+    writeFileSync(
+      join(plugin, 'commands', 'greet.md'),
+      '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS.\n',
+    );
+    const t = start(['--mcp-config', mcp, '--plugin-dir', plugin], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('/');
-    await t.waitFor(/\/tidy Tidy the imports of a file \(skill\)/);
-    t.type('ti');
+    await t.waitFor(/\/help /);
+    t.type('kit');
+    await t.waitFor(/❯ \/kit:greet +Greet someone \(plugin:kit\)/);
+    t.keys('C-u');
+    await t.waitFor(READY);
+    t.type('/ti');
     await t.waitFor(/❯ \/tidy +Tidy the imports of a file \(skill\)/);
     t.keys('Tab');
     await t.waitFor(editorShows('/tidy'));
@@ -463,3 +479,59 @@ function userTexts(req: RecordedRequest): string[] {
   if (typeof last.content === 'string') return [last.content];
   return (last.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text!);
 }
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+// tmux speaks no kitty keyboard protocol: here the test is the terminal, on the far side of a
+// pseudo-terminal (util-linux `script`), sending keys as WezTerm, kitty or Ghostty do once the
+// protocol is on.
+describe.skipIf(!hasScript)('terminal UI in a terminal with the kitty keyboard protocol (a pty)', () => {
+  it('the UI turns the protocol on; Shift+Enter adds a line; Ctrl+D as the protocol sends it leaves and turns it off', async () => {
+    api = await startFakeApi([text('kitty ok')]);
+    const cwd = dir();
+    const p = spawn('script', ['-qfec', AGENT_BIN, '/dev/null'], {
+      cwd,
+      env: {
+        ...process.env,
+        TERM: 'xterm-256color',
+        TERM_PROGRAM: 'WezTerm',
+        COLUMNS: '80',
+        LINES: '30',
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'k',
+        CLAUDE_CONFIG_DIR: cwd,
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d.toString('utf8')));
+    const exited = once(p, 'close');
+    const shown = (pattern: RegExp) =>
+      waitUntil(() => pattern.test(out.replace(/\x1b\[[\d;?<>]*[a-zA-Z~]/g, '')), 15_000);
+    const written = (sequence: string) => waitUntil(() => out.includes(sequence), 15_000);
+    const pause = () => new Promise((r) => setTimeout(r, 60));
+    try {
+      // The UI pushes the protocol's flags (it asks nothing: WezTerm has the protocol).
+      expect(await written('\x1b[>1u')).toBe(true);
+      expect(await shown(/│ > /)).toBe(true);
+      expect(out).not.toContain('\x1b[?u');
+      // Shift+Tab as the protocol sends it still cycles the mode.
+      p.stdin.write('\x1b[9;2u');
+      expect(await shown(/acceptEdits \(shift\+tab\)/)).toBe(true);
+      for (const keys of ['one', '\x1b[13;2u', 'two', '\r']) {
+        p.stdin.write(keys);
+        await pause();
+      }
+      expect(await shown(/kitty ok/)).toBe(true);
+      expect(typedText(api.requests[0])).toBe('one\ntwo');
+      const before = out.length;
+      p.stdin.write('\x1b[100;5u');
+      const [code] = await exited;
+      expect(code).toBe(0);
+      // The protocol is popped on the way out.
+      expect(out.slice(before)).toContain('\x1b[<u');
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+});

@@ -3,8 +3,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text, toolUse } from '../fake-api/server.js';
-import { type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
+import { firstUserText, text, toolUse } from '../fake-api/server.js';
+import { type FakeApi, resultsById, startFakeApi, tempDir, turns } from './harness.js';
 import { hasTmux, send, startTerm, type Term, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-output.test.ts: skipped: tmux is not installed');
@@ -152,6 +152,38 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
+  it('the todo list is a checklist above the prompt that changes in place as the agent updates it', async () => {
+    const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
+    // Each TodoWrite is followed by a Bash that asks, so the screen can be read between the two lists.
+    api = await startFakeApi(
+      (_req, i) =>
+        [
+          toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }),
+          toolUse('Bash', { command: 'touch one.txt' }),
+          toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }),
+          toolUse('Bash', { command: 'touch two.txt' }),
+        ][i] ?? text('all done'),
+    );
+    const t = start([], dir(), { rows: 50, env: { CI: 'true' } });
+    await send(t, 'do the work');
+    let s = await t.waitFor(/Allow Bash\(touch one\.txt\)\?/);
+    expect(s).toMatch(/^Todos\n☐ Planing\n☐ Build\n/m);
+    // The task under way is cyan.
+    expect(attributesAt(t.rawScreen(), 'Planing')).toContain('36');
+    t.type('y');
+    s = await t.waitFor(/Allow Bash\(touch two\.txt\)\?/);
+    expect(s).toMatch(/^Todos\n☒ Plan\n☐ Building\n/m);
+    // Redrawn where it was: one list on the screen, not the old one left above the new one.
+    expect(s.match(/^Todos$/gm)).toHaveLength(1);
+    expect(s).not.toMatch(/Planing/);
+    // The finished task is struck through.
+    expect(attributesAt(t.rawScreen(), '☒')).toContain('9');
+    t.type('y');
+    await t.waitFor(/all done/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async () => {
     api = await startFakeApi((req) =>
       typedText(req) === 'start it' && !Object.keys(resultsById(req)).length
@@ -181,6 +213,62 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     await t.waitFor(/^(?![\s\S]*Tasks \()/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
+  });
+
+  it('a subagent and a teammate each have a live row with their latest tool call and time; Ctrl+T lists both; an idle teammate is marked so', async () => {
+    // The teammate works while the lead waits on the subagent: both rows are up at once.
+    api = await startFakeApi((req) => {
+      const first = firstUserText(req);
+      const n = turns(req);
+      if (first.includes('MATE:')) return n === 0 ? toolUse('Bash', { command: 'sleep 8' }) : text('tidied');
+      if (first.includes('SUB:')) return n === 0 ? toolUse('Bash', { command: 'sleep 3' }) : text('found it');
+      if (n === 0) return toolUse('TeamCreate', { team_name: 'crew' });
+      if (n === 1)
+        return toolUse('Agent', {
+          name: 'worker',
+          team_name: 'crew',
+          description: 'Tidy the docs',
+          prompt: 'MATE: tidy the docs',
+          subagent_type: 'general-purpose',
+        });
+      if (n === 2)
+        return toolUse('Agent', {
+          description: 'Find the bug',
+          prompt: 'SUB: find the bug',
+          subagent_type: 'general-purpose',
+        });
+      return text('both on it');
+    });
+    const t = start(['--dangerously-skip-permissions'], dir(), {
+      rows: 50,
+      env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' },
+    });
+    await send(t, 'find the bug and tidy the docs');
+    const spin = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
+    let s = await t.waitFor(new RegExp(`${spin} agent Find the bug · \\ds · Bash\\(sleep 3\\)`));
+    expect(s).toMatch(new RegExp(`${spin} teammate Tidy the docs · \\ds · background · Bash\\(sleep 8\\)`));
+    // Their clocks move.
+    const first = Number(/Find the bug · (\d)s/.exec(s)![1]);
+    await t.waitFor(new RegExp(`Find the bug · (?!${first}s)\\ds`));
+    t.keys('C-t');
+    s = await t.waitFor(/Tasks \(2 running, 2 in all\)/);
+    expect(s).toMatch(/agent Find the bug · \ds · Bash\(sleep 3\)/);
+    expect(s).toMatch(/teammate Tidy the docs · \ds · background · Bash\(sleep 8\)/);
+    t.keys('Escape');
+    // The subagent's row goes when it ends; the list keeps it, marked done.
+    s = await t.waitFor(/both on it\n\(4 turns/);
+    expect(s).not.toMatch(new RegExp(`${spin} agent Find the bug`));
+    // The teammate's call that runs on past the lead's turn is not drawn as failed.
+    expect(s).toMatch(/… Bash\(sleep 8\)\n {4}⎿ running on in the background \(ctrl\+t\)/);
+    t.keys('C-t');
+    s = await t.waitFor(/Tasks \(\d running, 2 in all\)/);
+    expect(s).toMatch(/✓ agent Find the bug · \ds · completed · Bash\(sleep 3\)/);
+    t.keys('Escape');
+    // The teammate's turn ends (a message that calls no tool): it is idle, not spinning.
+    await t.waitFor(/◦ teammate Tidy the docs · \d+s · background · idle/);
+    expect(t.screen()).not.toMatch(new RegExp(`${spin} teammate`));
+    t.keys('C-d');
+    expect(await t.exited(20_000)).toBe(0);
   });
 
   it('Ctrl+O lists the tool calls; Enter shows the chosen one in full, Esc closes the list', async () => {

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
+import { waitUntil } from '../processes.js';
 import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
 import { hasTmux, startTerm, type Term, typedText } from './tmux.js';
 
@@ -81,9 +82,13 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.keys('Enter');
     await t.waitFor(/│ > line one +│\n│ {3} +│/);
     t.type('line two');
+    // Shift+Enter as a terminal reports it with the kitty keyboard protocol (CSI 13;2u).
+    t.keys('-H', ...Buffer.from('\x1b[13;2u').toString('hex').match(/../g)!);
+    await t.waitFor(/│ {3}line two +│\n│ {3} +│/);
+    t.type('line three');
     t.keys('Enter');
     await t.waitFor(/got two lines/);
-    expect(typedText(api.requests[0])).toBe('line one\nline two');
+    expect(typedText(api.requests[0])).toBe('line one\nline two\nline three');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
@@ -217,19 +222,27 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
   });
 
   it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
+    // A sleep no other test runs, to find its process.
+    const seconds = `30.${Math.floor(Math.random() * 1e6)}`;
+    const sleeping = () =>
+      spawnSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((l) => l.startsWith(`sleep ${seconds}`));
     api = await startFakeApi((req) =>
       typedText(req) === 'wait' && !Object.keys(resultsById(req)).length
-        ? toolUse('Bash', { command: 'sleep 30' })
+        ? toolUse('Bash', { command: `sleep ${seconds}` })
         : text('back again'),
     );
     const t = start(['--allowedTools', 'Bash(sleep:*)'], dir());
     await send(t, 'wait');
-    await t.waitFor(/Bash\(sleep 30\)[\s\S]*esc to interrupt/);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.waitFor(/Bash\(sleep 30\.\d+\)[\s\S]*esc to interrupt/);
+    expect(await waitUntil(() => sleeping().length === 1, 5000)).toBe(true);
     const t0 = Date.now();
     t.keys('Escape');
-    await t.waitFor(/✗ Bash\(sleep 30\)[\s\S]*Interrupted/);
+    await t.waitFor(/✗ Bash\(sleep 30\.\d+\)[\s\S]*Interrupted/);
     expect(Date.now() - t0).toBeLessThan(5000);
+    // The tool's process is gone too.
+    expect(await waitUntil(() => sleeping().length === 0, 3000)).toBe(true);
     await send(t, 'hello');
     await t.waitFor(/back again/);
     await t.waitFor(READY);
@@ -239,15 +252,17 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('Shift+Tab cycles the mode, the status line shows it, and the next tool call runs under it', async () => {
+  it('Shift+Tab cycles the mode, the status line shows it (and the git branch), and the next tool call runs under it', async () => {
     const cwd = dir();
     api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length
         ? text('written')
         : toolUse('Write', { file_path: join(cwd, 'note.txt'), content: 'hi\n' }),
     );
+    // A git checkout: the status line names its branch.
+    expect(spawnSync('git', ['init', '-q', '-b', 'topic-x'], { cwd }).status).toBe(0);
     const t = start([], cwd);
-    await t.waitFor(/default \(shift\+tab\)/);
+    await t.waitFor(/default \(shift\+tab\) · .* · ⎇ topic-x$/m);
     t.keys('BTab');
     await t.waitFor(/acceptEdits \(shift\+tab\)/);
     await send(t, 'write it');
@@ -260,20 +275,57 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.keys('BTab');
     // bypassPermissions is not offered without --allow-dangerously-skip-permissions.
     await t.waitFor(/default \(shift\+tab\)/);
+    // A checkout made meanwhile shows at the next redraw once 2 s have passed.
+    expect(spawnSync('git', ['checkout', '-q', '-b', 'topic-y'], { cwd }).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 2100));
+    t.keys('BTab');
+    await t.waitFor(/acceptEdits \(shift\+tab\) · .* · ⎇ topic-y$/m);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('works at 60 columns, and a resize mid-answer reflows the screen', async () => {
-    const long = 'word '.repeat(40).trim();
-    api = await startFakeApi([text(long)]);
+  it('with --allow-dangerously-skip-permissions Shift+Tab reaches bypassPermissions, which the next call runs under', async () => {
+    const cwd = dir();
+    api = await startFakeApi((req) =>
+      Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch z.txt' }),
+    );
+    const t = start(['--allow-dangerously-skip-permissions'], cwd);
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/acceptEdits \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/plan \(shift\+tab\)/);
+    t.keys('BTab');
+    await t.waitFor(/bypassPermissions \(shift\+tab\)/);
+    await send(t, 'touch it');
+    await t.waitFor(/touched/);
+    expect(t.screen()).not.toMatch(/Allow Bash/);
+    expect(existsSync(join(cwd, 'z.txt'))).toBe(true);
+    t.keys('BTab');
+    await t.waitFor(/default \(shift\+tab\)/);
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
+  it('works at 60 columns, and a resize while an answer streams reflows it', async () => {
+    const long = 'word '.repeat(60).trim();
+    // Three pieces, 1.5 s apart: the resize comes while the answer is still streaming.
+    api = await startFakeApi([{ content: [{ type: 'text', text: long }], chunkDelayMs: 1500 }]);
     const t = start([], dir(), { cols: 60 });
     let s = await t.waitFor(/default \(shift\+tab\)/);
-    expect(Math.max(...s.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+    const widest = (screen: string) => Math.max(...screen.split('\n').map((l) => l.length));
+    expect(widest(s)).toBeLessThanOrEqual(60);
     await send(t, 'talk');
-    s = await t.waitFor(/\(1 turn/);
+    s = await t.waitFor(/^word word/m);
+    expect(s).not.toMatch(/\(1 turn/);
+    expect(widest(s)).toBeLessThanOrEqual(60);
     t.resize(100, 30);
     s = await t.waitFor(/╭─{98}╮/);
+    // Still mid-answer, and the part already streamed is laid out again at the new width.
+    s = await t.waitFor(/^(word ){13,}word/m);
+    expect(s).not.toMatch(/\(1 turn/);
+    s = await t.waitFor(/\(1 turn/);
+    expect(s.match(/\bword\b/g)).toHaveLength(60);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });

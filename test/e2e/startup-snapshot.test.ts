@@ -143,6 +143,47 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eva
     expect(run.stdout).toBe(`function\nworker in ${dir}\n`);
   }, 30_000);
 
+  it('-p and stream-json load no UI: an install without the UI bundle and without node_modules runs both; the CLI bundle holds no Ink or React', async () => {
+    // Ink's host elements and React's element tag: in the UI bundle, never in the CLI's.
+    const markers = ['ink-text', 'ink-box', 'react.transitional.element'];
+    const cli = readFileSync(join(ROOT, 'dist', 'agent.cjs'), 'utf8');
+    const ui = readFileSync(join(ROOT, 'dist', 'tui.cjs'), 'utf8');
+    for (const m of markers) {
+      expect(ui).toContain(m);
+      expect(cli).not.toContain(m);
+    }
+    const dir = tempDir('agent-headless-');
+    mkdirSync(join(dir, 'dist'));
+    cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true, preserveTimestamps: true });
+    for (const f of ['agent.cjs', 'agent.cache'])
+      cpSync(join(ROOT, 'dist', f), join(dir, 'dist', f), { preserveTimestamps: true });
+    api = await startFakeApi([text('printed'), text('streamed')]);
+    const env = {
+      ...process.env,
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_API_KEY: 'k',
+      CLAUDE_CONFIG_DIR: dir,
+      TMPDIR: dir,
+    };
+    const run = async (args: string[], input: string) => {
+      const child = spawn(join(dir, 'bin/agent'), args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.stdin.end(input);
+      const [code] = await once(child, 'close');
+      expect(code, err).toBe(0);
+      return out;
+    };
+    expect(await run(['-p', 'say it'], '')).toBe('printed\n');
+    const lines = (await run(STREAM_ARGS, userLine('say it')))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'streamed' });
+  }, 30_000);
+
   it('a blob made in another folder is not used: a copy of the install runs the bundle through its code cache', async () => {
     const dir = tempDir('agent-moved-');
     mkdirSync(join(dir, 'dist'));

@@ -32,7 +32,9 @@ export function elapsed(t: TaskRow, now = Date.now()): string {
 function Row({ t, live }: { t: TaskRow; live: boolean }) {
   const theme = useTheme();
   const mark =
-    t.status === 'running' ? (
+    t.status === 'running' && t.idle ? (
+      <Text dimColor={theme.dim}>◦</Text>
+    ) : t.status === 'running' ? (
       <Spinner />
     ) : t.status === 'completed' ? (
       <Text color={theme.paint('green')}>✓</Text>
@@ -47,6 +49,7 @@ function Row({ t, live }: { t: TaskRow; live: boolean }) {
         {elapsed(t)}
         {t.background ? ' · background' : ''}
         {!live && t.status !== 'running' ? ` · ${t.status}` : ''}
+        {t.status === 'running' && t.idle ? ' · idle' : ''}
         {t.lastAction ? ` · ${oneLine(t.lastAction, 80)}` : ''}
       </Text>
     </Text>

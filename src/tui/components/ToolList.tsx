@@ -33,7 +33,7 @@ export function ToolList({ tools, selected }: { tools: Expandable[]; selected: n
             </Text>
           );
         }
-        const mark = t.status === 'running' ? '…' : t.status === 'ok' ? '✓' : '✗';
+        const mark = t.status === 'running' || t.status === 'background' ? '…' : t.status === 'ok' ? '✓' : '✗';
         const lines = t.result ? t.result.replace(/\n+$/, '').split('\n').length : 0;
         return (
           <Text key={t.id} wrap="truncate-end" color={n === selected ? theme.paint('cyan') : undefined}>

@@ -17,12 +17,15 @@ export function ToolRow({ item, full = false }: { item: ToolItem; full?: boolean
   const mark =
     item.status === 'running' ? (
       <Spinner />
+    ) : item.status === 'background' ? (
+      <Text dimColor={theme.dim}>…</Text>
     ) : item.status === 'ok' ? (
       <Text color={theme.paint('green')}>✓</Text>
     ) : (
       <Text color={theme.paint('red')}>✗</Text>
     );
   const shown: string[] = [];
+  if (item.status === 'background') shown.push('running on in the background (ctrl+t)');
   if (item.result && !item.diff) {
     if (full) shown.push(...item.result.replace(/\n+$/, '').split('\n'));
     else if (item.name === 'Bash') {

@@ -122,6 +122,25 @@ describe('App', () => {
     await tick();
     expect(lastFrame()).toMatch(/✓ TodoWrite\(/);
     expect(lastFrame()).toMatch(/☒ Write it\n☐ Testing it/);
+    // The next TodoWrite's list takes the place of this one.
+    const next = [todos[0], { ...todos[1], status: 'completed' }];
+    store.show({
+      type: 'assistant',
+      parentToolUseId: null,
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'u2', name: 'TodoWrite', input: { todos: next } }],
+      },
+    } as any);
+    store.show({
+      type: 'tool_result',
+      parentToolUseId: null,
+      block: { type: 'tool_result', tool_use_id: 'u2', content: 'ok' },
+    } as any);
+    await tick();
+    expect(lastFrame()).toMatch(/☒ Write it\n☒ Test it/);
+    expect(lastFrame()).not.toMatch(/Testing it/);
+    expect(lastFrame()!.match(/^Todos$/gm)).toHaveLength(1);
   });
 
   it('Enter sends the prompt; /exit leaves without sending', async () => {

@@ -126,6 +126,13 @@ describe('TuiStore tasks', () => {
       lastAction: 'Grep(TODO)',
     });
     const usage = { total_tokens: 1, tool_uses: 1, duration_ms: 1 };
+    // The progress line that names only the tool keeps the call's label; another tool's name replaces it.
+    const progress = (lastToolName: string) =>
+      task({ kind: 'progress', taskId: 'a1', toolUseId: 'tu1', description: 'Find the bug', usage, lastToolName });
+    progress('Grep');
+    expect(store.snapshot().tasks[0].lastAction).toBe('Grep(TODO)');
+    progress('Read');
+    expect(store.snapshot().tasks[0].lastAction).toBe('Read');
     task({
       kind: 'progress',
       taskId: 'a1',
@@ -144,5 +151,29 @@ describe('TuiStore tasks', () => {
       summary: 'found it',
     });
     expect(store.snapshot().tasks[0].status).toBe('completed');
+  });
+
+  it('a teammate between turns is idle: a message that calls no tool ends its turn, the next one starts another', () => {
+    const store = new TuiStore();
+    store.show({
+      type: 'task',
+      parentToolUseId: null,
+      event: {
+        kind: 'started',
+        taskId: 't1',
+        toolUseId: 'tu2',
+        description: 'Tidy the docs',
+        taskType: 'in_process_teammate',
+        backgrounded: true,
+      },
+    });
+    const says = (content: unknown[]) =>
+      store.show({ type: 'assistant', parentToolUseId: 'tu2', message: { content } } as never);
+    says([{ type: 'tool_use', id: 'y', name: 'Bash', input: { command: 'ls' } }]);
+    expect(store.snapshot().tasks[0].idle).toBeFalsy();
+    says([{ type: 'text', text: 'done for now' }]);
+    expect(store.snapshot().tasks[0]).toMatchObject({ status: 'running', idle: true });
+    says([{ type: 'tool_use', id: 'z', name: 'Read', input: { file_path: '/a' } }]);
+    expect(store.snapshot().tasks[0].idle).toBe(false);
   });
 });
