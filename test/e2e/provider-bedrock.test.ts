@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
 import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
@@ -104,6 +104,62 @@ describe('Amazon Bedrock', () => {
     );
     expect(bedrock.seen).toHaveLength(0);
     expect(Date.now() - started).toBeLessThan(10_000); // not retried as a connection error
+  });
+
+  it('the shared profile named by AWS_PROFILE; awsAuthRefresh when the chain finds nothing (once, then the chain again); awsCredentialExport instead of the chain', async () => {
+    const { front: bedrock } = await startProviderFixture(
+      () => text('signed'),
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const dir = tempDir('agent-bedrock-');
+    const profileFile = join(dir, 'credentials');
+    writeFileSync(
+      profileFile,
+      `[default]\naws_access_key_id = AKIDNOTTHISONE\naws_secret_access_key = wrong\n\n[work]\naws_access_key_id = ${creds.accessKeyId}\naws_secret_access_key = ${creds.secretAccessKey}\naws_session_token = ${creds.sessionToken}\n`,
+    );
+    const at = { AWS_REGION: 'us-east-1', ANTHROPIC_BEDROCK_BASE_URL: bedrock.url };
+
+    const profile = await run(['-p', 'hi'], { ...at, AWS_PROFILE: 'work', AWS_SHARED_CREDENTIALS_FILE: profileFile });
+    expect(profile.code, profile.stderr).toBe(0);
+    expect(profile.stdout).toContain('signed');
+
+    // The "login" writes the profile's credentials where the chain reads them, and counts its runs.
+    const home = tempDir('agent-bedrock-');
+    const later = join(home, 'credentials');
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ awsAuthRefresh: `cp ${profileFile} ${later} && echo ran >> ${join(home, 'runs')}` }),
+    );
+    const refreshed = await run(['-p', 'hi'], {
+      ...at,
+      CLAUDE_CONFIG_DIR: home,
+      AWS_PROFILE: 'work',
+      AWS_SHARED_CREDENTIALS_FILE: later,
+    });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toContain('signed');
+    expect(refreshed.stderr).toContain('Bedrock: no AWS credentials found; running awsAuthRefresh');
+    expect(readFileSync(join(home, 'runs'), 'utf8')).toBe('ran\n');
+
+    const exported = tempDir('agent-bedrock-');
+    const printed = JSON.stringify({
+      Credentials: {
+        AccessKeyId: creds.accessKeyId,
+        SecretAccessKey: creds.secretAccessKey,
+        SessionToken: creds.sessionToken,
+        Expiration: new Date(Date.now() + 3600_000).toISOString(),
+      },
+    });
+    writeFileSync(join(exported, 'settings.json'), JSON.stringify({ awsCredentialExport: `echo '${printed}'` }));
+    const fromExport = await run(['-p', 'hi'], { ...at, CLAUDE_CONFIG_DIR: exported });
+    expect(fromExport.code, fromExport.stderr).toBe(0);
+    expect(fromExport.stdout).toContain('signed');
+
+    // Every request was signed with the test's credentials (the default profile's would be refused).
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual(
+      Array(3).fill(['/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream', null]),
+    );
+    for (const s of bedrock.seen) expect(s.headers['x-amz-security-token']).toBe(creds.sessionToken);
   });
 
   it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
