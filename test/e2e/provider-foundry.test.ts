@@ -3,12 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
 import { startFakeFoundry } from '../cloud-fakes/foundry.js';
-import { STREAM_ARGS, userLine } from './harness.js';
-import { providerRunner, startProviderFixture } from './providerFixture.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
+import { STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
 
 /** Only what the test gives: no key of the Anthropic API or of Foundry, no Azure identity. */
 const run = providerRunner((home) => ({
   HOME: home,
+  HTTP_PROXY: undefined,
+  HTTPS_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
   ANTHROPIC_API_KEY: undefined,
   ANTHROPIC_BASE_URL: undefined,
   ANTHROPIC_FOUNDRY_API_KEY: undefined,
@@ -40,6 +46,28 @@ describe('Microsoft Foundry', () => {
     // Foundry's default model is Sonnet 4.5, as the reference sends it (measured).
     expect(api.requests.map((q) => q.body.model)).toEqual(Array(3).fill('claude-sonnet-4-5'));
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('ANTHROPIC_FOUNDRY_RESOURCE names the endpoint: https://<resource>.services.ai.azure.com/anthropic/v1/messages', async () => {
+    // The resource's public host is reached as a corporate network would: through HTTPS_PROXY (a
+    // local proxy that sends that host to a TLS front of the fake) with the test CA trusted.
+    const host = 'agent-test-res.services.ai.azure.com';
+    const pki = makeTestPki(tempDir('agent-foundry-'), { dnsNames: [host] });
+    const { front: foundry } = await startProviderFixture([text('from the resource')], (api) =>
+      startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
+    );
+    const tls = closeAfterTest(await startTlsFront(pki, foundry.url));
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { [`${host}:443`]: new URL(tls.url).host } }));
+    const r = await run(['-p', 'hi'], {
+      ANTHROPIC_FOUNDRY_RESOURCE: 'agent-test-res',
+      ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1',
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('from the resource');
+    expect(proxy.seen).toEqual([`CONNECT ${host}:443`]);
+    expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused])).toEqual([['/anthropic/v1/messages', null]]);
   });
 
   it('a wrong key: the refusal names Foundry and the setting', async () => {
