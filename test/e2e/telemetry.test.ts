@@ -310,6 +310,64 @@ describe('telemetry over OTLP', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('OTEL_METRICS_EXPORTER=zipkin');
   });
+
+  it("the reference's variables for what is not built (traces, tool content, raw bodies) stop the start when on; off, they are fine", async () => {
+    for (const [name, value] of [
+      ['OTEL_TRACES_EXPORTER', 'otlp'],
+      ['CLAUDE_CODE_ENHANCED_TELEMETRY_BETA', '1'],
+      ['OTEL_LOG_TOOL_CONTENT', '1'],
+      ['OTEL_LOG_RAW_API_BODIES', 'true'],
+    ]) {
+      const r = await runAgent({
+        args: ['-p', 'hi'],
+        env: otelEnv({ OTEL_METRICS_EXPORTER: 'console', [name]: value }),
+      });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toContain(`${name}=${value}: `);
+      expect(r.stderr).toContain('not supported yet');
+    }
+    api = await startFakeApi([text('asked for nothing')]);
+    const off = await runAgent({
+      api,
+      args: ['-p', 'hi'],
+      env: otelEnv({ OTEL_LOGS_EXPORTER: 'console', OTEL_TRACES_EXPORTER: 'none', OTEL_LOG_TOOL_CONTENT: '0' }),
+    });
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('asked for nothing');
+  });
+
+  it('OTEL_METRIC_EXPORT_INTERVAL and OTEL_LOGS_EXPORT_INTERVAL: exports arrive while the session is still open', async () => {
+    api = await startFakeApi([text('still here')]);
+    collector = await startFakeCollector('http');
+    const agent = startAgent({
+      api,
+      args: [...STREAM_ARGS],
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_METRIC_EXPORT_INTERVAL: '300',
+        OTEL_LOGS_EXPORT_INTERVAL: '200',
+      }),
+    });
+    closers.push(() => {
+      agent.child.kill('SIGKILL');
+    });
+    agent.send(JSON.parse(userLine('hello')));
+    await agent.waitFor((m) => m.type === 'result');
+    // The session is open (stdin is), so nothing has made a last export: what arrives is periodic,
+    // and sooner than the defaults (60 s for metrics, 5 s for events) would send it.
+    const c = collector;
+    const deadline = Date.now() + 4_000;
+    while (Date.now() < deadline && !(total(c, 'claude_code.token.usage') > 0 && eventsNamed(c, 'api_request').length))
+      await new Promise((r) => setTimeout(r, 100));
+    expect(total(c, 'claude_code.token.usage')).toBeGreaterThan(0);
+    expect(eventsNamed(c, 'api_request')).toHaveLength(1);
+    expect(agent.child.exitCode).toBeNull();
+    agent.endInput();
+    expect((await agent.exited).code).toBe(0);
+  });
 });
 
 describe('telemetry to the console and to Prometheus', () => {

@@ -71,6 +71,26 @@ describe('telemetry configuration', () => {
     expect(() => readTelemetryConfig({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' })).toThrow(/OTEL_METRIC_EXPORT_INTERVAL/);
     expect(() => readTelemetryConfig({ OTEL_LOG_USER_PROMPTS: 'maybe' })).toThrow(/OTEL_LOG_USER_PROMPTS/);
   });
+
+  it('refuses what is not built when it is asked for, and nothing when it is off', () => {
+    for (const name of [
+      'CLAUDE_CODE_ENHANCED_TELEMETRY_BETA',
+      'ENABLE_ENHANCED_TELEMETRY_BETA',
+      'OTEL_LOG_TOOL_CONTENT',
+      'OTEL_LOG_RAW_API_BODIES',
+      'OTEL_METRICS_INCLUDE_ENTRYPOINT',
+      'OTEL_METRICS_INCLUDE_REPOSITORY',
+    ])
+      expect(() => readTelemetryConfig({ [name]: '1' })).toThrow(new RegExp(`^${name}=1: .*not supported yet`));
+    expect(() => readTelemetryConfig({ OTEL_TRACES_EXPORTER: 'console' })).toThrow(/^OTEL_TRACES_EXPORTER=console: /);
+    expect(() =>
+      readTelemetryConfig({
+        OTEL_TRACES_EXPORTER: 'none',
+        OTEL_LOG_TOOL_CONTENT: '0',
+        OTEL_LOG_RAW_API_BODIES: 'false',
+      }),
+    ).not.toThrow();
+  });
 });
 
 describe('the recorder', () => {
