@@ -13,6 +13,7 @@ import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { listenTracked } from '../cloud-fakes/listen.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 import { which } from './sandboxAvailable.js';
+import { hasTmux, READY, startTerm } from './tmux.js';
 
 const PROMETHEUS = which('prometheus');
 if (!PROMETHEUS)
@@ -546,3 +547,46 @@ async function freePort(): Promise<number> {
   await new Promise<void>((res) => s.close(() => res()));
   return port;
 }
+
+describe.skipIf(!hasTmux)('telemetry in the terminal UI (tmux)', () => {
+  it("active_time of type user: the person's typing time; of type cli: the turn's", async () => {
+    // The answer takes 3 s (less than the 5 s pause): the wait must not count as typing.
+    api = await startFakeApi([{ ...text('typed and answered'), delayMs: 3000 }]);
+    collector = await startFakeCollector('http');
+    const cwd = tempDir('agent-otel-tui-');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(otelEnv({}))) if (v !== undefined) env[k] = v;
+    const t = startTerm(api.url, [], cwd, {
+      env: {
+        ...env,
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      },
+    });
+    closers.push(() => t.close());
+    // The session is up (its model in the status line): its start does not hold the first keys back.
+    await t.waitFor(/claude-opus-5-5/);
+    await t.waitFor(READY);
+    // Six keys 300 ms apart: five gaps of typing, about 1.5 s.
+    const started = Date.now();
+    for (const ch of 'hello') {
+      t.type(ch);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    t.keys('Enter');
+    const typedFor = (Date.now() - started) / 1000;
+    await t.waitFor(/typed and answered/);
+    await t.waitFor(READY);
+    t.type('/exit');
+    await new Promise((r) => setTimeout(r, 200));
+    t.keys('Enter');
+    expect(await t.exited()).toBe(0);
+    const user = total(collector, 'claude_code.active_time.total', { type: 'user' });
+    // About the five gaps (keys read late on a loaded machine shorten the span a little); at most the
+    // time from the first key to the last: the wait for the answer before /exit is not typing.
+    expect(user).toBeGreaterThanOrEqual(1);
+    expect(user).toBeLessThan(typedFor + 1);
+    expect(total(collector, 'claude_code.active_time.total', { type: 'cli' })).toBeGreaterThan(0);
+  }, 40_000);
+});

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
 import { customBaseUrl } from '../../src/telemetry/start.js';
+import { typingClock } from '../../src/telemetry/typing.js';
 import {
   type Attributes,
   createRecorder,
@@ -282,5 +283,20 @@ describe('the reference attributes added later (measured against the fake API)',
     ).toBe(false);
     expect(customBaseUrl('bedrock', { ANTHROPIC_BEDROCK_BASE_URL: 'https://llm-gateway.example.com' })).toBe(true);
     expect(customBaseUrl('bedrock', { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })).toBe(false);
+  });
+});
+
+describe('typing time (active_time of type user)', () => {
+  it('adds the time between keys typed within the pause, nothing for the first key after a pause', () => {
+    const clock = typingClock(5000);
+    expect(clock.key(10_000)).toBe(0);
+    expect(clock.key(10_400)).toBeCloseTo(0.4, 9);
+    expect(clock.key(11_000)).toBeCloseTo(0.6, 9);
+    expect(clock.key(16_001)).toBe(0);
+    expect(clock.key(21_001)).toBeCloseTo(5, 9);
+    expect(clock.key(21_000)).toBe(0); // the clock went back: nothing
+    clock.pause(); // a prompt was sent: the wait for its answer is not typing
+    expect(clock.key(22_000)).toBe(0);
+    expect(clock.key(22_250)).toBeCloseTo(0.25, 9);
   });
 });
