@@ -162,6 +162,21 @@ describe('Amazon Bedrock', () => {
     for (const s of bedrock.seen) expect(s.headers['x-amz-security-token']).toBe(creds.sessionToken);
   });
 
+  it('an inference-profile ARN in ANTHROPIC_MODEL is sent as given (its slash escaped in the path) and signed right', async () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
+    const { front: bedrock } = await startProviderFixture(
+      () => text('from the profile'),
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const r = await run(STREAM_ARGS, { ...signedEnv(bedrock.url, 'us-east-1'), ANTHROPIC_MODEL: arn }, userLine('hi'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().find((m) => m.subtype === 'init')?.model).toBe(arn);
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      // The SDK escapes the ARN's slash (its colons are legal in a path); the signature covers that path.
+      [`/model/${arn.replace('/', '%2F')}/invoke-with-response-stream`, null],
+    ]);
+  });
+
   it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
     const { api, front: gateway } = await startProviderFixture(
       [text('through the gateway'), text('with the bearer token')],
