@@ -2,6 +2,8 @@
 // Foundry endpoint (test/cloud-fakes/foundry.ts) in front of the fake Messages API.
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
+import { readFileSync } from 'node:fs';
+import { startFakeEntra } from '../cloud-fakes/entra.js';
 import { startFakeFoundry } from '../cloud-fakes/foundry.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
@@ -68,6 +70,59 @@ describe('Microsoft Foundry', () => {
     expect(r.stdout).toContain('from the resource');
     expect(proxy.seen).toEqual([`CONNECT ${host}:443`]);
     expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused])).toEqual([['/anthropic/v1/messages', null]]);
+  });
+
+  it("without a key, Microsoft Entra ID: @azure/identity's service principal from the environment gets a token, sent as a bearer", async () => {
+    // login.microsoftonline.com is reached as a corporate network would: through HTTPS_PROXY to a
+    // fake authority (test/cloud-fakes/entra.ts) with a certificate from the test CA.
+    const pki = makeTestPki(tempDir('agent-foundry-'), { dnsNames: ['login.microsoftonline.com'] });
+    const principal = {
+      tenantId: '0e6f1c2a-1111-4222-8333-944445555666',
+      clientId: 'agent-test-client',
+      clientSecret: 'agent-test-secret',
+      scope: 'https://cognitiveservices.azure.com/.default',
+    };
+    const entra = closeAfterTest(
+      await startFakeEntra(principal, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(
+      await startTestProxy({ redirect: { 'login.microsoftonline.com:443': entra.address } }),
+    );
+    const { front: foundry } = await startProviderFixture(
+      [toolUse('Bash', { command: 'true' }), text('with entra')],
+      (api) => startFakeFoundry(api, { apiKey: null, bearer: () => entra.issued }),
+    );
+    const env = {
+      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
+      AZURE_TENANT_ID: principal.tenantId,
+      AZURE_CLIENT_ID: principal.clientId,
+      AZURE_CLIENT_SECRET: principal.clientSecret,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    };
+    const r = await run(['-p', 'hi', '--allowedTools', 'Bash'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('with entra');
+    expect(entra.refused).toEqual([]);
+    expect(entra.issued).toHaveLength(1); // one token, kept for both requests
+    expect(proxy.seen).toEqual(['CONNECT login.microsoftonline.com:443']);
+    expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused, s.headers.authorization])).toEqual(
+      Array(2).fill(['/anthropic/v1/messages', null, `Bearer ${entra.issued[0]}`]),
+    );
+
+    // A wrong secret: the authority refuses it, and the error names Foundry and Entra ID; nothing is sent.
+    const wrong = await run(['-p', 'hi'], { ...env, AZURE_CLIENT_SECRET: 'not-the-secret' });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout + wrong.stderr).toMatch(
+      /Foundry: no ANTHROPIC_FOUNDRY_API_KEY, and no Microsoft Entra ID credentials found/,
+    );
+    expect(entra.refused.at(-1)).toMatch(/Invalid client secret/);
+    // Neither the secret nor a token is shown.
+    expect(r.stdout + r.stderr + wrong.stdout + wrong.stderr).not.toMatch(
+      /agent-test-secret|not-the-secret|entra-test-/,
+    );
+    expect(foundry.seen).toHaveLength(2);
   });
 
   it('a wrong key: the refusal names Foundry and the setting', async () => {
