@@ -111,6 +111,27 @@ describe('Google Vertex AI', () => {
     expect(noRegion.stdout + noRegion.stderr).toContain('Vertex AI: CLOUD_ML_REGION is not set');
   });
 
+  it('a refusal names Vertex AI and what to check, never a bare 401', async () => {
+    // The endpoint wants a token the test's authority issued; the run sends none.
+    const noneIssued = { address: '', issued: [], refused: [], close: async () => {} };
+    const { api, front: vertex } = await startProviderFixture([text('never')], (api) =>
+      startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: noneIssued }),
+    );
+    const r = await run(['-p', 'hi'], {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+      AGENT_MAX_RETRIES: '0',
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      /Vertex AI: API Error: 401 .*\(check the Google credentials, ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION\)/,
+    );
+    expect(vertex.seen.map((s) => s.refused)).toEqual([expect.stringContaining('invalid authentication')]);
+    expect(api.requests).toHaveLength(0);
+  });
+
   it("the aliases are Vertex AI's models (measured from the reference), and ANTHROPIC_DEFAULT_SONNET_MODEL wins", async () => {
     const { front: vertex } = await startProviderFixture(
       () => text('ok'),
