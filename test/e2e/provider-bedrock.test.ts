@@ -177,6 +177,20 @@ describe('Amazon Bedrock', () => {
     ]);
   });
 
+  it('a malformed stream is asked again without streaming: the signed invoke URL', async () => {
+    const { front: bedrock } = await startProviderFixture(
+      [{ malformed: { afterText: 'Hel' } }, text('answered by invoke')],
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const r = await run(['-p', 'hi'], signedEnv(bedrock.url, 'us-east-1'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('answered by invoke');
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      ['/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+      ['/model/us.anthropic.claude-opus-5-5/invoke', null],
+    ]);
+  });
+
   it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
     const { api, front: gateway } = await startProviderFixture(
       [text('through the gateway'), text('with the bearer token')],

@@ -111,6 +111,26 @@ describe('Google Vertex AI', () => {
     expect(noRegion.stdout + noRegion.stderr).toContain('Vertex AI: CLOUD_ML_REGION is not set');
   });
 
+  it('a malformed stream is asked again without streaming: rawPredict', async () => {
+    const { front: vertex } = await startProviderFixture(
+      [{ malformed: { afterText: 'Hel' } }, text('answered by rawPredict')],
+      (api) => startFakeVertex(api, { project: 'gw-project', regions: ['us-east5'], tokens: null }),
+    );
+    const r = await run(['-p', 'hi'], {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('answered by rawPredict');
+    const base = '/v1/projects/gw-project/locations/us-east5/publishers/anthropic/models/claude-opus-5-5';
+    expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual([
+      [`${base}:streamRawPredict`, null],
+      [`${base}:rawPredict`, null],
+    ]);
+  });
+
   it('a refusal names Vertex AI and what to check, never a bare 401', async () => {
     // The endpoint wants a token the test's authority issued; the run sends none.
     const noneIssued = { address: '', issued: [], refused: [], close: async () => {} };
