@@ -287,7 +287,13 @@ describe('Amazon Bedrock', () => {
     const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
     try {
       const { front: bedrock } = await startProviderFixture(
-        [toolUse('WebFetch', { url, prompt: 'what is the answer?' }), text('42'), text('done')],
+        [
+          ...[1, 2].flatMap(() => [
+            toolUse('WebFetch', { url, prompt: 'what is the answer?' }),
+            text('42'),
+            text('done'),
+          ]),
+        ],
         (api) => startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds }),
       );
       const r = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
@@ -300,6 +306,18 @@ describe('Amazon Bedrock', () => {
         ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
         ['/model/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream', 'eu-central-1', null],
         ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+      ]);
+      // ANTHROPIC_SMALL_FAST_MODEL names another small/fast model: it reads the page, in its region.
+      const other = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
+        ...signedEnv(bedrock.url, 'eu-west-1'),
+        ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-5-5',
+        ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
+      });
+      expect(other.code, other.stderr).toBe(0);
+      expect(bedrock.seen.slice(3).map((s) => [s.path, signedRegion(s.headers), s.refused])[1]).toEqual([
+        '/model/eu.anthropic.claude-haiku-5-5/invoke-with-response-stream',
+        'eu-central-1',
+        null,
       ]);
     } finally {
       page.closeAllConnections();
