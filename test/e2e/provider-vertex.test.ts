@@ -4,7 +4,7 @@
 // key's signed JWT at https://oauth2.googleapis.com/token, a fixed URL: the test reaches it as a
 // corporate network would, through HTTPS_PROXY (a local proxy that sends that host to a fake token
 // endpoint) and NODE_EXTRA_CA_CERTS (the fake's certificate is signed by a test CA).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
@@ -69,6 +69,38 @@ describe('Google Vertex AI', () => {
     );
     expect(JSON.stringify(api.requests[2].body.messages.at(-1))).toContain('from-bash');
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it("gcloud's application default credentials file ($HOME/.config/gcloud) is found without GOOGLE_APPLICATION_CREDENTIALS; the project comes from it", async () => {
+    const dir = tempDir('agent-vertex-');
+    const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
+    const home = tempDir('agent-vertex-home-');
+    mkdirSync(join(home, '.config', 'gcloud'), { recursive: true });
+    const sa = writeServiceAccountKey(
+      join(home, '.config', 'gcloud', 'application_default_credentials.json'),
+      'adc-project',
+    );
+    const tokens = closeAfterTest(
+      await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+    const { front: vertex } = await startProviderFixture([text('from adc')], (api) =>
+      startFakeVertex(api, { project: 'adc-project', regions: ['us-east5'], tokens }),
+    );
+    const r = await run(['-p', 'hi'], {
+      HOME: home,
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('from adc');
+    expect(tokens.issued).toHaveLength(1);
+    expect(vertex.seen.map((s) => [s.path.split(':')[0].split('/').slice(0, 5).join('/'), s.refused])).toEqual([
+      ['/v1/projects/adc-project/locations', null],
+    ]);
   });
 
   it('VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials', async () => {
