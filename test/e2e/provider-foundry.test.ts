@@ -10,6 +10,8 @@ import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
 import { STREAM_ARGS, tempDir, userLine } from './harness.js';
 import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
 
+const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
+
 /** Only what the test gives: no key of the Anthropic API or of Foundry, no Azure identity. */
 const run = providerRunner((home) => ({
   HOME: home,
@@ -156,15 +158,22 @@ describe('Microsoft Foundry', () => {
     expect(foundry.seen).toHaveLength(0);
   });
 
-  it('CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them)', async () => {
+  it("CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them); initialize's account names the provider alone", async () => {
     const { front: foundry } = await startProviderFixture([text('through the gateway')], (api) =>
       startFakeFoundry(api, { apiKey: null }),
     );
-    const r = await run(['-p', 'hi'], {
-      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
-      CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1',
-    });
+    const r = await run(
+      STREAM_ARGS,
+      { ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`, CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1' },
+      initializeLine + userLine('hi'),
+    );
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('through the gateway');
     expect(foundry.seen[0].refused).toBeNull();
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      apiProvider: 'foundry',
+    });
+    expect(lines.find((m) => m.subtype === 'init')?.apiKeySource).toBe('none');
   });
 });

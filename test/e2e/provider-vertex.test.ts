@@ -14,6 +14,8 @@ import { startFakeVertex, startTokenServer, writeServiceAccountKey } from '../cl
 import { STREAM_ARGS, tempDir, userLine } from './harness.js';
 import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
 
+const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
+
 /** Only what the test gives: no key of the Anthropic API, no Google credentials or gcloud set-up, no proxy. */
 const run = providerRunner((home) => ({
   HOME: home, // no gcloud configuration of the machine's
@@ -103,18 +105,28 @@ describe('Google Vertex AI', () => {
     ]);
   });
 
-  it('VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials', async () => {
+  it("VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials; initialize's account names the provider alone", async () => {
     const { front: vertex } = await startProviderFixture([text('from europe')], (api) =>
       startFakeVertex(api, { project: 'gw-project', regions: ['europe-west1'], tokens: null }),
     );
-    const r = await run(['-p', 'hi', '--model', 'claude-haiku-5-5'], {
-      CLOUD_ML_REGION: 'us-east5',
-      VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
-      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
-      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
-      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
-    });
+    const r = await run(
+      [...STREAM_ARGS, '--model', 'claude-haiku-5-5'],
+      {
+        CLOUD_ML_REGION: 'us-east5',
+        VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
+        ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+        ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+        CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+      },
+      initializeLine + userLine('hi'),
+    );
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('from europe');
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      apiProvider: 'vertex',
+    });
+    expect(lines.find((m) => m.subtype === 'init')?.apiKeySource).toBe('none');
     expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual([
       [
         '/v1/projects/gw-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict',
