@@ -181,6 +181,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     bypassAllowed: guards.permissions.allowBypass,
     commands: () => slash.list(),
     resumedToolResults: start.toolResults ?? new Map(),
+    userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
     async close(reason) {
       exitOn.dispose();
       peers?.unregister();

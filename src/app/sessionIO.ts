@@ -44,6 +44,8 @@ export interface Session {
   commands(): SlashCommandInfo[];
   /** A resumed conversation's tool results as the tools gave them, by tool_use id (the UI's diffs). */
   resumedToolResults: ReadonlyMap<string, unknown>;
+  /** Seconds the person spent typing in the terminal UI (telemetry's active time of type `user`). */
+  userActiveTime(seconds: number): void;
   /** After the input has ended and the runner is done: SessionEnd hooks, MCP servers closed. */
   close(reason: 'prompt_input_exit' | 'other'): Promise<void>;
 }

@@ -165,6 +165,9 @@ export function toRequestError(e: unknown, signal?: AbortSignal): ModelError {
   return new ModelError(`The request could not be built: ${msg}`, { kind: 'local', retryable: false, cause: e });
 }
 
+/** What @anthropic-ai/bedrock-sdk throws when a chunk of the event stream is not JSON. */
+const BEDROCK_BAD_CHUNK = /^Could not parse a Bedrock chunk into JSON/;
+
 /** Turn whatever the SDK or the network threw into a ModelError. */
 export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
   if (e instanceof ModelError) return e;
@@ -179,8 +182,9 @@ export function toModelError(e: unknown, signal?: AbortSignal): ModelError {
       cause: e,
     });
   }
-  if (e instanceof SyntaxError) {
-    // The SDK's JSON.parse of an SSE event or a reply body: the bytes arrived, they are wrong.
+  if (e instanceof SyntaxError || BEDROCK_BAD_CHUNK.test(err?.message ?? '')) {
+    // The SDK's JSON.parse of an SSE event or a reply body (the Bedrock SDK's of an event-stream
+    // chunk, which it rethrows as a plain AnthropicError): the bytes arrived, they are wrong.
     return new ModelError(`API Error: the API's reply was not valid JSON (${err.message})`, {
       kind: 'malformed_response',
       retryable: false,

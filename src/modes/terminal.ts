@@ -18,6 +18,7 @@ import { promptHistory } from './promptHistory.js';
 import { runShell, shellMessage } from './shellEscape.js';
 import { colourLevel } from '../tui/colour.js';
 import { kittyKeyboardTerminal } from '../tui/kittyKeys.js';
+import { typingClock } from '../telemetry/typing.js';
 import { loadTuiBundle, type TuiModule } from './tuiBundle.js';
 
 /** dist/tui.cjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
@@ -61,15 +62,25 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   let resumeNext: string | undefined;
   const modes: PermissionMode[] = ['default', 'acceptEdits', 'plan'];
   const resuming = o.resume !== undefined || o.continue;
+  // Typing time for telemetry; what is typed before the session is up is told once it is.
+  const typing = typingClock();
+  let typedSeconds = 0;
+  const tellTyping = () => {
+    if (!session || typedSeconds <= 0) return;
+    session.userActiveTime(typedSeconds);
+    typedSeconds = 0;
+  };
   const tui = ui.createTui({
     banner: `agent ${VERSION} · ${cwd} · /exit or Ctrl+D to quit, Esc to interrupt`,
     resuming,
     colour: colourLevel(process.env),
     kittyKeyboard: kittyKeyboardTerminal(process.env),
-    submit: (text) =>
+    submit: (text) => {
+      typing.pause();
       withSession((s) =>
         s.runner.submit(withMentionedFiles(text, cwd, (file, seen) => s.runner.readFiles.set(file, seen))),
-      ),
+      );
+    },
     interrupt: () => {
       // A `!command` still running is the thing to stop.
       if (shellAbort && !shellAbort.signal.aborted) {
@@ -114,11 +125,16 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
         : [],
     files: () => projectFiles(cwd),
     shell: async (command) => {
+      typing.pause();
       shellAbort = new AbortController();
       const r = await runShell(command, cwd, shellAbort.signal);
       shellAbort = undefined;
       withSession((s) => s.runner.submit(shellMessage(command, r)));
       return r;
+    },
+    keyTyped: () => {
+      typedSeconds += typing.key(Date.now());
+      tellTyping();
     },
   });
   const shown = tui.run();
@@ -147,6 +163,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
   // A resumed session (--resume, --continue, /resume): its conversation so far, before what is typed.
   if (resuming) tui.replay(runner.history, session.resumedToolResults);
   for (const f of early.splice(0)) f(session);
+  tellTyping();
   tui.refresh();
   const running = runner.run();
   await shown;

@@ -86,8 +86,31 @@ function millis(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1)
   return n;
 }
 
+/**
+ * The reference's telemetry variables that ask for what is not built here (traces, and what only
+ * traces or raw bodies would carry): set on, they stop the start rather than be ignored. Off or
+ * unset, they ask for nothing.
+ */
+const NOT_BUILT: Record<string, string> = {
+  CLAUDE_CODE_ENHANCED_TELEMETRY_BETA: 'traces (the beta tracing) are not built',
+  ENABLE_ENHANCED_TELEMETRY_BETA: 'traces (the beta tracing) are not built',
+  OTEL_LOG_TOOL_CONTENT: 'tool content goes in trace spans, and traces are not built',
+  OTEL_LOG_RAW_API_BODIES: 'raw API bodies are not exported',
+  OTEL_METRICS_INCLUDE_ENTRYPOINT: 'the entrypoint attribute on metrics is not built',
+  OTEL_METRICS_INCLUDE_REPOSITORY: 'the repository attribute on metrics is not built',
+};
+
+function refuseNotBuilt(env: NodeJS.ProcessEnv): void {
+  for (const [name, why] of Object.entries(NOT_BUILT))
+    if (flag(env, name, false)) throw new Error(`${name}=${env[name]}: ${why}; it is not supported yet`);
+  const traces = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (traces && traces !== 'none')
+    throw new Error(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: traces are not built; it is not supported yet`);
+}
+
 /** The telemetry configuration; throws an Error naming the variable whose value cannot be used. */
 export function readTelemetryConfig(env: NodeJS.ProcessEnv): TelemetryConfig {
+  refuseNotBuilt(env);
   const temporality = (env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE?.trim().toLowerCase() ||
     'delta') as TelemetryConfig['temporality'];
   if (!['delta', 'cumulative', 'lowmemory'].includes(temporality))

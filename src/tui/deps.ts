@@ -51,4 +51,6 @@ export interface TuiDeps {
    * command and its output to the model as the reference records it. Resolves with the output.
    */
   shell?(command: string): Promise<{ output: string; exitCode: number | null }>;
+  /** A key was typed (any key, whatever it does): telemetry's typing time. */
+  keyTyped?(): void;
 }

@@ -116,10 +116,16 @@ export class KeyRouter {
 
 const RouterContext = createContext<KeyRouter | null>(null);
 
-/** The one Ink input listener of the tree below it, subscribed once, when the UI mounts. */
-export function KeyRoot({ children }: { children: ReactNode }) {
+/** The one Ink input listener of the tree below it, subscribed once, when the UI mounts. onKey: told of every read. */
+export function KeyRoot({ children, onKey }: { children: ReactNode; onKey?: () => void }) {
   const router = useMemo(() => new KeyRouter(), []);
-  const dispatch = useMemo(() => (input: string, key: Key) => router.dispatch(input, key), [router]);
+  const dispatch = useMemo(
+    () => (input: string, key: Key) => {
+      onKey?.();
+      router.dispatch(input, key);
+    },
+    [router, onKey],
+  );
   useInput(dispatch);
   return <RouterContext.Provider value={router}>{children}</RouterContext.Provider>;
 }

@@ -113,7 +113,7 @@ export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout
         close = leave;
         const instance = render(
           <ThemeContext.Provider value={makeTheme(deps.colour > 0)}>
-            <KeyRoot>
+            <KeyRoot onKey={deps.keyTyped}>
               <App store={store} deps={deps} onExit={leave} />
             </KeyRoot>
           </ThemeContext.Provider>,

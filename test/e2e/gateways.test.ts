@@ -1,7 +1,7 @@
 // Gateways, proxies, certificates and apiKeyHelper, end to end: bin/agent against the fake
 // Messages API reached through a local HTTP proxy, a TLS server with a test CA (and one that wants
 // a client certificate), and with its key from a helper command.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -205,9 +205,10 @@ describe('apiKeyHelper', () => {
         text('two'),
       ]),
     );
+    const config = tempDir('agent-gw-config-');
     const long = await run(
       [...STREAM_ARGS, '--settings', h.settings, '--allowedTools', 'Bash'],
-      { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url },
+      { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: api.url, CLAUDE_CONFIG_DIR: config },
       initializeLine + userLine('first'),
     );
     const lines = long.json();
@@ -238,6 +239,10 @@ describe('apiKeyHelper', () => {
     expect(JSON.stringify(api.requests[1].body.messages.at(-1))).toContain('PATH=');
     expect(JSON.stringify(api.requests[1].body)).not.toContain('key-1');
     expect(long.stdout + long.stderr + short.stdout + short.stderr).not.toContain('key-1');
+    // Nor in anything the session wrote to its config folder (the transcript among it).
+    const written = readdirSync(config, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(written.some((e) => e.name.endsWith('.jsonl'))).toBe(true);
+    for (const e of written) expect(readFileSync(join(e.parentPath, e.name), 'utf8')).not.toContain('key-1');
   });
 
   it('a 401 runs it again at once, and the request is sent again with the new key', async () => {

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
 import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
@@ -106,6 +106,91 @@ describe('Amazon Bedrock', () => {
     expect(Date.now() - started).toBeLessThan(10_000); // not retried as a connection error
   });
 
+  it('the shared profile named by AWS_PROFILE; awsAuthRefresh when the chain finds nothing (once, then the chain again); awsCredentialExport instead of the chain', async () => {
+    const { front: bedrock } = await startProviderFixture(
+      () => text('signed'),
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const dir = tempDir('agent-bedrock-');
+    const profileFile = join(dir, 'credentials');
+    writeFileSync(
+      profileFile,
+      `[default]\naws_access_key_id = AKIDNOTTHISONE\naws_secret_access_key = wrong\n\n[work]\naws_access_key_id = ${creds.accessKeyId}\naws_secret_access_key = ${creds.secretAccessKey}\naws_session_token = ${creds.sessionToken}\n`,
+    );
+    const at = { AWS_REGION: 'us-east-1', ANTHROPIC_BEDROCK_BASE_URL: bedrock.url };
+
+    const profile = await run(['-p', 'hi'], { ...at, AWS_PROFILE: 'work', AWS_SHARED_CREDENTIALS_FILE: profileFile });
+    expect(profile.code, profile.stderr).toBe(0);
+    expect(profile.stdout).toContain('signed');
+
+    // The "login" writes the profile's credentials where the chain reads them, and counts its runs.
+    const home = tempDir('agent-bedrock-');
+    const later = join(home, 'credentials');
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ awsAuthRefresh: `cp ${profileFile} ${later} && echo ran >> ${join(home, 'runs')}` }),
+    );
+    const refreshed = await run(['-p', 'hi'], {
+      ...at,
+      CLAUDE_CONFIG_DIR: home,
+      AWS_PROFILE: 'work',
+      AWS_SHARED_CREDENTIALS_FILE: later,
+    });
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toContain('signed');
+    expect(refreshed.stderr).toContain('Bedrock: no AWS credentials found; running awsAuthRefresh');
+    expect(readFileSync(join(home, 'runs'), 'utf8')).toBe('ran\n');
+
+    const exported = tempDir('agent-bedrock-');
+    const printed = JSON.stringify({
+      Credentials: {
+        AccessKeyId: creds.accessKeyId,
+        SecretAccessKey: creds.secretAccessKey,
+        SessionToken: creds.sessionToken,
+        Expiration: new Date(Date.now() + 3600_000).toISOString(),
+      },
+    });
+    writeFileSync(join(exported, 'settings.json'), JSON.stringify({ awsCredentialExport: `echo '${printed}'` }));
+    const fromExport = await run(['-p', 'hi'], { ...at, CLAUDE_CONFIG_DIR: exported });
+    expect(fromExport.code, fromExport.stderr).toBe(0);
+    expect(fromExport.stdout).toContain('signed');
+
+    // Every request was signed with the test's credentials (the default profile's would be refused).
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual(
+      Array(3).fill(['/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream', null]),
+    );
+    for (const s of bedrock.seen) expect(s.headers['x-amz-security-token']).toBe(creds.sessionToken);
+  });
+
+  it('an inference-profile ARN in ANTHROPIC_MODEL is sent as given (its slash escaped in the path) and signed right', async () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3';
+    const { front: bedrock } = await startProviderFixture(
+      () => text('from the profile'),
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const r = await run(STREAM_ARGS, { ...signedEnv(bedrock.url, 'us-east-1'), ANTHROPIC_MODEL: arn }, userLine('hi'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().find((m) => m.subtype === 'init')?.model).toBe(arn);
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      // The SDK escapes the ARN's slash (its colons are legal in a path); the signature covers that path.
+      [`/model/${arn.replace('/', '%2F')}/invoke-with-response-stream`, null],
+    ]);
+  });
+
+  it('a malformed stream is asked again without streaming: the signed invoke URL', async () => {
+    const { front: bedrock } = await startProviderFixture(
+      [{ malformed: { afterText: 'Hel' } }, text('answered by invoke')],
+      (api) => startFakeBedrock(api, { region: 'us-east-1', creds }),
+    );
+    const r = await run(['-p', 'hi'], signedEnv(bedrock.url, 'us-east-1'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('answered by invoke');
+    expect(bedrock.seen.map((s) => [s.path, s.refused])).toEqual([
+      ['/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream', null],
+      ['/model/us.anthropic.claude-opus-5-5/invoke', null],
+    ]);
+  });
+
   it('CLAUDE_CODE_SKIP_BEDROCK_AUTH sends unsigned requests (a gateway signs them), and AWS_BEARER_TOKEN_BEDROCK goes as a bearer token', async () => {
     const { api, front: gateway } = await startProviderFixture(
       [text('through the gateway'), text('with the bearer token')],
@@ -202,7 +287,13 @@ describe('Amazon Bedrock', () => {
     const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
     try {
       const { front: bedrock } = await startProviderFixture(
-        [toolUse('WebFetch', { url, prompt: 'what is the answer?' }), text('42'), text('done')],
+        [
+          ...[1, 2].flatMap(() => [
+            toolUse('WebFetch', { url, prompt: 'what is the answer?' }),
+            text('42'),
+            text('done'),
+          ]),
+        ],
         (api) => startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds }),
       );
       const r = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
@@ -215,6 +306,18 @@ describe('Amazon Bedrock', () => {
         ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
         ['/model/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream', 'eu-central-1', null],
         ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+      ]);
+      // ANTHROPIC_SMALL_FAST_MODEL names another small/fast model: it reads the page, in its region.
+      const other = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
+        ...signedEnv(bedrock.url, 'eu-west-1'),
+        ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-5-5',
+        ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
+      });
+      expect(other.code, other.stderr).toBe(0);
+      expect(bedrock.seen.slice(3).map((s) => [s.path, signedRegion(s.headers), s.refused])[1]).toEqual([
+        '/model/eu.anthropic.claude-haiku-5-5/invoke-with-response-stream',
+        'eu-central-1',
+        null,
       ]);
     } finally {
       page.closeAllConnections();

@@ -2,13 +2,23 @@
 // Foundry endpoint (test/cloud-fakes/foundry.ts) in front of the fake Messages API.
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
+import { readFileSync } from 'node:fs';
+import { startFakeEntra } from '../cloud-fakes/entra.js';
 import { startFakeFoundry } from '../cloud-fakes/foundry.js';
-import { STREAM_ARGS, userLine } from './harness.js';
-import { providerRunner, startProviderFixture } from './providerFixture.js';
+import { startTestProxy } from '../cloud-fakes/proxy.js';
+import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
+import { STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
+
+const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
 
 /** Only what the test gives: no key of the Anthropic API or of Foundry, no Azure identity. */
 const run = providerRunner((home) => ({
   HOME: home,
+  HTTP_PROXY: undefined,
+  HTTPS_PROXY: undefined,
+  http_proxy: undefined,
+  https_proxy: undefined,
   ANTHROPIC_API_KEY: undefined,
   ANTHROPIC_BASE_URL: undefined,
   ANTHROPIC_FOUNDRY_API_KEY: undefined,
@@ -42,6 +52,81 @@ describe('Microsoft Foundry', () => {
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
   });
 
+  it('ANTHROPIC_FOUNDRY_RESOURCE names the endpoint: https://<resource>.services.ai.azure.com/anthropic/v1/messages', async () => {
+    // The resource's public host is reached as a corporate network would: through HTTPS_PROXY (a
+    // local proxy that sends that host to a TLS front of the fake) with the test CA trusted.
+    const host = 'agent-test-res.services.ai.azure.com';
+    const pki = makeTestPki(tempDir('agent-foundry-'), { dnsNames: [host] });
+    const { front: foundry } = await startProviderFixture([text('from the resource')], (api) =>
+      startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
+    );
+    const tls = closeAfterTest(await startTlsFront(pki, foundry.url));
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { [`${host}:443`]: new URL(tls.url).host } }));
+    const r = await run(['-p', 'hi'], {
+      ANTHROPIC_FOUNDRY_RESOURCE: 'agent-test-res',
+      ANTHROPIC_FOUNDRY_API_KEY: 'foundry-key-1',
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('from the resource');
+    expect(proxy.seen).toEqual([`CONNECT ${host}:443`]);
+    expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused])).toEqual([['/anthropic/v1/messages', null]]);
+  });
+
+  it("without a key, Microsoft Entra ID: @azure/identity's service principal from the environment gets a token, sent as a bearer", async () => {
+    // login.microsoftonline.com is reached as a corporate network would: through HTTPS_PROXY to a
+    // fake authority (test/cloud-fakes/entra.ts) with a certificate from the test CA.
+    const pki = makeTestPki(tempDir('agent-foundry-'), { dnsNames: ['login.microsoftonline.com'] });
+    const principal = {
+      tenantId: '0e6f1c2a-1111-4222-8333-944445555666',
+      clientId: 'agent-test-client',
+      clientSecret: 'agent-test-secret',
+      scope: 'https://cognitiveservices.azure.com/.default',
+    };
+    const entra = closeAfterTest(
+      await startFakeEntra(principal, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(
+      await startTestProxy({ redirect: { 'login.microsoftonline.com:443': entra.address } }),
+    );
+    const { front: foundry } = await startProviderFixture(
+      [toolUse('Bash', { command: 'true' }), text('with entra')],
+      (api) => startFakeFoundry(api, { apiKey: null, bearer: () => entra.issued }),
+    );
+    const env = {
+      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
+      AZURE_TENANT_ID: principal.tenantId,
+      AZURE_CLIENT_ID: principal.clientId,
+      AZURE_CLIENT_SECRET: principal.clientSecret,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    };
+    const r = await run(['-p', 'hi', '--allowedTools', 'Bash'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('with entra');
+    expect(entra.refused).toEqual([]);
+    expect(entra.issued).toHaveLength(1); // one token, kept for both requests
+    expect(proxy.seen).toEqual(['CONNECT login.microsoftonline.com:443']);
+    expect(foundry.seen.map((s) => [s.path.split('?')[0], s.refused, s.headers.authorization])).toEqual(
+      Array(2).fill(['/anthropic/v1/messages', null, `Bearer ${entra.issued[0]}`]),
+    );
+
+    // A wrong secret: the authority refuses it, and the error names Foundry and Entra ID; nothing is sent.
+    const wrong = await run(['-p', 'hi'], { ...env, AZURE_CLIENT_SECRET: 'not-the-secret' });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout + wrong.stderr).toMatch(
+      /Foundry: no ANTHROPIC_FOUNDRY_API_KEY, and no Microsoft Entra ID credentials found/,
+    );
+    expect(entra.refused.at(-1)).toMatch(/Invalid client secret/);
+    // Neither the secret nor a token is shown.
+    expect(r.stdout + r.stderr + wrong.stdout + wrong.stderr).not.toMatch(
+      /agent-test-secret|not-the-secret|entra-test-/,
+    );
+    expect(foundry.seen).toHaveLength(2);
+  });
+
   it('a wrong key: the refusal names Foundry and the setting', async () => {
     const { front: foundry } = await startProviderFixture([text('never')], (api) =>
       startFakeFoundry(api, { apiKey: 'foundry-key-1' }),
@@ -73,15 +158,22 @@ describe('Microsoft Foundry', () => {
     expect(foundry.seen).toHaveLength(0);
   });
 
-  it('CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them)', async () => {
+  it("CLAUDE_CODE_SKIP_FOUNDRY_AUTH sends no credentials (a gateway adds them); initialize's account names the provider alone", async () => {
     const { front: foundry } = await startProviderFixture([text('through the gateway')], (api) =>
       startFakeFoundry(api, { apiKey: null }),
     );
-    const r = await run(['-p', 'hi'], {
-      ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`,
-      CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1',
-    });
+    const r = await run(
+      STREAM_ARGS,
+      { ANTHROPIC_FOUNDRY_BASE_URL: `${foundry.url}/anthropic`, CLAUDE_CODE_SKIP_FOUNDRY_AUTH: '1' },
+      initializeLine + userLine('hi'),
+    );
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('through the gateway');
     expect(foundry.seen[0].refused).toBeNull();
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      apiProvider: 'foundry',
+    });
+    expect(lines.find((m) => m.subtype === 'init')?.apiKeySource).toBe('none');
   });
 });

@@ -4,7 +4,7 @@
 // key's signed JWT at https://oauth2.googleapis.com/token, a fixed URL: the test reaches it as a
 // corporate network would, through HTTPS_PROXY (a local proxy that sends that host to a fake token
 // endpoint) and NODE_EXTRA_CA_CERTS (the fake's certificate is signed by a test CA).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
@@ -13,6 +13,8 @@ import { makeTestPki } from '../cloud-fakes/tls.js';
 import { startFakeVertex, startTokenServer, writeServiceAccountKey } from '../cloud-fakes/vertex.js';
 import { STREAM_ARGS, tempDir, userLine } from './harness.js';
 import { closeAfterTest, providerRunner, startProviderFixture } from './providerFixture.js';
+
+const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
 
 /** Only what the test gives: no key of the Anthropic API, no Google credentials or gcloud set-up, no proxy. */
 const run = providerRunner((home) => ({
@@ -71,18 +73,60 @@ describe('Google Vertex AI', () => {
     expect(api.requests[2].billed!.cache_read_input_tokens).toBeGreaterThan(0);
   });
 
-  it('VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials', async () => {
+  it("gcloud's application default credentials file ($HOME/.config/gcloud) is found without GOOGLE_APPLICATION_CREDENTIALS; the project comes from it", async () => {
+    const dir = tempDir('agent-vertex-');
+    const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
+    const home = tempDir('agent-vertex-home-');
+    mkdirSync(join(home, '.config', 'gcloud'), { recursive: true });
+    const sa = writeServiceAccountKey(
+      join(home, '.config', 'gcloud', 'application_default_credentials.json'),
+      'adc-project',
+    );
+    const tokens = closeAfterTest(
+      await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+    );
+    const proxy = closeAfterTest(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+    const { front: vertex } = await startProviderFixture([text('from adc')], (api) =>
+      startFakeVertex(api, { project: 'adc-project', regions: ['us-east5'], tokens }),
+    );
+    const r = await run(['-p', 'hi'], {
+      HOME: home,
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('from adc');
+    expect(tokens.issued).toHaveLength(1);
+    expect(vertex.seen.map((s) => [s.path.split(':')[0].split('/').slice(0, 5).join('/'), s.refused])).toEqual([
+      ['/v1/projects/adc-project/locations', null],
+    ]);
+  });
+
+  it("VERTEX_REGION_CLAUDE_* sends that model to its own region; CLAUDE_CODE_SKIP_VERTEX_AUTH sends no credentials; initialize's account names the provider alone", async () => {
     const { front: vertex } = await startProviderFixture([text('from europe')], (api) =>
       startFakeVertex(api, { project: 'gw-project', regions: ['europe-west1'], tokens: null }),
     );
-    const r = await run(['-p', 'hi', '--model', 'claude-haiku-5-5'], {
-      CLOUD_ML_REGION: 'us-east5',
-      VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
-      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
-      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
-      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
-    });
+    const r = await run(
+      [...STREAM_ARGS, '--model', 'claude-haiku-5-5'],
+      {
+        CLOUD_ML_REGION: 'us-east5',
+        VERTEX_REGION_CLAUDE_HAIKU_5_5: 'europe-west1',
+        ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+        ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+        CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+      },
+      initializeLine + userLine('hi'),
+    );
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('from europe');
+    const lines = r.json();
+    expect(lines.find((m) => m.type === 'control_response')?.response.response.account).toEqual({
+      apiProvider: 'vertex',
+    });
+    expect(lines.find((m) => m.subtype === 'init')?.apiKeySource).toBe('none');
     expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual([
       [
         '/v1/projects/gw-project/locations/europe-west1/publishers/anthropic/models/claude-haiku-5-5:streamRawPredict',
@@ -109,6 +153,47 @@ describe('Google Vertex AI', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     const noRegion = await run(['-p', 'hi'], { ANTHROPIC_VERTEX_PROJECT_ID: 'test-project' });
     expect(noRegion.stdout + noRegion.stderr).toContain('Vertex AI: CLOUD_ML_REGION is not set');
+  });
+
+  it('a malformed stream is asked again without streaming: rawPredict', async () => {
+    const { front: vertex } = await startProviderFixture(
+      [{ malformed: { afterText: 'Hel' } }, text('answered by rawPredict')],
+      (api) => startFakeVertex(api, { project: 'gw-project', regions: ['us-east5'], tokens: null }),
+    );
+    const r = await run(['-p', 'hi'], {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'gw-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('answered by rawPredict');
+    const base = '/v1/projects/gw-project/locations/us-east5/publishers/anthropic/models/claude-opus-5-5';
+    expect(vertex.seen.map((s) => [s.path, s.refused])).toEqual([
+      [`${base}:streamRawPredict`, null],
+      [`${base}:rawPredict`, null],
+    ]);
+  });
+
+  it('a refusal names Vertex AI and what to check, never a bare 401', async () => {
+    // The endpoint wants a token the test's authority issued; the run sends none.
+    const noneIssued = { address: '', issued: [], refused: [], close: async () => {} };
+    const { api, front: vertex } = await startProviderFixture([text('never')], (api) =>
+      startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens: noneIssued }),
+    );
+    const r = await run(['-p', 'hi'], {
+      CLOUD_ML_REGION: 'us-east5',
+      ANTHROPIC_VERTEX_PROJECT_ID: 'test-project',
+      ANTHROPIC_VERTEX_BASE_URL: `${vertex.url}/v1`,
+      CLAUDE_CODE_SKIP_VERTEX_AUTH: '1',
+      AGENT_MAX_RETRIES: '0',
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      /Vertex AI: API Error: 401 .*\(check the Google credentials, ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION\)/,
+    );
+    expect(vertex.seen.map((s) => s.refused)).toEqual([expect.stringContaining('invalid authentication')]);
+    expect(api.requests).toHaveLength(0);
   });
 
   it("the aliases are Vertex AI's models (measured from the reference), and ANTHROPIC_DEFAULT_SONNET_MODEL wins", async () => {

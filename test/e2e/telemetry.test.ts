@@ -13,6 +13,7 @@ import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { listenTracked } from '../cloud-fakes/listen.js';
 import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, userLine } from './harness.js';
 import { which } from './sandboxAvailable.js';
+import { hasTmux, READY, startTerm } from './tmux.js';
 
 const PROMETHEUS = which('prometheus');
 if (!PROMETHEUS)
@@ -310,6 +311,64 @@ describe('telemetry over OTLP', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('OTEL_METRICS_EXPORTER=zipkin');
   });
+
+  it("the reference's variables for what is not built (traces, tool content, raw bodies) stop the start when on; off, they are fine", async () => {
+    for (const [name, value] of [
+      ['OTEL_TRACES_EXPORTER', 'otlp'],
+      ['CLAUDE_CODE_ENHANCED_TELEMETRY_BETA', '1'],
+      ['OTEL_LOG_TOOL_CONTENT', '1'],
+      ['OTEL_LOG_RAW_API_BODIES', 'true'],
+    ]) {
+      const r = await runAgent({
+        args: ['-p', 'hi'],
+        env: otelEnv({ OTEL_METRICS_EXPORTER: 'console', [name]: value }),
+      });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toContain(`${name}=${value}: `);
+      expect(r.stderr).toContain('not supported yet');
+    }
+    api = await startFakeApi([text('asked for nothing')]);
+    const off = await runAgent({
+      api,
+      args: ['-p', 'hi'],
+      env: otelEnv({ OTEL_LOGS_EXPORTER: 'console', OTEL_TRACES_EXPORTER: 'none', OTEL_LOG_TOOL_CONTENT: '0' }),
+    });
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('asked for nothing');
+  });
+
+  it('OTEL_METRIC_EXPORT_INTERVAL and OTEL_LOGS_EXPORT_INTERVAL: exports arrive while the session is still open', async () => {
+    api = await startFakeApi([text('still here')]);
+    collector = await startFakeCollector('http');
+    const agent = startAgent({
+      api,
+      args: [...STREAM_ARGS],
+      env: otelEnv({
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_LOGS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        OTEL_METRIC_EXPORT_INTERVAL: '300',
+        OTEL_LOGS_EXPORT_INTERVAL: '200',
+      }),
+    });
+    closers.push(() => {
+      agent.child.kill('SIGKILL');
+    });
+    agent.send(JSON.parse(userLine('hello')));
+    await agent.waitFor((m) => m.type === 'result');
+    // The session is open (stdin is), so nothing has made a last export: what arrives is periodic,
+    // and sooner than the defaults (60 s for metrics, 5 s for events) would send it.
+    const c = collector;
+    const deadline = Date.now() + 4_000;
+    while (Date.now() < deadline && !(total(c, 'claude_code.token.usage') > 0 && eventsNamed(c, 'api_request').length))
+      await new Promise((r) => setTimeout(r, 100));
+    expect(total(c, 'claude_code.token.usage')).toBeGreaterThan(0);
+    expect(eventsNamed(c, 'api_request')).toHaveLength(1);
+    expect(agent.child.exitCode).toBeNull();
+    agent.endInput();
+    expect((await agent.exited).code).toBe(0);
+  });
 });
 
 describe('telemetry to the console and to Prometheus', () => {
@@ -488,3 +547,46 @@ async function freePort(): Promise<number> {
   await new Promise<void>((res) => s.close(() => res()));
   return port;
 }
+
+describe.skipIf(!hasTmux)('telemetry in the terminal UI (tmux)', () => {
+  it("active_time of type user: the person's typing time; of type cli: the turn's", async () => {
+    // The answer takes 3 s (less than the 5 s pause): the wait must not count as typing.
+    api = await startFakeApi([{ ...text('typed and answered'), delayMs: 3000 }]);
+    collector = await startFakeCollector('http');
+    const cwd = tempDir('agent-otel-tui-');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(otelEnv({}))) if (v !== undefined) env[k] = v;
+    const t = startTerm(api.url, [], cwd, {
+      env: {
+        ...env,
+        OTEL_METRICS_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      },
+    });
+    closers.push(() => t.close());
+    // The session is up (its model in the status line): its start does not hold the first keys back.
+    await t.waitFor(/claude-opus-5-5/);
+    await t.waitFor(READY);
+    // Six keys 300 ms apart: five gaps of typing, about 1.5 s.
+    const started = Date.now();
+    for (const ch of 'hello') {
+      t.type(ch);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    t.keys('Enter');
+    const typedFor = (Date.now() - started) / 1000;
+    await t.waitFor(/typed and answered/);
+    await t.waitFor(READY);
+    t.type('/exit');
+    await new Promise((r) => setTimeout(r, 200));
+    t.keys('Enter');
+    expect(await t.exited()).toBe(0);
+    const user = total(collector, 'claude_code.active_time.total', { type: 'user' });
+    // About the five gaps (keys read late on a loaded machine shorten the span a little); at most the
+    // time from the first key to the last: the wait for the answer before /exit is not typing.
+    expect(user).toBeGreaterThanOrEqual(1);
+    expect(user).toBeLessThan(typedFor + 1);
+    expect(total(collector, 'claude_code.active_time.total', { type: 'cli' })).toBeGreaterThan(0);
+  }, 40_000);
+});

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
 import { customBaseUrl } from '../../src/telemetry/start.js';
+import { typingClock } from '../../src/telemetry/typing.js';
 import {
   type Attributes,
   createRecorder,
@@ -70,6 +71,26 @@ describe('telemetry configuration', () => {
     expect(() => readTelemetryConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
     expect(() => readTelemetryConfig({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' })).toThrow(/OTEL_METRIC_EXPORT_INTERVAL/);
     expect(() => readTelemetryConfig({ OTEL_LOG_USER_PROMPTS: 'maybe' })).toThrow(/OTEL_LOG_USER_PROMPTS/);
+  });
+
+  it('refuses what is not built when it is asked for, and nothing when it is off', () => {
+    for (const name of [
+      'CLAUDE_CODE_ENHANCED_TELEMETRY_BETA',
+      'ENABLE_ENHANCED_TELEMETRY_BETA',
+      'OTEL_LOG_TOOL_CONTENT',
+      'OTEL_LOG_RAW_API_BODIES',
+      'OTEL_METRICS_INCLUDE_ENTRYPOINT',
+      'OTEL_METRICS_INCLUDE_REPOSITORY',
+    ])
+      expect(() => readTelemetryConfig({ [name]: '1' })).toThrow(new RegExp(`^${name}=1: .*not supported yet`));
+    expect(() => readTelemetryConfig({ OTEL_TRACES_EXPORTER: 'console' })).toThrow(/^OTEL_TRACES_EXPORTER=console: /);
+    expect(() =>
+      readTelemetryConfig({
+        OTEL_TRACES_EXPORTER: 'none',
+        OTEL_LOG_TOOL_CONTENT: '0',
+        OTEL_LOG_RAW_API_BODIES: 'false',
+      }),
+    ).not.toThrow();
   });
 });
 
@@ -262,5 +283,20 @@ describe('the reference attributes added later (measured against the fake API)',
     ).toBe(false);
     expect(customBaseUrl('bedrock', { ANTHROPIC_BEDROCK_BASE_URL: 'https://llm-gateway.example.com' })).toBe(true);
     expect(customBaseUrl('bedrock', { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' })).toBe(false);
+  });
+});
+
+describe('typing time (active_time of type user)', () => {
+  it('adds the time between keys typed within the pause, nothing for the first key after a pause', () => {
+    const clock = typingClock(5000);
+    expect(clock.key(10_000)).toBe(0);
+    expect(clock.key(10_400)).toBeCloseTo(0.4, 9);
+    expect(clock.key(11_000)).toBeCloseTo(0.6, 9);
+    expect(clock.key(16_001)).toBe(0);
+    expect(clock.key(21_001)).toBeCloseTo(5, 9);
+    expect(clock.key(21_000)).toBe(0); // the clock went back: nothing
+    clock.pause(); // a prompt was sent: the wait for its answer is not typing
+    expect(clock.key(22_000)).toBe(0);
+    expect(clock.key(22_250)).toBeCloseTo(0.25, 9);
   });
 });

@@ -93,7 +93,13 @@ async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredential
   // certificate (CLAUDE_CODE_CLIENT_CERT) too.
   const agents = nodeAgents(env);
   const clientConfig = agents ? { requestHandler: { httpAgent: agents.http, httpsAgent: agents.https } } : undefined;
-  const chain = createCredentialChain(fromEnv(), fromNodeProviderChain(clientConfig ? { clientConfig } : {}));
+  // ignoreCache: the AWS SDK keeps each shared file's first read (a missing file's failure too) for
+  // the process; awsAuthRefresh (`aws sso login`, a script writing ~/.aws/credentials) and
+  // credentials that expire in a long session need the files as they are now.
+  const chain = createCredentialChain(
+    fromEnv(),
+    fromNodeProviderChain({ ignoreCache: true, ...(clientConfig ? { clientConfig } : {}) }),
+  );
   const provider = memoized(() => chain());
   try {
     await provider();
