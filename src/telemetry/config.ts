@@ -103,9 +103,17 @@ const NOT_BUILT: Record<string, string> = {
 function refuseNotBuilt(env: NodeJS.ProcessEnv): void {
   for (const [name, why] of Object.entries(NOT_BUILT))
     if (flag(env, name, false)) throw new Error(`${name}=${env[name]}: ${why}; it is not supported yet`);
+}
+
+/**
+ * OTEL_TRACES_EXPORTER is a standard OpenTelemetry variable, often set machine-wide beside the
+ * metrics and logs exporters, and the reference reads it only under its tracing beta (refused
+ * above): set, it is told once on stderr, not a reason to refuse the run.
+ */
+export function tracesNotice(env: NodeJS.ProcessEnv): string | undefined {
   const traces = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
-  if (traces && traces !== 'none')
-    throw new Error(`OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: traces are not built; it is not supported yet`);
+  if (!traces || traces === 'none') return undefined;
+  return `OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: traces are not built here; only metrics and events are exported`;
 }
 
 /** The telemetry configuration; throws an Error naming the variable whose value cannot be used. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runHelperCommand } from '../loop/providers/apiKeyHelper.js';
 import { configDir } from '../util/configDir.js';
 import { logWarning } from '../util/log.js';
-import { readTelemetryConfig, telemetryEnabled } from './config.js';
+import { readTelemetryConfig, telemetryEnabled, tracesNotice } from './config.js';
 import { createRecorder, NO_TELEMETRY, type Telemetry } from './recorder.js';
 
 export interface TelemetryStart {
@@ -23,6 +23,8 @@ export interface TelemetryStart {
 export async function startTelemetry(s: TelemetryStart): Promise<Telemetry> {
   if (!telemetryEnabled(s.env)) return NO_TELEMETRY;
   const cfg = readTelemetryConfig(s.env);
+  const notice = tracesNotice(s.env);
+  if (notice) logWarning(notice);
   if (cfg.metrics.length === 0 && cfg.logs.length === 0) return NO_TELEMETRY;
   const { startOtel } = await import('./otel.js');
   const sink = await startOtel(cfg, {

@@ -312,9 +312,8 @@ describe('telemetry over OTLP', () => {
     expect(r.stderr).toContain('OTEL_METRICS_EXPORTER=zipkin');
   });
 
-  it("the reference's variables for what is not built (traces, tool content, raw bodies) stop the start when on; off, they are fine", async () => {
+  it("the reference's variables for what is not built (traces, tool content, raw bodies) stop the start when on; off, they are fine; OTEL_TRACES_EXPORTER is told once and the run goes on", async () => {
     for (const [name, value] of [
-      ['OTEL_TRACES_EXPORTER', 'otlp'],
       ['CLAUDE_CODE_ENHANCED_TELEMETRY_BETA', '1'],
       ['OTEL_LOG_TOOL_CONTENT', '1'],
       ['OTEL_LOG_RAW_API_BODIES', 'true'],
@@ -335,6 +334,16 @@ describe('telemetry over OTLP', () => {
     });
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toContain('asked for nothing');
+    expect(off.stderr).not.toContain('OTEL_TRACES_EXPORTER');
+    api = await startFakeApi([text('metrics and events only')]);
+    const traces = await runAgent({
+      api,
+      args: ['-p', 'hi'],
+      env: otelEnv({ OTEL_LOGS_EXPORTER: 'console', OTEL_TRACES_EXPORTER: 'otlp' }),
+    });
+    expect(traces.code, traces.stderr).toBe(0);
+    expect(traces.stdout).toContain('metrics and events only');
+    expect(traces.stderr.split('OTEL_TRACES_EXPORTER=otlp: traces are not built').length).toBe(2);
   });
 
   it('OTEL_METRIC_EXPORT_INTERVAL and OTEL_LOGS_EXPORT_INTERVAL: exports arrive while the session is still open', async () => {

@@ -1,7 +1,7 @@
 // The telemetry configuration (OTEL_* variables) and the recorder's mapping of a session's facts
 // to the reference's metrics and events, against an in-memory sink.
 import { describe, expect, it } from 'vitest';
-import { readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
+import { tracesNotice, readTelemetryConfig, telemetryEnabled } from '../../src/telemetry/config.js';
 import { customBaseUrl } from '../../src/telemetry/start.js';
 import { typingClock } from '../../src/telemetry/typing.js';
 import {
@@ -83,7 +83,11 @@ describe('telemetry configuration', () => {
       'OTEL_METRICS_INCLUDE_REPOSITORY',
     ])
       expect(() => readTelemetryConfig({ [name]: '1' })).toThrow(new RegExp(`^${name}=1: .*not supported yet`));
-    expect(() => readTelemetryConfig({ OTEL_TRACES_EXPORTER: 'console' })).toThrow(/^OTEL_TRACES_EXPORTER=console: /);
+    expect(() => readTelemetryConfig({ OTEL_TRACES_EXPORTER: 'console' })).not.toThrow();
+    expect(tracesNotice({ OTEL_TRACES_EXPORTER: 'console' })).toMatch(
+      /^OTEL_TRACES_EXPORTER=console: traces are not built/,
+    );
+    expect(tracesNotice({ OTEL_TRACES_EXPORTER: 'none' })).toBeUndefined();
     expect(() =>
       readTelemetryConfig({
         OTEL_TRACES_EXPORTER: 'none',
