@@ -1,6 +1,7 @@
 // bin/agent's shell lines run the agent with glibc's mmap threshold fixed (a long session's request
-// bodies would otherwise stay in malloc's arenas: see docs/performance.md). The setting is
-// the agent's own: what the host gave (set or not) is what Bash and other children see.
+// bodies would otherwise stay in malloc's arenas) and malloc's transparent huge pages on (the
+// start-up snapshot's buffer faulted in 4 KB pages; see docs/performance.md). The settings are the
+// agent's own: what the host gave (set or not) is what Bash and other children see.
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
@@ -8,9 +9,10 @@ import { startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from '.
 
 let api: FakeApi | undefined;
 
-const SHOW = 'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}]"';
+const SHOW =
+  'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}] tunables=[${GLIBC_TUNABLES-unset}] twas=[${AGENT_TUNABLES_WAS-unset}]"';
 
-async function session(hostValue: string | undefined) {
+async function session(hostValue: string | undefined, hostTunables?: string) {
   let agentEnviron = '';
   let pid = 0;
   api = await startFakeApi((_req, i) => {
@@ -21,7 +23,7 @@ async function session(hostValue: string | undefined) {
   const p = startAgent({
     api,
     args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
-    env: { MALLOC_MMAP_THRESHOLD_: hostValue },
+    env: { MALLOC_MMAP_THRESHOLD_: hostValue, GLIBC_TUNABLES: hostTunables },
   });
   pid = p.child.pid!;
   p.sendRaw(userLine('show the allocator setting'));
@@ -35,7 +37,28 @@ it.runIf(existsSync('/proc/self/environ'))(
   async () => {
     const { agentEnviron, bashSaw } = await session(undefined);
     expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
-    expect(bashSaw).toContain('threshold=[unset] was=[unset]');
+    expect(agentEnviron).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=1');
+    expect(bashSaw).toContain('threshold=[unset] was=[unset] tunables=[unset] twas=[unset]');
+  },
+);
+
+it.runIf(existsSync('/proc/self/environ'))(
+  "a host's own GLIBC_TUNABLES is kept (ours added after it, unless it sets hugetlb itself) and reaches Bash unchanged",
+  async () => {
+    const mine = await session(undefined, 'glibc.malloc.arena_max=2');
+    // glibc parses GLIBC_TUNABLES in place at start, so /proc/PID/environ shows the host's part
+    // only; the saved value says the shell lines took the joining path.
+    expect(mine.agentEnviron).toContain('AGENT_TUNABLES_WAS=glibc.malloc.arena_max=2');
+    expect(mine.agentEnviron.find((v) => v.startsWith('GLIBC_TUNABLES='))).toMatch(
+      /^GLIBC_TUNABLES=glibc\.malloc\.arena_max=2/,
+    );
+    expect(mine.bashSaw).toContain('tunables=[glibc.malloc.arena_max=2] twas=[unset]');
+    const theirs = await session(undefined, 'glibc.malloc.hugetlb=0');
+    expect(theirs.agentEnviron).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=0');
+    expect(theirs.agentEnviron.filter((v) => v.startsWith('GLIBC_TUNABLES='))).toEqual([
+      'GLIBC_TUNABLES=glibc.malloc.hugetlb=0',
+    ]);
+    expect(theirs.bashSaw).toContain('tunables=[glibc.malloc.hugetlb=0] twas=[unset]');
   },
 );
 
