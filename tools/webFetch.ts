@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../src/util/lazySchema.js';
 import type TurndownService from 'turndown';
+import { loadExternal } from '../src/util/loadExternal.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { replyText } from './agentEvents.js';
 
@@ -143,7 +144,8 @@ let turndownService: TurndownService | undefined;
 /** Loaded on the first HTML page, not at start-up: most sessions never fetch one. */
 async function turndown(): Promise<TurndownService> {
   if (turndownService) return turndownService;
-  const { default: Turndown } = await import('turndown');
+  // Kept out of the bundle (scripts/bundle.mjs): loaded from node_modules.
+  const Turndown = loadExternal<typeof TurndownService>('turndown');
   turndownService = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   turndownService.remove(['script', 'style', 'noscript', 'iframe', 'svg', 'template', 'head', 'title'] as never);
   return turndownService;
