@@ -9,35 +9,43 @@
 // schema, and kept: tools/registry.ts), then calls `dropLazySchemas()` so that the snapshot keeps
 // none of them; each is made again, once, in a process that uses it.
 
-const made: Array<() => void> = [];
+/** The stand-in's target: the maker and, once made, the schema. */
+interface Lazy {
+  make: () => object;
+  real: object | undefined;
+}
+
+const made: Lazy[] = [];
+
+const real = (t: Lazy): object => {
+  t.real ??= t.make();
+  return t.real;
+};
+
+/** One handler for every stand-in (a closure each would be eight more objects in the snapshot). */
+const forward: ProxyHandler<Lazy> = {
+  get: (t, k) => Reflect.get(real(t), k),
+  set: (t, k, v) => Reflect.set(real(t), k, v),
+  has: (t, k) => Reflect.has(real(t), k),
+  ownKeys: (t) => Reflect.ownKeys(real(t)),
+  getOwnPropertyDescriptor: (t, k) => {
+    const d = Reflect.getOwnPropertyDescriptor(real(t), k);
+    // A proxy may not report a property its target lacks as non-configurable.
+    if (d) d.configurable = true;
+    return d;
+  },
+  defineProperty: (t, k, d) => Reflect.defineProperty(real(t), k, d),
+  deleteProperty: (t, k) => Reflect.deleteProperty(real(t), k),
+  getPrototypeOf: (t) => Reflect.getPrototypeOf(real(t)),
+};
 
 export function lazySchema<T extends object>(make: () => T): T {
-  let real: T | undefined;
-  const get = (): T => {
-    real ??= make();
-    return real;
-  };
-  made.push(() => {
-    real = undefined;
-  });
-  return new Proxy({} as T, {
-    get: (_t, k) => Reflect.get(get(), k),
-    set: (_t, k, v) => Reflect.set(get(), k, v),
-    has: (_t, k) => Reflect.has(get(), k),
-    ownKeys: () => Reflect.ownKeys(get()),
-    getOwnPropertyDescriptor: (_t, k) => {
-      const d = Reflect.getOwnPropertyDescriptor(get(), k);
-      // A proxy may not report a property its (empty) target lacks as non-configurable.
-      if (d) d.configurable = true;
-      return d;
-    },
-    defineProperty: (_t, k, d) => Reflect.defineProperty(get(), k, d),
-    deleteProperty: (_t, k) => Reflect.deleteProperty(get(), k),
-    getPrototypeOf: () => Reflect.getPrototypeOf(get()),
-  });
+  const target: Lazy = { make, real: undefined };
+  made.push(target);
+  return new Proxy(target, forward) as unknown as T;
 }
 
 /** Forgets every lazy schema made so far (the snapshot builder's last step: see above). */
 export function dropLazySchemas(): void {
-  for (const forget of made) forget();
+  for (const t of made) t.real = undefined;
 }
