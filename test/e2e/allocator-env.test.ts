@@ -1,6 +1,7 @@
 // bin/agent's shell lines run the agent with glibc's mmap threshold fixed (a long session's request
-// bodies would otherwise stay in malloc's arenas: see docs/performance.md). The setting is
-// the agent's own: what the host gave (set or not) is what Bash and other children see.
+// bodies would otherwise stay in malloc's arenas: see docs/performance.md) and with huge pages for
+// malloc's large blocks (GLIBC_TUNABLES: the start-up snapshot's blob is read in one). The settings
+// are the agent's own: what the host gave (set or not) is what Bash and other children see.
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
@@ -8,9 +9,10 @@ import { startAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from '.
 
 let api: FakeApi | undefined;
 
-const SHOW = 'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}]"';
+const SHOW =
+  'echo "threshold=[${MALLOC_MMAP_THRESHOLD_-unset}] was=[${AGENT_MALLOC_WAS-unset}] tunables=[${GLIBC_TUNABLES-unset}] twas=[${AGENT_TUNABLES_WAS-unset}]"';
 
-async function session(hostValue: string | undefined) {
+async function session(hostValue: string | undefined, hostTunables?: string) {
   let agentEnviron = '';
   let pid = 0;
   api = await startFakeApi((_req, i) => {
@@ -21,7 +23,7 @@ async function session(hostValue: string | undefined) {
   const p = startAgent({
     api,
     args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
-    env: { MALLOC_MMAP_THRESHOLD_: hostValue },
+    env: { MALLOC_MMAP_THRESHOLD_: hostValue, GLIBC_TUNABLES: hostTunables },
   });
   pid = p.child.pid!;
   p.sendRaw(userLine('show the allocator setting'));
@@ -35,7 +37,8 @@ it.runIf(existsSync('/proc/self/environ'))(
   async () => {
     const { agentEnviron, bashSaw } = await session(undefined);
     expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
-    expect(bashSaw).toContain('threshold=[unset] was=[unset]');
+    expect(agentEnviron).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=1');
+    expect(bashSaw).toContain('threshold=[unset] was=[unset] tunables=[unset] twas=[unset]');
   },
 );
 
@@ -44,3 +47,12 @@ it.runIf(existsSync('/proc/self/environ'))("a host's own MALLOC_MMAP_THRESHOLD_ 
   expect(agentEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
   expect(bashSaw).toContain('threshold=[65536] was=[unset]');
 });
+
+it.runIf(existsSync('/proc/self/environ'))(
+  "the agent adds huge pages to a host's GLIBC_TUNABLES; Bash gets the host's unchanged",
+  async () => {
+    // (glibc rewrites the variable in the process's own copy as it reads it: /proc shows only part.)
+    const { bashSaw } = await session(undefined, 'glibc.malloc.check=0');
+    expect(bashSaw).toContain('tunables=[glibc.malloc.check=0] twas=[unset]');
+  },
+);
