@@ -48,6 +48,13 @@ await build({
     'shell-quote',
     // The JavaScript parser for workflow scripts (src/workflows/script.ts), loaded on a session's first workflow.
     'acorn',
+    // WebFetch's HTML to Markdown (turndown, with the DOM it brings: @mixmark-io/domino, 250 KB) and
+    // the cron tools' libraries (croner, cronstrue), each imported at its first use: bundled, they
+    // were never run at start yet their source was in every start-up snapshot (read, checksummed
+    // and deserialised at each start).
+    'turndown',
+    'croner',
+    'cronstrue',
   ],
   define: { 'import.meta.url': 'undefined' },
 });

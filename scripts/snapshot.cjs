@@ -200,6 +200,11 @@ function start() {
     else delete process.env[name];
     delete process.env[saved];
   }
+  if (process.env.AGENT_TUNABLES_WAS !== undefined) {
+    if (process.env.AGENT_TUNABLES_WAS) process.env.GLIBC_TUNABLES = process.env.AGENT_TUNABLES_WAS;
+    else delete process.env.GLIBC_TUNABLES;
+    delete process.env.AGENT_TUNABLES_WAS;
+  }
   lateRequire = createRequire(bundle);
   // process.argv as a script start has it: [node, bin/agent, ...flags].
   process.argv.splice(1, 0, path.join(__dirname, '..', 'bin', 'agent'));

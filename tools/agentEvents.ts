@@ -3,16 +3,19 @@
 // The loop makes them (src/loop/events.ts re-exports them with the outcome types it adds); the
 // session turns them into protocol lines (src/session/wire.ts). Nothing here imports src/.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import type { TaskEvent } from './taskEvents.js';
 
 /** The `usage` object of an API message (message_start / message_delta / non-streaming). */
-export const apiUsageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  server_tool_use: z.looseObject({ web_search_requests: z.number().nullish() }).nullish(),
-});
+export const apiUsageSchema = lazySchema(() =>
+  z.looseObject({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    server_tool_use: z.looseObject({ web_search_requests: z.number().nullish() }).nullish(),
+  }),
+);
 export type ApiUsage = z.infer<typeof apiUsageSchema>;
 
 /**

@@ -2,6 +2,7 @@
 // call goes through the permission step as a question (can_use_tool to the host, a numbered
 // choice at the terminal), and the answers come back in the input's `answers`.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 
 /** The SDK's toolConfig.askUserQuestion, passed to us as environment variables. */
@@ -99,7 +100,7 @@ function makeAskUserQuestionTool(cfg: AskUserQuestionConfig) {
   return defineTool({
     name: 'AskUserQuestion',
     description: description(cfg),
-    inputSchema: askUserQuestionInputSchema(cfg),
+    inputSchema: lazySchema(() => askUserQuestionInputSchema(cfg)),
     requiresUserInteraction: true,
     isReadOnly: () => true,
     isConcurrencySafe: () => false,

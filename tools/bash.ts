@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { runBashCommand, violationNote, type BashRunResult } from './bashRun.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { exitCodeOf } from '../src/util/exitCode.js';
@@ -48,24 +49,26 @@ function clip(command: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-export const bashInputSchema = z.object({
-  command: z.string().describe('The command to execute'),
-  timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
-  description: z
-    .string()
-    .optional()
-    .describe('Clear, concise description of what this command does in 5-10 words, in active voice.'),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe('Set to true to run this command in the background. Read its output file later.'),
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe(
-      'Set to true to run this command outside the sandbox (when one is on). Only where the settings allow it, and the user is always asked first; use it only when the sandbox blocked something the task needs.',
-    ),
-});
+export const bashInputSchema = lazySchema(() =>
+  z.object({
+    command: z.string().describe('The command to execute'),
+    timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${BASH_MAX_TIMEOUT_MS})`),
+    description: z
+      .string()
+      .optional()
+      .describe('Clear, concise description of what this command does in 5-10 words, in active voice.'),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe('Set to true to run this command in the background. Read its output file later.'),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe(
+        'Set to true to run this command outside the sandbox (when one is on). Only where the settings allow it, and the user is always asked first; use it only when the sandbox blocked something the task needs.',
+      ),
+  }),
+);
 export type BashInput = z.infer<typeof bashInputSchema>;
 
 /** The structured result (tool_use_result), as the SDK's BashOutput names its fields. */

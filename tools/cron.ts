@@ -2,6 +2,7 @@
 // prompt into the session as a user turn when the cron expression next matches and the session is
 // idle; the schedule lives only as long as the session (src/tasks/scheduler.ts keeps it).
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 /** One scheduled job as the tools and hosts see it (the SDK's CronListOutput job, plus what it is). */
@@ -51,26 +52,28 @@ export function cronDisabled(env: NodeJS.ProcessEnv): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
-export const cronCreateInputSchema = z.strictObject({
-  cron: z
-    .string()
-    .describe(
-      'A standard 5-field cron expression in local time: minute hour day-of-month month day-of-week, e.g. "*/10 * * * *" for every ten minutes or "15 9 3 4 *" for 9:15 on April 3.',
-    ),
-  prompt: z.string().describe('What to send into this session, as a user message, each time the job fires.'),
-  recurring: z
-    .boolean()
-    .optional()
-    .describe(
-      'true (the default): fire at every match until deleted or expired. false: fire once at the next match, then remove the job.',
-    ),
-  durable: z
-    .boolean()
-    .optional()
-    .describe(
-      'Ask for the job to outlive this session. This runtime keeps jobs in the session only; the result says so when you ask.',
-    ),
-});
+export const cronCreateInputSchema = lazySchema(() =>
+  z.strictObject({
+    cron: z
+      .string()
+      .describe(
+        'A standard 5-field cron expression in local time: minute hour day-of-month month day-of-week, e.g. "*/10 * * * *" for every ten minutes or "15 9 3 4 *" for 9:15 on April 3.',
+      ),
+    prompt: z.string().describe('What to send into this session, as a user message, each time the job fires.'),
+    recurring: z
+      .boolean()
+      .optional()
+      .describe(
+        'true (the default): fire at every match until deleted or expired. false: fire once at the next match, then remove the job.',
+      ),
+    durable: z
+      .boolean()
+      .optional()
+      .describe(
+        'Ask for the job to outlive this session. This runtime keeps jobs in the session only; the result says so when you ask.',
+      ),
+  }),
+);
 
 export const CronCreateTool = defineTool({
   name: 'CronCreate',
@@ -131,9 +134,11 @@ To react the moment something happens (a log line, a file, a process exiting) ra
   },
 });
 
-export const cronDeleteInputSchema = z.strictObject({
-  id: z.string().describe('The job id CronCreate returned (CronList shows every job).'),
-});
+export const cronDeleteInputSchema = lazySchema(() =>
+  z.strictObject({
+    id: z.string().describe('The job id CronCreate returned (CronList shows every job).'),
+  }),
+);
 
 export const CronDeleteTool = defineTool({
   name: 'CronDelete',
@@ -157,7 +162,7 @@ export const CronDeleteTool = defineTool({
   },
 });
 
-export const cronListInputSchema = z.strictObject({});
+export const cronListInputSchema = lazySchema(() => z.strictObject({}));
 
 export const CronListTool = defineTool({
   name: 'CronList',

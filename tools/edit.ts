@@ -1,6 +1,7 @@
 // Edit: exact string replacement in a file the model has read, atomically, refusing ambiguity.
 import { promises as fsp } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 import {
   assertReadAndUnchanged,
@@ -27,12 +28,14 @@ const SNIPPET_CONTEXT_LINES = 4;
 /** The snippet never shows more lines than this (a huge new_string is not echoed back whole). */
 const SNIPPET_MAX_LINES = 40;
 
-export const editInputSchema = z.object({
-  file_path: z.string().describe('The absolute path to the file to modify'),
-  old_string: z.string().describe('The text to replace'),
-  new_string: z.string().describe('The text to replace it with (must be different from old_string)'),
-  replace_all: z.boolean().default(false).describe('Replace all occurrences of old_string (default false)'),
-});
+export const editInputSchema = lazySchema(() =>
+  z.object({
+    file_path: z.string().describe('The absolute path to the file to modify'),
+    old_string: z.string().describe('The text to replace'),
+    new_string: z.string().describe('The text to replace it with (must be different from old_string)'),
+    replace_all: z.boolean().default(false).describe('Replace all occurrences of old_string (default false)'),
+  }),
+);
 export type EditInput = z.infer<typeof editInputSchema>;
 
 export interface EditOutput {

@@ -3,6 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Entry } from 'fast-glob';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 
 export const GLOB_MAX_RESULTS = 100;
@@ -18,15 +19,17 @@ export const GLOB_DESCRIPTION = `Fast file pattern matching tool that works with
 - Use this tool when you need to find files by name patterns. For open-ended searches that need several rounds of globbing and grepping, search step by step.
 - You can call several tools in one message: it is often better to run several searches at once.`;
 
-export const globInputSchema = z.object({
-  pattern: z.string().describe('The glob pattern to match files against'),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      'The directory to search in. If not specified, the current working directory will be used. Omit this field to use the default directory; do not pass "undefined" or "null". Must be a valid directory path if provided.',
-    ),
-});
+export const globInputSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().describe('The glob pattern to match files against'),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'The directory to search in. If not specified, the current working directory will be used. Omit this field to use the default directory; do not pass "undefined" or "null". Must be a valid directory path if provided.',
+      ),
+  }),
+);
 export type GlobInput = z.infer<typeof globInputSchema>;
 
 export interface GlobOutput {

@@ -19,6 +19,7 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 import { byMtimeDesc } from './glob.js';
 import { readSearchableSync } from './grep/js.js';
@@ -47,50 +48,55 @@ Usage:
 - Pattern syntax: ripgrep (not grep) — literal braces need escaping (use \`interface\\{\\}\` to find \`interface{}\` in Go code).
 - Patterns match within single lines by default. For patterns that span lines, like \`struct \\{[\\s\\S]*?field\`, use multiline: true.`;
 
-const nonNegInt = z.number().int().nonnegative();
+const nonNegInt = lazySchema(() => z.number().int().nonnegative());
 
-export const grepInputSchema = z.object({
-  pattern: z.string().describe('The regular expression pattern to search for in file contents'),
-  path: z
-    .string()
-    .optional()
-    .describe('File or directory to search in (rg PATH). Defaults to current working directory.'),
-  glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe(
-      'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
-    ),
-  '-B': nonNegInt
-    .optional()
-    .describe('Number of lines to show before each match (rg -B). Requires output_mode: "content".'),
-  '-A': nonNegInt
-    .optional()
-    .describe('Number of lines to show after each match (rg -A). Requires output_mode: "content".'),
-  '-C': nonNegInt.optional().describe('Alias for context.'),
-  context: nonNegInt
-    .optional()
-    .describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content".'),
-  '-n': z
-    .boolean()
-    .optional()
-    .describe('Show line numbers in output (rg -n). Requires output_mode: "content". Defaults to true.'),
-  '-i': z.boolean().optional().describe('Case insensitive search (rg -i)'),
-  type: z.string().optional().describe('File type to search (rg --type). Common types: js, py, rust, go, java, etc.'),
-  head_limit: nonNegInt
-    .optional()
-    .describe(
-      `Limit output to first N lines/entries, equivalent to "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; 0 for unlimited.`,
-    ),
-  offset: nonNegInt.optional().describe('Skip first N lines/entries before applying head_limit. Defaults to 0.'),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe(
-      'Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.',
-    ),
-});
+export const grepInputSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().describe('The regular expression pattern to search for in file contents'),
+    path: z
+      .string()
+      .optional()
+      .describe('File or directory to search in (rg PATH). Defaults to current working directory.'),
+    glob: z
+      .string()
+      .optional()
+      .describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .describe(
+        'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
+      ),
+    '-B': nonNegInt
+      .optional()
+      .describe('Number of lines to show before each match (rg -B). Requires output_mode: "content".'),
+    '-A': nonNegInt
+      .optional()
+      .describe('Number of lines to show after each match (rg -A). Requires output_mode: "content".'),
+    '-C': nonNegInt.optional().describe('Alias for context.'),
+    context: nonNegInt
+      .optional()
+      .describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content".'),
+    '-n': z
+      .boolean()
+      .optional()
+      .describe('Show line numbers in output (rg -n). Requires output_mode: "content". Defaults to true.'),
+    '-i': z.boolean().optional().describe('Case insensitive search (rg -i)'),
+    type: z.string().optional().describe('File type to search (rg --type). Common types: js, py, rust, go, java, etc.'),
+    head_limit: nonNegInt
+      .optional()
+      .describe(
+        `Limit output to first N lines/entries, equivalent to "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; 0 for unlimited.`,
+      ),
+    offset: nonNegInt.optional().describe('Skip first N lines/entries before applying head_limit. Defaults to 0.'),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe(
+        'Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.',
+      ),
+  }),
+);
 export type GrepInput = z.infer<typeof grepInputSchema>;
 export type GrepMode = NonNullable<GrepInput['output_mode']>;
 

@@ -1,11 +1,12 @@
 // ListAgents: whom the model can address with SendMessage — the team's live agents (name, type,
 // status, last activity) and the user's other live sessions on this machine (src/peers).
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool } from './tool.js';
 import type { AgentView } from './teamService.js';
 import type { PeerView } from './peers.js';
 
-export const listAgentsInputSchema = z.object({});
+export const listAgentsInputSchema = lazySchema(() => z.object({}));
 
 export const ListAgentsTool = defineTool({
   name: 'ListAgents',

@@ -2,6 +2,7 @@
 // stdout is an event that reaches the model as a notification between turns, until the command
 // exits, the monitor expires or it is stopped. src/tasks/monitor.ts runs it.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import type { CommandSandbox } from './sandbox.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
@@ -22,30 +23,34 @@ export interface MonitorService {
   ): { taskId: string; outputFile: string };
 }
 
-export const monitorInputSchema = z.strictObject({
-  description: z
-    .string()
-    .describe('What is being watched, in a few specific words ("errors in deploy.log"); every notification shows it.'),
-  timeout_ms: z
-    .number()
-    .min(1000)
-    .max(3_600_000)
-    .default(MONITOR_DEFAULT_TIMEOUT_MS)
-    .describe(
-      `Stop the watch after this many milliseconds (default ${MONITOR_DEFAULT_TIMEOUT_MS}; more than ${MONITOR_MAX_TIMEOUT_MS} is cut to ${MONITOR_MAX_TIMEOUT_MS}). You are told when it expires and can start it again.`,
-    ),
-  command: z
-    .string()
-    .optional()
-    .describe('The shell command to run. Each line it prints on stdout is one event; its exit ends the watch.'),
-  ws: z
-    .strictObject({
-      url: z.string(),
-      protocols: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/)).optional(),
-    })
-    .optional()
-    .describe('A WebSocket to watch instead of a command: each text frame is one event; its close ends the watch.'),
-});
+export const monitorInputSchema = lazySchema(() =>
+  z.strictObject({
+    description: z
+      .string()
+      .describe(
+        'What is being watched, in a few specific words ("errors in deploy.log"); every notification shows it.',
+      ),
+    timeout_ms: z
+      .number()
+      .min(1000)
+      .max(3_600_000)
+      .default(MONITOR_DEFAULT_TIMEOUT_MS)
+      .describe(
+        `Stop the watch after this many milliseconds (default ${MONITOR_DEFAULT_TIMEOUT_MS}; more than ${MONITOR_MAX_TIMEOUT_MS} is cut to ${MONITOR_MAX_TIMEOUT_MS}). You are told when it expires and can start it again.`,
+      ),
+    command: z
+      .string()
+      .optional()
+      .describe('The shell command to run. Each line it prints on stdout is one event; its exit ends the watch.'),
+    ws: z
+      .strictObject({
+        url: z.string(),
+        protocols: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/)).optional(),
+      })
+      .optional()
+      .describe('A WebSocket to watch instead of a command: each text frame is one event; its close ends the watch.'),
+  }),
+);
 
 export const MonitorTool = defineTool({
   name: 'Monitor',

@@ -1,35 +1,42 @@
 // Jupyter notebooks (.ipynb, nbformat 4): parsing, cell addressing and the cell-by-cell view Read
 // shows. Shared by Read and NotebookEdit so both name cells the same way.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { ToolError, type ToolContentBlock } from './tool.js';
 
 /** A multiline string in nbformat is a string or a list of lines. */
-const multiline = z.union([z.string(), z.array(z.string())]);
+const multiline = lazySchema(() => z.union([z.string(), z.array(z.string())]));
 
-const outputSchema = z.looseObject({
-  output_type: z.string(),
-  text: multiline.optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-  ename: z.string().optional(),
-  evalue: z.string().optional(),
-  traceback: z.array(z.string()).optional(),
-});
+const outputSchema = lazySchema(() =>
+  z.looseObject({
+    output_type: z.string(),
+    text: multiline.optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    ename: z.string().optional(),
+    evalue: z.string().optional(),
+    traceback: z.array(z.string()).optional(),
+  }),
+);
 
-const cellSchema = z.looseObject({
-  cell_type: z.string(),
-  id: z.string().optional(),
-  source: multiline,
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  outputs: z.array(outputSchema).optional(),
-  execution_count: z.number().nullable().optional(),
-});
+const cellSchema = lazySchema(() =>
+  z.looseObject({
+    cell_type: z.string(),
+    id: z.string().optional(),
+    source: multiline,
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    outputs: z.array(outputSchema).optional(),
+    execution_count: z.number().nullable().optional(),
+  }),
+);
 
-export const notebookSchema = z.looseObject({
-  cells: z.array(cellSchema),
-  metadata: z.looseObject({}).optional(),
-  nbformat: z.number().optional(),
-  nbformat_minor: z.number().optional(),
-});
+export const notebookSchema = lazySchema(() =>
+  z.looseObject({
+    cells: z.array(cellSchema),
+    metadata: z.looseObject({}).optional(),
+    nbformat: z.number().optional(),
+    nbformat_minor: z.number().optional(),
+  }),
+);
 export type Notebook = z.infer<typeof notebookSchema>;
 export type NotebookCell = z.infer<typeof cellSchema>;
 type NotebookOutput = z.infer<typeof outputSchema>;

@@ -4,6 +4,7 @@ import { randomHex } from '../src/util/ids.js';
 import { promises as fsp } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 import {
   cellIdOf,
@@ -25,28 +26,30 @@ Usage:
 - edit_mode "delete" removes the cell cell_id (new_source is ignored; pass an empty string).
 - Cells without an id in the file are named cell-0, cell-1, … by position, as Read shows them.`;
 
-export const notebookEditInputSchema = z.object({
-  notebook_path: z
-    .string()
-    .describe('The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)'),
-  cell_id: z
-    .string()
-    .optional()
-    .describe(
-      'The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified.',
-    ),
-  new_source: z.string().describe('The new source for the cell'),
-  cell_type: z
-    .enum(['code', 'markdown'])
-    .optional()
-    .describe(
-      'The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.',
-    ),
-  edit_mode: z
-    .enum(['replace', 'insert', 'delete'])
-    .default('replace')
-    .describe('The type of edit to make (replace, insert, delete). Defaults to replace.'),
-});
+export const notebookEditInputSchema = lazySchema(() =>
+  z.object({
+    notebook_path: z
+      .string()
+      .describe('The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)'),
+    cell_id: z
+      .string()
+      .optional()
+      .describe(
+        'The ID of the cell to edit. When inserting a new cell, the new cell will be inserted after the cell with this ID, or at the beginning if not specified.',
+      ),
+    new_source: z.string().describe('The new source for the cell'),
+    cell_type: z
+      .enum(['code', 'markdown'])
+      .optional()
+      .describe(
+        'The type of the cell (code or markdown). If not specified, it defaults to the current cell type. If using edit_mode=insert, this is required.',
+      ),
+    edit_mode: z
+      .enum(['replace', 'insert', 'delete'])
+      .default('replace')
+      .describe('The type of edit to make (replace, insert, delete). Defaults to replace.'),
+  }),
+);
 export type NotebookEditInput = z.infer<typeof notebookEditInputSchema>;
 
 /** The SDK's NotebookEditOutput. */

@@ -3,6 +3,7 @@
 // The approval itself is the permission step (can_use_tool to the host, a question at the
 // terminal): the tool only runs when the user said yes.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 /** What the plan-mode tools need of the session: its permission mode, and the plan-mode prompt. */
@@ -42,7 +43,7 @@ export const ENTER_PLAN_MODE_DESCRIPTION = `Switches the session to plan mode, f
 
 In plan mode only read-only tools run. Research the code, then present your plan with ExitPlanMode for the user's approval; after approval you can make the changes. Skip it for small, clear tasks.`;
 
-export const enterPlanModeInputSchema = z.object({});
+export const enterPlanModeInputSchema = lazySchema(() => z.object({}));
 
 export const EnterPlanModeTool = defineTool({
   name: 'EnterPlanMode',
@@ -70,18 +71,20 @@ Usage:
 - The user reads the plan and approves it or not. If not, you get their feedback: revise the plan and call ExitPlanMode again.
 - Use it for tasks that need code changes, not for research questions. Do not ask "is this plan okay?" another way: this tool is how.`;
 
-export const exitPlanModeInputSchema = z.object({
-  plan: z.string().min(1).describe('The plan to present to the user for approval, in Markdown.'),
-  allowedPrompts: z
-    .array(
-      z.object({
-        tool: z.literal('Bash').describe('The tool this prompt applies to'),
-        prompt: z.string().describe('Semantic description of the action, e.g. "run tests", "install dependencies"'),
-      }),
-    )
-    .optional()
-    .describe('Deprecated: no longer used.'),
-});
+export const exitPlanModeInputSchema = lazySchema(() =>
+  z.object({
+    plan: z.string().min(1).describe('The plan to present to the user for approval, in Markdown.'),
+    allowedPrompts: z
+      .array(
+        z.object({
+          tool: z.literal('Bash').describe('The tool this prompt applies to'),
+          prompt: z.string().describe('Semantic description of the action, e.g. "run tests", "install dependencies"'),
+        }),
+      )
+      .optional()
+      .describe('Deprecated: no longer used.'),
+  }),
+);
 
 /** The SDK's ExitPlanModeOutput. */
 export interface ExitPlanModeOutput {

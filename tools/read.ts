@@ -3,6 +3,7 @@
 import { createReadStream, promises as fsp, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 import { requireAbsolute } from './write.js';
 import { parseNotebook, renderNotebook } from './notebook.js';
@@ -41,20 +42,22 @@ Usage:
 export const EMPTY_FILE_NOTE =
   '<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>';
 
-export const readInputSchema = z.object({
-  file_path: z.string().describe('The absolute path to the file to read'),
-  offset: z
-    .number()
-    .int()
-    .optional()
-    .describe('The line number to start reading from. Only provide if the file is too large to read at once'),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('The number of lines to read. Only provide if the file is too large to read at once.'),
-});
+export const readInputSchema = lazySchema(() =>
+  z.object({
+    file_path: z.string().describe('The absolute path to the file to read'),
+    offset: z
+      .number()
+      .int()
+      .optional()
+      .describe('The line number to start reading from. Only provide if the file is too large to read at once'),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('The number of lines to read. Only provide if the file is too large to read at once.'),
+  }),
+);
 export type ReadInput = z.infer<typeof readInputSchema>;
 
 const IMAGE_TYPES: Record<string, 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'> = {

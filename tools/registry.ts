@@ -106,6 +106,13 @@ function dropSafeIntegerBounds(node: unknown): void {
   for (const v of Object.values(obj)) dropSafeIntegerBounds(v);
 }
 
+/**
+ * Each zod schema's JSON schema, derived once. The start-up snapshot keeps the built-in tools'
+ * (src/startupWarmUp.ts) without their zod schemas (src/util/lazySchema.ts), so a session's first
+ * request makes none: a tool's schema is made at its first call. Shared, never changed.
+ */
+const derived = new WeakMap<object, Record<string, unknown>>();
+
 /** The Messages API `tools[]` entry for a tool, its JSON schema derived from the zod schema. */
 export function toolApiSchema(tool: Tool): ToolApiSchema {
   if (tool.apiInputSchema) {
@@ -117,10 +124,15 @@ export function toolApiSchema(tool: Tool): ToolApiSchema {
       input_schema: tool.apiInputSchema as ToolApiSchema['input_schema'],
     };
   }
-  // io: 'input' → fields with defaults stay optional, as the model may omit them.
-  const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete schema.$schema;
-  dropSafeIntegerBounds(schema);
+  let schema = derived.get(tool.inputSchema);
+  if (!schema) {
+    // io: 'input' → fields with defaults stay optional, as the model may omit them.
+    // A copy of its enumerable fields: zod's result also holds the schema itself (`~standard`).
+    const { $schema: _drop, ...plain } = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' });
+    schema = plain as Record<string, unknown>;
+    dropSafeIntegerBounds(schema);
+    derived.set(tool.inputSchema, schema);
+  }
   if (schema.type !== 'object') {
     throw new Error(`tool ${tool.name}: input schema must be an object schema`);
   }

@@ -2,46 +2,51 @@
 // ReportFindingsInput/Output). The tool only checks and echoes them: the host reads the call's
 // input and its tool_use_result; the model reads a one-line receipt.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool } from './tool.js';
 
-const findingSchema = z.strictObject({
-  file: z.string().describe('The file, relative to the repository root.'),
-  line: z.number().int().optional().describe('The 1-based line the finding points at.'),
-  summary: z.string().describe('What is wrong, stated plainly.'),
-  short_summary: z
-    .string()
-    .max(60)
-    .optional()
-    .describe('The claim alone in at most 60 characters, for compact views; no reason or consequence.'),
-  failure_scenario: z.string().describe('The concrete input or state, and the wrong output or crash it leads to.'),
-  category: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('A short kebab-case kind of finding: "correctness", "efficiency", "test-coverage", "simplification"…'),
-  severity: z
-    .enum(['important', 'pre_existing', 'nit'])
-    .optional()
-    .describe(
-      'Only when the review instructions ask for it. important: a bug this change adds or worsens; pre_existing: a bug that was already there; nit: minor.',
-    ),
-  verdict: z
-    .enum(['CONFIRMED', 'PLAUSIBLE'])
-    .optional()
-    .describe('Only after a verification pass: whether it was confirmed or remains plausible.'),
-  outcome: z
-    .enum(['fixed', 'skipped', 'no_change_needed'])
-    .optional()
-    .describe('Only when reporting again after applying fixes: what became of this finding.'),
-});
+const findingSchema = lazySchema(() =>
+  z.strictObject({
+    file: z.string().describe('The file, relative to the repository root.'),
+    line: z.number().int().optional().describe('The 1-based line the finding points at.'),
+    summary: z.string().describe('What is wrong, stated plainly.'),
+    short_summary: z
+      .string()
+      .max(60)
+      .optional()
+      .describe('The claim alone in at most 60 characters, for compact views; no reason or consequence.'),
+    failure_scenario: z.string().describe('The concrete input or state, and the wrong output or crash it leads to.'),
+    category: z
+      .string()
+      .max(40)
+      .optional()
+      .describe('A short kebab-case kind of finding: "correctness", "efficiency", "test-coverage", "simplification"…'),
+    severity: z
+      .enum(['important', 'pre_existing', 'nit'])
+      .optional()
+      .describe(
+        'Only when the review instructions ask for it. important: a bug this change adds or worsens; pre_existing: a bug that was already there; nit: minor.',
+      ),
+    verdict: z
+      .enum(['CONFIRMED', 'PLAUSIBLE'])
+      .optional()
+      .describe('Only after a verification pass: whether it was confirmed or remains plausible.'),
+    outcome: z
+      .enum(['fixed', 'skipped', 'no_change_needed'])
+      .optional()
+      .describe('Only when reporting again after applying fixes: what became of this finding.'),
+  }),
+);
 
-export const reportFindingsInputSchema = z.strictObject({
-  level: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional().describe('The effort level the review ran at.'),
-  findings: z
-    .array(findingSchema)
-    .max(32)
-    .describe('The findings that held up, most severe first; an empty array when none did.'),
-});
+export const reportFindingsInputSchema = lazySchema(() =>
+  z.strictObject({
+    level: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional().describe('The effort level the review ran at.'),
+    findings: z
+      .array(findingSchema)
+      .max(32)
+      .describe('The findings that held up, most severe first; an empty array when none did.'),
+  }),
+);
 
 export const ReportFindingsTool = defineTool({
   name: 'ReportFindings',

@@ -2,42 +2,45 @@
 // a delay it picks (or by stopping the loop); the wakeup fires the /loop prompt again as a user
 // turn when the session is idle. Kept by the session's schedule (tools/cron.ts, src/tasks/scheduler.ts).
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { localTime, scheduleService } from './cron.js';
 import { defineTool, ToolError } from './tool.js';
 
 export const MIN_WAKEUP_SECONDS = 60;
 export const MAX_WAKEUP_SECONDS = 3600;
 
-export const scheduleWakeupInputSchema = z.strictObject({
-  delaySeconds: z
-    .number()
-    .optional()
-    .describe(
-      `How many seconds from now to wake up; kept within ${MIN_WAKEUP_SECONDS}–${MAX_WAKEUP_SECONDS}. Required unless stop is true.`,
-    ),
-  reason: z
-    .string()
-    .optional()
-    .describe('One specific sentence on why this delay (shown to the user). Required unless stop is true.'),
-  prompt: z
-    .string()
-    .optional()
-    .describe(
-      'The prompt to fire on waking: the /loop input, verbatim, starting with "/loop ". Required unless stop is true.',
-    ),
-  stop: z
-    .boolean()
-    .optional()
-    .describe(
-      'true: end the loop now; pending wakeups are cancelled and none is scheduled. Leave the other fields out.',
-    ),
-  noop: z
-    .boolean()
-    .optional()
-    .describe(
-      'true when this iteration changed nothing (checked, nothing new); false when it did something worth keeping. Hosts may collapse quiet iterations.',
-    ),
-});
+export const scheduleWakeupInputSchema = lazySchema(() =>
+  z.strictObject({
+    delaySeconds: z
+      .number()
+      .optional()
+      .describe(
+        `How many seconds from now to wake up; kept within ${MIN_WAKEUP_SECONDS}–${MAX_WAKEUP_SECONDS}. Required unless stop is true.`,
+      ),
+    reason: z
+      .string()
+      .optional()
+      .describe('One specific sentence on why this delay (shown to the user). Required unless stop is true.'),
+    prompt: z
+      .string()
+      .optional()
+      .describe(
+        'The prompt to fire on waking: the /loop input, verbatim, starting with "/loop ". Required unless stop is true.',
+      ),
+    stop: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: end the loop now; pending wakeups are cancelled and none is scheduled. Leave the other fields out.',
+      ),
+    noop: z
+      .boolean()
+      .optional()
+      .describe(
+        'true when this iteration changed nothing (checked, nothing new); false when it did something worth keeping. Hosts may collapse quiet iterations.',
+      ),
+  }),
+);
 
 export const ScheduleWakeupTool = defineTool({
   name: 'ScheduleWakeup',

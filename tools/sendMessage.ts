@@ -3,44 +3,51 @@
 // teams' `{type, recipient, content, summary, request_id, approve}`. A message that could not be
 // written is a failed call, never a false success.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext, type ToolResult } from './tool.js';
 import { callerName, TEAM_LEAD, teamService, type OutgoingMessage } from './teamService.js';
 
-const structuredMessage = z.object({
-  type: z.enum(['shutdown_request', 'shutdown_response', 'plan_approval_response']),
-  request_id: z.string().optional(),
-  approve: z.boolean().optional(),
-  reason: z.string().optional(),
-  feedback: z.string().optional(),
-});
+const structuredMessage = lazySchema(() =>
+  z.object({
+    type: z.enum(['shutdown_request', 'shutdown_response', 'plan_approval_response']),
+    request_id: z.string().optional(),
+    approve: z.boolean().optional(),
+    reason: z.string().optional(),
+    feedback: z.string().optional(),
+  }),
+);
 
-export const sendMessageInputSchema = z.object({
-  to: z
-    .string()
-    .optional()
-    .describe(
-      'Recipient: a teammate\'s name, "team-lead" for the lead, "*" for every teammate, or another local session\'s name from ListAgents (with " [ref]" only when needed)',
-    ),
-  message: z
-    .union([z.string(), structuredMessage])
-    .optional()
-    .describe('The message text, or {type: "shutdown_request" | "shutdown_response", request_id?, approve?, reason?}'),
-  type: z
-    .enum(['message', 'broadcast', 'shutdown_request', 'shutdown_response', 'plan_approval_response'])
-    .optional()
-    .describe('Agent-teams spelling: what kind of message this is (default message)'),
-  recipient: z.string().optional().describe("Agent-teams spelling: the recipient's name"),
-  content: z
-    .string()
-    .optional()
-    .describe('Agent-teams spelling: the text (or the reason of a shutdown request / refusal)'),
-  summary: z.string().optional().describe('A 5-10 word preview of the message'),
-  request_id: z.string().optional().describe('The request a shutdown_response or plan_approval_response answers'),
-  approve: z
-    .boolean()
-    .optional()
-    .describe('shutdown_response / plan_approval_response: approve (true) or refuse (false)'),
-});
+export const sendMessageInputSchema = lazySchema(() =>
+  z.object({
+    to: z
+      .string()
+      .optional()
+      .describe(
+        'Recipient: a teammate\'s name, "team-lead" for the lead, "*" for every teammate, or another local session\'s name from ListAgents (with " [ref]" only when needed)',
+      ),
+    message: z
+      .union([z.string(), structuredMessage])
+      .optional()
+      .describe(
+        'The message text, or {type: "shutdown_request" | "shutdown_response", request_id?, approve?, reason?}',
+      ),
+    type: z
+      .enum(['message', 'broadcast', 'shutdown_request', 'shutdown_response', 'plan_approval_response'])
+      .optional()
+      .describe('Agent-teams spelling: what kind of message this is (default message)'),
+    recipient: z.string().optional().describe("Agent-teams spelling: the recipient's name"),
+    content: z
+      .string()
+      .optional()
+      .describe('Agent-teams spelling: the text (or the reason of a shutdown request / refusal)'),
+    summary: z.string().optional().describe('A 5-10 word preview of the message'),
+    request_id: z.string().optional().describe('The request a shutdown_response or plan_approval_response answers'),
+    approve: z
+      .boolean()
+      .optional()
+      .describe('shutdown_response / plan_approval_response: approve (true) or refuse (false)'),
+  }),
+);
 export type SendMessageInput = z.infer<typeof sendMessageInputSchema>;
 
 function need<T>(value: T | undefined, field: string, kind: string): T {

@@ -2,6 +2,7 @@
 // The model sees only the names and descriptions (in this tool's description) until it calls it.
 // A skill's allowed-tools and model hold for the rest of the turn that loaded it.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 
 export interface SkillEntry {
@@ -14,10 +15,12 @@ export interface SkillEntry {
   source: 'user' | 'project' | 'plugin';
 }
 
-export const skillInputSchema = z.object({
-  skill: z.string().describe('The skill name, e.g. "pdf"'),
-  args: z.string().optional().describe('Optional arguments for the skill'),
-});
+export const skillInputSchema = lazySchema(() =>
+  z.object({
+    skill: z.string().describe('The skill name, e.g. "pdf"'),
+    args: z.string().optional().describe('Optional arguments for the skill'),
+  }),
+);
 
 function describe(skills: SkillEntry[]): string {
   return `Execute a skill within the main conversation. Skills give you specialized instructions for a task. When a user's request matches a skill below, call this tool with its name before doing the task yourself; its full instructions come back as the result.

@@ -3,6 +3,7 @@
 // The tool only validates and delegates: the session provides `ctx.services.subagents`, which runs
 // the agent loop (synchronously, forwarding its events as progress, or in the background).
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolProgress, type ToolResult } from './tool.js';
 import { teamService } from './teamService.js';
 
@@ -46,41 +47,43 @@ export function setTaskAgentLister(fn: () => SubagentSummary[]): void {
   agentLister = fn;
 }
 
-export const taskInputSchema = z.object({
-  description: z.string().describe('A short (3-5 word) description of the task'),
-  prompt: z.string().describe('The task for the agent to perform'),
-  subagent_type: z
-    .string()
-    .optional()
-    .describe(`The type of specialized agent to use for this task (default: ${DEFAULT_SUBAGENT_TYPE})`),
-  model: z
-    .string()
-    .optional()
-    .describe(
-      "Optional model for this agent: sonnet, opus, haiku, inherit (the parent's model) or a model id. Defaults to the agent definition's model, else the parent's.",
-    ),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe('Set to true to run the agent in the background; you will be notified when it completes.'),
-  max_turns: z.number().int().positive().optional().describe("Optional cap on the agent's model turns"),
-  name: z
-    .string()
-    .optional()
-    .describe(
-      'Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives',
-    ),
-  team_name: z
-    .string()
-    .optional()
-    .describe("The team it joins (agent teams; default: the team you lead, or the session's implicit team)"),
-  isolation: z
-    .enum(['worktree', 'remote'])
-    .optional()
-    .describe(
-      '"worktree" runs the agent in a temporary git worktree (its own branch and copy of the repository): removed after if the agent changed nothing, else kept and its path and branch returned. "remote" is not supported by this runtime.',
-    ),
-});
+export const taskInputSchema = lazySchema(() =>
+  z.object({
+    description: z.string().describe('A short (3-5 word) description of the task'),
+    prompt: z.string().describe('The task for the agent to perform'),
+    subagent_type: z
+      .string()
+      .optional()
+      .describe(`The type of specialized agent to use for this task (default: ${DEFAULT_SUBAGENT_TYPE})`),
+    model: z
+      .string()
+      .optional()
+      .describe(
+        "Optional model for this agent: sonnet, opus, haiku, inherit (the parent's model) or a model id. Defaults to the agent definition's model, else the parent's.",
+      ),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe('Set to true to run the agent in the background; you will be notified when it completes.'),
+    max_turns: z.number().int().positive().optional().describe("Optional cap on the agent's model turns"),
+    name: z
+      .string()
+      .optional()
+      .describe(
+        'Name for the spawned agent: it becomes a teammate that runs in the background, addressable with SendMessage({to: name}) while it lives',
+      ),
+    team_name: z
+      .string()
+      .optional()
+      .describe("The team it joins (agent teams; default: the team you lead, or the session's implicit team)"),
+    isolation: z
+      .enum(['worktree', 'remote'])
+      .optional()
+      .describe(
+        '"worktree" runs the agent in a temporary git worktree (its own branch and copy of the repository): removed after if the agent changed nothing, else kept and its path and branch returned. "remote" is not supported by this runtime.',
+      ),
+  }),
+);
 export type TaskInput = z.infer<typeof taskInputSchema>;
 
 export function taskDescription(agents: SubagentSummary[]): string {

@@ -1,6 +1,7 @@
 // TaskOutput: the output and status of a background task (a shell or a subagent), optionally
 // waiting until it ends or the timeout passes.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export type BackgroundTaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
@@ -41,18 +42,20 @@ export const TASK_OUTPUT_DEFAULT_TIMEOUT_MS = 30_000;
 export const TASK_OUTPUT_MAX_TIMEOUT_MS = 600_000;
 export const TASK_OUTPUT_MAX_CHARS = 30_000;
 
-export const taskOutputInputSchema = z.object({
-  task_id: z.string().describe('The ID of the background task to read'),
-  block: z.boolean().default(true).describe('Whether to wait for the task to finish (default true)'),
-  timeout: z
-    .number()
-    .min(0)
-    .max(TASK_OUTPUT_MAX_TIMEOUT_MS)
-    .default(TASK_OUTPUT_DEFAULT_TIMEOUT_MS)
-    .describe(
-      `How long to wait, in ms (default ${TASK_OUTPUT_DEFAULT_TIMEOUT_MS}, at most ${TASK_OUTPUT_MAX_TIMEOUT_MS})`,
-    ),
-});
+export const taskOutputInputSchema = lazySchema(() =>
+  z.object({
+    task_id: z.string().describe('The ID of the background task to read'),
+    block: z.boolean().default(true).describe('Whether to wait for the task to finish (default true)'),
+    timeout: z
+      .number()
+      .min(0)
+      .max(TASK_OUTPUT_MAX_TIMEOUT_MS)
+      .default(TASK_OUTPUT_DEFAULT_TIMEOUT_MS)
+      .describe(
+        `How long to wait, in ms (default ${TASK_OUTPUT_DEFAULT_TIMEOUT_MS}, at most ${TASK_OUTPUT_MAX_TIMEOUT_MS})`,
+      ),
+  }),
+);
 
 export const TaskOutputTool = defineTool({
   name: 'TaskOutput',

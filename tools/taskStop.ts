@@ -1,12 +1,15 @@
 // TaskStop: stop a running background task — a shell's whole process group, or a subagent.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 import { taskControl } from './taskOutput.js';
 
-export const taskStopInputSchema = z.object({
-  task_id: z.string().optional().describe('The ID of the background task to stop'),
-  shell_id: z.string().optional().describe('Deprecated: use task_id instead'),
-});
+export const taskStopInputSchema = lazySchema(() =>
+  z.object({
+    task_id: z.string().optional().describe('The ID of the background task to stop'),
+    shell_id: z.string().optional().describe('Deprecated: use task_id instead'),
+  }),
+);
 
 export const TaskStopTool = defineTool({
   name: 'TaskStop',

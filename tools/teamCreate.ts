@@ -1,14 +1,17 @@
 // TeamCreate (agent teams, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1): start a named team that this
 // agent leads; teammates then join it with Agent {name, team_name}.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool } from './tool.js';
 import { callerName, teamService } from './teamService.js';
 
-export const teamCreateInputSchema = z.object({
-  team_name: z.string().min(1).describe('Name of the team to create'),
-  description: z.string().optional().describe('What the team is for'),
-  agent_type: z.string().optional().describe('Type of the team lead agent (informational)'),
-});
+export const teamCreateInputSchema = lazySchema(() =>
+  z.object({
+    team_name: z.string().min(1).describe('Name of the team to create'),
+    description: z.string().optional().describe('What the team is for'),
+    agent_type: z.string().optional().describe('Type of the team lead agent (informational)'),
+  }),
+);
 
 export const TeamCreateTool = defineTool({
   name: 'TeamCreate',

@@ -1,10 +1,11 @@
 // TeamDelete: remove the team this agent leads (its directory and mailboxes). Refused while a
 // teammate is still live: shut them down first.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool } from './tool.js';
 import { callerName, teamService } from './teamService.js';
 
-export const teamDeleteInputSchema = z.object({});
+export const teamDeleteInputSchema = lazySchema(() => z.object({}));
 
 export const TeamDeleteTool = defineTool({
   name: 'TeamDelete',

@@ -3,42 +3,47 @@
 // and assigns tasks; a teammate claims one (owner + in_progress), does it, and marks it completed.
 // The list itself lives in src/teams/taskList.ts; tools reach it through `ctx.services.taskList`.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** One task file, in the reference's shape. */
-export const teamTaskSchema = z.looseObject({
-  id: z.string(),
-  subject: z.string(),
-  description: z.string(),
-  activeForm: z.string().optional(),
-  owner: z.string().optional(),
-  status: z.enum(TASK_STATUSES),
-  blocks: z.array(z.string()).default([]),
-  blockedBy: z.array(z.string()).default([]),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+export const teamTaskSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    subject: z.string(),
+    description: z.string(),
+    activeForm: z.string().optional(),
+    owner: z.string().optional(),
+    status: z.enum(TASK_STATUSES),
+    blocks: z.array(z.string()).default([]),
+    blockedBy: z.array(z.string()).default([]),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type TeamTask = z.infer<typeof teamTaskSchema>;
 
-export const taskUpdateInputSchema = z.object({
-  taskId: z.string().min(1).describe('The ID of the task to change'),
-  subject: z.string().optional().describe('A new title'),
-  description: z.string().optional().describe('A new description'),
-  activeForm: z.string().optional().describe('What is shown while it is in progress, e.g. "Running the tests"'),
-  status: z
-    .enum([...TASK_STATUSES, 'deleted'])
-    .optional()
-    .describe('The new status; "deleted" removes the task'),
-  addBlocks: z.array(z.string()).optional().describe('IDs of tasks that cannot start until this one is done'),
-  addBlockedBy: z.array(z.string()).optional().describe('IDs of tasks that must be done before this one'),
-  owner: z.string().optional().describe('Who works on it (an agent name)'),
-  metadata: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Keys to merge into its metadata; null removes a key'),
-});
+export const taskUpdateInputSchema = lazySchema(() =>
+  z.object({
+    taskId: z.string().min(1).describe('The ID of the task to change'),
+    subject: z.string().optional().describe('A new title'),
+    description: z.string().optional().describe('A new description'),
+    activeForm: z.string().optional().describe('What is shown while it is in progress, e.g. "Running the tests"'),
+    status: z
+      .enum([...TASK_STATUSES, 'deleted'])
+      .optional()
+      .describe('The new status; "deleted" removes the task'),
+    addBlocks: z.array(z.string()).optional().describe('IDs of tasks that cannot start until this one is done'),
+    addBlockedBy: z.array(z.string()).optional().describe('IDs of tasks that must be done before this one'),
+    owner: z.string().optional().describe('Who works on it (an agent name)'),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Keys to merge into its metadata; null removes a key'),
+  }),
+);
 export type TaskUpdateInput = z.infer<typeof taskUpdateInputSchema>;
 
 export interface TaskListService {
@@ -67,12 +72,14 @@ export const TaskCreateTool = defineTool({
 - subject: a short title; description: what has to be done, with what a teammate needs to do it.
 - activeForm (optional): what is shown while it is in progress ("Running the tests").
 Returns the new task's id.`,
-  inputSchema: z.object({
-    subject: z.string().min(1).describe('A short title'),
-    description: z.string().describe('What has to be done'),
-    activeForm: z.string().optional().describe('What is shown while it is in progress'),
-    metadata: z.record(z.string(), z.unknown()).optional().describe('Any data to keep with the task'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.object({
+      subject: z.string().min(1).describe('A short title'),
+      description: z.string().describe('What has to be done'),
+      activeForm: z.string().optional().describe('What is shown while it is in progress'),
+      metadata: z.record(z.string(), z.unknown()).optional().describe('Any data to keep with the task'),
+    }),
+  ),
   isReadOnly: () => true, // the team's own state, not the user's files
   isConcurrencySafe: () => false,
   async *call(input, ctx) {
@@ -87,7 +94,7 @@ Returns the new task's id.`,
 export const TaskGetTool = defineTool({
   name: 'TaskGet',
   description: `Read one task of the team's task list in full: subject, description, status, owner, and the tasks it blocks or waits for.`,
-  inputSchema: z.object({ taskId: z.string().min(1).describe('The ID of the task') }),
+  inputSchema: lazySchema(() => z.object({ taskId: z.string().min(1).describe('The ID of the task') })),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async *call(input, ctx) {
@@ -131,7 +138,7 @@ export const TaskUpdateTool = defineTool({
 export const TaskListTool = defineTool({
   name: 'TaskList',
   description: `List the team's tasks: id, subject, status, owner, and what each waits for. A pending task with no owner and nothing blocking it can be taken.`,
-  inputSchema: z.object({}),
+  inputSchema: lazySchema(() => z.object({})),
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async *call(_input, ctx) {

@@ -1,26 +1,31 @@
 // TodoWrite: the agent's own task list, kept per session (and per subagent). The whole list is
 // sent each time; at most one item may be in progress.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, type ToolContext } from './tool.js';
 
-export const todoItemSchema = z.object({
-  content: z.string().min(1, 'content must not be empty').describe('What is to be done, in the imperative'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z
-    .string()
-    .min(1, 'activeForm must not be empty')
-    .describe('The present continuous form shown while it is being done'),
-});
+export const todoItemSchema = lazySchema(() =>
+  z.object({
+    content: z.string().min(1, 'content must not be empty').describe('What is to be done, in the imperative'),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z
+      .string()
+      .min(1, 'activeForm must not be empty')
+      .describe('The present continuous form shown while it is being done'),
+  }),
+);
 export type TodoItem = z.infer<typeof todoItemSchema>;
 
-export const todoWriteInputSchema = z.object({
-  todos: z
-    .array(todoItemSchema)
-    .describe('The updated todo list')
-    .refine((todos) => todos.filter((t) => t.status === 'in_progress').length <= 1, {
-      message: 'at most one todo may be in_progress at a time',
-    }),
-});
+export const todoWriteInputSchema = lazySchema(() =>
+  z.object({
+    todos: z
+      .array(todoItemSchema)
+      .describe('The updated todo list')
+      .refine((todos) => todos.filter((t) => t.status === 'in_progress').length <= 1, {
+        message: 'at most one todo may be in_progress at a time',
+      }),
+  }),
+);
 
 /** Where one agent context keeps its list (`ctx.services.todos`); the session and each subagent have one. */
 export interface TodoStore {

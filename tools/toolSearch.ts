@@ -3,34 +3,39 @@
 // tool finds deferred tools by keyword or by name and returns their full definitions; the loop
 // then offers the found tools from the next model call on.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const TOOL_SEARCH_NAME = 'ToolSearch';
 const DEFAULT_MAX_RESULTS = 5;
 
-export const toolSearchInputSchema = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .describe(
-      'Keywords to search the deferred tools\' names and descriptions for, or "select:name1,name2" to load tools by exact name. Prefix a keyword with + to require it.',
-    ),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(50)
-    .optional()
-    .describe(`How many tools to return at most (default ${DEFAULT_MAX_RESULTS})`),
-});
+export const toolSearchInputSchema = lazySchema(() =>
+  z.strictObject({
+    query: z
+      .string()
+      .min(1)
+      .describe(
+        'Keywords to search the deferred tools\' names and descriptions for, or "select:name1,name2" to load tools by exact name. Prefix a keyword with + to require it.',
+      ),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe(`How many tools to return at most (default ${DEFAULT_MAX_RESULTS})`),
+  }),
+);
 export type ToolSearchInput = z.infer<typeof toolSearchInputSchema>;
 
 /** The structured `tool_use_result`: the names found, the query, and how many tools are deferred. */
-export const toolSearchOutputSchema = z.object({
-  matches: z.array(z.string()),
-  query: z.string(),
-  total_deferred_tools: z.number(),
-});
+export const toolSearchOutputSchema = lazySchema(() =>
+  z.object({
+    matches: z.array(z.string()),
+    query: z.string(),
+    total_deferred_tools: z.number(),
+  }),
+);
 export type ToolSearchOutput = z.infer<typeof toolSearchOutputSchema>;
 
 /** A deferred tool's definition, as the Messages API's `tools[]` carries it. */

@@ -4,33 +4,39 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import type TurndownService from 'turndown';
+import { loadExternal } from '../src/util/loadExternal.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 import { replyText } from './agentEvents.js';
 
-export const webFetchInputSchema = z.strictObject({
-  url: z.string().describe('The URL to fetch content from'),
-  prompt: z.string().min(1).describe('The prompt to run on the fetched content'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      'Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.',
-    ),
-});
+export const webFetchInputSchema = lazySchema(() =>
+  z.strictObject({
+    url: z.string().describe('The URL to fetch content from'),
+    prompt: z.string().min(1).describe('The prompt to run on the fetched content'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.',
+      ),
+  }),
+);
 export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
 
 /** The SDK's WebFetchOutput: the structured `tool_use_result`. */
-export const webFetchOutputSchema = z.object({
-  bytes: z.number().describe('Size of the fetched content in bytes'),
-  code: z.number().describe('HTTP response code'),
-  codeText: z.string().describe('HTTP response code text'),
-  result: z.string().describe('Processed result from applying the prompt to the content'),
-  durationMs: z.number().describe('Time taken to fetch and process the content'),
-  url: z.string().describe('The URL that was fetched'),
-});
+export const webFetchOutputSchema = lazySchema(() =>
+  z.object({
+    bytes: z.number().describe('Size of the fetched content in bytes'),
+    code: z.number().describe('HTTP response code'),
+    codeText: z.string().describe('HTTP response code text'),
+    result: z.string().describe('Processed result from applying the prompt to the content'),
+    durationMs: z.number().describe('Time taken to fetch and process the content'),
+    url: z.string().describe('The URL that was fetched'),
+  }),
+);
 export type WebFetchOutput = z.infer<typeof webFetchOutputSchema>;
 
 export interface WebFetchLimits {
@@ -138,7 +144,8 @@ let turndownService: TurndownService | undefined;
 /** Loaded on the first HTML page, not at start-up: most sessions never fetch one. */
 async function turndown(): Promise<TurndownService> {
   if (turndownService) return turndownService;
-  const { default: Turndown } = await import('turndown');
+  // Kept out of the bundle (scripts/bundle.mjs): loaded from node_modules.
+  const Turndown = loadExternal<typeof TurndownService>('turndown');
   turndownService = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   turndownService.remove(['script', 'style', 'noscript', 'iframe', 'svg', 'template', 'head', 'title'] as never);
   return turndownService;

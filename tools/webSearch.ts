@@ -2,41 +2,48 @@
 // makes one model call that carries the server tool; the reply's server_tool_use and
 // web_search_tool_result blocks become the results the model reads and the host is shown.
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError } from './tool.js';
 import type { AssistantMessage } from './agentEvents.js';
 import type { ServerTool } from './tool.js';
 
-const domainList = z.array(z.string().min(1)).optional();
+const domainList = lazySchema(() => z.array(z.string().min(1)).optional());
 
-export const webSearchInputSchema = z
-  .strictObject({
-    query: z.string().min(2).describe('The search query to use'),
-    allowed_domains: domainList.describe('Only include search results from these domains'),
-    blocked_domains: domainList.describe('Never include search results from these domains'),
-  })
-  .refine((i) => !(i.allowed_domains?.length && i.blocked_domains?.length), {
-    message: 'give allowed_domains or blocked_domains, not both',
-  });
+export const webSearchInputSchema = lazySchema(() =>
+  z
+    .strictObject({
+      query: z.string().min(2).describe('The search query to use'),
+      allowed_domains: domainList.describe('Only include search results from these domains'),
+      blocked_domains: domainList.describe('Never include search results from these domains'),
+    })
+    .refine((i) => !(i.allowed_domains?.length && i.blocked_domains?.length), {
+      message: 'give allowed_domains or blocked_domains, not both',
+    }),
+);
 export type WebSearchInput = z.infer<typeof webSearchInputSchema>;
 
-const hitSchema = z.object({
-  title: z.string().describe('The title of the search result'),
-  url: z.string().describe('The URL of the search result'),
-});
+const hitSchema = lazySchema(() =>
+  z.object({
+    title: z.string().describe('The title of the search result'),
+    url: z.string().describe('The URL of the search result'),
+  }),
+);
 
 /** The SDK's WebSearchOutput: the structured `tool_use_result`. */
-export const webSearchOutputSchema = z.object({
-  query: z.string().describe('The search query that was executed'),
-  results: z
-    .array(
-      z.union([
-        z.object({ tool_use_id: z.string().describe('ID of the tool use'), content: z.array(hitSchema) }),
-        z.string(),
-      ]),
-    )
-    .describe('Search results and/or text commentary from the model'),
-  durationSeconds: z.number().describe('Time taken to complete the search operation'),
-});
+export const webSearchOutputSchema = lazySchema(() =>
+  z.object({
+    query: z.string().describe('The search query that was executed'),
+    results: z
+      .array(
+        z.union([
+          z.object({ tool_use_id: z.string().describe('ID of the tool use'), content: z.array(hitSchema) }),
+          z.string(),
+        ]),
+      )
+      .describe('Search results and/or text commentary from the model'),
+    durationSeconds: z.number().describe('Time taken to complete the search operation'),
+  }),
+);
 export type WebSearchOutput = z.infer<typeof webSearchOutputSchema>;
 
 /** The server tool's version the request names, and how many searches one call may make. */

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from './foreground.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
@@ -31,41 +32,43 @@ export interface WorkflowService {
   ): Promise<WorkflowLaunch>;
 }
 
-export const workflowInputSchema = z
-  .object({
-    script: z
-      .string()
-      .optional()
-      .describe(
-        'The workflow script, whole: `export const meta = { name, description, phases }` first (a plain literal), then the JavaScript body that calls agent(), parallel(), pipeline(), phase() and log().',
-      ),
-    name: z
-      .string()
-      .optional()
-      .describe('The name of a saved workflow. Saved workflows are not available in this runtime: pass `script`.'),
-    description: z.string().optional().describe('Not used: the description is meta.description in the script.'),
-    title: z.string().optional().describe('Not used: a title goes in the script’s meta.'),
-    args: z
-      .unknown()
-      .optional()
-      .describe(
-        'A value the script reads as the global `args`, as given. Pass arrays and objects as JSON values, not as a string holding JSON.',
-      ),
-    scriptPath: z
-      .string()
-      .optional()
-      .describe(
-        'A script file to run instead of `script` (every run saves its script and the result names the file: edit it and run it again by path).',
-      ),
-    resumeFromRunId: z
-      .string()
-      .regex(/^wf_[a-z0-9-]{6,}$/)
-      .optional()
-      .describe('The run id of an earlier run to resume from. Resuming is not available in this runtime.'),
-  })
-  .refine((i) => i.script !== undefined || i.name !== undefined || i.scriptPath !== undefined, {
-    message: 'Must provide script, name, or scriptPath',
-  });
+export const workflowInputSchema = lazySchema(() =>
+  z
+    .object({
+      script: z
+        .string()
+        .optional()
+        .describe(
+          'The workflow script, whole: `export const meta = { name, description, phases }` first (a plain literal), then the JavaScript body that calls agent(), parallel(), pipeline(), phase() and log().',
+        ),
+      name: z
+        .string()
+        .optional()
+        .describe('The name of a saved workflow. Saved workflows are not available in this runtime: pass `script`.'),
+      description: z.string().optional().describe('Not used: the description is meta.description in the script.'),
+      title: z.string().optional().describe('Not used: a title goes in the script’s meta.'),
+      args: z
+        .unknown()
+        .optional()
+        .describe(
+          'A value the script reads as the global `args`, as given. Pass arrays and objects as JSON values, not as a string holding JSON.',
+        ),
+      scriptPath: z
+        .string()
+        .optional()
+        .describe(
+          'A script file to run instead of `script` (every run saves its script and the result names the file: edit it and run it again by path).',
+        ),
+      resumeFromRunId: z
+        .string()
+        .regex(/^wf_[a-z0-9-]{6,}$/)
+        .optional()
+        .describe('The run id of an earlier run to resume from. Resuming is not available in this runtime.'),
+    })
+    .refine((i) => i.script !== undefined || i.name !== undefined || i.scriptPath !== undefined, {
+      message: 'Must provide script, name, or scriptPath',
+    }),
+);
 
 export type WorkflowInput = z.infer<typeof workflowInputSchema>;
 

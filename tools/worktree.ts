@@ -2,37 +2,42 @@
 // branch, its own files) and back. While inside, file tools, Bash and path permission rules work
 // from the worktree. The git work and the move are the session's (src/worktrees/session.ts).
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
-export const enterWorktreeInputSchema = z
-  .strictObject({
-    name: z
-      .string()
-      .optional()
-      .describe(
-        'Optional name for a new worktree. Each "/"-separated segment may contain only letters, digits, dots, underscores, and dashes; max 64 chars total. A random name is generated if not provided. Mutually exclusive with `path`.',
-      ),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        'Path to an existing worktree to switch into instead of creating a new one (it must appear in `git worktree list`). Mutually exclusive with `name`.',
-      ),
-  })
-  .refine((i) => i.name === undefined || i.path === undefined, { message: 'give name or path, not both' });
+export const enterWorktreeInputSchema = lazySchema(() =>
+  z
+    .strictObject({
+      name: z
+        .string()
+        .optional()
+        .describe(
+          'Optional name for a new worktree. Each "/"-separated segment may contain only letters, digits, dots, underscores, and dashes; max 64 chars total. A random name is generated if not provided. Mutually exclusive with `path`.',
+        ),
+      path: z
+        .string()
+        .optional()
+        .describe(
+          'Path to an existing worktree to switch into instead of creating a new one (it must appear in `git worktree list`). Mutually exclusive with `name`.',
+        ),
+    })
+    .refine((i) => i.name === undefined || i.path === undefined, { message: 'give name or path, not both' }),
+);
 export type EnterWorktreeInput = z.infer<typeof enterWorktreeInputSchema>;
 
-export const exitWorktreeInputSchema = z.strictObject({
-  action: z
-    .enum(['keep', 'remove'])
-    .describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and its branch.'),
-  discard_changes: z
-    .boolean()
-    .optional()
-    .describe(
-      'Required true when action is "remove" and the worktree has uncommitted files or commits of its own; the tool refuses and lists them otherwise. Set it only after the user has confirmed.',
-    ),
-});
+export const exitWorktreeInputSchema = lazySchema(() =>
+  z.strictObject({
+    action: z
+      .enum(['keep', 'remove'])
+      .describe('"keep" leaves the worktree and branch on disk; "remove" deletes the worktree and its branch.'),
+    discard_changes: z
+      .boolean()
+      .optional()
+      .describe(
+        'Required true when action is "remove" and the worktree has uncommitted files or commits of its own; the tool refuses and lists them otherwise. Set it only after the user has confirmed.',
+      ),
+  }),
+);
 export type ExitWorktreeInput = z.infer<typeof exitWorktreeInputSchema>;
 
 /** The SDK's EnterWorktreeOutput. */

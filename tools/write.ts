@@ -5,6 +5,7 @@ import { promises as fsp, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { structuredPatch } from 'diff';
 import { z } from 'zod';
+import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
 export const WRITE_DESCRIPTION = `Writes a file to the local filesystem.
@@ -23,10 +24,12 @@ export const MODIFIED_MESSAGE =
 /** Diffs of files larger than this are skipped: the patch is for display, not worth seconds. */
 const MAX_DIFF_CHARS = 1_000_000;
 
-export const writeInputSchema = z.object({
-  file_path: z.string().describe('The absolute path to the file to write (must be absolute, not relative)'),
-  content: z.string().describe('The content to write to the file'),
-});
+export const writeInputSchema = lazySchema(() =>
+  z.object({
+    file_path: z.string().describe('The absolute path to the file to write (must be absolute, not relative)'),
+    content: z.string().describe('The content to write to the file'),
+  }),
+);
 export type WriteInput = z.infer<typeof writeInputSchema>;
 
 export interface PatchHunk {

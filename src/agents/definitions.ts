@@ -2,6 +2,7 @@
 // (`initialize.agents`), the command line (`--agents '<json>'`) and `.claude/agents/*.md`.
 // Later sources override earlier ones by name: built-in < plugins (namespaced) < files < --agents < initialize.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
 export type AgentSource = 'built-in' | 'plugin' | 'user' | 'project' | 'flag' | 'sdk';
 
@@ -20,14 +21,16 @@ export interface AgentDef {
 }
 
 /** What the SDK's AgentDefinition carries (other fields are accepted and ignored). */
-export const agentDefinitionSchema = z.looseObject({
-  description: z.string({ error: 'description must be a string' }),
-  prompt: z.string({ error: 'prompt must be a string' }),
-  tools: z.array(z.string()).optional(),
-  disallowedTools: z.array(z.string()).optional(),
-  model: z.string().optional(),
-  maxTurns: z.number().int().positive().optional(),
-});
+export const agentDefinitionSchema = lazySchema(() =>
+  z.looseObject({
+    description: z.string({ error: 'description must be a string' }),
+    prompt: z.string({ error: 'prompt must be a string' }),
+    tools: z.array(z.string()).optional(),
+    disallowedTools: z.array(z.string()).optional(),
+    model: z.string().optional(),
+    maxTurns: z.number().int().positive().optional(),
+  }),
+);
 
 /** Tools a subagent never gets: no nested subagents. */
 export const SUBAGENT_EXCLUDED_TOOLS: ReadonlySet<string> = new Set([

@@ -4,6 +4,7 @@
 // offers the tools of whatever is connected then. set_mcp_permission_mode_override pins a server's
 // tools to per-call asks in bypassPermissions mode (tighten-only).
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { McpServerConfig } from '../mcp/config.js';
 import type { HostRequest } from '../mcp/hostTransport.js';
@@ -11,12 +12,18 @@ import { normalizeName } from '../mcp/tools.js';
 import type { ControlChannel } from './channel.js';
 import { parseControlRequest } from './parseRequest.js';
 
-const setServersSchema = z.object({
-  servers: z.record(z.string(), z.unknown(), { error: 'mcp_set_servers: servers must be an object of name → config' }),
-});
-const serverNameSchema = z.object({
-  serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty'),
-});
+const setServersSchema = lazySchema(() =>
+  z.object({
+    servers: z.record(z.string(), z.unknown(), {
+      error: 'mcp_set_servers: servers must be an object of name → config',
+    }),
+  }),
+);
+const serverNameSchema = lazySchema(() =>
+  z.object({
+    serverName: z.string({ error: 'serverName must be a string' }).min(1, 'serverName must not be empty'),
+  }),
+);
 const toggleSchema = serverNameSchema.extend({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
 const readResourceSchema = serverNameSchema.extend({ uri: z.string({ error: 'uri must be a string' }) });
 const modeOverrideSchema = serverNameSchema.extend({

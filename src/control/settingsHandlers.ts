@@ -6,6 +6,7 @@ import { randomUUID } from '../util/ids.js';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import { parseRule } from '../permissions/rules.js';
 import { validatePermissionMode, type PermissionMode } from '../permissions/modes.js';
 import type { PermissionState } from '../permissions/index.js';
@@ -36,15 +37,19 @@ export interface SettingsControlDeps {
   outputStyles: { names(): string[]; use(name: string): void };
 }
 
-const applySchema = z.object({
-  settings: z.record(z.string(), z.unknown(), { error: 'apply_flag_settings: settings must be an object' }),
-});
-const updateSchema = z.object({
-  source: z.enum(['localSettings', 'userSettings'], {
-    error: 'update_settings: source must be localSettings or userSettings',
+const applySchema = lazySchema(() =>
+  z.object({
+    settings: z.record(z.string(), z.unknown(), { error: 'apply_flag_settings: settings must be an object' }),
   }),
-  settings: z.record(z.string(), z.unknown(), { error: 'update_settings: settings must be an object' }),
-});
+);
+const updateSchema = lazySchema(() =>
+  z.object({
+    source: z.enum(['localSettings', 'userSettings'], {
+      error: 'update_settings: source must be localSettings or userSettings',
+    }),
+    settings: z.record(z.string(), z.unknown(), { error: 'update_settings: settings must be an object' }),
+  }),
+);
 
 export function registerSettingsControlHandlers(channel: ControlChannel, deps: SettingsControlDeps): void {
   let flagLayer: Record<string, unknown> = {};

@@ -2,21 +2,26 @@
 // teammate) and answers once it has reported `stopped`; background_tasks moves the main thread's
 // running blocking Bash calls and subagents to the background (Ctrl+B in the reference).
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { TaskRegistry } from '../tasks/registry.js';
 import { BACKGROUND_DISABLED_MESSAGE, backgroundTasksDisabled } from '../../tools/foreground.js';
 import type { ForegroundTasks } from '../tasks/foreground.js';
 import type { ControlChannel } from './channel.js';
 import { parseControlRequest } from './parseRequest.js';
 
-const stopTaskSchema = z.object({
-  task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty'),
-});
-const backgroundTasksSchema = z.object({
-  tool_use_id: z
-    .string({ error: 'background_tasks: tool_use_id must be a string' })
-    .min(1, 'background_tasks: tool_use_id must not be empty')
-    .nullish(),
-});
+const stopTaskSchema = lazySchema(() =>
+  z.object({
+    task_id: z.string({ error: 'stop_task: task_id must be a string' }).min(1, 'stop_task: task_id must not be empty'),
+  }),
+);
+const backgroundTasksSchema = lazySchema(() =>
+  z.object({
+    tool_use_id: z
+      .string({ error: 'background_tasks: tool_use_id must be a string' })
+      .min(1, 'background_tasks: tool_use_id must not be empty')
+      .nullish(),
+  }),
+);
 
 export function registerTaskControlHandlers(
   channel: ControlChannel,

@@ -1,5 +1,6 @@
 // Hook events, their inputs' common part, and the shapes hooks answer with (sdk.d.ts names).
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
 export const HOOK_EVENTS = [
   'PreToolUse',
@@ -44,56 +45,60 @@ export interface BaseHookInput {
   agent_type?: string;
 }
 
-const permissionUpdates = z.array(z.record(z.string(), z.unknown()));
+const permissionUpdates = lazySchema(() => z.array(z.record(z.string(), z.unknown())));
 
 /** SyncHookJSONOutput, checked loosely: unknown keys pass, wrong types of known keys do not. */
-export const hookOutputSchema = z.looseObject({
-  async: z.boolean().optional(),
-  asyncTimeout: z.number().optional(),
-  continue: z.boolean().optional(),
-  suppressOutput: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  decision: z.enum(['approve', 'block']).optional(),
-  systemMessage: z.string().optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      hookEventName: z.string().optional(),
-      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-      /** Elicitation / ElicitationResult: the answer for the MCP server. */
-      action: z.enum(['accept', 'decline', 'cancel']).optional(),
-      content: z.record(z.string(), z.unknown()).optional(),
-      decision: z
-        .union([
-          z.looseObject({
-            behavior: z.literal('allow'),
-            updatedInput: z.record(z.string(), z.unknown()).optional(),
-            updatedPermissions: permissionUpdates.optional(),
-          }),
-          z.looseObject({
-            behavior: z.literal('deny'),
-            message: z.string().optional(),
-            interrupt: z.boolean().optional(),
-          }),
-        ])
-        .optional(),
-    })
-    .optional(),
-});
+export const hookOutputSchema = lazySchema(() =>
+  z.looseObject({
+    async: z.boolean().optional(),
+    asyncTimeout: z.number().optional(),
+    continue: z.boolean().optional(),
+    suppressOutput: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    decision: z.enum(['approve', 'block']).optional(),
+    systemMessage: z.string().optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: z
+      .looseObject({
+        hookEventName: z.string().optional(),
+        permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+        permissionDecisionReason: z.string().optional(),
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        additionalContext: z.string().optional(),
+        /** Elicitation / ElicitationResult: the answer for the MCP server. */
+        action: z.enum(['accept', 'decline', 'cancel']).optional(),
+        content: z.record(z.string(), z.unknown()).optional(),
+        decision: z
+          .union([
+            z.looseObject({
+              behavior: z.literal('allow'),
+              updatedInput: z.record(z.string(), z.unknown()).optional(),
+              updatedPermissions: permissionUpdates.optional(),
+            }),
+            z.looseObject({
+              behavior: z.literal('deny'),
+              message: z.string().optional(),
+              interrupt: z.boolean().optional(),
+            }),
+          ])
+          .optional(),
+      })
+      .optional(),
+  }),
+);
 export type HookOutput = z.infer<typeof hookOutputSchema>;
 
 /** Callback hooks as the `initialize` control request registers them. */
-export const callbackHooksSchema = z.record(
-  z.string(),
-  z.array(
-    z.looseObject({
-      matcher: z.string().nullish(),
-      hookCallbackIds: z.array(z.string()),
-      timeout: z.number().positive().optional(),
-    }),
+export const callbackHooksSchema = lazySchema(() =>
+  z.record(
+    z.string(),
+    z.array(
+      z.looseObject({
+        matcher: z.string().nullish(),
+        hookCallbackIds: z.array(z.string()),
+        timeout: z.number().positive().optional(),
+      }),
+    ),
   ),
 );
 export type CallbackHooksConfig = z.infer<typeof callbackHooksSchema>;

@@ -2,33 +2,38 @@
 // task row, its tool result); every call it counts is also recorded once in the session's
 // SpendLedger (spendLedger.ts), which the budget and the results read.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import { contextWindow, costUSD, maxOutputTokens } from './pricing.js';
 import type { ApiUsage } from '../../tools/agentEvents.js';
 
 export { apiUsageSchema, type ApiUsage } from '../../tools/agentEvents.js';
 
 /** A result's `usage`: token totals of every call of a prompt (the protocol carries it as is). */
-export const usageTotalsSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  cache_read_input_tokens: z.number(),
-  cache_creation_input_tokens: z.number(),
-});
+export const usageTotalsSchema = lazySchema(() =>
+  z.object({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cache_read_input_tokens: z.number(),
+    cache_creation_input_tokens: z.number(),
+  }),
+);
 export type UsageTotals = z.infer<typeof usageTotalsSchema>;
 
 /** One model's entry of a result's `modelUsage`. */
-export const modelUsageEntrySchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadInputTokens: z.number(),
-  cacheCreationInputTokens: z.number(),
-  webSearchRequests: z.number(),
-  costUSD: z.number(),
-  contextWindow: z.number(),
-  maxOutputTokens: z.number(),
-});
+export const modelUsageEntrySchema = lazySchema(() =>
+  z.object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadInputTokens: z.number(),
+    cacheCreationInputTokens: z.number(),
+    webSearchRequests: z.number(),
+    costUSD: z.number(),
+    contextWindow: z.number(),
+    maxOutputTokens: z.number(),
+  }),
+);
 export type ModelUsageEntry = z.infer<typeof modelUsageEntrySchema>;
-export const modelUsageSchema = z.record(z.string(), modelUsageEntrySchema);
+export const modelUsageSchema = lazySchema(() => z.record(z.string(), modelUsageEntrySchema));
 export type ModelUsage = z.infer<typeof modelUsageSchema>;
 
 function emptyEntry(model: string): ModelUsageEntry {

@@ -5,21 +5,26 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
-const stdioSchema = z.object({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1, 'command must not be empty'),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  /** Never defer this server's tools behind ToolSearch. */
-  alwaysLoad: z.boolean().optional(),
-});
-const remoteSchema = z.object({
-  type: z.enum(['sse', 'http']),
-  url: z.url({ error: 'url must be a URL' }),
-  headers: z.record(z.string(), z.string()).default({}),
-  alwaysLoad: z.boolean().optional(),
-});
+const stdioSchema = lazySchema(() =>
+  z.object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1, 'command must not be empty'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    /** Never defer this server's tools behind ToolSearch. */
+    alwaysLoad: z.boolean().optional(),
+  }),
+);
+const remoteSchema = lazySchema(() =>
+  z.object({
+    type: z.enum(['sse', 'http']),
+    url: z.url({ error: 'url must be a URL' }),
+    headers: z.record(z.string(), z.string()).default({}),
+    alwaysLoad: z.boolean().optional(),
+  }),
+);
 
 export type StdioServerConfig = z.infer<typeof stdioSchema>;
 export type RemoteServerConfig = z.infer<typeof remoteSchema>;
@@ -31,7 +36,7 @@ export type McpServerConfig =
   | { type: 'sdk' }
   | { type: 'unsupported'; reason: string };
 
-const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
+const fileSchema = lazySchema(() => z.object({ mcpServers: z.record(z.string(), z.unknown()) }));
 
 export class McpConfigError extends Error {}
 

@@ -4,6 +4,7 @@
 // hooks, which may override the answer before it goes back to the server. With nobody to ask (no
 // host, or the host gone) the answer is a decline, told on stderr — never a hang.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 export type ElicitAction = 'accept' | 'decline' | 'cancel';
@@ -34,10 +35,12 @@ export interface ElicitationDeps {
   log: (line: string) => void;
 }
 
-const answerSchema = z.object({
-  action: z.enum(['accept', 'decline', 'cancel'], { error: 'action must be accept, decline or cancel' }),
-  content: z.record(z.string(), z.unknown(), { error: 'content must be an object' }).optional(),
-});
+const answerSchema = lazySchema(() =>
+  z.object({
+    action: z.enum(['accept', 'decline', 'cancel'], { error: 'action must be accept, decline or cancel' }),
+    content: z.record(z.string(), z.unknown(), { error: 'content must be an object' }).optional(),
+  }),
+);
 
 /** The request handler for one server's elicitation/create. */
 export function elicitationHandler(serverName: string, deps: ElicitationDeps) {

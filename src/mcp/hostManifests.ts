@@ -5,6 +5,7 @@
 // the host as mcp_message. An entry is used by the connect that follows its initialize only.
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
 /**
  * The MCP protocol version our client asks for (the MCP SDK's LATEST_PROTOCOL_VERSION; a unit test
@@ -12,10 +13,12 @@ import { z } from 'zod';
  */
 export const CLIENT_PROTOCOL_VERSION = '2025-11-25';
 
-const manifestSchema = z.object({
-  initializeResult: z.record(z.string(), z.unknown()),
-  toolsListResult: z.record(z.string(), z.unknown()).optional(),
-});
+const manifestSchema = lazySchema(() =>
+  z.object({
+    initializeResult: z.record(z.string(), z.unknown()),
+    toolsListResult: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 export type HostManifest = z.infer<typeof manifestSchema>;
 
 /** What became of one entry: the answer's `sdk_mcp_manifests_parked` (the SDK's own words). */

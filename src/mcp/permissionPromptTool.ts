@@ -4,22 +4,25 @@
 // no such tool, the server's error, text that is not that JSON — is a denial whose message says
 // what went wrong, so a broken permission tool can never let a call through.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 
-const answerSchema = z.discriminatedUnion('behavior', [
-  z.object({
-    behavior: z.literal('allow'),
-    updatedInput: z
-      .record(z.string(), z.unknown(), { error: 'updatedInput must be an object (the input to run)' })
-      .optional(),
-    updatedPermissions: z.array(z.unknown(), { error: 'updatedPermissions must be an array' }).optional(),
-  }),
-  z.object({
-    behavior: z.literal('deny'),
-    message: z.string({ error: 'message must be a string (what the model is told)' }),
-    interrupt: z.boolean({ error: 'interrupt must be true or false' }).optional(),
-  }),
-]);
+const answerSchema = lazySchema(() =>
+  z.discriminatedUnion('behavior', [
+    z.object({
+      behavior: z.literal('allow'),
+      updatedInput: z
+        .record(z.string(), z.unknown(), { error: 'updatedInput must be an object (the input to run)' })
+        .optional(),
+      updatedPermissions: z.array(z.unknown(), { error: 'updatedPermissions must be an array' }).optional(),
+    }),
+    z.object({
+      behavior: z.literal('deny'),
+      message: z.string({ error: 'message must be a string (what the model is told)' }),
+      interrupt: z.boolean({ error: 'interrupt must be true or false' }).optional(),
+    }),
+  ]),
+);
 
 /** What calling the MCP tool gave: its raw CallToolResult, or why it could not be called. */
 export type PromptToolCall = (args: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;

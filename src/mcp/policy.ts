@@ -6,20 +6,23 @@
 // the one of the highest source that sets it, project and local settings excepted: a repository's
 // files may not widen what the user or the organization allows.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { LoadedFile } from '../settings/load.js';
 import type { McpServerConfig } from './config.js';
 
-const entrySchema = z
-  .object({
-    serverName: z.string().min(1).optional(),
-    serverCommand: z.array(z.string()).min(1).optional(),
-    serverUrl: z.string().min(1).optional(),
-  })
-  .refine(
-    (e) => e.serverName !== undefined || e.serverCommand !== undefined || e.serverUrl !== undefined,
-    'an entry needs serverName, serverCommand or serverUrl',
-  );
-const listSchema = z.array(entrySchema);
+const entrySchema = lazySchema(() =>
+  z
+    .object({
+      serverName: z.string().min(1).optional(),
+      serverCommand: z.array(z.string()).min(1).optional(),
+      serverUrl: z.string().min(1).optional(),
+    })
+    .refine(
+      (e) => e.serverName !== undefined || e.serverCommand !== undefined || e.serverUrl !== undefined,
+      'an entry needs serverName, serverCommand or serverUrl',
+    ),
+);
+const listSchema = lazySchema(() => z.array(entrySchema));
 type Entry = z.infer<typeof entrySchema>;
 
 export class McpPolicyError extends Error {}

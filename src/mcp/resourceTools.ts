@@ -4,6 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { defineTool, ToolError, type Tool } from '../../tools/tool.js';
 import { withLinkedSignal } from '../util/linkedSignal.js';
@@ -14,11 +15,15 @@ export interface ResourceSource {
   servers(): Array<{ name: string; client: Client }>;
 }
 
-const listInput = z.object({ server: z.string().optional().describe('Optional server name to filter resources by') });
-const readInput = z.object({
-  server: z.string().describe('The MCP server name'),
-  uri: z.string().describe('The resource URI to read'),
-});
+const listInput = lazySchema(() =>
+  z.object({ server: z.string().optional().describe('Optional server name to filter resources by') }),
+);
+const readInput = lazySchema(() =>
+  z.object({
+    server: z.string().describe('The MCP server name'),
+    uri: z.string().describe('The resource URI to read'),
+  }),
+);
 
 export function resourceTools(source: ResourceSource): Tool[] {
   const pick = (server: string) => {

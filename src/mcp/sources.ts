@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { LoadedFile, SettingSource } from '../settings/load.js';
 import { McpConfigError, parseServer, type McpServerConfig } from './config.js';
 import { mcpPolicy, McpPolicyError, type McpPolicy } from './policy.js';
@@ -49,9 +50,11 @@ export interface McpSources {
 
 const POLICY_KEYS = ['managedMcpServers'] as const;
 const APPROVAL_KEYS = ['enableAllProjectMcpServers', 'enabledMcpjsonServers', 'disabledMcpjsonServers'] as const;
-const mcpJsonSchema = z.object({
-  mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }),
-});
+const mcpJsonSchema = lazySchema(() =>
+  z.object({
+    mcpServers: z.record(z.string(), z.unknown(), { error: 'mcpServers must be an object of name → config' }),
+  }),
+);
 
 /** Every source's servers, resolved to one config per name; throws McpConfigError for a broken .mcp.json. */
 export function gatherMcpServers(o: McpSourceOptions): McpSources {

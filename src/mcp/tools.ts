@@ -3,6 +3,7 @@
 // validates it), the call made with the run's abort signal. Text content is joined, images pass
 // as image blocks, `isError` becomes an is_error tool_result; the host gets the raw MCP result.
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, ToolError, type Tool, type ToolContentBlock, type ToolProgress } from '../../tools/tool.js';
@@ -17,7 +18,7 @@ const DEFAULT_TOOL_TIMEOUT_MS = 100_000_000;
 
 export { mcpToolName, normalizeName } from './names.js';
 
-const looseInput = z.record(z.string(), z.unknown());
+const looseInput = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /**
  * `serverAlwaysLoad`: the server's config says `alwaysLoad: true` — its tools are never deferred

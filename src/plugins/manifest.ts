@@ -4,32 +4,39 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
 export class PluginError extends Error {}
 
 /** A name is a namespace (`name:command`, `mcp__plugin_name_server__tool`): no spaces, no colons. */
-const pluginName = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
-  error: 'must be letters, digits, ".", "_" or "-" (kebab-case, no spaces or colons)',
-});
+const pluginName = lazySchema(() =>
+  z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+    error: 'must be letters, digits, ".", "_" or "-" (kebab-case, no spaces or colons)',
+  }),
+);
 
-const pathList = z.union([z.string(), z.array(z.string())], {
-  error: 'must be a path or a list of paths (relative to the plugin root, "./…")',
-});
+const pathList = lazySchema(() =>
+  z.union([z.string(), z.array(z.string())], {
+    error: 'must be a path or a list of paths (relative to the plugin root, "./…")',
+  }),
+);
 const objectOrPath = (what: string) =>
   z.union([z.string(), z.record(z.string(), z.unknown())], {
     error: `must be a path (relative to the plugin root) or an inline ${what} object`,
   });
 
-export const pluginManifestSchema = z.looseObject({
-  name: pluginName,
-  version: z.string({ error: 'must be a string' }).optional(),
-  description: z.string({ error: 'must be a string' }).optional(),
-  commands: pathList.optional(),
-  agents: pathList.optional(),
-  skills: pathList.optional(),
-  hooks: objectOrPath('hooks').optional(),
-  mcpServers: objectOrPath('mcpServers').optional(),
-});
+export const pluginManifestSchema = lazySchema(() =>
+  z.looseObject({
+    name: pluginName,
+    version: z.string({ error: 'must be a string' }).optional(),
+    description: z.string({ error: 'must be a string' }).optional(),
+    commands: pathList.optional(),
+    agents: pathList.optional(),
+    skills: pathList.optional(),
+    hooks: objectOrPath('hooks').optional(),
+    mcpServers: objectOrPath('mcpServers').optional(),
+  }),
+);
 export type PluginManifest = z.infer<typeof pluginManifestSchema>;
 
 export const MANIFEST_PATH = join('.claude-plugin', 'plugin.json');

@@ -5,6 +5,7 @@
 // The cron library and the English descriptions load on the first job (dynamic import).
 import { randomHex } from '../util/ids.js';
 import { backgroundTaskSummaries, capText, type TaskRegistry } from './registry.js';
+import { loadExternal } from '../util/loadExternal.js';
 import type { ScheduledJobView, ScheduleService } from '../../tools/cron.js';
 
 /** A recurring job's life: it fires a last time after this, then is removed (30 days, as the reference). */
@@ -24,7 +25,10 @@ interface CronLib {
 let cronLib: Promise<CronLib> | undefined;
 
 function loadCronLib(): Promise<CronLib> {
-  cronLib ??= Promise.all([import('croner'), import('cronstrue')]).then(([croner, cronstrue]) => {
+  // Kept out of the bundle (scripts/bundle.mjs): loaded from node_modules.
+  cronLib ??= Promise.resolve().then(() => {
+    const croner = loadExternal<typeof import('croner')>('croner');
+    const cronstrue = loadExternal<typeof import('cronstrue')>('cronstrue');
     const toText = (cronstrue.default ?? cronstrue).toString;
     return {
       next(expr, after) {

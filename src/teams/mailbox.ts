@@ -8,21 +8,24 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { z } from 'zod';
 import { randomUUID } from '../util/ids.js';
+import { lazySchema } from '../util/lazySchema.js';
 import { lockFile } from './fileLock.js';
 
 // The reference's shape: `read` and `type` may be missing (a message is unread until marked), and
 // fields this runtime does not use (msg_id, from_plugin, …) are kept when the inbox is rewritten.
-export const inboxMessageSchema = z.looseObject({
-  from: z.string(),
-  text: z.string(),
-  summary: z.string().optional(),
-  timestamp: z.string(),
-  read: z.boolean().default(false),
-  color: z.string().optional(),
-  type: z.string().optional(),
-});
+export const inboxMessageSchema = lazySchema(() =>
+  z.looseObject({
+    from: z.string(),
+    text: z.string(),
+    summary: z.string().optional(),
+    timestamp: z.string(),
+    read: z.boolean().default(false),
+    color: z.string().optional(),
+    type: z.string().optional(),
+  }),
+);
 export type InboxMessage = z.infer<typeof inboxMessageSchema>;
-const inboxSchema = z.array(inboxMessageSchema);
+const inboxSchema = lazySchema(() => z.array(inboxMessageSchema));
 
 /** What a sender gives: the time defaults to now, and it always lands unread. */
 export interface OutgoingInboxMessage {

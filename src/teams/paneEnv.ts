@@ -6,17 +6,20 @@
 // and removes it. A detached teammate gets its environment the same way.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 
 export const ENV_FILE_VAR = 'AGENT_TEAMMATE_ENV_FILE';
 
 /** What tmux sets for the pane itself: the lead's values would point at the lead's pane. */
 const PANE_OWN = new Set(['TMUX_PANE', ENV_FILE_VAR]);
 
-const handoverSchema = z.object({
-  env: z.record(z.string(), z.string()),
-  /** The lead host's agent definitions, as `initialize.agents` gave them. */
-  agents: z.record(z.string(), z.unknown()).optional(),
-});
+const handoverSchema = lazySchema(() =>
+  z.object({
+    env: z.record(z.string(), z.string()),
+    /** The lead host's agent definitions, as `initialize.agents` gave them. */
+    agents: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /** The host's agents the last handover carried, until taken (src/app/agentSetup.ts). */
 let handedAgents: Record<string, unknown> | undefined;

@@ -5,6 +5,7 @@
 // either kind of lead or teammate understands ours.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import { permissionModeSchema } from '../permissions/modes.js';
 
 export const PERMISSION_REQUEST = 'permission_request';
@@ -97,19 +98,21 @@ export function permissionRequestFrame(q: PermissionQuestion): string {
   });
 }
 
-const requestSchema = z.looseObject({
-  request_id: z.string().min(1).optional(),
-  requestId: z.string().min(1).optional(),
-  agent_id: z.string().optional(),
-  workerName: z.string().optional(),
-  tool_name: z.string().min(1).optional(),
-  toolName: z.string().min(1).optional(),
-  tool_use_id: z.string().optional(),
-  toolUseId: z.string().optional(),
-  description: z.string().optional(),
-  input: z.unknown().optional(),
-  permission_suggestions: z.array(z.unknown()).optional(),
-});
+const requestSchema = lazySchema(() =>
+  z.looseObject({
+    request_id: z.string().min(1).optional(),
+    requestId: z.string().min(1).optional(),
+    agent_id: z.string().optional(),
+    workerName: z.string().optional(),
+    tool_name: z.string().min(1).optional(),
+    toolName: z.string().min(1).optional(),
+    tool_use_id: z.string().optional(),
+    toolUseId: z.string().optional(),
+    description: z.string().optional(),
+    input: z.unknown().optional(),
+    permission_suggestions: z.array(z.unknown()).optional(),
+  }),
+);
 
 /** A permission_request read in either spelling, or the reason it cannot be used. */
 export function parsePermissionRequest(
@@ -178,37 +181,43 @@ export function permissionResponseFrame(
   return JSON.stringify({ ...base, subtype: 'error', error, ...older, feedback: error });
 }
 
-const approvedRequestSchema = z.object({ tool_use_id: z.string(), tool_name: z.string(), input_digest: z.string() });
+const approvedRequestSchema = lazySchema(() =>
+  z.object({ tool_use_id: z.string(), tool_name: z.string(), input_digest: z.string() }),
+);
 
 // The reference's schema (2.1.330): a discriminated union on `subtype`.
-const currentResponseSchema = z.discriminatedUnion('subtype', [
-  z.looseObject({
-    subtype: z.literal('success'),
-    request_id: z.string().min(1),
-    tool_use_id: z.string().optional(),
-    approved_request: approvedRequestSchema.optional(),
-    response: z
-      .object({
-        updated_input: z.record(z.string(), z.unknown()).optional(),
-        permission_updates: z.array(z.unknown()).optional(),
-      })
-      .optional(),
-  }),
-  z.looseObject({
-    subtype: z.literal('error'),
-    request_id: z.string().min(1),
-    tool_use_id: z.string().optional(),
-    approved_request: approvedRequestSchema.optional(),
-    error: z.string(),
-  }),
-]);
+const currentResponseSchema = lazySchema(() =>
+  z.discriminatedUnion('subtype', [
+    z.looseObject({
+      subtype: z.literal('success'),
+      request_id: z.string().min(1),
+      tool_use_id: z.string().optional(),
+      approved_request: approvedRequestSchema.optional(),
+      response: z
+        .object({
+          updated_input: z.record(z.string(), z.unknown()).optional(),
+          permission_updates: z.array(z.unknown()).optional(),
+        })
+        .optional(),
+    }),
+    z.looseObject({
+      subtype: z.literal('error'),
+      request_id: z.string().min(1),
+      tool_use_id: z.string().optional(),
+      approved_request: approvedRequestSchema.optional(),
+      error: z.string(),
+    }),
+  ]),
+);
 
 // claude-code-controller's PermissionResponseMessage: {requestId, approved}.
-const olderResponseSchema = z.looseObject({
-  requestId: z.string().min(1),
-  approved: z.boolean(),
-  feedback: z.string().optional(),
-});
+const olderResponseSchema = lazySchema(() =>
+  z.looseObject({
+    requestId: z.string().min(1),
+    approved: z.boolean(),
+    feedback: z.string().optional(),
+  }),
+);
 
 /** A permission_response in either spelling, or what is wrong with it. */
 export function parsePermissionResponse(
@@ -256,10 +265,12 @@ export function planApprovalRequestFrame(from: string, requestId: string, plan: 
   });
 }
 
-const planRequestSchema = z.looseObject({
-  requestId: z.string().min(1),
-  planContent: z.string().optional(),
-});
+const planRequestSchema = lazySchema(() =>
+  z.looseObject({
+    requestId: z.string().min(1),
+    planContent: z.string().optional(),
+  }),
+);
 
 export function parsePlanApprovalRequest(
   body: Record<string, unknown>,
@@ -287,12 +298,14 @@ export function planApprovalResponseFrame(
   });
 }
 
-const planResponseSchema = z.looseObject({
-  requestId: z.string().min(1),
-  approved: z.boolean(),
-  feedback: z.string().optional(),
-  permissionMode: permissionModeSchema.optional(),
-});
+const planResponseSchema = lazySchema(() =>
+  z.looseObject({
+    requestId: z.string().min(1),
+    approved: z.boolean(),
+    feedback: z.string().optional(),
+    permissionMode: permissionModeSchema.optional(),
+  }),
+);
 
 export function parsePlanApprovalResponse(
   body: Record<string, unknown>,

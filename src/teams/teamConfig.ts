@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../util/lazySchema.js';
 import { configDir } from '../util/configDir.js';
 
 export type MemberStatus = 'working' | 'idle' | 'stopped' | 'shutdown' | 'failed';
@@ -63,12 +64,14 @@ export function leadMember(name: string, teamName: string, cwd: string, joinedAt
 }
 
 /** What a reader of another program's team file relies on; the rest is kept as it is. */
-const teamFileSchema = z.looseObject({
-  name: z.string().optional(),
-  leadAgentId: z.string().min(1),
-  leadSessionId: z.string().optional(),
-  members: z.array(z.looseObject({ name: z.string(), agentId: z.string().optional() })).default([]),
-});
+const teamFileSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().optional(),
+    leadAgentId: z.string().min(1),
+    leadSessionId: z.string().optional(),
+    members: z.array(z.looseObject({ name: z.string(), agentId: z.string().optional() })).default([]),
+  }),
+);
 export type TeamFile = z.infer<typeof teamFileSchema>;
 
 /** The lead's name: `leadAgentId` is `name@team`, never assumed to be "team-lead". */
