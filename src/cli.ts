@@ -3,9 +3,12 @@ import { parseOptions, UsageError } from './cli/options.js';
 import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
 import { applyTeammateEnv } from './teams/paneEnv.js';
 import { watchLead } from './teams/leadWatch.js';
+import { restoreDeferredCa } from './net/deferredCa.js';
 
 async function start(): Promise<number> {
   let parsed;
+  // The host's NODE_EXTRA_CA_CERTS, which bin/agent kept from Node's start (src/net/deferredCa.ts).
+  restoreDeferredCa();
   try {
     // A process teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
     applyTeammateEnv();

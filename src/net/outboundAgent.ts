@@ -2,7 +2,8 @@
 // (and the cloud providers' SDKs, which fetch too), WebFetch and MCP servers over HTTP. One undici
 // dispatcher is installed as the process's global one, so each of them honours HTTPS_PROXY,
 // HTTP_PROXY and NO_PROXY (either case) and presents CLAUDE_CODE_CLIENT_CERT when a server asks.
-// NODE_EXTRA_CA_CERTS needs nothing here: Node adds it to every TLS connection's trust store.
+// NODE_EXTRA_CA_CERTS needs nothing here: every TLS context made without a `ca` of its own trusts
+// it (Node itself, or src/net/deferredCa.ts when bin/agent kept it from Node's start).
 //
 // Nothing is loaded when none of these is set, so an ordinary start does not pay for undici.
 import { readFileSync } from 'node:fs';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
+import { lastToolResults, type RecordedRequest, text, toolUse } from '../fake-api/server.js';
 import { startMcpHttpServer } from '../cloud-fakes/mcpHttpServer.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
@@ -157,6 +157,24 @@ describe('certificates', () => {
     expect(api.requests).toHaveLength(0);
     const trusted = await run(['-p', 'hi'], { ANTHROPIC_BASE_URL: tls.url, NODE_EXTRA_CA_CERTS: pki.caCert });
     expect(trusted.stdout).toContain('trusted now');
+  });
+
+  it('NODE_EXTRA_CA_CERTS is read at the first TLS connection, not at start; Bash gets the variable as the host gave it', async () => {
+    const pki = makeTestPki(tempDir('agent-gw-'));
+    // The Bash call's parent is the agent: its environ is what Node was started with.
+    const show =
+      "echo \"ca=[${NODE_EXTRA_CA_CERTS-unset}] was=[${AGENT_CA_WAS-unset}] node-started-with=[$(tr '\\0' '\\n' < /proc/$PPID/environ | grep -c '^NODE_EXTRA_CA_CERTS=')]\"";
+    const { front: tls } = await startProviderFixture(
+      (req: RecordedRequest, i: number) =>
+        i === 0 ? toolUse('Bash', { command: show }) : text(JSON.stringify(lastToolResults(req))),
+      (api) => startTlsFront(pki, api.url),
+    );
+    const r = await run(['-p', 'show the certificate setting', '--allowedTools', 'Bash'], {
+      ANTHROPIC_BASE_URL: tls.url,
+      NODE_EXTRA_CA_CERTS: pki.caCert,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`ca=[${pki.caCert}] was=[unset] node-started-with=[0]`);
   });
 
   it('mTLS: refused without CLAUDE_CODE_CLIENT_CERT, accepted with it (an encrypted key and its passphrase)', async () => {

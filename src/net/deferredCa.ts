@@ -1,0 +1,49 @@
+// NODE_EXTRA_CA_CERTS, read at the first TLS connection instead of at start. Node parses that file
+// and its whole bundled root store while it starts, whether or not the process ever opens a TLS
+// connection: about 50 ms of a 100 ms `node -e 0` on a machine that sets it. bin/agent's shell lines
+// move the variable to AGENT_CA_WAS before Node starts; here it is put back for children (Bash,
+// hooks, MCP servers, teammates see what the host gave), and every TLS context made without a `ca`
+// of its own (fetch, https, http2, the cloud SDKs, undici's proxy agent) gets Node's roots plus the
+// file's certificates, as Node would have given it. `node bin/agent` skips the shell lines: Node
+// then reads the file itself and nothing here runs.
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { loadExternal } from '../util/loadExternal.js';
+import { logWarning } from '../util/log.js';
+
+type Tls = typeof import('node:tls');
+type ContextOptions = import('node:tls').SecureContextOptions;
+
+/** Puts the host's NODE_EXTRA_CA_CERTS back and trusts its certificates from the first TLS context on. */
+export function restoreDeferredCa(env: NodeJS.ProcessEnv = process.env): void {
+  const file = env.AGENT_CA_WAS;
+  if (file === undefined) return;
+  delete env.AGENT_CA_WAS;
+  if (!file) return;
+  env.NODE_EXTRA_CA_CERTS = file;
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (err) {
+    // Node's own words at start for the same case: the run goes on with the bundled roots.
+    logWarning(`Ignoring extra certs from \`${file}\`, load failed: ${(err as Error).message}`);
+    return;
+  }
+  const tls = loadExternal<Tls>('node:tls');
+  const original = tls.createSecureContext;
+  let ca: string[] | undefined;
+  const trusted = (): string[] => {
+    if (ca) return ca;
+    let extra: string[] = [];
+    try {
+      extra = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+      if (extra.length === 0) logWarning(`Ignoring extra certs from \`${file}\`, load failed: no certificate in it`);
+    } catch (err) {
+      logWarning(`Ignoring extra certs from \`${file}\`, load failed: ${(err as Error).message}`);
+    }
+    ca = [...tls.rootCertificates, ...extra];
+    return ca;
+  };
+  tls.createSecureContext = function createSecureContext(this: unknown, options?: ContextOptions) {
+    if (options?.ca !== undefined) return original.call(this, options);
+    return original.call(this, { ...options, ca: trusted() });
+  } as Tls['createSecureContext'];
+}
