@@ -1,8 +1,10 @@
-// How a lead in teammate mode tmux or detached starts a teammate process: this very program (node +
-// the script it was started as), the teammate flags, and the lead's flags that shape how an agent
+// How a lead in teammate mode tmux or detached starts a teammate process: this very program (bin/agent,
+// run as itself), the teammate flags, and the lead's flags that shape how an agent
 // works (model, permissions, settings, agents, directories, MCP servers), so a process teammate
 // behaves as an in-process one would. The environment travels apart (src/teams/paneEnv.ts); where
 // the process runs is the starter's business (src/teams/teammateStarter.ts).
+import { accessSync, constants } from 'node:fs';
+import { basename } from 'node:path';
 import { detachedStarter } from './detachedTeammates.js';
 import { paneStarter, type TeammateStarter } from './teammateStarter.js';
 import { tmuxPaneHost } from './tmuxPanes.js';
@@ -28,7 +30,7 @@ export interface LeadFlags {
 export interface TeammateLaunch {
   /** A tmux pane each, or a detached process each. */
   starter: TeammateStarter;
-  /** The program: `process.execPath` and this binary's path. */
+  /** The program: this binary run as itself, or `process.execPath` and its path. */
   command: string[];
   /** The lead's flags every teammate gets. */
   leadArgs: string[];
@@ -61,8 +63,23 @@ export function leadArgsForTeammates(o: LeadFlags): string[] {
 export function teammateLaunch(backend: 'tmux' | 'detached', o: LeadFlags, env: NodeJS.ProcessEnv): TeammateLaunch {
   return {
     starter: backend === 'tmux' ? paneStarter(tmuxPaneHost(env)) : detachedStarter(),
-    command: [process.execPath, process.argv[1] ?? ''],
+    command: teammateCommand(process.argv[1] ?? ''),
     leadArgs: leadArgsForTeammates(o),
     env,
   };
+}
+
+/**
+ * `bin/agent` run as itself when it can be, so a teammate starts as any start does (its shell lines:
+ * the start-up snapshot, huge pages, NODE_EXTRA_CA_CERTS read late); `node bin/agent`, which skips
+ * them, only when the file cannot be executed (a copy without its mode bits).
+ */
+export function teammateCommand(self: string): string[] {
+  try {
+    accessSync(self, constants.X_OK);
+    if (basename(self) === 'agent') return [self];
+  } catch {
+    // not executable: run it with this Node
+  }
+  return [process.execPath, self];
 }
