@@ -190,21 +190,6 @@ function start() {
   // random (one per install); isolates made from now on (worker threads, from Node's own snapshot,
   // whose seed is the same in every copy of Node) are rehashed with a fresh one, as by default.
   setFlagsFromString('--rehash-snapshot');
-  // The host's allocator settings back for children (bin/agent's shell lines changed them).
-  for (const [saved, name] of [
-    ['AGENT_MALLOC_WAS', 'MALLOC_MMAP_THRESHOLD_'],
-    ['AGENT_TUNABLES_WAS', 'GLIBC_TUNABLES'],
-  ]) {
-    if (process.env[saved] === undefined) continue;
-    if (process.env[saved]) process.env[name] = process.env[saved];
-    else delete process.env[name];
-    delete process.env[saved];
-  }
-  if (process.env.AGENT_TUNABLES_WAS !== undefined) {
-    if (process.env.AGENT_TUNABLES_WAS) process.env.GLIBC_TUNABLES = process.env.AGENT_TUNABLES_WAS;
-    else delete process.env.GLIBC_TUNABLES;
-    delete process.env.AGENT_TUNABLES_WAS;
-  }
   lateRequire = createRequire(bundle);
   // process.argv as a script start has it: [node, bin/agent, ...flags].
   process.argv.splice(1, 0, path.join(__dirname, '..', 'bin', 'agent'));

@@ -3,12 +3,14 @@ import { parseOptions, UsageError } from './cli/options.js';
 import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
 import { applyTeammateEnv } from './teams/paneEnv.js';
 import { watchLead } from './teams/leadWatch.js';
-import { restoreDeferredCa } from './net/deferredCa.js';
+import { trustDeferredCa } from './net/deferredCa.js';
+import { restoreHostEnv } from './util/hostEnv.js';
 
 async function start(): Promise<number> {
   let parsed;
-  // The host's NODE_EXTRA_CA_CERTS, which bin/agent kept from Node's start (src/net/deferredCa.ts).
-  restoreDeferredCa();
+  // The host's variables that bin/agent changed for this process, back for children; its
+  // NODE_EXTRA_CA_CERTS, kept from Node's start, trusted from the first TLS connection.
+  trustDeferredCa(restoreHostEnv().has('NODE_EXTRA_CA_CERTS'));
   try {
     // A process teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
     applyTeammateEnv();

@@ -1,9 +1,8 @@
 // NODE_EXTRA_CA_CERTS, read at the first TLS connection instead of at start. Node parses that file
 // and its whole bundled root store while it starts, whether or not the process ever opens a TLS
 // connection: about 50 ms of a 100 ms `node -e 0` on a machine that sets it. bin/agent's shell lines
-// move the variable to AGENT_CA_WAS before Node starts; here it is put back for children (Bash,
-// hooks, MCP servers, teammates see what the host gave), and every TLS context made without a `ca`
-// of its own (fetch, https, http2, the cloud SDKs, undici's proxy agent) gets Node's roots plus the
+// move the variable to AGENT_CA_WAS before Node starts; src/util/hostEnv.ts puts it back for
+// children, and here every TLS context made without a `ca` of its own (fetch, https, http2, the cloud SDKs, undici's proxy agent) gets Node's roots plus the
 // file's certificates, as Node would have given it. `node bin/agent` skips the shell lines: Node
 // then reads the file itself and nothing here runs.
 import { accessSync, constants, readFileSync } from 'node:fs';
@@ -13,13 +12,13 @@ import { logWarning } from '../util/log.js';
 type Tls = typeof import('node:tls');
 type ContextOptions = import('node:tls').SecureContextOptions;
 
-/** Puts the host's NODE_EXTRA_CA_CERTS back and trusts its certificates from the first TLS context on. */
-export function restoreDeferredCa(env: NodeJS.ProcessEnv = process.env): void {
-  const file = env.AGENT_CA_WAS;
-  if (file === undefined) return;
-  delete env.AGENT_CA_WAS;
-  if (!file) return;
-  env.NODE_EXTRA_CA_CERTS = file;
+/**
+ * Trusts NODE_EXTRA_CA_CERTS from the first TLS context on, when bin/agent kept it from Node's start
+ * (`deferred`: src/util/hostEnv.ts has put the variable back for children by then).
+ */
+export function trustDeferredCa(deferred: boolean, env: NodeJS.ProcessEnv = process.env): void {
+  const file = env.NODE_EXTRA_CA_CERTS;
+  if (!deferred || !file) return;
   try {
     accessSync(file, constants.R_OK);
   } catch (err) {
