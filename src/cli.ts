@@ -68,6 +68,8 @@ function run(): void {
  */
 async function prepareSnapshot(): Promise<void> {
   await import('./main.js');
+  // The Messages API client's module: every session that calls the model loads it at its first turn.
+  await import('@anthropic-ai/sdk');
   (await import('./startupWarmUp.js')).warmUp();
 }
 

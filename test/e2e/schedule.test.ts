@@ -4,9 +4,8 @@
 // pending job never holds the process: -p exits after its result, stream-json at stdin EOF.
 // The official SDK as host too: a cron job fires as a turn of its own while the host keeps the input
 // open, and nothing fires after the host ends it.
-// Cron counts in minutes and a wakeup waits at least 60 s, so the three firing tests run side by side
-// in this one file and take up to about a minute: one test worker waits on the clock, the other
-// runs the rest of the suite meanwhile (vitest.config.ts starts this file first).
+// Cron counts in minutes and a wakeup waits at least 60 s: the agent's clock is moved (agentClock.ts,
+// libfaketime) so a minute comes within seconds, and the three firing tests run side by side.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 // The tests run concurrently, so the harness's startFakeApi (closed when "the" running test ends,
@@ -19,6 +18,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
+import { fastClock, minuteComingClock } from './agentClock.js';
 import { resultsById, runAgent, startAgent, STREAM_ARGS, tempDir, userLine } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
@@ -51,7 +51,8 @@ describe.concurrent('scheduled prompts', () => {
         return toolUse('CronCreate', { cron: '* * * * *', prompt: 'TICK from cron' }, 'toolu_create');
       return text('?');
     });
-    const agent = startAgent({ api, args: ARGS });
+    const clock = minuteComingClock();
+    const agent = startAgent({ api, args: ARGS, env: clock.env });
     try {
       agent.sendRaw(userLine('schedule a tick every minute'));
       const first = await agent.waitFor((m) => m.type === 'result', 20_000);
@@ -63,15 +64,16 @@ describe.concurrent('scheduled prompts', () => {
         durable: false,
       });
       const fireAt = created!.tool_use_result.nextFireAt as number;
-      // The tick comes as its own turn, at (not before) the minute, with a result of its own.
+      // The tick comes as its own turn, at (not before) the minute of the agent's clock, with a result
+      // of its own.
       const second = await agent.waitFor((m) => m.type === 'result' && m.result === 'cancelled', 75_000);
       expect(second.is_error).toBe(false);
       const fired = api.requests.find((r) => lastUserText(r).includes('TICK from cron'))!;
       expect(fired).toBeDefined();
       expect(promptTurn(fired)).toBe(true);
       expect(agent.json().filter((m) => m.type === 'result')).toHaveLength(2);
-      expect(firedAt).toBeGreaterThanOrEqual(fireAt);
-      expect(firedAt - fireAt).toBeLessThan(2_000);
+      expect(firedAt + clock.offsetMs).toBeGreaterThanOrEqual(fireAt);
+      expect(firedAt + clock.offsetMs - fireAt).toBeLessThan(2_000);
       // Deleted: nothing more fires, and stdin EOF ends the session at once.
       const requestsBefore = api.requests.length;
       agent.endInput();
@@ -102,7 +104,9 @@ describe.concurrent('scheduled prompts', () => {
       }
       return text('?');
     });
-    const agent = startAgent({ api, args: ARGS });
+    // The wakeup waits the 60 s it was clamped to on the agent's clock, which runs ten times as fast.
+    const clock = fastClock(10);
+    const agent = startAgent({ api, args: ARGS, env: clock.env });
     try {
       const started = Date.now();
       agent.sendRaw(userLine('/loop check the build'));
@@ -112,7 +116,7 @@ describe.concurrent('scheduled prompts', () => {
       expect(wake?.tool_use_result).toMatchObject({ clampedDelaySeconds: 60, wasClamped: true });
       const last = await agent.waitFor((m) => m.type === 'result' && m.result === 'loop finished', 90_000);
       expect(last.is_error).toBe(false);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(59_000);
+      expect((Date.now() - started) * clock.rate).toBeGreaterThanOrEqual(59_000);
       expect(iterations).toBe(2);
       // The /loop instructions reached the model both times, with the user's input at the end.
       const loopTurns = api.requests.filter((r) => promptTurn(r) && lastUserText(r).includes('Input: check the build'));
@@ -142,7 +146,11 @@ describe.concurrent('scheduled prompts', () => {
     });
     try {
       const prompts = promptStream();
-      const q = query({ prompt: prompts as never, options: sdkOptions(api.url, tempDir()) as never });
+      const options = sdkOptions(api.url, tempDir());
+      const q = query({
+        prompt: prompts as never,
+        options: { ...options, env: { ...options.env, ...minuteComingClock().env } } as never,
+      });
       prompts.push('check something every minute');
       const messages: SDKMessage[] = [];
       let results = 0;

@@ -1,0 +1,47 @@
+// The agent's clock, moved for the tests that would otherwise wait on the real one (a cron job fires
+// on the minute; a ScheduleWakeup waits at least 60 s). libfaketime (Debian's `faketime` package,
+// installed by .ci/run) is preloaded into the agent: the process runs for real, only the time it
+// reads is shifted or sped up (Date.now, the monotonic clock its timers run on). Without the
+// library the tests run on the real clock and simply take longer.
+import { existsSync } from 'node:fs';
+
+const LIBRARY = [
+  '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1',
+  '/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1',
+  '/usr/lib/faketime/libfaketimeMT.so.1',
+].find((p) => existsSync(p));
+
+if (!LIBRARY) console.warn('agentClock.ts: libfaketime is not installed (apt-get install faketime): clock tests wait in real time');
+
+export interface AgentClock {
+  /** Variables to add to the agent's environment (none without libfaketime). */
+  env: Record<string, string>;
+  /** The agent's time minus the test's, in ms, as started (0 on the real clock). */
+  offsetMs: number;
+  /** How many of the agent's ms pass in one of the test's (1 on the real clock). */
+  rate: number;
+}
+
+const preload = (lib: string) => [lib, process.env.LD_PRELOAD].filter(Boolean).join(':');
+
+/** libfaketime's absolute form: "@YYYY-MM-DD hh:mm:ss" in UTC (TZ=UTC is set with it). */
+const stamp = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
+/** The agent's clock starts `lead` ms before the next whole minute (and then runs at the normal rate). */
+export function minuteComingClock(leadMs = 3_000): AgentClock {
+  if (!LIBRARY) return { env: {}, offsetMs: 0, rate: 1 };
+  const now = Date.now();
+  // At least lead + 1 s ahead, so the start-up of the agent does not eat into the lead.
+  const start = Math.ceil((now + leadMs + 1_000) / 60_000) * 60_000 - leadMs;
+  return {
+    env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `@${stamp(start)}`, TZ: 'UTC' },
+    offsetMs: start - now,
+    rate: 1,
+  };
+}
+
+/** The agent's clock runs `rate` times as fast as the test's, from the test's time now. */
+export function fastClock(rate: number): AgentClock {
+  if (!LIBRARY) return { env: {}, offsetMs: 0, rate: 1 };
+  return { env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `+0 x${rate}` }, offsetMs: 0, rate };
+}
