@@ -11,7 +11,8 @@ const LIBRARY = [
   '/usr/lib/faketime/libfaketimeMT.so.1',
 ].find((p) => existsSync(p));
 
-if (!LIBRARY) console.warn('agentClock.ts: libfaketime is not installed (apt-get install faketime): clock tests wait in real time');
+if (!LIBRARY)
+  console.warn('agentClock.ts: libfaketime is not installed (apt-get install faketime): clock tests wait in real time');
 
 export interface AgentClock {
   /** Variables to add to the agent's environment (none without libfaketime). */
