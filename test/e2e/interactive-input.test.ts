@@ -2,47 +2,27 @@
 // kept per project across sessions (Up/Down, Ctrl+R), a large paste collapsed and sent whole.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RecordedRequest, text, toolUse } from '../fake-api/server.js';
+import { describe, expect } from 'vitest';
+import { type RecordedRequest, startFakeApi, text, toolUse } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
-import { hasTmux, READY, send, startTerm, type Term, typedText } from './tmux.js';
+import { AGENT_BIN, resultsById } from './harness.js';
+import { hasTmux, uiIt as it, READY, send, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-input.test.ts: skipped: tmux is not installed');
 
-let api: FakeApi | undefined;
-const terms: Term[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const t of terms.splice(0)) t.close();
-  await api?.close();
-  api = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const dir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-};
-const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) => {
-  const t = startTerm(api!.url, args, cwd, opts);
-  terms.push(t);
-  return t;
-};
 /** The editor's first line shows exactly this. */
 const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +│`);
 
-describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
-  it("Up/Down walk this project's history, kept across sessions; Ctrl+R finds an older prompt", async () => {
-    api = await startFakeApi(() => text('ok'));
-    const config = dir();
-    const cwd = dir();
-    const other = dir();
+(hasTmux ? describe.concurrent : describe.skip)('terminal UI input (in tmux)', () => {
+  it("Up/Down walk this project's history, kept across sessions; Ctrl+R finds an older prompt", async ({ ui }) => {
+    ui.api = await startFakeApi(() => text('ok'));
+    const config = ui.dir();
+    const cwd = ui.dir();
+    const other = ui.dir();
     const env = { CLAUDE_CONFIG_DIR: config };
-    let t = start([], cwd, { env });
+    let t = ui.start([], cwd, { env });
     await send(t, 'alpha one');
     await t.waitFor(/ok\n\(1 turn/);
     await send(t, 'beta two');
@@ -63,7 +43,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
 
     // A new session in the same project: the history is there.
-    t = start([], cwd, { env });
+    t = ui.start([], cwd, { env });
     await t.waitFor(READY);
     t.keys('Up');
     await t.waitFor(editorShows('beta two'));
@@ -77,12 +57,12 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     await t.waitFor(editorShows('alpha one'));
     t.keys('Enter');
     await t.waitFor(/ok\n\(1 turn/);
-    expect(typedText(api.requests.at(-1)!)).toBe('alpha one');
+    expect(typedText(ui.api.requests.at(-1)!)).toBe('alpha one');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
 
     // Another project has its own (empty) history.
-    t = start([], other, { env });
+    t = ui.start([], other, { env });
     await t.waitFor(READY);
     t.keys('Up');
     await new Promise((r) => setTimeout(r, 300));
@@ -91,9 +71,9 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a large paste shows as one placeholder line and is sent whole', async () => {
-    api = await startFakeApi([text('read it')]);
-    const t = start([], dir());
+  it('a large paste shows as one placeholder line and is sent whole', async ({ ui }) => {
+    ui.api = await startFakeApi([text('read it')]);
+    const t = ui.start([], ui.dir());
     await t.waitFor(READY);
     const lines = Array.from({ length: 40 }, (_, i) => `pasted line ${i + 1}`);
     t.type('summarise ');
@@ -105,14 +85,16 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.keys('Enter');
     const s = await t.waitFor(/read it/);
     expect(s).toMatch(/^> summarise \[Pasted text #1 \+40 lines\]$/m);
-    expect(typedText(api.requests[0])).toBe(`summarise ${lines.join('\n')}`);
+    expect(typedText(ui.api.requests[0])).toBe(`summarise ${lines.join('\n')}`);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('a bracketed paste is one paste: its newlines do not send the prompt, a long one collapses, all is sent whole', async () => {
-    api = await startFakeApi([text('got both')]);
-    const t = start([], dir());
+  it('a bracketed paste is one paste: its newlines do not send the prompt, a long one collapses, all is sent whole', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('got both')]);
+    const t = ui.start([], ui.dir());
     await t.waitFor(READY);
     t.type('look at ');
     await t.waitFor(editorShows('look at'));
@@ -123,23 +105,25 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.pasteBracketed(lines.join('\n'));
     await t.waitFor(/│ {3}\[Pasted text #1 \+12 lines\] +│/);
     await new Promise((r) => setTimeout(r, 300));
-    expect(api.requests).toHaveLength(0);
+    expect(ui.api.requests).toHaveLength(0);
     t.keys('Enter');
     await t.waitFor(/got both/);
-    expect(typedText(api.requests[0])).toBe(`look at the first line\n${lines.join('\n')}`);
+    expect(typedText(ui.api.requests[0])).toBe(`look at the first line\n${lines.join('\n')}`);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('/ opens a filtered menu of the commands: ↓ and Enter run one, Tab completes one that takes arguments', async () => {
-    api = await startFakeApi([text('greeted')]);
-    const cwd = dir();
+  it('/ opens a filtered menu of the commands: ↓ and Enter run one, Tab completes one that takes arguments', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('greeted')]);
+    const cwd = ui.dir();
     mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
     writeFileSync(
       join(cwd, '.claude', 'commands', 'greet.md'),
       '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
     );
-    const t = start([], cwd, { rows: 40 });
+    const t = ui.start([], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('/');
     let s = await t.waitFor(/❯ \/\w+/);
@@ -166,14 +150,16 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.type('Ada');
     t.keys('Enter');
     await t.waitFor(/greeted/);
-    expect(typedText(api.requests[0])).toBe('Greet Ada warmly');
+    expect(typedText(ui.api.requests[0])).toBe('Greet Ada warmly');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it("the / menu offers skills, plugins' commands and MCP servers' prompts with their descriptions; each runs as its prompt", async () => {
-    api = await startFakeApi(() => text('done'));
-    const cwd = dir();
+  it("the / menu offers skills, plugins' commands and MCP servers' prompts with their descriptions; each runs as its prompt", async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi(() => text('done'));
+    const cwd = ui.dir();
     mkdirSync(join(cwd, '.claude', 'skills', 'tidy'), { recursive: true });
     writeFileSync(
       join(cwd, '.claude', 'skills', 'tidy', 'SKILL.md'),
@@ -183,7 +169,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server] } } }));
     // A plugin's command too.
-    const plugin = join(dir(), 'kit');
+    const plugin = join(ui.dir(), 'kit');
     mkdirSync(join(plugin, '.claude-plugin'), { recursive: true });
     mkdirSync(join(plugin, 'commands'));
     writeFileSync(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'kit', version: '1.0.0' }));
@@ -191,7 +177,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
       join(plugin, 'commands', 'greet.md'),
       '---\ndescription: Greet someone\n---\nSay hello to $ARGUMENTS.\n',
     );
-    const t = start(['--mcp-config', mcp, '--plugin-dir', plugin], cwd, { rows: 40 });
+    const t = ui.start(['--mcp-config', mcp, '--plugin-dir', plugin], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('/');
     await t.waitFor(/\/help /);
@@ -206,7 +192,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.type('src/a.ts');
     t.keys('Enter');
     await t.waitFor(/done/);
-    const skill = typedText(api.requests[0]);
+    const skill = typedText(ui.api.requests[0]);
     expect(skill).toContain(`Base directory for this skill: ${join(cwd, '.claude', 'skills', 'tidy')}`);
     expect(skill).toContain('Sort the imports of src/a.ts.');
     await t.waitFor(READY);
@@ -217,20 +203,22 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     t.type('security deep');
     t.keys('Enter');
     await t.waitFor(/done[\s\S]*done/);
-    expect(typedText(api.requests[1])).toBe('Review it for security, depth deep.');
+    expect(typedText(ui.api.requests[1])).toBe('Review it for security, depth deep.');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it("an MCP server's prompts/list_changed updates the / menu: a prompt it adds is offered and runs", async () => {
-    api = await startFakeApi((req) =>
+  it("an MCP server's prompts/list_changed updates the / menu: a prompt it adds is offered and runs", async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi((req) =>
       typedText(req) === 'add one' && !resultsById(req).g ? toolUse('mcp__pr__add_prompt', {}, 'g') : text('done'),
     );
-    const cwd = dir();
+    const cwd = ui.dir();
     const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server, '--grow'] } } }));
-    const t = start(['--mcp-config', mcp, '--allowedTools', 'mcp__pr__add_prompt'], cwd, { rows: 40 });
+    const t = ui.start(['--mcp-config', mcp, '--allowedTools', 'mcp__pr__add_prompt'], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('/mcp__pr');
     await t.waitFor(/❯ \/mcp__pr__review <focus> \[depth\] +Review the change \(MCP: pr\)/);
@@ -243,21 +231,21 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     await t.waitFor(/❯ \/mcp__pr__summarize +Summarize the thread \(MCP: pr\)/);
     t.keys('Enter');
     await t.waitFor(/done[\s\S]*done/);
-    expect(typedText(api.requests.at(-1)!)).toBe('Summarize the thread so far.');
+    expect(typedText(ui.api.requests.at(-1)!)).toBe('Summarize the thread so far.');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async () => {
-    api = await startFakeApi([text('seen')]);
-    const cwd = dir();
+  it('@ completes a file path fuzzily, leaving out what .gitignore ignores, and attaches the file', async ({ ui }) => {
+    ui.api = await startFakeApi([text('seen')]);
+    const cwd = ui.dir();
     mkdirSync(join(cwd, 'src', 'deep'), { recursive: true });
     mkdirSync(join(cwd, 'build'));
     writeFileSync(join(cwd, '.gitignore'), 'build/\n*.log\n');
     writeFileSync(join(cwd, 'src', 'deep', 'notes.txt'), 'first note\nsecond note\n');
     writeFileSync(join(cwd, 'build', 'notes.txt'), 'built\n');
     writeFileSync(join(cwd, 'notes.log'), 'log\n');
-    const t = start([], cwd, { rows: 40 });
+    const t = ui.start([], cwd, { rows: 40 });
     await t.waitFor(READY);
     t.type('read @sdnot');
     const s = await t.waitFor(/❯ src\/deep\/notes\.txt/);
@@ -266,7 +254,7 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     await t.waitFor(editorShows('read @src/deep/notes.txt'));
     t.keys('Enter');
     await t.waitFor(/seen/);
-    const texts = userTexts(api.requests[0]);
+    const texts = userTexts(ui.api.requests[0]);
     const prompt = texts.indexOf('read @src/deep/notes.txt ');
     const file = texts.findIndex((x) => /src\/deep\/notes\.txt[\s\S]*1\tfirst note\n2\tsecond note/.test(x));
     expect(file).toBeGreaterThanOrEqual(0);
@@ -276,35 +264,37 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a file attached with @ counts as read: the Edit that follows it is allowed', async () => {
-    const cwd = dir();
+  it('a file attached with @ counts as read: the Edit that follows it is allowed', async ({ ui }) => {
+    const cwd = ui.dir();
     const file = join(cwd, 'notes.txt');
     writeFileSync(file, 'colour: red\n');
-    api = await startFakeApi((req) =>
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length
         ? text('changed it')
         : toolUse('Edit', { file_path: file, old_string: 'red', new_string: 'blue' }, 'e'),
     );
-    const t = start(['--permission-mode', 'acceptEdits'], cwd);
+    const t = ui.start(['--permission-mode', 'acceptEdits'], cwd);
     // The mention is not last: a menu of files open under it would take the Enter.
     await send(t, 'make @notes.txt say blue');
     await t.waitFor(/changed it/);
-    const result = resultsById(api.requests[1]).e;
+    const result = resultsById(ui.api.requests[1]).e;
     expect(result.isError, result.text).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('colour: blue\n');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('!command runs in the shell; the command and its output reach the model in bash-input/bash-stdout tags', async () => {
-    api = await startFakeApi([text('noted the output')]);
-    const cwd = dir();
-    const t = start([], cwd);
+  it('!command runs in the shell; the command and its output reach the model in bash-input/bash-stdout tags', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('noted the output')]);
+    const cwd = ui.dir();
+    const t = ui.start([], cwd);
     await send(t, '!echo shell-out; echo to-stderr >&2');
     let s = await t.waitFor(/noted the output/);
     expect(s).toMatch(/✓ ! echo shell-out; echo to-stderr >&2\n {2}⎿ shell-out\n {4}to-stderr/);
     expect(
-      userTexts(api.requests[0])
+      userTexts(ui.api.requests[0])
         .filter((x) => !x.startsWith('<system-reminder>'))
         .slice(-2),
     ).toEqual([
@@ -318,20 +308,22 @@ describe.skipIf(!hasTmux)('terminal UI input (in tmux)', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
-  it("--resume without an id offers this project's sessions (title or first prompt, age); the one picked goes on", async () => {
-    api = await startFakeApi(() => text('ok'));
-    const config = dir();
-    const cwd = dir();
+(hasTmux ? describe.concurrent : describe.skip)('terminal UI pickers (in tmux)', () => {
+  it("--resume without an id offers this project's sessions (title or first prompt, age); the one picked goes on", async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi(() => text('ok'));
+    const config = ui.dir();
+    const cwd = ui.dir();
     const env = { CLAUDE_CONFIG_DIR: config };
     for (const prompt of ['remember the word kiwi', 'something else entirely']) {
-      const t = start([], cwd, { env });
+      const t = ui.start([], cwd, { env });
       await send(t, prompt);
       await t.waitFor(/ok\n\(1 turn/);
       t.keys('C-d');
       expect(await t.exited()).toBe(0);
     }
-    const t = start(['--resume'], cwd, { env, rows: 40 });
+    const t = ui.start(['--resume'], cwd, { env, rows: 40 });
     const s = await t.waitFor(/Resume a session of this project \(2\)/);
     // Newest first.
     expect(s).toMatch(/❯ something else entirely · just now[\s\S]*remember the word kiwi · just now/);
@@ -342,24 +334,24 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     await t.waitFor(/^> remember the word kiwi\n\nok\n[\s\S]*│ > {2,}│/m);
     await send(t, 'which word?');
     await t.waitFor(/ok\n\(1 turn/);
-    const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
+    const msgs = JSON.stringify(ui.api.requests.at(-1)!.body.messages);
     expect(msgs).toContain('remember the word kiwi');
     expect(msgs).not.toContain('something else entirely');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('/resume picks another session of the project, which goes on in place of this one', async () => {
-    api = await startFakeApi(() => text('ok'));
-    const config = dir();
-    const cwd = dir();
+  it('/resume picks another session of the project, which goes on in place of this one', async ({ ui }) => {
+    ui.api = await startFakeApi(() => text('ok'));
+    const config = ui.dir();
+    const cwd = ui.dir();
     const env = { CLAUDE_CONFIG_DIR: config };
-    let t = start([], cwd, { env });
+    let t = ui.start([], cwd, { env });
     await send(t, 'the old one about plums');
     await t.waitFor(/ok\n\(1 turn/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
-    t = start([], cwd, { env, rows: 40 });
+    t = ui.start([], cwd, { env, rows: 40 });
     await send(t, 'a new one');
     await t.waitFor(/ok\n\(1 turn/);
     await send(t, '/resume');
@@ -372,7 +364,7 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     await send(t, 'go on');
     const s = await t.waitFor(/> go on\n\nok\n\(1 turn/);
     expect(s).not.toMatch(/Resume a session/);
-    const msgs = JSON.stringify(api.requests.at(-1)!.body.messages);
+    const msgs = JSON.stringify(ui.api.requests.at(-1)!.body.messages);
     expect(msgs).toContain('the old one about plums');
     expect(msgs).not.toContain('a new one');
     t.keys('C-d');
@@ -387,9 +379,9 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     expect(r.stderr).toMatch(/--resume needs a session id with -p or stream-json/);
   });
 
-  it("/model alone opens a picker of the models; the one picked is the session's model", async () => {
-    api = await startFakeApi([text('answered')]);
-    const t = start([], dir(), { rows: 40 });
+  it("/model alone opens a picker of the models; the one picked is the session's model", async ({ ui }) => {
+    ui.api = await startFakeApi([text('answered')]);
+    const t = ui.start([], ui.dir(), { rows: 40 });
     await send(t, '/model');
     let s = await t.waitFor(/Model \(now [^)]+\)/);
     expect(s).toMatch(/Haiku \(claude-haiku-[\d-]+\)/);
@@ -400,14 +392,16 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
     await t.waitFor(/· claude-haiku-[\d-]+ /);
     await send(t, 'hi');
     await t.waitFor(/answered/);
-    expect(api.requests[0].body.model).toMatch(/^claude-haiku/);
+    expect(ui.api.requests[0].body.model).toMatch(/^claude-haiku/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it("keys typed in the same read as the Enter that opens a picker are the picker's: ↓ ↓ and Enter pick the third model", async () => {
-    api = await startFakeApi([text('answered')]);
-    const t = start([], dir(), { rows: 40 });
+  it("keys typed in the same read as the Enter that opens a picker are the picker's: ↓ ↓ and Enter pick the third model", async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('answered')]);
+    const t = ui.start([], ui.dir(), { rows: 40 });
     await t.waitFor(READY);
     t.type('/model');
     await t.waitFor(editorShows('/model'));
@@ -421,7 +415,7 @@ describe.skipIf(!hasTmux)('terminal UI pickers (in tmux)', () => {
   });
 });
 
-describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
+(hasTmux ? describe.concurrent : describe.skip)('terminal UI MCP elicitation (in tmux)', () => {
   const ASKER = new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url).pathname;
   const mcpConfig = (cwd: string) => {
     const f = join(cwd, 'mcp.json');
@@ -432,12 +426,14 @@ describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
     return f;
   };
 
-  it("an MCP server's form is asked field by field; a bad number is refused; the answers go back to the server", async () => {
-    api = await startFakeApi((req) =>
+  it("an MCP server's form is asked field by field; a bad number is refused; the answers go back to the server", async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length ? text('thanks') : toolUse('mcp__asker__ask_name', {}, 'e'),
     );
-    const cwd = dir();
-    const t = start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
+    const cwd = ui.dir();
+    const t = ui.start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
     await send(t, 'who am i');
     await t.waitFor(/asker asks: What is your name\?[\s\S]*Field 1 of 2[\s\S]*Name \(required\)/);
     t.keys('Enter');
@@ -451,22 +447,22 @@ describe.skipIf(!hasTmux)('terminal UI MCP elicitation (in tmux)', () => {
     t.type('36');
     t.keys('Enter');
     await t.waitFor(/thanks/);
-    expect(resultsById(api.requests[1]).e.text).toBe('action=accept content={"name":"Ada","age":36}');
+    expect(resultsById(ui.api.requests[1]).e.text).toBe('action=accept content={"name":"Ada","age":36}');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('Esc declines a form', async () => {
-    api = await startFakeApi((req) =>
+  it('Esc declines a form', async ({ ui }) => {
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length ? text('ok then') : toolUse('mcp__asker__ask_name', {}, 'e'),
     );
-    const cwd = dir();
-    const t = start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
+    const cwd = ui.dir();
+    const t = ui.start(['--mcp-config', mcpConfig(cwd), '--allowedTools', 'mcp__asker__ask_name'], cwd, { rows: 40 });
     await send(t, 'who am i');
     await t.waitFor(/What is your name\?/);
     t.keys('Escape');
     await t.waitFor(/ok then/);
-    expect(resultsById(api.requests[1]).e.text).toBe('action=decline content=null');
+    expect(resultsById(ui.api.requests[1]).e.text).toBe('action=decline content=null');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
@@ -486,9 +482,11 @@ const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status
 // pseudo-terminal (util-linux `script`), sending keys as WezTerm, kitty or Ghostty do once the
 // protocol is on.
 describe.skipIf(!hasScript)('terminal UI in a terminal with the kitty keyboard protocol (a pty)', () => {
-  it('the UI turns the protocol on; Shift+Enter adds a line; Ctrl+D as the protocol sends it leaves and turns it off', async () => {
-    api = await startFakeApi([text('kitty ok')]);
-    const cwd = dir();
+  it('the UI turns the protocol on; Shift+Enter adds a line; Ctrl+D as the protocol sends it leaves and turns it off', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('kitty ok')]);
+    const cwd = ui.dir();
     const p = spawn('script', ['-qfec', AGENT_BIN, '/dev/null'], {
       cwd,
       env: {
@@ -497,7 +495,7 @@ describe.skipIf(!hasScript)('terminal UI in a terminal with the kitty keyboard p
         TERM_PROGRAM: 'WezTerm',
         COLUMNS: '80',
         LINES: '30',
-        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_BASE_URL: ui.api.url,
         ANTHROPIC_API_KEY: 'k',
         CLAUDE_CONFIG_DIR: cwd,
       },
@@ -523,7 +521,7 @@ describe.skipIf(!hasScript)('terminal UI in a terminal with the kitty keyboard p
         await pause();
       }
       expect(await shown(/kitty ok/)).toBe(true);
-      expect(typedText(api.requests[0])).toBe('one\ntwo');
+      expect(typedText(ui.api.requests[0])).toBe('one\ntwo');
       const before = out.length;
       p.stdin.write('\x1b[100;5u');
       const [code] = await exited;

@@ -1,32 +1,13 @@
 // The terminal UI's output end to end (bin/agent in tmux against the fake API): an edit's diff in
 // its permission question and in its result, Ctrl+O showing a collapsed output in full.
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { firstUserText, text, toolUse } from '../fake-api/server.js';
-import { type FakeApi, resultsById, startFakeApi, tempDir, turns } from './harness.js';
-import { hasTmux, send, startTerm, type Term, typedText } from './tmux.js';
+import { describe, expect } from 'vitest';
+import { firstUserText, startFakeApi, text, toolUse } from '../fake-api/server.js';
+import { resultsById, turns } from './harness.js';
+import { hasTmux, uiIt as it, send, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive-output.test.ts: skipped: tmux is not installed');
-
-let api: FakeApi | undefined;
-let term: Term | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  term?.close();
-  term = undefined;
-  await api?.close();
-  api = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const dir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d;
-};
-const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) =>
-  (term = startTerm(api!.url, args, cwd, opts));
 
 /** SGR colour codes on the screen's lines that contain `needle`. */
 const coloursOn = (raw: string, needle: string) =>
@@ -44,18 +25,18 @@ const attributesAt = (raw: string, needle: string) => {
   return codes.slice(reset + 1);
 };
 
-describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
-  it("an Edit's permission question shows its diff, and its result is a coloured unified diff", async () => {
-    const cwd = dir();
+(hasTmux ? describe.concurrent : describe.skip)('terminal UI output (in tmux)', () => {
+  it("an Edit's permission question shows its diff, and its result is a coloured unified diff", async ({ ui }) => {
+    const cwd = ui.dir();
     const file = join(cwd, 'notes.txt');
     writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\n');
-    api = await startFakeApi((req, i) => {
+    ui.api = await startFakeApi((req, i) => {
       if (i === 0) return toolUse('Read', { file_path: file }, 'r');
       if (i === 1) return toolUse('Edit', { file_path: file, old_string: 'beta', new_string: 'BETA\nbeta two' }, 'e');
       return text(resultsById(req).e?.isError ? 'edit failed' : 'edited');
     });
     // CI set, as on a build machine: the terminal still gets colours (chalk's own guess drops them).
-    const t = start([], cwd, { rows: 40, env: { CI: 'true' } });
+    const t = ui.start([], cwd, { rows: 40, env: { CI: 'true' } });
     await send(t, 'change beta');
     // The question shows what the edit would do, numbered, before anything is written.
     let s = await t.waitFor(/Allow Edit\([^)]*notes\.txt\)\?[\s\S]*❯ 1\. Yes/);
@@ -74,13 +55,13 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a Write that creates a file shows its lines as added', async () => {
-    const cwd = dir();
-    api = await startFakeApi([
+  it('a Write that creates a file shows its lines as added', async ({ ui }) => {
+    const cwd = ui.dir();
+    ui.api = await startFakeApi([
       toolUse('Write', { file_path: join(cwd, 'new.txt'), content: 'one\ntwo\n' }),
       text('done'),
     ]);
-    const t = start(['--permission-mode', 'acceptEdits'], cwd);
+    const t = ui.start(['--permission-mode', 'acceptEdits'], cwd);
     await send(t, 'write');
     const s = await t.waitFor(/done/);
     expect(s).toMatch(
@@ -90,7 +71,9 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('an answer streams in as Markdown: headings, lists and inline code lose their marks, code blocks are coloured', async () => {
+  it('an answer streams in as Markdown: headings, lists and inline code lose their marks, code blocks are coloured', async ({
+    ui,
+  }) => {
     const answer = [
       '# Plan',
       '',
@@ -105,8 +88,8 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
       '',
       'Last line.',
     ].join('\n');
-    api = await startFakeApi([{ content: [{ type: 'text', text: answer }], chunkDelayMs: 1500 }]);
-    const t = start([], dir(), { rows: 40 });
+    ui.api = await startFakeApi([{ content: [{ type: 'text', text: answer }], chunkDelayMs: 1500 }]);
+    const t = ui.start([], ui.dir(), { rows: 40 });
     await send(t, 'plan');
     // Mid-stream: the first third is drawn as Markdown while the rest has not come.
     let s = await t.waitFor(/^Plan$/m);
@@ -126,8 +109,8 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('thinking is drawn dim and folded to its first line; Ctrl+O shows it whole', async () => {
-    api = await startFakeApi([
+  it('thinking is drawn dim and folded to its first line; Ctrl+O shows it whole', async ({ ui }) => {
+    ui.api = await startFakeApi([
       {
         content: [
           { type: 'thinking', thinking: 'Weigh the first idea.\nThen the second idea.\nPick the shorter one.' },
@@ -135,7 +118,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
         ],
       },
     ]);
-    const t = start([], dir(), { rows: 40 });
+    const t = ui.start([], ui.dir(), { rows: 40 });
     await send(t, 'think');
     let s = await t.waitFor(/Shorter it is\.\n\(1 turn/);
     expect(s).toMatch(/> think\n\n✻ Thinking \(\+2 lines, ctrl\+o to expand\)\n {2}Weigh the first idea\.\n/);
@@ -152,10 +135,10 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('the todo list is a checklist above the prompt that changes in place as the agent updates it', async () => {
+  it('the todo list is a checklist above the prompt that changes in place as the agent updates it', async ({ ui }) => {
     const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
     // Each TodoWrite is followed by a Bash that asks, so the screen can be read between the two lists.
-    api = await startFakeApi(
+    ui.api = await startFakeApi(
       (_req, i) =>
         [
           toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }),
@@ -164,7 +147,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
           toolUse('Bash', { command: 'touch two.txt' }),
         ][i] ?? text('all done'),
     );
-    const t = start([], dir(), { rows: 50, env: { CI: 'true' } });
+    const t = ui.start([], ui.dir(), { rows: 50, env: { CI: 'true' } });
     await send(t, 'do the work');
     let s = await t.waitFor(/Allow Bash\(touch one\.txt\)\?/);
     expect(s).toMatch(/^Todos\n☐ Planing\n☐ Build\n/m);
@@ -184,13 +167,13 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async () => {
-    api = await startFakeApi((req) =>
+  it('a background command has a live row with its time; Ctrl+T lists the tasks, finished ones too', async ({ ui }) => {
+    ui.api = await startFakeApi((req) =>
       typedText(req) === 'start it' && !Object.keys(resultsById(req)).length
         ? toolUse('Bash', { command: 'sleep 4; echo finished', description: 'wait a little', run_in_background: true })
         : text('started it'),
     );
-    const t = start(['--allowedTools', 'Bash'], dir(), { rows: 40 });
+    const t = ui.start(['--allowedTools', 'Bash'], ui.dir(), { rows: 40 });
     await send(t, 'start it');
     let s = await t.waitFor(/started it/);
     s = await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell wait a little · [1-9]s · background/);
@@ -215,9 +198,11 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('a subagent and a teammate each have a live row with their latest tool call and time; Ctrl+T lists both; an idle teammate is marked so', async () => {
+  it('a subagent and a teammate each have a live row with their latest tool call and time; Ctrl+T lists both; an idle teammate is marked so', async ({
+    ui,
+  }) => {
     // The teammate works while the lead waits on the subagent: both rows are up at once.
-    api = await startFakeApi((req) => {
+    ui.api = await startFakeApi((req) => {
       const first = firstUserText(req);
       const n = turns(req);
       if (first.includes('MATE:')) return n === 0 ? toolUse('Bash', { command: 'sleep 8' }) : text('tidied');
@@ -239,7 +224,7 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
         });
       return text('both on it');
     });
-    const t = start(['--dangerously-skip-permissions'], dir(), {
+    const t = ui.start(['--dangerously-skip-permissions'], ui.dir(), {
       rows: 50,
       env: { CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' },
     });
@@ -271,13 +256,13 @@ describe.skipIf(!hasTmux)('terminal UI output (in tmux)', () => {
     expect(await t.exited(20_000)).toBe(0);
   });
 
-  it('Ctrl+O lists the tool calls; Enter shows the chosen one in full, Esc closes the list', async () => {
-    api = await startFakeApi([
+  it('Ctrl+O lists the tool calls; Enter shows the chosen one in full, Esc closes the list', async ({ ui }) => {
+    ui.api = await startFakeApi([
       toolUse('Bash', { command: 'seq 101 130' }),
       toolUse('Bash', { command: 'echo short' }),
       text('counted'),
     ]);
-    const t = start(['--allowedTools', 'Bash'], dir(), { rows: 60 });
+    const t = ui.start(['--allowedTools', 'Bash'], ui.dir(), { rows: 60 });
     await send(t, 'count');
     let s = await t.waitFor(/counted/);
     expect(s).toMatch(/⎿ … 26 lines before \(ctrl\+o to expand\)/);

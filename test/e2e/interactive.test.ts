@@ -1,34 +1,16 @@
 // The interactive terminal UI end to end: bin/agent in a tmux pane against the fake API, driven by
 // keystrokes; the screen is asserted after each step, as a person would read it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { text, toolUse } from '../fake-api/server.js';
+import { describe, expect } from 'vitest';
+import { startFakeApi, text, toolUse } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { AGENT_BIN, type FakeApi, resultsById, startFakeApi, tempDir } from './harness.js';
-import { hasTmux, startTerm, type Term, typedText } from './tmux.js';
+import { AGENT_BIN, resultsById } from './harness.js';
+import { hasTmux, uiIt as it, type Term, typedText } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed (it gives the UI a real terminal)');
 
-let api: FakeApi | undefined;
-let term: Term | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  term?.close();
-  term = undefined;
-  await api?.close();
-  api = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const dir = (prefix?: string) => {
-  const d = tempDir(prefix);
-  dirs.push(d);
-  return d;
-};
-const start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}) =>
-  (term = startTerm(api!.url, args, cwd, opts));
 /** The prompt editor is up and empty (the UI is ready for a line). */
 const READY = /│ > {2,}│/;
 const send = async (t: Term, line: string) => {
@@ -37,12 +19,14 @@ const send = async (t: Term, line: string) => {
   t.keys('Enter');
 };
 
-describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
-  it('two prompts in one session, the status line, then /exit exits 0 after the SessionEnd hook; NO_COLOR writes no colour', async () => {
-    api = await startFakeApi([text('first answer'), text('second answer')]);
-    const cwd = dir();
+(hasTmux ? describe.concurrent : describe.skip)('interactive terminal UI (in tmux)', () => {
+  it('two prompts in one session, the status line, then /exit exits 0 after the SessionEnd hook; NO_COLOR writes no colour', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('first answer'), text('second answer')]);
+    const cwd = ui.dir();
     const hookLog = join(cwd, 'session-end.json');
-    const hook = join(dir('agent-hooks-'), 'end.sh');
+    const hook = join(ui.dir('agent-hooks-'), 'end.sh');
     writeFileSync(hook, `#!/bin/sh\ncat > '${hookLog}'\n`);
     chmodSync(hook, 0o755);
     mkdirSync(join(cwd, '.claude'));
@@ -50,7 +34,7 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
       join(cwd, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: 'command', command: hook }] }] } }),
     );
-    const t = start(['--model', 'claude-haiku-4-5'], cwd, { env: { NO_COLOR: '1' } });
+    const t = ui.start(['--model', 'claude-haiku-4-5'], cwd, { env: { NO_COLOR: '1' } });
     let s = await t.waitFor(/default \(shift\+tab\) · claude-haiku-4-5 +ctx 0% · \$0\.0000/);
     // The banner may wrap at 80 columns (a long temp cwd): read it with the wraps undone.
     expect(s.replace(/\s+/g, ' ')).toMatch(/\/exit or Ctrl\+D to quit, Esc to interrupt/);
@@ -70,13 +54,13 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
       hook_event_name: 'SessionEnd',
       reason: 'prompt_input_exit',
     });
-    expect(api.requests).toHaveLength(2);
-    expect(typedText(api.requests[1])).toBe('two');
+    expect(ui.api.requests).toHaveLength(2);
+    expect(typedText(ui.api.requests[1])).toBe('two');
   });
 
-  it('multi-line input: a backslash before Enter adds a line, Enter sends both lines as one prompt', async () => {
-    api = await startFakeApi([text('got two lines')]);
-    const t = start([], dir());
+  it('multi-line input: a backslash before Enter adds a line, Enter sends both lines as one prompt', async ({ ui }) => {
+    ui.api = await startFakeApi([text('got two lines')]);
+    const t = ui.start([], ui.dir());
     await t.waitFor(READY);
     t.type('line one\\');
     t.keys('Enter');
@@ -88,32 +72,32 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.type('line three');
     t.keys('Enter');
     await t.waitFor(/got two lines/);
-    expect(typedText(api.requests[0])).toBe('line one\nline two\nline three');
+    expect(typedText(ui.api.requests[0])).toBe('line one\nline two\nline three');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('slash commands: /help prints the list, a project command becomes the prompt; Ctrl+D leaves', async () => {
-    api = await startFakeApi([text('greeted')]);
-    const cwd = dir();
+  it('slash commands: /help prints the list, a project command becomes the prompt; Ctrl+D leaves', async ({ ui }) => {
+    ui.api = await startFakeApi([text('greeted')]);
+    const cwd = ui.dir();
     mkdirSync(join(cwd, '.claude', 'commands'), { recursive: true });
     writeFileSync(
       join(cwd, '.claude', 'commands', 'greet.md'),
       '---\ndescription: Greet someone\nargument-hint: <name>\n---\nGreet $1 warmly\n',
     );
-    const t = start([], cwd, { rows: 60 });
+    const t = ui.start([], cwd, { rows: 60 });
     await send(t, '/help');
     await t.waitFor(/\/greet <name> — Greet someone \(project\)[\s\S]*\(0 turns/);
     await send(t, '/greet Ada');
     await t.waitFor(/greeted/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
-    expect(typedText(api.requests[0])).toBe('Greet Ada warmly');
+    expect(typedText(ui.api.requests[0])).toBe('Greet Ada warmly');
   });
 
-  it('a tool call is one row whose spinner becomes ✓; Bash output is collapsed to its last lines', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'seq 1 10' }), text('counted')]);
-    const t = start(['--allowedTools', 'Bash(seq:*)'], dir());
+  it('a tool call is one row whose spinner becomes ✓; Bash output is collapsed to its last lines', async ({ ui }) => {
+    ui.api = await startFakeApi([toolUse('Bash', { command: 'seq 1 10' }), text('counted')]);
+    const t = ui.start(['--allowedTools', 'Bash(seq:*)'], ui.dir());
     await send(t, 'count');
     const s = await t.waitFor(/counted/);
     expect(s).toMatch(
@@ -123,16 +107,18 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('the permission dialog takes one key: y runs the call, n denies it and the model sees the denial', async () => {
-    api = await startFakeApi((req) => {
+  it('the permission dialog takes one key: y runs the call, n denies it and the model sees the denial', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi((req) => {
       const results = resultsById(req);
       if (Object.keys(results).length) return text(results.a ? 'made it' : 'ok, not making it');
       return typedText(req) === 'make a'
         ? toolUse('Bash', { command: 'touch a.txt' }, 'a')
         : toolUse('Bash', { command: 'touch b.txt' }, 'b');
     });
-    const cwd = dir();
-    const t = start([], cwd);
+    const cwd = ui.dir();
+    const t = ui.start([], cwd);
     await send(t, 'make a');
     let s = await t.waitFor(
       /Allow Bash\(touch a\.txt\)\?[\s\S]*❯ 1\. Yes \(y\)[\s\S]*3\. No \(n\)[\s\S]*4\. No, and tell/,
@@ -147,18 +133,18 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     s = await t.waitFor(/ok, not making it/);
     expect(existsSync(join(cwd, 'b.txt'))).toBe(false);
     expect(s).toMatch(/✗ Bash\(touch b\.txt\)\n {2}⎿ The user denied permission to use Bash/);
-    const seen = resultsById(api.requests[3]);
+    const seen = resultsById(ui.api.requests[3]);
     expect(seen.b.isError).toBe(true);
     expect(seen.b.text).toMatch(/denied/i);
     await send(t, '/exit');
     expect(await t.exited()).toBe(0);
   });
 
-  it('"no, and say what to do": the feedback typed in the dialog reaches the model with the denial', async () => {
-    api = await startFakeApi((req) =>
+  it('"no, and say what to do": the feedback typed in the dialog reaches the model with the denial', async ({ ui }) => {
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length ? text('will do') : toolUse('Bash', { command: 'rm -rf build' }, 'r'),
     );
-    const t = start([], dir());
+    const t = ui.start([], ui.dir());
     await send(t, 'clean');
     await t.waitFor(/Allow Bash\(rm -rf build\)\?/);
     t.type('f');
@@ -166,16 +152,16 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.type('use make clean');
     t.keys('Enter');
     await t.waitFor(/will do/);
-    expect(resultsById(api.requests[1]).r.text).toMatch(/denied permission to use Bash and said: use make clean/);
+    expect(resultsById(ui.api.requests[1]).r.text).toMatch(/denied permission to use Bash and said: use make clean/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('"yes, always" adds the rule the dialog showed: the same call is not asked again', async () => {
-    api = await startFakeApi((req) =>
+  it('"yes, always" adds the rule the dialog showed: the same call is not asked again', async ({ ui }) => {
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch c.txt' }),
     );
-    const t = start([], dir());
+    const t = ui.start([], ui.dir());
     await send(t, 'first');
     await t.waitFor(/Allow Bash\(touch c\.txt\)\?/);
     t.type('a');
@@ -183,12 +169,12 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     await send(t, 'second');
     await t.waitFor(/touched[\s\S]*touched/);
     expect(t.screen().match(/Allow Bash/g)).toBeNull();
-    expect(Object.values(resultsById(api.requests[3]))).toEqual([expect.objectContaining({ isError: false })]);
+    expect(Object.values(resultsById(ui.api.requests[3]))).toEqual([expect.objectContaining({ isError: false })]);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('AskUserQuestion and ExitPlanMode are dialogs; [a] approves the plan into acceptEdits', async () => {
+  it('AskUserQuestion and ExitPlanMode are dialogs; [a] approves the plan into acceptEdits', async ({ ui }) => {
     const question = {
       question: 'Which color?',
       header: 'Color',
@@ -198,12 +184,12 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
       ],
       multiSelect: false,
     };
-    api = await startFakeApi([
+    ui.api = await startFakeApi([
       toolUse('AskUserQuestion', { questions: [question] }, 'q'),
       toolUse('ExitPlanMode', { plan: 'Paint it blue.' }, 'p'),
       text('painting'),
     ]);
-    const t = start(['--permission-mode', 'plan'], dir(), { rows: 40 });
+    const t = ui.start(['--permission-mode', 'plan'], ui.dir(), { rows: 40 });
     await send(t, 'paint');
     await t.waitFor(/\[Color\] Which color\?[\s\S]*1\. Red — warm[\s\S]*2\. Blue — cool[\s\S]*3\. Other/);
     t.type('7');
@@ -215,25 +201,25 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     t.type('a');
     await t.waitFor(/painting/);
     await t.waitFor(/acceptEdits \(shift\+tab\)/);
-    expect(resultsById(api.requests[1]).q.text).toContain('"Which color?"="Blue"');
-    expect(resultsById(api.requests[2]).p.text).toContain('permission mode now: acceptEdits');
+    expect(resultsById(ui.api.requests[1]).q.text).toContain('"Which color?"="Blue"');
+    expect(resultsById(ui.api.requests[2]).p.text).toContain('permission mode now: acceptEdits');
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
 
-  it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async () => {
+  it('Esc interrupts a long Bash and the prompt comes back; Ctrl+C twice at an empty prompt leaves', async ({ ui }) => {
     // A sleep no other test runs, to find its process.
     const seconds = `30.${Math.floor(Math.random() * 1e6)}`;
     const sleeping = () =>
       spawnSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter((l) => l.startsWith(`sleep ${seconds}`));
-    api = await startFakeApi((req) =>
+    ui.api = await startFakeApi((req) =>
       typedText(req) === 'wait' && !Object.keys(resultsById(req)).length
         ? toolUse('Bash', { command: `sleep ${seconds}` })
         : text('back again'),
     );
-    const t = start(['--allowedTools', 'Bash(sleep:*)'], dir());
+    const t = ui.start(['--allowedTools', 'Bash(sleep:*)'], ui.dir());
     await send(t, 'wait');
     await t.waitFor(/Bash\(sleep 30\.\d+\)[\s\S]*esc to interrupt/);
     expect(await waitUntil(() => sleeping().length === 1, 5000)).toBe(true);
@@ -252,16 +238,18 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('Shift+Tab cycles the mode, the status line shows it (and the git branch), and the next tool call runs under it', async () => {
-    const cwd = dir();
-    api = await startFakeApi((req) =>
+  it('Shift+Tab cycles the mode, the status line shows it (and the git branch), and the next tool call runs under it', async ({
+    ui,
+  }) => {
+    const cwd = ui.dir();
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length
         ? text('written')
         : toolUse('Write', { file_path: join(cwd, 'note.txt'), content: 'hi\n' }),
     );
     // A git checkout: the status line names its branch.
     expect(spawnSync('git', ['init', '-q', '-b', 'topic-x'], { cwd }).status).toBe(0);
-    const t = start([], cwd);
+    const t = ui.start([], cwd);
     await t.waitFor(/default \(shift\+tab\) · .* · ⎇ topic-x$/m);
     t.keys('BTab');
     await t.waitFor(/acceptEdits \(shift\+tab\)/);
@@ -284,12 +272,14 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('with --allow-dangerously-skip-permissions Shift+Tab reaches bypassPermissions, which the next call runs under', async () => {
-    const cwd = dir();
-    api = await startFakeApi((req) =>
+  it('with --allow-dangerously-skip-permissions Shift+Tab reaches bypassPermissions, which the next call runs under', async ({
+    ui,
+  }) => {
+    const cwd = ui.dir();
+    ui.api = await startFakeApi((req) =>
       Object.keys(resultsById(req)).length ? text('touched') : toolUse('Bash', { command: 'touch z.txt' }),
     );
-    const t = start(['--allow-dangerously-skip-permissions'], cwd);
+    const t = ui.start(['--allow-dangerously-skip-permissions'], cwd);
     await t.waitFor(/default \(shift\+tab\)/);
     t.keys('BTab');
     await t.waitFor(/acceptEdits \(shift\+tab\)/);
@@ -307,11 +297,11 @@ describe.skipIf(!hasTmux)('interactive terminal UI (in tmux)', () => {
     expect(await t.exited()).toBe(0);
   });
 
-  it('works at 60 columns, and a resize while an answer streams reflows it', async () => {
+  it('works at 60 columns, and a resize while an answer streams reflows it', async ({ ui }) => {
     const long = 'word '.repeat(60).trim();
     // Three pieces, 1.5 s apart: the resize comes while the answer is still streaming.
-    api = await startFakeApi([{ content: [{ type: 'text', text: long }], chunkDelayMs: 1500 }]);
-    const t = start([], dir(), { cols: 60 });
+    ui.api = await startFakeApi([{ content: [{ type: 'text', text: long }], chunkDelayMs: 1500 }]);
+    const t = ui.start([], ui.dir(), { cols: 60 });
     let s = await t.waitFor(/default \(shift\+tab\)/);
     const widest = (screen: string) => Math.max(...screen.split('\n').map((l) => l.length));
     expect(widest(s)).toBeLessThanOrEqual(60);

@@ -1,9 +1,10 @@
 // The agent's terminal UI end to end: bin/agent in a real terminal (a tmux pane of a private tmux
 // server), driven by keystrokes, the screen read back as a person sees it (capture-pane).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_BIN, tempDir } from './harness.js';
+import { it as base } from 'vitest';
+import { AGENT_BIN, type FakeApi, tempDir } from './harness.js';
 
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 
@@ -73,12 +74,8 @@ export function startTerm(
   // Keep the pane after the agent exits, and pass Esc through at once.
   tmux('set-option', '-g', 'remain-on-exit', 'on');
   tmux('set-option', '-s', 'escape-time', '0');
-  const screen = () =>
-    tmux('capture-pane', '-p', '-t', '0')
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .join('\n')
-      .replace(/\n+$/, '');
+  const screen = () => trimScreen(tmux('capture-pane', '-p', '-t', '0').split('\n'));
+  const poll = controlClient(socket);
   const status = () => {
     try {
       return readFileSync(statusFile, 'utf8').trim();
@@ -103,7 +100,7 @@ export function startTerm(
     async waitFor(pattern, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const s = screen();
+        const s = await poll.screen();
         if (pattern.test(s)) return s;
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; screen:\n${s}`);
         await new Promise((r) => setTimeout(r, 40));
@@ -119,9 +116,62 @@ export function startTerm(
       }
     },
     close() {
+      poll.close();
       spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
       rmSync(configDir, { recursive: true, force: true });
     },
+  };
+}
+
+const trimScreen = (lines: string[]) =>
+  lines
+    .map((l) => l.trimEnd())
+    .join('\n')
+    .replace(/\n+$/, '');
+
+/**
+ * A tmux control-mode client (tmux -C) of the terminal's server, which `waitFor` polls the screen
+ * through: one client for the terminal's life instead of a tmux process per poll, started from the
+ * test worker (a large process to fork) every 40 ms and waited for synchronously, which kept the
+ * worker from doing anything else meanwhile. Replies come as %begin … %end blocks in the order the
+ * commands were sent; a block whose last flag is 1 answers a command of this client. Notifications
+ * (%output and the like) come outside blocks and are ignored.
+ */
+function controlClient(socket: string) {
+  const child = spawn('tmux', ['-L', socket, '-C', 'attach'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting: Array<(reply: string[] | Error) => void> = [];
+  let block: string[] | null = null;
+  let partial = '';
+  let ended = false;
+  child.stdin.on('error', () => {});
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    partial += chunk;
+    for (let nl = partial.indexOf('\n'); nl !== -1; nl = partial.indexOf('\n')) {
+      const line = partial.slice(0, nl);
+      partial = partial.slice(nl + 1);
+      if (block === null) {
+        if (/^%begin \d+ \d+ 1$/.test(line)) block = [];
+      } else if (/^%(end|error) \d+ \d+ 1$/.test(line)) {
+        const reply = line.startsWith('%error') ? new Error(`tmux: ${block.join('\n')}`) : block;
+        block = null;
+        waiting.shift()?.(reply);
+      } else block.push(line);
+    }
+  });
+  child.on('close', () => {
+    ended = true;
+    for (const w of waiting.splice(0)) w(new Error('the tmux control client ended'));
+  });
+  const run = (command: string) =>
+    new Promise<string[]>((resolve, reject) => {
+      if (ended) return reject(new Error('the tmux control client ended'));
+      waiting.push((reply) => (reply instanceof Error ? reject(reply) : resolve(reply)));
+      child.stdin.write(`${command}\n`);
+    });
+  return {
+    screen: async () => trimScreen(await run('capture-pane -p -t 0')),
+    close: () => child.kill(),
   };
 }
 
@@ -155,3 +205,55 @@ export function typedText(req: { body?: any }): string {
   }
   return '';
 }
+
+/**
+ * One test's fake API, terminals and folders, closed when the test ends: the terminal UI's tests
+ * run side by side (most of their time is the UI waiting on the fake model or the clock), so none
+ * of this can live in the test file's module scope.
+ */
+export class UiScope {
+  private fake?: FakeApi;
+  private readonly terms: Term[] = [];
+  private readonly dirs: string[] = [];
+
+  get api(): FakeApi {
+    if (!this.fake) throw new Error('the test has not started its fake API');
+    return this.fake;
+  }
+  set api(api: FakeApi) {
+    this.fake = api;
+  }
+
+  /** A temp folder removed when the test ends. */
+  dir = (prefix?: string): string => {
+    const d = tempDir(prefix);
+    this.dirs.push(d);
+    return d;
+  };
+
+  /** bin/agent in a terminal of its own, against this test's fake API. */
+  start = (args: string[], cwd: string, opts: Parameters<typeof startTerm>[3] = {}): Term => {
+    const t = startTerm(this.api.url, args, cwd, opts);
+    this.terms.push(t);
+    return t;
+  };
+
+  async close(): Promise<void> {
+    for (const t of this.terms.splice(0)) t.close();
+    await this.fake?.close();
+    for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** `it` with a `ui` fixture: the test's UiScope, closed after it. */
+export const uiIt = base.extend<{ ui: UiScope }>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern
+  ui: async ({}, use) => {
+    const ui = new UiScope();
+    try {
+      await use(ui);
+    } finally {
+      await ui.close();
+    }
+  },
+});
