@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { listenTracked } from './listen.js';
 
 export interface TestPki {
@@ -22,11 +22,34 @@ function openssl(cwd: string, ...args: string[]) {
   execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+const PKI_FILES = ['ca.crt', 'ca.key', 'server.crt', 'server.key', 'client.crt', 'client.key'];
+/** The PKIs this worker has made, by their server names: each costs three RSA keys (about a second of CPU). */
+const made = new Map<string, Map<string, Buffer>>();
+
 /**
  * Writes a CA, a server certificate for 127.0.0.1 (and `dnsNames`: a fake of a public host reached
- * through a proxy) and a client certificate into `dir`.
+ * through a proxy) and a client certificate into `dir`. Made with openssl once per set of names in
+ * a test worker, then copied: a CA no trust store has is all a test needs of it.
  */
 export function makeTestPki(dir: string, opts: { dnsNames?: string[] } = {}): TestPki {
+  const key = (opts.dnsNames ?? []).join(',');
+  const files = made.get(key);
+  if (files) for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes);
+  else {
+    generatePki(dir, opts.dnsNames ?? []);
+    made.set(key, new Map(PKI_FILES.map((name) => [name, readFileSync(join(dir, name))])));
+  }
+  return {
+    caCert: join(dir, 'ca.crt'),
+    serverCert: join(dir, 'server.crt'),
+    serverKey: join(dir, 'server.key'),
+    clientCert: join(dir, 'client.crt'),
+    clientKey: join(dir, 'client.key'),
+    clientKeyPassphrase: 'client-pass',
+  };
+}
+
+function generatePki(dir: string, dnsNames: string[]): void {
   openssl(
     dir,
     'req',
@@ -43,7 +66,7 @@ export function makeTestPki(dir: string, opts: { dnsNames?: string[] } = {}): Te
     '-subj',
     '/CN=agent test CA',
   );
-  const names = ['IP:127.0.0.1', ...(opts.dnsNames ?? []).map((n) => `DNS:${n}`)].join(',');
+  const names = ['IP:127.0.0.1', ...dnsNames.map((n) => `DNS:${n}`)].join(',');
   writeFileSync(join(dir, 'server.ext'), `subjectAltName=${names}\nextendedKeyUsage=serverAuth\n`);
   openssl(
     dir,
@@ -109,14 +132,6 @@ export function makeTestPki(dir: string, opts: { dnsNames?: string[] } = {}): Te
     '-extfile',
     'client.ext',
   );
-  return {
-    caCert: join(dir, 'ca.crt'),
-    serverCert: join(dir, 'server.crt'),
-    serverKey: join(dir, 'server.key'),
-    clientCert: join(dir, 'client.crt'),
-    clientKey: join(dir, 'client.key'),
-    clientKeyPassphrase: 'client-pass',
-  };
 }
 
 export interface TlsFront {
