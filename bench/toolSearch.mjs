@@ -48,6 +48,10 @@ async function session(enable) {
           'stream-json',
           '--verbose',
           '--dangerously-skip-permissions',
+          // Sonnet, whose prices the cost uses, and whose 200k window the 10 % rule is measured
+          // against: the default model's 1M window would offer all 200 tools (under 10 % of it).
+          '--model',
+          'claude-sonnet-4-5',
           '--mcp-config',
           config,
         ],

@@ -4,6 +4,7 @@
 // The driver owns what they used to write each for itself: pulling the loop, a fault as an error
 // outcome (never a throw), the interrupt flag on it, what the agent did (tool uses, its last
 // words), and a turn limit that holds across runs of one conversation.
+import { setMaxListeners } from 'node:events';
 import { agentLoop, type LoopConfig } from './agentLoop.js';
 import { makeOutcome, type HistoryMessage, type LoopEvent, type LoopOutcome } from './events.js';
 import { logWarning } from '../util/log.js';
@@ -47,6 +48,7 @@ export class RunDriver {
 
   /** One run to its outcome, each event handed to `sink`. Never throws. */
   async runTo(cfg: LoopConfig, sink: RunSink): Promise<LoopOutcome> {
+    allowRunListeners(cfg.signal);
     // Pulled by hand, not through run(): the main session's turn pays no extra generator hop per event.
     const gen = agentLoop(this.history, cfg);
     try {
@@ -64,6 +66,7 @@ export class RunDriver {
 
   /** One run to its outcome as a stream (a foreground subagent forwards it). Never throws. */
   async *run(cfg: LoopConfig): AsyncGenerator<LoopEvent, LoopOutcome, void> {
+    allowRunListeners(cfg.signal);
     const gen = agentLoop(this.history, cfg);
     let finished = false;
     try {
@@ -113,4 +116,15 @@ export class RunDriver {
       ...(cfg.signal.aborted ? { interrupted: true } : {}),
     });
   }
+}
+
+/**
+ * A run's signal is listened to by everything the run has under way at once: the model's stream,
+ * each tool call running beside the others (its process, its timeout), hooks. Four parallel Bash
+ * calls already passed Node's leak warning at 10 listeners (a MaxListenersExceededWarning on stderr),
+ * which is no leak: each piece removes its listener when it settles. Per-call listeners on a
+ * long-lived signal go through linkedSignal (src/util/linkedSignal.ts) instead.
+ */
+function allowRunListeners(signal: AbortSignal): void {
+  setMaxListeners(100, signal);
 }

@@ -34,6 +34,25 @@ describe('tools that start while the reply streams', () => {
     expect(lastToolResults(api.requests[1]).map((b) => b.tool_use_id)).toEqual(['t1', 't2', 't3']);
   });
 
+  it('ten read-only Bash calls in one reply run side by side, and stderr carries no listener warning', async () => {
+    const calls = Array.from({ length: 10 }, (_, i) => bash(`s${i}`, 'sleep 1'));
+    const replies: ScriptedReply[] = [{ content: calls }, text('all slept')];
+    const arrived: number[] = [];
+    api = await startFakeApi((_req, i) => {
+      arrived.push(Date.now());
+      return replies[i];
+    });
+    const r = await runAgent({ api, args: ARGS, input: userLine('sleep ten times') });
+    expect(r.code).toBe(0);
+    const results = lastToolResults(api.requests[1]);
+    expect(results.map((b) => b.tool_use_id)).toEqual(calls.map((c) => c.id));
+    expect(results.every((b) => !b.is_error)).toBe(true);
+    // Side by side: about a second in all, not ten.
+    expect(arrived[1] - arrived[0]).toBeLessThan(5_000);
+    // Each call listens to the run's abort signal while it runs (Node warns past 10 listeners).
+    expect(r.stderr).not.toMatch(/MaxListenersExceededWarning/);
+  });
+
   for (const how of ['cut', 'error'] as const) {
     it(`a stream that fails (${how}) after a tool started: the tool runs once, the complete blocks and their results are kept, no retry`, async () => {
       const cwd = tempDir();
