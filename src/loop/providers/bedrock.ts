@@ -144,7 +144,8 @@ export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
   const skipAuth = isTruthy(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH);
   const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim() || null;
   const provider = skipAuth || bearer ? null : await credentialProvider(env);
-  const { AnthropicBedrock } = loadExternal<typeof import('@anthropic-ai/bedrock-sdk')>('@anthropic-ai/bedrock-sdk');
+  // Bundled (scripts/bundle.mjs): it shares the bundle's Anthropic SDK.
+  const { AnthropicBedrock } = await import('@anthropic-ai/bedrock-sdk');
   // One client per region (signed for it, and its endpoint unless ANTHROPIC_BEDROCK_BASE_URL names one).
   const clients = new Map<string, Anthropic>();
   const clientFor = (model: string) => {

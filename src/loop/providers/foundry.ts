@@ -34,7 +34,8 @@ export async function foundryClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
       );
     }
   }
-  const { AnthropicFoundry } = loadExternal<typeof import('@anthropic-ai/foundry-sdk')>('@anthropic-ai/foundry-sdk');
+  // Bundled (scripts/bundle.mjs): it shares the bundle's Anthropic SDK.
+  const { AnthropicFoundry } = await import('@anthropic-ai/foundry-sdk');
   const client = new AnthropicFoundry({
     baseURL,
     resource,

@@ -45,10 +45,9 @@ export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions):
   let projectId = env.ANTHROPIC_VERTEX_PROJECT_ID?.trim() || null;
   if (!env.CLOUD_ML_REGION?.trim())
     throw noCredentials('Vertex AI: CLOUD_ML_REGION is not set (the region to call, e.g. us-east5 or global)');
-  const [{ AnthropicVertex }, { GoogleAuth }] = [
-    loadExternal<typeof import('@anthropic-ai/vertex-sdk')>('@anthropic-ai/vertex-sdk'),
-    loadExternal<typeof import('google-auth-library')>('google-auth-library'),
-  ];
+  // The wrapper is bundled (scripts/bundle.mjs): it shares the bundle's Anthropic SDK.
+  const { AnthropicVertex } = await import('@anthropic-ai/vertex-sdk');
+  const { GoogleAuth } = loadExternal<typeof import('google-auth-library')>('google-auth-library');
   let authClient: any;
   if (skipAuth) {
     // A gateway adds the credentials: send none.
