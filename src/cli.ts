@@ -8,9 +8,9 @@ import { restoreHostEnv } from './util/hostEnv.js';
 
 async function start(): Promise<number> {
   let parsed;
-  // The host's variables that bin/agent changed for this process, back for children; its
-  // NODE_EXTRA_CA_CERTS, kept from Node's start, trusted from the first TLS connection.
-  trustDeferredCa(restoreHostEnv().has('NODE_EXTRA_CA_CERTS'));
+  // The host's variables that bin/agent changed for this process, back for children.
+  const caDeferred = restoreHostEnv().has('NODE_EXTRA_CA_CERTS');
+  const caAtStart = process.env.NODE_EXTRA_CA_CERTS;
   try {
     // A process teammate's lead left it its environment in a file (src/teams/paneEnv.ts).
     applyTeammateEnv();
@@ -20,6 +20,10 @@ async function start(): Promise<number> {
     logWarning(`${(err as Error).message}`);
     return 2;
   }
+  // NODE_EXTRA_CA_CERTS that Node did not read at its start is trusted from the first TLS
+  // connection: kept from it by bin/agent, or named only by a teammate's environment file (a
+  // detached teammate starts with that file alone, a tmux pane with the tmux server's environment).
+  trustDeferredCa(caDeferred || process.env.NODE_EXTRA_CA_CERTS !== caAtStart);
   try {
     parsed = parseOptions(process.argv.slice(2));
   } catch (err) {

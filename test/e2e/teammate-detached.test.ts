@@ -17,6 +17,7 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { type AgentProcess, type FakeApi, startAgent, startFakeApi, tempDir } from './harness.js';
@@ -321,4 +322,43 @@ describe('teammate mode detached', () => {
       await p.exited;
       expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
     }, 60_000);
+  it("behind a gateway with a private CA: the teammate trusts the lead's NODE_EXTRA_CA_CERTS, which reaches it only through the environment file", async () => {
+    api = await startFakeApi((req) => script(req));
+    const pki = makeTestPki(tempDir('agent-detached-pki-'));
+    const front = await startTlsFront(pki, api.url);
+    try {
+      const config = tempDir('agent-detached-config-');
+      const p = startAgent({
+        api,
+        args: [
+          '-p',
+          'form a team and find the answer',
+          '--teammate-mode',
+          'detached',
+          '--dangerously-skip-permissions',
+        ],
+        env: {
+          CLAUDE_CONFIG_DIR: config,
+          CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+          AGENT_MAX_RETRIES: '0',
+          TMUX: undefined,
+          ANTHROPIC_BASE_URL: front.url,
+          NODE_EXTRA_CA_CERTS: pki.caCert,
+        },
+      });
+      started.push(p);
+      const { pid } = await teammate(p, config);
+      // Its process started without the variable: only the lead's file named the CA.
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ.some((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toBe(false);
+      expect(await waitUntil(() => api!.requests.some((r) => teammateOf(r) === 'worker'), 20_000, 50)).toBe(true);
+      const { code } = await p.exited;
+      expect(code, p.stderr()).toBe(0);
+      // Its answer came back to the lead (through the mailbox, from a session that called the model).
+      const heard = api.requests.find((r) => teammateOf(r) === null && lastUserText(r).includes('the answer is 42'));
+      expect(heard).toBeDefined();
+    } finally {
+      await front.close();
+    }
+  });
 });
