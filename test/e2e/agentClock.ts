@@ -28,8 +28,12 @@ const preload = (lib: string) => [lib, process.env.LD_PRELOAD].filter(Boolean).j
 /** libfaketime's absolute form: "@YYYY-MM-DD hh:mm:ss" in UTC (TZ=UTC is set with it). */
 const stamp = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
-/** The agent's clock starts `lead` ms before the next whole minute (and then runs at the normal rate). */
-export function minuteComingClock(leadMs = 3_000): AgentClock {
+/**
+ * The agent's clock starts `lead` ms before the next whole minute (and then runs at the normal
+ * rate). The lead must cover the agent's start and the turns before the job is made: a job made
+ * after the minute waits for the next one (3 s was too short on a loaded machine).
+ */
+export function minuteComingClock(leadMs = 10_000): AgentClock {
   if (!LIBRARY) return { env: {}, offsetMs: 0, rate: 1 };
   const now = Date.now();
   // At least lead + 1 s ahead, so the start-up of the agent does not eat into the lead.
