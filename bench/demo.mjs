@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { onLines } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
@@ -57,18 +58,9 @@ const prompt = {
 console.log(`${bold('host → agent')}  ${JSON.stringify(prompt)}\n`);
 child.stdin.end(`${JSON.stringify(prompt)}\n`);
 
-let buf = '';
-child.stdout.setEncoding('utf8');
-child.stdout.on('data', (chunk) => {
-  buf += chunk;
-  let nl;
-  while ((nl = buf.indexOf('\n')) >= 0) {
-    const line = buf.slice(0, nl);
-    buf = buf.slice(nl + 1);
-    const m = JSON.parse(line);
-    console.log(`${bold('agent → host')}  ${describe(m)}`);
-    console.log(dim(`              ${line.length > 220 ? `${line.slice(0, 220)}…` : line}`));
-  }
+onLines(child.stdout, (line) => {
+  console.log(`${bold('agent → host')}  ${describe(JSON.parse(line))}`);
+  console.log(dim(`              ${line.length > 220 ? `${line.slice(0, 220)}…` : line}`));
 });
 child.on('close', async (code) => {
   await api.close();

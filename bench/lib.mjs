@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** The median of a list of numbers (the upper one of an even count). */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Calls `onMessage` with each JSON line a child writes to `stream` (stream-json output). */
-export function onJsonLines(stream, onMessage) {
+/** Calls `onLine` with each complete line a child writes to `stream`. */
+export function onLines(stream, onLine) {
   let buf = '';
   stream.setEncoding('utf8');
   stream.on('data', (c) => {
@@ -18,9 +18,14 @@ export function onJsonLines(stream, onMessage) {
     while ((nl = buf.indexOf('\n')) >= 0) {
       const line = buf.slice(0, nl);
       buf = buf.slice(nl + 1);
-      onMessage(JSON.parse(line));
+      onLine(line);
     }
   });
+}
+
+/** Calls `onMessage` with each JSON line a child writes to `stream` (stream-json output). */
+export function onJsonLines(stream, onMessage) {
+  onLines(stream, (line) => onMessage(JSON.parse(line)));
 }
 
 /** The project root and the agent executable the benches run. */

@@ -11,7 +11,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './lib.mjs';
+import { median, onLines } from './lib.mjs';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const roots = process.argv.slice(2).map((r) => resolve(r));
@@ -45,16 +45,8 @@ function initOnce(root, apiUrl, cwd) {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let init = 0;
-    let buf = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c) => {
-      buf += c;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!init && line.includes('"subtype":"init"')) init = performance.now() - t0;
-      }
+    onLines(child.stdout, (line) => {
+      if (!init && line.includes('"subtype":"init"')) init = performance.now() - t0;
     });
     child.on('error', fail);
     child.on('close', (code) =>

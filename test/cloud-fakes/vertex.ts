@@ -5,10 +5,9 @@
 // with `anthropic_version: "vertex-2023-10-16"` in the body.
 import { createPublicKey, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import https from 'node:https';
 import type { FakeApi } from '../fake-api/server.js';
 import { type Front, startFront } from './front.js';
-import { listenTracked } from './listen.js';
+import { startFormTokenServer, type TokenServer } from './tokenServer.js';
 
 export interface ServiceAccount {
   keyFile: string;
@@ -35,13 +34,7 @@ export function writeServiceAccountKey(file: string, project: string): ServiceAc
   return { keyFile: file, email, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
 }
 
-export interface TokenServer {
-  /** host:port of the HTTPS server (what a proxy sends oauth2.googleapis.com:443 to). */
-  address: string;
-  issued: string[];
-  refused: string[];
-  close(): Promise<void>;
-}
+export type { TokenServer };
 
 const b64url = (s: string) => Buffer.from(s, 'base64url');
 
@@ -62,32 +55,21 @@ function jwtProblem(assertion: string, sa: ServiceAccount): string | null {
 }
 
 /** The OAuth token endpoint, served over TLS with `cert`/`key` (a certificate for oauth2.googleapis.com). */
-export async function startTokenServer(sa: ServiceAccount, tls: { cert: Buffer; key: Buffer }): Promise<TokenServer> {
-  const issued: string[] = [];
-  const refused: string[] = [];
-  const server = https.createServer(tls, async (req, res) => {
-    let raw = '';
-    for await (const c of req) raw += c;
-    const form = new URLSearchParams(raw);
-    const problem =
-      req.method !== 'POST' || req.url !== '/token'
-        ? `no ${req.method} ${req.url}`
-        : form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer'
-          ? `grant_type ${form.get('grant_type')}`
-          : jwtProblem(form.get('assertion') ?? '', sa);
-    if (problem) {
-      refused.push(problem);
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid_grant', error_description: problem }));
-      return;
-    }
-    const token = `ya29.test-${randomBytes(6).toString('hex')}`;
-    issued.push(token);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ access_token: token, expires_in: 3599, token_type: 'Bearer' }));
-  });
-  const { address, close } = await listenTracked(server, 'https');
-  return { address, issued, refused, close };
+export function startTokenServer(sa: ServiceAccount, tls: { cert: Buffer; key: Buffer }): Promise<TokenServer> {
+  return startFormTokenServer(
+    {
+      problem: (method, url, form) =>
+        method !== 'POST' || url !== '/token'
+          ? `no ${method} ${url}`
+          : form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+            ? `grant_type ${form.get('grant_type')}`
+            : jwtProblem(form.get('assertion') ?? '', sa),
+      refusal: { status: 400, error: 'invalid_grant' },
+      tokenPrefix: 'ya29.test-',
+      body: (token) => ({ access_token: token, expires_in: 3599, token_type: 'Bearer' }),
+    },
+    tls,
+  );
 }
 
 /** `tokens` null: no credentials are expected (CLAUDE_CODE_SKIP_VERTEX_AUTH, a gateway adds them). */

@@ -7,17 +7,9 @@ import { describe, expect } from 'vitest';
 import { startFakeApi, text, toolUse } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
 import { AGENT_BIN, resultsById } from './harness.js';
-import { hasTmux, uiIt as it, type Term, typedText } from './tmux.js';
+import { hasTmux, READY, send, typedText, uiIt as it } from './tmux.js';
 
 if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed (it gives the UI a real terminal)');
-
-/** The prompt editor is up and empty (the UI is ready for a line). */
-const READY = /│ > {2,}│/;
-const send = async (t: Term, line: string) => {
-  await t.waitFor(READY);
-  t.type(line);
-  t.keys('Enter');
-};
 
 (hasTmux ? describe.concurrent : describe.skip)('interactive terminal UI (in tmux)', () => {
   it('two prompts in one session, the status line, then /exit exits 0 after the SessionEnd hook; NO_COLOR writes no colour', async ({

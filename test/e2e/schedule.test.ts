@@ -20,7 +20,7 @@ import {
 } from '../fake-api/server.js';
 import { fastClock, minuteComingClock } from './agentClock.js';
 import { resultsById, runAgent, startAgent, STREAM_ARGS, tempDir, userLine } from './harness.js';
-import { promptStream, sdkOptions } from './sdkHost.js';
+import { collectUntilResults, promptStream, sdkOptions } from './sdkHost.js';
 
 const ARGS = [...STREAM_ARGS, '--model', 'claude-sonnet-4-5'];
 
@@ -152,12 +152,7 @@ describe.concurrent('scheduled prompts', () => {
         options: { ...options, env: { ...options.env, ...minuteComingClock().env } } as never,
       });
       prompts.push('check something every minute');
-      const messages: SDKMessage[] = [];
-      let results = 0;
-      for await (const m of q) {
-        messages.push(m);
-        if (m.type === 'result' && ++results === 2) prompts.end();
-      }
+      const messages = await collectUntilResults(q, prompts, 2);
       const all = messages.filter((m) => m.type === 'result') as Array<SDKMessage & { result?: string }>;
       expect(all.map((r) => r.result)).toEqual(['scheduled', 'tick handled, job deleted']);
       const created = messages.find(

@@ -4,7 +4,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
-import { promptStream, sdkOptions } from './sdkHost.js';
+import { collectUntilResults, promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 
@@ -41,12 +41,7 @@ describe('official SDK as host: background work', () => {
       }) as never,
     });
     prompts.push('find the answer in the background');
-    const messages: SDKMessage[] = [];
-    let results = 0;
-    for await (const m of q) {
-      messages.push(m);
-      if (m.type === 'result' && ++results === 2) prompts.end();
-    }
+    const messages = await collectUntilResults(q, prompts, 2);
     const kinds = messages.map((m) => (m.type === 'system' ? `system/${m.subtype}` : m.type));
     const firstResult = kinds.indexOf('result');
     const lastResult = kinds.lastIndexOf('result');

@@ -2,11 +2,11 @@
 // side call forks its conversation and asks for a one-line summary, which arrives as
 // task_progress.summary; the call is priced into the session's usage. Without the option, no
 // summary call is made.
-import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
-import { promptStream, sdkOptions } from './sdkHost.js';
+import { collectUntilResults, promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 
@@ -47,13 +47,7 @@ async function run(url: string, extra: Record<string, unknown>) {
     options: { ...opts, env: { ...opts.env, AGENT_PROGRESS_SUMMARY_INTERVAL_MS: '300' } } as never,
   });
   prompts.push('work');
-  const messages: Array<Record<string, any>> = [];
-  let results = 0;
-  for await (const m of q as AsyncIterable<SDKMessage>) {
-    messages.push(m as never);
-    if (m.type === 'result' && ++results === 2) prompts.end();
-  }
-  return messages;
+  return (await collectUntilResults(q, prompts, 2)) as Array<Record<string, any>>;
 }
 
 describe('agentProgressSummaries through the SDK', () => {

@@ -6,7 +6,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, systemText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
 import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
-import { interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
+import { collectUntilResults, interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 
@@ -27,12 +27,7 @@ return x + ' & ' + y`;
     const prompts = promptStream();
     const q = query({ prompt: prompts as never, options: sdkOptions(api.url, tempDir(), optedIn) as never });
     prompts.push('run the pair workflow');
-    const messages: Array<Record<string, any>> = [];
-    let results = 0;
-    for await (const m of q as AsyncIterable<SDKMessage>) {
-      messages.push(m as Record<string, any>);
-      if (m.type === 'result' && ++results === 2) prompts.end();
-    }
+    const messages = (await collectUntilResults(q, prompts, 2)) as Array<Record<string, any>>;
     expect(messages.filter((m) => m.type === 'result').map((m) => m.result)).toEqual(['launched', 'all done']);
     const started = messages.find((m) => m.subtype === 'task_started');
     expect(started).toMatchObject({ task_type: 'local_workflow', workflow_name: 'pair', description: 'Two answers' });

@@ -66,6 +66,21 @@ export function prompts(texts: string[]) {
   };
 }
 
+/** Collects what a query says until its `n`th result, then ends its input; returns every message. */
+export async function collectUntilResults(
+  q: AsyncIterable<SDKMessage>,
+  input: { end(): void },
+  n: number,
+): Promise<SDKMessage[]> {
+  const messages: SDKMessage[] = [];
+  let results = 0;
+  for await (const m of q) {
+    messages.push(m);
+    if (m.type === 'result' && ++results === n) input.end();
+  }
+  return messages;
+}
+
 /**
  * Runs a query over `texts` (one prompt per result) to its end and collects what it said; an error
  * the SDK throws (e.g. a non-zero exit after an error result) is returned, not thrown.

@@ -38,6 +38,17 @@ function otelEnv(extra: Record<string, string | undefined>): Record<string, stri
   return { ...cleared, CLAUDE_CODE_ENABLE_TELEMETRY: '1', AGENT_MAX_RETRIES: '0', ...extra };
 }
 
+/** Metrics and events both over OTLP, with this protocol and endpoint (and `extra`). */
+function otlpEnv(protocol: string, endpoint: string, extra: Record<string, string | undefined> = {}) {
+  return otelEnv({
+    OTEL_METRICS_EXPORTER: 'otlp',
+    OTEL_LOGS_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    ...extra,
+  });
+}
+
 function writeSettings(configDir: string, settings: object): void {
   mkdirSync(configDir, { recursive: true });
   writeFileSync(join(configDir, 'settings.json'), JSON.stringify(settings));
@@ -64,11 +75,7 @@ describe('telemetry over OTLP', () => {
       cwd,
       args: [...STREAM_ARGS, '--allowedTools', 'Write,Bash'],
       input: userLine('keep some notes'),
-      env: otelEnv({
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      env: otlpEnv('http/protobuf', collector.url, {
         OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer otel-token',
         // Telemetry is what the user asked for: it is not "nonessential traffic".
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -187,13 +194,9 @@ describe('telemetry over OTLP', () => {
       api,
       args: [...STREAM_ARGS],
       input: userLine('write to etc please'),
-      env: otelEnv({
+      env: otlpEnv('http/json', collector.url, {
         CLAUDE_CONFIG_DIR: home,
         AGENT_MAX_RETRIES: '1',
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_LOG_USER_PROMPTS: '1',
         OTEL_LOG_TOOL_DETAILS: '1',
         OTEL_METRICS_INCLUDE_SESSION_ID: 'false',
@@ -230,12 +233,8 @@ describe('telemetry over OTLP', () => {
       api,
       args: [...STREAM_ARGS, '--allowedTools', 'Bash'],
       input: userLine('say hi'),
-      env: otelEnv({
+      env: otlpEnv('grpc', collector.url, {
         CLAUDE_CONFIG_DIR: home,
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_LOG_TOOL_DETAILS: '1',
       }),
     });
@@ -260,11 +259,7 @@ describe('telemetry over OTLP', () => {
         api,
         args: [...STREAM_ARGS],
         input: userLine('hello'),
-        env: otelEnv({
-          OTEL_METRICS_EXPORTER: 'otlp',
-          OTEL_LOGS_EXPORTER: 'otlp',
-          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        env: otlpEnv(protocol, collector.url, {
           HTTP_PROXY: proxy.url,
           NO_PROXY: undefined,
         }),
@@ -291,12 +286,8 @@ describe('telemetry over OTLP', () => {
       api,
       args: [...STREAM_ARGS],
       input: userLine('hello'),
-      env: otelEnv({
+      env: otlpEnv('http/json', collector.url, {
         CLAUDE_CODE_ENABLE_TELEMETRY: undefined,
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       }),
     });
     expect(r.code, r.stderr).toBe(0);
@@ -352,11 +343,7 @@ describe('telemetry over OTLP', () => {
     const agent = startAgent({
       api,
       args: [...STREAM_ARGS],
-      env: otelEnv({
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      env: otlpEnv('http/json', collector.url, {
         OTEL_METRIC_EXPORT_INTERVAL: '300',
         OTEL_LOGS_EXPORT_INTERVAL: '200',
       }),
@@ -508,12 +495,7 @@ describe('a collector that is down or silent', () => {
       api,
       args: [...STREAM_ARGS],
       input: userLine('hello'),
-      env: otelEnv({
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
-      }),
+      env: otlpEnv('http/protobuf', `http://127.0.0.1:${port}`),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().find((m) => m.type === 'result')?.subtype).toBe('success');
@@ -527,11 +509,7 @@ describe('a collector that is down or silent', () => {
     const agent = startAgent({
       api,
       args: [...STREAM_ARGS],
-      env: otelEnv({
-        OTEL_METRICS_EXPORTER: 'otlp',
-        OTEL_LOGS_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_ENDPOINT: silent.url,
+      env: otlpEnv('http/json', silent.url, {
         CLAUDE_CODE_OTEL_SHUTDOWN_TIMEOUT_MS: '1000',
       }),
     });
