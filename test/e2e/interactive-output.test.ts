@@ -88,13 +88,19 @@ const attributesAt = (raw: string, needle: string) => {
       '',
       'Last line.',
     ].join('\n');
-    ui.api = await startFakeApi([{ content: [{ type: 'text', text: answer }], chunkDelayMs: 1500 }]);
+    // The reply stops after its first third until the test has looked at the screen.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    ui.api = await startFakeApi([
+      { content: [{ type: 'text', text: answer }], holdAfterDeltas: { deltas: 1, until: held } },
+    ]);
     const t = ui.start([], ui.dir(), { rows: 40 });
     await send(t, 'plan');
     // Mid-stream: the first third is drawn as Markdown while the rest has not come.
     let s = await t.waitFor(/^Plan$/m);
     expect(s).not.toMatch(/Last line/);
     expect(s).not.toMatch(/# Plan/);
+    release();
     s = await t.waitFor(/\(1 turn/);
     expect(s).toMatch(
       /^Plan\n\nUse two steps and npm test\.\n\n1\. build\n2\. check\n\n {2}ts\n {2}const total = "sum"; \/\/ add\n\nLast line\.$/m,
@@ -187,8 +193,7 @@ const attributesAt = (raw: string, needle: string) => {
     await t.waitFor(/^(?![\s\S]*Tasks \()/);
     // Once it ends, the live row goes; the list keeps it, marked done.
     await t.waitFor(/│ > {2,}│/);
-    await new Promise((r) => setTimeout(r, 4500));
-    expect(t.screen()).not.toMatch(/shell wait a little · \d+s · background/);
+    await t.waitFor(/^(?![\s\S]*shell wait a little · \d+s · background)/, 10_000);
     t.keys('C-t');
     s = await t.waitFor(/Tasks \(0 running, 1 in all\)/);
     expect(s).toMatch(/✓ shell wait a little · [4-9]s · background · completed/);

@@ -291,8 +291,13 @@ if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed 
 
   it('works at 60 columns, and a resize while an answer streams reflows it', async ({ ui }) => {
     const long = 'word '.repeat(60).trim();
-    // Three pieces, 1.5 s apart: the resize comes while the answer is still streaming.
-    ui.api = await startFakeApi([{ content: [{ type: 'text', text: long }], chunkDelayMs: 1500 }]);
+    // Three pieces; the stream holds after the first until the resize has been drawn, so the resize
+    // comes while the answer is still streaming.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    ui.api = await startFakeApi([
+      { content: [{ type: 'text', text: long }], holdAfterDeltas: { deltas: 1, until: held } },
+    ]);
     const t = ui.start([], ui.dir(), { cols: 60 });
     let s = await t.waitFor(/default \(shift\+tab\)/);
     const widest = (screen: string) => Math.max(...screen.split('\n').map((l) => l.length));
@@ -306,6 +311,7 @@ if (!hasTmux) console.warn('interactive.test.ts: skipped: tmux is not installed 
     // Still mid-answer, and the part already streamed is laid out again at the new width.
     s = await t.waitFor(/^(word ){13,}word/m);
     expect(s).not.toMatch(/\(1 turn/);
+    release();
     s = await t.waitFor(/\(1 turn/);
     expect(s.match(/\bword\b/g)).toHaveLength(60);
     t.keys('C-d');

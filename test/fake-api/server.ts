@@ -54,6 +54,12 @@ export type ScriptedReply =
       delayMs?: number;
       /** wait between SSE events */
       chunkDelayMs?: number;
+      /**
+       * After this many content deltas (counted over the whole reply), hold the stream until
+       * `until` settles: a test that looks at a reply mid-stream releases the rest once it has
+       * looked, instead of betting on a delay being long enough.
+       */
+      holdAfterDeltas?: { deltas: number; until: Promise<unknown> };
       /** after this many complete blocks, fail: `cut` destroys the socket, `error` sends an error event */
       failAfterBlocks?: { blocks: number; how: 'cut' | 'error' };
     }
@@ -325,6 +331,18 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
   let messageCalls = 0;
 
   // Every wait ends early when the client goes away or the server closes.
+  /** Resolves when `p` settles or the response closes (the client went away). */
+  function untilOrClosed(p: Promise<unknown>, res: http.ServerResponse): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        res.off('close', done);
+        resolve();
+      };
+      res.once('close', done);
+      p.then(done, done);
+    });
+  }
+
   function sleep(ms: number, res: http.ServerResponse): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
@@ -469,6 +487,7 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
     }
 
     const gap = reply.chunkDelayMs ?? 0;
+    let deltasSent = 0;
     startSse(res);
     writeEvent(res, 'message_start', { type: 'message_start', message });
     writeEvent(res, 'ping', { type: 'ping' });
@@ -488,6 +507,8 @@ export async function startFakeApi(script: Script, opts: FakeApiOptions = {}): P
       for (const delta of block.deltas) {
         await sleep(gap, res);
         writeEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta });
+        if (reply.holdAfterDeltas && ++deltasSent === reply.holdAfterDeltas.deltas)
+          await untilOrClosed(reply.holdAfterDeltas.until, res);
       }
       writeEvent(res, 'content_block_stop', { type: 'content_block_stop', index });
     }
