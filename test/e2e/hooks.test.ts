@@ -207,33 +207,6 @@ describe.concurrent('PreToolUse command hooks', () => {
     expect(results(api.requests[1])[0]).toMatchObject({ isError: true, text: 'two heads say no' });
     expect(existsSync(join(cwd, 'P'))).toBe(false);
   });
-
-  // Alone (not beside the others): its elapsed time is bounded.
-  it.sequential('a hook past its timeout is killed and the tool goes on', async (ctx) => {
-    const { cwd, scripts } = project([
-      {
-        name: 'slow',
-        event: 'PreToolUse',
-        matcher: 'Bash',
-        timeout: 1,
-        body: `sleep 30 &\necho $! > '${'PIDFILE'}'\nwait`,
-      },
-    ]);
-    const pidFile = join(scripts, 'sleep.pid');
-    writeFileSync(join(scripts, 'slow.sh'), readFileSync(join(scripts, 'slow.sh'), 'utf8').replace('PIDFILE', pidFile));
-    const api = await startTestApi(ctx, [toolUse('Bash', { command: 'echo went-on' }), text('done')]);
-    const started = Date.now();
-    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
-    const elapsed = Date.now() - started;
-    expect(r.code).toBe(0);
-    expect(elapsed).toBeGreaterThanOrEqual(1000);
-    expect(elapsed).toBeLessThan(6000);
-    expect(results(api.requests[1])[0]).toMatchObject({ isError: false, text: expect.stringContaining('went-on') });
-    expect(r.stderr).toMatch(/timed out after 1s/);
-    // The hook's own child was killed with it.
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(running(pid)).toBe(false);
-  });
 });
 
 describe.concurrent('hook input', () => {
@@ -487,5 +460,35 @@ describe.concurrent('Stop, SessionEnd and continue:false', () => {
     });
     expect(inputs('end')).toHaveLength(1);
     expect(inputs('end')[0]).toMatchObject({ hook_event_name: 'SessionEnd' });
+  });
+});
+
+// Not beside the tests above: its elapsed time is bounded. A suite that is not concurrent runs after the
+// concurrent ones have ended (vitest runs a file's consecutive concurrent suites together).
+describe('PreToolUse command hooks, timed alone', () => {
+  it('a hook past its timeout is killed and the tool goes on', async (ctx) => {
+    const { cwd, scripts } = project([
+      {
+        name: 'slow',
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        timeout: 1,
+        body: `sleep 30 &\necho $! > '${'PIDFILE'}'\nwait`,
+      },
+    ]);
+    const pidFile = join(scripts, 'sleep.pid');
+    writeFileSync(join(scripts, 'slow.sh'), readFileSync(join(scripts, 'slow.sh'), 'utf8').replace('PIDFILE', pidFile));
+    const api = await startTestApi(ctx, [toolUse('Bash', { command: 'echo went-on' }), text('done')]);
+    const started = Date.now();
+    const r = await runAgent({ api, cwd, args: [...STREAM_ARGS, '--allowedTools', 'Bash'], input: userLine('go') });
+    const elapsed = Date.now() - started;
+    expect(r.code).toBe(0);
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+    expect(elapsed).toBeLessThan(6000);
+    expect(results(api.requests[1])[0]).toMatchObject({ isError: false, text: expect.stringContaining('went-on') });
+    expect(r.stderr).toMatch(/timed out after 1s/);
+    // The hook's own child was killed with it.
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(running(pid)).toBe(false);
   });
 });

@@ -380,25 +380,6 @@ describe.concurrent('modes', () => {
     expect(resultOf(r.json()).permission_denials.map((d: any) => d.tool_use_id)).toEqual(['w3', 'w4', 's3', 's4']);
   });
 
-  // Alone (not beside the others): its elapsed time is bounded.
-  it.sequential('default mode with no prompting host: Bash is denied at once with a message naming what would allow it', async (ctx) => {
-    const cwd = tempDir();
-    const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch made-it' }]]), text('ok, denied')]);
-    const started = Date.now();
-    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('touch') });
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.code).toBe(0);
-    const seen = resultsById(api.requests[1]);
-    expect(seen.t1.isError).toBe(true);
-    expect(seen.t1.text).toContain('--allowedTools "Bash(touch:*)"');
-    expect(seen.t1.text).toContain('--permission-prompt-tool stdio');
-    expect(existsSync(join(cwd, 'made-it'))).toBe(false);
-    expect(resultOf(r.json())).toMatchObject({
-      subtype: 'success',
-      permission_denials: [{ tool_name: 'Bash', tool_use_id: 't1' }],
-    });
-  });
-
   it('default mode in text mode (-p) too: denied, never a hang', async (ctx) => {
     const cwd = tempDir();
     const api = await startTestApi(ctx, [
@@ -820,21 +801,6 @@ describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
     expect(existsSync(join(cwd, 'w1.txt')) && existsSync(join(cwd, 'w2.txt'))).toBe(true);
   });
 
-  // Alone (not beside the others): its elapsed time is bounded.
-  it.sequential('stdin closed while an ask is needed: denied at once, never a hang', async (ctx) => {
-    const cwd = tempDir();
-    const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch never' }]]), text('denied, fine')]);
-    const started = Date.now();
-    const r = await runAgent({ api, cwd, args: HOST_ARGS, input: userLine('go'), timeoutMs: 10_000 });
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.code).toBe(0);
-    expect(existsSync(join(cwd, 'never'))).toBe(false);
-    const seen = resultsById(api.requests[1]);
-    expect(seen.t1.isError).toBe(true);
-    expect(seen.t1.text).toMatch(/stdin is closed/);
-    expect(resultOf(r.json()).permission_denials).toHaveLength(1);
-  });
-
   it('a host that never answers: denied after AGENT_PERMISSION_TIMEOUT_MS with a clear message', async (ctx) => {
     const cwd = tempDir();
     const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch never' }]]), text('gave up')]);
@@ -877,5 +843,44 @@ describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
       isError: true,
       text: expect.stringContaining('host exploded'),
     });
+  });
+});
+
+// Not beside the tests above: their elapsed time is bounded. A suite that is not concurrent runs after the
+// concurrent ones have ended (vitest runs a file's consecutive concurrent suites together).
+describe('modes, timed alone', () => {
+  it('default mode with no prompting host: Bash is denied at once with a message naming what would allow it', async (ctx) => {
+    const cwd = tempDir();
+    const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch made-it' }]]), text('ok, denied')]);
+    const started = Date.now();
+    const r = await runAgent({ api, cwd, args: STREAM_ARGS, input: userLine('touch') });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.code).toBe(0);
+    const seen = resultsById(api.requests[1]);
+    expect(seen.t1.isError).toBe(true);
+    expect(seen.t1.text).toContain('--allowedTools "Bash(touch:*)"');
+    expect(seen.t1.text).toContain('--permission-prompt-tool stdio');
+    expect(existsSync(join(cwd, 'made-it'))).toBe(false);
+    expect(resultOf(r.json())).toMatchObject({
+      subtype: 'success',
+      permission_denials: [{ tool_name: 'Bash', tool_use_id: 't1' }],
+    });
+  });
+});
+
+// Not beside the tests above either: its elapsed time is bounded.
+describe('a prompting host (--permission-prompt-tool stdio), timed alone', () => {
+  it('stdin closed while an ask is needed: denied at once, never a hang', async (ctx) => {
+    const cwd = tempDir();
+    const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch never' }]]), text('denied, fine')]);
+    const started = Date.now();
+    const r = await runAgent({ api, cwd, args: HOST_ARGS, input: userLine('go'), timeoutMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(cwd, 'never'))).toBe(false);
+    const seen = resultsById(api.requests[1]);
+    expect(seen.t1.isError).toBe(true);
+    expect(seen.t1.text).toMatch(/stdin is closed/);
+    expect(resultOf(r.json()).permission_denials).toHaveLength(1);
   });
 });
