@@ -1,6 +1,6 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, onTestFinished } from 'vitest';
+import { expect, onTestFinished, type TestContext } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEveryTest } from '../perFile.js';
@@ -277,3 +277,18 @@ export function resultsById(req: RecordedRequest) {
 }
 
 export type { Script, FakeApi };
+
+/**
+ * The fake Messages API for a test that runs concurrently with others (`describe.concurrent`): closed
+ * when that test ends, through the test's own context (`ctx`, the test function's argument), which
+ * vitest's global onTestFinished cannot tell apart from its neighbours'.
+ */
+export async function startTestApi(
+  ctx: Pick<TestContext, 'onTestFinished'>,
+  script: Script,
+  opts?: FakeApiOptions,
+): Promise<FakeApi> {
+  const api = await startFakeApiServer(script, opts);
+  ctx.onTestFinished(() => api.close());
+  return api;
+}
