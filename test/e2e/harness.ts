@@ -1,6 +1,6 @@
 // Spawns the real bin/agent against the project's fake Messages API and collects what it prints.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, onTestFinished } from 'vitest';
+import { expect, onTestFinished, type TestContext } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEveryTest } from '../perFile.js';
@@ -67,6 +67,21 @@ export async function startFakeApi(script: Script, opts?: FakeApiOptions): Promi
   } catch {
     // Not inside a test: a beforeAll's, closed by its file.
   }
+  return api;
+}
+
+/**
+ * The fake API of a test that runs side by side with others (`it.concurrent`, `describe.concurrent`):
+ * closed when that test ends, through its own context's `onTestFinished` (pass it in), which the
+ * global one above cannot tell apart from its neighbours'.
+ */
+export async function startTestFakeApi(
+  onFinished: TestContext['onTestFinished'],
+  script: Script,
+  opts?: FakeApiOptions,
+): Promise<FakeApi> {
+  const api = await startFakeApiServer(script, opts);
+  onFinished(() => api.close());
   return api;
 }
 
