@@ -39,8 +39,8 @@ const realClock: AgentClock = { env: {}, offsetMs: 0, rate: 1, realTimeOf: (ms) 
  * The agent's clock starts `lead` ms (of its own, a whole number of seconds) before the next whole
  * minute and runs `rate` times as fast as the test's. The lead must cover the agent's start and the
  * turns before the job is made: a job made after the minute waits for the next one (3 s was too
- * short on a loaded machine at the normal rate; at rate 10, 30 s of the agent's is 3 s, and a
- * missed minute costs 6 s more).
+ * short on a loaded machine at the normal rate; at rate 20, 60 s of the agent's is 3 s, and a
+ * missed minute costs 3 s more).
  */
 export function minuteComingClock(leadMs = 10_000, rate = 1): AgentClock {
   if (!LIBRARY) return realClock;

@@ -52,7 +52,7 @@ describe.concurrent('scheduled prompts', () => {
         return toolUse('CronCreate', { cron: '* * * * *', prompt: 'TICK from cron' }, 'toolu_create');
       return text('?');
     });
-    const clock = minuteComingClock(30_000, 10);
+    const clock = minuteComingClock(60_000, 20);
     const agent = startAgent({ api, args: ARGS, env: clock.env });
     try {
       agent.sendRaw(userLine('schedule a tick every minute'));
@@ -151,7 +151,7 @@ describe.concurrent('scheduled prompts', () => {
       const options = sdkOptions(api.url, tempDir());
       const q = query({
         prompt: prompts as never,
-        options: { ...options, env: { ...options.env, ...minuteComingClock(30_000, 10).env } } as never,
+        options: { ...options, env: { ...options.env, ...minuteComingClock(60_000, 20).env } } as never,
       });
       prompts.push('check something every minute');
       const messages = await collectUntilResults(q, prompts, 2);
@@ -178,7 +178,14 @@ describe.concurrent('scheduled prompts', () => {
     );
     try {
       const started = Date.now();
-      const r = await runAgent({ api, args: ['-p', 'schedule', '--model', 'claude-sonnet-4-5'], timeoutMs: 30_000 });
+      // The agent's clock starts just after a minute: the job is pending for the whole run (on the
+      // real clock, a run that spans a minute saw the job fire before the exit).
+      const r = await runAgent({
+        api,
+        args: ['-p', 'schedule', '--model', 'claude-sonnet-4-5'],
+        env: minuteComingClock(58_000).env,
+        timeoutMs: 30_000,
+      });
       expect(r.code).toBe(0);
       expect(r.stdout.trim()).toBe('scheduled');
       expect(Date.now() - started).toBeLessThan(20_000);
