@@ -21,6 +21,11 @@ export interface AgentClock {
   offsetMs: number;
   /** How many of the agent's ms pass in one of the test's (1 on the real clock). */
   rate: number;
+  /**
+   * The test's time when the agent's clock reads `agentMs`, reckoned as if the agent had started
+   * when the clock was made: it started later, so the true moment is this or a little after it.
+   */
+  realTimeOf(agentMs: number): number;
 }
 
 const preload = (lib: string) => [lib, process.env.LD_PRELOAD].filter(Boolean).join(':');
@@ -28,25 +33,36 @@ const preload = (lib: string) => [lib, process.env.LD_PRELOAD].filter(Boolean).j
 /** libfaketime's absolute form: "@YYYY-MM-DD hh:mm:ss" in UTC (TZ=UTC is set with it). */
 const stamp = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
+const realClock: AgentClock = { env: {}, offsetMs: 0, rate: 1, realTimeOf: (ms) => ms };
+
 /**
- * The agent's clock starts `lead` ms before the next whole minute (and then runs at the normal
- * rate). The lead must cover the agent's start and the turns before the job is made: a job made
- * after the minute waits for the next one (3 s was too short on a loaded machine).
+ * The agent's clock starts `lead` ms (of its own, a whole number of seconds) before the next whole
+ * minute and runs `rate` times as fast as the test's. The lead must cover the agent's start and the
+ * turns before the job is made: a job made after the minute waits for the next one (3 s was too
+ * short on a loaded machine at the normal rate; at rate 20, 60 s of the agent's is 3 s, and a
+ * missed minute costs 3 s more).
  */
-export function minuteComingClock(leadMs = 10_000): AgentClock {
-  if (!LIBRARY) return { env: {}, offsetMs: 0, rate: 1 };
+export function minuteComingClock(leadMs = 10_000, rate = 1): AgentClock {
+  if (!LIBRARY) return realClock;
   const now = Date.now();
   // At least lead + 1 s ahead, so the start-up of the agent does not eat into the lead.
   const start = Math.ceil((now + leadMs + 1_000) / 60_000) * 60_000 - leadMs;
   return {
-    env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `@${stamp(start)}`, TZ: 'UTC' },
+    env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `@${stamp(start)}${rate === 1 ? '' : ` x${rate}`}`, TZ: 'UTC' },
     offsetMs: start - now,
-    rate: 1,
+    rate,
+    realTimeOf: (agentMs) => now + (agentMs - start) / rate,
   };
 }
 
 /** The agent's clock runs `rate` times as fast as the test's, from the test's time now. */
 export function fastClock(rate: number): AgentClock {
-  if (!LIBRARY) return { env: {}, offsetMs: 0, rate: 1 };
-  return { env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `+0 x${rate}` }, offsetMs: 0, rate };
+  if (!LIBRARY) return realClock;
+  const now = Date.now();
+  return {
+    env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `+0 x${rate}` },
+    offsetMs: 0,
+    rate,
+    realTimeOf: (agentMs) => now + (agentMs - now) / rate,
+  };
 }

@@ -15,18 +15,9 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import {
-  resultText,
-  startAgent,
-  startFakeApi,
-  STREAM_ARGS,
-  tempDir,
-  turns,
-  userLine,
-  type FakeApi,
-} from './harness.js';
+import { resultText, startAgent, startTestFakeApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
 
-let api: FakeApi | undefined;
+// Every test has its own API and agent: they run side by side (describe.concurrent).
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 
@@ -55,10 +46,12 @@ function taskIdIn(req: RecordedRequest): string {
 
 const isMain = (req: RecordedRequest) => !firstUserText(req).startsWith('SUB');
 
-describe('background subagents', () => {
-  it('returns at once; its messages are tagged; its notification comes after the first result and re-enters the loop for a second result', async () => {
+describe.concurrent('background subagents', () => {
+  it('returns at once; its messages are tagged; its notification comes after the first result and re-enters the loop for a second result', async ({
+    onTestFinished,
+  }) => {
     let notified = '';
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       if (!isMain(req))
         return { ...text('background findings: 42'), delayMs: 700, usage: { input_tokens: 500, output_tokens: 50 } };
       const n = turns(req);
@@ -137,14 +130,16 @@ describe('background subagents', () => {
     expect(second.modelUsage['claude-sonnet-4-5'].inputTokens).toBeGreaterThanOrEqual(500);
   });
 
-  it('--max-budget-usd counts each call once: a background agent that outlives the turn that started it is not charged that turn again', async () => {
+  it('--max-budget-usd counts each call once: a background agent that outlives the turn that started it is not charged that turn again', async ({
+    onTestFinished,
+  }) => {
     // claude-sonnet-4-5: $3 per million input tokens. The main turn spends $0.60 (two calls of
     // 100k), the agent $0.003 before the turn's result and $0.003 after it, the notification turn
     // $0.003: $0.609 in all, under a $0.70 budget. Charged the main turn twice, the agent's second
     // call would see $1.20 and stop with the budget error.
     const big = { input_tokens: 100_000, output_tokens: 0 };
     const small = { input_tokens: 1_000, output_tokens: 0 };
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       if (!isMain(req)) {
         // Its first call asks for a 1 s command, so its second call comes after the main turn's result.
         if (turns(req) === 0) return { ...toolUse('Bash', { command: 'sleep 1', description: 'wait' }), usage: small };
@@ -183,9 +178,11 @@ describe('background subagents', () => {
   });
 });
 
-describe('a foreground subagent moved to the background (stream-json)', () => {
-  it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+describe.concurrent('a foreground subagent moved to the background (stream-json)', () => {
+  it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (!isMain(req))
         return n === 0
@@ -256,12 +253,14 @@ describe('a foreground subagent moved to the background (stream-json)', () => {
   });
 });
 
-describe('background shells', () => {
-  it('Bash run_in_background: TaskOutput reads it while it runs, TaskStop kills its whole group; the notification says stopped', async () => {
+describe.concurrent('background shells', () => {
+  it('Bash run_in_background: TaskOutput reads it while it runs, TaskStop kills its whole group; the notification says stopped', async ({
+    onTestFinished,
+  }) => {
     const cwd = tempDir();
     let taskId = '';
     const outputs: string[] = [];
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -304,10 +303,12 @@ describe('background shells', () => {
     expect(api.requests).toHaveLength(4);
   });
 
-  it('a finished background shell: TaskOutput waits for it; the output file ends with [exited with code N]; no process is left', async () => {
+  it('a finished background shell: TaskOutput waits for it; the output file ends with [exited with code N]; no process is left', async ({
+    onTestFinished,
+  }) => {
     const cwd = tempDir();
     let out = '';
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -334,8 +335,10 @@ describe('background shells', () => {
     expect((await p.exited).code).toBe(0);
   });
 
-  it('stdin EOF while a background task runs: it finishes, is reported (notification and a further result), then exit 0', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+  it('stdin EOF while a background task runs: it finishes, is reported (notification and a further result), then exit 0', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -362,9 +365,12 @@ describe('background shells', () => {
     expect(readFileSync(note.output_file, 'utf8')).toBe('finished-late\n\n[exited with code 0]\n');
   });
 
-  it('SIGTERM with a background shell running: it is stopped and reported, no process is left, exit 143', async () => {
+  it('SIGTERM with a background shell running: it is stopped and reported, no process is left, exit 143', async ({
+    onTestFinished,
+  }) => {
     const cwd = tempDir();
-    api = await startFakeApi(
+    const api = await startTestFakeApi(
+      onTestFinished,
       (req): ScriptedReply =>
         turns(req) === 0
           ? toolUse('Bash', {
@@ -391,9 +397,14 @@ describe('background shells', () => {
   });
 });
 
-describe('foreground progress and todos', () => {
-  it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'), text('slept')]);
+describe.concurrent('foreground progress and todos', () => {
+  it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, [
+      toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'),
+      text('slept'),
+    ]);
     const p = startAgent({ api, args: ARGS });
     p.sendRaw(userLine('sleep'));
     await p.waitFor((m) => m.type === 'result');
@@ -408,9 +419,11 @@ describe('foreground progress and todos', () => {
     }
   });
 
-  it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async () => {
+  it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async ({
+    onTestFinished,
+  }) => {
     const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
-    api = await startFakeApi([
+    const api = await startTestFakeApi(onTestFinished, [
       toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'in_progress')] }, 'toolu_t1'),
       toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }, 'toolu_t2'),
       toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }, 'toolu_t3'),

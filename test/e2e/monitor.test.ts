@@ -6,15 +6,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, runAgent, startFakeApi } from './harness.js';
+import { resultsById, runAgent, startTestFakeApi } from './harness.js';
 
 const P = ['--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
 const toolResult = (req: RecordedRequest, id: string) => resultsById(req)[id];
 
-describe('Monitor', () => {
-  it('-p: each stdout line comes back as a notification turn with its own result, then the end; the process waits for it', async () => {
+// The tests run side by side (describe.concurrent), each with its own API (and socket server).
+
+describe.concurrent('Monitor', () => {
+  it('-p: each stdout line comes back as a notification turn with its own result, then the end; the process waits for it', async ({
+    onTestFinished,
+  }) => {
     const seen: string[] = [];
-    const api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const said = lastUserText(req);
       if (toolResult(req, 'toolu_mon')) return text('watching');
       if (said.includes('<status>')) return text('monitor done');
@@ -65,8 +69,10 @@ describe('Monitor', () => {
   });
 });
 
-describe('Monitor ws source', () => {
-  it('-p: each text frame of a WebSocket comes back as an event turn; the close ends the watch', async () => {
+describe.concurrent('Monitor ws source', () => {
+  it('-p: each text frame of a WebSocket comes back as an event turn; the close ends the watch', async ({
+    onTestFinished,
+  }) => {
     const server = createServer();
     server.on('upgrade', (req, socket) => {
       const accept = createHash('sha1')
@@ -83,7 +89,7 @@ describe('Monitor ws source', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const events: string[] = [];
-    const api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const said = lastUserText(req);
       if (toolResult(req, 'toolu_ws')) return text('watching the socket');
       if (said.includes('<status>')) return text('socket closed');
@@ -113,8 +119,10 @@ describe('Monitor ws source', () => {
   });
 });
 
-describe('ReportFindings', () => {
-  it('the findings reach the host as tool_use_result ({count, level, findings}); the model gets a receipt', async () => {
+describe.concurrent('ReportFindings', () => {
+  it('the findings reach the host as tool_use_result ({count, level, findings}); the model gets a receipt', async ({
+    onTestFinished,
+  }) => {
     const finding = {
       file: 'src/a.ts',
       line: 12,
@@ -125,7 +133,8 @@ describe('ReportFindings', () => {
       severity: 'important',
       verdict: 'CONFIRMED',
     };
-    const api = await startFakeApi(
+    const api = await startTestFakeApi(
+      onTestFinished,
       (req): ScriptedReply =>
         toolResult(req, 'toolu_rf')
           ? text(`host has it: ${toolResult(req, 'toolu_rf').text}`)

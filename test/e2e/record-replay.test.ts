@@ -12,19 +12,9 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import {
-  calls,
-  resultText,
-  runAgent,
-  startFakeApi,
-  STREAM_ARGS,
-  tempDir,
-  turns,
-  userLine,
-  type FakeApi,
-} from './harness.js';
+import { calls, resultText, runAgent, startTestFakeApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent), each with its own API.
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt'];
@@ -101,11 +91,13 @@ function observed(cwd: string, msgs: Array<Record<string, any>>) {
   return { results, said, files };
 }
 
-describe('record and replay', () => {
-  it('replays a recorded session offline (fake stopped, no key): same results, same files; a changed system prompt is refused naming what changed', async () => {
+describe.concurrent('record and replay', () => {
+  it('replays a recorded session offline (fake stopped, no key): same results, same files; a changed system prompt is refused naming what changed', async ({
+    onTestFinished,
+  }) => {
     const cwd = tempDir();
     const rec = join(tempDir('agent-rec-'), 'session.jsonl');
-    api = await startFakeApi(script(cwd));
+    const api = await startTestFakeApi(onTestFinished, script(cwd));
     const recorded = await runAgent({ api, cwd, args: [...ARGS, '--record', rec], input: INPUT, timeoutMs: 30_000 });
     expect(recorded.stderr).not.toContain('internal error');
     expect(recorded.code).toBe(0);
@@ -160,10 +152,12 @@ describe('record and replay', () => {
     expect(changed.stderr).not.toContain('Replay mismatch');
   }, 90_000);
 
-  it('--replay-speed 1 keeps the recorded timing; 0 does not wait', async () => {
+  it('--replay-speed 1 keeps the recorded timing; 0 does not wait', async ({ onTestFinished }) => {
     const cwd = tempDir();
     const rec = join(tempDir('agent-rec-'), 'slow.jsonl');
-    api = await startFakeApi([{ content: [{ type: 'text', text: 'slow answer' }], delayMs: 1500 }]);
+    const api = await startTestFakeApi(onTestFinished, [
+      { content: [{ type: 'text', text: 'slow answer' }], delayMs: 1500 },
+    ]);
     const recorded = await runAgent({ api, cwd, args: [...ARGS, '--record', rec], input: userLine('hi') });
     expect(recorded.code).toBe(0);
     await api.close();
@@ -181,28 +175,25 @@ describe('record and replay', () => {
       expect(result.result).toBe('slow answer');
       return result.duration_ms as number;
     };
-    // 1.5 s recorded: wide enough apart that a loaded machine cannot blur the two.
-    expect(await runMs('1')).toBeGreaterThanOrEqual(1480);
-    expect(await runMs('0')).toBeLessThan(1000);
+    // 1.5 s recorded: wide enough apart that a loaded machine cannot blur the two. Both replays
+    // run side by side.
+    const [paced, instant] = await Promise.all([runMs('1'), runMs('0')]);
+    expect(paced).toBeGreaterThanOrEqual(1480);
+    expect(instant).toBeLessThan(1000);
   }, 60_000);
 
   it('bad uses are refused at start (exit 2) with a message naming the problem', async () => {
     const cwd = tempDir();
-    const missing = await runAgent({
-      cwd,
-      args: [...ARGS, '--replay', join(cwd, 'nope.jsonl')],
-      input: userLine('hi'),
-    });
+    // The three runs go side by side.
+    const [missing, both, speed] = await Promise.all([
+      runAgent({ cwd, args: [...ARGS, '--replay', join(cwd, 'nope.jsonl')], input: userLine('hi') }),
+      runAgent({ cwd, args: [...ARGS, '--replay', 'x', '--record', 'y'], input: userLine('hi') }),
+      runAgent({ cwd, args: [...ARGS, '--replay', 'x', '--replay-speed', '2'], input: userLine('hi') }),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`--replay: cannot read ${join(cwd, 'nope.jsonl')}`);
-    const both = await runAgent({ cwd, args: [...ARGS, '--replay', 'x', '--record', 'y'], input: userLine('hi') });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--record and --replay cannot be used together');
-    const speed = await runAgent({
-      cwd,
-      args: [...ARGS, '--replay', 'x', '--replay-speed', '2'],
-      input: userLine('hi'),
-    });
     expect(speed.code).toBe(2);
     expect(speed.stderr).toContain('--replay-speed must be 0 (instant) or 1 (the recorded timing)');
   });

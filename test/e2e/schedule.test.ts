@@ -4,8 +4,9 @@
 // pending job never holds the process: -p exits after its result, stream-json at stdin EOF.
 // The official SDK as host too: a cron job fires as a turn of its own while the host keeps the input
 // open, and nothing fires after the host ends it.
-// Cron counts in minutes and a wakeup waits at least 60 s: the agent's clock is moved (agentClock.ts,
-// libfaketime) so a minute comes within seconds, and the three firing tests run side by side.
+// Cron counts in minutes and a wakeup waits at least 60 s: the agent's clock is moved and sped up
+// (agentClock.ts, libfaketime) so a minute comes within seconds, and the three firing tests run side
+// by side.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 // The tests run concurrently, so the harness's startFakeApi (closed when "the" running test ends,
@@ -51,7 +52,7 @@ describe.concurrent('scheduled prompts', () => {
         return toolUse('CronCreate', { cron: '* * * * *', prompt: 'TICK from cron' }, 'toolu_create');
       return text('?');
     });
-    const clock = minuteComingClock();
+    const clock = minuteComingClock(60_000, 20);
     const agent = startAgent({ api, args: ARGS, env: clock.env });
     try {
       agent.sendRaw(userLine('schedule a tick every minute'));
@@ -72,8 +73,9 @@ describe.concurrent('scheduled prompts', () => {
       expect(fired).toBeDefined();
       expect(promptTurn(fired)).toBe(true);
       expect(agent.json().filter((m) => m.type === 'result')).toHaveLength(2);
-      expect(firedAt + clock.offsetMs).toBeGreaterThanOrEqual(fireAt);
-      expect(firedAt + clock.offsetMs - fireAt).toBeLessThan(2_000);
+      // On the test's clock (the agent's runs faster): not before the minute, and within 2 s of it.
+      expect(firedAt).toBeGreaterThanOrEqual(clock.realTimeOf(fireAt));
+      expect(firedAt - clock.realTimeOf(fireAt)).toBeLessThan(2_000);
       // Deleted: nothing more fires, and stdin EOF ends the session at once.
       const requestsBefore = api.requests.length;
       agent.endInput();
@@ -104,8 +106,8 @@ describe.concurrent('scheduled prompts', () => {
       }
       return text('?');
     });
-    // The wakeup waits the 60 s it was clamped to on the agent's clock, which runs ten times as fast.
-    const clock = fastClock(10);
+    // The wakeup waits the 60 s it was clamped to on the agent's clock, which runs 20 times as fast.
+    const clock = fastClock(20);
     const agent = startAgent({ api, args: ARGS, env: clock.env });
     try {
       const started = Date.now();
@@ -149,7 +151,7 @@ describe.concurrent('scheduled prompts', () => {
       const options = sdkOptions(api.url, tempDir());
       const q = query({
         prompt: prompts as never,
-        options: { ...options, env: { ...options.env, ...minuteComingClock().env } } as never,
+        options: { ...options, env: { ...options.env, ...minuteComingClock(60_000, 20).env } } as never,
       });
       prompts.push('check something every minute');
       const messages = await collectUntilResults(q, prompts, 2);
@@ -176,7 +178,14 @@ describe.concurrent('scheduled prompts', () => {
     );
     try {
       const started = Date.now();
-      const r = await runAgent({ api, args: ['-p', 'schedule', '--model', 'claude-sonnet-4-5'], timeoutMs: 30_000 });
+      // The agent's clock starts just after a minute: the job is pending for the whole run (on the
+      // real clock, a run that spans a minute saw the job fire before the exit).
+      const r = await runAgent({
+        api,
+        args: ['-p', 'schedule', '--model', 'claude-sonnet-4-5'],
+        env: minuteComingClock(58_000).env,
+        timeoutMs: 30_000,
+      });
       expect(r.code).toBe(0);
       expect(r.stdout.trim()).toBe('scheduled');
       expect(Date.now() - started).toBeLessThan(20_000);

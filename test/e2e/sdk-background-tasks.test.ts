@@ -6,10 +6,10 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
+import { resultsById, startTestFakeApi, tempDir, turns } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent), each with its own API.
 
 const bypass = { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true };
 
@@ -22,10 +22,12 @@ async function backgroundWhenRunning(q: ReturnType<typeof query>, toolUseId?: st
   return false;
 }
 
-describe('background_tasks through the SDK', () => {
-  it('a foreground Bash call: moved by tool_use id, the turn answers before it ends, then its notification brings a second result', async () => {
+describe.concurrent('background_tasks through the SDK', () => {
+  it('a foreground Bash call: moved by tool_use id, the turn answers before it ends, then its notification brings a second result', async ({
+    onTestFinished,
+  }) => {
     let notified = '';
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', { command: 'echo before; sleep 1.5; echo after', description: 'Slow echo' }, 'b1');
@@ -78,8 +80,10 @@ describe('background_tasks through the SDK', () => {
     expect(levels).toEqual([[started!.task_id], []]);
   });
 
-  it('a foreground subagent: backgroundTasks() with no id moves it; its work goes on and its answer arrives as a notification', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+  it('a foreground subagent: backgroundTasks() with no id moves it; its work goes on and its answer arrives as a notification', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (firstUserText(req).startsWith('SUB:')) {
         if (n === 0) return toolUse('Bash', { command: 'sleep 1.2; echo sub-work' }, 's1');
@@ -157,8 +161,10 @@ describe('background_tasks through the SDK', () => {
     expect(res[1].total_cost_usd).toBeGreaterThan(0);
   });
 
-  it('CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: backgroundTasks() is an error naming it, and run_in_background is refused', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+  it('CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: backgroundTasks() is an error naming it, and run_in_background is refused', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0) return toolUse('Bash', { command: 'echo hi', run_in_background: true }, 'b1');
       return text('done');

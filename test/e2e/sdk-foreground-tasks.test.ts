@@ -17,10 +17,10 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultsById, resultText, startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
+import { resultsById, resultText, startTestFakeApi, tempDir, turns } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent), each with its own API.
 
 const bypass = { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true };
 type Msg = Record<string, any>;
@@ -48,9 +48,11 @@ async function runOne(
   return messages;
 }
 
-describe('foreground subagents as tasks through the SDK', () => {
-  it('two Agent calls in one turn: two rows open together, each with its lines in order and its own id, closed before its call result; none in background_tasks_changed', async () => {
-    api = await startFakeApi((req: RecordedRequest): ScriptedReply => {
+describe.concurrent('foreground subagents as tasks through the SDK', () => {
+  it('two Agent calls in one turn: two rows open together, each with its lines in order and its own id, closed before its call result; none in background_tasks_changed', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
       const n = turns(req);
       const first = firstUserText(req);
       if (first.startsWith('SUBA:') || first.startsWith('SUBB:')) {
@@ -132,9 +134,11 @@ describe('foreground subagents as tasks through the SDK', () => {
     expect(ids.size).toBe(2);
   });
 
-  it('stopTask() on a foreground agent stops it from its row: its Bash group dies, the call returns "was stopped", the turn goes on; the row ends stopped', async () => {
+  it('stopTask() on a foreground agent stops it from its row: its Bash group dies, the call returns "was stopped", the turn goes on; the row ends stopped', async ({
+    onTestFinished,
+  }) => {
     const cwd = tempDir();
-    api = await startFakeApi((req: RecordedRequest): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
       if (firstUserText(req).startsWith('SUBSLEEP:'))
         return toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }, 'sleepy');
       return turns(req) === 0
@@ -176,8 +180,10 @@ describe('foreground subagents as tasks through the SDK', () => {
     });
   });
 
-  it("agentProgressSummaries: a foreground agent's task_progress carries the model-written line before its row closes; its cost is in the turn's result", async () => {
-    api = await startFakeApi((req: RecordedRequest): ScriptedReply => {
+  it("agentProgressSummaries: a foreground agent's task_progress carries the model-written line before its row closes; its cost is in the turn's result", async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
       if (lastUserText(req).includes('present-tense line'))
         return text('Sleeping in the foreground', { usage: { output_tokens: 555 } });
       const n = turns(req);

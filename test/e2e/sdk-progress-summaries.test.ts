@@ -5,10 +5,10 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { startFakeApi, tempDir, turns, type FakeApi } from './harness.js';
+import { startTestFakeApi, tempDir, turns } from './harness.js';
 import { collectUntilResults, promptStream, sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent), each with its own API.
 
 const isSummaryAsk = (req: Parameters<typeof firstUserText>[0]) => lastUserText(req).includes('present-tense line');
 
@@ -50,9 +50,11 @@ async function run(url: string, extra: Record<string, unknown>) {
   return (await collectUntilResults(q, prompts, 2)) as Array<Record<string, any>>;
 }
 
-describe('agentProgressSummaries through the SDK', () => {
-  it('on: task_progress carries the model-written summary before the task ends; the call forks the agent and is priced', async () => {
-    api = await startFakeApi(script);
+describe.concurrent('agentProgressSummaries through the SDK', () => {
+  it('on: task_progress carries the model-written summary before the task ends; the call forks the agent and is priced', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, script);
     const messages = await run(api.url, { agentProgressSummaries: true });
     const progress = messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress' && m.summary);
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -75,8 +77,8 @@ describe('agentProgressSummaries through the SDK', () => {
     expect(results[1].usage.output_tokens).toBeGreaterThanOrEqual(777);
   });
 
-  it('off (the default): no summary call, no summary field', async () => {
-    api = await startFakeApi(script);
+  it('off (the default): no summary call, no summary field', async ({ onTestFinished }) => {
+    const api = await startTestFakeApi(onTestFinished, script);
     const messages = await run(api.url, {});
     expect(api.requests.filter(isSummaryAsk)).toEqual([]);
     expect(messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress' && m.summary)).toEqual([]);

@@ -4,16 +4,17 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { startTestFakeApi, tempDir } from './harness.js';
 import { interruptWhileTaskWorks, prompts, sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
+type OnFinished = Parameters<typeof startTestFakeApi>[0];
 
 const isSuggestionCall = (req: { body: any }) => lastUserText(req as never).includes('Guess the next message');
 
-async function twoTurns(extra: Record<string, unknown>, env: Record<string, string> = {}) {
+async function twoTurns(onFinished: OnFinished, extra: Record<string, unknown>, env: Record<string, string> = {}) {
   let answers = 0;
-  api = await startFakeApi((req): ScriptedReply => {
+  const api = await startTestFakeApi(onFinished, (req): ScriptedReply => {
     if (isSuggestionCall(req)) return text('"Now add tests for the parser"');
     return text(`answer ${++answers}`);
   });
@@ -26,20 +27,22 @@ async function twoTurns(extra: Record<string, unknown>, env: Record<string, stri
     out.push(m as Record<string, any>);
     if (m.type === 'result') input.onResult();
   }
-  return out;
+  return { out, api };
 }
 
-describe('promptSuggestions', () => {
-  it('a prompt_suggestion follows the second result (none after the first), from a side call on the same prompt and history', async () => {
-    const out = await twoTurns({ promptSuggestions: true });
+describe.concurrent('promptSuggestions', () => {
+  it('a prompt_suggestion follows the second result (none after the first), from a side call on the same prompt and history', async ({
+    onTestFinished,
+  }) => {
+    const { out, api } = await twoTurns(onTestFinished, { promptSuggestions: true });
     const kinds = out.filter((m) => m.type === 'result' || m.type === 'prompt_suggestion').map((m) => m.type);
     expect(kinds).toEqual(['result', 'result', 'prompt_suggestion']);
     const suggestion = out.find((m) => m.type === 'prompt_suggestion')!;
     expect(suggestion.suggestion).toBe('Now add tests for the parser');
     expect(suggestion.session_id).toBe(out.find((m) => m.type === 'result')!.session_id);
-    const calls = api!.requests.filter(isSuggestionCall);
+    const calls = api.requests.filter(isSuggestionCall);
     expect(calls.length).toBe(1);
-    const main = api!.requests.filter((r) => !isSuggestionCall(r));
+    const main = api.requests.filter((r) => !isSuggestionCall(r));
     const last = main[main.length - 1].body;
     // The fork: the same system prompt and tools (so the prompt cache is read), the whole
     // conversation so far, one question after it, and no tool use.
@@ -51,25 +54,30 @@ describe('promptSuggestions', () => {
     expect(JSON.stringify(msgs[msgs.length - 2])).toContain('answer 2');
   });
 
-  it('none without the option, or with CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION=false: no side call is made', async () => {
-    for (const [extra, env] of [
-      [{}, {}],
-      [{ promptSuggestions: true }, { CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false' }],
-    ] as const) {
-      const out = await twoTurns(extra, env);
+  it('none without the option, or with CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION=false: no side call is made', async ({
+    onTestFinished,
+  }) => {
+    // The two sessions run side by side, each on its own API.
+    const runs = await Promise.all(
+      (
+        [
+          [{}, {}],
+          [{ promptSuggestions: true }, { CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false' }],
+        ] as const
+      ).map(([extra, env]) => twoTurns(onTestFinished, extra, env)),
+    );
+    for (const { out, api } of runs) {
       expect(out.filter((m) => m.type === 'result').length).toBe(2);
       expect(out.some((m) => m.type === 'prompt_suggestion')).toBe(false);
-      expect(api!.requests.some(isSuggestionCall)).toBe(false);
-      await api!.close();
-      api = undefined;
+      expect(api.requests.some(isSuggestionCall)).toBe(false);
     }
   });
 });
 
-describe('perTaskStopAffordance', () => {
+describe.concurrent('perTaskStopAffordance', () => {
   /** A background agent works 3 s; the next turn is interrupted while it works. How did the agent end? */
-  async function interruptWithBackgroundAgent(extra: Record<string, unknown>): Promise<string> {
-    api = await startFakeApi((req): ScriptedReply => {
+  async function interruptWithBackgroundAgent(onFinished: OnFinished, extra: Record<string, unknown>): Promise<string> {
+    const api = await startTestFakeApi(onFinished, (req): ScriptedReply => {
       if (firstUserText(req).includes('count the files')) return { ...text('sub counted 3'), delayMs: 3000 };
       const last = JSON.stringify(req.body.messages[req.body.messages.length - 1]);
       if (last.includes('start the counter'))
@@ -83,7 +91,9 @@ describe('perTaskStopAffordance', () => {
           },
           'a1',
         );
-      if (last.includes('think long')) return { ...text('long thought'), delayMs: 5000 };
+      // The prompt that is interrupted (the notification's turn repeats it, unanswered: that one is quick).
+      if (last.includes('think long') && !last.includes('<task-notification>'))
+        return { ...text('long thought'), delayMs: 5000 };
       return text('ok');
     });
     return interruptWhileTaskWorks(
@@ -92,11 +102,13 @@ describe('perTaskStopAffordance', () => {
     );
   }
 
-  it('declared: an interrupt stops the turn and spares the background agent, which completes', async () => {
-    expect(await interruptWithBackgroundAgent({ perTaskStopAffordance: true })).toBe('completed');
+  it('declared: an interrupt stops the turn and spares the background agent, which completes', async ({
+    onTestFinished,
+  }) => {
+    expect(await interruptWithBackgroundAgent(onTestFinished, { perTaskStopAffordance: true })).toBe('completed');
   });
 
-  it('not declared: an interrupt also stops the background agent', async () => {
-    expect(await interruptWithBackgroundAgent({})).toBe('stopped');
+  it('not declared: an interrupt also stops the background agent', async ({ onTestFinished }) => {
+    expect(await interruptWithBackgroundAgent(onTestFinished, {})).toBe('stopped');
   });
 });

@@ -5,19 +5,21 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, systemText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { resultsById, startTestFakeApi, tempDir } from './harness.js';
 import { collectUntilResults, interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
 
 const optedIn = { settings: JSON.stringify({ enableWorkflows: true }), allowedTools: ['Workflow'] };
 
-describe('official SDK as host: Workflow', () => {
-  it('a run started by the model reports to the host and brings its result back as a second turn', async () => {
+describe.concurrent('official SDK as host: Workflow', () => {
+  it('a run started by the model reports to the host and brings its result back as a second turn', async ({
+    onTestFinished,
+  }) => {
     const script = `export const meta = { name: 'pair', description: 'Two answers' }
 const [x, y] = await parallel([() => agent('one'), () => agent('two')])
 return x + ' & ' + y`;
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow'))
         return text(firstUserText(req).includes('  one') ? 'first' : 'second');
       if (resultsById(req).wf) return text('launched');
@@ -43,10 +45,10 @@ return x + ' & ' + y`;
     expect(lastUserText(notice!)).toMatch(/<result>(first & second|second & first)/);
   }, 60_000);
 
-  it("the host's stop_task ends a running workflow", async () => {
+  it("the host's stop_task ends a running workflow", async ({ onTestFinished }) => {
     const script = `export const meta = { name: 'slow', description: 'Waits on a slow agent' }
 return await agent('take your time')`;
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow')) return { hang: true };
       if (resultsById(req).wf) return text('launched');
       if (lastUserText(req).includes('<task-notification>')) return text('it was stopped');
@@ -72,13 +74,17 @@ return await agent('take your time')`;
     expect(messages.filter((m) => m.type === 'result').map((m) => m.result)).toEqual(['launched', 'it was stopped']);
   }, 60_000);
 
-  it('perTaskStopAffordance: an interrupt of a later turn spares a running workflow, which completes', async () => {
+  it('perTaskStopAffordance: an interrupt of a later turn spares a running workflow, which completes', async ({
+    onTestFinished,
+  }) => {
     const script = `export const meta = { name: 'slow', description: 'One slow agent' }
 return await agent('count slowly')`;
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow')) return { ...text('counted 3'), delayMs: 2500 };
       const last = JSON.stringify(req.body.messages[req.body.messages.length - 1]);
-      if (last.includes('think long')) return { ...text('long thought'), delayMs: 5000 };
+      // The prompt that is interrupted (the notification's turn repeats it, unanswered: that one is quick).
+      if (last.includes('think long') && !last.includes('<task-notification>'))
+        return { ...text('long thought'), delayMs: 5000 };
       if (resultsById(req).wf) return text('launched');
       if (lastUserText(req).includes('<task-notification>')) return text('noted');
       return toolUse('Workflow', { script }, 'wf');

@@ -5,15 +5,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, type ScriptedReply } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import { runAgent, startAgent, startTestFakeApi, STREAM_ARGS, tempDir, userLine } from './harness.js';
 
-let api: FakeApi | undefined;
+// The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions'];
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });
 
-describe('tools that start while the reply streams', () => {
-  it('a tool runs as soon as its block is complete, long before the reply ends', async () => {
+describe.concurrent('tools that start while the reply streams', () => {
+  it('a tool runs as soon as its block is complete, long before the reply ends', async ({ onTestFinished }) => {
     const cwd = tempDir();
     const arrived: number[] = [];
     const replies: ScriptedReply[] = [
@@ -21,7 +21,7 @@ describe('tools that start while the reply streams', () => {
       { content: [bash('t1', 'date +%s%3N > t1'), bash('t2', 'ls'), bash('t3', 'pwd')], chunkDelayMs: 150 },
       text('done'),
     ];
-    api = await startFakeApi((_req, i) => {
+    const api = await startTestFakeApi(onTestFinished, (_req, i) => {
       arrived.push(Date.now());
       return replies[i];
     });
@@ -34,11 +34,13 @@ describe('tools that start while the reply streams', () => {
     expect(lastToolResults(api.requests[1]).map((b) => b.tool_use_id)).toEqual(['t1', 't2', 't3']);
   });
 
-  it('ten read-only Bash calls in one reply run side by side, and stderr carries no listener warning', async () => {
+  it('ten read-only Bash calls in one reply run side by side, and stderr carries no listener warning', async ({
+    onTestFinished,
+  }) => {
     const calls = Array.from({ length: 10 }, (_, i) => bash(`s${i}`, 'sleep 1'));
     const replies: ScriptedReply[] = [{ content: calls }, text('all slept')];
     const arrived: number[] = [];
-    api = await startFakeApi((_req, i) => {
+    const api = await startTestFakeApi(onTestFinished, (_req, i) => {
       arrived.push(Date.now());
       return replies[i];
     });
@@ -54,9 +56,11 @@ describe('tools that start while the reply streams', () => {
   });
 
   for (const how of ['cut', 'error'] as const) {
-    it(`a stream that fails (${how}) after a tool started: the tool runs once, the complete blocks and their results are kept, no retry`, async () => {
+    it(`a stream that fails (${how}) after a tool started: the tool runs once, the complete blocks and their results are kept, no retry`, async ({
+      onTestFinished,
+    }) => {
       const cwd = tempDir();
-      api = await startFakeApi([
+      const api = await startTestFakeApi(onTestFinished, [
         {
           content: [
             { type: 'text', text: 'Running it.' },
@@ -86,9 +90,9 @@ describe('tools that start while the reply streams', () => {
     });
   }
 
-  it("a host's can_use_tool is asked and answered while the reply still streams", async () => {
+  it("a host's can_use_tool is asked and answered while the reply still streams", async ({ onTestFinished }) => {
     const cwd = tempDir();
-    api = await startFakeApi([
+    const api = await startTestFakeApi(onTestFinished, [
       {
         content: [bash('t1', 'touch asked'), { type: 'text', text: 'and a long tail of text after the call' }],
         chunkDelayMs: 300,

@@ -6,7 +6,7 @@
 // Only the Messages API is faked; what is alive is read from /proc.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import {
   lastToolResults,
   lastUserText,
@@ -20,30 +20,23 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { type AgentProcess, type FakeApi, startAgent, startFakeApi, tempDir } from './harness.js';
+import { type AgentProcess, type FakeApi, startAgent, startTestFakeApi, tempDir } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
-let api: FakeApi | undefined;
-const started: AgentProcess[] = [];
-/** Teammate pids seen, killed (their groups) after each test whatever happened. */
-const teammates: number[] = [];
+// The tests run side by side (describe.concurrent), each with its own API, lead and team; what a
+// test started is killed when it ends, whatever happened (its context's onTestFinished).
+type OnFinished = TestContext['onTestFinished'];
 
-afterEach(async () => {
-  for (const pid of teammates.splice(0))
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* gone, as it should be */
-    }
-  for (const p of started.splice(0)) p.child.kill('SIGKILL');
-  await api?.close();
-  api = undefined;
-});
+/** The file's script on a test's own API. */
+async function scriptedApi(onFinished: OnFinished): Promise<FakeApi> {
+  const api: FakeApi = await startTestFakeApi(onFinished, (req) => script(req, api));
+  return api;
+}
 
 /** The long job the teammate runs when told to (a grandchild of the lead, in its own group). */
 const LONG_JOB = 'sleep 61.37';
 
-function script(req: RecordedRequest): ScriptedReply {
+function script(req: RecordedRequest, api: FakeApi): ScriptedReply {
   const said = lastUserText(req);
   const tool = answeredCall(req)?.name;
   if (teammateOf(req) === 'worker') {
@@ -66,7 +59,7 @@ function script(req: RecordedRequest): ScriptedReply {
     return text('dispatched');
   }
   if (tool === 'Bash' && firstText.includes('stop it')) {
-    const spawned = api!.requests.map((r) => JSON.stringify(lastToolResults(r))).find((t) => t.includes('task_id: '));
+    const spawned = api.requests.map((r) => JSON.stringify(lastToolResults(r))).find((t) => t.includes('task_id: '));
     return toolUse('TaskStop', { task_id: /task_id: (\w+)/.exec(spawned ?? '')?.[1] ?? 'none' });
   }
   if (tool === 'TaskStop') return text(`stopped: ${JSON.stringify(lastToolResults(req)[0]?.content)}`);
@@ -127,7 +120,7 @@ function withCmdline(needle: string): number[] {
     });
 }
 
-function lead(args: string[], config: string): AgentProcess {
+function lead(onFinished: OnFinished, api: FakeApi, args: string[], config: string): AgentProcess {
   const p = startAgent({
     api,
     args,
@@ -138,12 +131,14 @@ function lead(args: string[], config: string): AgentProcess {
       TMUX: undefined,
     },
   });
-  started.push(p);
+  onFinished(() => {
+    p.child.kill('SIGKILL');
+  });
   return p;
 }
 
 /** The teammate's entry in the team file, and its process: the lead's child running `--agent-name worker`. */
-async function teammate(p: AgentProcess, config: string): Promise<{ entry: any; pid: number }> {
+async function teammate(onFinished: OnFinished, p: AgentProcess, config: string): Promise<{ entry: any; pid: number }> {
   const cfgFile = join(config, 'teams', 'alpha', 'config.json');
   const member = () => {
     try {
@@ -171,19 +166,30 @@ async function teammate(p: AgentProcess, config: string): Promise<{ entry: any; 
   };
   expect(await waitUntil(() => member() !== undefined && child() !== undefined, 20_000, 50), p.stderr()).toBe(true);
   const pid = child()!;
-  teammates.push(pid);
+  // Its group is killed when the test ends, whatever happened.
+  onFinished(() => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone, as it should be */
+    }
+  });
   return { entry: member(), pid };
 }
 
-describe('teammate mode detached', () => {
-  it('the teammate is a detached process of its own group, logs to the team folder, answers through the mailbox, and its group is gone after an approved shutdown', async () => {
-    api = await startFakeApi((req) => script(req));
+describe.concurrent('teammate mode detached', () => {
+  it('the teammate is a detached process of its own group, logs to the team folder, answers through the mailbox, and its group is gone after an approved shutdown', async ({
+    onTestFinished,
+  }) => {
+    const api = await scriptedApi(onTestFinished);
     const config = tempDir('agent-detached-config-');
     const p = lead(
+      onTestFinished,
+      api,
       ['-p', 'form a team and find the answer', '--teammate-mode', 'detached', '--dangerously-skip-permissions'],
       config,
     );
-    const { entry, pid } = await teammate(p, config);
+    const { entry, pid } = await teammate(onTestFinished, p, config);
     // The team file: the reference's pane fields, with no pane ("") and our backend type.
     expect(entry).toMatchObject({ name: 'worker', agentId: 'worker@alpha', tmuxPaneId: '', backendType: 'detached' });
     // Its own process group and session (no terminal), the leader of both.
@@ -220,11 +226,18 @@ describe('teammate mode detached', () => {
     expect(existsSync(join(config, 'teams', 'alpha'))).toBe(false);
   }, 60_000);
 
-  it('the session ends with the teammate idle (the teammateMode setting): its group is ended', async () => {
-    api = await startFakeApi((req) => script(req));
+  it('the session ends with the teammate idle (the teammateMode setting): its group is ended', async ({
+    onTestFinished,
+  }) => {
+    const api = await scriptedApi(onTestFinished);
     const config = tempDir('agent-detached-config-');
-    const p = lead(['-p', 'form a team and leave it', '--settings', '{"teammateMode":"detached"}'], config);
-    const { entry, pid } = await teammate(p, config);
+    const p = lead(
+      onTestFinished,
+      api,
+      ['-p', 'form a team and leave it', '--settings', '{"teammateMode":"detached"}'],
+      config,
+    );
+    const { entry, pid } = await teammate(onTestFinished, p, config);
     expect(entry.backendType).toBe('detached');
     const { code } = await p.exited;
     expect(code, p.stderr()).toBe(0);
@@ -234,14 +247,18 @@ describe('teammate mode detached', () => {
     expect(cfg.members.find((m: any) => m.name === 'worker').status).toBe('shutdown');
   }, 60_000);
 
-  it('TaskStop ends the teammate mid-command: its group and the command it ran are gone', async () => {
-    api = await startFakeApi((req) => script(req));
+  it('TaskStop ends the teammate mid-command: its group and the command it ran are gone', async ({
+    onTestFinished,
+  }) => {
+    const api = await scriptedApi(onTestFinished);
     const config = tempDir('agent-detached-config-');
     const p = lead(
+      onTestFinished,
+      api,
       ['-p', 'form a team and stop it', '--teammate-mode', 'detached', '--dangerously-skip-permissions'],
       config,
     );
-    const { pid } = await teammate(p, config);
+    const { pid } = await teammate(onTestFinished, p, config);
     expect(await waitUntil(() => withCmdline(LONG_JOB).length > 0, 20_000, 50), p.stderr()).toBe(true);
     const { code } = await p.exited;
     expect(code, p.stderr()).toBe(0);
@@ -251,9 +268,11 @@ describe('teammate mode detached', () => {
     expect(await waitUntil(() => withCmdline(LONG_JOB).length === 0, 5000, 50)).toBe(true);
   }, 60_000);
 
-  it('the official SDK as host: a teammate of an agent type defined only in initialize.agents runs as that agent', async () => {
+  it('the official SDK as host: a teammate of an agent type defined only in initialize.agents runs as that agent', async ({
+    onTestFinished,
+  }) => {
     const REVIEWER = 'You are the host-only reviewer. Answer every review with the code LGTM-7.';
-    api = await startFakeApi((req): ScriptedReply => {
+    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
       const tool = answeredCall(req)?.name;
       if (teammateOf(req) === 'rev') {
         if (tool) return text('rev rests');
@@ -300,16 +319,16 @@ describe('teammate mode detached', () => {
   }, 60_000);
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const)
-    it(`the lead is ended with ${signal} mid-turn: the teammate's group goes with it`, async () => {
-      api = await startFakeApi((req) => script(req));
+    it(`the lead is ended with ${signal} mid-turn: the teammate's group goes with it`, async ({ onTestFinished }) => {
+      const api = await scriptedApi(onTestFinished);
       const config = tempDir('agent-detached-config-');
-      const p = lead(['-p', 'form a team and hang', '--teammate-mode', 'detached'], config);
-      const { pid } = await teammate(p, config);
+      const p = lead(onTestFinished, api, ['-p', 'form a team and hang', '--teammate-mode', 'detached'], config);
+      const { pid } = await teammate(onTestFinished, p, config);
       // The lead waits on its wrap-up request (it hangs) once its team is idle.
       expect(
         await waitUntil(
           () =>
-            api!.requests.some(
+            api.requests.some(
               (r) => answeredCall(r)?.name === undefined && lastUserText(r).includes('You MUST shut down'),
             ),
           30_000,
@@ -322,8 +341,10 @@ describe('teammate mode detached', () => {
       await p.exited;
       expect(await waitUntil(() => groupMembers(pid).length === 0, 5000, 50)).toBe(true);
     }, 60_000);
-  it("behind a gateway with a private CA: the teammate trusts the lead's NODE_EXTRA_CA_CERTS, which reaches it only through the environment file", async () => {
-    api = await startFakeApi((req) => script(req));
+  it("behind a gateway with a private CA: the teammate trusts the lead's NODE_EXTRA_CA_CERTS, which reaches it only through the environment file", async ({
+    onTestFinished,
+  }) => {
+    const api = await scriptedApi(onTestFinished);
     const pki = makeTestPki(tempDir('agent-detached-pki-'));
     const front = await startTlsFront(pki, api.url);
     try {
@@ -346,12 +367,14 @@ describe('teammate mode detached', () => {
           NODE_EXTRA_CA_CERTS: pki.caCert,
         },
       });
-      started.push(p);
-      const { pid } = await teammate(p, config);
+      onTestFinished(() => {
+        p.child.kill('SIGKILL');
+      });
+      const { pid } = await teammate(onTestFinished, p, config);
       // Its process started without the variable: only the lead's file named the CA.
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ.some((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toBe(false);
-      expect(await waitUntil(() => api!.requests.some((r) => teammateOf(r) === 'worker'), 20_000, 50)).toBe(true);
+      expect(await waitUntil(() => api.requests.some((r) => teammateOf(r) === 'worker'), 20_000, 50)).toBe(true);
       const { code } = await p.exited;
       expect(code, p.stderr()).toBe(0);
       // Its answer came back to the lead (through the mailbox, from a session that called the model).

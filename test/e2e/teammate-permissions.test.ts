@@ -6,7 +6,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import {
   firstUserText,
   lastToolResults,
@@ -18,14 +18,14 @@ import {
   toolUse,
 } from '../fake-api/server.js';
 import { waitUntil } from '../processes.js';
-import { type FakeApi, startFakeApi as startTestApi, resultText, tempDir } from './harness.js';
+import { type FakeApi, resultText, tempDir } from './harness.js';
 import { type Controller, startLead } from './controllerLead.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 import { hasTmux } from './tmux.js';
 
-let claudeDir = '';
+// The tests run side by side: each has its own lead and team (its own fake API where the script
+// keeps state); the file's API below answers from each request alone.
 let api: FakeApi;
-let stopLead: (() => Promise<void>) | undefined;
 const hasPython = (() => {
   try {
     execFileSync('python3', ['-c', 'import pty']);
@@ -72,17 +72,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-afterEach(async () => {
-  const stop = stopLead;
-  stopLead = undefined;
-  await stop?.();
-});
 
-async function lead(env: Record<string, string> = {}): Promise<{ c: Controller; cwd: string }> {
+/** A started lead, shut down when the test ends. */
+async function lead(
+  onTestFinished: TestContext['onTestFinished'],
+  env: Record<string, string> = {},
+): Promise<{ c: Controller; cwd: string; claudeDir: string }> {
   const started = await startLead(api, { prefix: 'p', cwd: tempDir('agent-perm-cwd-'), env });
-  stopLead = started.stop;
-  claudeDir = started.claudeDir;
-  return { c: started.c, cwd: started.cwd };
+  onTestFinished(() => started.stop());
+  return { c: started.c, cwd: started.cwd, claudeDir: started.claudeDir };
 }
 
 /** The RESULT messages the controller hears, by file. */
@@ -98,146 +96,153 @@ function results(c: Controller) {
   };
 }
 
-function inboxOf(c: Controller, name: string): any[] {
+function inboxOf(c: Controller, claudeDir: string, name: string): any[] {
   return JSON.parse(readFileSync(join(claudeDir, 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
 }
 
-describe.skipIf(!hasPython)('a process teammate asks its lead (claude-code-controller) for permission', () => {
-  it('its Write is allowed once and denied once by the lead, through the inboxes', async () => {
-    const { c, cwd } = await lead();
-    const resultFor = results(c);
-    const asked: any[] = [];
-    c.on('permission:request', (from: string, msg: any) => {
-      asked.push({ from, msg });
-      // The first question is allowed, the second denied.
-      void c.sendPermissionResponse(from, msg.requestId, asked.length === 1);
-    });
-    await c.spawnAgent({ name: 'e' });
-    const one = join(cwd, 'one.txt');
-    const two = join(cwd, 'two.txt');
-    await c.send('e', `WRITE ${one} first`);
-    expect(await resultFor(one)).toMatch(/File created successfully|one\.txt/);
-    expect(readFileSync(one, 'utf8')).toBe('first');
-    await c.send('e', `WRITE ${two} second`);
-    expect(await resultFor(two)).toContain('The team lead "controller" denied permission to use Write');
-    expect(existsSync(two)).toBe(false);
+(hasPython ? describe.concurrent : describe.skip)(
+  'a process teammate asks its lead (claude-code-controller) for permission',
+  () => {
+    it('its Write is allowed once and denied once by the lead, through the inboxes', async ({ onTestFinished }) => {
+      const { c, cwd, claudeDir } = await lead(onTestFinished);
+      const resultFor = results(c);
+      const asked: any[] = [];
+      c.on('permission:request', (from: string, msg: any) => {
+        asked.push({ from, msg });
+        // The first question is allowed, the second denied.
+        void c.sendPermissionResponse(from, msg.requestId, asked.length === 1);
+      });
+      await c.spawnAgent({ name: 'e' });
+      const one = join(cwd, 'one.txt');
+      const two = join(cwd, 'two.txt');
+      await c.send('e', `WRITE ${one} first`);
+      expect(await resultFor(one)).toMatch(/File created successfully|one\.txt/);
+      expect(readFileSync(one, 'utf8')).toBe('first');
+      await c.send('e', `WRITE ${two} second`);
+      expect(await resultFor(two)).toContain('The team lead "controller" denied permission to use Write');
+      expect(existsSync(two)).toBe(false);
 
-    // The question, in the reference's fields and the controller's older ones, from the teammate.
-    expect(asked).toHaveLength(2);
-    expect(asked[0].from).toBe('e');
-    expect(asked[0].msg).toMatchObject({
-      type: 'permission_request',
-      request_id: expect.stringMatching(/^perm-\d+-[0-9a-f]+$/),
-      agent_id: 'e',
-      tool_name: 'Write',
-      tool_use_id: expect.any(String),
-      input: { file_path: one, content: 'first' },
-      permission_suggestions: expect.any(Array),
-      requestId: asked[0].msg.request_id,
-      toolName: 'Write',
+      // The question, in the reference's fields and the controller's older ones, from the teammate.
+      expect(asked).toHaveLength(2);
+      expect(asked[0].from).toBe('e');
+      expect(asked[0].msg).toMatchObject({
+        type: 'permission_request',
+        request_id: expect.stringMatching(/^perm-\d+-[0-9a-f]+$/),
+        agent_id: 'e',
+        tool_name: 'Write',
+        tool_use_id: expect.any(String),
+        input: { file_path: one, content: 'first' },
+        permission_suggestions: expect.any(Array),
+        requestId: asked[0].msg.request_id,
+        toolName: 'Write',
+      });
+      const frame = inboxOf(c, claudeDir, 'controller').find((m) => m.text.includes('"permission_request"'));
+      expect(frame).toMatchObject({ from: 'e', color: expect.any(String), timestamp: expect.any(String) });
     });
-    const frame = inboxOf(c, 'controller').find((m) => m.text.includes('"permission_request"'));
-    expect(frame).toMatchObject({ from: 'e', color: expect.any(String), timestamp: expect.any(String) });
-  });
 
-  it('in plan mode its ExitPlanMode is a plan_approval_request: rejected with feedback, then approved', async () => {
-    const { c } = await lead();
-    const resultFor = results(c);
-    const plans: any[] = [];
-    c.on('plan:approval_request', (from: string, msg: any) => {
-      plans.push(msg);
-      void c.sendPlanApproval(
-        from,
-        msg.requestId,
-        plans.length === 2,
-        plans.length === 1 ? 'add a test step' : undefined,
-      );
-    });
-    await c.spawnAgent({ name: 'p', permissionMode: 'plan' });
-    await c.send('p', 'PLAN plan1');
-    expect(await resultFor('plan1')).toContain('The team lead "controller" did not approve the plan: add a test step');
-    await c.send('p', 'PLAN plan2');
-    expect(await resultFor('plan2')).toMatch(/approved your plan/);
-    expect(plans[0]).toMatchObject({
-      type: 'plan_approval_request',
-      from: 'p',
-      planContent: '1. write plan1',
-      requestId: expect.stringMatching(/^plan-\d+-[0-9a-f]+$/),
-      planFilePath: '',
-      timestamp: expect.any(String),
-    });
-  });
-
-  it('an answer that never comes is a deny naming the lead; a malformed one is a deny that says so', async () => {
-    const { c, cwd } = await lead({ AGENT_PERMISSION_TIMEOUT_MS: '1500' });
-    const resultFor = results(c);
-    const asked: any[] = [];
-    c.on('permission:request', (from: string, msg: any) => {
-      asked.push(msg);
-      // The second question gets an answer with a subtype the reference does not know.
-      if (asked.length === 2)
-        void c.send(
+    it('in plan mode its ExitPlanMode is a plan_approval_request: rejected with feedback, then approved', async ({
+      onTestFinished,
+    }) => {
+      const { c } = await lead(onTestFinished);
+      const resultFor = results(c);
+      const plans: any[] = [];
+      c.on('plan:approval_request', (from: string, msg: any) => {
+        plans.push(msg);
+        void c.sendPlanApproval(
           from,
-          JSON.stringify({ type: 'permission_response', request_id: msg.request_id, subtype: 'maybe' }),
+          msg.requestId,
+          plans.length === 2,
+          plans.length === 1 ? 'add a test step' : undefined,
         );
+      });
+      await c.spawnAgent({ name: 'p', permissionMode: 'plan' });
+      await c.send('p', 'PLAN plan1');
+      expect(await resultFor('plan1')).toContain(
+        'The team lead "controller" did not approve the plan: add a test step',
+      );
+      await c.send('p', 'PLAN plan2');
+      expect(await resultFor('plan2')).toMatch(/approved your plan/);
+      expect(plans[0]).toMatchObject({
+        type: 'plan_approval_request',
+        from: 'p',
+        planContent: '1. write plan1',
+        requestId: expect.stringMatching(/^plan-\d+-[0-9a-f]+$/),
+        planFilePath: '',
+        timestamp: expect.any(String),
+      });
     });
-    await c.spawnAgent({ name: 'q' });
-    const late = join(cwd, 'late.txt');
-    await c.send('q', `WRITE ${late} x`);
-    expect(await resultFor(late)).toContain(
-      'The team lead "controller" did not answer the permission request for Write within 2 s',
-    );
-    const odd = join(cwd, 'odd.txt');
-    await c.send('q', `WRITE ${odd} y`);
-    expect(await resultFor(odd)).toMatch(
-      /The team lead "controller"'s answer to the permission request for Write is malformed \(subtype: /,
-    );
-    expect(existsSync(late) || existsSync(odd)).toBe(false);
-  });
-});
+
+    it('an answer that never comes is a deny naming the lead; a malformed one is a deny that says so', async ({
+      onTestFinished,
+    }) => {
+      const { c, cwd } = await lead(onTestFinished, { AGENT_PERMISSION_TIMEOUT_MS: '1500' });
+      const resultFor = results(c);
+      const asked: any[] = [];
+      c.on('permission:request', (from: string, msg: any) => {
+        asked.push(msg);
+        // The second question gets an answer with a subtype the reference does not know.
+        if (asked.length === 2)
+          void c.send(
+            from,
+            JSON.stringify({ type: 'permission_response', request_id: msg.request_id, subtype: 'maybe' }),
+          );
+      });
+      await c.spawnAgent({ name: 'q' });
+      const late = join(cwd, 'late.txt');
+      await c.send('q', `WRITE ${late} x`);
+      expect(await resultFor(late)).toContain(
+        'The team lead "controller" did not answer the permission request for Write within 2 s',
+      );
+      const odd = join(cwd, 'odd.txt');
+      await c.send('q', `WRITE ${odd} y`);
+      expect(await resultFor(odd)).toMatch(
+        /The team lead "controller"'s answer to the permission request for Write is malformed \(subtype: /,
+      );
+      expect(existsSync(late) || existsSync(odd)).toBe(false);
+    });
+  },
+);
 
 // Our own lead, under the official SDK as host (canUseTool), with teammate mode tmux: its teammate
 // is an `agent` process in a pane of a private tmux server, and the teammate's questions reach the
 // host as can_use_tool naming the teammate (agentID).
-describe.skipIf(!hasTmux)('a pane teammate asks our lead, whose SDK host answers (canUseTool)', () => {
-  let socket: string | undefined;
-  afterEach(() => {
-    if (socket) spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-    socket = undefined;
-  });
-
-  it('the Write of a pane teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
-    const sdkApi = await startTestApi(paneScript);
-    try {
-      socket = `agent-e2e-perm-${process.pid}`;
-      const serverEnv = Object.fromEntries(
-        Object.entries(process.env).filter(
-          ([k]) => !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE_') && k !== 'TMUX',
-        ),
-      );
-      const tmux = (...a: string[]) =>
-        execFileSync('tmux', ['-L', socket!, ...a], {
-          encoding: 'utf8',
-          env: serverEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
+(hasTmux ? describe.concurrent : describe.skip)(
+  'a pane teammate asks our lead, whose SDK host answers (canUseTool)',
+  () => {
+    it('the Write of a pane teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
+      const sdkApi = await startFakeApi(paneScript);
+      const socket = `agent-e2e-perm-${process.pid}`;
+      try {
+        const serverEnv = Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([k]) => !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE_') && k !== 'TMUX',
+          ),
+        );
+        const tmux = (...a: string[]) =>
+          execFileSync('tmux', ['-L', socket, ...a], {
+            encoding: 'utf8',
+            env: serverEnv,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+        tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', 'sleep', '600');
+        tmux('set-option', '-g', 'remain-on-exit', 'off');
+        const [socketPath, serverPid, paneId] = tmux('display-message', '-p', '#{socket_path} #{pid} #{pane_id}')
+          .trim()
+          .split(' ');
+        await hostAnswersTeammate(sdkApi, 'tmux', {
+          // Inside the private tmux server: its socket and the pane to split.
+          TMUX: `${socketPath},${serverPid},0`,
+          TMUX_PANE: paneId,
         });
-      tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', 'sleep', '600');
-      tmux('set-option', '-g', 'remain-on-exit', 'off');
-      const [socketPath, serverPid, paneId] = tmux('display-message', '-p', '#{socket_path} #{pid} #{pane_id}')
-        .trim()
-        .split(' ');
-      await hostAnswersTeammate(sdkApi, 'tmux', {
-        // Inside the private tmux server: its socket and the pane to split.
-        TMUX: `${socketPath},${serverPid},0`,
-        TMUX_PANE: paneId,
-      });
-      // No teammate pane is left in the server.
-      expect(tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n')).toEqual([paneId]);
-    } finally {
-      await sdkApi.close();
-    }
-  }, 90_000);
-});
+        // No teammate pane is left in the server.
+        expect(tmux('list-panes', '-a', '-F', '#{pane_id}').trim().split('\n')).toEqual([paneId]);
+      } finally {
+        spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+        await sdkApi.close();
+      }
+    }, 90_000);
+  },
+);
 
 /**
  * Our lead under the official SDK (canUseTool) forms a team whose process teammate (teammate mode
@@ -296,9 +301,9 @@ async function hostAnswersTeammate(sdkApi: FakeApi, mode: 'tmux' | 'detached', e
   expect(texts).toContain('team closed');
 }
 
-describe('a detached teammate asks our lead, whose SDK host answers (canUseTool)', () => {
+describe.concurrent('a detached teammate asks our lead, whose SDK host answers (canUseTool)', () => {
   it('the Write of a detached teammate is allowed once and denied once by the host, which is told whose call it is', async () => {
-    const sdkApi = await startTestApi(paneScript);
+    const sdkApi = await startFakeApi(paneScript);
     try {
       await hostAnswersTeammate(sdkApi, 'detached', { TMUX: '' });
     } finally {

@@ -3,10 +3,11 @@
 // pty through its python wrapper) and leads them through the team files: inboxes, config.json and
 // the task list. Only the Messages API is faked; the controller, its lock library and our
 // processes are real.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import {
   lastUserText,
   type RecordedRequest,
@@ -20,9 +21,9 @@ import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { type Controller, startLead } from './controllerLead.js';
 import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir } from './harness.js';
 
-let claudeDir = '';
+// The tests run side by side (describe.concurrent), each with its own lead and team; the file's API
+// answers from each request alone.
 let api: FakeApi;
-let stopLead: (() => Promise<void>) | undefined;
 const hasPython = (() => {
   try {
     execFileSync('python3', ['-c', 'import pty']);
@@ -67,17 +68,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-afterEach(async () => {
-  const stop = stopLead;
-  stopLead = undefined;
-  await stop?.();
-});
 
-async function lead(): Promise<Controller> {
+/** A started lead, shut down when the test ends. */
+async function lead(onTestFinished: TestContext['onTestFinished']): Promise<{ c: Controller; claudeDir: string }> {
   const started = await startLead(api, { prefix: 't' });
-  stopLead = started.stop;
-  claudeDir = started.claudeDir;
-  return started.c;
+  onTestFinished(() => started.stop());
+  return { c: started.c, claudeDir: started.claudeDir };
 }
 
 /** Every message the controller hears from now on, in order. */
@@ -94,7 +90,7 @@ function listen(c: Controller) {
   return { heard, until };
 }
 
-function inboxOf(c: Controller, name: string): any[] {
+function inboxOf(c: Controller, claudeDir: string, name: string): any[] {
   return JSON.parse(readFileSync(join(claudeDir, 'teams', c.teamName, 'inboxes', `${name}.json`), 'utf8'));
 }
 
@@ -108,16 +104,22 @@ function agentPid(wrapperPid: number): number | undefined {
   }
 }
 
-describe.skipIf(!hasPython)('process teammates under claude-code-controller', () => {
-  it('spawn and ask: the answer comes by SendMessage, then an idle event; the messages carry the reference fields', async () => {
-    const c = await lead();
+(hasPython ? describe.concurrent : describe.skip)('process teammates under claude-code-controller', () => {
+  it('spawn and ask: the answer comes by SendMessage, then an idle event; the messages carry the reference fields', async ({
+    onTestFinished,
+  }) => {
+    const { c, claudeDir } = await lead(onTestFinished);
     const w = await c.spawnAgent({ name: 'w' });
     // The controller's own poller and receive() both take unread mail: ask alone here.
     (c as any).poller.stop();
     const answer = await w.ask('ASK four', { timeout: 20_000 });
     expect(answer).toBe('w answers: 4');
-    await waitUntil(() => inboxOf(c, 'controller').some((m) => m.text.includes('idle_notification')), 10_000, 50);
-    const inbox = inboxOf(c, 'controller');
+    await waitUntil(
+      () => inboxOf(c, claudeDir, 'controller').some((m) => m.text.includes('idle_notification')),
+      10_000,
+      50,
+    );
+    const inbox = inboxOf(c, claudeDir, 'controller');
     // The reference 2.1.330's envelope: msgV, msg_id, type and read on every message.
     expect(inbox[0]).toMatchObject({
       from: 'w',
@@ -142,8 +144,10 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     expect(systemText(req)).toContain('The team\'s lead is "controller"');
   });
 
-  it('idle events, a task assigned and completed, broadcast, and shutdown with approval', async () => {
-    const c = await lead();
+  it('idle events, a task assigned and completed, broadcast, and shutdown with approval', async ({
+    onTestFinished,
+  }) => {
+    const { c, claudeDir } = await lead(onTestFinished);
     const { until } = listen(c);
     await c.spawnAgent({ name: 'a' });
     await c.spawnAgent({ name: 'b' });
@@ -163,7 +167,9 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     await until((h) => h.kind === 'shutdown' && h.from === 'a');
     await until((h) => h.kind === 'exited 0' && h.from === 'a');
     expect(c.isAgentRunning('b')).toBe(true);
-    const approval = JSON.parse(inboxOf(c, 'controller').find((m) => m.text.includes('shutdown_approved')).text);
+    const approval = JSON.parse(
+      inboxOf(c, claudeDir, 'controller').find((m) => m.text.includes('shutdown_approved')).text,
+    );
     expect(approval).toMatchObject({
       type: 'shutdown_approved',
       from: 'a',
@@ -171,8 +177,10 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     });
   });
 
-  it('two agents message each other; one that dies leaves no process behind and the other goes on', async () => {
-    const c = await lead();
+  it('two agents message each other; one that dies leaves no process behind and the other goes on', async ({
+    onTestFinished,
+  }) => {
+    const { c } = await lead(onTestFinished);
     const { until } = listen(c);
     const x = await c.spawnAgent({ name: 'x' });
     await c.spawnAgent({ name: 'y' });
@@ -189,8 +197,10 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
     await until((h) => h.kind === 'message' && h.text === 'y answers: 11');
   });
 
-  it('a malformed inbox is set aside and replaced; the agent goes on reading its mail; it ends with its team', async () => {
-    const c = await lead();
+  it('a malformed inbox is set aside and replaced; the agent goes on reading its mail; it ends with its team', async ({
+    onTestFinished,
+  }) => {
+    const { c, claudeDir } = await lead(onTestFinished);
     const { until } = listen(c);
     await c.spawnAgent({ name: 'm' });
     await c.send('m', 'hello m');
@@ -209,51 +219,60 @@ describe.skipIf(!hasPython)('process teammates under claude-code-controller', ()
   });
 });
 
-describe('teammate flags', () => {
-  it('a teammate without its team, or with flags that disagree, fails at start with the reason', () => {
-    const run = (args: string[], env: Record<string, string> = {}) => {
+/** bin/agent with `args` and no input (its stdin ended), as a promise of its output. */
+function teammateRun(args: string[], configDir: string) {
+  const run = promisify(execFile)(AGENT_BIN, args, { env: { ...process.env, CLAUDE_CONFIG_DIR: configDir } });
+  run.child.stdin?.end();
+  return run;
+}
+
+describe.concurrent('teammate flags', () => {
+  it('a teammate without its team, or with flags that disagree, fails at start with the reason', async () => {
+    // The five runs go side by side (asynchronously: a synchronous one would stall the other tests).
+    const run = async (args: string[]) => {
       try {
-        execFileSync(AGENT_BIN, args, {
-          env: { ...process.env, CLAUDE_CONFIG_DIR: tempDir('agent-config-'), ...env },
-          stdio: 'pipe',
-        });
+        await teammateRun(args, tempDir('agent-config-'));
         return { code: 0, stderr: '' };
       } catch (err: any) {
-        return { code: err.status as number, stderr: String(err.stderr) };
+        return { code: err.code as number, stderr: String(err.stderr) };
       }
     };
-    expect(run(['--agent-name', 'w', '--team-name', 'nope'])).toMatchObject({
+    const [noTeam, idMismatch, color, mode, prompt] = await Promise.all([
+      run(['--agent-name', 'w', '--team-name', 'nope']),
+      run(['--agent-id', 'v@t', '--agent-name', 'w', '--team-name', 't']),
+      run(['--agent-color', '#fff']),
+      run(['--teammate-mode', 'panes']),
+      run(['--agent-name', 'w', '--team-name', 't', '-p', 'hi']),
+    ]);
+    expect(noTeam).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/teammate w@nope: no team file at .*teams\/nope\/config\.json/),
     });
-    expect(run(['--agent-id', 'v@t', '--agent-name', 'w', '--team-name', 't'])).toMatchObject({
+    expect(idMismatch).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--agent-id "v@t" does not match --agent-name and --team-name (expected "w@t")'),
     });
-    expect(run(['--agent-color', '#fff'])).toMatchObject({
+    expect(color).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--agent-color is for a teammate process'),
     });
-    expect(run(['--teammate-mode', 'panes'])).toMatchObject({
+    expect(mode).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--teammate-mode must be one of auto, tmux, in-process'),
     });
-    expect(run(['--agent-name', 'w', '--team-name', 't', '-p', 'hi'])).toMatchObject({
+    expect(prompt).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('takes no prompt'),
     });
   });
 
-  it('the team file must name its lead', () => {
+  it('the team file must name its lead', async () => {
     const config = tempDir('agent-config-');
     mkdirSync(join(config, 'teams', 't'), { recursive: true });
     writeFileSync(join(config, 'teams', 't', 'config.json'), JSON.stringify({ name: 't', members: [] }));
     let stderr = '';
     try {
-      execFileSync(AGENT_BIN, ['--agent-name', 'w', '--team-name', 't'], {
-        env: { ...process.env, CLAUDE_CONFIG_DIR: config },
-        stdio: 'pipe',
-      });
+      await teammateRun(['--agent-name', 'w', '--team-name', 't'], config);
     } catch (err: any) {
       stderr = String(err.stderr);
     }

@@ -2,10 +2,11 @@
 // real, private tmux server starts its teammate as its own `agent` process in a new pane. The
 // teammate gets its work through its inbox, answers through the lead's, and shuts down at the
 // lead's request; its pane is then gone and no process is left. Only the Messages API is faked.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { describe, expect, it, type TestContext } from 'vitest';
 import {
   firstUserText,
   lastToolResults,
@@ -17,20 +18,12 @@ import {
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { AGENT_BIN, type FakeApi, startFakeApi, tempDir } from './harness.js';
+import { AGENT_BIN, type FakeApi, startTestFakeApi, tempDir } from './harness.js';
 import { hasTmux } from './tmux.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-let api: FakeApi | undefined;
-let socket: string | undefined;
+// The tests run side by side (describe.concurrent), each with its own API and tmux server.
 let serial = 0;
-
-afterEach(async () => {
-  if (socket) spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
-  socket = undefined;
-  await api?.close();
-  api = undefined;
-});
 
 function script(req: RecordedRequest): ScriptedReply {
   const said = lastUserText(req);
@@ -73,13 +66,19 @@ interface Lead {
   err: () => string;
 }
 
-/** The lead in the first pane of a fresh private tmux server (so $TMUX and $TMUX_PANE are set). */
-function startLead(args: string[], config: string): Lead {
-  socket = `agent-e2e-team-${process.pid}-${serial++}`;
+/**
+ * The lead in the first pane of a fresh private tmux server (so $TMUX and $TMUX_PANE are set),
+ * killed when the test ends.
+ */
+function startLead(onTestFinished: TestContext['onTestFinished'], api: FakeApi, args: string[], config: string): Lead {
+  const socket = `agent-e2e-team-${process.pid}-${serial++}`;
+  onTestFinished(() => {
+    spawnSync('tmux', ['-L', socket, 'kill-server'], { stdio: 'ignore' });
+  });
   const work = tempDir('agent-tmux-team-');
   const env = {
     ANTHROPIC_API_KEY: 'test-key',
-    ANTHROPIC_BASE_URL: api!.url,
+    ANTHROPIC_BASE_URL: api.url,
     AGENT_MAX_RETRIES: '0',
     CLAUDE_CONFIG_DIR: config,
     CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
@@ -97,7 +96,7 @@ function startLead(args: string[], config: string): Lead {
     ),
   );
   const tmux = (...a: string[]) =>
-    execFileSync('tmux', ['-L', socket!, ...a], {
+    execFileSync('tmux', ['-L', socket, ...a], {
       encoding: 'utf8',
       env: serverEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -147,11 +146,15 @@ function leadPid(lead: Lead): number {
   return Number(readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0]);
 }
 
-describe.skipIf(!hasTmux)('teammate mode tmux', () => {
-  it('the teammate runs in its own pane, answers through the mailbox, and its pane and process are gone after shutdown', async () => {
-    api = await startFakeApi((req) => script(req));
+(hasTmux ? describe.concurrent : describe.skip)('teammate mode tmux', () => {
+  it('the teammate runs in its own pane, answers through the mailbox, and its pane and process are gone after shutdown', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
     const lead = startLead(
+      onTestFinished,
+      api,
       ['-p', 'form a team and find the answer', '--teammate-mode', 'tmux', '--dangerously-skip-permissions'],
       config,
     );
@@ -165,7 +168,7 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     expect(cmdline.join(' ')).not.toContain('test-key');
 
     const story = () =>
-      api!.requests
+      api.requests
         .map((r) => `${teammateOf(r) ?? 'lead'} ${answeredCall(r)?.name ?? ''}: ${lastUserText(r).slice(0, 160)}`)
         .join('\n');
     expect(
@@ -203,10 +206,17 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     expect(leftovers).toEqual([]);
   }, 60_000);
 
-  it('the session ends with the teammate idle (teammateMode auto, as a setting): its process is ended and its pane killed', async () => {
-    api = await startFakeApi((req) => script(req));
+  it('the session ends with the teammate idle (teammateMode auto, as a setting): its process is ended and its pane killed', async ({
+    onTestFinished,
+  }) => {
+    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
-    const lead = startLead(['-p', 'form a team and leave it', '--settings', '{"teammateMode":"auto"}'], config);
+    const lead = startLead(
+      onTestFinished,
+      api,
+      ['-p', 'form a team and leave it', '--settings', '{"teammateMode":"auto"}'],
+      config,
+    );
     const { entry, pid } = await teammatePane(lead, config);
     expect(await waitUntil(() => lead.status() !== '', 40_000, 100), `stderr: ${lead.err()}`).toBe(true);
     expect(lead.status(), lead.err()).toBe('0');
@@ -216,16 +226,16 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     expect(panes(lead).map((p) => p.id)).not.toContain(entry.tmuxPaneId);
   }, 60_000);
 
-  it('the lead is terminated mid-turn: the teammate pane and its process go with it', async () => {
-    api = await startFakeApi((req) => script(req));
+  it('the lead is terminated mid-turn: the teammate pane and its process go with it', async ({ onTestFinished }) => {
+    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
-    const lead = startLead(['-p', 'form a team and hang', '--teammate-mode', 'tmux'], config);
+    const lead = startLead(onTestFinished, api, ['-p', 'form a team and hang', '--teammate-mode', 'tmux'], config);
     const { entry, pid } = await teammatePane(lead, config);
     // The lead is in its Bash sleep (its wrap-up turn) once its team is idle.
     expect(
       await waitUntil(
         () =>
-          api!.requests.some(
+          api.requests.some(
             (r) => answeredCall(r)?.name === undefined && lastUserText(r).includes('You MUST shut down'),
           ),
         30_000,
@@ -238,14 +248,24 @@ describe.skipIf(!hasTmux)('teammate mode tmux', () => {
     expect(panes(lead).map((p) => p.id)).not.toContain(entry.tmuxPaneId);
   }, 60_000);
 
-  it('tmux outside tmux is refused with a clear error (exit 2), from the flag or the setting', () => {
+  it('tmux outside tmux is refused with a clear error (exit 2), from the flag or the setting', async () => {
     const env = { ...process.env };
     delete env.TMUX;
-    const run = (...args: string[]) => spawnSync(AGENT_BIN, ['-p', 'hi', ...args], { env, encoding: 'utf8' });
-    const flag = run('--teammate-mode', 'tmux');
+    // Both side by side, asynchronously (a synchronous run would stall the other tests).
+    const run = async (...args: string[]) => {
+      const p = promisify(execFile)(AGENT_BIN, ['-p', 'hi', ...args], { env, encoding: 'utf8' });
+      p.child.stdin?.end();
+      return p.then(
+        () => ({ status: 0, stderr: '' }),
+        (err: any) => ({ status: err.code as number, stderr: String(err.stderr) }),
+      );
+    };
+    const [flag, setting] = await Promise.all([
+      run('--teammate-mode', 'tmux'),
+      run('--settings', '{"teammateMode":"tmux"}'),
+    ]);
     expect(flag.status).toBe(2);
     expect(flag.stderr).toMatch(/--teammate-mode tmux: this agent is not running inside tmux \(\$TMUX is not set\)/);
-    const setting = run('--settings', '{"teammateMode":"tmux"}');
     expect(setting.status).toBe(2);
     expect(setting.stderr).toMatch(/the teammateMode setting tmux: this agent is not running inside tmux/);
   });
