@@ -127,7 +127,7 @@ function lead(onFinished: OnFinished, api: FakeApi, args: string[], config: stri
     env: {
       CLAUDE_CONFIG_DIR: config,
       CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
-      AGENT_MAX_RETRIES: '0',
+      AGENT_MAX_RETRIES: '2',
       TMUX: undefined,
     },
   });
@@ -361,7 +361,7 @@ describe.concurrent('teammate mode detached', () => {
         env: {
           CLAUDE_CONFIG_DIR: config,
           CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
-          AGENT_MAX_RETRIES: '0',
+          AGENT_MAX_RETRIES: '2',
           TMUX: undefined,
           ANTHROPIC_BASE_URL: front.url,
           NODE_EXTRA_CA_CERTS: pki.caCert,

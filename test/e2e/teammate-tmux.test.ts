@@ -79,7 +79,7 @@ function startLead(onTestFinished: TestContext['onTestFinished'], api: FakeApi, 
   const env = {
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: api.url,
-    AGENT_MAX_RETRIES: '0',
+    AGENT_MAX_RETRIES: '2',
     CLAUDE_CONFIG_DIR: config,
     CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
     TMPDIR: tempDir('agent-tmp-'),
