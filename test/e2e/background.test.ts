@@ -15,7 +15,7 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultText, startAgent, startTestFakeApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
+import { resultText, startAgent, startTestApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
 
 // Every test has its own API and agent: they run side by side (describe.concurrent).
 
@@ -51,7 +51,7 @@ describe.concurrent('background subagents', () => {
     onTestFinished,
   }) => {
     let notified = '';
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       if (!isMain(req))
         return { ...text('background findings: 42'), delayMs: 700, usage: { input_tokens: 500, output_tokens: 50 } };
       const n = turns(req);
@@ -139,7 +139,7 @@ describe.concurrent('background subagents', () => {
     // call would see $1.20 and stop with the budget error.
     const big = { input_tokens: 100_000, output_tokens: 0 };
     const small = { input_tokens: 1_000, output_tokens: 0 };
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       if (!isMain(req)) {
         // Its first call asks for a 1 s command, so its second call comes after the main turn's result.
         if (turns(req) === 0) return { ...toolUse('Bash', { command: 'sleep 1', description: 'wait' }), usage: small };
@@ -182,7 +182,7 @@ describe.concurrent('a foreground subagent moved to the background (stream-json)
   it('keeps its task id: one task_started (is_backgrounded false), task_updated {is_backgrounded: true} on the move, then it joins the live set and ends with a notification', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (!isMain(req))
         return n === 0
@@ -260,7 +260,7 @@ describe.concurrent('background shells', () => {
     const cwd = tempDir();
     let taskId = '';
     const outputs: string[] = [];
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -308,7 +308,7 @@ describe.concurrent('background shells', () => {
   }) => {
     const cwd = tempDir();
     let out = '';
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -338,7 +338,7 @@ describe.concurrent('background shells', () => {
   it('stdin EOF while a background task runs: it finishes, is reported (notification and a further result), then exit 0', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', {
@@ -369,8 +369,8 @@ describe.concurrent('background shells', () => {
     onTestFinished,
   }) => {
     const cwd = tempDir();
-    const api = await startTestFakeApi(
-      onTestFinished,
+    const api = await startTestApi(
+      { onTestFinished },
       (req): ScriptedReply =>
         turns(req) === 0
           ? toolUse('Bash', {
@@ -401,7 +401,7 @@ describe.concurrent('foreground progress and todos', () => {
   it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, [
+    const api = await startTestApi({ onTestFinished }, [
       toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'),
       text('slept'),
     ]);
@@ -423,7 +423,7 @@ describe.concurrent('foreground progress and todos', () => {
     onTestFinished,
   }) => {
     const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
-    const api = await startTestFakeApi(onTestFinished, [
+    const api = await startTestApi({ onTestFinished }, [
       toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'in_progress')] }, 'toolu_t1'),
       toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }, 'toolu_t2'),
       toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }, 'toolu_t3'),

@@ -71,21 +71,6 @@ export async function startFakeApi(script: Script, opts?: FakeApiOptions): Promi
 }
 
 /**
- * The fake API of a test that runs side by side with others (`it.concurrent`, `describe.concurrent`):
- * closed when that test ends, through its own context's `onTestFinished` (pass it in), which the
- * global one above cannot tell apart from its neighbours'.
- */
-export async function startTestFakeApi(
-  onFinished: TestContext['onTestFinished'],
-  script: Script,
-  opts?: FakeApiOptions,
-): Promise<FakeApi> {
-  const api = await startFakeApiServer(script, opts);
-  onFinished(() => api.close());
-  return api;
-}
-
-/**
  * Every stdout line of a stream-json run that the strict outbound schema refuses, as
  * `<line>: <problem>`; each test ends by checking there were none (stdout carries protocol only).
  */

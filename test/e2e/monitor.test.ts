@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { lastUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, runAgent, startTestFakeApi } from './harness.js';
+import { resultsById, runAgent, startTestApi } from './harness.js';
 
 const P = ['--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
 const toolResult = (req: RecordedRequest, id: string) => resultsById(req)[id];
@@ -18,7 +18,7 @@ describe.concurrent('Monitor', () => {
     onTestFinished,
   }) => {
     const seen: string[] = [];
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const said = lastUserText(req);
       if (toolResult(req, 'toolu_mon')) return text('watching');
       if (said.includes('<status>')) return text('monitor done');
@@ -89,7 +89,7 @@ describe.concurrent('Monitor ws source', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const events: string[] = [];
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const said = lastUserText(req);
       if (toolResult(req, 'toolu_ws')) return text('watching the socket');
       if (said.includes('<status>')) return text('socket closed');
@@ -133,8 +133,8 @@ describe.concurrent('ReportFindings', () => {
       severity: 'important',
       verdict: 'CONFIRMED',
     };
-    const api = await startTestFakeApi(
-      onTestFinished,
+    const api = await startTestApi(
+      { onTestFinished },
       (req): ScriptedReply =>
         toolResult(req, 'toolu_rf')
           ? text(`host has it: ${toolResult(req, 'toolu_rf').text}`)

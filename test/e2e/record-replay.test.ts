@@ -12,7 +12,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import { calls, resultText, runAgent, startTestFakeApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
+import { calls, resultText, runAgent, startTestApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
 
 // The tests run side by side (describe.concurrent), each with its own API.
 
@@ -97,7 +97,7 @@ describe.concurrent('record and replay', () => {
   }) => {
     const cwd = tempDir();
     const rec = join(tempDir('agent-rec-'), 'session.jsonl');
-    const api = await startTestFakeApi(onTestFinished, script(cwd));
+    const api = await startTestApi({ onTestFinished }, script(cwd));
     const recorded = await runAgent({ api, cwd, args: [...ARGS, '--record', rec], input: INPUT, timeoutMs: 30_000 });
     expect(recorded.stderr).not.toContain('internal error');
     expect(recorded.code).toBe(0);
@@ -155,7 +155,7 @@ describe.concurrent('record and replay', () => {
   it('--replay-speed 1 keeps the recorded timing; 0 does not wait', async ({ onTestFinished }) => {
     const cwd = tempDir();
     const rec = join(tempDir('agent-rec-'), 'slow.jsonl');
-    const api = await startTestFakeApi(onTestFinished, [
+    const api = await startTestApi({ onTestFinished }, [
       { content: [{ type: 'text', text: 'slow answer' }], delayMs: 1500 },
     ]);
     const recorded = await runAgent({ api, cwd, args: [...ARGS, '--record', rec], input: userLine('hi') });

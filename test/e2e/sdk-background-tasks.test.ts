@@ -6,7 +6,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, startTestFakeApi, tempDir, turns } from './harness.js';
+import { resultsById, startTestApi, tempDir, turns } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent), each with its own API.
@@ -27,7 +27,7 @@ describe.concurrent('background_tasks through the SDK', () => {
     onTestFinished,
   }) => {
     let notified = '';
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0)
         return toolUse('Bash', { command: 'echo before; sleep 1.5; echo after', description: 'Slow echo' }, 'b1');
@@ -83,7 +83,7 @@ describe.concurrent('background_tasks through the SDK', () => {
   it('a foreground subagent: backgroundTasks() with no id moves it; its work goes on and its answer arrives as a notification', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (firstUserText(req).startsWith('SUB:')) {
         if (n === 0) return toolUse('Bash', { command: 'sleep 1.2; echo sub-work' }, 's1');
@@ -164,7 +164,7 @@ describe.concurrent('background_tasks through the SDK', () => {
   it('CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: backgroundTasks() is an error naming it, and run_in_background is refused', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const n = turns(req);
       if (n === 0) return toolUse('Bash', { command: 'echo hi', run_in_background: true }, 'b1');
       return text('done');

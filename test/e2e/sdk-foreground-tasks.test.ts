@@ -17,7 +17,7 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultsById, resultText, startTestFakeApi, tempDir, turns } from './harness.js';
+import { resultsById, resultText, startTestApi, tempDir, turns } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent), each with its own API.
@@ -52,7 +52,7 @@ describe.concurrent('foreground subagents as tasks through the SDK', () => {
   it('two Agent calls in one turn: two rows open together, each with its lines in order and its own id, closed before its call result; none in background_tasks_changed', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req: RecordedRequest): ScriptedReply => {
       const n = turns(req);
       const first = firstUserText(req);
       if (first.startsWith('SUBA:') || first.startsWith('SUBB:')) {
@@ -138,7 +138,7 @@ describe.concurrent('foreground subagents as tasks through the SDK', () => {
     onTestFinished,
   }) => {
     const cwd = tempDir();
-    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req: RecordedRequest): ScriptedReply => {
       if (firstUserText(req).startsWith('SUBSLEEP:'))
         return toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }, 'sleepy');
       return turns(req) === 0
@@ -183,7 +183,7 @@ describe.concurrent('foreground subagents as tasks through the SDK', () => {
   it("agentProgressSummaries: a foreground agent's task_progress carries the model-written line before its row closes; its cost is in the turn's result", async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req: RecordedRequest): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req: RecordedRequest): ScriptedReply => {
       if (lastUserText(req).includes('present-tense line'))
         return text('Sleeping in the foreground', { usage: { output_tokens: 555 } });
       const n = turns(req);

@@ -5,7 +5,7 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { startTestFakeApi, tempDir, turns } from './harness.js';
+import { startTestApi, tempDir, turns } from './harness.js';
 import { collectUntilResults, promptStream, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent), each with its own API.
@@ -54,7 +54,7 @@ describe.concurrent('agentProgressSummaries through the SDK', () => {
   it('on: task_progress carries the model-written summary before the task ends; the call forks the agent and is priced', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, script);
+    const api = await startTestApi({ onTestFinished }, script);
     const messages = await run(api.url, { agentProgressSummaries: true });
     const progress = messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress' && m.summary);
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -78,7 +78,7 @@ describe.concurrent('agentProgressSummaries through the SDK', () => {
   });
 
   it('off (the default): no summary call, no summary field', async ({ onTestFinished }) => {
-    const api = await startTestFakeApi(onTestFinished, script);
+    const api = await startTestApi({ onTestFinished }, script);
     const messages = await run(api.url, {});
     expect(api.requests.filter(isSummaryAsk)).toEqual([]);
     expect(messages.filter((m) => m.type === 'system' && m.subtype === 'task_progress' && m.summary)).toEqual([]);

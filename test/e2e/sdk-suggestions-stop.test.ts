@@ -2,19 +2,19 @@
 // prompt_suggestion after each result from the second turn on, made by a side call that forks the
 // conversation) and perTaskStopAffordance (an interrupt spares background agents).
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { firstUserText, lastUserText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { startTestFakeApi, tempDir } from './harness.js';
+import { startTestApi, tempDir } from './harness.js';
 import { interruptWhileTaskWorks, prompts, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
-type OnFinished = Parameters<typeof startTestFakeApi>[0];
+type OnFinished = TestContext['onTestFinished'];
 
 const isSuggestionCall = (req: { body: any }) => lastUserText(req as never).includes('Guess the next message');
 
 async function twoTurns(onFinished: OnFinished, extra: Record<string, unknown>, env: Record<string, string> = {}) {
   let answers = 0;
-  const api = await startTestFakeApi(onFinished, (req): ScriptedReply => {
+  const api = await startTestApi({ onTestFinished: onFinished }, (req): ScriptedReply => {
     if (isSuggestionCall(req)) return text('"Now add tests for the parser"');
     return text(`answer ${++answers}`);
   });
@@ -77,7 +77,7 @@ describe.concurrent('promptSuggestions', () => {
 describe.concurrent('perTaskStopAffordance', () => {
   /** A background agent works 3 s; the next turn is interrupted while it works. How did the agent end? */
   async function interruptWithBackgroundAgent(onFinished: OnFinished, extra: Record<string, unknown>): Promise<string> {
-    const api = await startTestFakeApi(onFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished: onFinished }, (req): ScriptedReply => {
       if (firstUserText(req).includes('count the files')) return { ...text('sub counted 3'), delayMs: 3000 };
       const last = JSON.stringify(req.body.messages[req.body.messages.length - 1]);
       if (last.includes('start the counter'))

@@ -5,7 +5,7 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, systemText, text, toolUse, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, startTestFakeApi, tempDir } from './harness.js';
+import { resultsById, startTestApi, tempDir } from './harness.js';
 import { collectUntilResults, interruptWhileTaskWorks, promptStream, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
@@ -19,7 +19,7 @@ describe.concurrent('official SDK as host: Workflow', () => {
     const script = `export const meta = { name: 'pair', description: 'Two answers' }
 const [x, y] = await parallel([() => agent('one'), () => agent('two')])
 return x + ' & ' + y`;
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow'))
         return text(firstUserText(req).includes('  one') ? 'first' : 'second');
       if (resultsById(req).wf) return text('launched');
@@ -48,7 +48,7 @@ return x + ' & ' + y`;
   it("the host's stop_task ends a running workflow", async ({ onTestFinished }) => {
     const script = `export const meta = { name: 'slow', description: 'Waits on a slow agent' }
 return await agent('take your time')`;
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow')) return { hang: true };
       if (resultsById(req).wf) return text('launched');
       if (lastUserText(req).includes('<task-notification>')) return text('it was stopped');
@@ -79,7 +79,7 @@ return await agent('take your time')`;
   }) => {
     const script = `export const meta = { name: 'slow', description: 'One slow agent' }
 return await agent('count slowly')`;
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       if (systemText(req).startsWith('You are one step of a workflow')) return { ...text('counted 3'), delayMs: 2500 };
       const last = JSON.stringify(req.body.messages[req.body.messages.length - 1]);
       // The prompt that is interrupted (the notification's turn repeats it, unanswered: that one is quick).

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, type ScriptedReply } from '../fake-api/server.js';
-import { runAgent, startAgent, startTestFakeApi, STREAM_ARGS, tempDir, userLine } from './harness.js';
+import { runAgent, startAgent, startTestApi, STREAM_ARGS, tempDir, userLine } from './harness.js';
 
 // The tests run side by side (describe.concurrent): each has its own API, closed when it ends.
 
@@ -21,7 +21,7 @@ describe.concurrent('tools that start while the reply streams', () => {
       { content: [bash('t1', 'date +%s%3N > t1'), bash('t2', 'ls'), bash('t3', 'pwd')], chunkDelayMs: 150 },
       text('done'),
     ];
-    const api = await startTestFakeApi(onTestFinished, (_req, i) => {
+    const api = await startTestApi({ onTestFinished }, (_req, i) => {
       arrived.push(Date.now());
       return replies[i];
     });
@@ -40,7 +40,7 @@ describe.concurrent('tools that start while the reply streams', () => {
     const calls = Array.from({ length: 10 }, (_, i) => bash(`s${i}`, 'sleep 1'));
     const replies: ScriptedReply[] = [{ content: calls }, text('all slept')];
     const arrived: number[] = [];
-    const api = await startTestFakeApi(onTestFinished, (_req, i) => {
+    const api = await startTestApi({ onTestFinished }, (_req, i) => {
       arrived.push(Date.now());
       return replies[i];
     });
@@ -60,7 +60,7 @@ describe.concurrent('tools that start while the reply streams', () => {
       onTestFinished,
     }) => {
       const cwd = tempDir();
-      const api = await startTestFakeApi(onTestFinished, [
+      const api = await startTestApi({ onTestFinished }, [
         {
           content: [
             { type: 'text', text: 'Running it.' },
@@ -92,7 +92,7 @@ describe.concurrent('tools that start while the reply streams', () => {
 
   it("a host's can_use_tool is asked and answered while the reply still streams", async ({ onTestFinished }) => {
     const cwd = tempDir();
-    const api = await startTestFakeApi(onTestFinished, [
+    const api = await startTestApi({ onTestFinished }, [
       {
         content: [bash('t1', 'touch asked'), { type: 'text', text: 'and a long tail of text after the call' }],
         chunkDelayMs: 300,

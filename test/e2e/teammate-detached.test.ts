@@ -20,7 +20,7 @@ import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { makeTestPki, startTlsFront } from '../cloud-fakes/tls.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { type AgentProcess, type FakeApi, startAgent, startTestFakeApi, tempDir } from './harness.js';
+import { type AgentProcess, type FakeApi, startAgent, startTestApi, tempDir } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent), each with its own API, lead and team; what a
@@ -29,7 +29,7 @@ type OnFinished = TestContext['onTestFinished'];
 
 /** The file's script on a test's own API. */
 async function scriptedApi(onFinished: OnFinished): Promise<FakeApi> {
-  const api: FakeApi = await startTestFakeApi(onFinished, (req) => script(req, api));
+  const api: FakeApi = await startTestApi({ onTestFinished: onFinished }, (req) => script(req, api));
   return api;
 }
 
@@ -272,7 +272,7 @@ describe.concurrent('teammate mode detached', () => {
     onTestFinished,
   }) => {
     const REVIEWER = 'You are the host-only reviewer. Answer every review with the code LGTM-7.';
-    const api = await startTestFakeApi(onTestFinished, (req): ScriptedReply => {
+    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
       const tool = answeredCall(req)?.name;
       if (teammateOf(req) === 'rev') {
         if (tool) return text('rev rests');

@@ -18,7 +18,7 @@ import {
 } from '../fake-api/server.js';
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
-import { AGENT_BIN, type FakeApi, startTestFakeApi, tempDir } from './harness.js';
+import { AGENT_BIN, type FakeApi, startTestApi, tempDir } from './harness.js';
 import { hasTmux } from './tmux.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -150,7 +150,7 @@ function leadPid(lead: Lead): number {
   it('the teammate runs in its own pane, answers through the mailbox, and its pane and process are gone after shutdown', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
+    const api = await startTestApi({ onTestFinished }, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
     const lead = startLead(
       onTestFinished,
@@ -209,7 +209,7 @@ function leadPid(lead: Lead): number {
   it('the session ends with the teammate idle (teammateMode auto, as a setting): its process is ended and its pane killed', async ({
     onTestFinished,
   }) => {
-    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
+    const api = await startTestApi({ onTestFinished }, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
     const lead = startLead(
       onTestFinished,
@@ -227,7 +227,7 @@ function leadPid(lead: Lead): number {
   }, 60_000);
 
   it('the lead is terminated mid-turn: the teammate pane and its process go with it', async ({ onTestFinished }) => {
-    const api = await startTestFakeApi(onTestFinished, (req) => script(req));
+    const api = await startTestApi({ onTestFinished }, (req) => script(req));
     const config = tempDir('agent-tmux-config-');
     const lead = startLead(onTestFinished, api, ['-p', 'form a team and hang', '--teammate-mode', 'tmux'], config);
     const { entry, pid } = await teammatePane(lead, config);
