@@ -304,21 +304,7 @@ describe.concurrent('synchronous subagents', () => {
     expect(new Set(rows.map((m) => m.task_id)).size).toBe(2);
   });
 
-  it('an unknown subagent_type is an is_error tool result naming the valid agents; the parent goes on', async (ctx) => {
-    const api = await startTestApi(ctx, [
-      toolUse('Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'),
-      text('ok then'),
-    ]);
-    const p = startAgent({ api, args: ARGS });
-    const { result, msgs } = await runSession(p, 'try a bad agent');
-    expect(result).toMatchObject({ subtype: 'success', result: 'ok then' });
-    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad')!.message
-      .content[0];
-    expect(tr.is_error).toBe(true);
-    expect(tr.content).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore");
-  });
-
-  it('a failing subagent (API error, max turns) is an is_error tool result, never a crashed parent', async (ctx) => {
+  it('a failing subagent (API error, max turns) or an unknown subagent_type is an is_error tool result (the unknown type naming the valid agents), never a crashed parent', async (ctx) => {
     const api = await startTestApi(
       ctx,
       routed(
@@ -326,6 +312,12 @@ describe.concurrent('synchronous subagents', () => {
           turns(req) === 0
             ? {
                 content: [
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_bad',
+                    name: 'Task',
+                    input: { description: 'x', prompt: 'y', subagent_type: 'nope' },
+                  },
                   {
                     type: 'tool_use',
                     id: 'toolu_f1',
@@ -358,6 +350,10 @@ describe.concurrent('synchronous subagents', () => {
     expect(byId('toolu_f1').content).toContain('subagent request was bad');
     expect(byId('toolu_f2')).toMatchObject({ is_error: true });
     expect(byId('toolu_f2').content).toContain('Reached maximum number of turns (1)');
+    expect(byId('toolu_bad').is_error).toBe(true);
+    expect(byId('toolu_bad').content).toContain(
+      "Agent type 'nope' not found. Available agents: general-purpose, Explore",
+    );
     // Each row ends failed, with the reason as its summary.
     const ends = msgs.filter((m) => m.type === 'system' && m.subtype === 'task_notification');
     expect(ends.map((m) => `${m.tool_use_id}:${m.status}`).sort()).toEqual(['toolu_f1:failed', 'toolu_f2:failed']);
