@@ -1,13 +1,11 @@
 // --resume, --continue and --fork-session: the stored transcript is sent to the API again.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { text, toolUse } from '../fake-api/server.js';
-import { DEFERRED_REMINDER, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { startFakeApi, text, toolUse } from '../fake-api/server.js';
+import { DEFERRED_REMINDER, runAgent, startTestApi, tempDir } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
-
-let api: FakeApi | undefined;
 
 const PRINT = ['--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
 
@@ -22,16 +20,36 @@ function lines(path: string): Array<Record<string, any>> {
     .map((l) => JSON.parse(l));
 }
 
-/** First run: a Bash call and an answer. Returns its session id and the shared dirs. */
-async function firstRun(config = tempDir('agent-config-'), cwd = tempDir()) {
-  const r = await runAgent({
-    api,
-    cwd,
-    env: { CLAUDE_CONFIG_DIR: config },
-    args: ['-p', 'say hi with bash', ...PRINT],
-  });
-  expect(r.code, r.stderr).toBe(0);
-  const sessionId = r.json().find((m) => m.type === 'result')!.session_id as string;
+/**
+ * The first run, made once for the file (its own fake API): a Bash call and an answer, in one
+ * working directory. Each test gets a copy of its config folder, so the same session in the same
+ * directory, and what its own runs add to it no other test sees.
+ */
+let made: ReturnType<typeof makeFirstRun> | undefined;
+
+async function makeFirstRun() {
+  const api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.')]);
+  try {
+    const config = tempDir('agent-config-');
+    const cwd = tempDir();
+    const r = await runAgent({
+      api,
+      cwd,
+      env: { CLAUDE_CONFIG_DIR: config },
+      args: ['-p', 'say hi with bash', ...PRINT],
+    });
+    expect(r.code, r.stderr).toBe(0);
+    return { config, cwd, sessionId: r.json().find((m) => m.type === 'result')!.session_id as string };
+  } finally {
+    await api.close();
+  }
+}
+
+/** A copy of the first run: its session id, a config folder of the test's own, the shared working directory. */
+async function firstRun() {
+  const { config: shared, cwd, sessionId } = await (made ??= makeFirstRun());
+  const config = tempDir('agent-config-');
+  cpSync(shared, config, { recursive: true });
   return { config, cwd, sessionId, path: join(projectDir(config, cwd), `${sessionId}.jsonl`) };
 }
 
@@ -58,13 +76,9 @@ const EARLIER = [
   { role: 'assistant', content: ['text:It said hi.'] },
 ];
 
-describe('resume', () => {
-  it('--resume ID sends the whole earlier conversation, keeps the session id, and grows the transcript', async () => {
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'echo hi' }, 'b1'),
-      text('It said hi.'),
-      text('You asked me to say hi.'),
-    ]);
+describe.concurrent('resume', () => {
+  it('--resume ID sends the whole earlier conversation, keeps the session id, and grows the transcript', async (ctx) => {
+    const api = await startTestApi(ctx, [text('You asked me to say hi.')]);
     const first = await firstRun();
     const before = lines(first.path).length;
     const r = await runAgent({
@@ -74,7 +88,7 @@ describe('resume', () => {
       args: ['-p', 'what did I ask?', '--resume', first.sessionId, ...PRINT],
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(shape(api.requests[2].body.messages)).toEqual([
+    expect(shape(api.requests[0].body.messages)).toEqual([
       ...EARLIER,
       { role: 'user', content: ['text:what did I ask?'] },
     ]);
@@ -102,13 +116,8 @@ describe('resume', () => {
     expect(readdirSync(projectDir(first.config, first.cwd)).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 
-  it('--resume=ID works twice in a row: the third run sees both earlier prompts', async () => {
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'echo hi' }, 'b1'),
-      text('It said hi.'),
-      text('second'),
-      text('third'),
-    ]);
+  it('--resume=ID works twice in a row: the third run sees both earlier prompts', async (ctx) => {
+    const api = await startTestApi(ctx, [text('second'), text('third')]);
     const first = await firstRun();
     const env = { CLAUDE_CONFIG_DIR: first.config };
     for (const prompt of ['two', 'three']) {
@@ -120,7 +129,7 @@ describe('resume', () => {
       });
       expect(r.code, r.stderr).toBe(0);
     }
-    expect(shape(api.requests[3].body.messages)).toEqual([
+    expect(shape(api.requests[1].body.messages)).toEqual([
       ...EARLIER,
       { role: 'user', content: ['text:two'] },
       { role: 'assistant', content: ['text:second'] },
@@ -128,13 +137,8 @@ describe('resume', () => {
     ]);
   });
 
-  it('--continue picks the most recent session of this directory', async () => {
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'echo hi' }, 'b1'),
-      text('It said hi.'),
-      text('older answer'),
-      text('continued'),
-    ]);
+  it('--continue picks the most recent session of this directory', async (ctx) => {
+    const api = await startTestApi(ctx, [text('older answer'), text('continued')]);
     const first = await firstRun();
     // An older session in the same project dir, and one of another directory.
     const other = await runAgent({
@@ -153,20 +157,20 @@ describe('resume', () => {
       args: ['-p', 'go on', '--continue', ...PRINT],
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(shape(api.requests[3].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:go on'] }]);
+    expect(shape(api.requests[1].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:go on'] }]);
     expect(r.json().find((m) => m.type === 'result')!.session_id).toBe(first.sessionId);
   });
 
-  it('--continue with no earlier session starts a new one and says so', async () => {
-    api = await startFakeApi([text('fresh')]);
+  it('--continue with no earlier session starts a new one and says so', async (ctx) => {
+    const api = await startTestApi(ctx, [text('fresh')]);
     const r = await runAgent({ api, args: ['-p', 'hello', '--continue', ...PRINT] });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/--continue: no earlier session/);
     expect(api.requests[0].body.messages).toHaveLength(1);
   });
 
-  it('--fork-session: a new session id, the same history sent, the original transcript untouched', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('forked')]);
+  it('--fork-session: a new session id, the same history sent, the original transcript untouched', async (ctx) => {
+    const api = await startTestApi(ctx, [text('forked')]);
     const first = await firstRun();
     const original = readFileSync(first.path, 'utf8');
     const r = await runAgent({
@@ -176,7 +180,7 @@ describe('resume', () => {
       args: ['-p', 'branch off', '--resume', first.sessionId, '--fork-session', ...PRINT],
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(shape(api.requests[2].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:branch off'] }]);
+    expect(shape(api.requests[0].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:branch off'] }]);
     const newId = r.json().find((m) => m.type === 'result')!.session_id;
     expect(newId).not.toBe(first.sessionId);
     expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')!.session_id).toBe(newId);
@@ -193,8 +197,8 @@ describe('resume', () => {
     });
   });
 
-  it('a missing session id exits 1 naming the transcript path; nothing reaches the API', async () => {
-    api = await startFakeApi([text('never')]);
+  it('a missing session id exits 1 naming the transcript path; nothing reaches the API', async (ctx) => {
+    const api = await startTestApi(ctx, [text('never')]);
     const id = '00000000-0000-4000-8000-000000000000';
     const r = await runAgent({ api, args: ['-p', 'hi', '--resume', id, ...PRINT] });
     expect(r.code).toBe(1);
@@ -217,8 +221,8 @@ describe('resume', () => {
     }
   });
 
-  it('a transcript of an earlier build (protocol lines): a corrupt line is skipped with its line number, a cut-off tool_use gets an interrupted result, API-error turns are left out', async () => {
-    api = await startFakeApi([text('recovered')]);
+  it('a transcript of an earlier build (protocol lines): a corrupt line is skipped with its line number, a cut-off tool_use gets an interrupted result, API-error turns are left out', async (ctx) => {
+    const api = await startTestApi(ctx, [text('recovered')]);
     const config = tempDir('agent-config-');
     const cwd = tempDir();
     const id = '11111111-2222-4333-8444-555555555555';
@@ -275,8 +279,8 @@ describe('resume', () => {
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ session_id: id, result: 'recovered' });
   });
 
-  it('SessionStart hooks get source "resume"', async () => {
-    api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.'), text('ok')]);
+  it('SessionStart hooks get source "resume"', async (ctx) => {
+    const api = await startTestApi(ctx, [text('ok')]);
     const first = await firstRun();
     const log = join(tempDir(), 'start.jsonl');
     const settings = JSON.stringify({
@@ -298,13 +302,9 @@ describe('resume', () => {
   });
 });
 
-describe('resume through the official SDK', () => {
-  it('options.resume: the earlier conversation is sent and the session id kept', async () => {
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'echo hi' }, 'b1'),
-      text('It said hi.'),
-      text('resumed via sdk'),
-    ]);
+describe.concurrent('resume through the official SDK', () => {
+  it('options.resume: the earlier conversation is sent and the session id kept', async (ctx) => {
+    const api = await startTestApi(ctx, [text('resumed via sdk')]);
     const first = await firstRun();
     const messages: SDKMessage[] = [];
     const opts = sdkOptions(api.url, first.cwd, { resume: first.sessionId });
@@ -312,6 +312,6 @@ describe('resume through the official SDK', () => {
     for await (const m of query({ prompt: 'and now?', options: opts as never })) messages.push(m);
     const result = messages.find((m) => m.type === 'result');
     expect(result).toMatchObject({ subtype: 'success', result: 'resumed via sdk', session_id: first.sessionId });
-    expect(shape(api.requests[2].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:and now?'] }]);
+    expect(shape(api.requests[0].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:and now?'] }]);
   });
 });

@@ -20,15 +20,12 @@ import {
   resultText,
   runAgent,
   startAgent,
-  startFakeApi,
+  startTestApi,
   STREAM_ARGS,
   tempDir,
   turns,
   userLine,
-  type FakeApi,
 } from './harness.js';
-
-let api: FakeApi | undefined;
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
 
@@ -56,9 +53,10 @@ async function runSession(p: ReturnType<typeof startAgent>, prompt: string) {
   return { result, exit, msgs: p.json() };
 }
 
-describe('synchronous subagents', () => {
-  it('runs a subagent whose own conversation runs Bash; every message it produces carries the Task id; its text is the tool result; its cost counts in the parent result', async () => {
-    api = await startFakeApi(
+describe.concurrent('synchronous subagents', () => {
+  it('runs a subagent whose own conversation runs Bash; every message it produces carries the Task id; its text is the tool result; its cost counts in the parent result', async (ctx) => {
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -145,9 +143,10 @@ describe('synchronous subagents', () => {
     expect(p.stderr()).not.toContain('internal error');
   });
 
-  it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async () => {
+  it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async (ctx) => {
     const cwd = tempDir();
-    api = await startFakeApi(
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -237,13 +236,14 @@ describe('synchronous subagents', () => {
     expect(msgs.filter((m) => m.type === 'result')).toHaveLength(1);
   });
 
-  it("two Task calls in one turn run concurrently: each subagent's Bash command sees the other start while it waits", async () => {
+  it("two Task calls in one turn run concurrently: each subagent's Bash command sees the other start while it waits", async (ctx) => {
     // Overlap shown by order, not by wall clock: each command marks its start, then waits (up to
     // 8 s) for the other's mark. Run one after the other, the first would give up alone.
     const meet = (me: string, other: string) =>
       `touch ${me}.started; for i in $(seq 400); do [ -e ${other}.started ] && break; sleep 0.02; done; [ -e ${other}.started ] && echo ${me}-met-${other} || echo ${me}-alone`;
     const cwd = tempDir();
-    api = await startFakeApi(
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -304,27 +304,20 @@ describe('synchronous subagents', () => {
     expect(new Set(rows.map((m) => m.task_id)).size).toBe(2);
   });
 
-  it('an unknown subagent_type is an is_error tool result naming the valid agents; the parent goes on', async () => {
-    api = await startFakeApi([
-      toolUse('Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'),
-      text('ok then'),
-    ]);
-    const p = startAgent({ api, args: ARGS });
-    const { result, msgs } = await runSession(p, 'try a bad agent');
-    expect(result).toMatchObject({ subtype: 'success', result: 'ok then' });
-    const tr = msgs.find((m) => m.type === 'user' && m.message.content[0].tool_use_id === 'toolu_bad')!.message
-      .content[0];
-    expect(tr.is_error).toBe(true);
-    expect(tr.content).toContain("Agent type 'nope' not found. Available agents: general-purpose, Explore");
-  });
-
-  it('a failing subagent (API error, max turns) is an is_error tool result, never a crashed parent', async () => {
-    api = await startFakeApi(
+  it('a failing subagent (API error, max turns) or an unknown subagent_type is an is_error tool result (the unknown type naming the valid agents), never a crashed parent', async (ctx) => {
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
             ? {
                 content: [
+                  {
+                    type: 'tool_use',
+                    id: 'toolu_bad',
+                    name: 'Task',
+                    input: { description: 'x', prompt: 'y', subagent_type: 'nope' },
+                  },
                   {
                     type: 'tool_use',
                     id: 'toolu_f1',
@@ -357,6 +350,10 @@ describe('synchronous subagents', () => {
     expect(byId('toolu_f1').content).toContain('subagent request was bad');
     expect(byId('toolu_f2')).toMatchObject({ is_error: true });
     expect(byId('toolu_f2').content).toContain('Reached maximum number of turns (1)');
+    expect(byId('toolu_bad').is_error).toBe(true);
+    expect(byId('toolu_bad').content).toContain(
+      "Agent type 'nope' not found. Available agents: general-purpose, Explore",
+    );
     // Each row ends failed, with the reason as its summary.
     const ends = msgs.filter((m) => m.type === 'system' && m.subtype === 'task_notification');
     expect(ends.map((m) => `${m.tool_use_id}:${m.status}`).sort()).toEqual(['toolu_f1:failed', 'toolu_f2:failed']);
@@ -372,48 +369,12 @@ describe('synchronous subagents', () => {
       ),
     ).toBe(true);
   });
-
-  it('interrupt during a synchronous subagent reaches it: its Bash group is killed and the result comes at once', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi(
-      routed(
-        (req) =>
-          turns(req) === 0
-            ? toolUse('Task', { description: 's', prompt: 'SUBSLEEP: go', subagent_type: 'general-purpose' }, 'toolu_s')
-            : text('after'),
-        {
-          'SUBSLEEP:': () => toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }),
-        },
-      ),
-    );
-    const p = startAgent({ api, cwd, args: ARGS });
-    p.sendRaw(userLine('sleep in a subagent'));
-    const pidFile = join(cwd, 'sub.pid');
-    expect(await waitUntil(() => hasText(pidFile), 10_000)).toBe(true);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(alive(pid)).toBe(true);
-    const asked = Date.now();
-    p.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });
-    const result = await p.waitFor((m) => m.type === 'result');
-    expect(Date.now() - asked).toBeLessThan(1500);
-    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
-    expect(await waitUntil(() => !alive(pid))).toBe(true);
-    p.endInput();
-    expect((await p.exited).code).toBe(1);
-    // Its row ends stopped (task_updated says killed, as the SDK's TaskState does).
-    const msgs = p.json();
-    expect(msgs.find((m) => m.subtype === 'task_notification')).toMatchObject({
-      tool_use_id: 'toolu_s',
-      status: 'stopped',
-      summary: 'Agent "s" was stopped',
-    });
-    expect(msgs.find((m) => m.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
-  });
 });
 
-describe('custom agents', () => {
-  it('an agent from initialize.agents gets its prompt as system prompt and exactly its listed tools; the Task description lists it', async () => {
-    api = await startFakeApi(
+describe.concurrent('custom agents', () => {
+  it('an agent from initialize.agents gets its prompt as system prompt and exactly its listed tools; the Task description lists it', async (ctx) => {
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -461,7 +422,7 @@ describe('custom agents', () => {
     expect(subReq.body.model).toBe('claude-opus-5-5');
   });
 
-  it('agents from --agents and from .claude/agents/*.md are offered and run with their own prompt, tools and model', async () => {
+  it('agents from --agents and from .claude/agents/*.md are offered and run with their own prompt, tools and model', async (ctx) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
     writeFileSync(
@@ -469,7 +430,8 @@ describe('custom agents', () => {
       '---\nname: doc-writer\ndescription: "Writes docs: clear, short"\ntools: Read, Write\nmodel: haiku\n---\nYou are the DOC WRITER.\nWrite plainly.\n',
     );
     writeFileSync(join(cwd, '.claude', 'agents', 'broken.md'), 'no front matter here\n');
-    api = await startFakeApi(
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -528,8 +490,8 @@ describe('custom agents', () => {
   });
 });
 
-describe('subagent hooks', () => {
-  it('SubagentStart and SubagentStop fire with agent_id, agent_type and the transcript path (command hooks from project settings)', async () => {
+describe.concurrent('subagent hooks', () => {
+  it('SubagentStart and SubagentStop fire with agent_id, agent_type and the transcript path (command hooks from project settings)', async (ctx) => {
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude'), { recursive: true });
     const hook = (name: string) => [
@@ -539,7 +501,8 @@ describe('subagent hooks', () => {
       join(cwd, '.claude', 'settings.json'),
       JSON.stringify({ hooks: { SubagentStart: hook('start'), SubagentStop: hook('stop') } }),
     );
-    api = await startFakeApi(
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -570,9 +533,10 @@ describe('subagent hooks', () => {
   });
 });
 
-describe('initialize.appendSubagentSystemPrompt', () => {
-  it("is added to each subagent's system prompt, never to the parent's", async () => {
-    api = await startFakeApi(
+describe.concurrent('initialize.appendSubagentSystemPrompt', () => {
+  it("is added to each subagent's system prompt, never to the parent's", async (ctx) => {
+    const api = await startTestApi(
+      ctx,
       routed(
         (req) =>
           turns(req) === 0
@@ -603,12 +567,12 @@ describe('initialize.appendSubagentSystemPrompt', () => {
   });
 });
 
-describe('one subagent tool: offered as Agent, answering to Task', () => {
+describe.concurrent('one subagent tool: offered as Agent, answering to Task', () => {
   const P = ['--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
   const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUBNAME:');
 
-  it('the request offers Agent alone, init lists Task, and a call by either name runs an agent', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+  it('the request offers Agent alone, init lists Task, and a call by either name runs an agent', async (ctx) => {
+    const api = await startTestApi(ctx, (req): ScriptedReply => {
       if (isSub(req)) return text(`answer to ${firstUserText(req)}`);
       const seen = resultsById(req);
       if (seen.byAgent) return text('both ran');
@@ -632,8 +596,8 @@ describe('one subagent tool: offered as Agent, answering to Task', () => {
     expect(api.requests.filter(isSub)).toHaveLength(2);
   });
 
-  it('--disallowedTools Task takes Agent away; a rule on Agent(type) holds for a Task call', async () => {
-    api = await startFakeApi((req): ScriptedReply => {
+  it('--disallowedTools Task takes Agent away; a rule on Agent(type) holds for a Task call', async (ctx) => {
+    const api = await startTestApi(ctx, (req): ScriptedReply => {
       if (resultsById(req).gone) return text('ok');
       return toolUse('Agent', { description: 'x', prompt: 'SUBNAME: x' }, 'gone');
     });
@@ -647,15 +611,58 @@ describe('one subagent tool: offered as Agent, answering to Task', () => {
     });
     await api.close();
 
-    api = await startFakeApi((req): ScriptedReply => {
+    const api2 = await startTestApi(ctx, (req): ScriptedReply => {
       if (isSub(req)) return text('explored');
       if (resultsById(req).explore) return text('ok');
       return toolUse('Task', { description: 'x', prompt: 'SUBNAME: x', subagent_type: 'Explore' }, 'explore');
     });
-    const denied = await runAgent({ api, args: ['-p', 'go', '--disallowedTools', 'Agent(Explore)', ...P] });
+    const denied = await runAgent({ api: api2, args: ['-p', 'go', '--disallowedTools', 'Agent(Explore)', ...P] });
     expect(denied.code).toBe(0);
-    expect(toolNames(api.requests[0])).toContain('Agent');
-    expect(resultsById(api.requests[1]).explore).toMatchObject({ isError: true });
-    expect(api.requests.some(isSub)).toBe(false);
+    expect(toolNames(api2.requests[0])).toContain('Agent');
+    expect(resultsById(api2.requests[1]).explore).toMatchObject({ isError: true });
+    expect(api2.requests.some(isSub)).toBe(false);
+  });
+});
+
+// Not beside the tests above: its result must come within a bound. A suite that is not concurrent
+// runs after the concurrent ones have ended (vitest runs a file's consecutive concurrent suites
+// together).
+describe('synchronous subagents, timed alone', () => {
+  it('interrupt during a synchronous subagent reaches it: its Bash group is killed and the result comes at once', async (ctx) => {
+    const cwd = tempDir();
+    const api = await startTestApi(
+      ctx,
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? toolUse('Task', { description: 's', prompt: 'SUBSLEEP: go', subagent_type: 'general-purpose' }, 'toolu_s')
+            : text('after'),
+        {
+          'SUBSLEEP:': () => toolUse('Bash', { command: 'sleep 30 & echo $! > sub.pid; wait' }),
+        },
+      ),
+    );
+    const p = startAgent({ api, cwd, args: ARGS });
+    p.sendRaw(userLine('sleep in a subagent'));
+    const pidFile = join(cwd, 'sub.pid');
+    expect(await waitUntil(() => hasText(pidFile), 10_000)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    const asked = Date.now();
+    p.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });
+    const result = await p.waitFor((m) => m.type === 'result');
+    expect(Date.now() - asked).toBeLessThan(1500);
+    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(await waitUntil(() => !alive(pid))).toBe(true);
+    p.endInput();
+    expect((await p.exited).code).toBe(1);
+    // Its row ends stopped (task_updated says killed, as the SDK's TaskState does).
+    const msgs = p.json();
+    expect(msgs.find((m) => m.subtype === 'task_notification')).toMatchObject({
+      tool_use_id: 'toolu_s',
+      status: 'stopped',
+      summary: 'Agent "s" was stopped',
+    });
+    expect(msgs.find((m) => m.subtype === 'task_updated')?.patch).toMatchObject({ status: 'killed' });
   });
 });
