@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { nestedShellEnv } from '../util/processGroup.js';
 import type { RemoteServerConfig, StdioServerConfig } from './config.js';
 
 /** How much of a server's stderr we keep (its last bytes). */
@@ -22,7 +23,7 @@ export function stdioTransport(config: StdioServerConfig, cwd: string, env: Node
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
-    env: { ...stringEnv(env), ...config.env },
+    env: { ...stringEnv(nestedShellEnv(env)), ...config.env },
     cwd,
     stderr: 'pipe',
   });

@@ -127,10 +127,23 @@ class HeadText {
 const CREDENTIAL_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN'];
 
 export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (env.AGENT_SHARE_API_KEY === '1') return env;
-  const out = { ...env };
+  if (env.AGENT_SHARE_API_KEY === '1') return nestedShellEnv(env);
+  const out = nestedShellEnv(env);
   for (const k of CREDENTIAL_ENV) delete out[k];
   return out;
+}
+
+/**
+ * A copy of `env` in which a shell knows it is not the top-level one. bash runs ~/.bashrc when its
+ * stdin is a socket and its SHLVL (counting itself) is below 2, taking itself for a remote login;
+ * Node's piped stdin is a socketpair. So when the agent was started without SHLVL (by a service, an
+ * editor, a test runner), every hook, and every shell-script MCP server, would run the user's
+ * interactive start-up: slow, with side effects (pyenv rehashes under a lock) and output that can
+ * corrupt a stdio protocol.
+ */
+export function nestedShellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const level = Number(env.SHLVL);
+  return Number.isInteger(level) && level >= 1 ? { ...env } : { ...env, SHLVL: '1' };
 }
 
 /** Run `command` through bash in its own process group, with caps, timeout and abort. */
