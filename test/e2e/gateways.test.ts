@@ -2,8 +2,6 @@
 // Messages API reached through a local HTTP proxy, a TLS server with a test CA (and one that wants
 // a client certificate), and with its key from a helper command.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { lastToolResults, type RecordedRequest, startFakeApi, text, toolUse } from '../fake-api/server.js';
@@ -93,14 +91,9 @@ describe.concurrent('HTTP proxies', () => {
   });
 
   providerIt('WebFetch and an MCP server over HTTP go through HTTP_PROXY too', async ({ servers }) => {
-    const page = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html><body><p>The proxied answer is 42.</p></body></html>');
-    });
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const pageUrl = `${await servers.page('<html><body><p>The proxied answer is 42.</p></body></html>')}/page`;
     const mcp = await startMcpHttpServer();
     try {
-      const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
       const script = [
         toolUse('WebFetch', { url: pageUrl, prompt: 'What is the answer?' }),
         toolUse('mcp__calc__add', { a: 2, b: 3 }),
@@ -142,8 +135,6 @@ describe.concurrent('HTTP proxies', () => {
       );
     } finally {
       await mcp.close();
-      page.closeAllConnections();
-      await new Promise((resolve) => page.close(resolve));
     }
   });
 

@@ -4,8 +4,6 @@
 // and Bedrock's inference-profile lookup (the AWS SDK's Node http client), and the OTLP exporters
 // (HTTP, and gRPC with its own TLS) must each present the certificate when it is set.
 import { readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { startFakeApi, text, toolUse } from '../fake-api/server.js';
@@ -74,18 +72,10 @@ describe.concurrent('mTLS on every connection', () => {
   providerIt(
     'WebFetch and an MCP server over HTTP present the client certificate; without it both are refused',
     async ({ servers }) => {
-      const page = http.createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<html><body><p>The guarded answer is 42.</p></body></html>');
-      });
-      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-      servers.onClose(() => {
-        page.closeAllConnections();
-        return new Promise((resolve) => page.close(resolve));
-      });
+      const page = await servers.page('<html><body><p>The guarded answer is 42.</p></body></html>');
       const mcp = await startMcpHttpServer();
       servers.onClose(() => mcp.close());
-      const pageFront = await startTlsFront(pki(), `http://127.0.0.1:${(page.address() as AddressInfo).port}`, {
+      const pageFront = await startTlsFront(pki(), page, {
         requireClientCert: true,
       });
       servers.onClose(() => pageFront.close());

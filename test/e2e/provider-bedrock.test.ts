@@ -1,8 +1,3 @@
-// Amazon Bedrock end to end: bin/agent with the real @anthropic-ai/bedrock-sdk and AWS credential
-// chain, against a fake Bedrock endpoint that checks the SigV4 signature and answers in AWS
-// event-stream framing (test/cloud-fakes/bedrock.ts), in front of the fake Messages API.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
@@ -379,50 +374,40 @@ describe('Amazon Bedrock', () => {
     providerIt.concurrent(
       'ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: the small/fast model (WebFetch reading a page) is signed for its own region; the session model for AWS_REGION',
       async ({ servers }) => {
-        const page = http.createServer((_req, res) => {
-          res.writeHead(200, { 'content-type': 'text/html' });
-          res.end('<html><body><p>The answer is 42.</p></body></html>');
+        const url = `${await servers.page('<html><body><p>The answer is 42.</p></body></html>')}/page`;
+        const { front: bedrock } = await servers.fixture(
+          [
+            ...[1, 2].flatMap(() => [
+              toolUse('WebFetch', { url, prompt: 'what is the answer?' }),
+              text('42'),
+              text('done'),
+            ]),
+          ],
+          (api) => startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds }),
+        );
+        const r = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
+          ...signedEnv(bedrock.url, 'eu-west-1'),
+          ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
         });
-        await new Promise<void>((r) => page.listen(0, '127.0.0.1', r));
-        const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/page`;
-        try {
-          const { front: bedrock } = await servers.fixture(
-            [
-              ...[1, 2].flatMap(() => [
-                toolUse('WebFetch', { url, prompt: 'what is the answer?' }),
-                text('42'),
-                text('done'),
-              ]),
-            ],
-            (api) => startFakeBedrock(api, { region: ['eu-west-1', 'eu-central-1'], creds }),
-          );
-          const r = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
-            ...signedEnv(bedrock.url, 'eu-west-1'),
-            ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
-          });
-          expect(r.code, r.stderr).toBe(0);
-          expect(r.stdout).toContain('done');
-          expect(bedrock.seen.map((s) => [s.path, signedRegion(s.headers), s.refused])).toEqual([
-            ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
-            ['/model/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream', 'eu-central-1', null],
-            ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
-          ]);
-          // ANTHROPIC_SMALL_FAST_MODEL names another small/fast model: it reads the page, in its region.
-          const other = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
-            ...signedEnv(bedrock.url, 'eu-west-1'),
-            ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-5-5',
-            ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
-          });
-          expect(other.code, other.stderr).toBe(0);
-          expect(bedrock.seen.slice(3).map((s) => [s.path, signedRegion(s.headers), s.refused])[1]).toEqual([
-            '/model/eu.anthropic.claude-haiku-5-5/invoke-with-response-stream',
-            'eu-central-1',
-            null,
-          ]);
-        } finally {
-          page.closeAllConnections();
-          await new Promise((r) => page.close(r));
-        }
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain('done');
+        expect(bedrock.seen.map((s) => [s.path, signedRegion(s.headers), s.refused])).toEqual([
+          ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+          ['/model/eu.anthropic.claude-haiku-4-5-20251001-v1:0/invoke-with-response-stream', 'eu-central-1', null],
+          ['/model/eu.anthropic.claude-opus-5-5/invoke-with-response-stream', 'eu-west-1', null],
+        ]);
+        // ANTHROPIC_SMALL_FAST_MODEL names another small/fast model: it reads the page, in its region.
+        const other = await run(['-p', 'read the page', '--allowedTools', 'WebFetch'], {
+          ...signedEnv(bedrock.url, 'eu-west-1'),
+          ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-5-5',
+          ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: 'eu-central-1',
+        });
+        expect(other.code, other.stderr).toBe(0);
+        expect(bedrock.seen.slice(3).map((s) => [s.path, signedRegion(s.headers), s.refused])[1]).toEqual([
+          '/model/eu.anthropic.claude-haiku-5-5/invoke-with-response-stream',
+          'eu-central-1',
+          null,
+        ]);
       },
     );
 

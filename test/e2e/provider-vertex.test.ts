@@ -12,7 +12,7 @@ import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { makeTestPki } from '../cloud-fakes/tls.js';
 import { startFakeVertex, startTokenServer, writeServiceAccountKey } from '../cloud-fakes/vertex.js';
 import { STREAM_ARGS, tempDir, userLine } from './harness.js';
-import { providerIt, providerRunner } from './providerFixture.js';
+import { providerIt, providerRunner, type ServerScope } from './providerFixture.js';
 
 const initializeLine = `${JSON.stringify({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize' } })}\n`;
 
@@ -30,17 +30,27 @@ const run = providerRunner((home) => ({
   CLAUDE_CODE_USE_VERTEX: '1',
 }));
 
+/**
+ * Google's token endpoint for a service-account key of `project` written to `keyFile` (a fresh
+ * folder's sa.json by default), with a test CA, reached through a proxy that sends
+ * oauth2.googleapis.com to it; both closed when the test ends.
+ */
+async function googleTokens(servers: ServerScope, project: string, keyFile?: string) {
+  const dir = tempDir('agent-vertex-');
+  const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
+  const sa = writeServiceAccountKey(keyFile ?? join(dir, 'sa.json'), project);
+  const tokens = servers.add(
+    await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
+  );
+  const proxy = servers.add(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+  return { pki, sa, tokens, proxy };
+}
+
 describe.concurrent('Google Vertex AI', () => {
   providerIt(
     'a streamed multi-turn tool session: a service-account token, streamRawPredict for the project and region, caching, a retried 529',
     async ({ servers }) => {
-      const dir = tempDir('agent-vertex-');
-      const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
-      const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
-      const tokens = servers.add(
-        await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
-      );
-      const proxy = servers.add(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+      const { pki, sa, tokens, proxy } = await googleTokens(servers, 'test-project');
       const { api, front: vertex } = await servers.fixture(
         [overloaded(), toolUse('Bash', { command: 'echo from-bash' }), text('all done')],
         (api) => startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens }),
@@ -79,18 +89,13 @@ describe.concurrent('Google Vertex AI', () => {
   providerIt(
     "gcloud's application default credentials file ($HOME/.config/gcloud) is found without GOOGLE_APPLICATION_CREDENTIALS; the project comes from it",
     async ({ servers }) => {
-      const dir = tempDir('agent-vertex-');
-      const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
       const home = tempDir('agent-vertex-home-');
       mkdirSync(join(home, '.config', 'gcloud'), { recursive: true });
-      const sa = writeServiceAccountKey(
-        join(home, '.config', 'gcloud', 'application_default_credentials.json'),
+      const { pki, tokens, proxy } = await googleTokens(
+        servers,
         'adc-project',
+        join(home, '.config', 'gcloud', 'application_default_credentials.json'),
       );
-      const tokens = servers.add(
-        await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
-      );
-      const proxy = servers.add(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
       const { front: vertex } = await servers.fixture([text('from adc')], (api) =>
         startFakeVertex(api, { project: 'adc-project', regions: ['us-east5'], tokens }),
       );
@@ -241,13 +246,7 @@ describe.concurrent('Google Vertex AI', () => {
   providerIt(
     'gcpAuthRefresh runs once when no credentials resolve, then the chain is asked again',
     async ({ servers }) => {
-      const dir = tempDir('agent-vertex-');
-      const pki = makeTestPki(dir, { dnsNames: ['oauth2.googleapis.com'] });
-      const sa = writeServiceAccountKey(join(dir, 'sa.json'), 'test-project');
-      const tokens = servers.add(
-        await startTokenServer(sa, { cert: readFileSync(pki.serverCert), key: readFileSync(pki.serverKey) }),
-      );
-      const proxy = servers.add(await startTestProxy({ redirect: { 'oauth2.googleapis.com:443': tokens.address } }));
+      const { pki, sa, tokens, proxy } = await googleTokens(servers, 'test-project');
       const { api, front: vertex } = await servers.fixture([text('refreshed')], (api) =>
         startFakeVertex(api, { project: 'test-project', regions: ['us-east5'], tokens }),
       );

@@ -5,6 +5,8 @@
 // These files run their tests side by side (most of a test is waiting on bin/agent), so what a test
 // starts belongs to that test: `providerIt`'s `servers` fixture (a ServerScope), closed when that
 // test ends, never when another one does.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { it } from 'vitest';
 import { type FakeApi, type Script, startFakeApi } from '../fake-api/server.js';
 import { runAgent, tempDir } from './harness.js';
@@ -28,6 +30,20 @@ export class ServerScope {
   /** A cleanup of the test's own (a plain server, a process), run with the servers when the test ends. */
   onClose = (fn: () => unknown): void => {
     this.open.push({ close: async () => void (await fn()) });
+  };
+
+  /** A plain HTTP server answering every request with `html` (a page WebFetch reads): its origin. */
+  page = async (html: string): Promise<string> => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(html);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.onClose(() => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
 
   /**

@@ -14,7 +14,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import { alive, hasText, waitUntil } from '../processes.js';
+import { alive, waitForFile, waitUntil } from '../processes.js';
 import {
   resultsById,
   resultText,
@@ -644,9 +644,7 @@ describe('synchronous subagents, timed alone', () => {
     );
     const p = startAgent({ api, cwd, args: ARGS });
     p.sendRaw(userLine('sleep in a subagent'));
-    const pidFile = join(cwd, 'sub.pid');
-    expect(await waitUntil(() => hasText(pidFile), 10_000)).toBe(true);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const pid = Number(await waitForFile(join(cwd, 'sub.pid')));
     expect(alive(pid)).toBe(true);
     const asked = Date.now();
     p.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });

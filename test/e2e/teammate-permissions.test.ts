@@ -21,7 +21,7 @@ import { waitUntil } from '../processes.js';
 import { type FakeApi, resultText, tempDir } from './harness.js';
 import { type Controller, startLead } from './controllerLead.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
-import { hasTmux } from './tmux.js';
+import { hasTmux, privateTmux } from './tmux.js';
 
 // The tests run side by side: each has its own lead and team (its own fake API where the script
 // keeps state); the file's API below answers from each request alone.
@@ -213,17 +213,7 @@ function inboxOf(c: Controller, claudeDir: string, name: string): any[] {
       const sdkApi = await startFakeApi(paneScript);
       const socket = `agent-e2e-perm-${process.pid}`;
       try {
-        const serverEnv = Object.fromEntries(
-          Object.entries(process.env).filter(
-            ([k]) => !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE_') && k !== 'TMUX',
-          ),
-        );
-        const tmux = (...a: string[]) =>
-          execFileSync('tmux', ['-L', socket, ...a], {
-            encoding: 'utf8',
-            env: serverEnv,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
+        const tmux = privateTmux(socket);
         tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', 'sleep', '600');
         tmux('set-option', '-g', 'remain-on-exit', 'off');
         const [socketPath, serverPid, paneId] = tmux('display-message', '-p', '#{socket_path} #{pid} #{pane_id}')

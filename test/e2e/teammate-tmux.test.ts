@@ -2,7 +2,7 @@
 // real, private tmux server starts its teammate as its own `agent` process in a new pane. The
 // teammate gets its work through its inbox, answers through the lead's, and shuts down at the
 // lead's request; its pane is then gone and no process is left. Only the Messages API is faked.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +19,7 @@ import {
 import { alive, waitUntil } from '../processes.js';
 import { answeredCall, approveShutdown, teammateOf } from './teamScripts.js';
 import { AGENT_BIN, type FakeApi, startTestApi, tempDir } from './harness.js';
-import { hasTmux } from './tmux.js';
+import { hasTmux, privateTmux } from './tmux.js';
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 // The tests run side by side (describe.concurrent), each with its own API and tmux server.
@@ -90,17 +90,7 @@ function startLead(onTestFinished: TestContext['onTestFinished'], api: FakeApi, 
     .join(' ');
   const files = { out: join(work, 'out'), err: join(work, 'err'), status: join(work, 'status') };
   const cmd = `${exports} cd ${quote(work)} && ${[AGENT_BIN, ...args].map(quote).join(' ')} > ${quote(files.out)} 2> ${quote(files.err)}; echo $? > ${quote(files.status)}`;
-  const serverEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE_') && k !== 'TMUX',
-    ),
-  );
-  const tmux = (...a: string[]) =>
-    execFileSync('tmux', ['-L', socket, ...a], {
-      encoding: 'utf8',
-      env: serverEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const tmux = privateTmux(socket);
   tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', 'sh', '-c', cmd);
   // A pane stays when its command exits: only the lead's kill-pane removes a teammate's pane.
   tmux('set-option', '-g', 'remain-on-exit', 'on');

@@ -176,6 +176,21 @@ function controlClient(socket: string) {
 }
 
 /** The prompt editor is up and empty (the UI is ready for a line). */
+/**
+ * A tmux command on the private server `socket`, run with the test's environment minus the API's and
+ * the agent's variables and `TMUX`: a server (and so a new pane) started by it knows nothing the lead
+ * did not hand over itself.
+ */
+export function privateTmux(socket: string): (...args: string[]) => string {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('ANTHROPIC_') && !k.startsWith('CLAUDE_') && k !== 'TMUX',
+    ),
+  );
+  return (...a) =>
+    execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 export const READY = /│ > {2,}│/;
 
 /** Waits for an empty prompt, types a line and sends it. */
