@@ -17,8 +17,6 @@ if (!LIBRARY)
 export interface AgentClock {
   /** Variables to add to the agent's environment (none without libfaketime). */
   env: Record<string, string>;
-  /** The agent's time minus the test's, in ms, as started (0 on the real clock). */
-  offsetMs: number;
   /** How many of the agent's ms pass in one of the test's (1 on the real clock). */
   rate: number;
   /**
@@ -33,7 +31,7 @@ const preload = (lib: string) => [lib, process.env.LD_PRELOAD].filter(Boolean).j
 /** libfaketime's absolute form: "@YYYY-MM-DD hh:mm:ss" in UTC (TZ=UTC is set with it). */
 const stamp = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
-const realClock: AgentClock = { env: {}, offsetMs: 0, rate: 1, realTimeOf: (ms) => ms };
+const realClock: AgentClock = { env: {}, rate: 1, realTimeOf: (ms) => ms };
 
 /**
  * The agent's clock starts `lead` ms (of its own, a whole number of seconds) before the next whole
@@ -49,7 +47,6 @@ export function minuteComingClock(leadMs = 10_000, rate = 1): AgentClock {
   const start = Math.ceil((now + leadMs + 1_000) / 60_000) * 60_000 - leadMs;
   return {
     env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `@${stamp(start)}${rate === 1 ? '' : ` x${rate}`}`, TZ: 'UTC' },
-    offsetMs: start - now,
     rate,
     realTimeOf: (agentMs) => now + (agentMs - start) / rate,
   };
@@ -61,7 +58,6 @@ export function fastClock(rate: number): AgentClock {
   const now = Date.now();
   return {
     env: { LD_PRELOAD: preload(LIBRARY), FAKETIME: `+0 x${rate}` },
-    offsetMs: 0,
     rate,
     realTimeOf: (agentMs) => now + (agentMs - now) / rate,
   };
