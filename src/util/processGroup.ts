@@ -234,13 +234,18 @@ export function runShellCommand(command: string, opts: GroupRunOptions): Promise
     });
     child.on('close', (code, sig) => finish(code, sig));
     // A grandchild left running in the background keeps the pipes open and 'close' never comes:
-    // once the shell itself has exited, give the pipes a moment to drain, then settle anyway.
+    // once the shell itself has exited, give the pipes a moment to drain, then settle anyway. The
+    // last step waits for setImmediate: after an event-loop stall longer than the 200 ms, the timer
+    // can run before the poll phase has read output already in the pipe; one more poll reads it.
     child.on('exit', (code, sig) => {
       setTimeout(() => {
         if (settled) return;
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        finish(code, sig);
+        setImmediate(() => {
+          if (settled) return;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish(code, sig);
+        });
       }, 200).unref();
     });
   });
