@@ -7,7 +7,7 @@ import { firstUserText, lastUserText, text, type RecordedRequest, type ScriptedR
 import {
   resultsById,
   runAgent,
-  startAgent,
+  runTurns,
   startFakeApi,
   STREAM_ARGS,
   tempDir,
@@ -60,41 +60,29 @@ const TURNS = {
   nested: [output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad2'), output({ name: 'x', age: 1 }, 'good2')],
   remind: [text('Ada, 36.'), output({ name: 'Ada', age: 36 }, 'so4')],
 };
-type Turn = { requests: RecordedRequest[]; json: () => Array<Record<string, any>> };
-let shared: Promise<{ code: number | null; turns: Record<keyof typeof TURNS, Turn> }> | undefined;
+let shared: ReturnType<typeof sharedSession> | undefined;
 
 async function sharedSession() {
   const names = Object.keys(TURNS) as Array<keyof typeof TURNS>;
   const own = await startFakeApi(names.flatMap((n) => TURNS[n]));
   try {
-    const p = startAgent({ api: own, args: ARGS });
-    const out = {} as Record<keyof typeof TURNS, Turn>;
-    for (const [k, name] of names.entries()) {
-      const [req0, line0] = [own.requests.length, p.lines.length];
-      p.sendRaw(userLine(`who? (${name})`));
-      let results = 0;
-      await p
-        .waitFor((m) => m.type === 'result' && ++results === k + 1)
-        .catch((e) => {
-          throw new Error(`the shared --json-schema session, turn "${name}": ${e.message}`);
-        });
-      const lines = p.lines.slice(line0);
-      out[name] = { requests: own.requests.slice(req0), json: () => lines.map((l) => JSON.parse(l)) };
-    }
-    p.endInput();
-    const { code } = await p.exited;
+    const r = await runTurns(
+      'the shared --json-schema session',
+      { api: own, args: ARGS },
+      Object.fromEntries(names.map((n) => [n, `who? (${n})`])) as Record<keyof typeof TURNS, string>,
+    );
     // Nothing was asked after the last run's result.
     expect(own.requests, 'requests of the shared --json-schema session').toHaveLength(
-      names.reduce((n, name) => n + out[name].requests.length, 0),
+      names.reduce((n, name) => n + r.turns[name].requests.length, 0),
     );
-    return { code, turns: out };
+    return r;
   } finally {
     await own.close();
   }
 }
 async function turnOf(name: keyof typeof TURNS) {
   const s = await (shared ??= sharedSession());
-  expect(s.code, 'the shared --json-schema session exits 0').toBe(0);
+  expect(s.code, `the shared --json-schema session exits 0; stderr: ${s.stderr}`).toBe(0);
   return s.turns[name];
 }
 
