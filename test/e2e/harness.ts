@@ -304,14 +304,16 @@ export interface TurnRecord {
  * Runs `prompts` (name → prompt) as the turns of one stream-json session, each sent once the one
  * before has its result, for checks of per-turn behaviour that share one process. Returns each
  * turn's requests and stdout lines, and the exit; a turn that never ends rejects, naming `label`
- * and the turn. `opts.args` must make a stream-json session (STREAM_ARGS and more).
+ * and the turn. `opts.args` must make a stream-json session (STREAM_ARGS and more); `opts.onStart`
+ * gets the process first (a host that answers its control requests).
  */
 export async function runTurns<K extends string>(
   label: string,
-  opts: RunOptions & { api: FakeApi },
+  opts: RunOptions & { api: FakeApi; onStart?: (p: AgentProcess) => void },
   prompts: Record<K, string>,
 ): Promise<{ code: number | null; stderr: string; turns: Record<K, TurnRecord> }> {
   const p = startAgent(opts);
+  opts.onStart?.(p);
   const turns = {} as Record<K, TurnRecord>;
   let results = 0;
   for (const name of Object.keys(prompts) as K[]) {
