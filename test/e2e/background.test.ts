@@ -9,13 +9,14 @@ import {
   firstUserText,
   lastToolResults,
   lastUserText,
+  startFakeApi,
   text,
   toolUse,
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultText, startAgent, startTestApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
+import { resultText, runTurns, startAgent, startTestApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
 
 // Every test has its own API and agent: they run side by side (describe.concurrent).
 
@@ -397,20 +398,38 @@ describe.concurrent('background shells', () => {
   });
 });
 
+const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
+
+/**
+ * The slow foreground Bash and the TodoWrite calls are two prompts of one session with ARGS (the
+ * todos start empty either way: nothing before them wrote any). Each check reads its own turn's
+ * stdout lines. Made once, by the first check that reads it, with a fake API of its own.
+ */
+let foreground: ReturnType<typeof foregroundSession> | undefined;
+
+async function foregroundSession() {
+  const api = await startFakeApi([
+    toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'),
+    text('slept'),
+    toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'in_progress')] }, 'toolu_t1'),
+    toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }, 'toolu_t2'),
+    toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }, 'toolu_t3'),
+    text('planned'),
+  ]);
+  try {
+    const r = await runTurns('the shared foreground session', { api, args: ARGS }, { sleep: 'sleep', plan: 'plan' });
+    expect(api.requests, 'requests of the shared foreground session').toHaveLength(6);
+    return r.turns;
+  } finally {
+    await api.close();
+  }
+}
+
 describe.concurrent('foreground progress and todos', () => {
-  it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async ({
-    onTestFinished,
-  }) => {
-    const api = await startTestApi({ onTestFinished }, [
-      toolUse('Bash', { command: 'sleep 3.5' }, 'toolu_slow'),
-      text('slept'),
-    ]);
-    const p = startAgent({ api, args: ARGS });
-    p.sendRaw(userLine('sleep'));
-    await p.waitFor((m) => m.type === 'result');
-    p.endInput();
-    await p.exited;
-    const progress = p.json().filter((m) => m.type === 'tool_progress');
+  it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async () => {
+    const turn = (await (foreground ??= foregroundSession())).sleep;
+    expect(turn.json().find((m) => m.type === 'result')).toMatchObject({ result: 'slept' });
+    const progress = turn.json().filter((m) => m.type === 'tool_progress');
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress.length).toBeLessThanOrEqual(2);
     for (const m of progress) {
@@ -419,22 +438,10 @@ describe.concurrent('foreground progress and todos', () => {
     }
   });
 
-  it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async ({
-    onTestFinished,
-  }) => {
-    const todo = (content: string, status: string) => ({ content, status, activeForm: `${content}ing` });
-    const api = await startTestApi({ onTestFinished }, [
-      toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'in_progress')] }, 'toolu_t1'),
-      toolUse('TodoWrite', { todos: [todo('Plan', 'in_progress'), todo('Build', 'pending')] }, 'toolu_t2'),
-      toolUse('TodoWrite', { todos: [todo('Plan', 'completed'), todo('Build', 'in_progress')] }, 'toolu_t3'),
-      text('planned'),
-    ]);
-    const p = startAgent({ api, args: ARGS });
-    p.sendRaw(userLine('plan'));
-    await p.waitFor((m) => m.type === 'result');
-    p.endInput();
-    await p.exited;
-    const byId = (id: string) => p.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id)!;
+  it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async () => {
+    const turn = (await (foreground ??= foregroundSession())).plan;
+    expect(turn.json().find((m) => m.type === 'result')).toMatchObject({ result: 'planned' });
+    const byId = (id: string) => turn.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id)!;
     expect(byId('toolu_t1').message.content[0].is_error).toBe(true);
     expect(byId('toolu_t1').message.content[0].content).toContain('at most one todo may be in_progress');
     expect(byId('toolu_t2').tool_use_result).toEqual({

@@ -1,10 +1,11 @@
 // Faults and hostile input, end to end: bin/agent against the fake Messages API.
 import { describe, expect, it } from 'vitest';
-import { text } from '../fake-api/server.js';
+import { startFakeApi as startOwnFakeApi, text } from '../fake-api/server.js';
 import {
   DEFERRED_REMINDER,
   resultsById,
   runAgent,
+  startAgent,
   startFakeApi,
   STREAM_ARGS,
   userLine,
@@ -14,33 +15,71 @@ import { alive, waitUntil } from '../processes.js';
 
 let api: FakeApi | undefined;
 
-describe('model errors that a retry cannot cure', () => {
-  it('a malformed stream gets one non-streaming attempt and the answer comes at once', async () => {
-    api = await startFakeApi([{ malformed: { afterText: 'Hel' } }, text('Hello, answered without streaming')]);
-    const started = Date.now();
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('hi'), env: { AGENT_MAX_RETRIES: '10' } });
-    expect(r.code).toBe(0);
-    const result = r.json().find((m) => m.type === 'result');
-    expect(result).toMatchObject({ subtype: 'success', result: 'Hello, answered without streaming' });
-    expect(r.json().filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toEqual([]);
-    expect(api.requests.map((q) => q.body.stream)).toEqual([true, false]);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
+/**
+ * The two model-error checks share one STREAM_ARGS session with AGENT_MAX_RETRIES=10, in two rounds,
+ * each sent once the one before has its results: a prompt whose stream comes malformed, then the
+ * prompt nested 100,000 deep and a normal one. Each check reads its own round's stdout lines and
+ * requests; each round's elapsed time is counted from the session's start (its start-up and any
+ * round before it included). Made once, by the first check that reads it, with a fake API of its own.
+ */
+let modelErrors: ReturnType<typeof modelErrorSession> | undefined;
 
-  it('a prompt nested 100,000 deep is an immediate error result; it is not kept, and the next prompt works', async () => {
-    api = await startFakeApi([text('the session still works')]);
+async function modelErrorSession() {
+  const own = await startOwnFakeApi([
+    { malformed: { afterText: 'Hel' } },
+    text('Hello, answered without streaming'),
+    text('the session still works'),
+  ]);
+  try {
+    const started = Date.now();
+    const p = startAgent({ api: own, args: STREAM_ARGS, env: { AGENT_MAX_RETRIES: '10' } });
+    const rounds: Array<{ lines: string[]; requests: typeof own.requests; ms: number }> = [];
+    const round = async (name: string, input: string, results: number) => {
+      const [line0, req0] = [p.lines.length, own.requests.length];
+      p.sendRaw(input);
+      let n = 0;
+      await p
+        .waitFor((m) => m.type === 'result' && ++n === results)
+        .catch((e: Error) => {
+          p.child.kill('SIGKILL');
+          throw new Error(`the shared model-error session, round "${name}": ${e.message}`);
+        });
+      rounds.push({ lines: p.lines.slice(line0), requests: own.requests.slice(req0), ms: Date.now() - started });
+    };
+    await round('malformed stream', userLine('hi'), 1);
     let deep = '"bottom"';
     for (let i = 0; i < 100_000; i++) deep = `{"d":${deep}}`;
     const line = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"deep","extra":${deep}}]},"parent_tool_use_id":null}\n`;
-    const started = Date.now();
-    const r = await runAgent({
-      api,
-      args: STREAM_ARGS,
-      input: line + userLine('and now a normal one'),
-      env: { AGENT_MAX_RETRIES: '10' },
-    });
-    expect(Date.now() - started).toBeLessThan(8000);
-    expect(r.code).toBe(0);
+    await round('nested prompt', line + userLine('and now a normal one'), 3);
+    p.endInput();
+    const { code } = await p.exited;
+    expect(own.requests, 'requests of the shared model-error session').toHaveLength(3);
+    const [malformed, nested] = rounds.map((r) => ({ ...r, json: () => r.lines.map((l) => JSON.parse(l)) }));
+    return { code, stderr: p.stderr(), malformed: malformed!, nested: nested! };
+  } finally {
+    await own.close();
+  }
+}
+async function modelErrorRounds() {
+  const s = await (modelErrors ??= modelErrorSession());
+  expect(s.code, `the shared model-error session exits 0; stderr: ${s.stderr}`).toBe(0);
+  return s;
+}
+
+describe('model errors that a retry cannot cure', () => {
+  it('a malformed stream gets one non-streaming attempt and the answer comes at once', async () => {
+    const r = (await modelErrorRounds()).malformed;
+    const result = r.json().find((m) => m.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success', result: 'Hello, answered without streaming' });
+    expect(r.json().filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toEqual([]);
+    expect(r.requests.map((q) => q.body.stream)).toEqual([true, false]);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('a prompt nested 100,000 deep is an immediate error result; it is not kept, and the next prompt works', async () => {
+    const s = await modelErrorRounds();
+    const r = { ...s.nested, stderr: s.stderr };
+    expect(r.ms).toBeLessThan(8000);
     const results = r.json().filter((m) => m.type === 'result');
     expect(results).toHaveLength(2);
     expect(results[0]).toMatchObject({ is_error: true, subtype: 'error_during_execution' });
@@ -48,8 +87,8 @@ describe('model errors that a retry cannot cure', () => {
       /^The prompt could not be sent: it cannot be serialised as JSON \(.+\); it was left out of the conversation/,
     );
     expect(results[1]).toMatchObject({ is_error: false, result: 'the session still works' });
-    expect(api.requests).toHaveLength(1);
-    expect(JSON.stringify(api.requests[0].body.messages)).not.toContain('deep');
+    expect(r.requests).toHaveLength(1);
+    expect(JSON.stringify(r.requests[0].body.messages)).not.toContain('deep');
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });

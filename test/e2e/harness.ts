@@ -292,3 +292,45 @@ export async function startTestApi(
   ctx.onTestFinished(() => api.close());
   return api;
 }
+
+/** One turn of a session run by `runTurns`: the requests it made and the stdout lines it printed. */
+export interface TurnRecord {
+  requests: RecordedRequest[];
+  lines: string[];
+  json(): Array<Record<string, any>>;
+}
+
+/**
+ * Runs `prompts` (name → prompt) as the turns of one stream-json session, each sent once the one
+ * before has its result, for checks of per-turn behaviour that share one process. Returns each
+ * turn's requests and stdout lines, and the exit; a turn that never ends rejects, naming `label`
+ * and the turn. `opts.args` must make a stream-json session (STREAM_ARGS and more); `opts.onStart`
+ * gets the process first (a host that answers its control requests).
+ */
+export async function runTurns<K extends string>(
+  label: string,
+  opts: RunOptions & { api: FakeApi; onStart?: (p: AgentProcess) => void },
+  prompts: Record<K, string>,
+): Promise<{ code: number | null; stderr: string; turns: Record<K, TurnRecord> }> {
+  const p = startAgent(opts);
+  opts.onStart?.(p);
+  const turns = {} as Record<K, TurnRecord>;
+  let results = 0;
+  for (const name of Object.keys(prompts) as K[]) {
+    const [req0, line0] = [opts.api.requests.length, p.lines.length];
+    const want = ++results;
+    let seen = 0;
+    p.sendRaw(userLine(prompts[name]));
+    await p
+      .waitFor((m) => m.type === 'result' && ++seen === want)
+      .catch((e: Error) => {
+        p.child.kill('SIGKILL');
+        throw new Error(`${label}, turn "${name}": ${e.message}`);
+      });
+    const lines = p.lines.slice(line0);
+    turns[name] = { requests: opts.api.requests.slice(req0), lines, json: () => lines.map((l) => JSON.parse(l)) };
+  }
+  p.endInput();
+  const { code } = await p.exited;
+  return { code, stderr: p.stderr(), turns };
+}

@@ -1,7 +1,7 @@
 // Every stop and continue condition of the agent loop, seen from outside the binary.
 import { describe, expect, it } from 'vitest';
 import { badRequest, lastUserText, overloaded, rateLimited, text, toolUse, unauthorized } from '../fake-api/server.js';
-import { runAgent, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import { runAgent, runTurns, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 
@@ -10,6 +10,38 @@ const resultOf = (r: { json: () => Array<Record<string, any>> }) =>
     .json()
     .filter((m) => m.type === 'result')
     .pop()!;
+
+/**
+ * The checks of a run that ends in success with plain STREAM_ARGS share one stream-json session, one
+ * prompt (one run) each: the max_tokens recoveries are counted per run. The fake answers the turns'
+ * replies in order; each check reads only its own turn. Made once, by the first check that reads it.
+ */
+const TURNS = {
+  recovers: [text('part one…', { stop_reason: 'max_tokens' }), text('…and part two.')],
+  givesUp: Array.from({ length: 4 }, () => text('more…', { stop_reason: 'max_tokens' })),
+  rateLimited: [rateLimited(0), text('after the rate limit')],
+};
+const PROMPTS = { recovers: 'write a lot', givesUp: 'write forever', rateLimited: 'hi' };
+let shared: ReturnType<typeof sharedSession> | undefined;
+
+async function sharedSession() {
+  const own = await startFakeApi(Object.values(TURNS).flat());
+  try {
+    const r = await runTurns('the shared session', { api: own, args: STREAM_ARGS }, PROMPTS);
+    // Nothing was asked after the last run's result.
+    expect(own.requests, 'requests of the shared session').toHaveLength(
+      Object.values(r.turns).reduce((n, t) => n + t.requests.length, 0),
+    );
+    return r;
+  } finally {
+    await own.close();
+  }
+}
+async function turnOf(name: keyof typeof TURNS) {
+  const s = await (shared ??= sharedSession());
+  expect(s.code, `the shared session exits 0; stderr: ${s.stderr}`).toBe(0);
+  return s.turns[name];
+}
 
 describe('agent loop stop conditions', () => {
   it('stops with error_max_turns when the model keeps calling tools', async () => {
@@ -35,25 +67,24 @@ describe('agent loop stop conditions', () => {
   });
 
   it('recovers from max_tokens by asking the model to go on', async () => {
-    api = await startFakeApi([text('part one…', { stop_reason: 'max_tokens' }), text('…and part two.')]);
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('write a lot') });
-    expect(r.code).toBe(0);
+    const r = await turnOf('recovers');
     expect(resultOf(r)).toMatchObject({ subtype: 'success', result: '…and part two.' });
-    expect(api.requests).toHaveLength(2);
-    expect(lastUserText(api.requests[1])).toMatch(/Output token limit hit/);
+    expect(r.requests).toHaveLength(2);
+    expect(lastUserText(r.requests[1])).toMatch(/Output token limit hit/);
   });
 
   it('gives up on max_tokens after three recoveries', async () => {
-    api = await startFakeApi(() => text('more…', { stop_reason: 'max_tokens' }));
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('write forever') });
-    expect(api.requests).toHaveLength(4);
+    const r = await turnOf('givesUp');
+    expect(r.requests).toHaveLength(4);
+    expect(r.requests.slice(1).map((q) => lastUserText(q))).toEqual(
+      Array.from({ length: 3 }, () => expect.stringMatching(/Output token limit hit/)),
+    );
     expect(resultOf(r).subtype).toBe('success');
   });
 
   it('retries a 429 honouring retry-after and tells the host with api_retry', async () => {
-    api = await startFakeApi([rateLimited(0), text('after the rate limit')]);
-    const r = await runAgent({ api, args: STREAM_ARGS, input: userLine('hi') });
-    expect(r.code).toBe(0);
+    const r = await turnOf('rateLimited');
+    expect(r.requests).toHaveLength(2);
     const retry = r.json().find((m) => m.type === 'system' && m.subtype === 'api_retry');
     expect(retry).toMatchObject({ attempt: 1, error_status: 429 });
     expect(resultOf(r).result).toBe('after the rate limit');

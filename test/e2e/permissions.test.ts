@@ -3,11 +3,12 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { text } from '../fake-api/server.js';
+import { startFakeApi, text } from '../fake-api/server.js';
 import {
   calls,
   resultsById,
   runAgent,
+  runTurns,
   startAgent,
   startTestApi,
   STREAM_ARGS,
@@ -662,30 +663,127 @@ function playHost(p: AgentProcess, answer: (ask: Ask, index: number) => Record<s
 
 const HOST_ARGS = [...STREAM_ARGS, '--permission-prompt-tool', 'stdio'];
 
+/**
+ * Three of the prompting host's checks share one session with HOST_ARGS, each with its own prompts
+ * and tool_use ids: the asks and their answers (t), an error response (e), then the remembered
+ * updatedPermissions (r, u, v, w) last, since the rules and the mode they add would answer a later
+ * ask. The host answers by the call's id; each check reads its own asks, its turns' requests and
+ * stdout lines. Made once, by the first check that reads it, with a fake API of its own.
+ */
+let hostShared: ReturnType<typeof hostSession> | undefined;
+
+async function hostSession() {
+  const cwd = tempDir();
+  const outside = tempDir('agent-outside-');
+  const api = await startFakeApi([
+    // asks
+    calls([
+      ['Bash', { command: 'touch first' }],
+      ['Bash', { command: 'touch second' }],
+      ['Write', { file_path: join(cwd, 'third.txt'), content: '3' }],
+      ['Read', { file_path: join(cwd, 'third.txt') }],
+      ['Read', { file_path: join(outside, 'nope.txt') }],
+    ]),
+    text('done'),
+    // error
+    calls([['Bash', { command: 'touch never' }]], 'e'),
+    text('ok'),
+    // remembered: one, two, three
+    calls([['Bash', { command: 'touch a1' }]], 'r'),
+    calls([['Bash', { command: 'touch a2' }]], 'u'),
+    text('first'),
+    calls(
+      [
+        ['Bash', { command: 'touch a3' }],
+        ['Bash', { command: 'rm -f a3' }],
+      ],
+      'v',
+    ),
+    text('second'),
+    calls(
+      [
+        ['Write', { file_path: join(cwd, 'w1.txt'), content: '1' }],
+        ['Write', { file_path: join(cwd, 'w2.txt'), content: '2' }],
+      ],
+      'w',
+    ),
+    text('third'),
+  ]);
+  try {
+    const asks: Record<'asks' | 'error' | 'remember', Ask[]> = { asks: [], error: [], remember: [] };
+    const r = await runTurns(
+      'the shared prompting-host session',
+      {
+        api,
+        cwd,
+        args: HOST_ARGS,
+        onStart: (p) => {
+          let cursor = 0;
+          const timer = setInterval(() => {
+            while (cursor < p.lines.length) {
+              const m = JSON.parse(p.lines[cursor++]);
+              if (m.type !== 'control_request' || m.request?.subtype !== 'can_use_tool') continue;
+              const ask = { request_id: m.request_id, request: m.request };
+              const id: string = m.request.tool_use_id;
+              const turn = id.startsWith('t') ? 'asks' : id.startsWith('e') ? 'error' : 'remember';
+              asks[turn].push(ask);
+              const i = asks[turn].length - 1;
+              if (turn === 'error') {
+                p.send({
+                  type: 'control_response',
+                  response: { subtype: 'error', request_id: m.request_id, error: 'host exploded' },
+                });
+                continue;
+              }
+              const response =
+                turn === 'remember'
+                  ? // Bash: the rules it suggests; Write: a switch to acceptEdits.
+                    {
+                      behavior: 'allow',
+                      updatedInput: m.request.input,
+                      updatedPermissions:
+                        m.request.tool_name === 'Write'
+                          ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]
+                          : m.request.permission_suggestions,
+                    }
+                  : i === 0
+                    ? { behavior: 'allow', updatedInput: m.request.input }
+                    : i === 1
+                      ? { behavior: 'allow', updatedInput: { command: 'touch changed' } }
+                      : { behavior: 'deny', message: `host says no to ${m.request.tool_name} #${i}` };
+              p.send({
+                type: 'control_response',
+                response: { subtype: 'success', request_id: m.request_id, response },
+              });
+            }
+          }, 10);
+          p.exited.then(() => clearInterval(timer));
+        },
+      },
+      { asks: 'go', error: 'go on', one: 'one', two: 'two', three: 'three' },
+    );
+    // Nothing was asked after the last turn's result.
+    expect(api.requests, 'requests of the shared prompting-host session').toHaveLength(
+      Object.values(r.turns).reduce((n, t) => n + t.requests.length, 0),
+    );
+    return { ...r, cwd, outside, asks };
+  } finally {
+    await api.close();
+  }
+}
+async function hostTurns() {
+  const s = await (hostShared ??= hostSession());
+  expect(s.code, `the shared prompting-host session exits 0; stderr: ${s.stderr}`).toBe(0);
+  return s;
+}
+
 describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
-  it('asks in order with tool_name, input, tool_use_id; allow, allow with updatedInput, deny with message', async (ctx) => {
-    const cwd = tempDir();
-    const outside = tempDir('agent-outside-');
-    const api = await startTestApi(ctx, [
-      calls([
-        ['Bash', { command: 'touch first' }],
-        ['Bash', { command: 'touch second' }],
-        ['Write', { file_path: join(cwd, 'third.txt'), content: '3' }],
-        ['Read', { file_path: join(cwd, 'third.txt') }],
-        ['Read', { file_path: join(outside, 'nope.txt') }],
-      ]),
-      text('done'),
-    ]);
-    const p = startAgent({ api, cwd, args: HOST_ARGS });
-    const asks = playHost(p, (ask, i) => {
-      if (i === 0) return { behavior: 'allow', updatedInput: ask.request.input };
-      if (i === 1) return { behavior: 'allow', updatedInput: { command: 'touch changed' } };
-      return { behavior: 'deny', message: `host says no to ${ask.request.tool_name} #${i}` };
-    });
-    p.sendRaw(userLine('go'));
-    await p.waitFor((m) => m.type === 'result');
-    p.endInput();
-    expect((await p.exited).code).toBe(0);
+  it('asks in order with tool_name, input, tool_use_id; allow, allow with updatedInput, deny with message', async () => {
+    const s = await hostTurns();
+    const { cwd, outside } = s;
+    const asks = s.asks.asks;
+    const turn = s.turns.asks;
+    expect(turn.requests).toHaveLength(2);
     // Read inside cwd is allowed without asking; the other four are asked, in order.
     expect(asks.map((a) => [a.request.tool_name, a.request.tool_use_id])).toEqual([
       ['Bash', 't1'],
@@ -708,18 +806,18 @@ describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
     expect(existsSync(join(cwd, 'second'))).toBe(false);
     expect(existsSync(join(cwd, 'changed'))).toBe(true);
     expect(existsSync(join(cwd, 'third.txt'))).toBe(false);
-    const seen = resultsById(api.requests[1]);
+    const seen = resultsById(turn.requests[1]);
     expect(seen.t1.isError).toBe(false);
     expect(seen.t2.isError).toBe(false);
     expect(seen.t3).toEqual({ text: 'host says no to Write #2', isError: true });
     expect(seen.t5).toEqual({ text: 'host says no to Read #3', isError: true });
-    const result = resultOf(p.json());
+    const result = resultOf(turn.json());
     expect(result.permission_denials).toEqual([
       { tool_name: 'Write', tool_use_id: 't3', tool_input: { file_path: join(cwd, 'third.txt'), content: '3' } },
       { tool_name: 'Read', tool_use_id: 't5', tool_input: { file_path: join(outside, 'nope.txt') } },
     ]);
     // The asks came before the tool results they decide, in the stream the host reads.
-    const idx = (pred: (m: any) => boolean) => p.json().findIndex(pred);
+    const idx = (pred: (m: any) => boolean) => turn.json().findIndex(pred);
     expect(idx((m) => m.type === 'control_request' && m.request.tool_use_id === 't3')).toBeLessThan(
       idx((m) => m.type === 'user' && m.message.content[0]?.tool_use_id === 't3'),
     );
@@ -750,47 +848,15 @@ describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
     expect(code).toBe(1);
   });
 
-  it('updatedPermissions are remembered: the same call is not asked about again; a setMode in them changes the mode for what follows', async (ctx) => {
-    const cwd = tempDir();
-    const api = await startTestApi(ctx, [
-      calls([['Bash', { command: 'touch a1' }]]),
-      calls([['Bash', { command: 'touch a2' }]], 'u'),
-      text('first'),
-      calls(
-        [
-          ['Bash', { command: 'touch a3' }],
-          ['Bash', { command: 'rm -f a3' }],
-        ],
-        'v',
-      ),
-      text('second'),
-      calls(
-        [
-          ['Write', { file_path: join(cwd, 'w1.txt'), content: '1' }],
-          ['Write', { file_path: join(cwd, 'w2.txt'), content: '2' }],
-        ],
-        'w',
-      ),
-      text('third'),
+  it('updatedPermissions are remembered: the same call is not asked about again; a setMode in them changes the mode for what follows', async () => {
+    const s = await hostTurns();
+    const { cwd } = s;
+    const asks = s.asks.remember;
+    expect([s.turns.one, s.turns.two, s.turns.three].map((t) => resultOf(t.json()).result)).toEqual([
+      'first',
+      'second',
+      'third',
     ]);
-    const p = startAgent({ api, cwd, args: HOST_ARGS });
-    // Bash: the rules it suggests; Write: a switch to acceptEdits.
-    const asks = playHost(p, (ask) => ({
-      behavior: 'allow',
-      updatedInput: ask.request.input,
-      updatedPermissions:
-        ask.request.tool_name === 'Write'
-          ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }]
-          : ask.request.permission_suggestions,
-    }));
-    p.sendRaw(userLine('one'));
-    await p.waitFor((m) => m.type === 'result');
-    p.sendRaw(userLine('two'));
-    await p.waitFor((m) => m.type === 'result' && m.result === 'second');
-    p.sendRaw(userLine('three'));
-    await p.waitFor((m) => m.type === 'result' && m.result === 'third');
-    p.endInput();
-    expect((await p.exited).code).toBe(0);
     expect(asks.map((a) => (a.request.tool_name === 'Write' ? 'Write' : a.request.input.command))).toEqual([
       'touch a1',
       'rm -f a3',
@@ -818,31 +884,17 @@ describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
     expect(existsSync(join(cwd, 'never'))).toBe(false);
   });
 
-  it('an answer that is an error response denies with its message', async (ctx) => {
-    const cwd = tempDir();
-    const api = await startTestApi(ctx, [calls([['Bash', { command: 'touch never' }]]), text('ok')]);
-    const p = startAgent({ api, cwd, args: HOST_ARGS });
-    const timer = setInterval(() => {
-      for (const l of p.lines) {
-        const m = JSON.parse(l);
-        if (m.type === 'control_request' && m.request.subtype === 'can_use_tool') {
-          p.send({
-            type: 'control_response',
-            response: { subtype: 'error', request_id: m.request_id, error: 'host exploded' },
-          });
-          clearInterval(timer);
-        }
-      }
-    }, 10);
-    p.sendRaw(userLine('go'));
-    await p.waitFor((m) => m.type === 'result');
-    clearInterval(timer);
-    p.endInput();
-    expect((await p.exited).code).toBe(0);
-    expect(resultsById(api.requests[1]).t1).toMatchObject({
+  it('an answer that is an error response denies with its message', async () => {
+    const s = await hostTurns();
+    expect(s.asks.error).toHaveLength(1);
+    const turn = s.turns.error;
+    expect(turn.requests).toHaveLength(2);
+    expect(resultsById(turn.requests[1]).e1).toMatchObject({
       isError: true,
       text: expect.stringContaining('host exploded'),
     });
+    expect(existsSync(join(s.cwd, 'never'))).toBe(false);
+    expect(resultOf(turn.json()).result).toBe('ok');
   });
 });
 

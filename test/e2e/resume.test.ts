@@ -1,5 +1,6 @@
 // --resume, --continue and --fork-session: the stored transcript is sent to the API again.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -138,18 +139,17 @@ describe.concurrent('resume', () => {
   });
 
   it('--continue picks the most recent session of this directory', async (ctx) => {
-    const api = await startTestApi(ctx, [text('older answer'), text('continued')]);
+    const api = await startTestApi(ctx, [text('continued')]);
     const first = await firstRun();
-    // An older session in the same project dir, and one of another directory.
-    const other = await runAgent({
-      api,
-      cwd: first.cwd,
-      env: { CLAUDE_CONFIG_DIR: first.config },
-      args: ['-p', 'older', ...PRINT],
-    });
-    const olderId = other.json().find((m) => m.type === 'result')!.session_id;
+    // An older session in the same project dir: the first run's transcript under another id, its
+    // prompt changed, so the history sent tells which one was picked.
+    const olderId = randomUUID();
+    const older = join(projectDir(first.config, first.cwd), `${olderId}.jsonl`);
+    const copied = readFileSync(first.path, 'utf8').replaceAll(first.sessionId, olderId);
+    expect(copied).toContain('"say hi with bash"');
+    writeFileSync(older, copied.replaceAll('"say hi with bash"', '"older"'));
     const old = new Date(Date.now() - 60_000);
-    utimesSync(join(projectDir(first.config, first.cwd), `${olderId}.jsonl`), old, old);
+    utimesSync(older, old, old);
     const r = await runAgent({
       api,
       cwd: first.cwd,
@@ -157,7 +157,8 @@ describe.concurrent('resume', () => {
       args: ['-p', 'go on', '--continue', ...PRINT],
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(shape(api.requests[1].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:go on'] }]);
+    expect(api.requests).toHaveLength(1);
+    expect(shape(api.requests[0].body.messages)).toEqual([...EARLIER, { role: 'user', content: ['text:go on'] }]);
     expect(r.json().find((m) => m.type === 'result')!.session_id).toBe(first.sessionId);
   });
 

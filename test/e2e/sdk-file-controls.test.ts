@@ -20,6 +20,7 @@ async function host(
   turns: Array<{ uuid: string; text: string }>,
   extra: Record<string, unknown>,
   atEnd: (q: Query) => Promise<void>,
+  apiUrl = api!.url,
 ): Promise<SDKMessage[]> {
   let wake: (() => void) | undefined;
   let released = 0;
@@ -39,7 +40,7 @@ async function host(
     while (!done) await new Promise<void>((r) => (wake = r));
   }
   released = 1;
-  const q = query({ prompt: input(), options: sdkOptions(api!.url, cwd, extra) as never });
+  const q = query({ prompt: input(), options: sdkOptions(apiUrl, cwd, extra) as never });
   const out: SDKMessage[] = [];
   let results = 0;
   for await (const m of q) {
@@ -56,6 +57,56 @@ async function host(
     }
   }
   return out;
+}
+
+/**
+ * One session without file checkpointing answers the Query methods that only read it: its context
+ * usage (a project CLAUDE.md, loaded through settingSources ['project']), readFile (with a Read deny
+ * rule), and a rewindFiles that must refuse. Each is asked once the prompt has its result, in that
+ * order; each check reads its own answer. Made once, by the first check that reads it.
+ */
+let shared: ReturnType<typeof sharedSession> | undefined;
+
+async function sharedSession() {
+  const cwd = tempDir();
+  mkdirSync(join(cwd, '.git')); // the memory walk stops here: no folder above it counts
+  writeFileSync(join(cwd, 'CLAUDE.md'), 'Memory: '.padEnd(4000, 'x'));
+  writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
+  writeFileSync(join(cwd, 'bin.dat'), Buffer.from([0xff, 0x00, 0x41]));
+  mkdirSync(join(cwd, 'secret'));
+  writeFileSync(join(cwd, 'secret', 'key.txt'), 'top secret');
+  const outside = join(tempDir(), 'elsewhere.txt');
+  writeFileSync(outside, 'not yours');
+  const own = await startFakeApi([text('answer '.repeat(200))]);
+  const got: Record<string, any> = {};
+  try {
+    const extra = { settingSources: ['project'], disallowedTools: ['Read(./secret/**)'] };
+    const out = await host(
+      cwd,
+      [{ uuid: randomUUID(), text: 'hello' }],
+      extra,
+      async (q) => {
+        got.usage = await q.getContextUsage();
+        got.text = await q.readFile('notes.txt');
+        got.cut = await q.readFile(join(cwd, 'notes.txt'), { maxBytes: 5 });
+        got.b64 = await q.readFile('bin.dat', { encoding: 'base64' });
+        got.lossy = await q.readFile('bin.dat');
+        got.denied = await q.readFile('secret/key.txt');
+        got.outside = await q.readFile(outside);
+        got.missing = await q.readFile('nope.txt');
+        got.rewindError = await q.rewindFiles(randomUUID()).catch((e: Error) => e);
+      },
+      own.url,
+    );
+    expect(
+      out.filter((m) => m.type === 'result').map((m) => m.subtype),
+      'the shared session without checkpointing',
+    ).toEqual(['success']);
+    expect(own.requests, 'requests of the shared session without checkpointing').toHaveLength(1);
+  } finally {
+    await own.close();
+  }
+  return { cwd, got };
 }
 
 describe('file checkpoints and rewind_files', () => {
@@ -189,26 +240,18 @@ describe('file checkpoints and rewind_files', () => {
   });
 
   it('without enableFileCheckpointing, rewindFiles fails loudly and says how to turn it on', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi([text('ok')]);
-    let error: unknown;
-    await host(cwd, [{ uuid: randomUUID(), text: 'hi' }], {}, async (q) => {
-      error = await q.rewindFiles(randomUUID()).catch((e: Error) => e);
-    });
+    const error = (await (shared ??= sharedSession())).got.rewindError;
+    expect(error).toBeInstanceOf(Error);
     expect(String(error)).toMatch(/file checkpointing is off.*enableFileCheckpointing/);
   });
 });
 
 describe('get_context_usage, read_file, seed_read_state', () => {
   it('getContextUsage counts the system prompt, tools, memory files and messages against the model window', async () => {
-    const cwd = tempDir();
-    mkdirSync(join(cwd, '.git')); // the memory walk stops here: no folder above it counts
-    writeFileSync(join(cwd, 'CLAUDE.md'), 'Memory: '.padEnd(4000, 'x'));
-    api = await startFakeApi([text('answer '.repeat(200))]);
-    let usage: any;
-    await host(cwd, [{ uuid: randomUUID(), text: 'hello' }], { settingSources: ['project'] }, async (q) => {
-      usage = await q.getContextUsage();
-    });
+    const {
+      cwd,
+      got: { usage },
+    } = await (shared ??= sharedSession());
     const byId = Object.fromEntries(usage.categories.map((c: any) => [c.id, c]));
     expect(Object.keys(byId)).toEqual(
       expect.arrayContaining(['system_prompt', 'system_tools', 'memory_files', 'messages', 'free_space']),
@@ -232,24 +275,7 @@ describe('get_context_usage, read_file, seed_read_state', () => {
   });
 
   it('readFile answers within the read permissions: text, base64, truncated; a denied or outside path is refused (null)', async () => {
-    const cwd = tempDir();
-    writeFileSync(join(cwd, 'notes.txt'), 'hello notes\n');
-    writeFileSync(join(cwd, 'bin.dat'), Buffer.from([0xff, 0x00, 0x41]));
-    mkdirSync(join(cwd, 'secret'));
-    writeFileSync(join(cwd, 'secret', 'key.txt'), 'top secret');
-    const outside = join(tempDir(), 'elsewhere.txt');
-    writeFileSync(outside, 'not yours');
-    api = await startFakeApi([text('ok')]);
-    const got: Record<string, unknown> = {};
-    await host(cwd, [{ uuid: randomUUID(), text: 'hi' }], { disallowedTools: ['Read(./secret/**)'] }, async (q) => {
-      got.text = await q.readFile('notes.txt');
-      got.cut = await q.readFile(join(cwd, 'notes.txt'), { maxBytes: 5 });
-      got.b64 = await q.readFile('bin.dat', { encoding: 'base64' });
-      got.lossy = await q.readFile('bin.dat');
-      got.denied = await q.readFile('secret/key.txt');
-      got.outside = await q.readFile(outside);
-      got.missing = await q.readFile('nope.txt');
-    });
+    const { cwd, got } = await (shared ??= sharedSession());
     expect(got.text).toEqual({ contents: 'hello notes\n', absPath: join(cwd, 'notes.txt'), lossy: false });
     expect(got.cut).toMatchObject({ contents: 'hello', truncated: true });
     expect(got.b64).toMatchObject({ contents: Buffer.from([0xff, 0x00, 0x41]).toString('base64'), encoding: 'base64' });

@@ -4,44 +4,82 @@ import type { CanUseTool, HookCallback } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastUserText, text } from '../fake-api/server.js';
+import { lastUserText, text, type RecordedRequest } from '../fake-api/server.js';
 import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
 
-describe('official SDK canUseTool', () => {
-  it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi([
-      calls([
-        ['Bash', { command: 'touch first' }],
-        ['Bash', { command: 'touch second' }],
-        ['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }],
-        ['Read', { file_path: join(cwd, 'first') }],
-      ]),
-      text('done'),
-    ]);
-    const asked: Array<{
-      toolName: string;
-      input: Record<string, unknown>;
-      suggestions?: unknown;
-      toolUseID?: string;
-    }> = [];
+/**
+ * The three canUseTool checks share one session (one host; its prompts one after another), each
+ * with its own prompt and tool_use ids (t, i, a/u): the answers, then the interrupting deny and the
+ * prompt after it, then the remembered suggestions last (the rule they add would answer a later
+ * ask). The host answers by the call's id; each check reads its own asks, requests (by the prompt
+ * they answer) and results. Made once, by the first check that reads it.
+ */
+const PROMPTS = { answers: 'go: answers', interrupt: 'go: interrupt', after: 'again', remember: 'go: remember' };
+type Turn = keyof typeof PROMPTS;
+type Ask = { toolName: string; input: Record<string, unknown>; suggestions?: unknown; toolUseID?: string };
+let shared: ReturnType<typeof sharedSession> | undefined;
+
+async function sharedSession() {
+  const cwd = tempDir();
+  const own = await startFakeApi([
+    calls([
+      ['Bash', { command: 'touch first' }],
+      ['Bash', { command: 'touch second' }],
+      ['Write', { file_path: join(cwd, 'w.txt'), content: 'w' }],
+      ['Read', { file_path: join(cwd, 'first') }],
+    ]),
+    text('done'),
+    calls([['Bash', { command: 'touch one' }]], 'i'),
+    text('after'),
+    calls([['Bash', { command: 'touch a' }]], 'a'),
+    calls([['Bash', { command: 'touch b' }]], 'u'),
+    text('done'),
+  ]);
+  try {
+    const asked: Record<Turn, Ask[]> = { answers: [], interrupt: [], after: [], remember: [] };
     const canUseTool: CanUseTool = async (toolName, input, options) => {
-      asked.push({
-        toolName,
-        input,
-        suggestions: options.suggestions,
-        toolUseID: (options as { toolUseID?: string }).toolUseID,
-      });
+      const toolUseID = (options as { toolUseID?: string }).toolUseID;
+      const turn: Turn = toolUseID?.startsWith('i')
+        ? 'interrupt'
+        : /^[au]/.test(toolUseID ?? '')
+          ? 'remember'
+          : 'answers';
+      asked[turn].push({ toolName, input, suggestions: options.suggestions, toolUseID });
       expect(options.signal).toBeInstanceOf(AbortSignal);
+      if (turn === 'interrupt') return { behavior: 'deny', message: 'halt right there', interrupt: true };
+      if (turn === 'remember')
+        return { behavior: 'allow', updatedInput: input, updatedPermissions: options.suggestions };
       if (input.command === 'touch first') return { behavior: 'allow', updatedInput: input };
       if (input.command === 'touch second') return { behavior: 'allow', updatedInput: { command: 'touch rewritten' } };
       return { behavior: 'deny', message: `no ${toolName} for you` };
     };
-    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool }));
-    expect(r.error).toBeUndefined();
+    const names = Object.keys(PROMPTS) as Turn[];
+    const r = await run(Object.values(PROMPTS), sdkOptions(own.url, cwd, { canUseTool }));
+    const turnOf = (q: RecordedRequest) => names.find((n) => lastUserText(q).startsWith(PROMPTS[n]));
+    expect(r.results, 'the shared canUseTool session: one result per prompt').toHaveLength(names.length);
+    expect(own.requests.map(turnOf), 'the prompt each request of the shared canUseTool session answers').not.toContain(
+      undefined,
+    );
+    const turns = Object.fromEntries(
+      names.map((n, i) => [
+        n,
+        { asked: asked[n], requests: own.requests.filter((q) => turnOf(q) === n), result: r.results[i]! },
+      ]),
+    ) as Record<Turn, { asked: Ask[]; requests: RecordedRequest[]; result: Record<string, any> }>;
+    return { cwd, error: r.error, turns };
+  } finally {
+    await own.close();
+  }
+}
+
+describe('official SDK canUseTool', () => {
+  it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {
+    const { cwd, error, turns } = await (shared ??= sharedSession());
+    const { asked, requests } = turns.answers;
+    expect(error).toBeUndefined();
     expect(asked.map((a) => [a.toolName, a.toolUseID])).toEqual([
       ['Bash', 't1'],
       ['Bash', 't2'],
@@ -59,49 +97,33 @@ describe('official SDK canUseTool', () => {
     expect(existsSync(join(cwd, 'second'))).toBe(false);
     expect(existsSync(join(cwd, 'rewritten'))).toBe(true);
     expect(existsSync(join(cwd, 'w.txt'))).toBe(false);
-    const s = resultsById(api.requests[1]);
+    expect(requests).toHaveLength(2);
+    const s = resultsById(requests[1]);
     expect(s.t3).toEqual({ text: 'no Write for you', isError: true });
     expect(s.t4.isError).toBe(false);
-    expect(r.results[0]).toMatchObject({ subtype: 'success', result: 'done' });
-    expect(r.results[0].permission_denials).toEqual([
+    expect(turns.answers.result).toMatchObject({ subtype: 'success', result: 'done' });
+    expect(turns.answers.result.permission_denials).toEqual([
       { tool_name: 'Write', tool_use_id: 't3', tool_input: { file_path: join(cwd, 'w.txt'), content: 'w' } },
     ]);
   });
 
   it('deny with interrupt ends the run; the next prompt is answered', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi([calls([['Bash', { command: 'touch one' }]]), text('after')]);
-    let asks = 0;
-    const canUseTool: CanUseTool = async () => {
-      asks++;
-      return { behavior: 'deny', message: 'halt right there', interrupt: true };
-    };
-    const r = await run(['go', 'again'], sdkOptions(api.url, cwd, { canUseTool }));
-    expect(asks).toBe(1);
+    const { cwd, turns } = await (shared ??= sharedSession());
+    expect(turns.interrupt.asked).toHaveLength(1);
     expect(existsSync(join(cwd, 'one'))).toBe(false);
-    expect(r.results).toHaveLength(2);
-    expect(r.results[0].is_error).toBe(true);
-    expect(JSON.stringify(r.results[0])).toContain('halt right there');
-    expect(r.results[1]).toMatchObject({ subtype: 'success', result: 'after' });
-    expect(api.requests).toHaveLength(2);
-    expect(lastUserText(api.requests[1])).toBe('again');
+    expect(turns.interrupt.result.is_error).toBe(true);
+    expect(JSON.stringify(turns.interrupt.result)).toContain('halt right there');
+    expect(turns.after.result).toMatchObject({ subtype: 'success', result: 'after' });
+    expect(turns.interrupt.requests).toHaveLength(1);
+    expect(turns.after.requests).toHaveLength(1);
+    expect(lastUserText(turns.after.requests[0])).toBe('again');
   });
 
   it('updatedPermissions from the suggestions: the same command is not asked about again', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi([
-      calls([['Bash', { command: 'touch a' }]]),
-      calls([['Bash', { command: 'touch b' }]], 'u'),
-      text('done'),
-    ]);
-    const asked: string[] = [];
-    const canUseTool: CanUseTool = async (_name, input, options) => {
-      asked.push(String(input.command));
-      return { behavior: 'allow', updatedInput: input, updatedPermissions: options.suggestions };
-    };
-    const r = await run(['go'], sdkOptions(api.url, cwd, { canUseTool }));
-    expect(r.error).toBeUndefined();
-    expect(asked).toEqual(['touch a']);
+    const { cwd, error, turns } = await (shared ??= sharedSession());
+    expect(error).toBeUndefined();
+    expect(turns.remember.result).toMatchObject({ subtype: 'success', result: 'done' });
+    expect(turns.remember.asked.map((a) => a.input.command)).toEqual(['touch a']);
     expect(existsSync(join(cwd, 'a')) && existsSync(join(cwd, 'b'))).toBe(true);
   });
 });

@@ -16,7 +16,7 @@ import {
   tagSession,
   type SDKMessage,
 } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
@@ -45,9 +45,13 @@ function options(extra: Record<string, unknown> = {}) {
 
 /** Run prompts one after another in one process; returns every message the host saw. */
 async function session(texts: string[], extra: Record<string, unknown> = {}): Promise<SDKMessage[]> {
+  return runPrompts(options(extra), texts);
+}
+
+async function runPrompts(opts: never, texts: string[]): Promise<SDKMessage[]> {
   const input = prompts(texts);
   const out: SDKMessage[] = [];
-  for await (const m of query({ prompt: input as never, options: options(extra) })) {
+  for await (const m of query({ prompt: input as never, options: opts })) {
     out.push(m);
     if (m.type === 'result') input.onResult();
   }
@@ -55,6 +59,41 @@ async function session(texts: string[], extra: Record<string, unknown> = {}): Pr
 }
 
 const sessionIdOf = (ms: SDKMessage[]) => ms.find((m) => m.type === 'result')!.session_id;
+
+/**
+ * Earlier sessions made once for the file, each by one run with its own fake API: `first` answered
+ * `One.` (one turn), or `first`, `second`, `third` answered `One.`, `Two.`, `Three.`. A test that
+ * only needs such a session to exist gets a copy of its config folder as its own and works in the
+ * same directory (the session's project), so what it changes no other test sees.
+ */
+const made: Partial<Record<1 | 3, Promise<{ config: string; cwd: string; id: string; answers: string[] }>>> = {};
+
+async function makeEarlier(turns: 1 | 3) {
+  const asked = ['first', 'second', 'third'].slice(0, turns);
+  const own = await startFakeApi(['One.', 'Two.', 'Three.'].slice(0, turns).map((t) => text(t)));
+  try {
+    const shared = { config: tempDir('agent-sessions-config-'), cwd: tempDir('agent-sessions-cwd-') };
+    const o = sdkOptions(own.url, shared.cwd, { allowedTools: ['Bash', 'Task'] });
+    o.env.CLAUDE_CONFIG_DIR = shared.config;
+    const out = await runPrompts(o as never, asked);
+    const results = out.filter((m) => m.type === 'result');
+    expect(
+      results.map((m) => m.subtype),
+      `the earlier ${turns}-turn session made for this file`,
+    ).toEqual(asked.map(() => 'success'));
+    return { ...shared, id: sessionIdOf(out), answers: out.filter((m) => m.type === 'assistant').map((m) => m.uuid) };
+  } finally {
+    await own.close();
+  }
+}
+
+/** A copy of the earlier session of `turns` turns: this test's config folder gets it, `cwd` becomes its project. */
+async function earlier(turns: 1 | 3) {
+  const base = await (made[turns] ??= makeEarlier(turns));
+  cpSync(base.config, config, { recursive: true });
+  cwd = base.cwd;
+  return { id: base.id, answers: base.answers };
+}
 const texts = (ms: Array<{ type: string; message: any }>) =>
   ms.map((m) => {
     const c = m.message.content;
@@ -106,32 +145,40 @@ describe('transcripts read by the SDK session helpers', () => {
   });
 
   it('renameSession and tagSession are read back, and agent still resumes the session afterwards', async () => {
-    api = await startFakeApi([text('One.'), text('Two.')]);
-    const id = sessionIdOf(await session(['first']));
+    api = await startFakeApi([text('Two.')]);
+    const { id } = await earlier(1);
     await renameSession(id, 'Renamed', { dir: cwd });
     await tagSession(id, 'important', { dir: cwd });
     expect(await getSessionInfo(id, { dir: cwd })).toMatchObject({ customTitle: 'Renamed', tag: 'important' });
     const again = await session(['second'], { resume: id });
     expect(sessionIdOf(again)).toBe(id);
-    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: second']);
+    expect(api.requests).toHaveLength(1);
+    expect(sent(0)).toEqual([FIRST, 'assistant: One.', 'user: second']);
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toHaveLength(4);
   });
 
   it('forkSession (whole and upToMessageId) makes sessions agent resumes with their history', async () => {
-    api = await startFakeApi([text('One.'), text('Two.'), text('from the fork'), text('from the short fork')]);
-    const out = await session(['first', 'second']);
-    const id = sessionIdOf(out);
+    api = await startFakeApi([text('from the fork'), text('from the short fork')]);
+    const { id, answers } = await earlier(3);
     const { sessionId: fork } = await forkSession(id, { dir: cwd });
     expect(fork).not.toBe(id);
-    expect(sessionIdOf(await session(['third'], { resume: fork }))).toBe(fork);
-    expect(sent(2)).toEqual([FIRST, 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third']);
+    expect(sessionIdOf(await session(['fourth'], { resume: fork }))).toBe(fork);
+    expect(sent(0)).toEqual([
+      FIRST,
+      'assistant: One.',
+      'user: second',
+      'assistant: Two.',
+      'user: third',
+      'assistant: Three.',
+      'user: fourth',
+    ]);
 
-    const firstAnswer = out.find((m) => m.type === 'assistant')!.uuid;
-    const { sessionId: short } = await forkSession(id, { dir: cwd, upToMessageId: firstAnswer });
+    const { sessionId: short } = await forkSession(id, { dir: cwd, upToMessageId: answers[0] });
     await session(['instead'], { resume: short });
-    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
+    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
+    expect(api.requests).toHaveLength(2);
     // The original is untouched by either fork.
-    expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toHaveLength(4);
+    expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toHaveLength(6);
   });
 
   it('listSubagents and getSubagentMessages find a Task subagent transcript under the session folder', async () => {
@@ -161,8 +208,8 @@ describe('transcripts read by the SDK session helpers', () => {
   });
 
   it('deleteSession removes it from listSessions', async () => {
-    api = await startFakeApi([text('One.')]);
-    const id = sessionIdOf(await session(['first']));
+    const { id } = await earlier(1);
+    expect((await listSessions({ dir: cwd })).map((s) => s.sessionId)).toEqual([id]);
     await deleteSession(id, { dir: cwd });
     expect(await listSessions({ dir: cwd })).toEqual([]);
   });
@@ -170,16 +217,15 @@ describe('transcripts read by the SDK session helpers', () => {
 
 describe('resume at a message', () => {
   it('resumeSessionAt resumes the branch ending at that message; a later plain resume follows the new branch', async () => {
-    api = await startFakeApi([text('One.'), text('Two.'), text('branch answer'), text('after the branch')]);
-    const out = await session(['first', 'second']);
-    const id = sessionIdOf(out);
-    const firstAnswer = out.find((m) => m.type === 'assistant')!.uuid;
-    const branched = await session(['instead'], { resume: id, resumeSessionAt: firstAnswer });
+    api = await startFakeApi([text('branch answer'), text('after the branch')]);
+    const { id, answers } = await earlier(3);
+    const branched = await session(['instead'], { resume: id, resumeSessionAt: answers[0] });
     expect(sessionIdOf(branched)).toBe(id);
-    expect(sent(2)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
-    // The newest branch is the session now: the second prompt's branch is left aside.
+    expect(sent(0)).toEqual([FIRST, 'assistant: One.', 'user: instead']);
+    // The newest branch is the session now: the later prompts' branch is left aside.
     await session(['go on'], { resume: id });
-    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: instead', 'assistant: branch answer', 'user: go on']);
+    expect(api.requests).toHaveLength(2);
+    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: instead', 'assistant: branch answer', 'user: go on']);
     expect(texts((await getSessionMessages(id, { dir: cwd })) as never)).toEqual([
       'user: first',
       'assistant: One.',
@@ -191,13 +237,11 @@ describe('resume at a message', () => {
   });
 
   it('resumeDropsTurn: accepted when only that turn is dropped, refused with the documented prefix when more would be', async () => {
-    api = await startFakeApi([text('One.'), text('Two.'), text('Three.'), text('redo of three')]);
-    const out = await session(['first', 'second', 'third']);
-    const id = sessionIdOf(out);
+    api = await startFakeApi([text('redo of three')]);
+    const { id, answers } = await earlier(3);
     const messages = await getSessionMessages(id, { dir: cwd });
     const prompt = (t: string) =>
       messages.find((m) => m.type === 'user' && texts([m as never])[0] === `user: ${t}`)!.uuid;
-    const answers = out.filter((m) => m.type === 'assistant').map((m) => m.uuid);
     // Dropping from the first answer would drop the second and third turns: refused.
     const refused: SDKMessage[] = [];
     const run = query({
@@ -211,15 +255,16 @@ describe('resume at a message', () => {
     const result = refused.find((m) => m.type === 'result') as any;
     expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
     expect(result.errors[0]).toMatch(/^Resume rejected by --resume-drops-turn:/);
-    expect(api.requests).toHaveLength(3);
+    expect(api.requests).toHaveLength(0);
     // Dropping exactly the third turn is fine.
     await session(['third again'], { resume: id, resumeSessionAt: answers[1], resumeDropsTurn: prompt('third') });
-    expect(sent(3)).toEqual([FIRST, 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third again']);
+    expect(api.requests).toHaveLength(1);
+    expect(sent(0)).toEqual([FIRST, 'assistant: One.', 'user: second', 'assistant: Two.', 'user: third again']);
   });
 
   it('an unknown resumeSessionAt uuid fails the start with a clear message; nothing reaches the API', async () => {
-    api = await startFakeApi([text('One.')]);
-    const id = sessionIdOf(await session(['first']));
+    api = await startFakeApi([text('never')]);
+    const { id } = await earlier(1);
     const r = query({
       prompt: 'x',
       options: options({ resume: id, resumeSessionAt: '99999999-9999-4999-8999-999999999999' }),
@@ -227,19 +272,20 @@ describe('resume at a message', () => {
     await expect(async () => {
       for await (const _ of r);
     }).rejects.toThrow();
-    expect(api.requests).toHaveLength(1);
+    expect(api.requests).toHaveLength(0);
   });
 });
 
 describe('transcript robustness', () => {
   it('a torn last line is skipped on resume and the next line starts on a line of its own', async () => {
-    api = await startFakeApi([text('One.'), text('Two.')]);
-    const id = sessionIdOf(await session(['first']));
+    api = await startFakeApi([text('Two.')]);
+    const { id } = await earlier(1);
     const path = join(config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${id}.jsonl`);
     const { appendFileSync } = await import('node:fs');
     appendFileSync(path, '{"type":"assistant","message":{"content":[{"ty');
     await session(['second'], { resume: id });
-    expect(sent(1)).toEqual([FIRST, 'assistant: One.', 'user: second']);
+    expect(api.requests).toHaveLength(1);
+    expect(sent(0)).toEqual([FIRST, 'assistant: One.', 'user: second']);
     const torn = '{"type":"assistant","message":{"content":[{"ty';
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.filter((l) => l.startsWith(torn))).toEqual([torn]);

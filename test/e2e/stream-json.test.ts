@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import { startFakeApi as startOwnFakeApi } from '../fake-api/server.js';
 
 let api: FakeApi | undefined;
 
@@ -12,6 +13,71 @@ function expectPureProtocol(lines: string[]) {
     const parsed = outboundSchema.safeParse(JSON.parse(line));
     expect(parsed.success, `not a protocol line: ${line}`).toBe(true);
   }
+}
+
+const ODD = [
+  '[1,2,3]',
+  'null',
+  '"just a string"',
+  '{"type":"user","message":{"role":"user","content":5}}',
+  '{"type":"control_request","request":{"subtype":"interrupt"}}',
+  '{"type":"control_response","response":{"subtype":"success","request_id":"nobody"}}',
+  '{"type":"mystery"}',
+  `{"deeply":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+];
+
+/**
+ * What the session makes of odd stdin shares one plain STREAM_ARGS session, in three rounds, each
+ * sent once the one before has its result: bad lines then a prompt (stdin lines 1–5), odd lines then
+ * a prompt (lines 6–14), then a prompt split mid-character in CRLF (line 15). Each check reads its
+ * round's stdout lines and request, and the session's stderr. Made once, by the first check that
+ * reads it, with a fake API of its own.
+ */
+let oddShared: ReturnType<typeof oddSession> | undefined;
+
+async function oddSession() {
+  const own = await startOwnFakeApi([text('still here'), text('unshaken'), text('ok')]);
+  try {
+    const p = startAgent({ api: own, args: STREAM_ARGS });
+    const rounds: Array<{ lines: string[]; requests: typeof own.requests }> = [];
+    const round = async (name: string, send: () => Promise<void>) => {
+      const [line0, req0] = [p.lines.length, own.requests.length];
+      await send();
+      let n = 0;
+      await p
+        .waitFor((m) => m.type === 'result' && ++n === rounds.length + 1)
+        .catch((e: Error) => {
+          p.child.kill('SIGKILL');
+          throw new Error(`the shared odd-stdin session, round "${name}": ${e.message}`);
+        });
+      rounds.push({ lines: p.lines.slice(line0), requests: own.requests.slice(req0) });
+    };
+    await round('bad lines', async () => {
+      p.sendRaw(`this is not json\n{"type":"user","message":{"role":"robot"}}\n\n   \n${userLine('hello')}`);
+    });
+    await round('odd lines', async () => {
+      p.sendRaw(`${ODD.join('\n')}\n${userLine('still?')}`);
+    });
+    await round('framing', async () => {
+      const line = Buffer.from(userLine('café \u2028 separator').replace(/\n$/, '\r\n'), 'utf8');
+      const cut = line.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
+      p.child.stdin!.write(line.subarray(0, cut));
+      await new Promise((r) => setTimeout(r, 50));
+      p.child.stdin!.write(line.subarray(cut));
+    });
+    p.endInput();
+    const { code } = await p.exited;
+    expect(own.requests, 'requests of the shared odd-stdin session').toHaveLength(3);
+    const [bad, odd, framing] = rounds.map((r) => ({ ...r, json: () => r.lines.map((l) => JSON.parse(l)) }));
+    return { code, stderr: p.stderr(), bad: bad!, odd: odd!, framing: framing! };
+  } finally {
+    await own.close();
+  }
+}
+async function oddRounds() {
+  const s = await (oddShared ??= oddSession());
+  expect(s.code, `the shared odd-stdin session exits 0; stderr: ${s.stderr}`).toBe(0);
+  return s;
 }
 
 describe('stream-json session', () => {
@@ -113,10 +179,8 @@ describe('stream-json session', () => {
   });
 
   it('reports bad lines (not JSON, wrong shape) with their line numbers and goes on', async () => {
-    api = await startFakeApi([text('still here')]);
-    const input = `this is not json\n{"type":"user","message":{"role":"robot"}}\n\n   \n${userLine('hello')}`;
-    const r = await runAgent({ api, args: STREAM_ARGS, input });
-    expect(r.code).toBe(0);
+    const s = await oddRounds();
+    const r = { ...s.bad, stderr: s.stderr };
     expectPureProtocol(r.lines);
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
     expect(errors).toHaveLength(2);
@@ -128,45 +192,29 @@ describe('stream-json session', () => {
   });
 
   it('survives odd lines: wrong JSON types, a control request without id, a response to nobody', async () => {
-    api = await startFakeApi([text('unshaken')]);
-    const odd = [
-      '[1,2,3]',
-      'null',
-      '"just a string"',
-      '{"type":"user","message":{"role":"user","content":5}}',
-      '{"type":"control_request","request":{"subtype":"interrupt"}}',
-      '{"type":"control_response","response":{"subtype":"success","request_id":"nobody"}}',
-      '{"type":"mystery"}',
-      `{"deeply":${'['.repeat(5000)}${']'.repeat(5000)}}`,
-    ];
-    const r = await runAgent({ api, args: STREAM_ARGS, input: `${odd.join('\n')}\n${userLine('still?')}` });
-    expect(r.code).toBe(0);
+    const s = await oddRounds();
+    // Stdin lines 6–13 (after the first round's five).
+    const r = { ...s.odd, stderr: s.stderr };
     expectPureProtocol(r.lines);
     const errors = r.json().filter((m) => m.type === 'system' && m.subtype === 'error');
-    expect(errors.map((e) => e.line)).toEqual([1, 2, 3, 4, 5, 7, 8]);
+    expect(errors.map((e) => e.line)).toEqual([6, 7, 8, 9, 10, 12, 13]);
     // An unknown type is named, with the line and the types that would be understood.
     expect(errors[5].error).toBe(
-      'stdin line 7: unknown message type "mystery" (expected one of: user, control_request, control_response, control_cancel_request, keep_alive); the line was skipped',
+      'stdin line 12: unknown message type "mystery" (expected one of: user, control_request, control_response, control_cancel_request, keep_alive); the line was skipped',
     );
     expect(errors[0].error).toMatch(
-      /stdin line 1: not a message: expected a JSON object with a "type" field, got an array/,
+      /stdin line 6: not a message: expected a JSON object with a "type" field, got an array/,
     );
-    expect(r.stderr).toMatch(/stdin line 7: unknown message type "mystery"/);
+    expect(r.stderr).toMatch(/stdin line 12: unknown message type "mystery"/);
     expect(r.stderr).toMatch(/control_response for unknown request nobody/);
     expect(r.json().find((m) => m.type === 'result')).toMatchObject({ result: 'unshaken' });
   });
 
   it('frames on \\n only: CRLF lines, U+2028 inside a string, a character split across chunks', async () => {
-    api = await startFakeApi([text('ok')]);
-    const p = startAgent({ api, args: STREAM_ARGS });
-    const line = Buffer.from(userLine('café \u2028 separator').replace(/\n$/, '\r\n'), 'utf8');
-    const cut = line.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
-    p.child.stdin!.write(line.subarray(0, cut));
-    await new Promise((r) => setTimeout(r, 50));
-    p.child.stdin!.write(line.subarray(cut));
-    p.endInput();
-    expect((await p.exited).code).toBe(0);
-    expect(api.requests[0].body.messages[0].content[0].text).toBe('café \u2028 separator');
+    const { framing } = await oddRounds();
+    expect(framing.requests).toHaveLength(1);
+    expect(framing.requests[0].body.messages.at(-1).content[0].text).toBe('café \u2028 separator');
+    expect(framing.json().filter((m) => m.type === 'system' && m.subtype === 'error')).toEqual([]);
   });
 
   it('writes nothing and exits 0 when stdin closes before any message', async () => {

@@ -4,7 +4,17 @@
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastUserText, text, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { resultsById, runAgent, startFakeApi, STREAM_ARGS, tempDir, turns, userLine, type FakeApi } from './harness.js';
+import {
+  resultsById,
+  runAgent,
+  runTurns,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -38,12 +48,48 @@ function output(input: unknown, id = 'so1', say?: string): ScriptedReply {
   };
 }
 
+/**
+ * The checks whose run ends in success share one stream-json session with the schema, one prompt
+ * (one run) each: structured output is per run, its count of invalid calls and its one reminder
+ * start again with every prompt. The fake answers the turns' replies in order; each check reads
+ * only its own turn's requests and stdout lines. Made once, by the first check that reads it.
+ */
+const TURNS = {
+  valid: [output({ name: 'Ada', age: 36, tags: ['math'] }, 'so1', 'Here is the record.')],
+  invalid: [output({ name: 'Ada', age: 'thirty-six' }, 'bad1'), output({ name: 'Ada', age: 36 }, 'good1')],
+  nested: [output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad2'), output({ name: 'x', age: 1 }, 'good2')],
+  remind: [text('Ada, 36.'), output({ name: 'Ada', age: 36 }, 'so4')],
+};
+let shared: ReturnType<typeof sharedSession> | undefined;
+
+async function sharedSession() {
+  const names = Object.keys(TURNS) as Array<keyof typeof TURNS>;
+  const own = await startFakeApi(names.flatMap((n) => TURNS[n]));
+  try {
+    const r = await runTurns(
+      'the shared --json-schema session',
+      { api: own, args: ARGS },
+      Object.fromEntries(names.map((n) => [n, `who? (${n})`])) as Record<keyof typeof TURNS, string>,
+    );
+    // Nothing was asked after the last run's result.
+    expect(own.requests, 'requests of the shared --json-schema session').toHaveLength(
+      names.reduce((n, name) => n + r.turns[name].requests.length, 0),
+    );
+    return r;
+  } finally {
+    await own.close();
+  }
+}
+async function turnOf(name: keyof typeof TURNS) {
+  const s = await (shared ??= sharedSession());
+  expect(s.code, `the shared --json-schema session exits 0; stderr: ${s.stderr}`).toBe(0);
+  return s.turns[name];
+}
+
 describe('structured output (--json-schema)', () => {
   it('offers StructuredOutput with the schema as input_schema; a valid call ends the run with result.structured_output', async () => {
-    api = await startFakeApi([output({ name: 'Ada', age: 36, tags: ['math'] }, 'so1', 'Here is the record.')]);
-    const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
-    expect(r.code).toBe(0);
-    const tool = api.requests[0].body.tools.find((t: any) => t.name === 'StructuredOutput');
+    const r = await turnOf('valid');
+    const tool = r.requests[0].body.tools.find((t: any) => t.name === 'StructuredOutput');
     const { $schema: _drop, ...offered } = SCHEMA;
     expect(tool.input_schema).toEqual(offered);
     expect(r.json().find((m) => m.type === 'system' && m.subtype === 'init')!.tools).toContain('StructuredOutput');
@@ -54,7 +100,7 @@ describe('structured output (--json-schema)', () => {
       structured_output: { name: 'Ada', age: 36, tags: ['math'] },
     });
     // The valid call is the end: no further model call.
-    expect(api.requests).toHaveLength(1);
+    expect(r.requests).toHaveLength(1);
     const toolResult = r.json().find((m) => m.type === 'user' && m.message.content?.[0]?.tool_use_id === 'so1');
     expect(toolResult!.message.content[0].is_error).toBeUndefined();
   });
@@ -72,14 +118,9 @@ describe('structured output (--json-schema)', () => {
   });
 
   it('an invalid call gets an is_error tool_result naming the bad field; the next valid call wins', async () => {
-    api = await startFakeApi([
-      output({ name: 'Ada', age: 'thirty-six' }, 'bad1'),
-      output({ name: 'Ada', age: 36 }, 'good1'),
-    ]);
-    const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
-    expect(r.code).toBe(0);
-    expect(api.requests).toHaveLength(2);
-    const seen = resultsById(api.requests[1]).bad1;
+    const r = await turnOf('invalid');
+    expect(r.requests).toHaveLength(2);
+    const seen = resultsById(r.requests[1]).bad1;
     expect(seen.isError).toBe(true);
     expect(seen.text).toMatch(/StructuredOutput failed/);
     expect(seen.text).toMatch(/`age`.*number.*string/);
@@ -87,13 +128,10 @@ describe('structured output (--json-schema)', () => {
   });
 
   it('names nested paths and every violation', async () => {
-    api = await startFakeApi([
-      output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad1'),
-      output({ name: 'x', age: 1 }, 'good1'),
-    ]);
-    const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
-    expect(r.code).toBe(0);
-    const seen = resultsById(api.requests[1]).bad1.text;
+    const r = await turnOf('nested');
+    expect(r.requests).toHaveLength(2);
+    expect(resultOf(r)).toMatchObject({ subtype: 'success', structured_output: { name: 'x', age: 1 } });
+    const seen = resultsById(r.requests[1]).bad2.text;
     expect(seen).toMatch(/`name`/);
     expect(seen).toMatch(/`tags\.1`/);
     expect(seen).toMatch(/unexpected parameter `extra`/);
@@ -111,11 +149,9 @@ describe('structured output (--json-schema)', () => {
   });
 
   it('ending the turn without calling it: one reminder, then a call is accepted', async () => {
-    api = await startFakeApi([text('Ada, 36.'), output({ name: 'Ada', age: 36 })]);
-    const r = await runAgent({ api, args: ARGS, input: userLine('who?') });
-    expect(r.code).toBe(0);
-    expect(api.requests).toHaveLength(2);
-    expect(lastUserText(api.requests[1])).toMatch(/call StructuredOutput now/);
+    const r = await turnOf('remind');
+    expect(r.requests).toHaveLength(2);
+    expect(lastUserText(r.requests[1])).toMatch(/call StructuredOutput now/);
     expect(resultOf(r)).toMatchObject({
       subtype: 'success',
       num_turns: 2,
