@@ -42,9 +42,11 @@ class Bounded<V> extends Map<string, V> {
   }
 }
 
-const widths = new Bounded<number>(4000);
-const blockWidths = new Bounded<number>(1000);
-const styledLines = new Bounded<StyledChar[]>(1000);
+// A few screens' worth: the lines that come back frame after frame (borders, the editor, the status
+// line) are what is worth keeping; a long answer's many lines would only hold memory.
+const widths = new Bounded<number>(2000);
+const blockWidths = new Bounded<number>(256);
+const styledLines = new Bounded<StyledChar[]>(256);
 
 const widthOf = (text: string) => widths.get(text) ?? widths.remember(text, stringWidth(text));
 
