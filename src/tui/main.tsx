@@ -6,6 +6,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { SessionEvent } from '../session/events.js';
 import type { HistoryMessage } from '../loop/events.js';
 import { App } from './App.js';
+import { installFastOutput } from './inkOutput.js';
 import { KeyRoot } from './keys.js';
 import { loadLexer } from './markdown/lexer.js';
 import { replayItems } from './replay.js';
@@ -15,6 +16,9 @@ import type { TuiDeps } from './deps.js';
 import type { ColourLevel } from './colour.js';
 import { TuiStore } from './store.js';
 import { makeTheme, ThemeContext } from './theme.js';
+
+// Ink's frames are turned into text by src/tui/inkOutput.ts's get (the same text, cheaper).
+installFastOutput();
 
 /** Resolves once Ink's layout engine (yoga's WebAssembly) is loaded: draw nothing before. */
 export { yogaReady as ready } from './yoga.js';

@@ -38,5 +38,24 @@ export function onLexer(fn: () => void): () => void {
 
 /** The Markdown's tokens, or undefined while marked is not loaded. */
 export function lex(text: string): Token[] | undefined {
-  return marked?.Lexer.lex(text, { gfm: true });
+  if (!marked) return undefined;
+  return plainTokens(text) ?? marked.Lexer.lex(text, { gfm: true });
+}
+
+/**
+ * Lines of nothing Markdown reads as markup: each begins with a letter and holds only letters,
+ * digits, spaces and plain punctuation, and none ends in a space (two make a line break); no
+ * `www.` (GFM links it). Such text is one paragraph of one text token, as marked lexes it.
+ */
+const PLAIN_LINE = /^\p{L}(?:[\p{L}\p{N} ,.;:!?'"()-]*[\p{L}\p{N},.;:!?'"()-])?$/u;
+
+/**
+ * The tokens marked gives text without markup (see PLAIN_LINE), or undefined for any other text.
+ * Most answers in a session are short plain sentences; marked's first lex compiles its block
+ * regexes (about 60 ms of CPU, then several ms a lex while V8 tiers them up), which such an answer never pays.
+ */
+export function plainTokens(text: string): Token[] | undefined {
+  if (!text || /www\./i.test(text)) return undefined;
+  for (const line of text.split('\n')) if (!PLAIN_LINE.test(line)) return undefined;
+  return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text, escaped: false }] }];
 }
