@@ -287,68 +287,59 @@ describe.concurrent('initialize.sdkMcpServerManifests: the handshake the host al
       serverInfo: { name: 'h', version: '1' },
     };
     const toolsList = { tools: [{ name: 'ping', description: 'Ping', inputSchema: { type: 'object' } }] };
-    // One session, three host servers, one per kind of manifest; the model calls each one's tool.
-    const names = ['parked', 'mismatched', 'malformed'];
-    const api = await startTestApi(ctx, [calls(names.map((n): Call => [`mcp__${n}__ping`, {}])), text('done')]);
-    const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', names.map((n) => `mcp__${n}`).join(',')] });
-    const methods: Record<string, string[]> = Object.fromEntries(names.map((n) => [n, []]));
-    let seen = 0;
-    // Answer each mcp_message as the host's server would, and note its method under its server.
-    p.child.stdout!.on('data', () => {
-      for (; seen < p.lines.length; seen++) answer(JSON.parse(p.lines[seen]));
-    });
-    const answer = (l: Record<string, any>) => {
-      if (l.type !== 'control_request' || l.request.subtype !== 'mcp_message') return;
-      const msg = l.request.message;
-      methods[l.request.server_name]!.push(msg.method);
-      const result =
-        msg.method === 'initialize'
-          ? init
-          : msg.method === 'tools/list'
-            ? toolsList
-            : msg.method === 'tools/call'
-              ? { content: [{ type: 'text', text: 'pong' }] }
-              : {};
-      p.send({
-        type: 'control_response',
-        response: {
-          subtype: 'success',
-          request_id: l.request_id,
-          response: { mcp_response: { jsonrpc: '2.0', id: msg.id ?? 0, result } },
-        },
+    const run = async (manifests: unknown) => {
+      const api = await startTestApi(ctx, [toolUse('mcp__h__ping', {}, 'p1'), text('done')]);
+      const p = startAgent({ api, args: [...STREAM_ARGS, '--allowedTools', 'mcp__h'] });
+      const methods: string[] = [];
+      let seen = 0;
+      // Answer each mcp_message as the host's server would, and note its method.
+      p.child.stdout!.on('data', () => {
+        for (; seen < p.lines.length; seen++) answer(JSON.parse(p.lines[seen]));
       });
+      const answer = (l: Record<string, any>) => {
+        if (l.type !== 'control_request' || l.request.subtype !== 'mcp_message') return;
+        const msg = l.request.message;
+        methods.push(msg.method);
+        const result =
+          msg.method === 'initialize'
+            ? init
+            : msg.method === 'tools/list'
+              ? toolsList
+              : msg.method === 'tools/call'
+                ? { content: [{ type: 'text', text: 'pong' }] }
+                : {};
+        p.send({
+          type: 'control_response',
+          response: {
+            subtype: 'success',
+            request_id: l.request_id,
+            response: { mcp_response: { jsonrpc: '2.0', id: msg.id ?? 0, result } },
+          },
+        });
+      };
+      p.send({
+        type: 'control_request',
+        request_id: 'i1',
+        request: { subtype: 'initialize', sdkMcpServers: ['h'], sdkMcpServerManifests: manifests },
+      });
+      const initialized = await p.waitFor((l) => l.type === 'control_response' && l.response.request_id === 'i1');
+      p.send(JSON.parse(userLine('ping')));
+      await p.waitFor((l) => l.type === 'result');
+      p.endInput();
+      await p.exited;
+      await api.close();
+      return { parked: initialized.response.response.sdk_mcp_manifests_parked, methods };
     };
-    p.send({
-      type: 'control_request',
-      request_id: 'i1',
-      request: {
-        subtype: 'initialize',
-        sdkMcpServers: names,
-        sdkMcpServerManifests: {
-          parked: { initializeResult: init, toolsListResult: toolsList },
-          mismatched: { initializeResult: { ...init, protocolVersion: '2024-11-05' } },
-          malformed: { toolsListResult: toolsList },
-        },
-      },
-    });
-    const initialized = await p.waitFor((l) => l.type === 'control_response' && l.response.request_id === 'i1');
-    p.send(JSON.parse(userLine('ping')));
-    const result = await p.waitFor((l) => l.type === 'result');
-    p.endInput();
-    await p.exited;
-    expect(result).toMatchObject({ subtype: 'success', result: 'done' });
-    expect(resultsById(api.requests[1]!)).toEqual({
-      t1: { text: 'pong', isError: false },
-      t2: { text: 'pong', isError: false },
-      t3: { text: 'pong', isError: false },
-    });
+    // Three sessions side by side, one per kind of manifest.
     const live = ['initialize', 'notifications/initialized', 'tools/list', 'tools/call'];
-    expect(initialized.response.response.sdk_mcp_manifests_parked).toEqual({
-      parked: 'parked',
-      mismatched: 'protocol_version_mismatch',
-      malformed: 'malformed',
-    });
-    expect(methods).toEqual({ parked: ['tools/call'], mismatched: live, malformed: live });
+    const [parked, mismatched, malformed] = await Promise.all([
+      run({ h: { initializeResult: init, toolsListResult: toolsList } }),
+      run({ h: { initializeResult: { ...init, protocolVersion: '2024-11-05' } } }),
+      run({ h: { toolsListResult: toolsList } }),
+    ]);
+    expect(parked).toEqual({ parked: { h: 'parked' }, methods: ['tools/call'] });
+    expect(mismatched).toEqual({ parked: { h: 'protocol_version_mismatch' }, methods: live });
+    expect(malformed).toEqual({ parked: { h: 'malformed' }, methods: live });
   });
 });
 
