@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { badRequest, text, toolUse } from '../fake-api/server.js';
 import { join } from 'node:path';
-import { calls, runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  calls,
+  runAgent,
+  STREAM_ARGS,
+  startAgent,
+  startFakeApi,
+  tempDir,
+  turns,
+  userLine,
+  type FakeApi,
+} from './harness.js';
 
 let api: FakeApi | undefined;
 
@@ -20,11 +30,29 @@ function checked(lines: Line[]): Line[] {
 }
 const resultOf = (lines: Line[]) => lines.filter((m) => m.type === 'result').pop()!;
 
+/**
+ * One stream-json session (no other flags) for three tests, made by whichever asks first: its
+ * first turn ('hi') is answered, its second ('go') is a 400 from the API.
+ */
+let plainSession: ReturnType<typeof runPlainSession> | undefined;
+
+async function runPlainSession() {
+  const own = await startFakeApi((req) =>
+    turns(req) === 0 ? { ...text('hello there'), delayMs: 50, chunkDelayMs: 20 } : badRequest('bad thing X'),
+  );
+  try {
+    const r = await runAgent({ api: own, args: [...STREAM_ARGS], input: userLine('hi') + userLine('go') });
+    const results = checked(r.json()).filter((m) => m.type === 'result');
+    expect(results, `the shared session's results; stderr: ${r.stderr}`).toHaveLength(2);
+    return { r, completed: results[0]!, failed: results[1]! };
+  } finally {
+    await own.close();
+  }
+}
+
 describe('the result line', () => {
   it('carries terminal_reason completed and the timing fields, in order', async () => {
-    api = await startFakeApi([{ ...text('hello there'), delayMs: 50, chunkDelayMs: 20 }]);
-    const r = await runAgent({ api, args: [...STREAM_ARGS], input: userLine('hi') });
-    const result = resultOf(checked(r.json()));
+    const result = (await (plainSession ??= runPlainSession())).completed;
     expect(result.terminal_reason).toBe('completed');
     const { time_to_request_ms: req, ttft_stream_ms: stream, ttft_ms: token, first_content_frame_ms: frame } = result;
     for (const v of [req, stream, token, frame]) expect(v).toEqual(expect.any(Number));
@@ -43,19 +71,23 @@ describe('the result line', () => {
       () => ({ ...toolUse('Bash', { command: 'true' }), usage: { input_tokens: 1_000_000, output_tokens: 1 } }),
       ['--max-budget-usd', '0.5', '--allowedTools', 'Bash'],
     ],
-    ['api_error', () => badRequest('bad thing X'), []],
   ])('terminal_reason %s (as the reference reports it)', async (reason, reply, args) => {
     api = await startFakeApi(reply as never);
     const r = await runAgent({ api, args: [...STREAM_ARGS, ...(args as string[])], input: userLine('go') });
     expect(resultOf(checked(r.json())).terminal_reason).toBe(reason);
   });
 
+  it('terminal_reason api_error (as the reference reports it)', async () => {
+    // The shared session's second turn.
+    expect((await (plainSession ??= runPlainSession())).failed.terminal_reason).toBe('api_error');
+  });
+
   it('in stream-json mode an API error is in the result line only, not repeated on stderr', async () => {
-    api = await startFakeApi(() => badRequest('bad thing X'));
-    const r = await runAgent({ api, args: [...STREAM_ARGS], input: userLine('go') });
-    expect(resultOf(checked(r.json()))).toMatchObject({ is_error: true, errors: ['API Error: 400 bad thing X'] });
+    const { r, failed } = await (plainSession ??= runPlainSession());
+    expect(failed).toMatchObject({ is_error: true, errors: ['API Error: 400 bad thing X'] });
     expect(r.stderr).not.toContain('bad thing X');
     // In text mode stderr is where the error goes.
+    api = await startFakeApi(() => badRequest('bad thing X'));
     const plain = await runAgent({ api, args: ['-p', 'go'] });
     expect(plain.stderr).toContain('API Error: 400 bad thing X');
   });

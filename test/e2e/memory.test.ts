@@ -43,6 +43,30 @@ function project() {
   return { repo, cwd, config };
 }
 
+/**
+ * One run for two tests, made by whichever asks first: its CLAUDE.md imports a file that is not
+ * there and starts a chain of imports nine deep that ends in a cycle back to it; its
+ * .claude/CLAUDE.md cannot be read.
+ */
+let brokenImports: ReturnType<typeof runBrokenImports> | undefined;
+
+async function runBrokenImports() {
+  const own = await startFakeApi([text('ok')]);
+  try {
+    const cwd = tempDir();
+    write(join(cwd, 'CLAUDE.md'), 'MAIN-MEMORY @./missing.md\nLEVEL-0 @l1.md');
+    for (let i = 1; i <= 7; i++) write(join(cwd, `l${i}.md`), `LEVEL-${i} @l${i + 1}.md`);
+    write(join(cwd, 'l8.md'), 'LEVEL-8 @CLAUDE.md');
+    write(join(cwd, '.claude', 'CLAUDE.md'), 'SECRET');
+    chmodSync(join(cwd, '.claude', 'CLAUDE.md'), 0o000);
+    const r = await runAgent({ api: own, cwd, env: { CLAUDE_CONFIG_DIR: tempDir() }, args: ['-p', 'hi'] });
+    expect(own.requests, `the shared run's requests; stderr: ${r.stderr}`).toHaveLength(1);
+    return { r, sys: systemText(own.requests[0]!) };
+  } finally {
+    await own.close();
+  }
+}
+
 describe('memory files', () => {
   it('every source loads in a fixed order (user, root → cwd, rules, local), imports resolve, a rule names its paths, the repository bounds the walk', async () => {
     api = await startFakeApi([text('ok'), text('ok again')]);
@@ -94,26 +118,15 @@ describe('memory files', () => {
   });
 
   it('an unreadable memory file and a missing import are skipped with a stderr note; the run goes on', async () => {
-    api = await startFakeApi([text('ok')]);
-    const cwd = tempDir();
-    write(join(cwd, 'CLAUDE.md'), 'MAIN-MEMORY @./missing.md');
-    write(join(cwd, '.claude', 'CLAUDE.md'), 'SECRET');
-    chmodSync(join(cwd, '.claude', 'CLAUDE.md'), 0o000);
-    const r = await runAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: tempDir() }, args: ['-p', 'hi'] });
+    const { r, sys } = await (brokenImports ??= runBrokenImports());
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/memory: cannot read .*missing\.md/);
     if (process.getuid?.() !== 0) expect(r.stderr).toMatch(/memory: cannot read .*\.claude\/CLAUDE\.md/);
-    expect(systemText(api.requests[0])).toContain('MAIN-MEMORY');
+    expect(sys).toContain('MAIN-MEMORY');
   });
 
   it('imports stop at depth 5 and cycles are refused', async () => {
-    api = await startFakeApi([text('ok')]);
-    const cwd = tempDir();
-    write(join(cwd, 'CLAUDE.md'), 'LEVEL-0 @l1.md');
-    for (let i = 1; i <= 7; i++) write(join(cwd, `l${i}.md`), `LEVEL-${i} @l${i + 1}.md`);
-    write(join(cwd, 'l8.md'), 'LEVEL-8 @CLAUDE.md');
-    const r = await runAgent({ api, cwd, env: { CLAUDE_CONFIG_DIR: tempDir() }, args: ['-p', 'hi'] });
-    const sys = systemText(api.requests[0]);
+    const { r, sys } = await (brokenImports ??= runBrokenImports());
     expect(sys).toContain('LEVEL-5');
     expect(sys).not.toContain('LEVEL-6');
     expect(r.stderr).toMatch(/deeper than 5 levels/);

@@ -18,40 +18,85 @@ describe('not built yet: loud failures', () => {
   });
 });
 
+/** A stream-json session's answer to one initialize request with `extra`; a refusal ends the session. */
+async function answers(extra: object) {
+  const p = startAgent({ api, args: STREAM_ARGS });
+  p.send({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize', ...extra } });
+  const m = await p.waitFor((l) => l.type === 'control_response');
+  p.endInput();
+  await p.exited;
+  return m.response;
+}
+
+/**
+ * The initialize requests one session answers without ending (what is accepted, and bad shapes,
+ * which are error answers), sent in turn on one stream-json session made once for the file, each
+ * answered under its own request id; the session's last request is a refused declaration, which
+ * ends it (exit 2). A refusal ends the process, so the other refusals run one process each.
+ */
+const SHARED = {
+  'dynamic-false': { excludeDynamicSections: false },
+  'dynamic-custom-prompt': { excludeDynamicSections: true, systemPrompt: 'You are terse.' },
+  'snapshot-false-lists-empty': {
+    systemPromptSnapshot: false,
+    codeRunningMcpTools: [],
+    webSearchIsolationExemptMcpServers: [],
+  },
+  'declarations-false': {
+    rapidFollowupPreempt: false,
+    forwardNestedSubagentToolCalls: false,
+    offersBypassSwitchBack: false,
+    keepsBypassHeld: false,
+  },
+  'dialogs-trust': {
+    supportedDialogKinds: ['refusal_fallback_prompt'],
+    workspaceTrust: { accepted: true, directory: '/w' },
+  },
+  'dialogs-not-a-list': { supportedDialogKinds: 'all' },
+  'trust-not-an-object': { workspaceTrust: true },
+  'keeps-bypass-held': { keepsBypassHeld: true },
+} as const;
+let shared: ReturnType<typeof runShared> | undefined;
+
+async function runShared() {
+  const fake = await startFakeApi([]);
+  try {
+    const p = startAgent({ api: fake, args: STREAM_ARGS });
+    const byId: Record<string, Record<string, any>> = {};
+    for (const [id, extra] of Object.entries(SHARED)) {
+      p.send({ type: 'control_request', request_id: id, request: { subtype: 'initialize', ...extra } });
+      byId[id] = (await p.waitFor((l) => l.type === 'control_response' && l.response?.request_id === id)).response;
+    }
+    p.endInput();
+    const exit = await p.exited;
+    return { byId, exit, stderr: p.stderr(), requests: fake.requests.length };
+  } finally {
+    await fake.close();
+  }
+}
+
+/** The shared session's answer to the request `id` (its failure fails every test that reads it). */
+async function sharedAnswer(id: keyof typeof SHARED) {
+  const s = await (shared ??= runShared());
+  const answer = s.byId[id];
+  expect(answer, `the shared session's answer to ${id}`).toBeDefined();
+  return answer!;
+}
+
 describe('initialize options not built: refused, never ignored', () => {
   it('excludeDynamicSections: true is an error answer naming it; false, or with a custom prompt (no effect), is fine', async () => {
     api = await startFakeApi([]);
-    const init = (id: string, extra: object) => ({
-      type: 'control_request',
-      request_id: id,
-      request: { subtype: 'initialize', ...extra },
-    });
-    const answers = async (extra: object) => {
-      const p = startAgent({ api, args: STREAM_ARGS });
-      p.send(init('i1', extra));
-      const m = await p.waitFor((l) => l.type === 'control_response');
-      p.endInput();
-      await p.exited;
-      return m.response;
-    };
     const refused = await answers({ excludeDynamicSections: true });
     expect(refused).toMatchObject({ subtype: 'error', request_id: 'i1' });
     expect(refused.error).toContain('excludeDynamicSections is not supported');
-    expect(await answers({ excludeDynamicSections: false })).toMatchObject({ subtype: 'success' });
-    expect(await answers({ excludeDynamicSections: true, systemPrompt: 'You are terse.' })).toMatchObject({
+    expect(await sharedAnswer('dynamic-false')).toMatchObject({ subtype: 'success', request_id: 'dynamic-false' });
+    expect(await sharedAnswer('dynamic-custom-prompt')).toMatchObject({
       subtype: 'success',
+      request_id: 'dynamic-custom-prompt',
     });
   });
   it('systemPromptSnapshot: true, codeRunningMcpTools and webSearchIsolationExemptMcpServers (non-empty) are error answers naming them', async () => {
     api = await startFakeApi([]);
-    const answers = async (extra: object) => {
-      const p = startAgent({ api, args: STREAM_ARGS });
-      p.send({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize', ...extra } });
-      const m = await p.waitFor((l) => l.type === 'control_response');
-      p.endInput();
-      await p.exited;
-      return m.response;
-    };
     for (const [extra, name] of [
       [{ systemPromptSnapshot: true }, 'systemPromptSnapshot: true is not supported'],
       [{ codeRunningMcpTools: ['mcp__x__run'] }, 'codeRunningMcpTools is not supported'],
@@ -62,40 +107,25 @@ describe('initialize options not built: refused, never ignored', () => {
       expect(refused.error).toContain(name);
     }
     // What we do anyway (no record; nothing listed) is fine.
-    expect(
-      await answers({ systemPromptSnapshot: false, codeRunningMcpTools: [], webSearchIsolationExemptMcpServers: [] }),
-    ).toMatchObject({ subtype: 'success' });
+    expect(await sharedAnswer('snapshot-false-lists-empty')).toMatchObject({ subtype: 'success' });
   });
-
-  const answers = async (extra: object) => {
-    const p = startAgent({ api, args: STREAM_ARGS });
-    p.send({ type: 'control_request', request_id: 'i1', request: { subtype: 'initialize', ...extra } });
-    const m = await p.waitFor((l) => l.type === 'control_response');
-    p.endInput();
-    await p.exited;
-    return m.response;
-  };
 
   it('hidden declarations asking for what is not built (true) are error answers naming them; false is what runs', async () => {
     api = await startFakeApi([]);
-    for (const field of [
-      'rapidFollowupPreempt',
-      'forwardNestedSubagentToolCalls',
-      'offersBypassSwitchBack',
-      'keepsBypassHeld',
-    ]) {
+    for (const field of ['rapidFollowupPreempt', 'forwardNestedSubagentToolCalls', 'offersBypassSwitchBack']) {
       const refused = await answers({ [field]: true });
       expect(refused).toMatchObject({ subtype: 'error', request_id: 'i1' });
       expect(refused.error).toContain(`${field}: true is not supported`);
     }
-    expect(
-      await answers({
-        rapidFollowupPreempt: false,
-        forwardNestedSubagentToolCalls: false,
-        offersBypassSwitchBack: false,
-        keepsBypassHeld: false,
-      }),
-    ).toMatchObject({ subtype: 'success' });
+    // keepsBypassHeld: true is the shared session's last request, after the ones it accepted: it
+    // is refused there too, and ends the session as every refusal does.
+    const held = await sharedAnswer('keeps-bypass-held');
+    expect(held).toMatchObject({ subtype: 'error', request_id: 'keeps-bypass-held' });
+    expect(held.error).toContain('keepsBypassHeld: true is not supported');
+    const s = await shared!;
+    expect(s.exit, s.stderr).toEqual({ code: 2, signal: null });
+    expect(s.requests).toBe(0);
+    expect(await sharedAnswer('declarations-false')).toMatchObject({ subtype: 'success' });
   });
 
   it('sdkMcpServerConfigs with a setting, and settings / managedSettings / disallowedTools sent here, are error answers', async () => {
@@ -116,16 +146,14 @@ describe('initialize options not built: refused, never ignored', () => {
   });
 
   it('supportedDialogKinds is a list of strings; workspaceTrust is answered as not recorded; bad shapes name the field', async () => {
-    api = await startFakeApi([]);
-    const ok = await answers({
-      supportedDialogKinds: ['refusal_fallback_prompt'],
-      workspaceTrust: { accepted: true, directory: '/w' },
+    expect(await sharedAnswer('dialogs-trust')).toMatchObject({
+      subtype: 'success',
+      response: { workspace_trust_recorded: false },
     });
-    expect(ok).toMatchObject({ subtype: 'success', response: { workspace_trust_recorded: false } });
-    expect((await answers({ supportedDialogKinds: 'all' })).error).toContain(
+    expect((await sharedAnswer('dialogs-not-a-list')).error).toContain(
       'supportedDialogKinds must be a list of strings',
     );
-    expect((await answers({ workspaceTrust: true })).error).toContain('workspaceTrust must be {accepted, directory}');
+    expect((await sharedAnswer('trust-not-an-object')).error).toContain('workspaceTrust must be {accepted, directory}');
   });
 
   it('through the official SDK: a hidden option asking for what is not built ends the query with our message', async () => {

@@ -14,26 +14,106 @@ function marks(req: RecordedRequest): number {
   return (JSON.stringify(req.body).match(/"cache_control"/g) ?? []).length;
 }
 
-async function session(args: string[], prompt: string, env: Record<string, string> = {}) {
-  const r = await runAgent({ api, args: [...ARGS, ...args], input: userLine(prompt), env });
+async function session(args: string[], prompt: string, env: Record<string, string> = {}, on = api) {
+  const r = await runAgent({ api: on, args: [...ARGS, ...args], input: prompt, env });
   const msgs = r.stdout
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-  return { ...r, msgs, result: msgs.find((m) => m.type === 'result') };
+  const results = msgs.filter((m) => m.type === 'result');
+  return { ...r, msgs, results, result: results[0] };
+}
+
+const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUB:');
+
+/**
+ * One claude-sonnet-4-5 session for three tests, made by whichever asks first: its first turn runs
+ * two Bash calls (the main thread's caching), its second has a subagent run one (the subagent's),
+ * and its last three each follow a set_max_thinking_tokens (4000, 0, null). Each test reads its own
+ * turns, told apart by the main thread's assistant turns before each request.
+ */
+let sonnet: ReturnType<typeof runSonnetSession> | undefined;
+
+async function runSonnetSession() {
+  const own = await startFakeApi((req): ScriptedReply => {
+    if (isSub(req)) return turns(req) === 0 ? toolUse('Bash', { command: 'echo sub' }) : text('sub done');
+    return [
+      toolUse('Bash', { command: 'echo one' }),
+      toolUse('Bash', { command: 'echo two' }),
+      text('done'),
+      toolUse('Task', { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' }),
+      text('parent done'),
+      text('a'),
+      text('b'),
+      text('c'),
+    ][turns(req)]!;
+  });
+  try {
+    const p = startAgent({ api: own, args: [...ARGS, '--model', 'claude-sonnet-4-5'] });
+    const ask = async (id: string, tokens: number | null) => {
+      p.send({
+        type: 'control_request',
+        request_id: id,
+        request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: tokens },
+      });
+      await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === id);
+    };
+    const prompt = async (t: string, n: number) => {
+      p.sendRaw(userLine(t));
+      await p.waitFor(() => p.json().filter((m) => m.type === 'result').length === n);
+    };
+    await prompt('go', 1);
+    await prompt('delegate', 2);
+    await ask('r1', 4000);
+    await prompt('one', 3);
+    await ask('r2', 0);
+    await prompt('two', 4);
+    await ask('r3', null);
+    await prompt('three', 5);
+    p.endInput();
+    const { code } = await p.exited;
+    expect(code, p.stderr()).toBe(0);
+    const results = p.json().filter((m) => m.type === 'result');
+    return { results, result: results[0], requests: own.requests };
+  } finally {
+    await own.close();
+  }
+}
+
+/**
+ * One session on the default model for two tests, made by whichever asks first: its reply carries
+ * thinking and redacted thinking blocks beside a Bash call.
+ */
+let thinking: ReturnType<typeof runThinkingSession> | undefined;
+
+async function runThinkingSession() {
+  const own = await startFakeApi([
+    {
+      content: [
+        { type: 'thinking', thinking: 'I will list the files first.' },
+        { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' },
+        { type: 'tool_use', name: 'Bash', input: { command: 'echo hi' } },
+      ],
+    },
+    text('done'),
+  ]);
+  try {
+    return { ...(await session([], userLine('go'), {}, own)), requests: own.requests };
+  } finally {
+    await own.close();
+  }
 }
 
 describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
   it('turn N+1 reads everything turn N wrote; usage, modelUsage and cost count reads and writes at their rates', async () => {
-    api = await startFakeApi([
-      toolUse('Bash', { command: 'echo one' }),
-      toolUse('Bash', { command: 'echo two' }),
-      text('done'),
-    ]);
-    const { result } = await session(['--model', 'claude-sonnet-4-5'], 'go');
+    const shared = await (sonnet ??= runSonnetSession());
+    const { result } = shared;
+    // The first turn's requests: the main thread's, before its third assistant turn.
+    const requests = shared.requests.filter((r) => !isSub(r) && turns(r) < 3);
+    expect(requests).toHaveLength(3);
     expect(result.subtype).toBe('success');
-    const [r1, r2, r3] = api.requests;
-    for (const r of api.requests) expect(marks(r)).toBe(3);
+    const [r1, r2, r3] = requests;
+    for (const r of requests) expect(marks(r)).toBe(3);
     expect(r1.body.system.map((b: any) => b.cache_control)).toEqual([{ type: 'ephemeral' }, { type: 'ephemeral' }]);
     expect(r1.billed!.cache_creation_input_tokens).toBeGreaterThan(1024);
     expect(r2.billed!.cache_read_input_tokens).toBe(r1.billed!.cache_creation_input_tokens);
@@ -42,7 +122,7 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
     );
 
     const sum = (k: 'input_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens') =>
-      api!.requests.reduce((a, r) => a + r.billed![k], 0);
+      requests.reduce((a, r) => a + r.billed![k], 0);
     expect(result.usage).toMatchObject({
       input_tokens: sum('input_tokens'),
       cache_read_input_tokens: sum('cache_read_input_tokens'),
@@ -61,16 +141,10 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
   });
 
   it("a subagent's requests carry breakpoints too, and its second turn reads its first", async () => {
-    const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUB:');
-    api = await startFakeApi((req): ScriptedReply => {
-      if (isSub(req)) return turns(req) === 0 ? toolUse('Bash', { command: 'echo sub' }) : text('sub done');
-      return turns(req) === 0
-        ? toolUse('Task', { description: 'd', prompt: 'SUB: look', subagent_type: 'general-purpose' })
-        : text('parent done');
-    });
-    const { result } = await session(['--model', 'claude-sonnet-4-5'], 'go');
-    expect(result.subtype).toBe('success');
-    const subs = api.requests.filter(isSub);
+    const shared = await (sonnet ??= runSonnetSession());
+    // The second turn's result: the parent's, after its subagent ran.
+    expect(shared.results[1]).toMatchObject({ subtype: 'success', result: 'parent done' });
+    const subs = shared.requests.filter(isSub);
     expect(subs).toHaveLength(2);
     for (const r of subs) expect(marks(r)).toBeGreaterThanOrEqual(2);
     expect(subs[0].billed!.cache_creation_input_tokens).toBeGreaterThan(0);
@@ -79,7 +153,7 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
 
   it('DISABLE_PROMPT_CACHING=1 sends no breakpoints and nothing is read from the cache', async () => {
     api = await startFakeApi([toolUse('Bash', { command: 'echo one' }), text('done')]);
-    const { result } = await session([], 'go', { DISABLE_PROMPT_CACHING: '1' });
+    const { result } = await session([], userLine('go'), { DISABLE_PROMPT_CACHING: '1' });
     expect(api.requests.map(marks)).toEqual([0, 0]);
     expect(result.usage).toMatchObject({ cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
   });
@@ -87,9 +161,9 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
 
 describe('thinking and effort', () => {
   it('the default model (claude-opus-5-5, as the reference) gets adaptive thinking, effort medium and max_tokens 128000', async () => {
-    api = await startFakeApi([text('ok')]);
-    await session([], 'go');
-    expect(api.requests[0].body).toMatchObject({
+    // The thinking session's first request (the default model, no flags).
+    const { requests } = await (thinking ??= runThinkingSession());
+    expect(requests[0].body).toMatchObject({
       model: 'claude-opus-5-5',
       max_tokens: 128000,
       thinking: { type: 'adaptive' },
@@ -99,11 +173,14 @@ describe('thinking and effort', () => {
 
   it('--effort and --thinking (as the official SDK passes them) shape the request', async () => {
     api = await startFakeApi([text('a'), text('b'), text('c')]);
-    await session(['--effort', 'high', '--thinking=adaptive'], 'go');
+    await session(['--effort', 'high', '--thinking=adaptive'], userLine('go'));
     expect(api.requests[0].body).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
-    await session(['--thinking', 'disabled'], 'go');
+    await session(['--thinking', 'disabled'], userLine('go'));
     expect(api.requests[1].body.thinking).toBeUndefined();
-    await session(['--model', 'claude-sonnet-4-5', '--thinking', 'enabled', '--max-thinking-tokens', '3000'], 'go');
+    await session(
+      ['--model', 'claude-sonnet-4-5', '--thinking', 'enabled', '--max-thinking-tokens', '3000'],
+      userLine('go'),
+    );
     expect(api.requests[2].body).toMatchObject({
       thinking: { type: 'enabled', budget_tokens: 3000 },
       max_tokens: 32000,
@@ -121,30 +198,12 @@ describe('thinking and effort', () => {
   });
 
   it('set_max_thinking_tokens changes the next request: 0 turns thinking off, a budget turns it back on, null is the model default', async () => {
-    api = await startFakeApi([text('a'), text('b'), text('c')]);
-    const p = startAgent({ api, args: [...ARGS, '--model', 'claude-sonnet-4-5'] });
-    const ask = async (id: string, tokens: number | null) => {
-      p.send({
-        type: 'control_request',
-        request_id: id,
-        request: { subtype: 'set_max_thinking_tokens', max_thinking_tokens: tokens },
-      });
-      await p.waitFor((m) => m.type === 'control_response' && m.response?.request_id === id);
-    };
-    const prompt = async (t: string, n: number) => {
-      p.sendRaw(userLine(t));
-      await p.waitFor(() => p.json().filter((m) => m.type === 'result').length === n);
-    };
-    await ask('r1', 4000);
-    await prompt('one', 1);
-    await ask('r2', 0);
-    await prompt('two', 2);
-    await ask('r3', null);
-    await prompt('three', 3);
-    p.endInput();
-    await p.exited;
+    const shared = await (sonnet ??= runSonnetSession());
+    // The last three turns' requests: each turn's one request, after the control request before it.
+    const requests = shared.requests.filter((r) => !isSub(r) && turns(r) >= 5);
+    expect(shared.results.slice(2).map((m) => m.result)).toEqual(['a', 'b', 'c']);
     // null goes back to the model's default: on claude-sonnet-4-5, a budget of max_tokens − 1 (as the reference sends).
-    expect(api.requests.map((r) => r.body.thinking)).toEqual([
+    expect(requests.map((r) => r.body.thinking)).toEqual([
       { type: 'enabled', budget_tokens: 4000 },
       undefined,
       { type: 'enabled', budget_tokens: 31_999 },
@@ -152,20 +211,10 @@ describe('thinking and effort', () => {
   });
 
   it('thinking and redacted thinking blocks go back exactly as received, signatures included', async () => {
-    api = await startFakeApi([
-      {
-        content: [
-          { type: 'thinking', thinking: 'I will list the files first.' },
-          { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' },
-          { type: 'tool_use', name: 'Bash', input: { command: 'echo hi' } },
-        ],
-      },
-      text('done'),
-    ]);
-    const { result, msgs } = await session([], 'go');
+    const { result, msgs, requests } = await (thinking ??= runThinkingSession());
     expect(result.subtype).toBe('success');
     const first = msgs.find((m) => m.type === 'assistant' && m.message.content.some((b: any) => b.type === 'thinking'));
-    const sent = api.requests[1].body.messages[1].content;
+    const sent = requests[1].body.messages[1].content;
     expect(sent[0]).toEqual({
       type: 'thinking',
       thinking: 'I will list the files first.',

@@ -29,6 +29,32 @@ const QUESTIONS = {
   ],
 };
 
+/**
+ * One -p run for two tests, made by whichever asks first: its one reply asks an invalid question
+ * (one option, t1) and a valid one (t2), with no one to answer either.
+ */
+let askInPrint: ReturnType<typeof runAskInPrint> | undefined;
+
+async function runAskInPrint() {
+  const bad = {
+    questions: [{ question: 'Q?', header: 'H', options: [{ label: 'only', description: 'd' }], multiSelect: false }],
+  };
+  const own = await startFakeApi([
+    calls([
+      ['AskUserQuestion', bad],
+      ['AskUserQuestion', QUESTIONS],
+    ]),
+    text('chose Postgres myself'),
+  ]);
+  try {
+    const r = await runAgent({ cwd: tempDir(), args: ['-p', 'pick', '--output-format', 'json'], api: own });
+    expect(own.requests, `the shared run's requests; stderr: ${r.stderr}`).toHaveLength(2);
+    return { r, requests: own.requests };
+  } finally {
+    await own.close();
+  }
+}
+
 describe('AskUserQuestion', () => {
   it('the SDK host answers in updatedInput.answers; the model reads them; tool_use_result has them', async () => {
     const cwd = tempDir();
@@ -76,11 +102,10 @@ describe('AskUserQuestion', () => {
   });
 
   it('with no one to ask (-p, no permission prompt tool) the call fails clearly and the run goes on', async () => {
-    const cwd = tempDir();
-    api = await startFakeApi([calls([['AskUserQuestion', QUESTIONS]]), text('chose Postgres myself')]);
-    const r = await runAgent({ cwd, args: ['-p', 'pick', '--output-format', 'json'], api });
+    const { r, requests } = await (askInPrint ??= runAskInPrint());
     expect(r.code).toBe(0);
-    const res = resultsById(api.requests[1]).t1;
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'success', result: 'chose Postgres myself' });
+    const res = resultsById(requests[1]!).t2;
     expect(res.isError).toBe(true);
     expect(res.text).toContain(
       'AskUserQuestion needs a person to answer, and no one can be asked in this non-interactive run',
@@ -88,13 +113,8 @@ describe('AskUserQuestion', () => {
   });
 
   it('an invalid question (one option) is an input error naming the parameter', async () => {
-    const cwd = tempDir();
-    const bad = {
-      questions: [{ question: 'Q?', header: 'H', options: [{ label: 'only', description: 'd' }], multiSelect: false }],
-    };
-    api = await startFakeApi([calls([['AskUserQuestion', bad]]), text('ok')]);
-    await runAgent({ cwd, args: ['-p', 'x'], api });
-    const res = resultsById(api.requests[1]).t1;
+    const { requests } = await (askInPrint ??= runAskInPrint());
+    const res = resultsById(requests[1]!).t1;
     expect(res.isError).toBe(true);
     expect(res.text).toContain('questions.0.options');
   });

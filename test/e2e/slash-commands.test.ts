@@ -44,20 +44,50 @@ function project() {
 
 const results = (p: ReturnType<typeof startAgent>) => p.json().filter((m) => m.type === 'result');
 
-async function session(cwd: string, config: string, inputs: string[], extraArgs: string[] = []) {
+async function session(cwd: string, config: string, inputs: string[], extraArgs: string[] = [], on = api) {
   const p = startAgent({
-    api,
+    api: on,
     cwd,
     env: { CLAUDE_CONFIG_DIR: config },
     args: [...STREAM_ARGS, '--model', 'claude-sonnet-4-5', ...extraArgs],
   });
+  /** How many requests the API had seen when each input's result came. */
+  const requestsAfter: number[] = [];
   for (let i = 0; i < inputs.length; i++) {
     p.sendRaw(userLine(inputs[i]));
     await p.waitFor(() => results(p).length > i, 20_000);
+    requestsAfter.push(on!.requests.length);
   }
   p.endInput();
   await p.exited;
-  return { msgs: p.json(), results: results(p), stderr: p.stderr() };
+  return { msgs: p.json(), results: results(p), stderr: p.stderr(), requestsAfter };
+}
+
+/**
+ * One session for three tests (the inputs that fail before or without a model call, then a path
+ * that reaches it), made by whichever asks first; each test reads its own inputs' results and the
+ * requests seen when they came.
+ */
+const ERRORS_INPUTS = ['/compact', '/danger', '/nope arg', '/tmp/x is a path'];
+let errorsSession: ReturnType<typeof runErrorsSession> | undefined;
+
+async function runErrorsSession() {
+  const { cwd, config } = project();
+  const own = await startFakeApi([text('a path')]);
+  try {
+    const r = await session(cwd, config, ERRORS_INPUTS, [], own);
+    expect(r.results, `the shared session's results; stderr: ${r.stderr}`).toHaveLength(ERRORS_INPUTS.length);
+    return { ...r, requests: own.requests };
+  } finally {
+    await own.close();
+  }
+}
+
+/** The shared session's result for `input`, and how many requests had gone out by then. */
+async function errorsTurn(input: string) {
+  const r = await (errorsSession ??= runErrorsSession());
+  const i = ERRORS_INPUTS.indexOf(input);
+  return { result: r.results[i]!, requestsBy: r.requestsAfter[i]!, requests: r.requests };
 }
 
 describe('markdown slash commands', () => {
@@ -92,23 +122,23 @@ describe('markdown slash commands', () => {
   });
 
   it('a `!` line the session would have to ask about is not run: the command fails clearly and nothing reaches the model', async () => {
-    const { cwd, config } = project();
-    api = await startFakeApi([text('never')]);
-    const r = await session(cwd, config, ['/danger']);
-    expect(r.results[0].is_error).toBe(true);
-    expect(r.results[0].errors.join(' ')).toMatch(/\/danger: `!touch made-by-command` was not run/);
-    expect(api.requests).toHaveLength(0);
+    // The shared session's second input: no request before it (only /compact, refused, came first).
+    const { result, requestsBy } = await errorsTurn('/danger');
+    expect(result.is_error).toBe(true);
+    expect(result.errors.join(' ')).toMatch(/\/danger: `!touch made-by-command` was not run/);
+    expect(requestsBy).toBe(0);
   });
 
   it('an unknown /name is an error result naming it; a path such as /tmp/x goes to the model as typed', async () => {
-    const { cwd, config } = project();
-    api = await startFakeApi([text('a path')]);
-    const r = await session(cwd, config, ['/nope arg', '/tmp/x is a path']);
-    expect(r.results[0].is_error).toBe(true);
-    expect(r.results[0].errors[0]).toContain('Unknown slash command: /nope');
+    const unknown = await errorsTurn('/nope arg');
+    expect(unknown.result.is_error).toBe(true);
+    expect(unknown.result.errors[0]).toContain('Unknown slash command: /nope');
+    expect(unknown.requestsBy).toBe(0);
     // As typed, then the deferred-tools reminder of the session's first request.
-    expect(lastUserText(api.requests[0])).toBe(`/tmp/x is a path\n${DEFERRED_REMINDER}`);
-    expect(api.requests).toHaveLength(1);
+    const path = await errorsTurn('/tmp/x is a path');
+    expect(path.result).toMatchObject({ is_error: false, result: 'a path' });
+    expect(lastUserText(path.requests[0]!)).toBe(`/tmp/x is a path\n${DEFERRED_REMINDER}`);
+    expect(path.requests).toHaveLength(1);
   });
 });
 
@@ -164,11 +194,10 @@ describe('built-in commands', () => {
   });
 
   it('/compact with nothing to compact is a clear error, not a model call', async () => {
-    const { cwd, config } = project();
-    api = await startFakeApi([text('never')]);
-    const r = await session(cwd, config, ['/compact']);
-    expect(r.results[0].errors[0]).toContain('/compact: not compacted: there is no conversation to compact yet');
-    expect(api.requests).toHaveLength(0);
+    // The shared session's first input.
+    const { result, requestsBy } = await errorsTurn('/compact');
+    expect(result.errors[0]).toContain('/compact: not compacted: there is no conversation to compact yet');
+    expect(requestsBy).toBe(0);
   });
 });
 

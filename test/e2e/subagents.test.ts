@@ -14,6 +14,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
+import { startFakeApi as startFakeApiServer } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
 import {
   resultsById,
@@ -53,49 +54,170 @@ async function runSession(p: ReturnType<typeof startAgent>, prompt: string) {
   return { result, exit, msgs: p.json() };
 }
 
+/**
+ * One session (ARGS) for the four synchronous-subagent tests, made by whichever asks first: one
+ * turn each, in this order, each with its own prompt, its own parent replies (keyed by the prompt,
+ * counting the assistant turns since it) and its own subagents (keyed by their prompts' prefixes).
+ * Each test reads its own turn's lines, from after the previous turn's result to its own.
+ */
+const SYNC_PARENTS: Record<string, (req: RecordedRequest) => ScriptedReply> = {
+  'delegate please': (req) =>
+    turns(req) === 0
+      ? {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_task1',
+              name: 'Task',
+              input: {
+                description: 'Echo something',
+                prompt: 'SUB1: run echo',
+                subagent_type: 'general-purpose',
+                model: 'haiku',
+              },
+            },
+          ],
+          usage: { input_tokens: 100, output_tokens: 10 },
+        }
+      : text(`parent saw: ${resultText(lastToolResults(req)[0]?.content)}`, {
+          usage: { input_tokens: 120, output_tokens: 12 },
+        }),
+  'count in a subagent': (req) =>
+    turns(req) === 0
+      ? toolUse('Task', { description: 'Count files', prompt: 'SUBROW: count', subagent_type: 'Explore' }, 'toolu_row')
+      : text('parent done'),
+  'fan out': (req) =>
+    turns(req) === 0
+      ? {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_A',
+              name: 'Task',
+              input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' },
+            },
+            {
+              type: 'tool_use',
+              id: 'toolu_B',
+              name: 'Agent',
+              input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' },
+            },
+          ],
+        }
+      : text(
+          lastToolResults(req)
+            .map((r) => resultText(r.content))
+            .join(' + '),
+        ),
+  'fail twice': (req) =>
+    turns(req) === 0
+      ? {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_bad',
+              name: 'Task',
+              input: { description: 'x', prompt: 'y', subagent_type: 'nope' },
+            },
+            {
+              type: 'tool_use',
+              id: 'toolu_f1',
+              name: 'Task',
+              input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' },
+            },
+            {
+              type: 'tool_use',
+              id: 'toolu_f2',
+              name: 'Task',
+              input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 },
+            },
+          ],
+        }
+      : text('parent survived'),
+};
+
+/** Two commands that each mark their start, then wait (up to 8 s) for the other's mark. */
+const meet = (me: string, other: string) =>
+  `touch ${me}.started; for i in $(seq 400); do [ -e ${other}.started ] && break; sleep 0.02; done; [ -e ${other}.started ] && echo ${me}-met-${other} || echo ${me}-alone`;
+
+const SYNC_SUBS: Record<string, (req: RecordedRequest) => ScriptedReply> = {
+  'SUB1:': (req) =>
+    turns(req) === 0
+      ? {
+          content: [{ type: 'tool_use', id: 'toolu_sub_bash', name: 'Bash', input: { command: 'echo from-sub' } }],
+          usage: { input_tokens: 1000, output_tokens: 100 },
+        }
+      : text(`sub final: ${resultText(lastToolResults(req)[0]?.content)}`, {
+          usage: { input_tokens: 1100, output_tokens: 50 },
+        }),
+  'SUBROW:': (req) =>
+    turns(req) === 0
+      ? toolUse('Bash', { command: 'echo counted' }, 'toolu_row_bash')
+      : text('there are 3 files', { usage: { input_tokens: 50, output_tokens: 7 } }),
+  'SUBA:': (req) =>
+    turns(req) === 0 ? toolUse('Bash', { command: meet('A', 'B') }) : text(resultText(lastToolResults(req)[0].content)),
+  'SUBB:': (req) =>
+    turns(req) === 0 ? toolUse('Bash', { command: meet('B', 'A') }) : text(resultText(lastToolResults(req)[0].content)),
+  'SUBFAIL:': () => badRequest('subagent request was bad'),
+  'SUBLOOP:': () => toolUse('Glob', { pattern: '*' }),
+};
+
+/** The parent's request as its current turn sees it: its messages from that turn's prompt on. */
+function sinceLastPrompt(req: RecordedRequest): { prompt: string; local: RecordedRequest } {
+  const messages: any[] = req.body.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user') continue;
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    const prompt = blocks.find((b: any) => b.type === 'text' && b.text in SYNC_PARENTS)?.text;
+    if (prompt) return { prompt, local: { ...req, body: { ...req.body, messages: messages.slice(i) } } };
+  }
+  throw new Error(`no prompt of the shared session in ${JSON.stringify(messages).slice(0, 300)}`);
+}
+
+let syncSession: ReturnType<typeof runSyncSession> | undefined;
+
+async function runSyncSession() {
+  const api = await startFakeApiServer(
+    routed((req) => {
+      const { prompt, local } = sinceLastPrompt(req);
+      return SYNC_PARENTS[prompt]!(local);
+    }, SYNC_SUBS),
+  );
+  try {
+    const p = startAgent({ api, cwd: tempDir(), args: ARGS });
+    const turnsSeen: Record<string, { result: Record<string, any>; msgs: Array<Record<string, any>> }> = {};
+    let from = 0;
+    for (const [i, prompt] of Object.keys(SYNC_PARENTS).entries()) {
+      p.sendRaw(userLine(prompt));
+      await p.waitFor(() => p.json().filter((m) => m.type === 'result').length === i + 1, 20_000);
+      const all = p.json();
+      const end =
+        all.findIndex(
+          (m, k) => m.type === 'result' && all.slice(0, k).filter((o) => o.type === 'result').length === i,
+        ) + 1;
+      turnsSeen[prompt] = { result: all[end - 1]!, msgs: all.slice(from, end) };
+      from = end;
+    }
+    p.endInput();
+    const exit = await p.exited;
+    return { api, p, exit, turns: turnsSeen, all: p.json() };
+  } finally {
+    await api.close();
+  }
+}
+
+/** The shared session's turn for `prompt` (a failed session fails every test that reads it). */
+async function syncTurn(prompt: string) {
+  const s = await (syncSession ??= runSyncSession());
+  const turn = s.turns[prompt];
+  if (!turn) throw new Error(`the shared session has no turn for ${prompt}`);
+  return { ...turn, exit: s.exit, api: s.api, p: s.p, all: s.all };
+}
+
 describe.concurrent('synchronous subagents', () => {
-  it('runs a subagent whose own conversation runs Bash; every message it produces carries the Task id; its text is the tool result; its cost counts in the parent result', async (ctx) => {
-    const api = await startTestApi(
-      ctx,
-      routed(
-        (req) =>
-          turns(req) === 0
-            ? {
-                content: [
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_task1',
-                    name: 'Task',
-                    input: {
-                      description: 'Echo something',
-                      prompt: 'SUB1: run echo',
-                      subagent_type: 'general-purpose',
-                      model: 'haiku',
-                    },
-                  },
-                ],
-                usage: { input_tokens: 100, output_tokens: 10 },
-              }
-            : text(`parent saw: ${resultText(lastToolResults(req)[0]?.content)}`, {
-                usage: { input_tokens: 120, output_tokens: 12 },
-              }),
-        {
-          'SUB1:': (req) =>
-            turns(req) === 0
-              ? {
-                  content: [
-                    { type: 'tool_use', id: 'toolu_sub_bash', name: 'Bash', input: { command: 'echo from-sub' } },
-                  ],
-                  usage: { input_tokens: 1000, output_tokens: 100 },
-                }
-              : text(`sub final: ${resultText(lastToolResults(req)[0]?.content)}`, {
-                  usage: { input_tokens: 1100, output_tokens: 50 },
-                }),
-        },
-      ),
-    );
-    const p = startAgent({ api, args: ARGS });
-    const { result, exit, msgs } = await runSession(p, 'delegate please');
+  it('runs a subagent whose own conversation runs Bash; every message it produces carries the Task id; its text is the tool result; its cost counts in the parent result', async () => {
+    const { result, exit, msgs, api, p } = await syncTurn('delegate please');
     expect(exit.code).toBe(0);
     expect(result).toMatchObject({ subtype: 'success', result: 'parent saw: sub final: from-sub' });
 
@@ -143,29 +265,8 @@ describe.concurrent('synchronous subagents', () => {
     expect(p.stderr()).not.toContain('internal error');
   });
 
-  it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async (ctx) => {
-    const cwd = tempDir();
-    const api = await startTestApi(
-      ctx,
-      routed(
-        (req) =>
-          turns(req) === 0
-            ? toolUse(
-                'Task',
-                { description: 'Count files', prompt: 'SUBROW: count', subagent_type: 'Explore' },
-                'toolu_row',
-              )
-            : text('parent done'),
-        {
-          'SUBROW:': (req) =>
-            turns(req) === 0
-              ? toolUse('Bash', { command: 'echo counted' }, 'toolu_row_bash')
-              : text('there are 3 files', { usage: { input_tokens: 50, output_tokens: 7 } }),
-        },
-      ),
-    );
-    const p = startAgent({ api, cwd, args: ARGS });
-    const { result, msgs } = await runSession(p, 'count in a subagent');
+  it('a foreground subagent is a task row: task_started (is_backgrounded false) before its first message, task_progress after each of its turns, task_updated then task_notification before the Task result; never in background_tasks_changed', async () => {
+    const { result, msgs, all } = await syncTurn('count in a subagent');
     expect(result).toMatchObject({ subtype: 'success', result: 'parent done' });
     const task = msgs.filter((m) => m.type === 'system' && m.subtype.startsWith('task_'));
     expect(task.map((m) => m.subtype)).toEqual([
@@ -231,57 +332,17 @@ describe.concurrent('synchronous subagents', () => {
     expect(at(note)).toBeLessThan(at(taskResult));
     // The agent's id in the Task result is its task id.
     expect(taskResult.tool_use_result).toMatchObject({ status: 'completed', agentId: id });
-    // Not background work: no live-set line, and no second result for a notification.
-    expect(msgs.filter((m) => m.subtype === 'background_tasks_changed')).toEqual([]);
+    // Not background work: no live-set line, and no second result for a notification (in the whole
+    // shared session: one result for each of its turns).
+    expect(all.filter((m) => m.subtype === 'background_tasks_changed')).toEqual([]);
     expect(msgs.filter((m) => m.type === 'result')).toHaveLength(1);
+    expect(all.filter((m) => m.type === 'result')).toHaveLength(Object.keys(SYNC_PARENTS).length);
   });
 
-  it("two Task calls in one turn run concurrently: each subagent's Bash command sees the other start while it waits", async (ctx) => {
-    // Overlap shown by order, not by wall clock: each command marks its start, then waits (up to
-    // 8 s) for the other's mark. Run one after the other, the first would give up alone.
-    const meet = (me: string, other: string) =>
-      `touch ${me}.started; for i in $(seq 400); do [ -e ${other}.started ] && break; sleep 0.02; done; [ -e ${other}.started ] && echo ${me}-met-${other} || echo ${me}-alone`;
-    const cwd = tempDir();
-    const api = await startTestApi(
-      ctx,
-      routed(
-        (req) =>
-          turns(req) === 0
-            ? {
-                content: [
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_A',
-                    name: 'Task',
-                    input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' },
-                  },
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_B',
-                    name: 'Agent',
-                    input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' },
-                  },
-                ],
-              }
-            : text(
-                lastToolResults(req)
-                  .map((r) => resultText(r.content))
-                  .join(' + '),
-              ),
-        {
-          'SUBA:': (req) =>
-            turns(req) === 0
-              ? toolUse('Bash', { command: meet('A', 'B') })
-              : text(resultText(lastToolResults(req)[0].content)),
-          'SUBB:': (req) =>
-            turns(req) === 0
-              ? toolUse('Bash', { command: meet('B', 'A') })
-              : text(resultText(lastToolResults(req)[0].content)),
-        },
-      ),
-    );
-    const p = startAgent({ api, cwd, args: ARGS });
-    const { result, msgs } = await runSession(p, 'fan out');
+  it("two Task calls in one turn run concurrently: each subagent's Bash command sees the other start while it waits", async () => {
+    // Overlap shown by order, not by wall clock: each command (meet, above) marks its start, then
+    // waits (up to 8 s) for the other's mark. Run one after the other, the first would give up alone.
+    const { result, msgs } = await syncTurn('fan out');
     expect(result).toMatchObject({ subtype: 'success', result: 'A-met-B + B-met-A' });
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_A').length).toBe(2);
     expect(msgs.filter((m) => m.parent_tool_use_id === 'toolu_B').length).toBe(2);
@@ -304,43 +365,8 @@ describe.concurrent('synchronous subagents', () => {
     expect(new Set(rows.map((m) => m.task_id)).size).toBe(2);
   });
 
-  it('a failing subagent (API error, max turns) or an unknown subagent_type is an is_error tool result (the unknown type naming the valid agents), never a crashed parent', async (ctx) => {
-    const api = await startTestApi(
-      ctx,
-      routed(
-        (req) =>
-          turns(req) === 0
-            ? {
-                content: [
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_bad',
-                    name: 'Task',
-                    input: { description: 'x', prompt: 'y', subagent_type: 'nope' },
-                  },
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_f1',
-                    name: 'Task',
-                    input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' },
-                  },
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_f2',
-                    name: 'Task',
-                    input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 },
-                  },
-                ],
-              }
-            : text('parent survived'),
-        {
-          'SUBFAIL:': () => badRequest('subagent request was bad'),
-          'SUBLOOP:': () => toolUse('Glob', { pattern: '*' }),
-        },
-      ),
-    );
-    const p = startAgent({ api, args: ARGS });
-    const { result, msgs, exit } = await runSession(p, 'fail twice');
+  it('a failing subagent (API error, max turns) or an unknown subagent_type is an is_error tool result (the unknown type naming the valid agents), never a crashed parent', async () => {
+    const { result, msgs, exit } = await syncTurn('fail twice');
     expect(exit.code).toBe(0);
     expect(result).toMatchObject({ subtype: 'success', result: 'parent survived' });
     const byId = (id: string) =>

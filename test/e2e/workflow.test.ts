@@ -32,6 +32,45 @@ phase('Shape')
 const shaped = await agent('shape it', { label: 'shape', schema: { type: 'object', properties: { size: { type: 'number' } }, required: ['size'] } })
 return { joined: said.join('+'), size: shaped.size, n: args.n }`;
 
+/**
+ * One -p run for two tests, made by whichever asks first: the model's first two Workflow calls are
+ * refused at the call (no meta, w1; Date.now() inline, w2), its third (wf) starts a script whose
+ * agent fails and which then throws.
+ */
+let badScripts: ReturnType<typeof runBadScripts> | undefined;
+
+async function runBadScripts() {
+  const script = `export const meta = { name: 'bad', description: 'Fails on purpose' }
+const a = await agent('say GAMMA', { label: 'gamma' })
+log('gamma gave ' + a)
+throw new Error('broken on purpose')`;
+  const api = await startFakeApi((req): ScriptedReply => {
+    if (isWorkflowAgent(req)) return { error: { status: 400, type: 'invalid_request_error', message: 'boom' } };
+    if (lastUserText(req).includes('<task-notification>')) return text('saw the failure');
+    const seen = resultsById(req);
+    if (seen.wf) return text('started');
+    if (seen.w2) return toolUse('Workflow', { script }, 'wf');
+    if (seen.w1)
+      return toolUse(
+        'Workflow',
+        { script: "export const meta = { name: 'x', description: 'y' }\nreturn Date.now()" },
+        'w2',
+      );
+    return toolUse('Workflow', { script: "const x = await agent('hi')" }, 'w1');
+  });
+  try {
+    const r = await runAgent({
+      api,
+      args: ['-p', 'run it', '--allowedTools', 'Workflow', ...P],
+      env: ON,
+      timeoutMs: 40_000,
+    });
+    return { r, requests: api.requests };
+  } finally {
+    await api.close();
+  }
+}
+
 describe('Workflow', () => {
   it('is not offered without the opt-in, and a call says how to opt in', async () => {
     const api = await startFakeApi((req): ScriptedReply => {
@@ -148,66 +187,34 @@ describe('Workflow', () => {
   }, 60_000);
 
   it('a script that throws fails with its line; an agent that fails gives null and is listed', async () => {
-    const script = `export const meta = { name: 'bad', description: 'Fails on purpose' }
-const a = await agent('say GAMMA', { label: 'gamma' })
-log('gamma gave ' + a)
-throw new Error('broken on purpose')`;
-    const api = await startFakeApi((req): ScriptedReply => {
-      if (isWorkflowAgent(req)) return { error: { status: 400, type: 'invalid_request_error', message: 'boom' } };
-      if (resultsById(req).wf) return text('started');
-      if (lastUserText(req).includes('<task-notification>')) return text('saw the failure');
-      return toolUse('Workflow', { script }, 'wf');
-    });
-    try {
-      const r = await runAgent({
-        api,
-        args: ['-p', 'run it', '--allowedTools', 'Workflow', ...P],
-        env: ON,
-        timeoutMs: 40_000,
-      });
-      expect(r.code).toBe(0);
-      const msgs = r.json();
-      const note = msgs.find((m) => m.subtype === 'task_notification');
-      expect(note!.status).toBe('failed');
-      expect(note!.summary).toMatch(
-        /^Dynamic workflow "Fails on purpose" failed: Error: broken on purpose\n.*workflow\.js:4:7/,
-      );
-      const ended = msgs.find((m) => m.subtype === 'task_updated' && m.patch.status === 'failed');
-      expect(ended!.patch.error).toContain('broken on purpose');
-      const notice = lastUserText(api.requests.at(-1)!);
-      expect(notice).toContain('<status>failed</status>');
-      expect(notice).toContain('[gamma] failed:');
-      expect(notice).toContain('boom');
-      expect(readFileSync(note!.output_file, 'utf8')).toContain('gamma gave null');
-    } finally {
-      await api.close();
-    }
+    const { r, requests } = await (badScripts ??= runBadScripts());
+    expect(r.code).toBe(0);
+    const msgs = r.json();
+    const note = msgs.find((m) => m.subtype === 'task_notification');
+    expect(note!.status).toBe('failed');
+    expect(note!.summary).toMatch(
+      /^Dynamic workflow "Fails on purpose" failed: Error: broken on purpose\n.*workflow\.js:4:7/,
+    );
+    const ended = msgs.find((m) => m.subtype === 'task_updated' && m.patch.status === 'failed');
+    expect(ended!.patch.error).toContain('broken on purpose');
+    const notice = lastUserText(requests.at(-1)!);
+    expect(notice).toContain('<status>failed</status>');
+    expect(notice).toContain('[gamma] failed:');
+    expect(notice).toContain('boom');
+    expect(readFileSync(note!.output_file, 'utf8')).toContain('gamma gave null');
   }, 60_000);
 
   it('refuses a bad script at the call: no meta, or Date.now() in a script written inline', async () => {
-    const api = await startFakeApi((req): ScriptedReply => {
-      const seen = resultsById(req);
-      if (seen.w2) return text('done');
-      if (seen.w1)
-        return toolUse(
-          'Workflow',
-          { script: "export const meta = { name: 'x', description: 'y' }\nreturn Date.now()" },
-          'w2',
-        );
-      return toolUse('Workflow', { script: "const x = await agent('hi')" }, 'w1');
+    const { r, requests } = await (badScripts ??= runBadScripts());
+    expect(r.code).toBe(0);
+    expect(resultsById(requests[1]!).w1).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('Invalid workflow script: the script must begin with `export const meta'),
     });
-    try {
-      const r = await runAgent({ api, args: ['-p', 'go', '--allowedTools', 'Workflow', ...P], env: ON });
-      expect(r.code).toBe(0);
-      expect(resultsById(api.requests[1]).w1).toMatchObject({
-        isError: true,
-        text: expect.stringContaining('Invalid workflow script: the script must begin with `export const meta'),
-      });
-      expect(resultsById(api.requests[2]).w2.text).toContain('it calls Date.now()');
-      expect(r.json().some((m) => m.subtype === 'task_started')).toBe(false);
-    } finally {
-      await api.close();
-    }
+    expect(resultsById(requests[2]!).w2.text).toContain('it calls Date.now()');
+    // The one task the run started is the valid script's (wf), after both refusals.
+    const started = r.json().filter((m) => m.subtype === 'task_started');
+    expect(started.map((m) => m.tool_use_id)).toEqual(['wf']);
   });
 
   it('CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: a call is refused with the reason, and no task starts', async () => {
