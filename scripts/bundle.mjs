@@ -3,6 +3,7 @@
 // The terminal UI (Ink, React) is a second bundle, dist/tui.cjs, loaded only by the interactive
 // mode, so headless starts do not load it; it too runs through a code cache of its own.
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -25,6 +26,13 @@ const common = {
  * @smithy packages of its own (node_modules/@anthropic-ai/bedrock-sdk/node_modules), which differ
  * from the ones the AWS SDK uses.
  */
+/**
+ * Wrapper dependencies required at the first read of one of their exports rather than when the
+ * wrapper loads. The Bedrock wrapper imports the whole Bedrock runtime client
+ * (@aws-sdk/client-bedrock-runtime: about 70 ms of CPU to load) only for its exception classes,
+ * which it reads when a stream carries an error frame.
+ */
+const LAZY_WRAPPER_DEPS = new Set(['@anthropic-ai/bedrock-sdk|@aws-sdk/client-bedrock-runtime']);
 const CLOUD_WRAPPER = /node_modules\/(@anthropic-ai\/(?:bedrock|vertex|foundry)-sdk)\//;
 const cloudWrapperDeps = {
   name: 'cloud-wrapper-deps',
@@ -32,10 +40,24 @@ const cloudWrapperDeps = {
     b.onResolve({ filter: /^(@smithy|@aws-crypto|@aws-sdk|@azure)\/|^google-auth-library$/ }, (args) => {
       const wrapper = CLOUD_WRAPPER.exec(args.importer)?.[1];
       if (!wrapper) return undefined;
+      // The SigV4 signer's SHA-256 in Node's crypto, not pure JavaScript (src/loop/providers/nativeSha256.ts).
+      if (wrapper === '@anthropic-ai/bedrock-sdk' && args.path === '@aws-crypto/sha256-js')
+        return { path: resolve('src/loop/providers/nativeSha256.ts') };
       return { path: `${wrapper}|${args.path}`, namespace: 'cloud-wrapper-dep' };
     });
     b.onLoad({ filter: /.*/, namespace: 'cloud-wrapper-dep' }, (args) => {
       const [wrapper, dep] = args.path.split('|');
+      if (LAZY_WRAPPER_DEPS.has(args.path)) {
+        // Its exports listed now, each required at its first read (see LAZY_WRAPPER_DEPS).
+        const names = Object.keys(createRequire(createRequire(import.meta.url).resolve(wrapper))(dep));
+        return {
+          contents: `const { createRequire } = require('node:module');
+let real;
+const load = () => (real ??= createRequire(createRequire(__filename).resolve(${JSON.stringify(wrapper)}))(${JSON.stringify(dep)}));
+for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+          loader: 'js',
+        };
+      }
       return {
         // __filename is the bundle's (the require the bundle is given at start has no resolve()).
         contents: `const { createRequire } = require('node:module');
