@@ -110,6 +110,16 @@ await build({
   ],
   define: { 'import.meta.url': 'undefined' },
 });
+// The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
+// instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
+// transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.
+await build({
+  ...common,
+  entryPoints: ['src/telemetry/otelSdk.ts'],
+  outfile: 'dist/otel.cjs',
+  format: 'cjs',
+  external: ['@grpc/grpc-js'],
+});
 // One character outside ASCII makes V8 keep the whole 2.3 MB source as a two-byte string: twice the
 // bytes in the start-up snapshot's heap and slower to scan. esbuild escapes strings, not every
 // regular expression: write such characters as \u escapes in the source.
