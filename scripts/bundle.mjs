@@ -120,6 +120,34 @@ await build({
   format: 'cjs',
   external: ['@grpc/grpc-js'],
 });
+// The Bash sandbox's runtime, required by src/sandbox/runtime.ts only when the sandbox is on: one
+// CommonJS file instead of the package's ES modules (src/sandbox/runtimeBundle.ts). The package
+// finds its vendored binaries (apply-seccomp, the seccomp filters) from its modules' own URL
+// (dist/sandbox/*.js, then ../../vendor): `import.meta.url` is a file in that folder of the
+// installed package, resolved when the bundle loads.
+await build({
+  ...common,
+  entryPoints: ['src/sandbox/runtimeBundle.ts'],
+  outfile: 'dist/sandbox.cjs',
+  format: 'cjs',
+  define: { 'import.meta.url': '__sandboxRuntimeUrl' },
+  // Its `which` runs in this process, not as a spawned `which` per lookup (src/sandbox/whichSync.ts).
+  plugins: [
+    {
+      name: 'sandbox-which',
+      setup(b) {
+        b.onResolve({ filter: /[\\/]utils[\\/]which\.js$/ }, (args) =>
+          /@anthropic-ai[\\/]sandbox-runtime[\\/]/.test(args.importer)
+            ? { path: resolve('src/sandbox/whichSync.ts') }
+            : undefined,
+        );
+      },
+    },
+  ],
+  banner: {
+    js: `const __sandboxRuntimeUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:module').createRequire(__filename).resolve('@anthropic-ai/sandbox-runtime')), 'sandbox', 'bundled.js')).href;`,
+  },
+});
 // One character outside ASCII makes V8 keep the whole 2.3 MB source as a two-byte string: twice the
 // bytes in the start-up snapshot's heap and slower to scan. esbuild escapes strings, not every
 // regular expression: write such characters as \u escapes in the source.

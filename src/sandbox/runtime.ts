@@ -2,7 +2,7 @@
 // proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
 // command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
 import { spawn } from 'node:child_process';
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -57,7 +57,10 @@ function loadRuntime(): SrtModule {
   // A plain require (Node ≥ 20.19 loads the package's ESM this way): the bundle runs in a
   // vm.Script, where a dynamic import() has no loader.
   const from = typeof __filename === 'string' ? __filename : import.meta.url;
-  return createRequire(from)('@anthropic-ai/sandbox-runtime') as SrtModule;
+  // dist/sandbox.cjs, beside the CLI's bundle (src/sandbox/runtimeBundle.ts): the same package as
+  // one file, cheaper to load. Run from the sources (no bundle beside them), the package itself.
+  const bundled = typeof __dirname === 'string' ? path.join(__dirname, 'sandbox.cjs') : undefined;
+  return createRequire(from)(bundled && existsSync(bundled) ? bundled : '@anthropic-ai/sandbox-runtime') as SrtModule;
 }
 
 /** The runtime config: filesystem and network limits from the sandbox settings and the rules. */
