@@ -119,12 +119,36 @@ await build({
 // The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
 // instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
 // transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.
+// Their code caches (src/util/cachedBundle.ts) belong to the old bundles: the next run that loads one writes it.
+rmSync('dist/otel.cache', { force: true });
+rmSync('dist/sandbox.cache', { force: true });
 await build({
   ...common,
   entryPoints: ['src/telemetry/otelSdk.ts'],
   outfile: 'dist/otel.cjs',
   format: 'cjs',
   external: ['@grpc/grpc-js'],
+  // It runs as a vm.Script (src/util/cachedBundle.ts), which has no loader for import(): the OTLP
+  // HTTP transport's `await import("http")` becomes a require of the same module.
+  plugins: [
+    {
+      name: 'otel-no-import',
+      setup(b) {
+        patch(
+          b,
+          /otlp-exporter-base[\\/]dist[\\/]platform[\\/]node[\\/]configuration[\\/]otlp-node-http-configuration\.cjs$/,
+          [
+            ['import("http")', 'Promise.resolve(require("http"))'],
+            ['import("https")', 'Promise.resolve(require("https"))'],
+          ],
+        );
+        patch(b, /otlp-exporter-base[\\/]dist[\\/]platform[\\/]node[\\/]transport[\\/]http-exporter-transport\.cjs$/, [
+          ['import("http")', 'Promise.resolve(require("http"))'],
+          ['import("https")', 'Promise.resolve(require("https"))'],
+        ]);
+      },
+    },
+  ],
 });
 // The Bash sandbox's runtime, required by src/sandbox/runtime.ts only when the sandbox is on: one
 // CommonJS file instead of the package's ES modules (src/sandbox/runtimeBundle.ts). The package
@@ -154,6 +178,11 @@ await build({
     js: `const __sandboxRuntimeUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:module').createRequire(__filename).resolve('@anthropic-ai/sandbox-runtime')), 'sandbox', 'bundled.js')).href;`,
   },
 });
+// dist/otel.cjs and dist/sandbox.cjs run as vm.Scripts (src/util/cachedBundle.ts), where import() fails.
+for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs']) {
+  const at = readFileSync(file, 'utf8').search(/\bimport\(/);
+  if (at >= 0) throw new Error(`${file} calls import() at ${at}: it runs with no module loader; make it a require`);
+}
 // One character outside ASCII makes V8 keep the whole 2.3 MB source as a two-byte string: twice the
 // bytes in the start-up snapshot's heap and slower to scan. esbuild escapes strings, not every
 // regular expression: write such characters as \u escapes in the source.

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { requireCachedBundle } from '../util/cachedBundle.js';
 import { childEnv } from '../util/processGroup.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
 import { createLiveLimits, type LiveLimits, type SessionLimits } from './liveLimits.js';
@@ -59,8 +60,10 @@ function loadRuntime(): SrtModule {
   const from = typeof __filename === 'string' ? __filename : import.meta.url;
   // dist/sandbox.cjs, beside the CLI's bundle (src/sandbox/runtimeBundle.ts): the same package as
   // one file, cheaper to load. Run from the sources (no bundle beside them), the package itself.
+  // It is run through its code cache (src/util/cachedBundle.ts).
   const bundled = typeof __dirname === 'string' ? path.join(__dirname, 'sandbox.cjs') : undefined;
-  return createRequire(from)(bundled && existsSync(bundled) ? bundled : '@anthropic-ai/sandbox-runtime') as SrtModule;
+  if (bundled && existsSync(bundled)) return requireCachedBundle<SrtModule>(bundled);
+  return createRequire(from)('@anthropic-ai/sandbox-runtime') as SrtModule;
 }
 
 /** The runtime config: filesystem and network limits from the sandbox settings and the rules. */

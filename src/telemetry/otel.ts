@@ -13,6 +13,7 @@ import { proxyConfigured } from '../net/outboundAgent.js';
 import { grpcClientCredentials } from './otlpClientCert.js';
 import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
+import { requireCachedBundle } from '../util/cachedBundle.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
 import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
 import type * as Api from '@opentelemetry/api';
@@ -33,9 +34,9 @@ type Exporter<T> = new (config?: Record<string, unknown>) => T;
 
 type OtelSdk = typeof import('./otelSdk.js');
 let sdk: OtelSdk | null = null;
-/** dist/otel.cjs, beside the CLI's bundle (scripts/bundle.mjs builds both). */
+/** dist/otel.cjs, beside the CLI's bundle (scripts/bundle.mjs builds both), through its code cache. */
 function otelSdk(): OtelSdk {
-  sdk ??= loadExternal<OtelSdk>(join(__dirname, 'otel.cjs'));
+  sdk ??= requireCachedBundle<OtelSdk>(join(__dirname, 'otel.cjs'));
   return sdk;
 }
 
