@@ -3,6 +3,7 @@
 // The terminal UI (Ink, React) is a second bundle, dist/tui.cjs, loaded only by the interactive
 // mode, so headless starts do not load it; it too runs through a code cache of its own.
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -25,6 +26,19 @@ const common = {
  * @smithy packages of its own (node_modules/@anthropic-ai/bedrock-sdk/node_modules), which differ
  * from the ones the AWS SDK uses.
  */
+/**
+ * Wrapper dependencies required at the first read of one of their exports rather than when the
+ * wrapper loads. The Bedrock wrapper imports the whole Bedrock runtime client
+ * (@aws-sdk/client-bedrock-runtime: about 70 ms of CPU to load) only for its exception classes,
+ * which it reads when a stream carries an error frame.
+ */
+const LAZY_WRAPPER_DEPS = new Set([
+  '@anthropic-ai/bedrock-sdk|@aws-sdk/client-bedrock-runtime',
+  // The Vertex wrapper makes a GoogleAuth only when it is given no auth client; we always give one
+  // (src/loop/providers/vertex.ts), so a session that skips Google auth never loads the library
+  // (about 0.09 s of CPU).
+  '@anthropic-ai/vertex-sdk|google-auth-library',
+]);
 const CLOUD_WRAPPER = /node_modules\/(@anthropic-ai\/(?:bedrock|vertex|foundry)-sdk)\//;
 const cloudWrapperDeps = {
   name: 'cloud-wrapper-deps',
@@ -32,10 +46,24 @@ const cloudWrapperDeps = {
     b.onResolve({ filter: /^(@smithy|@aws-crypto|@aws-sdk|@azure)\/|^google-auth-library$/ }, (args) => {
       const wrapper = CLOUD_WRAPPER.exec(args.importer)?.[1];
       if (!wrapper) return undefined;
+      // The SigV4 signer's SHA-256 in Node's crypto, not pure JavaScript (src/loop/providers/nativeSha256.ts).
+      if (wrapper === '@anthropic-ai/bedrock-sdk' && args.path === '@aws-crypto/sha256-js')
+        return { path: resolve('src/loop/providers/nativeSha256.ts') };
       return { path: `${wrapper}|${args.path}`, namespace: 'cloud-wrapper-dep' };
     });
     b.onLoad({ filter: /.*/, namespace: 'cloud-wrapper-dep' }, (args) => {
       const [wrapper, dep] = args.path.split('|');
+      if (LAZY_WRAPPER_DEPS.has(args.path)) {
+        // Its exports listed now, each required at its first read (see LAZY_WRAPPER_DEPS).
+        const names = Object.keys(createRequire(createRequire(import.meta.url).resolve(wrapper))(dep));
+        return {
+          contents: `const { createRequire } = require('node:module');
+let real;
+const load = () => (real ??= createRequire(createRequire(__filename).resolve(${JSON.stringify(wrapper)}))(${JSON.stringify(dep)}));
+for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+          loader: 'js',
+        };
+      }
       return {
         // __filename is the bundle's (the require the bundle is given at start has no resolve()).
         contents: `const { createRequire } = require('node:module');
@@ -88,6 +116,73 @@ await build({
   ],
   define: { 'import.meta.url': 'undefined' },
 });
+// The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
+// instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
+// transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.
+// Their code caches (src/util/cachedBundle.ts) belong to the old bundles: the next run that loads one writes it.
+rmSync('dist/otel.cache', { force: true });
+rmSync('dist/sandbox.cache', { force: true });
+await build({
+  ...common,
+  entryPoints: ['src/telemetry/otelSdk.ts'],
+  outfile: 'dist/otel.cjs',
+  format: 'cjs',
+  external: ['@grpc/grpc-js'],
+  // It runs as a vm.Script (src/util/cachedBundle.ts), which has no loader for import(): the OTLP
+  // HTTP transport's `await import("http")` becomes a require of the same module.
+  plugins: [
+    {
+      name: 'otel-no-import',
+      setup(b) {
+        patch(
+          b,
+          /otlp-exporter-base[\\/]dist[\\/]platform[\\/]node[\\/]configuration[\\/]otlp-node-http-configuration\.cjs$/,
+          [
+            ['import("http")', 'Promise.resolve(require("http"))'],
+            ['import("https")', 'Promise.resolve(require("https"))'],
+          ],
+        );
+        patch(b, /otlp-exporter-base[\\/]dist[\\/]platform[\\/]node[\\/]transport[\\/]http-exporter-transport\.cjs$/, [
+          ['import("http")', 'Promise.resolve(require("http"))'],
+          ['import("https")', 'Promise.resolve(require("https"))'],
+        ]);
+      },
+    },
+  ],
+});
+// The Bash sandbox's runtime, required by src/sandbox/runtime.ts only when the sandbox is on: one
+// CommonJS file instead of the package's ES modules (src/sandbox/runtimeBundle.ts). The package
+// finds its vendored binaries (apply-seccomp, the seccomp filters) from its modules' own URL
+// (dist/sandbox/*.js, then ../../vendor): `import.meta.url` is a file in that folder of the
+// installed package, resolved when the bundle loads.
+await build({
+  ...common,
+  entryPoints: ['src/sandbox/runtimeBundle.ts'],
+  outfile: 'dist/sandbox.cjs',
+  format: 'cjs',
+  define: { 'import.meta.url': '__sandboxRuntimeUrl' },
+  // Its `which` runs in this process, not as a spawned `which` per lookup (src/sandbox/whichSync.ts).
+  plugins: [
+    {
+      name: 'sandbox-which',
+      setup(b) {
+        b.onResolve({ filter: /[\\/]utils[\\/]which\.js$/ }, (args) =>
+          /@anthropic-ai[\\/]sandbox-runtime[\\/]/.test(args.importer)
+            ? { path: resolve('src/sandbox/whichSync.ts') }
+            : undefined,
+        );
+      },
+    },
+  ],
+  banner: {
+    js: `const __sandboxRuntimeUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:module').createRequire(__filename).resolve('@anthropic-ai/sandbox-runtime')), 'sandbox', 'bundled.js')).href;`,
+  },
+});
+// dist/otel.cjs and dist/sandbox.cjs run as vm.Scripts (src/util/cachedBundle.ts), where import() fails.
+for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs']) {
+  const at = readFileSync(file, 'utf8').search(/\bimport\(/);
+  if (at >= 0) throw new Error(`${file} calls import() at ${at}: it runs with no module loader; make it a require`);
+}
 // One character outside ASCII makes V8 keep the whole 2.3 MB source as a two-byte string: twice the
 // bytes in the start-up snapshot's heap and slower to scan. esbuild escapes strings, not every
 // regular expression: write such characters as \u escapes in the source.

@@ -3,7 +3,9 @@
 // LoggerProvider with one batch processor per logs exporter (OTLP, console). The packages are kept
 // out of the bundle (scripts/bundle.mjs) and required here only when telemetry is on. Telemetry
 // never fails a run: an export error is told once on stderr, and shutdown is bounded.
+// The SDK is bundled into one file of its own, dist/otel.cjs (src/telemetry/otelSdk.ts).
 import { release } from 'node:os';
+import { join } from 'node:path';
 import { format, type InspectOptions, inspect } from 'node:util';
 import { mirrorProxyVariablesForGrpc } from '../net/grpcProxyEnv.js';
 import { nodeAgents } from '../net/nodeAgents.js';
@@ -11,10 +13,10 @@ import { proxyConfigured } from '../net/outboundAgent.js';
 import { grpcClientCredentials } from './otlpClientCert.js';
 import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
+import { requireCachedBundle } from '../util/cachedBundle.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
 import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
 import type * as Api from '@opentelemetry/api';
-import type * as Resources from '@opentelemetry/resources';
 import type * as SdkLogs from '@opentelemetry/sdk-logs';
 import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 
@@ -30,6 +32,14 @@ export interface OtelContext {
 
 type Exporter<T> = new (config?: Record<string, unknown>) => T;
 
+type OtelSdk = typeof import('./otelSdk.js');
+let sdk: OtelSdk | null = null;
+/** dist/otel.cjs, beside the CLI's bundle (scripts/bundle.mjs builds both), through its code cache. */
+function otelSdk(): OtelSdk {
+  sdk ??= requireCachedBundle<OtelSdk>(join(__dirname, 'otel.cjs'));
+  return sdk;
+}
+
 function metricExporter(protocol: OtlpProtocol, options: Record<string, unknown>): SdkMetrics.PushMetricExporter {
   const pkg =
     protocol === 'grpc'
@@ -37,7 +47,9 @@ function metricExporter(protocol: OtlpProtocol, options: Record<string, unknown>
       : protocol === 'http/json'
         ? '@opentelemetry/exporter-metrics-otlp-http'
         : '@opentelemetry/exporter-metrics-otlp-proto';
-  const { OTLPMetricExporter } = loadExternal<{ OTLPMetricExporter: Exporter<SdkMetrics.PushMetricExporter> }>(pkg);
+  const { OTLPMetricExporter } = otelSdk().exporterPackage<{
+    OTLPMetricExporter: Exporter<SdkMetrics.PushMetricExporter>;
+  }>(pkg);
   return new OTLPMetricExporter(options);
 }
 
@@ -48,7 +60,7 @@ function logExporter(protocol: OtlpProtocol, options: Record<string, unknown>): 
       : protocol === 'http/json'
         ? '@opentelemetry/exporter-logs-otlp-http'
         : '@opentelemetry/exporter-logs-otlp-proto';
-  const { OTLPLogExporter } = loadExternal<{ OTLPLogExporter: Exporter<SdkLogs.LogRecordExporter> }>(pkg);
+  const { OTLPLogExporter } = otelSdk().exporterPackage<{ OTLPLogExporter: Exporter<SdkLogs.LogRecordExporter> }>(pkg);
   return new OTLPLogExporter(options);
 }
 
@@ -121,10 +133,7 @@ function troubleReporter(api: typeof Api): (message: string) => void {
 }
 
 export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise<TelemetrySink> {
-  const api = loadExternal<typeof Api>('@opentelemetry/api');
-  const resources = loadExternal<typeof Resources>('@opentelemetry/resources');
-  const sdkMetrics = loadExternal<typeof SdkMetrics>('@opentelemetry/sdk-metrics');
-  const sdkLogs = loadExternal<typeof SdkLogs>('@opentelemetry/sdk-logs');
+  const { api, resources, sdkMetrics, sdkLogs } = otelSdk();
   const trouble = troubleReporter(api);
 
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the env detector) win over the defaults.
@@ -195,7 +204,7 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
       );
       readers.push(periodic(toStderrMetrics(inner)));
     } else {
-      const { PrometheusExporter } = loadExternal<{
+      const { PrometheusExporter } = otelSdk().exporterPackage<{
         PrometheusExporter: new (
           config: Record<string, unknown>,
           cb?: (error: Error | undefined) => void,

@@ -1,0 +1,46 @@
+// Requires one of the bundles built beside the CLI's (dist/otel.cjs, dist/sandbox.cjs) through a V8
+// code cache kept next to it (`<name>.cache`), as bin/agent runs the CLI's bundle and
+// src/modes/tuiBundle.ts the terminal UI's: a start that loads it skips most parsing and
+// compiling (about 30-40 ms of CPU each). The build removes the caches (scripts/bundle.mjs); the
+// first run that loads a bundle writes its cache at exit, and so does a run whose cache V8
+// rejects (another Node version). A missing or unwritable cache only costs speed.
+// `AGENT_CODE_CACHE=off` reads and writes none. A Script has no module loader: a bundle run so may
+// not use import() (the build checks, scripts/bundle.mjs).
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+
+export function requireCachedBundle<T>(file: string, env: NodeJS.ProcessEnv = process.env): T {
+  const cacheFile = file.replace(/\.cjs$/, '.cache');
+  const useCache = env.AGENT_CODE_CACHE !== 'off';
+  let cachedData: Buffer | undefined;
+  if (useCache) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      /* not made yet: compiled from source, and the cache is written at exit */
+    }
+  }
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+    {
+      filename: file,
+      ...(cachedData ? { cachedData } : {}),
+    },
+  );
+  if (useCache && (!cachedData || script.cachedDataRejected))
+    // At exit the cache also holds the functions this run compiled, not just the top level.
+    process.once('exit', () => {
+      try {
+        const tmp = `${cacheFile}.${process.pid}`;
+        writeFileSync(tmp, script.createCachedData());
+        renameSync(tmp, cacheFile);
+      } catch {
+        /* read-only install: run without a cache */
+      }
+    });
+  const mod = { exports: {} };
+  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
+  return mod.exports as T;
+}
