@@ -259,7 +259,7 @@ function patch(b, filter, pairs) {
   });
 }
 
-// CommonJS, so that it runs from a V8 code cache as the CLI's bundle does (src/modes/tuiBundle.ts;
+// CommonJS, so that it runs from a V8 code cache as the CLI's bundle does (src/util/cachedBundle.ts;
 // Node 20 keeps no compile cache for ES modules). Its lazily imported parts (marked, the syntax
 // highlighter and its grammars) are inside, compiled only when first imported.
 rmSync('dist/tui-chunks', { recursive: true, force: true });

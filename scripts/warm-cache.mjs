@@ -1,6 +1,6 @@
 // Builds dist/agent.cache: one real session (a Bash call, then an answer) against the project's
 // fake Messages API, with the cache written at exit, so it holds the code a session really runs.
-// Then dist/tui.cache, the terminal UI's (src/modes/tuiBundle.ts): `agent` in a pseudo-terminal
+// Then dist/tui.cache, the terminal UI's (src/util/cachedBundle.ts): `agent` in a pseudo-terminal
 // (util-linux `script`) up to its first frame, then /exit; without `script`, the first interactive
 // run writes it at its exit instead.
 import { spawn } from 'node:child_process';

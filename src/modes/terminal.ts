@@ -19,12 +19,14 @@ import { runShell, shellMessage } from './shellEscape.js';
 import { colourLevel } from '../tui/colour.js';
 import { kittyKeyboardTerminal } from '../tui/kittyKeys.js';
 import { typingClock } from '../telemetry/typing.js';
-import { loadTuiBundle, type TuiModule } from './tuiBundle.js';
+import { requireCachedBundle } from '../util/cachedBundle.js';
+
+type TuiModule = typeof import('../tui/main.js');
 
 /** dist/tui.cjs: the UI bundle beside the CLI's (scripts/bundle.mjs builds both). */
 function loadTui(): TuiModule {
   const file = process.env.AGENT_TUI_BUNDLE ?? join(__dirname, 'tui.cjs');
-  return loadTuiBundle(file, file.replace(/\.cjs$/, '.cache'));
+  return requireCachedBundle<TuiModule>(file);
 }
 
 export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<number> {

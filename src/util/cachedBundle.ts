@@ -1,11 +1,13 @@
-// Requires one of the bundles built beside the CLI's (dist/otel.cjs, dist/sandbox.cjs) through a V8
-// code cache kept next to it (`<name>.cache`), as bin/agent runs the CLI's bundle and
-// src/modes/tuiBundle.ts the terminal UI's: a start that loads it skips most parsing and
-// compiling (about 30-40 ms of CPU each). The build removes the caches (scripts/bundle.mjs); the
-// first run that loads a bundle writes its cache at exit, and so does a run whose cache V8
-// rejects (another Node version). A missing or unwritable cache only costs speed.
-// `AGENT_CODE_CACHE=off` reads and writes none. A Script has no module loader: a bundle run so may
-// not use import() (the build checks, scripts/bundle.mjs).
+// Requires one of the bundles built beside the CLI's (dist/tui.cjs, dist/otel.cjs, dist/sandbox.cjs)
+// through a V8 code cache kept next to it (`<name>.cache`), as bin/agent runs the CLI's bundle: a
+// start that loads it skips most parsing and compiling (30-40 ms of CPU for otel and sandbox, most
+// of the UI's first frame). Node 20 keeps no compile cache for ES modules, and importing one also
+// sets up its ESM loader, which a CommonJS start never pays for. The build removes the caches
+// (scripts/bundle.mjs) and remakes them by real runs (scripts/warm-cache.mjs); a run whose cache is
+// missing or rejected by V8 (another Node version) writes it at exit. A missing or unwritable cache
+// only costs speed. `AGENT_CODE_CACHE=off` reads and writes none; `write` rewrites it at exit (the
+// build's warm-up). A Script has no module loader: a bundle run so may not use import() (the build
+// checks, scripts/bundle.mjs).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -29,7 +31,7 @@ export function requireCachedBundle<T>(file: string, env: NodeJS.ProcessEnv = pr
       ...(cachedData ? { cachedData } : {}),
     },
   );
-  if (useCache && (!cachedData || script.cachedDataRejected))
+  if (env.AGENT_CODE_CACHE === 'write' || (useCache && (!cachedData || script.cachedDataRejected)))
     // At exit the cache also holds the functions this run compiled, not just the top level.
     process.once('exit', () => {
       try {
