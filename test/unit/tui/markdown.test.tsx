@@ -1,7 +1,6 @@
 // Markdown drawn for the terminal, and where a streaming answer is cut into settled blocks.
 import { render } from 'ink-testing-library';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { highlight, highlighterSettled, loadHighlighter } from '../../../src/tui/markdown/highlight.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadLexer } from '../../../src/tui/markdown/lexer.js';
 import { Markdown } from '../../../src/tui/markdown/Markdown.js';
 import { settledLength } from '../../../src/tui/markdown/split.js';
@@ -52,6 +51,11 @@ describe('Markdown', () => {
   });
 
   it('a code block is split into classed runs once the highlighter has loaded', async () => {
+    // A fresh copy of the module: another file run before this one in the same worker (the suite
+    // does not isolate files) may have loaded the shared copy's highlighter already.
+    vi.resetModules();
+    const { highlight, highlighterSettled, loadHighlighter } = await import('../../../src/tui/markdown/highlight.js');
+    expect(highlighterSettled()).toBe(false);
     expect(highlight('const x = 1;', 'ts')).toBeUndefined();
     await loadHighlighter();
     expect(highlighterSettled()).toBe(true);
