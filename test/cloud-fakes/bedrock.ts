@@ -105,8 +105,11 @@ export async function startFakeBedrock(
     creds: AwsTestCredentials | null;
     profiles?: string[];
     profilesDelayMs?: number;
+    /** The first `times` streamed replies end after `afterChunks` chunk frames with an exception frame. */
+    streamException?: { afterChunks: number; type: string; message: string; times: number };
   },
 ): Promise<FakeBedrock> {
+  let exceptionsLeft = opts.streamException?.times ?? 0;
   const regions = Array.isArray(opts.region) ? opts.region : [opts.region];
   const codec = new EventStreamCodec(utf8.to, utf8.from);
   const front = await startFront(api, async (req) => {
@@ -174,7 +177,23 @@ export async function startFakeBedrock(
       reply: stream
         ? async (upstream, res) => {
             res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake' });
+            const cut = opts.streamException && exceptionsLeft-- > 0 ? opts.streamException : undefined;
+            let chunks = 0;
             for await (const ev of sseEvents(upstream.body!)) {
+              if (cut && chunks++ === cut.afterChunks) {
+                // As Bedrock ends a stream it cannot finish: an exception frame, then the end.
+                res.write(
+                  codec.encode({
+                    headers: {
+                      ':exception-type': { type: 'string', value: cut.type },
+                      ':content-type': { type: 'string', value: 'application/json' },
+                      ':message-type': { type: 'string', value: 'exception' },
+                    },
+                    body: utf8.from(JSON.stringify({ message: cut.message })),
+                  }),
+                );
+                break;
+              }
               const frame = codec.encode({
                 headers: {
                   ':event-type': { type: 'string', value: 'chunk' },

@@ -87,6 +87,24 @@ describe('Amazon Bedrock', () => {
     );
 
     providerIt.concurrent(
+      "an exception frame mid-stream (Bedrock's throttlingException): retried, and its message told once retries run out",
+      async ({ servers }) => {
+        // The wrapper reads Bedrock's exception classes only here (loaded at first use: scripts/bundle.mjs).
+        const exception = { afterChunks: 2, type: 'throttlingException', message: 'Too many requests, slow down' };
+        const { api, front: bedrock } = await servers.fixture([text('a'), text('b'), text('c'), text('d')], (api) =>
+          startFakeBedrock(api, { region: 'us-east-1', creds, streamException: { ...exception, times: 3 } }),
+        );
+        const r = await run([...STREAM_ARGS], signedEnv(bedrock.url, 'us-east-1'), userLine('hi'));
+        const lines = r.json();
+        expect(lines.filter((m) => m.subtype === 'api_retry')).toHaveLength(2);
+        const result = lines.find((m) => m.type === 'result');
+        expect(result?.is_error, r.stderr).toBe(true);
+        expect(JSON.stringify(result)).toContain('Too many requests, slow down');
+        expect(api.requests).toHaveLength(3);
+      },
+    );
+
+    providerIt.concurrent(
       'wrong AWS credentials: the signature is refused, and the error names Bedrock',
       async ({ servers }) => {
         const { api, front: bedrock } = await servers.fixture([text('never')], (api) =>
