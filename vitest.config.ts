@@ -10,7 +10,10 @@ export default defineConfig({
     // file had little to do); three keep them busy: 268 -> 229 s in back-to-back runs. Four failed
     // timing windows. Tests that mostly wait run side by side inside their file instead.
     maxWorkers: 3,
-    minWorkers: 1,
+    // As many as maxWorkers: vitest 3.2 (tinypool) ends a worker above minWorkers once it idles,
+    // and one ended so near the end of a run failed it with "Terminating worker thread" and no
+    // summary (seen with three workers and minWorkers 1).
+    minWorkers: 3,
     // A fresh TMPDIR for the run (inherited by every process a test starts); the run fails if
     // anything is left in it at the end.
     globalSetup: ['test/globalSetup.ts'],
