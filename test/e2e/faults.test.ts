@@ -10,6 +10,7 @@ import {
   STREAM_ARGS,
   userLine,
   type FakeApi,
+  sharedSession,
 } from './harness.js';
 import { alive, waitUntil } from '../processes.js';
 
@@ -22,7 +23,6 @@ let api: FakeApi | undefined;
  * requests; each round's elapsed time is counted from the session's start (its start-up and any
  * round before it included). Made once, by the first check that reads it, with a fake API of its own.
  */
-let modelErrors: ReturnType<typeof modelErrorSession> | undefined;
 
 async function modelErrorSession() {
   const own = await startOwnFakeApi([
@@ -60,11 +60,7 @@ async function modelErrorSession() {
     await own.close();
   }
 }
-async function modelErrorRounds() {
-  const s = await (modelErrors ??= modelErrorSession());
-  expect(s.code, `the shared model-error session exits 0; stderr: ${s.stderr}`).toBe(0);
-  return s;
-}
+const modelErrorRounds = sharedSession('model-error', modelErrorSession);
 
 describe('model errors that a retry cannot cure', () => {
   it('a malformed stream gets one non-streaming attempt and the answer comes at once', async () => {

@@ -301,6 +301,23 @@ export interface TurnRecord {
 }
 
 /**
+ * One session several tests of a file read (made at the first read, by whichever test comes
+ * first): each read checks that it exited 0, so a broken session fails every test that reads it
+ * with its stderr, named as `what`.
+ */
+export function sharedSession<T extends { code: number | null; stderr: string }>(
+  what: string,
+  make: () => Promise<T>,
+): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return async () => {
+    const s = await (made ??= make());
+    expect(s.code, `the shared ${what} session exits 0; stderr: ${s.stderr}`).toBe(0);
+    return s;
+  };
+}
+
+/**
  * Runs `prompts` (name → prompt) as the turns of one stream-json session, each sent once the one
  * before has its result, for checks of per-turn behaviour that share one process. Returns each
  * turn's requests and stdout lines, and the exit; a turn that never ends rejects, naming `label`

@@ -16,6 +16,7 @@ import {
   userLine,
   type AgentProcess,
   type Call,
+  sharedSession,
 } from './harness.js';
 
 function writeSettings(dir: string, file: string, value: unknown) {
@@ -670,7 +671,6 @@ const HOST_ARGS = [...STREAM_ARGS, '--permission-prompt-tool', 'stdio'];
  * ask. The host answers by the call's id; each check reads its own asks, its turns' requests and
  * stdout lines. Made once, by the first check that reads it, with a fake API of its own.
  */
-let hostShared: ReturnType<typeof hostSession> | undefined;
 
 async function hostSession() {
   const cwd = tempDir();
@@ -771,11 +771,7 @@ async function hostSession() {
     await api.close();
   }
 }
-async function hostTurns() {
-  const s = await (hostShared ??= hostSession());
-  expect(s.code, `the shared prompting-host session exits 0; stderr: ${s.stderr}`).toBe(0);
-  return s;
-}
+const hostTurns = sharedSession('prompting-host', hostSession);
 
 describe.concurrent('a prompting host (--permission-prompt-tool stdio)', () => {
   it('asks in order with tool_name, input, tool_use_id; allow, allow with updatedInput, deny with message', async () => {

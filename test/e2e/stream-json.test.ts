@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { outboundSchema } from '../../src/protocol/outbound.js';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import {
+  runAgent,
+  startAgent,
+  startFakeApi,
+  STREAM_ARGS,
+  tempDir,
+  userLine,
+  type FakeApi,
+  sharedSession,
+} from './harness.js';
 import { startFakeApi as startOwnFakeApi } from '../fake-api/server.js';
 
 let api: FakeApi | undefined;
@@ -33,7 +42,6 @@ const ODD = [
  * round's stdout lines and request, and the session's stderr. Made once, by the first check that
  * reads it, with a fake API of its own.
  */
-let oddShared: ReturnType<typeof oddSession> | undefined;
 
 async function oddSession() {
   const own = await startOwnFakeApi([text('still here'), text('unshaken'), text('ok')]);
@@ -74,11 +82,7 @@ async function oddSession() {
     await own.close();
   }
 }
-async function oddRounds() {
-  const s = await (oddShared ??= oddSession());
-  expect(s.code, `the shared odd-stdin session exits 0; stderr: ${s.stderr}`).toBe(0);
-  return s;
-}
+const oddRounds = sharedSession('odd-stdin', oddSession);
 
 describe('stream-json session', () => {
   it('runs a tool call and answers: init, assistant, tool result, result', async () => {

@@ -14,6 +14,7 @@ import {
   turns,
   userLine,
   type FakeApi,
+  sharedSession,
 } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
@@ -60,9 +61,8 @@ const TURNS = {
   nested: [output({ name: '', age: 1, tags: ['ok', 7], extra: true }, 'bad2'), output({ name: 'x', age: 1 }, 'good2')],
   remind: [text('Ada, 36.'), output({ name: 'Ada', age: 36 }, 'so4')],
 };
-let shared: ReturnType<typeof sharedSession> | undefined;
 
-async function sharedSession() {
+async function schemaTurns() {
   const names = Object.keys(TURNS) as Array<keyof typeof TURNS>;
   const own = await startFakeApi(names.flatMap((n) => TURNS[n]));
   try {
@@ -80,10 +80,9 @@ async function sharedSession() {
     await own.close();
   }
 }
+const schemaSession = sharedSession('--json-schema', schemaTurns);
 async function turnOf(name: keyof typeof TURNS) {
-  const s = await (shared ??= sharedSession());
-  expect(s.code, `the shared --json-schema session exits 0; stderr: ${s.stderr}`).toBe(0);
-  return s.turns[name];
+  return (await schemaSession()).turns[name];
 }
 
 describe('structured output (--json-schema)', () => {
