@@ -16,7 +16,17 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultText, runTurns, startAgent, startTestApi, STREAM_ARGS, tempDir, turns, userLine } from './harness.js';
+import {
+  resultText,
+  runTurns,
+  startAgent,
+  startTestApi,
+  STREAM_ARGS,
+  tempDir,
+  turns,
+  userLine,
+  once,
+} from './harness.js';
 
 // Every test has its own API and agent: they run side by side (describe.concurrent).
 
@@ -405,7 +415,7 @@ const todo = (content: string, status: string) => ({ content, status, activeForm
  * todos start empty either way: nothing before them wrote any). Each check reads its own turn's
  * stdout lines. Made once, by the first check that reads it, with a fake API of its own.
  */
-let foreground: ReturnType<typeof foregroundSession> | undefined;
+const foreground = once(foregroundSession);
 
 async function foregroundSession() {
   const api = await startFakeApi([
@@ -427,7 +437,7 @@ async function foregroundSession() {
 
 describe.concurrent('foreground progress and todos', () => {
   it('a foreground Bash running 3.5 s reports tool_progress after 2 s, at most once a second', async () => {
-    const turn = (await (foreground ??= foregroundSession())).sleep;
+    const turn = (await foreground()).sleep;
     expect(turn.json().find((m) => m.type === 'result')).toMatchObject({ result: 'slept' });
     const progress = turn.json().filter((m) => m.type === 'tool_progress');
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -439,7 +449,7 @@ describe.concurrent('foreground progress and todos', () => {
   });
 
   it('TodoWrite: two items in progress are refused; a valid list is kept and returned with the previous one', async () => {
-    const turn = (await (foreground ??= foregroundSession())).plan;
+    const turn = (await foreground()).plan;
     expect(turn.json().find((m) => m.type === 'result')).toMatchObject({ result: 'planned' });
     const byId = (id: string) => turn.json().find((m) => m.type === 'user' && m.message.content[0].tool_use_id === id)!;
     expect(byId('toolu_t1').message.content[0].is_error).toBe(true);

@@ -300,6 +300,12 @@ export interface TurnRecord {
   json(): Array<Record<string, any>>;
 }
 
+/** Runs `f` once, when the first test that needs its answer asks; later askers get the same answer. */
+export function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => (answer ??= f());
+}
+
 /**
  * One session several tests of a file read (made at the first read, by whichever test comes
  * first): each read checks that it exited 0, so a broken session fails every test that reads it
@@ -309,9 +315,9 @@ export function sharedSession<T extends { code: number | null; stderr: string }>
   what: string,
   make: () => Promise<T>,
 ): () => Promise<T> {
-  let made: Promise<T> | undefined;
+  const made = once(make);
   return async () => {
-    const s = await (made ??= make());
+    const s = await made();
     expect(s.code, `the shared ${what} session exits 0; stderr: ${s.stderr}`).toBe(0);
     return s;
   };

@@ -16,6 +16,7 @@ import {
   turns,
   userLine,
   type FakeApi,
+  once,
 } from './harness.js';
 
 let api: FakeApi | undefined;
@@ -34,7 +35,7 @@ const resultOf = (lines: Line[]) => lines.filter((m) => m.type === 'result').pop
  * One stream-json session (no other flags) for three tests, made by whichever asks first: its
  * first turn ('hi') is answered, its second ('go') is a 400 from the API.
  */
-let plainSession: ReturnType<typeof runPlainSession> | undefined;
+const plainSession = once(runPlainSession);
 
 async function runPlainSession() {
   const own = await startFakeApi((req) =>
@@ -52,7 +53,7 @@ async function runPlainSession() {
 
 describe('the result line', () => {
   it('carries terminal_reason completed and the timing fields, in order', async () => {
-    const result = (await (plainSession ??= runPlainSession())).completed;
+    const result = (await plainSession()).completed;
     expect(result.terminal_reason).toBe('completed');
     const { time_to_request_ms: req, ttft_stream_ms: stream, ttft_ms: token, first_content_frame_ms: frame } = result;
     for (const v of [req, stream, token, frame]) expect(v).toEqual(expect.any(Number));
@@ -79,11 +80,11 @@ describe('the result line', () => {
 
   it('terminal_reason api_error (as the reference reports it)', async () => {
     // The shared session's second turn.
-    expect((await (plainSession ??= runPlainSession())).failed.terminal_reason).toBe('api_error');
+    expect((await plainSession()).failed.terminal_reason).toBe('api_error');
   });
 
   it('in stream-json mode an API error is in the result line only, not repeated on stderr', async () => {
-    const { r, failed } = await (plainSession ??= runPlainSession());
+    const { r, failed } = await plainSession();
     expect(failed).toMatchObject({ is_error: true, errors: ['API Error: 400 bad thing X'] });
     expect(r.stderr).not.toContain('bad thing X');
     // In text mode stderr is where the error goes.

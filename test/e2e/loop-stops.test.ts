@@ -1,7 +1,7 @@
 // Every stop and continue condition of the agent loop, seen from outside the binary.
 import { describe, expect, it } from 'vitest';
 import { badRequest, lastUserText, overloaded, rateLimited, text, toolUse, unauthorized } from '../fake-api/server.js';
-import { runAgent, runTurns, startFakeApi, STREAM_ARGS, userLine, type FakeApi } from './harness.js';
+import { runAgent, runTurns, startFakeApi, STREAM_ARGS, userLine, type FakeApi, once } from './harness.js';
 
 let api: FakeApi | undefined;
 
@@ -22,7 +22,7 @@ const TURNS = {
   rateLimited: [rateLimited(0), text('after the rate limit')],
 };
 const PROMPTS = { recovers: 'write a lot', givesUp: 'write forever', rateLimited: 'hi' };
-let shared: ReturnType<typeof sharedSession> | undefined;
+const shared = once(sharedSession);
 
 async function sharedSession() {
   const own = await startFakeApi(Object.values(TURNS).flat());
@@ -38,7 +38,7 @@ async function sharedSession() {
   }
 }
 async function turnOf(name: keyof typeof TURNS) {
-  const s = await (shared ??= sharedSession());
+  const s = await shared();
   expect(s.code, `the shared session exits 0; stderr: ${s.stderr}`).toBe(0);
   return s.turns[name];
 }

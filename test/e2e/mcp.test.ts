@@ -27,6 +27,7 @@ import {
   tempDir,
   userLine,
   type Call,
+  once,
 } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
@@ -62,8 +63,8 @@ const offered = (req: RecordedRequest) =>
  * second turn multiplies with the tool the server added. The agent is started once, by whichever
  * test asks first.
  */
-let calcSession: ReturnType<typeof runCalcSession> | undefined;
-const sharedCalcSession = () => (calcSession ??= runCalcSession());
+const calcSession = once(runCalcSession);
+const sharedCalcSession = () => calcSession();
 
 async function runCalcSession() {
   const cwd = tempDir();
@@ -105,8 +106,8 @@ async function runCalcSession() {
 }
 
 /** A session whose only MCP server's command does not exist (two tests read it). */
-let ghostSession: ReturnType<typeof runGhostSession> | undefined;
-const sharedGhostSession = () => (ghostSession ??= runGhostSession());
+const ghostSession = once(runGhostSession);
+const sharedGhostSession = () => ghostSession();
 
 async function runGhostSession() {
   const api = await startFakeApiServer([text('Still here.')]);
@@ -217,8 +218,8 @@ describe.concurrent('MCP servers from --mcp-config (stdio)', () => {
  * One official-SDK session whose in-process server (createSdkMcpServer) the model calls; the two
  * tests of it read it, each for its own checks.
  */
-let weatherSession: ReturnType<typeof runWeatherSession> | undefined;
-const sharedWeatherSession = () => (weatherSession ??= runWeatherSession());
+const weatherSession = once(runWeatherSession);
+const sharedWeatherSession = () => weatherSession();
 
 async function runWeatherSession() {
   const cwd = tempDir();

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemText, text } from '../fake-api/server.js';
-import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { runAgent, startFakeApi, tempDir, type FakeApi, once } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -48,7 +48,7 @@ function project() {
  * there and starts a chain of imports nine deep that ends in a cycle back to it; its
  * .claude/CLAUDE.md cannot be read.
  */
-let brokenImports: ReturnType<typeof runBrokenImports> | undefined;
+const brokenImports = once(runBrokenImports);
 
 async function runBrokenImports() {
   const own = await startFakeApi([text('ok')]);
@@ -118,7 +118,7 @@ describe('memory files', () => {
   });
 
   it('an unreadable memory file and a missing import are skipped with a stderr note; the run goes on', async () => {
-    const { r, sys } = await (brokenImports ??= runBrokenImports());
+    const { r, sys } = await brokenImports();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/memory: cannot read .*missing\.md/);
     if (process.getuid?.() !== 0) expect(r.stderr).toMatch(/memory: cannot read .*\.claude\/CLAUDE\.md/);
@@ -126,7 +126,7 @@ describe('memory files', () => {
   });
 
   it('imports stop at depth 5 and cycles are refused', async () => {
-    const { r, sys } = await (brokenImports ??= runBrokenImports());
+    const { r, sys } = await brokenImports();
     expect(sys).toContain('LEVEL-5');
     expect(sys).not.toContain('LEVEL-6');
     expect(r.stderr).toMatch(/deeper than 5 levels/);

@@ -3,7 +3,7 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
-import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { runAgent, STREAM_ARGS, startAgent, startFakeApi, tempDir, type FakeApi, once } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -56,7 +56,7 @@ const SHARED = {
   'trust-not-an-object': { workspaceTrust: true },
   'keeps-bypass-held': { keepsBypassHeld: true },
 } as const;
-let shared: ReturnType<typeof runShared> | undefined;
+const shared = once(runShared);
 
 async function runShared() {
   const fake = await startFakeApi([]);
@@ -77,7 +77,7 @@ async function runShared() {
 
 /** The shared session's answer to the request `id` (its failure fails every test that reads it). */
 async function sharedAnswer(id: keyof typeof SHARED) {
-  const s = await (shared ??= runShared());
+  const s = await shared();
   const answer = s.byId[id];
   expect(answer, `the shared session's answer to ${id}`).toBeDefined();
   return answer!;
@@ -122,7 +122,7 @@ describe('initialize options not built: refused, never ignored', () => {
     const held = await sharedAnswer('keeps-bypass-held');
     expect(held).toMatchObject({ subtype: 'error', request_id: 'keeps-bypass-held' });
     expect(held.error).toContain('keepsBypassHeld: true is not supported');
-    const s = await shared!;
+    const s = await shared();
     expect(s.exit, s.stderr).toEqual({ code: 2, signal: null });
     expect(s.requests).toBe(0);
     expect(await sharedAnswer('declarations-false')).toMatchObject({ subtype: 'success' });

@@ -4,7 +4,7 @@
 // back exactly as received.
 import { describe, expect, it } from 'vitest';
 import { firstUserText, text, toolUse, type RecordedRequest, type ScriptedReply } from '../fake-api/server.js';
-import { runAgent, startAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi } from './harness.js';
+import { runAgent, startAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi, once } from './harness.js';
 
 let api: FakeApi | undefined;
 
@@ -32,7 +32,7 @@ const isSub = (req: RecordedRequest) => firstUserText(req).startsWith('SUB:');
  * and its last three each follow a set_max_thinking_tokens (4000, 0, null). Each test reads its own
  * turns, told apart by the main thread's assistant turns before each request.
  */
-let sonnet: ReturnType<typeof runSonnetSession> | undefined;
+const sonnet = once(runSonnetSession);
 
 async function runSonnetSession() {
   const own = await startFakeApi((req): ScriptedReply => {
@@ -84,7 +84,7 @@ async function runSonnetSession() {
  * One session on the default model for two tests, made by whichever asks first: its reply carries
  * thinking and redacted thinking blocks beside a Bash call.
  */
-let thinking: ReturnType<typeof runThinkingSession> | undefined;
+const thinking = once(runThinkingSession);
 
 async function runThinkingSession() {
   const own = await startFakeApi([
@@ -106,7 +106,7 @@ async function runThinkingSession() {
 
 describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
   it('turn N+1 reads everything turn N wrote; usage, modelUsage and cost count reads and writes at their rates', async () => {
-    const shared = await (sonnet ??= runSonnetSession());
+    const shared = await sonnet();
     const { result } = shared;
     // The first turn's requests: the main thread's, before its third assistant turn.
     const requests = shared.requests.filter((r) => !isSub(r) && turns(r) < 3);
@@ -141,7 +141,7 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
   });
 
   it("a subagent's requests carry breakpoints too, and its second turn reads its first", async () => {
-    const shared = await (sonnet ??= runSonnetSession());
+    const shared = await sonnet();
     // The second turn's result: the parent's, after its subagent ran.
     expect(shared.results[1]).toMatchObject({ subtype: 'success', result: 'parent done' });
     const subs = shared.requests.filter(isSub);
@@ -162,7 +162,7 @@ describe('prompt caching (bin/agent against the cache-simulating fake)', () => {
 describe('thinking and effort', () => {
   it('the default model (claude-opus-5-5, as the reference) gets adaptive thinking, effort medium and max_tokens 128000', async () => {
     // The thinking session's first request (the default model, no flags).
-    const { requests } = await (thinking ??= runThinkingSession());
+    const { requests } = await thinking();
     expect(requests[0].body).toMatchObject({
       model: 'claude-opus-5-5',
       max_tokens: 128000,
@@ -198,7 +198,7 @@ describe('thinking and effort', () => {
   });
 
   it('set_max_thinking_tokens changes the next request: 0 turns thinking off, a budget turns it back on, null is the model default', async () => {
-    const shared = await (sonnet ??= runSonnetSession());
+    const shared = await sonnet();
     // The last three turns' requests: each turn's one request, after the control request before it.
     const requests = shared.requests.filter((r) => !isSub(r) && turns(r) >= 5);
     expect(shared.results.slice(2).map((m) => m.result)).toEqual(['a', 'b', 'c']);
@@ -211,7 +211,7 @@ describe('thinking and effort', () => {
   });
 
   it('thinking and redacted thinking blocks go back exactly as received, signatures included', async () => {
-    const { result, msgs, requests } = await (thinking ??= runThinkingSession());
+    const { result, msgs, requests } = await thinking();
     expect(result.subtype).toBe('success');
     const first = msgs.find((m) => m.type === 'assistant' && m.message.content.some((b: any) => b.type === 'thinking'));
     const sent = requests[1].body.messages[1].content;

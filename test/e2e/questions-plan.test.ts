@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastUserText, text } from '../fake-api/server.js';
-import { calls, sentFromInit, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { calls, sentFromInit, resultsById, runAgent, startFakeApi, tempDir, type FakeApi, once } from './harness.js';
 import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -33,7 +33,7 @@ const QUESTIONS = {
  * One -p run for two tests, made by whichever asks first: its one reply asks an invalid question
  * (one option, t1) and a valid one (t2), with no one to answer either.
  */
-let askInPrint: ReturnType<typeof runAskInPrint> | undefined;
+const askInPrint = once(runAskInPrint);
 
 async function runAskInPrint() {
   const bad = {
@@ -102,7 +102,7 @@ describe('AskUserQuestion', () => {
   });
 
   it('with no one to ask (-p, no permission prompt tool) the call fails clearly and the run goes on', async () => {
-    const { r, requests } = await (askInPrint ??= runAskInPrint());
+    const { r, requests } = await askInPrint();
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'success', result: 'chose Postgres myself' });
     const res = resultsById(requests[1]!).t2;
@@ -113,7 +113,7 @@ describe('AskUserQuestion', () => {
   });
 
   it('an invalid question (one option) is an input error naming the parameter', async () => {
-    const { requests } = await (askInPrint ??= runAskInPrint());
+    const { requests } = await askInPrint();
     const res = resultsById(requests[1]!).t1;
     expect(res.isError).toBe(true);
     expect(res.text).toContain('questions.0.options');

@@ -5,7 +5,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeApi, text, toolUse } from '../fake-api/server.js';
-import { DEFERRED_REMINDER, runAgent, startTestApi, tempDir } from './harness.js';
+import { DEFERRED_REMINDER, runAgent, startTestApi, tempDir, once } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 const PRINT = ['--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
@@ -26,7 +26,7 @@ function lines(path: string): Array<Record<string, any>> {
  * working directory. Each test gets a copy of its config folder, so the same session in the same
  * directory, and what its own runs add to it no other test sees.
  */
-let made: ReturnType<typeof makeFirstRun> | undefined;
+const made = once(makeFirstRun);
 
 async function makeFirstRun() {
   const api = await startFakeApi([toolUse('Bash', { command: 'echo hi' }, 'b1'), text('It said hi.')]);
@@ -48,7 +48,7 @@ async function makeFirstRun() {
 
 /** A copy of the first run: its session id, a config folder of the test's own, the shared working directory. */
 async function firstRun() {
-  const { config: shared, cwd, sessionId } = await (made ??= makeFirstRun());
+  const { config: shared, cwd, sessionId } = await made();
   const config = tempDir('agent-config-');
   cpSync(shared, config, { recursive: true });
   return { config, cwd, sessionId, path: join(projectDir(config, cwd), `${sessionId}.jsonl`) };

@@ -47,6 +47,7 @@ import {
   userLine,
   calls,
   type Call,
+  once,
 } from './harness.js';
 
 const reason = sandboxUnavailableReason();
@@ -88,12 +89,6 @@ async function hostServer(onTestFinished: OnFinished): Promise<HostServer> {
   const host = await startHostServer();
   onTestFinished(() => void host.server.close());
   return host;
-}
-
-/** Runs `f` once, when the first test that needs its answer asks; later askers get the same answer. */
-function once<T>(f: () => Promise<T>): () => Promise<T> {
-  let answer: Promise<T> | undefined;
-  return () => (answer ??= f());
 }
 
 /** Several groups of Bash calls as one assistant turn: ids `<prefix>1…`, so each group keeps its own. */

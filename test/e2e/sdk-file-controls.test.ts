@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
-import { DEFERRED_BUILTINS, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { DEFERRED_BUILTINS, startFakeApi, tempDir, type FakeApi, once } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -65,7 +65,7 @@ async function host(
  * rule), and a rewindFiles that must refuse. Each is asked once the prompt has its result, in that
  * order; each check reads its own answer. Made once, by the first check that reads it.
  */
-let shared: ReturnType<typeof sharedSession> | undefined;
+const shared = once(sharedSession);
 
 async function sharedSession() {
   const cwd = tempDir();
@@ -240,7 +240,7 @@ describe('file checkpoints and rewind_files', () => {
   });
 
   it('without enableFileCheckpointing, rewindFiles fails loudly and says how to turn it on', async () => {
-    const error = (await (shared ??= sharedSession())).got.rewindError;
+    const error = (await shared()).got.rewindError;
     expect(error).toBeInstanceOf(Error);
     expect(String(error)).toMatch(/file checkpointing is off.*enableFileCheckpointing/);
   });
@@ -251,7 +251,7 @@ describe('get_context_usage, read_file, seed_read_state', () => {
     const {
       cwd,
       got: { usage },
-    } = await (shared ??= sharedSession());
+    } = await shared();
     const byId = Object.fromEntries(usage.categories.map((c: any) => [c.id, c]));
     expect(Object.keys(byId)).toEqual(
       expect.arrayContaining(['system_prompt', 'system_tools', 'memory_files', 'messages', 'free_space']),
@@ -275,7 +275,7 @@ describe('get_context_usage, read_file, seed_read_state', () => {
   });
 
   it('readFile answers within the read permissions: text, base64, truncated; a denied or outside path is refused (null)', async () => {
-    const { cwd, got } = await (shared ??= sharedSession());
+    const { cwd, got } = await shared();
     expect(got.text).toEqual({ contents: 'hello notes\n', absPath: join(cwd, 'notes.txt'), lossy: false });
     expect(got.cut).toMatchObject({ contents: 'hello', truncated: true });
     expect(got.b64).toMatchObject({ contents: Buffer.from([0xff, 0x00, 0x41]).toString('base64'), encoding: 'base64' });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastUserText, text, type RecordedRequest } from '../fake-api/server.js';
-import { calls, resultsById, startFakeApi, tempDir, type FakeApi } from './harness.js';
+import { calls, resultsById, startFakeApi, tempDir, type FakeApi, once } from './harness.js';
 import { runQuery as run, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -20,7 +20,7 @@ let api: FakeApi | undefined;
 const PROMPTS = { answers: 'go: answers', interrupt: 'go: interrupt', after: 'again', remember: 'go: remember' };
 type Turn = keyof typeof PROMPTS;
 type Ask = { toolName: string; input: Record<string, unknown>; suggestions?: unknown; toolUseID?: string };
-let shared: ReturnType<typeof sharedSession> | undefined;
+const shared = once(sharedSession);
 
 async function sharedSession() {
   const cwd = tempDir();
@@ -77,7 +77,7 @@ async function sharedSession() {
 
 describe('official SDK canUseTool', () => {
   it('allow, allow with updatedInput, deny with message: asked in order, answers honoured', async () => {
-    const { cwd, error, turns } = await (shared ??= sharedSession());
+    const { cwd, error, turns } = await shared();
     const { asked, requests } = turns.answers;
     expect(error).toBeUndefined();
     expect(asked.map((a) => [a.toolName, a.toolUseID])).toEqual([
@@ -108,7 +108,7 @@ describe('official SDK canUseTool', () => {
   });
 
   it('deny with interrupt ends the run; the next prompt is answered', async () => {
-    const { cwd, turns } = await (shared ??= sharedSession());
+    const { cwd, turns } = await shared();
     expect(turns.interrupt.asked).toHaveLength(1);
     expect(existsSync(join(cwd, 'one'))).toBe(false);
     expect(turns.interrupt.result.is_error).toBe(true);
@@ -120,7 +120,7 @@ describe('official SDK canUseTool', () => {
   });
 
   it('updatedPermissions from the suggestions: the same command is not asked about again', async () => {
-    const { cwd, error, turns } = await (shared ??= sharedSession());
+    const { cwd, error, turns } = await shared();
     expect(error).toBeUndefined();
     expect(turns.remember.result).toMatchObject({ subtype: 'success', result: 'done' });
     expect(turns.remember.asked.map((a) => a.input.command)).toEqual(['touch a']);

@@ -14,6 +14,7 @@ import {
   tempDir,
   userLine,
   type FakeApi,
+  once,
 } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
@@ -69,7 +70,7 @@ async function session(cwd: string, config: string, inputs: string[], extraArgs:
  * requests seen when they came.
  */
 const ERRORS_INPUTS = ['/compact', '/danger', '/nope arg', '/tmp/x is a path'];
-let errorsSession: ReturnType<typeof runErrorsSession> | undefined;
+const errorsSession = once(runErrorsSession);
 
 async function runErrorsSession() {
   const { cwd, config } = project();
@@ -85,7 +86,7 @@ async function runErrorsSession() {
 
 /** The shared session's result for `input`, and how many requests had gone out by then. */
 async function errorsTurn(input: string) {
-  const r = await (errorsSession ??= runErrorsSession());
+  const r = await errorsSession();
   const i = ERRORS_INPUTS.indexOf(input);
   return { result: r.results[i]!, requestsBy: r.requestsAfter[i]!, requests: r.requests };
 }

@@ -26,6 +26,7 @@ import {
   tempDir,
   turns,
   userLine,
+  once,
 } from './harness.js';
 
 const ARGS = [...STREAM_ARGS, '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'];
@@ -175,7 +176,7 @@ function sinceLastPrompt(req: RecordedRequest): { prompt: string; local: Recorde
   throw new Error(`no prompt of the shared session in ${JSON.stringify(messages).slice(0, 300)}`);
 }
 
-let syncSession: ReturnType<typeof runSyncSession> | undefined;
+const syncSession = once(runSyncSession);
 
 async function runSyncSession() {
   const api = await startFakeApiServer(
@@ -209,7 +210,7 @@ async function runSyncSession() {
 
 /** The shared session's turn for `prompt` (a failed session fails every test that reads it). */
 async function syncTurn(prompt: string) {
-  const s = await (syncSession ??= runSyncSession());
+  const s = await syncSession();
   const turn = s.turns[prompt];
   if (!turn) throw new Error(`the shared session has no turn for ${prompt}`);
   return { ...turn, exit: s.exit, api: s.api, p: s.p, all: s.all };

@@ -13,7 +13,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../fake-api/server.js';
-import { resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine } from './harness.js';
+import { resultsById, runAgent, startAgent, startFakeApi, STREAM_ARGS, userLine, once } from './harness.js';
 
 const P = ['--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'];
 const ON = { CLAUDE_CODE_WORKFLOWS: '1' };
@@ -37,7 +37,7 @@ return { joined: said.join('+'), size: shaped.size, n: args.n }`;
  * refused at the call (no meta, w1; Date.now() inline, w2), its third (wf) starts a script whose
  * agent fails and which then throws.
  */
-let badScripts: ReturnType<typeof runBadScripts> | undefined;
+const badScripts = once(runBadScripts);
 
 async function runBadScripts() {
   const script = `export const meta = { name: 'bad', description: 'Fails on purpose' }
@@ -187,7 +187,7 @@ describe('Workflow', () => {
   }, 60_000);
 
   it('a script that throws fails with its line; an agent that fails gives null and is listed', async () => {
-    const { r, requests } = await (badScripts ??= runBadScripts());
+    const { r, requests } = await badScripts();
     expect(r.code).toBe(0);
     const msgs = r.json();
     const note = msgs.find((m) => m.subtype === 'task_notification');
@@ -205,7 +205,7 @@ describe('Workflow', () => {
   }, 60_000);
 
   it('refuses a bad script at the call: no meta, or Date.now() in a script written inline', async () => {
-    const { r, requests } = await (badScripts ??= runBadScripts());
+    const { r, requests } = await badScripts();
     expect(r.code).toBe(0);
     expect(resultsById(requests[1]!).w1).toMatchObject({
       isError: true,
