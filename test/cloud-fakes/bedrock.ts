@@ -2,6 +2,7 @@
 // (recomputed with the AWS signer over the method, path, signed headers and body, as Bedrock
 // does), the invoke / invoke-with-response-stream path and the `anthropic_version` body field;
 // answers a stream in AWS event-stream framing, each Messages API event a `chunk` frame.
+import { join } from 'node:path';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -90,6 +91,25 @@ export interface FakeBedrock extends Front {
 
 /** Bedrock's control-plane page size here: small, so a list of a few spans pages. */
 const PROFILE_PAGE = 2;
+
+/**
+ * A Bedrock session's environment with nothing of the machine's AWS set-up: no Anthropic key, no
+ * AWS keys or profile, the shared files under `home` (absent unless a test writes them), no
+ * instance metadata. A test adds the credentials it means to test.
+ */
+export function isolatedBedrockEnv(home: string): Record<string, string | undefined> {
+  return {
+    CLAUDE_CODE_USE_BEDROCK: '1',
+    ANTHROPIC_API_KEY: undefined,
+    AWS_ACCESS_KEY_ID: undefined,
+    AWS_SECRET_ACCESS_KEY: undefined,
+    AWS_SESSION_TOKEN: undefined,
+    AWS_PROFILE: undefined,
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+    AWS_CONFIG_FILE: join(home, 'config'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
 
 /**
  * `creds` null: the endpoint takes unsigned requests (a gateway that signs itself,

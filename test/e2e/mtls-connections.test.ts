@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { startFakeApi, text, toolUse } from '../fake-api/server.js';
-import { startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import { isolatedBedrockEnv, startFakeBedrock } from '../cloud-fakes/bedrock.js';
 import { startMcpHttpServer } from '../cloud-fakes/mcpHttpServer.js';
 import { type FakeCollector, startFakeCollector } from '../cloud-fakes/otlpCollector.js';
 import { startFakeSts } from '../cloud-fakes/sts.js';
@@ -158,16 +158,8 @@ describe.concurrent('mTLS on every connection', () => {
       const tokenFile = join(home, 'web-identity-token');
       writeFileSync(tokenFile, 'oidc-mtls');
       const env = {
-        CLAUDE_CODE_USE_BEDROCK: '1',
+        ...isolatedBedrockEnv(home),
         AWS_REGION: 'us-east-1',
-        ANTHROPIC_API_KEY: undefined,
-        AWS_ACCESS_KEY_ID: undefined,
-        AWS_SECRET_ACCESS_KEY: undefined,
-        AWS_SESSION_TOKEN: undefined,
-        AWS_PROFILE: undefined,
-        AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-        AWS_CONFIG_FILE: join(home, 'config'),
-        AWS_EC2_METADATA_DISABLED: 'true',
         AWS_WEB_IDENTITY_TOKEN_FILE: tokenFile,
         AWS_ROLE_ARN: roleArn,
         AWS_ROLE_SESSION_NAME: 'mtls-test',

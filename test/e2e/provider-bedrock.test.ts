@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { overloaded, text, toolUse } from '../fake-api/server.js';
-import { signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
+import { isolatedBedrockEnv, signedRegion, startFakeBedrock } from '../cloud-fakes/bedrock.js';
 import { startTestProxy } from '../cloud-fakes/proxy.js';
 import { startFakeSts } from '../cloud-fakes/sts.js';
 import { STREAM_ARGS, tempDir, userLine } from './harness.js';
@@ -15,18 +15,7 @@ const creds = {
 };
 
 /** Only what the test gives: no key of the Anthropic API, no shared AWS files, no instance metadata. */
-const run = providerRunner((home) => ({
-  ANTHROPIC_API_KEY: undefined,
-  ANTHROPIC_BASE_URL: undefined,
-  AWS_ACCESS_KEY_ID: undefined,
-  AWS_SECRET_ACCESS_KEY: undefined,
-  AWS_SESSION_TOKEN: undefined,
-  AWS_PROFILE: undefined,
-  AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-  AWS_CONFIG_FILE: join(home, 'config'),
-  AWS_EC2_METADATA_DISABLED: 'true',
-  CLAUDE_CODE_USE_BEDROCK: '1',
-}));
+const run = providerRunner((home) => ({ ...isolatedBedrockEnv(home), ANTHROPIC_BASE_URL: undefined }));
 
 /** The fake Bedrock's URL and region, with the test's AWS keys in the environment (`secret`: a wrong one). */
 function signedEnv(url: string, region: string, secret = creds.secretAccessKey): Env {
