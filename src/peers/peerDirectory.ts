@@ -25,6 +25,7 @@ import { basename, join } from 'node:path';
 import type { PeerService, PeerView } from '../../tools/peers.js';
 import { lockFile } from '../teams/fileLock.js';
 import { logWarning } from '../util/log.js';
+import { processAlive as alive } from '../util/processAlive.js';
 
 interface Card {
   sessionId: string;
@@ -51,15 +52,6 @@ export interface PeerDirectoryOptions {
   pid?: number;
   /** The session's permission mode now. */
   permissionMode: () => string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A folder name as an address: letters, digits, `.`, `_`, `-`. */

@@ -4,7 +4,8 @@
 // shutdown answer arrive in the lead's. The lead keeps its task record and its status: working from
 // a message sent to it until its idle notice, and ended when its process is gone (its pane, or
 // what is left of its process group, is then removed).
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { processAlive as alive } from '../util/processAlive.js';
 import type { TaskRecord, TaskRegistry } from '../tasks/registry.js';
 import type { MemberStatus } from './teamConfig.js';
 import type { StartedTeammate, TeammateStarter } from './teammateStarter.js';
@@ -24,24 +25,6 @@ export interface ProcessTeammateDeps {
 const WATCH_MS = 250;
 /** How long a teammate asked to stop (SIGTERM) has before it is killed (its pane, its group). */
 const STOP_GRACE_MS = 3000;
-
-/**
- * Whether the process runs. An exited one that its parent has not reaped yet (a zombie: a pane's
- * process waits for the tmux server, which can take seconds) has ended.
- */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return true; // no /proc: that it exists is all there is to tell
-  }
-}
 
 export class ProcessTeammate {
   status: MemberStatus = 'working';
