@@ -74,10 +74,35 @@ module.exports = createRequire(createRequire(__filename).resolve(${JSON.stringif
   },
 };
 
+/**
+ * The Anthropic SDK and its cloud wrappers get src/net/webHeaders.ts as their `Headers`: the
+ * global one is a getter that loads Node's whole fetch implementation (undici), which a session
+ * whose requests go through src/net/httpFetch.ts never otherwise loads (about 60 ms of CPU per
+ * start). The class is shared by all four packages, so their `instanceof Headers` checks agree.
+ */
+const ANTHROPIC_PACKAGE = /node_modules[\\/]@anthropic-ai[\\/](?:sdk|bedrock-sdk|vertex-sdk|foundry-sdk)[\\/].*\.mjs$/;
+const givenHeaders = new Set();
+const sdkHeaders = {
+  name: 'sdk-headers',
+  setup(b) {
+    const webHeaders = resolve('src/net/webHeaders.ts');
+    b.onLoad({ filter: ANTHROPIC_PACKAGE }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!/\bHeaders\b/.test(source)) return undefined;
+      givenHeaders.add(args.path.replace(/.*node_modules[\\/]/, '').replaceAll('\\', '/'));
+      return {
+        contents: `import { WebHeaders as Headers } from ${JSON.stringify(webHeaders)};\n${source}`,
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
+
 await build({
   ...common,
   entryPoints: ['src/cli.ts'],
-  plugins: [cloudWrapperDeps],
+  plugins: [cloudWrapperDeps, sdkHeaders],
   // The wrappers' own folders are found with resolve() on purpose (cloudWrapperDeps).
   logOverride: { 'require-resolve-not-external': 'silent' },
   outfile: 'dist/agent.cjs',
@@ -116,6 +141,11 @@ await build({
   ],
   define: { 'import.meta.url': 'undefined' },
 });
+// The SDK's header building and its request path must have WebHeaders, or the first request loads
+// undici again; a new SDK layout that moved them would otherwise pass unnoticed.
+for (const file of ['@anthropic-ai/sdk/internal/headers.mjs', '@anthropic-ai/sdk/client.mjs'])
+  if (!givenHeaders.has(file))
+    throw new Error(`${file} was not given src/net/webHeaders.ts (the SDK's layout changed?)`);
 // The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
 // instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
 // transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.

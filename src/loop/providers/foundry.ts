@@ -2,6 +2,7 @@
 // Entra ID through @azure/identity's DefaultAzureCredential (env service principal, workload
 // identity, managed identity, Azure CLI…), or none for a gateway (CLAUDE_CODE_SKIP_FOUNDRY_AUTH).
 // The endpoint is ANTHROPIC_FOUNDRY_BASE_URL, or the resource ANTHROPIC_FOUNDRY_RESOURCE names.
+import { httpFetch } from '../../net/httpFetch.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { ClientOptions, ProviderClient } from './providerClient.js';
 import { noCredentials } from './providerClient.js';
@@ -43,6 +44,7 @@ export async function foundryClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
     ...(tokenProvider ? { azureADTokenProvider: tokenProvider } : { apiKey: apiKey ?? 'skipped' }),
     timeout: opts.timeout,
     maxRetries: 0,
+    fetch: httpFetch as unknown as typeof fetch,
   });
   return {
     provider: 'foundry',

@@ -4,6 +4,7 @@
 // the client is built, so a missing one is a clear error naming the provider and the setting, not
 // a retried connection failure or a bare 403.
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { httpFetch } from '../../net/httpFetch.js';
 import { ModelError } from '../modelErrors.js';
 import { ApiKeyHelper, helperTtlMs } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
@@ -60,6 +61,7 @@ async function firstPartyClient(env: NodeJS.ProcessEnv, opts: ClientOptions): Pr
     baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
     timeout: opts.timeout,
     maxRetries: 0,
+    fetch: httpFetch as unknown as typeof fetch,
   });
   return {
     provider: 'firstParty',

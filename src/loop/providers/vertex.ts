@@ -2,6 +2,7 @@
 // from google-auth-library (GOOGLE_APPLICATION_CREDENTIALS, gcloud's ADC file, the metadata
 // server), or none for a gateway (CLAUDE_CODE_SKIP_VERTEX_AUTH); the settings' gcpAuthRefresh is
 // run once when none resolve. The region is CLOUD_ML_REGION, or VERTEX_REGION_CLAUDE_* for one model.
+import { httpFetch } from '../../net/httpFetch.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { runHelperCommand } from './apiKeyHelper.js';
 import { authSettings } from './authSettings.js';
@@ -104,6 +105,7 @@ export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions):
         authClient,
         timeout: opts.timeout,
         maxRetries: 0,
+        fetch: httpFetch as unknown as typeof fetch,
       }) as unknown as Anthropic;
       clients.set(region, c);
     }
