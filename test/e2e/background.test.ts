@@ -150,10 +150,17 @@ describe.concurrent('background subagents', () => {
     // call would see $1.20 and stop with the budget error.
     const big = { input_tokens: 100_000, output_tokens: 0 };
     const small = { input_tokens: 1_000, output_tokens: 0 };
-    const api = await startTestApi({ onTestFinished }, (req): ScriptedReply => {
+    let agentAsked!: () => void;
+    const agentCalled = new Promise<void>((r) => {
+      agentAsked = r;
+    });
+    const api = await startTestApi({ onTestFinished }, async (req): Promise<ScriptedReply> => {
       if (!isMain(req)) {
         // Its first call asks for a 1 s command, so its second call comes after the main turn's result.
-        if (turns(req) === 0) return { ...toolUse('Bash', { command: 'sleep 1', description: 'wait' }), usage: small };
+        if (turns(req) === 0) {
+          agentAsked();
+          return { ...toolUse('Bash', { command: 'sleep 1', description: 'wait' }), usage: small };
+        }
         return { ...text('background findings: 42'), usage: small };
       }
       const n = turns(req);
@@ -167,7 +174,12 @@ describe.concurrent('background subagents', () => {
           }),
           usage: big,
         };
-      if (n === 1) return { ...text('started it'), usage: big };
+      // The main turn ends after the agent's first call is answered (and charged), whichever
+      // request reaches the API first.
+      if (n === 1) {
+        await agentCalled;
+        return { ...text('started it'), usage: big, delayMs: 400 };
+      }
       return { ...text('acted on the notification'), usage: small };
     });
     const p = startAgent({ api, args: [...ARGS, '--max-budget-usd', '0.7'] });
