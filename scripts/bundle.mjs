@@ -208,8 +208,12 @@ await build({
     js: `const __sandboxRuntimeUrl = require('node:url').pathToFileURL(require('node:path').join(require('node:path').dirname(require('node:module').createRequire(__filename).resolve('@anthropic-ai/sandbox-runtime')), 'sandbox', 'bundled.js')).href;`,
   },
 });
-// dist/otel.cjs and dist/sandbox.cjs run as vm.Scripts (src/util/cachedBundle.ts), where import() fails.
-for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs']) {
+// undici (the proxy and client-certificate dispatcher, the Monitor tool's WebSocket) as one file
+// run through a code cache, instead of its modules from node_modules (src/net/undici.ts).
+rmSync('dist/undici.cache', { force: true });
+await build({ ...common, entryPoints: ['undici'], outfile: 'dist/undici.cjs', format: 'cjs' });
+// The bundles src/util/cachedBundle.ts runs as vm.Scripts, where import() fails.
+for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs', 'dist/undici.cjs']) {
   const at = readFileSync(file, 'utf8').search(/\bimport\(/);
   if (at >= 0) throw new Error(`${file} calls import() at ${at}: it runs with no module loader; make it a require`);
 }

@@ -34,7 +34,14 @@ afterAll(async () => {
   if (cpuLog && fileStart) {
     const d = ticks().map((t, i) => (t - fileStart!.cpu[i]!) / 100);
     const file = expect.getState().testPath ?? '?';
-    const line = { file, wall: (Date.now() - fileStart.at) / 1000, self: d[0]! + d[1]!, children: d[2]! + d[3]! };
+    const line = {
+      file,
+      start: fileStart.at,
+      worker: process.pid,
+      wall: (Date.now() - fileStart.at) / 1000,
+      self: d[0]! + d[1]!,
+      children: d[2]! + d[3]!,
+    };
     appendFileSync(cpuLog, `${JSON.stringify(line)}\n`);
   }
   for (const k of Object.keys(process.env)) if (!(k in envBefore)) delete process.env[k];

@@ -7,7 +7,7 @@
 //
 // Nothing is loaded when none of these is set, so an ordinary start does not pay for undici.
 import { readFileSync } from 'node:fs';
-import { loadExternal } from '../util/loadExternal.js';
+import { loadUndici } from './undici.js';
 
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] as const;
 
@@ -66,7 +66,7 @@ export async function installOutboundAgent(env: NodeJS.ProcessEnv = process.env)
   const tls = clientCertificate(env);
   if (!proxy && !tls) return null;
   if (proxy) checkProxyUrls(env);
-  const undici = loadExternal<typeof import('undici')>('undici');
+  const undici = loadUndici();
   // A plain http:// target goes to the proxy as an absolute-URI request (as the reference sends
   // it); https:// targets are tunnelled with CONNECT, the client certificate presented inside.
   const dispatcher = proxy

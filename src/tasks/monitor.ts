@@ -6,7 +6,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { MonitorService } from '../../tools/monitor.js';
 import { runBashCommand } from '../../tools/bashRun.js';
 import { exitCodeOf } from '../util/exitCode.js';
-import { loadExternal } from '../util/loadExternal.js';
+import { loadUndici } from '../net/undici.js';
 import type { TaskRegistry } from './registry.js';
 
 export const BATCH_MS = 200;
@@ -188,8 +188,8 @@ export function createMonitorService(registry: TaskRegistry, opts: { maxPendingE
       const timer = setTimeout(() => close('timeout'), o.timeoutMs);
       rec.abort.signal.addEventListener('abort', () => close('stop'), { once: true });
       try {
-        // undici is kept out of the bundle and loaded only when a session needs it.
-        const { WebSocket } = loadExternal<typeof import('undici')>('undici');
+        // undici is kept out of the CLI's bundle and loaded only when a session needs it.
+        const { WebSocket } = loadUndici();
         const s = new WebSocket(ws.url, ws.protocols ?? []);
         socket = s;
         s.binaryType = 'arraybuffer';

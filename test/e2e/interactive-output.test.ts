@@ -235,8 +235,11 @@ const attributesAt = (raw: string, needle: string) => {
     });
     await send(t, 'find the bug and tidy the docs');
     const spin = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
-    let s = await t.waitFor(new RegExp(`${spin} agent Find the bug · \\ds · Bash\\(sleep 3\\)`));
-    expect(s).toMatch(new RegExp(`${spin} teammate Tidy the docs · \\ds · background · Bash\\(sleep 8\\)`));
+    await t.waitFor(new RegExp(`${spin} agent Find the bug · \\ds · Bash\\(sleep 3\\)`));
+    // The teammate's row names its call once its own first reply is in, which may come after the
+    // subagent's; the subagent's 3 s command keeps its row up meanwhile.
+    let s = await t.waitFor(new RegExp(`${spin} teammate Tidy the docs · \\ds · background · Bash\\(sleep 8\\)`));
+    expect(s).toMatch(new RegExp(`${spin} agent Find the bug · \\ds · Bash\\(sleep 3\\)`));
     // Their clocks move.
     const first = Number(/Find the bug · (\d)s/.exec(s)![1]);
     await t.waitFor(new RegExp(`Find the bug · (?!${first}s)\\ds`));

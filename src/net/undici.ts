@@ -1,0 +1,21 @@
+// undici, for what Node's built-in fetch does not offer: the proxy and client-certificate
+// dispatcher (outboundAgent.ts) and the Monitor tool's WebSocket client (src/tasks/monitor.ts).
+// The build makes the package one CommonJS file beside the CLI's bundle (dist/undici.cjs), run
+// through its code cache (src/util/cachedBundle.ts): from node_modules its hundred-odd modules cost
+// about 0.17 s of CPU at each start that sets a proxy or a client certificate, the bundle about a
+// third of that. Run from the sources (no bundle beside them), the package itself.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { requireCachedBundle } from '../util/cachedBundle.js';
+import { loadExternal } from '../util/loadExternal.js';
+
+type Undici = typeof import('undici');
+
+let loaded: Undici | undefined;
+
+export function loadUndici(): Undici {
+  if (loaded) return loaded;
+  const bundled = typeof __dirname === 'string' ? join(__dirname, 'undici.cjs') : undefined;
+  loaded = bundled && existsSync(bundled) ? requireCachedBundle<Undici>(bundled) : loadExternal<Undici>('undici');
+  return loaded;
+}
