@@ -7,8 +7,11 @@
 //
 // Anything else goes to the global fetch unchanged: a proxy or a client certificate (their undici
 // dispatcher is installed by outboundAgent.ts), a streamed or form body, a fetch option we do not
-// implement, a protocol other than http: and https:.
+// implement, a protocol other than http: and https:. As Node's fetch does, a connection not made
+// within 10 s fails (the SDK calls that a timeout; the loop retries it) rather than waiting for
+// the system's TCP timeout, about two minutes, and a gzip, deflate or br body is decoded.
 import type { IncomingMessage, RequestOptions } from 'node:http';
+import type { Readable } from 'node:stream';
 import { loadExternal } from '../util/loadExternal.js';
 import { proxyConfigured } from './outboundAgent.js';
 import { WebHeaders } from './webHeaders.js';
@@ -29,6 +32,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
 /** Statuses whose response has no body (the Fetch standard's null body statuses). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** Node's fetch (undici) gives up on a connection after this long. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export class HttpResponse {
   readonly ok: boolean;
@@ -41,8 +46,8 @@ export class HttpResponse {
     readonly headers: WebHeaders,
     readonly url: string,
     readonly redirected: boolean,
-    /** The response's bytes as they arrive; null for a status that has none. */
-    readonly body: IncomingMessage | null,
+    /** The response's bytes as they arrive (decoded); null for a status that has none. */
+    readonly body: Readable | null,
   ) {
     this.ok = status >= 200 && status <= 299;
   }
@@ -99,6 +104,7 @@ function exchange(
   headers: WebHeaders,
   body: Buffer | null,
   signal: AbortSignal | null | undefined,
+  connectTimeoutMs: number,
 ): Promise<IncomingMessage> {
   const http = loadExternal<typeof import('node:http')>(url.protocol === 'https:' ? 'node:https' : 'node:http');
   const outgoing: Record<string, string> = Object.fromEntries(headers);
@@ -116,6 +122,15 @@ function exchange(
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const release = () => signal?.removeEventListener('abort', onAbort);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return; // a kept-alive connection, already open
+      const timer = setTimeout(() => {
+        const error = new Error(`Connect Timeout Error (no connection to ${url.host} within ${connectTimeoutMs} ms)`);
+        req.destroy(Object.assign(error, { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+      }, connectTimeoutMs);
+      socket.once('connect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    });
     req.on('error', (err) => {
       release();
       // As Node's fetch reports a failure to connect or to send: the SDK makes it a connection error.
@@ -131,8 +146,44 @@ function exchange(
   });
 }
 
+/** The body as the Fetch standard gives it: decoded when the server compressed it. */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res;
+  const zlib = loadExternal<typeof import('node:zlib')>('node:zlib');
+  const decoder =
+    encoding === 'br'
+      ? zlib.createBrotliDecompress()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  // An error on either side (a cut connection, an abort, bad bytes) ends the decoded body with it.
+  loadExternal<typeof import('node:stream')>('node:stream').pipeline(res, decoder, () => {});
+  return decoder;
+}
+
+export interface HttpFetchOptions {
+  /** How long a new connection may take to open (default 10 s, as Node's fetch). */
+  connectTimeoutMs?: number;
+}
+
 /** A fetch over node:http and node:https for the requests it can make, the global fetch for the rest. */
-export async function httpFetch(input: string | URL | { url: string }, init: FetchInit = {}): Promise<HttpResponse> {
+export function makeHttpFetch(options: HttpFetchOptions = {}) {
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  return (input: string | URL | { url: string }, init: FetchInit = {}): Promise<HttpResponse> =>
+    send(input, init, connectTimeoutMs);
+}
+
+/** The fetch the model clients are given. */
+export const httpFetch = makeHttpFetch();
+
+async function send(
+  input: string | URL | { url: string },
+  init: FetchInit,
+  connectTimeoutMs: number,
+): Promise<HttpResponse> {
   let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   const first = bodyBytes(init.body);
   if (!handles(url, init, first)) return (await fetch(input as string, init as RequestInit)) as unknown as HttpResponse;
@@ -140,7 +191,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
   const headers = new WebHeaders(init.headers);
   let body = first ?? null;
   for (let redirects = 0; ; redirects++) {
-    const res = await exchange(url, method, headers, body, init.signal);
+    const res = await exchange(url, method, headers, body, init.signal, connectTimeoutMs);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && redirects < MAX_REDIRECTS) {
@@ -172,7 +223,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
       responseHeaders,
       url.href,
       redirects > 0,
-      empty ? null : res,
+      empty ? null : decoded(res),
     );
   }
 }

@@ -1,9 +1,11 @@
 // The fetch the SDK is given for the Messages API (src/net/httpFetch.ts) and the Headers the SDK
 // packages get in the bundle (src/net/webHeaders.ts), held to what Node's own fetch and Headers do.
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpResponse, httpFetch } from '../../../src/net/httpFetch.js';
+import { HttpResponse, httpFetch, makeHttpFetch } from '../../../src/net/httpFetch.js';
 import { WebHeaders } from '../../../src/net/webHeaders.js';
 
 describe('WebHeaders', () => {
@@ -186,6 +188,63 @@ describe('httpFetch', () => {
     expect(res.redirected).toBe(true);
     expect(res.url).toBe(`${other}/c`);
     expect(seen).toEqual(['here POST /a payload', 'here POST /b payload', 'other GET /c key=- auth=-']);
+  });
+
+  it('a compressed body is decoded (gzip, deflate, br), as Node fetch gives it', async () => {
+    const json = JSON.stringify({ type: 'message', text: 'x'.repeat(2000) });
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: gzipSync,
+      deflate: deflateSync,
+      br: brotliCompressSync,
+    };
+    const url = await serve((req, _body, res) => {
+      const encoding = String(req.url).slice(1);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(encoders[encoding]!(Buffer.from(json)));
+    });
+    for (const encoding of Object.keys(encoders)) {
+      const res = await httpFetch(`${url}/${encoding}`);
+      expect(await res.text()).toBe(json);
+    }
+  });
+
+  it('a connection that does not open in time is a timeout the SDK recognises, not a two-minute wait', async ({
+    onTestFinished,
+  }) => {
+    // A listener whose backlog is full: the kernel drops further SYNs, so a connect never completes.
+    const sink = spawn('python3', [
+      '-c',
+      [
+        'import socket, time',
+        's = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)',
+        'fill = []',
+        'for i in range(3):',
+        '    c = socket.socket(); c.setblocking(False)',
+        '    try: c.connect(s.getsockname())',
+        '    except BlockingIOError: pass',
+        '    fill.append(c)',
+        'time.sleep(0.2)',
+        'print(s.getsockname()[1], flush=True)',
+        'time.sleep(30)',
+      ].join('\n'),
+    ]);
+    onTestFinished(() => {
+      sink.kill();
+    });
+    const port = await new Promise<string>((resolve, reject) => {
+      sink.stdout.once('data', (d) => resolve(String(d).trim()));
+      sink.once('error', reject);
+    });
+    const started = Date.now();
+    const error = await makeHttpFetch({ connectTimeoutMs: 300 })(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      body: '{}',
+    }).catch((e) => e);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.cause).toMatchObject({ code: 'UND_ERR_CONNECT_TIMEOUT' });
+    // The SDK's test for a timeout (client.mjs): /timed? ?out/i on the error and its cause.
+    expect(String(error) + String(error.cause)).toMatch(/timed? ?out/i);
   });
 
   it('what it does not implement goes to the global fetch: another option, a streamed body, a proxy', async () => {
