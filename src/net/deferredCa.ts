@@ -12,6 +12,31 @@ import { logWarning } from '../util/log.js';
 type Tls = typeof import('node:tls');
 type ContextOptions = import('node:tls').SecureContextOptions;
 
+/** What tls.createSecureContext reads besides `ca`: options with none of them set get one shared context. */
+const CONTEXT_OPTIONS = [
+  'allowPartialTrustChain',
+  'cert',
+  'ciphers',
+  'clientCertEngine',
+  'crl',
+  'dhparam',
+  'ecdhCurve',
+  'honorCipherOrder',
+  'key',
+  'maxVersion',
+  'minVersion',
+  'passphrase',
+  'pfx',
+  'privateKeyEngine',
+  'privateKeyIdentifier',
+  'secureOptions',
+  'secureProtocol',
+  'sessionIdContext',
+  'sessionTimeout',
+  'sigalgs',
+  'ticketKeys',
+];
+
 /**
  * Trusts NODE_EXTRA_CA_CERTS from the first TLS context on, when bin/agent kept it from Node's start
  * (`deferred`: src/util/hostEnv.ts has put the variable back for children by then).
@@ -41,8 +66,17 @@ export function trustDeferredCa(deferred: boolean, env: NodeJS.ProcessEnv = proc
     ca = [...tls.rootCertificates, ...extra];
     return ca;
   };
+  // A context with a `ca` list parses every certificate in it: about 35 ms of CPU for Node's roots,
+  // at each new TLS connection (tls.connect makes a context per connection from its options).
+  // Connections that set nothing else a context holds share one, as Node's default context is.
+  let shared: ReturnType<Tls['createSecureContext']> | undefined;
   tls.createSecureContext = function createSecureContext(this: unknown, options?: ContextOptions) {
     if (options?.ca !== undefined) return original.call(this, options);
+    const opts = options as Record<string, unknown> | undefined;
+    if (!opts || CONTEXT_OPTIONS.every((k) => opts[k] === undefined)) {
+      shared ??= original.call(this, { ca: trusted() });
+      return shared;
+    }
     return original.call(this, { ...options, ca: trusted() });
   } as Tls['createSecureContext'];
 }
