@@ -284,8 +284,16 @@ export function flagCatalog(): Array<{ flag: string; takesValue: boolean; built:
 
 export type ParseOutcome = { kind: 'run'; options: CliOptions } | { kind: 'exit'; code: number };
 
+/**
+ * The program the first parse uses, built as the module loads: in the start-up snapshot it is
+ * already built (commander's 60-odd options cost a few ms at every start). A parse changes the
+ * program's state, so each later parse builds a fresh one.
+ */
+let prebuilt: Command | undefined = buildProgram();
+
 export function parseOptions(argv: string[]): ParseOutcome {
-  const program = buildProgram();
+  const program = prebuilt ?? buildProgram();
+  prebuilt = undefined;
   try {
     program.parse(argv, { from: 'user' });
   } catch (err) {
