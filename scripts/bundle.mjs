@@ -79,22 +79,35 @@ module.exports = createRequire(createRequire(__filename).resolve(${JSON.stringif
  * global one is a getter that loads Node's whole fetch implementation (undici), which a session
  * whose requests go through src/net/httpFetch.ts never otherwise loads (about 60 ms of CPU per
  * start). The class is shared by all four packages, so their `instanceof Headers` checks agree.
+ * Their test of a body, `globalThis.ReadableStream && body instanceof globalThis.ReadableStream`,
+ * becomes src/net/webStreams.ts's, which reads that global (it loads Node's web streams) only for
+ * a value that could be one.
  */
 const ANTHROPIC_PACKAGE = /node_modules[\\/]@anthropic-ai[\\/](?:sdk|bedrock-sdk|vertex-sdk|foundry-sdk)[\\/].*\.mjs$/;
+const STREAM_BODY_TEST = /globalThis\.ReadableStream\s*&&\s*([\w.]+)\s+instanceof\s+globalThis\.ReadableStream/g;
 const givenHeaders = new Set();
-const sdkHeaders = {
-  name: 'sdk-headers',
+const givenStreamTest = new Set();
+const sdkGlobals = {
+  name: 'sdk-globals',
   setup(b) {
     const webHeaders = resolve('src/net/webHeaders.ts');
+    const webStreams = resolve('src/net/webStreams.ts');
     b.onLoad({ filter: ANTHROPIC_PACKAGE }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!/\bHeaders\b/.test(source)) return undefined;
-      givenHeaders.add(args.path.replace(/.*node_modules[\\/]/, '').replaceAll('\\', '/'));
-      return {
-        contents: `import { WebHeaders as Headers } from ${JSON.stringify(webHeaders)};\n${source}`,
-        loader: 'js',
-        resolveDir: dirname(args.path),
-      };
+      let source = readFileSync(args.path, 'utf8');
+      const file = args.path.replace(/.*node_modules[\\/]/, '').replaceAll('\\', '/');
+      const imports = [];
+      if (/\bHeaders\b/.test(source)) {
+        givenHeaders.add(file);
+        imports.push(`import { WebHeaders as Headers } from ${JSON.stringify(webHeaders)};`);
+      }
+      const replaced = source.replace(STREAM_BODY_TEST, '__isWebReadableStream($1)');
+      if (replaced !== source) {
+        givenStreamTest.add(file);
+        source = replaced;
+        imports.push(`import { isWebReadableStream as __isWebReadableStream } from ${JSON.stringify(webStreams)};`);
+      }
+      if (imports.length === 0) return undefined;
+      return { contents: `${imports.join('\n')}\n${source}`, loader: 'js', resolveDir: dirname(args.path) };
     });
   },
 };
@@ -102,7 +115,7 @@ const sdkHeaders = {
 await build({
   ...common,
   entryPoints: ['src/cli.ts'],
-  plugins: [cloudWrapperDeps, sdkHeaders],
+  plugins: [cloudWrapperDeps, sdkGlobals],
   // The wrappers' own folders are found with resolve() on purpose (cloudWrapperDeps).
   logOverride: { 'require-resolve-not-external': 'silent' },
   outfile: 'dist/agent.cjs',
@@ -146,6 +159,8 @@ await build({
 for (const file of ['@anthropic-ai/sdk/internal/headers.mjs', '@anthropic-ai/sdk/client.mjs'])
   if (!givenHeaders.has(file))
     throw new Error(`${file} was not given src/net/webHeaders.ts (the SDK's layout changed?)`);
+if (!givenStreamTest.has('@anthropic-ai/sdk/client.mjs'))
+  throw new Error("@anthropic-ai/sdk/client.mjs's body test was not given src/net/webStreams.ts's (the SDK changed?)");
 // The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
 // instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
 // transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.

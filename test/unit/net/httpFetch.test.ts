@@ -7,6 +7,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpResponse, httpFetch, makeHttpFetch } from '../../../src/net/httpFetch.js';
 import { WebHeaders } from '../../../src/net/webHeaders.js';
+import { isWebReadableStream } from '../../../src/net/webStreams.js';
 
 describe('WebHeaders', () => {
   it('agrees with the global Headers on names, joined values, trimming and order', () => {
@@ -54,6 +55,16 @@ describe('WebHeaders', () => {
   it('refuses a name that is not a token and a value with a line break, naming the fault', () => {
     expect(() => new WebHeaders({ 'bad name': 'x' })).toThrow(/"bad name" is not a valid header name/);
     expect(() => new WebHeaders().set('x', 'a\r\nInjected: yes')).toThrow(/CR or LF/);
+  });
+});
+
+describe('isWebReadableStream', () => {
+  it('is the SDK test it replaces: true of a web ReadableStream only, not of bytes, strings or Node streams', async () => {
+    const { Readable } = await import('node:stream');
+    expect(isWebReadableStream(new ReadableStream())).toBe(true);
+    expect(isWebReadableStream(Readable.toWeb(Readable.from(['x'])))).toBe(true);
+    for (const other of [Buffer.from('x'), '{}', null, undefined, {}, Readable.from(['x']), { getReader: 1 }])
+      expect(isWebReadableStream(other)).toBe(false);
   });
 });
 
