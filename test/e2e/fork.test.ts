@@ -3,7 +3,7 @@
 // request wrote to the prompt cache (the fake API simulates the cache and bills each request).
 import { describe, expect, it } from 'vitest';
 import { lastUserText, type RecordedRequest, type ScriptedReply, text, toolUse } from '../fake-api/server.js';
-import { runAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi } from './harness.js';
+import { calls, runAgent, startFakeApi, STREAM_ARGS, turns, userLine, type FakeApi } from './harness.js';
 
 let api: FakeApi | undefined;
 
@@ -61,22 +61,10 @@ describe('fork subagents', () => {
         return text(`fork saw: ${JSON.stringify(req.body.messages.at(-1).content)}`);
       }
       if (turns(req) === 0)
-        return {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'toolu_f',
-              name: 'Agent',
-              input: { description: 'f', prompt: 'count the files', subagent_type: 'fork' },
-            },
-            {
-              type: 'tool_use',
-              id: 'toolu_n',
-              name: 'Agent',
-              input: { description: 'n', prompt: 'x', subagent_type: 'fork', name: 'w' },
-            },
-          ],
-        };
+        return calls([
+          ['Agent', { description: 'f', prompt: 'count the files', subagent_type: 'fork' }, 'toolu_f'],
+          ['Agent', { description: 'n', prompt: 'x', subagent_type: 'fork', name: 'w' }, 'toolu_n'],
+        ]);
       return text('parent done');
     });
     const r = await runAgent({

@@ -253,7 +253,8 @@ export function resultText(content: unknown): string {
   return '';
 }
 
-export type Call = [name: string, input: Record<string, unknown>];
+/** A tool call: its name, its input, and its id when a test names it (else `calls` numbers it). */
+export type Call = [name: string, input: Record<string, unknown>, id?: string];
 
 /** A tool_result's content as text: a string as it is, text blocks joined, anything else as JSON. */
 function contentText(content: unknown): string {
@@ -262,10 +263,15 @@ function contentText(content: unknown): string {
   return JSON.stringify(content);
 }
 
-/** One assistant message with several tool_use blocks, ids t1…tn. */
+/** One assistant message with several tool_use blocks, ids t1…tn unless a call names its own. */
 export function calls(list: Call[], prefix = 't'): ScriptedReply {
   return {
-    content: list.map(([name, input], i) => ({ type: 'tool_use' as const, id: `${prefix}${i + 1}`, name, input })),
+    content: list.map(([name, input, id], i) => ({
+      type: 'tool_use' as const,
+      id: id ?? `${prefix}${i + 1}`,
+      name,
+      input,
+    })),
   };
 }
 

@@ -17,7 +17,7 @@ import {
   type ScriptedReply,
 } from '../fake-api/server.js';
 import { alive, hasText, waitUntil } from '../processes.js';
-import { resultsById, resultText, startTestApi, tempDir, turns } from './harness.js';
+import { calls, resultsById, resultText, startTestApi, tempDir, turns } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 // The tests run side by side (describe.concurrent), each with its own API.
@@ -63,22 +63,10 @@ describe.concurrent('foreground subagents as tasks through the SDK', () => {
         );
       }
       if (n === 0)
-        return {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'callA',
-              name: 'Agent',
-              input: { description: 'Part A', prompt: 'SUBA: do a', subagent_type: 'general-purpose' },
-            },
-            {
-              type: 'tool_use',
-              id: 'callB',
-              name: 'Task',
-              input: { description: 'Part B', prompt: 'SUBB: do b', subagent_type: 'Explore' },
-            },
-          ],
-        };
+        return calls([
+          ['Agent', { description: 'Part A', prompt: 'SUBA: do a', subagent_type: 'general-purpose' }, 'callA'],
+          ['Task', { description: 'Part B', prompt: 'SUBB: do b', subagent_type: 'Explore' }, 'callB'],
+        ]);
       return text('both done');
     });
     const messages = await runOne(api.url, tempDir(), 'split the work', {});

@@ -17,6 +17,7 @@ import {
 import { startFakeApi as startFakeApiServer } from '../fake-api/server.js';
 import { alive, waitForFile, waitUntil } from '../processes.js';
 import {
+  calls,
   resultsById,
   resultText,
   runAgent,
@@ -89,22 +90,10 @@ const SYNC_PARENTS: Record<string, (req: RecordedRequest) => ScriptedReply> = {
       : text('parent done'),
   'fan out': (req) =>
     turns(req) === 0
-      ? {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'toolu_A',
-              name: 'Task',
-              input: { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' },
-            },
-            {
-              type: 'tool_use',
-              id: 'toolu_B',
-              name: 'Agent',
-              input: { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' },
-            },
-          ],
-        }
+      ? calls([
+          ['Task', { description: 'A', prompt: 'SUBA: meet', subagent_type: 'general-purpose' }, 'toolu_A'],
+          ['Agent', { description: 'B', prompt: 'SUBB: meet', subagent_type: 'general-purpose' }, 'toolu_B'],
+        ])
       : text(
           lastToolResults(req)
             .map((r) => resultText(r.content))
@@ -112,28 +101,11 @@ const SYNC_PARENTS: Record<string, (req: RecordedRequest) => ScriptedReply> = {
         ),
   'fail twice': (req) =>
     turns(req) === 0
-      ? {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'toolu_bad',
-              name: 'Task',
-              input: { description: 'x', prompt: 'y', subagent_type: 'nope' },
-            },
-            {
-              type: 'tool_use',
-              id: 'toolu_f1',
-              name: 'Task',
-              input: { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' },
-            },
-            {
-              type: 'tool_use',
-              id: 'toolu_f2',
-              name: 'Task',
-              input: { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 },
-            },
-          ],
-        }
+      ? calls([
+          ['Task', { description: 'x', prompt: 'y', subagent_type: 'nope' }, 'toolu_bad'],
+          ['Task', { description: 'f', prompt: 'SUBFAIL: go', subagent_type: 'general-purpose' }, 'toolu_f1'],
+          ['Task', { description: 'g', prompt: 'SUBLOOP: go', subagent_type: 'Explore', max_turns: 1 }, 'toolu_f2'],
+        ])
       : text('parent survived'),
 };
 
@@ -462,22 +434,14 @@ describe.concurrent('custom agents', () => {
       routed(
         (req) =>
           turns(req) === 0
-            ? {
-                content: [
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_d',
-                    name: 'Task',
-                    input: { description: 'd', prompt: 'SUBDOC: go', subagent_type: 'doc-writer' },
-                  },
-                  {
-                    type: 'tool_use',
-                    id: 'toolu_f',
-                    name: 'Task',
-                    input: { description: 'f', prompt: 'SUBFLAG: go', subagent_type: 'flagged', model: 'inherit' },
-                  },
+            ? calls([
+                ['Task', { description: 'd', prompt: 'SUBDOC: go', subagent_type: 'doc-writer' }, 'toolu_d'],
+                [
+                  'Task',
+                  { description: 'f', prompt: 'SUBFLAG: go', subagent_type: 'flagged', model: 'inherit' },
+                  'toolu_f',
                 ],
-              }
+              ])
             : text('both ran'),
         { 'SUBDOC:': () => text('doc done'), 'SUBFLAG:': () => text('flag done') },
       ),
