@@ -13,7 +13,7 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import type { Readable } from 'node:stream';
 import { loadExternal } from '../util/loadExternal.js';
-import { proxyConfigured } from './outboundAgent.js';
+import { outboundConfigured } from './outboundAgent.js';
 import { WebHeaders } from './webHeaders.js';
 
 type FetchInit = {
@@ -36,9 +36,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export class HttpResponse {
-  readonly ok: boolean;
   bodyUsed = false;
-  readonly type = 'basic';
 
   constructor(
     readonly status: number,
@@ -48,13 +46,10 @@ export class HttpResponse {
     readonly redirected: boolean,
     /** The response's bytes as they arrive (decoded); null for a status that has none. */
     readonly body: Readable | null,
-  ) {
-    this.ok = status >= 200 && status <= 299;
-  }
+  ) {}
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
   }
 
   async text(): Promise<string> {
@@ -93,8 +88,7 @@ function handles(url: URL, init: FetchInit, body: Buffer | null | undefined): bo
   if (body === undefined) return false;
   if (init.redirect !== undefined && init.redirect !== 'follow') return false;
   for (const key of Object.keys(init)) if (init[key] !== undefined && !HANDLED.has(key)) return false;
-  const env = process.env;
-  return !proxyConfigured(env) && !env.CLAUDE_CODE_CLIENT_CERT?.trim() && !env.CLAUDE_CODE_CLIENT_KEY?.trim();
+  return !outboundConfigured(process.env);
 }
 
 /** One exchange: resolves when the status line and headers are in. */

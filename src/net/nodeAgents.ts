@@ -6,7 +6,7 @@
 // tunnel), and CLAUDE_CODE_CLIENT_CERT presented to every https:// server that asks, proxied or
 // not. Nothing is loaded when neither is set.
 import type { Agent } from 'node:http';
-import { clientCertificate, proxyConfigured } from './outboundAgent.js';
+import { clientCertificate, outboundConfigured, proxyConfigured } from './outboundAgent.js';
 import { loadExternal } from '../util/loadExternal.js';
 import { proxyFor } from './proxyFor.js';
 
@@ -32,8 +32,8 @@ const VARIABLES = [
 
 /** The agents to give a Node http client, or null when no proxy and no client certificate is set. */
 export function nodeAgents(env: NodeJS.ProcessEnv = process.env): NodeAgents | null {
+  if (!outboundConfigured(env)) return null;
   const proxy = proxyConfigured(env);
-  if (!proxy && !env.CLAUDE_CODE_CLIENT_CERT?.trim() && !env.CLAUDE_CODE_CLIENT_KEY?.trim()) return null;
   const key = JSON.stringify(VARIABLES.map((k) => env[k] ?? null));
   if (made?.key === key) return made.agents;
   const tls = clientCertificate(env) ?? {};

@@ -15,6 +15,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
   return PROXY_VARS.some((k) => env[k]?.trim());
 }
 
+/** Whether outbound connections need more than a direct one: a proxy, or a client certificate (or its key). */
+export function outboundConfigured(env: NodeJS.ProcessEnv): boolean {
+  return proxyConfigured(env) || Boolean(env.CLAUDE_CODE_CLIENT_CERT?.trim() || env.CLAUDE_CODE_CLIENT_KEY?.trim());
+}
+
 /** CLAUDE_CODE_CLIENT_CERT / _KEY / _KEY_PASSPHRASE read, or null when unset; throws naming the variable that is wrong. */
 export function clientCertificate(env: NodeJS.ProcessEnv): { cert: Buffer; key: Buffer; passphrase?: string } | null {
   const certFile = env.CLAUDE_CODE_CLIENT_CERT?.trim();

@@ -3,9 +3,7 @@
 // The build makes the package one CommonJS file beside the CLI's bundle (dist/undici.cjs), run
 // through its code cache (src/util/cachedBundle.ts): from node_modules its hundred-odd modules cost
 // 0.16 s of CPU at each start that sets a proxy or a client certificate, the bundle 0.07 s. Run from the sources (no bundle beside them), the package itself.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { requireCachedBundle } from '../util/cachedBundle.js';
+import { requireBundleBeside } from '../util/cachedBundle.js';
 import { loadExternal } from '../util/loadExternal.js';
 
 type Undici = typeof import('undici');
@@ -13,8 +11,6 @@ type Undici = typeof import('undici');
 let loaded: Undici | undefined;
 
 export function loadUndici(): Undici {
-  if (loaded) return loaded;
-  const bundled = typeof __dirname === 'string' ? join(__dirname, 'undici.cjs') : undefined;
-  loaded = bundled && existsSync(bundled) ? requireCachedBundle<Undici>(bundled) : loadExternal<Undici>('undici');
+  loaded ??= requireBundleBeside<Undici>('undici.cjs', () => loadExternal<Undici>('undici'));
   return loaded;
 }

@@ -2,11 +2,11 @@
 // proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
 // command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { requireCachedBundle } from '../util/cachedBundle.js';
+import { requireBundleBeside } from '../util/cachedBundle.js';
 import { childEnv } from '../util/processGroup.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
 import { createLiveLimits, type LiveLimits, type SessionLimits } from './liveLimits.js';
@@ -59,11 +59,11 @@ function loadRuntime(): SrtModule {
   // vm.Script, where a dynamic import() has no loader.
   const from = typeof __filename === 'string' ? __filename : import.meta.url;
   // dist/sandbox.cjs, beside the CLI's bundle (src/sandbox/runtimeBundle.ts): the same package as
-  // one file, cheaper to load. Run from the sources (no bundle beside them), the package itself.
-  // It is run through its code cache (src/util/cachedBundle.ts).
-  const bundled = typeof __dirname === 'string' ? path.join(__dirname, 'sandbox.cjs') : undefined;
-  if (bundled && existsSync(bundled)) return requireCachedBundle<SrtModule>(bundled);
-  return createRequire(from)('@anthropic-ai/sandbox-runtime') as SrtModule;
+  // one file, cheaper to load, through its code cache. Run from the sources, the package itself.
+  return requireBundleBeside<SrtModule>(
+    'sandbox.cjs',
+    () => createRequire(from)('@anthropic-ai/sandbox-runtime') as SrtModule,
+  );
 }
 
 /** The runtime config: filesystem and network limits from the sandbox settings and the rules. */

@@ -8,9 +8,9 @@
 // only costs speed. `AGENT_CODE_CACHE=off` reads and writes none; `write` rewrites it at exit (the
 // build's warm-up). A Script has no module loader: a bundle run so may not use import() (the build
 // checks, scripts/bundle.mjs).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 export function requireCachedBundle<T>(file: string, env: NodeJS.ProcessEnv = process.env): T {
@@ -45,4 +45,13 @@ export function requireCachedBundle<T>(file: string, env: NodeJS.ProcessEnv = pr
   const mod = { exports: {} };
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
   return mod.exports as T;
+}
+
+/**
+ * The bundle `name` beside the CLI's (dist/), through its code cache; run from the sources, where
+ * no such bundle is beside this module, what `fallback` loads instead (the package itself).
+ */
+export function requireBundleBeside<T>(name: string, fallback: () => T): T {
+  const bundled = typeof __dirname === 'string' ? join(__dirname, name) : undefined;
+  return bundled && existsSync(bundled) ? requireCachedBundle<T>(bundled) : fallback();
 }
