@@ -21,10 +21,11 @@ const common = {
  * The cloud providers' Anthropic packages (Bedrock, Vertex, Foundry) are small wrappers around the
  * Anthropic SDK. Loaded from node_modules, each brought a second copy of that SDK (246 files, about
  * 0.2 s of CPU at every start on that cloud). Bundled, their ESM builds share the bundle's SDK; what
- * they import from their clouds' libraries stays in node_modules, and is required from the
- * wrapper's own folder, as Node would resolve it there: the Bedrock wrapper keeps versions of
- * @smithy packages of its own (node_modules/@anthropic-ai/bedrock-sdk/node_modules), which differ
- * from the ones the AWS SDK uses.
+ * they import from their clouds' libraries stays out of this file, and is required as Node would
+ * resolve it from the wrapper's own folder: the Bedrock wrapper keeps versions of @smithy packages
+ * of its own (node_modules/@anthropic-ai/bedrock-sdk/node_modules), which differ from the ones the
+ * AWS SDK uses. The Bedrock wrapper's come from dist/aws.cjs (built below, resolved so), the
+ * others' from node_modules.
  */
 /**
  * Wrapper dependencies required at the first read of one of their exports rather than when the
@@ -40,6 +41,9 @@ const LAZY_WRAPPER_DEPS = new Set([
   '@anthropic-ai/vertex-sdk|google-auth-library',
 ]);
 const CLOUD_WRAPPER = /node_modules\/(@anthropic-ai\/(?:bedrock|vertex|foundry)-sdk)\//;
+const awsLibs = resolve('src/loop/providers/awsLibs.ts');
+/** What the Bedrock wrapper requires (not lazily) in the CLI's bundle: dist/aws.cjs must provide each. */
+const bedrockWrapperDeps = new Set();
 const cloudWrapperDeps = {
   name: 'cloud-wrapper-deps',
   setup(b) {
@@ -62,6 +66,15 @@ let real;
 const load = () => (real ??= createRequire(createRequire(__filename).resolve(${JSON.stringify(wrapper)}))(${JSON.stringify(dep)}));
 for (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
           loader: 'js',
+        };
+      }
+      // The Bedrock wrapper's from dist/aws.cjs (src/loop/providers/awsLibs.ts), built below with them.
+      if (wrapper === '@anthropic-ai/bedrock-sdk') {
+        bedrockWrapperDeps.add(dep);
+        return {
+          contents: `module.exports = require(${JSON.stringify(awsLibs)}).awsWrapperDep(${JSON.stringify(wrapper)}, ${JSON.stringify(dep)});`,
+          loader: 'js',
+          resolveDir: dirname(awsLibs),
         };
       }
       return {
@@ -121,9 +134,10 @@ await build({
   outfile: 'dist/agent.cjs',
   format: 'cjs',
   // Loaded with require() only when the sandbox is on; it finds its own helper binaries beside it.
-  // The cloud providers' libraries (not their Anthropic wrappers: see above) and undici are loaded from node_modules
+  // The cloud providers' libraries (not their Anthropic wrappers: see above) and undici are loaded
   // only when a session chooses that provider or sets a proxy or client certificate (src/loop/providers/,
-  // src/net/): bundled, they would make the one file every start reads several MB larger.
+  // src/net/), AWS's and undici's from bundles of their own (dist/aws.cjs, dist/undici.cjs):
+  // bundled here, they would make the one file every start reads several MB larger.
   external: [
     '@anthropic-ai/sandbox-runtime',
     '@aws-sdk/credential-providers',
@@ -227,8 +241,62 @@ await build({
 // run through a code cache, instead of its modules from node_modules (src/net/undici.ts).
 rmSync('dist/undici.cache', { force: true });
 await build({ ...common, entryPoints: ['undici'], outfile: 'dist/undici.cjs', format: 'cjs' });
+// The AWS libraries of a Bedrock session as one file run through a code cache, instead of their few
+// hundred modules from node_modules (src/loop/providers/awsLibs.ts): the credential chain and the
+// control-plane client the agent requires (AWS_LIBRARIES), and what the bundled Bedrock wrapper
+// requires, each resolved from the wrapper's folder as Node resolves it there (its nested @smithy
+// versions stay its own). Each is an esbuild CommonJS wrapper: it runs at its first require, not when
+// the file loads. The build fails if the file does not give each of them with the exports the
+// package itself has.
+rmSync('dist/aws.cache', { force: true });
+{
+  const { AWS_LIBRARIES } = await import('../dist/src/loop/providers/awsLibs.js');
+  const fromHere = createRequire(import.meta.url);
+  const bedrockWrapper = fromHere.resolve('@anthropic-ai/bedrock-sdk');
+  if (bedrockWrapperDeps.size === 0)
+    throw new Error('the Bedrock wrapper required nothing from its folder (its layout changed?)');
+  const modules = [
+    ...AWS_LIBRARIES.map((name) => [name, fromHere.resolve(name)]),
+    ...[...bedrockWrapperDeps].map((dep) => [
+      `@anthropic-ai/bedrock-sdk|${dep}`,
+      createRequire(bedrockWrapper).resolve(dep),
+    ]),
+  ];
+  await build({
+    ...common,
+    stdin: {
+      contents: `module.exports = {\n${modules.map(([key, path]) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(path)}),`).join('\n')}\n};`,
+      resolveDir: process.cwd(),
+      sourcefile: 'aws-libraries.js',
+      loader: 'js',
+    },
+    outfile: 'dist/aws.cjs',
+    format: 'cjs',
+    // The files Node's require() loads: without `module` (esbuild's default condition) several
+    // @smithy packages would come as their ES builds, with import() of Node's modules.
+    conditions: [],
+    plugins: [
+      {
+        name: 'aws-no-import',
+        // The store of a Lambda invocation's context (run only inside AWS Lambda) loads Node's
+        // async_hooks with import(), which a vm.Script has no loader for: a require of the same.
+        setup(b) {
+          patch(b, /@aws[\\/]lambda-invoke-store[\\/]dist-cjs[\\/]invoke-store\.js$/, [
+            ["await import('node:async_hooks')", "require('node:async_hooks')"],
+          ]);
+        },
+      },
+    ],
+  });
+  const bundled = fromHere(resolve('dist/aws.cjs'));
+  for (const [key, path] of modules) {
+    const want = Object.keys(fromHere(path)).sort().join();
+    const got = typeof bundled[key] === 'function' ? Object.keys(bundled[key]()).sort().join() : '(none)';
+    if (got !== want) throw new Error(`dist/aws.cjs gives ${key} exports ${got}, the package ${want}`);
+  }
+}
 // The bundles src/util/cachedBundle.ts runs as vm.Scripts, where import() fails.
-for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs', 'dist/undici.cjs']) {
+for (const file of ['dist/otel.cjs', 'dist/sandbox.cjs', 'dist/undici.cjs', 'dist/aws.cjs']) {
   const at = readFileSync(file, 'utf8').search(/\bimport\(/);
   if (at >= 0) throw new Error(`${file} calls import() at ${at}: it runs with no module loader; make it a require`);
 }

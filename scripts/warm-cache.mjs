@@ -85,4 +85,104 @@ await new Promise((resolve) => {
   });
 });
 await api.close();
+await warmBedrock();
 rmSync(cwd, { recursive: true, force: true });
+
+/**
+ * dist/aws.cache, the code cache of the AWS libraries a Bedrock session loads (dist/aws.cjs,
+ * src/loop/providers/awsLibs.ts): one `-p` run against a stand-in for Bedrock (its inference
+ * profiles, and a streamed answer in AWS's event-stream framing) writes it at exit, as the first
+ * run after a build would. Not AGENT_CODE_CACHE=write: agent.cache stays the session's above.
+ * Event-stream frames carry CRC32s (zlib.crc32, Node >= 20.15); without it the first Bedrock run
+ * writes the cache instead.
+ */
+async function warmBedrock() {
+  const zlib = await import('node:zlib');
+  if (typeof zlib.crc32 !== 'function') return;
+  const { createServer } = await import('node:http');
+  const frame = (payload) => {
+    const headers = Buffer.concat(
+      Object.entries({ ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' }).map(
+        ([name, value]) => {
+          const n = Buffer.from(name);
+          const v = Buffer.from(value);
+          return Buffer.concat([Buffer.from([n.length]), n, Buffer.from([7, v.length >> 8, v.length & 0xff]), v]);
+        },
+      ),
+    );
+    const body = Buffer.from(JSON.stringify({ bytes: Buffer.from(JSON.stringify(payload)).toString('base64') }));
+    const total = 12 + headers.length + body.length + 4;
+    const out = Buffer.alloc(total);
+    out.writeUInt32BE(total, 0);
+    out.writeUInt32BE(headers.length, 4);
+    out.writeUInt32BE(zlib.crc32(out.subarray(0, 8)), 8);
+    headers.copy(out, 12);
+    body.copy(out, 12 + headers.length);
+    out.writeUInt32BE(zlib.crc32(out.subarray(0, total - 4)), total - 4);
+    return out;
+  };
+  const events = [
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_warm',
+        type: 'message',
+        role: 'assistant',
+        model: 'warm',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'warm' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } },
+    { type: 'message_stop' },
+  ];
+  const server = createServer((req, res) => {
+    req.resume();
+    if (req.method === 'GET' && req.url.startsWith('/inference-profiles')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ inferenceProfileSummaries: [{ inferenceProfileId: 'us.anthropic.claude-opus-5-5' }] }));
+    } else if (req.method === 'POST' && req.url.endsWith('/invoke-with-response-stream')) {
+      res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+      res.end(Buffer.concat(events.map(frame)));
+    } else {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"message":"not here"}');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = { ...process.env };
+  for (const name of [
+    'ANTHROPIC_API_KEY',
+    'ANTHROPIC_AUTH_TOKEN',
+    'ANTHROPIC_BASE_URL',
+    'AWS_PROFILE',
+    'AGENT_CODE_CACHE',
+  ])
+    delete env[name];
+  await new Promise((resolve) => {
+    const p = spawn(join(root, 'bin/agent'), ['-p', 'warm up', '--no-session-persistence'], {
+      cwd,
+      env: {
+        ...env,
+        CLAUDE_CODE_USE_BEDROCK: '1',
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'AKIDWARMUP',
+        AWS_SECRET_ACCESS_KEY: 'warm-up',
+        AWS_SESSION_TOKEN: 'warm-up',
+        AWS_SHARED_CREDENTIALS_FILE: join(cwd, 'aws-credentials'),
+        AWS_CONFIG_FILE: join(cwd, 'aws-config'),
+        AWS_EC2_METADATA_DISABLED: 'true',
+        ANTHROPIC_BEDROCK_BASE_URL: `http://127.0.0.1:${server.address().port}`,
+        CLAUDE_CONFIG_DIR: cwd,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    p.on('close', resolve);
+  });
+  server.close();
+}

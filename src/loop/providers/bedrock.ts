@@ -12,9 +12,9 @@ import { type ClientOptions, noCredentials, type ProviderClient } from './provid
 import { isTruthy } from './select.js';
 import { type BedrockAuth, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
 import { bedrockModelId, knownBedrockModel } from './bedrockIds.js';
+import { awsLibrary } from './awsLibs.js';
 import { nodeAgents } from '../../net/nodeAgents.js';
 import { apiModel, smallFastModel } from '../models.js';
-import { loadExternal } from '../../util/loadExternal.js';
 import { logWarning } from '../../util/log.js';
 
 /** What Bedrock wants as `anthropic_version` in the body (the SDK moves this header there). */
@@ -84,7 +84,7 @@ async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredential
     }
     return provider;
   }
-  const { createCredentialChain, fromEnv, fromNodeProviderChain } = loadExternal<
+  const { createCredentialChain, fromEnv, fromNodeProviderChain } = awsLibrary<
     typeof import('@aws-sdk/credential-providers')
   >('@aws-sdk/credential-providers');
   // Env credentials first even when AWS_PROFILE is set, as the AWS CLI does. The chain's own calls

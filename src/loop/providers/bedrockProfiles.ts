@@ -9,7 +9,7 @@ import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { nodeAgents } from '../../net/nodeAgents.js';
 import { geography } from './bedrockIds.js';
 import { debugLog } from '../../util/log.js';
-import { loadExternal } from '../../util/loadExternal.js';
+import { awsLibrary } from './awsLibs.js';
 
 /** The most a request waits for the list before it uses the geography rule. */
 export const PROFILE_WAIT_MS = 3000;
@@ -88,7 +88,7 @@ export async function listInferenceProfiles(
     // list goes out first.
     await new Promise((r) => setImmediate(r));
     const { BedrockClient, ListInferenceProfilesCommand } =
-      loadExternal<typeof import('@aws-sdk/client-bedrock')>('@aws-sdk/client-bedrock');
+      awsLibrary<typeof import('@aws-sdk/client-bedrock')>('@aws-sdk/client-bedrock');
     const agents = nodeAgents(env);
     const client = withoutNodeVersionNotice(
       () =>
