@@ -98,13 +98,29 @@ module.exports = createRequire(createRequire(__filename).resolve(${JSON.stringif
  */
 const ANTHROPIC_PACKAGE = /node_modules[\\/]@anthropic-ai[\\/](?:sdk|bedrock-sdk|vertex-sdk|foundry-sdk)[\\/].*\.mjs$/;
 const STREAM_BODY_TEST = /globalThis\.ReadableStream\s*&&\s*([\w.]+)\s+instanceof\s+globalThis\.ReadableStream/g;
+/**
+ * The Bedrock wrapper transcodes Bedrock's event stream into SSE and hands the SDK a `new
+ * Response(ReadableStreamFrom(frames))`: the global Response, and the web stream, load Node's fetch
+ * (undici) and web streams. It gets src/net/httpFetch.ts's MadeResponse instead, which gives the SDK
+ * the frames as an async iterable, as httpFetch gives a body: Bedrock's requests then go through
+ * httpFetch (src/loop/providers/bedrock.ts) without loading undici.
+ */
+const BEDROCK_SSE_FILE = '@anthropic-ai/bedrock-sdk/core/streaming.mjs';
+const BEDROCK_SSE_RESPONSE = 'new Response(ReadableStreamFrom(sseFrames()),';
+let givenMadeResponse = false;
 const givenHeaders = new Set();
 const givenStreamTest = new Set();
+// Its test of a body that is not bytes, `body instanceof FormData`, reads the global FormData (it
+// loads undici); it becomes src/net/webStreams.ts's isFormData, which reads it only for a value
+// tagged FormData.
+const FORM_DATA_TEST = /([\w.]+)\s+instanceof\s+FormData\b/g;
+const givenFormDataTest = new Set();
 const sdkGlobals = {
   name: 'sdk-globals',
   setup(b) {
     const webHeaders = resolve('src/net/webHeaders.ts');
     const webStreams = resolve('src/net/webStreams.ts');
+    const httpFetchModule = resolve('src/net/httpFetch.ts');
     b.onLoad({ filter: ANTHROPIC_PACKAGE }, (args) => {
       let source = readFileSync(args.path, 'utf8');
       const file = args.path.replace(/.*node_modules[\\/]/, '').replaceAll('\\', '/');
@@ -118,6 +134,19 @@ const sdkGlobals = {
         givenStreamTest.add(file);
         source = replaced;
         imports.push(`import { isWebReadableStream as __isWebReadableStream } from ${JSON.stringify(webStreams)};`);
+      }
+      const noFormData = source.replace(FORM_DATA_TEST, '__isFormData($1)');
+      if (noFormData !== source) {
+        givenFormDataTest.add(file);
+        source = noFormData;
+        imports.push(`import { isFormData as __isFormData } from ${JSON.stringify(webStreams)};`);
+      }
+      if (file === BEDROCK_SSE_FILE) {
+        if (!source.includes(BEDROCK_SSE_RESPONSE))
+          return { errors: [{ text: `${file}: \`${BEDROCK_SSE_RESPONSE}\` was not found (the wrapper changed?)` }] };
+        givenMadeResponse = true;
+        source = source.replace(BEDROCK_SSE_RESPONSE, 'new __MadeResponse(sseFrames(),');
+        imports.push(`import { MadeResponse as __MadeResponse } from ${JSON.stringify(httpFetchModule)};`);
       }
       if (imports.length === 0) return undefined;
       return { contents: `${imports.join('\n')}\n${source}`, loader: 'js', resolveDir: dirname(args.path) };
@@ -173,6 +202,11 @@ await build({
 for (const file of ['@anthropic-ai/sdk/internal/headers.mjs', '@anthropic-ai/sdk/client.mjs'])
   if (!givenHeaders.has(file))
     throw new Error(`${file} was not given src/net/webHeaders.ts (the SDK's layout changed?)`);
+if (!givenFormDataTest.has('@anthropic-ai/sdk/client.mjs'))
+  throw new Error(
+    "@anthropic-ai/sdk/client.mjs's FormData test was not given src/net/webStreams.ts's (the SDK changed?)",
+  );
+if (!givenMadeResponse) throw new Error(`${BEDROCK_SSE_FILE} was not given MadeResponse (the wrapper moved?)`);
 if (!givenStreamTest.has('@anthropic-ai/sdk/client.mjs'))
   throw new Error("@anthropic-ai/sdk/client.mjs's body test was not given src/net/webStreams.ts's (the SDK changed?)");
 // The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file

@@ -3,7 +3,8 @@
 // WebAssembly HTTP parser, at the first request of every process: about 80 ms of CPU at each start
 // and more per request than a plain http.request. This covers what the SDK asks of a fetch: a
 // method, headers, a string or byte body, an AbortSignal, redirects followed; a Response whose
-// body is the Node stream itself (the SDK reads any async-iterable body).
+// body is the Node stream itself (the SDK reads any async-iterable body). Bedrock's requests come
+// here too: the wrapper's own Response, the SSE it transcodes the event stream into, is MadeResponse.
 //
 // Anything else goes to the global fetch unchanged: a proxy or a client certificate (their undici
 // dispatcher is installed by outboundAgent.ts), a streamed or form body, a fetch option we do not
@@ -45,7 +46,7 @@ export class HttpResponse {
     readonly url: string,
     readonly redirected: boolean,
     /** The response's bytes as they arrive (decoded); null for a status that has none. */
-    readonly body: Readable | null,
+    readonly body: Readable | AsyncIterable<Uint8Array> | null,
   ) {}
 
   get ok(): boolean {
@@ -67,6 +68,22 @@ export class HttpResponse {
     const chunks: Buffer[] = [];
     for await (const chunk of this.body) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
+  }
+}
+
+/**
+ * `new Response(body, init)` for a body a client makes itself, without Node's fetch: the Bedrock
+ * wrapper's event stream transcoded to SSE (its core/streaming.mjs is given this class in place of
+ * the global Response, scripts/bundle.mjs). `body` is an async iterable of bytes, which the SDK reads
+ * as it reads httpFetch's bodies; ending its iteration early (an abort, a stream left unread) ends
+ * the iterable with it. `url` is '' as a made Response's is (the wrapper sets it).
+ */
+export class MadeResponse extends HttpResponse {
+  constructor(
+    body: AsyncIterable<Uint8Array> | null,
+    init: { status?: number; statusText?: string; headers?: ConstructorParameters<typeof WebHeaders>[0] } = {},
+  ) {
+    super(init.status ?? 200, init.statusText ?? '', new WebHeaders(init.headers), '', false, body);
   }
 }
 

@@ -9,3 +9,13 @@ export function isWebReadableStream(value: unknown): boolean {
     value instanceof globalThis.ReadableStream
   );
 }
+
+/**
+ * Whether a request body is a FormData, as the Anthropic SDK asks of a body that is not bytes (a
+ * provider's whose wrapper rewrites the JSON: Bedrock, Vertex): Node's global FormData is
+ * a getter that loads its whole fetch implementation (undici). Only a value that calls itself one
+ * can be one, so the global is read only for such a value (scripts/bundle.mjs).
+ */
+export function isFormData(value: unknown): boolean {
+  return Object.prototype.toString.call(value) === '[object FormData]' && value instanceof globalThis.FormData;
+}

@@ -13,6 +13,7 @@ import { isTruthy } from './select.js';
 import { type BedrockAuth, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
 import { bedrockModelId, knownBedrockModel } from './bedrockIds.js';
 import { awsLibrary } from './awsLibs.js';
+import { httpFetch } from '../../net/httpFetch.js';
 import { nodeAgents } from '../../net/nodeAgents.js';
 import { apiModel, smallFastModel } from '../models.js';
 import { logWarning } from '../../util/log.js';
@@ -160,6 +161,9 @@ export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
         ...(provider ? { providerChainResolver: () => Promise.resolve(provider) } : {}),
         timeout: opts.timeout,
         maxRetries: 0,
+        // Our fetch over node:http, as the other providers': Node's own loads undici (about 45 ms of
+        // CPU a start). The wrapper's SSE Response is ours too (MadeResponse, scripts/bundle.mjs).
+        fetch: httpFetch as unknown as typeof fetch,
       }) as unknown as Anthropic;
       clients.set(at, c);
     }

@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpResponse, httpFetch, makeHttpFetch } from '../../../src/net/httpFetch.js';
+import { HttpResponse, httpFetch, MadeResponse, makeHttpFetch } from '../../../src/net/httpFetch.js';
 import { WebHeaders } from '../../../src/net/webHeaders.js';
-import { isWebReadableStream } from '../../../src/net/webStreams.js';
+import { isFormData, isWebReadableStream } from '../../../src/net/webStreams.js';
 
 describe('WebHeaders', () => {
   it('agrees with the global Headers on names, joined values, trimming and order', () => {
@@ -65,6 +65,56 @@ describe('isWebReadableStream', () => {
     expect(isWebReadableStream(Readable.toWeb(Readable.from(['x'])))).toBe(true);
     for (const other of [Buffer.from('x'), '{}', null, undefined, {}, Readable.from(['x']), { getReader: 1 }])
       expect(isWebReadableStream(other)).toBe(false);
+  });
+});
+
+describe('isFormData', () => {
+  it('is the SDK test it replaces: true of a FormData only, not of the JSON params, URLSearchParams or bytes', () => {
+    expect(isFormData(new FormData())).toBe(true);
+    for (const other of [
+      { model: 'm', messages: [] },
+      new URLSearchParams('a=1'),
+      Buffer.from('x'),
+      '{}',
+      null,
+      undefined,
+    ])
+      expect(isFormData(other)).toBe(false);
+  });
+});
+
+describe('MadeResponse', () => {
+  it("is `new Response(body, init)` for the SDK: status, ok, headers, the body's bytes as they come, url ''", async () => {
+    async function* frames() {
+      yield new TextEncoder().encode('event: ping\n');
+      yield new TextEncoder().encode('data: {}\n\n');
+    }
+    const res = new MadeResponse(frames(), {
+      status: 200,
+      statusText: 'OK',
+      headers: new WebHeaders({ 'content-type': 'text/event-stream' }),
+    });
+    expect(res).toBeInstanceOf(HttpResponse);
+    expect([res.status, res.statusText, res.ok, res.url, res.redirected]).toEqual([200, 'OK', true, '', false]);
+    expect(res.headers.get('Content-Type')).toBe('text/event-stream');
+    // The wrapper gives it the wire URL so.
+    Object.defineProperty(res, 'url', { value: 'https://bedrock.example/model/m/invoke-with-response-stream' });
+    expect(res.url).toBe('https://bedrock.example/model/m/invoke-with-response-stream');
+    expect(await res.text()).toBe('event: ping\ndata: {}\n\n');
+  });
+
+  it('ends the iterable it was made from when its reader stops early (an abort, a stream left unread)', async () => {
+    let ended = false;
+    async function* frames() {
+      try {
+        for (;;) yield new Uint8Array([1]);
+      } finally {
+        ended = true;
+      }
+    }
+    const res = new MadeResponse(frames(), { status: 200 });
+    for await (const _ of res.body as AsyncIterable<Uint8Array>) break;
+    expect(ended).toBe(true);
   });
 });
 
