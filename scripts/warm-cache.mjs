@@ -182,7 +182,14 @@ async function warmBedrock() {
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    p.on('close', resolve);
+    const timer = setTimeout(() => {
+      process.stderr.write('warm-cache: the Bedrock run did not end in 30 s; dist/aws.cache not made\n');
+      p.kill('SIGKILL');
+    }, 30_000);
+    p.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
   server.close();
 }
