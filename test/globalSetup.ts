@@ -4,8 +4,11 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleMcpFixtures } from './fixtures/mcpFixtures.js';
 
 const CONTROLLER_HOME = 'controller-home';
+/** The run's bundles of the MCP fixture servers (test/fixtures/mcpFixtures.ts). */
+const MCP_FIXTURES = 'mcp-fixtures';
 let runDir = '';
 let outerTmp: string | undefined;
 
@@ -20,13 +23,15 @@ export function setup(): void {
   const controllerHome = join(runDir, CONTROLLER_HOME);
   mkdirSync(controllerHome);
   process.env.AGENT_TEST_CONTROLLER_HOME = controllerHome;
+  bundleMcpFixtures(join(runDir, MCP_FIXTURES));
 }
 
 export function teardown(): void {
   if (outerTmp === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = outerTmp;
   delete process.env.AGENT_TEST_CONTROLLER_HOME;
-  const left = readdirSync(runDir).filter((name) => name !== CONTROLLER_HOME);
+  delete process.env.AGENT_TEST_MCP_FIXTURES;
+  const left = readdirSync(runDir).filter((name) => name !== CONTROLLER_HOME && name !== MCP_FIXTURES);
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   if (left.length === 0) return;
   const byPrefix = new Map<string, number>();

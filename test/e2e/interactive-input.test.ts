@@ -9,6 +9,7 @@ import { type RecordedRequest, startFakeApi, text, toolUse } from '../fake-api/s
 import { waitUntil } from '../processes.js';
 import { AGENT_BIN, resultsById } from './harness.js';
 import { hasTmux, uiIt as it, READY, send, typedText } from './tmux.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
 if (!hasTmux) console.warn('interactive-input.test.ts: skipped: tmux is not installed');
 
@@ -165,7 +166,7 @@ const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\
       join(cwd, '.claude', 'skills', 'tidy', 'SKILL.md'),
       '---\nname: tidy\ndescription: Tidy the imports of a file\n---\nSort the imports of $ARGUMENTS.\n',
     );
-    const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
+    const server = mcpFixture('mcp-prompt-server');
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server] } } }));
     // A plugin's command too.
@@ -215,7 +216,7 @@ const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\
       typedText(req) === 'add one' && !resultsById(req).g ? toolUse('mcp__pr__add_prompt', {}, 'g') : text('done'),
     );
     const cwd = ui.dir();
-    const server = new URL('../fixtures/mcp-prompt-server.mjs', import.meta.url).pathname;
+    const server = mcpFixture('mcp-prompt-server');
     const mcp = join(cwd, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { pr: { command: process.execPath, args: [server, '--grow'] } } }));
     const t = ui.start(['--mcp-config', mcp, '--allowedTools', 'mcp__pr__add_prompt'], cwd, { rows: 40 });
@@ -416,7 +417,7 @@ const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\
 });
 
 (hasTmux ? describe.concurrent : describe.skip)('terminal UI MCP elicitation (in tmux)', () => {
-  const ASKER = new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url).pathname;
+  const ASKER = mcpFixture('mcp-elicit-server');
   const mcpConfig = (cwd: string) => {
     const f = join(cwd, 'mcp.json');
     writeFileSync(

@@ -5,7 +5,6 @@
 import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -30,8 +29,9 @@ import {
   once,
 } from './harness.js';
 import { sdkOptions } from './sdkHost.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
-const SERVER = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const SERVER = mcpFixture('mcp-calc-server');
 
 function calcConfig(pidFile?: string, extra: Record<string, unknown> = {}) {
   return JSON.stringify({
@@ -345,7 +345,7 @@ describe.concurrent('initialize.sdkMcpServerManifests: the handshake the host al
 });
 
 describe.concurrent('what an editor host needs of an MCP tool call', () => {
-  const META_SERVER = fileURLToPath(new URL('../fixtures/mcp-meta-server.mjs', import.meta.url));
+  const META_SERVER = mcpFixture('mcp-meta-server');
 
   it('tools/call carries _meta with the tool_use id and a progress token; progress becomes tool_progress; content blocks stay apart', async (ctx) => {
     const api = await startTestApi(ctx, [toolUse('mcp__editor__edit', { path: 'a.ts' }, 'toolu_E1'), text('edited')]);

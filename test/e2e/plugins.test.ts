@@ -5,14 +5,14 @@
 // start error naming its file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, lastUserText, text, toolUse } from '../fake-api/server.js';
 import { runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
-const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const CALC = mcpFixture('mcp-calc-server');
 
 let api: FakeApi | undefined;
 

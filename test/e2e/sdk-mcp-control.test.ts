@@ -2,13 +2,13 @@
 // reconnectMcpServer, readMcpResource against a real stdio MCP server; the offered tools follow.
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { text, type RecordedRequest } from '../fake-api/server.js';
 import { startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
-const SERVER = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const SERVER = mcpFixture('mcp-calc-server');
 const offered = (req: RecordedRequest) => ((req.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
 const alive = (pid: number) => {
   try {

@@ -3,15 +3,15 @@
 import { query, type CanUseTool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fake-api/server.js';
 import { calls, resultsById, runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
-const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
-const ASKER = fileURLToPath(new URL('../fixtures/mcp-elicit-server.mjs', import.meta.url));
-const PERMIT = fileURLToPath(new URL('../fixtures/mcp-permit-server.mjs', import.meta.url));
+const CALC = mcpFixture('mcp-calc-server');
+const ASKER = mcpFixture('mcp-elicit-server');
+const PERMIT = mcpFixture('mcp-permit-server');
 const calc = { type: 'stdio', command: process.execPath, args: [CALC] };
 
 let api: FakeApi | undefined;

@@ -3,13 +3,13 @@
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { text } from '../fake-api/server.js';
 import { runAgent, startFakeApi, tempDir, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
-const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const CALC = mcpFixture('mcp-calc-server');
 const calc = (extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [CALC], ...extra });
 const writeJson = (file: string, value: unknown) => {
   mkdirSync(join(file, '..'), { recursive: true });

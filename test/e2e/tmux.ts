@@ -9,6 +9,8 @@ import { AGENT_BIN, type FakeApi, tempDir } from './harness.js';
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/** One word of a tmux command line (its parser joins quoted pieces as a shell does, and expands nothing inside single quotes). */
+const tmuxWord = (s: string) => `'${s.replace(/'/g, `'"'"'`)}'`;
 let serial = 0;
 
 export interface Term {
@@ -58,6 +60,8 @@ export function startTerm(
   const statusFile = join(configDir, 'exit-status');
   const cmd = `${unset} ${exports} cd ${quote(cwd)} && ${[AGENT_BIN, ...args].map(quote).join(' ')}; echo $? > ${quote(statusFile)}`;
   const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
+  // One tmux process: the session, then (`;` separates tmux commands) keep the pane after the
+  // agent exits and pass Esc through at once.
   tmux(
     '-f',
     '/dev/null',
@@ -70,12 +74,26 @@ export function startTerm(
     'sh',
     '-c',
     cmd,
+    ';',
+    'set-option',
+    '-g',
+    'remain-on-exit',
+    'on',
+    ';',
+    'set-option',
+    '-s',
+    'escape-time',
+    '0',
   );
-  // Keep the pane after the agent exits, and pass Esc through at once.
-  tmux('set-option', '-g', 'remain-on-exit', 'on');
-  tmux('set-option', '-s', 'escape-time', '0');
   const screen = () => trimScreen(tmux('capture-pane', '-p', '-t', '0').split('\n'));
   const poll = controlClient(socket);
+  // Keystrokes, pastes and resizes go through the control client too, in order with its screen
+  // reads; a command it refused fails the next waitFor or exited. A text with a line break in it
+  // cannot be one control-mode line: that one is a tmux process of its own.
+  const input = (...a: string[]) => {
+    if (a.some((w) => /[\r\n]/.test(w))) tmux(...a);
+    else poll.send(a.map(tmuxWord).join(' '));
+  };
   const status = () => {
     try {
       return readFileSync(statusFile, 'utf8').trim();
@@ -86,17 +104,17 @@ export function startTerm(
   return {
     screen,
     rawScreen: () => tmux('capture-pane', '-p', '-e', '-t', '0'),
-    type: (text) => void tmux('send-keys', '-t', '0', '-l', text),
-    keys: (...names) => void tmux('send-keys', '-t', '0', ...names),
+    type: (text) => input('send-keys', '-t', '0', '-l', text),
+    keys: (...names) => input('send-keys', '-t', '0', ...names),
     paste: (text) => {
-      tmux('set-buffer', '--', text);
-      tmux('paste-buffer', '-t', '0');
+      input('set-buffer', '--', text);
+      input('paste-buffer', '-t', '0');
     },
     pasteBracketed: (text) => {
-      tmux('set-buffer', '--', text);
-      tmux('paste-buffer', '-p', '-t', '0');
+      input('set-buffer', '--', text);
+      input('paste-buffer', '-p', '-t', '0');
     },
-    resize: (cols, rows) => void tmux('resize-window', '-t', '0', '-x', String(cols), '-y', String(rows)),
+    resize: (cols, rows) => input('resize-window', '-t', '0', '-x', String(cols), '-y', String(rows)),
     async waitFor(pattern, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -109,6 +127,7 @@ export function startTerm(
     async exited(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        poll.check();
         const st = status();
         if (/^\d+$/.test(st)) return Number(st);
         if (Date.now() > deadline) throw new Error(`the agent did not exit; screen:\n${screen()}`);
@@ -169,8 +188,23 @@ function controlClient(socket: string) {
       waiting.push((reply) => (reply instanceof Error ? reject(reply) : resolve(reply)));
       child.stdin.write(`${command}\n`);
     });
+  let refused: Error | null = null;
+  /** Throws what tmux answered to a command sent without waiting, if it refused one. */
+  const check = () => {
+    if (refused) throw refused;
+  };
   return {
-    screen: async () => trimScreen(await run('capture-pane -p -t 0')),
+    screen: async () => {
+      const lines = await run('capture-pane -p -t 0');
+      check();
+      return trimScreen(lines);
+    },
+    /** Sends a command without waiting for its reply (replies come in order, before the next screen's). */
+    send: (command: string) =>
+      void run(command).catch((err: Error) => {
+        if (!ended) refused ??= new Error(`${err.message} (for: ${command})`);
+      }),
+    check,
     close: () => child.kill(),
   };
 }

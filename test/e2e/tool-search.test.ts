@@ -2,7 +2,6 @@
 // threshold (ENABLE_TOOL_SEARCH, default 10 % of the context window). The first request carries
 // none of them, only their names in a system reminder; ToolSearch finds one, the next request
 // offers it (after the unchanged stable list), and the model calls it through the permissions.
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { firstUserText, lastToolResults, text, toolUse, type RecordedRequest } from '../fake-api/server.js';
 import {
@@ -15,11 +14,12 @@ import {
   userLine,
   type FakeApi,
 } from './harness.js';
+import { mcpFixture } from '../fixtures/mcpFixtures.js';
 
 let api: FakeApi | undefined;
 
-const MANY = fileURLToPath(new URL('../fixtures/mcp-many-tools-server.mjs', import.meta.url));
-const CALC = fileURLToPath(new URL('../fixtures/mcp-calc-server.mjs', import.meta.url));
+const MANY = mcpFixture('mcp-many-tools-server');
+const CALC = mcpFixture('mcp-calc-server');
 const many = (extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [MANY], ...extra });
 const config = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
 const toolNames = (req: RecordedRequest) => ((req.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
