@@ -11,6 +11,7 @@ import { noCredentials } from './providerClient.js';
 import { isTruthy } from './select.js';
 import { loadExternal } from '../../util/loadExternal.js';
 import { logWarning } from '../../util/log.js';
+import { WebHeaders } from '../../net/webHeaders.js';
 
 /** What Vertex wants as `anthropic_version` in the body (the SDK moves this header there). */
 const VERTEX_VERSION = 'vertex-2023-10-16';
@@ -50,8 +51,9 @@ export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions):
   const { AnthropicVertex } = await import('@anthropic-ai/vertex-sdk');
   let authClient: any;
   if (skipAuth) {
-    // A gateway adds the credentials: send none.
-    authClient = { projectId: null, getRequestHeaders: async () => new Headers() };
+    // A gateway adds the credentials: send none. Our Headers, not the global one, whose first use
+    // loads Node's whole fetch (src/net/webHeaders.ts).
+    authClient = { projectId: null, getRequestHeaders: async () => new WebHeaders() };
   } else {
     // Loaded only here: a session that skips Google auth does without it (about 0.09 s of CPU).
     const { GoogleAuth } = loadExternal<typeof import('google-auth-library')>('google-auth-library');
