@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../tempDirs.js';
+import { newCertificates } from '../../../src/net/deferredCa.js';
 
 const MODULE = join(import.meta.dirname, '../../../dist/src/net/deferredCa.js');
 
@@ -36,5 +37,14 @@ console.log(JSON.stringify({
     });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ shared: true, ownVersion: true, ownCa: true });
+  });
+
+  it("adds only the file's certificates that are not Node's roots already, each once, however they are wrapped", () => {
+    const [a, b] = rootCertificates;
+    const rewrapped = a.replace(/\n/g, '\r\n').replace(/(.{32})/g, '$1\n');
+    const own = '-----BEGIN CERTIFICATE-----\nTUlJQm93bg==\n-----END CERTIFICATE-----';
+    const other = '-----BEGIN CERTIFICATE-----\nTUlJQm90aGVy\n-----END CERTIFICATE-----';
+    expect(newCertificates([a, b], [rewrapped, own, b, own, other])).toEqual([own, other]);
+    expect(newCertificates([a], [])).toEqual([]);
   });
 });
