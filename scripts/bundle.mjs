@@ -92,12 +92,9 @@ module.exports = createRequire(createRequire(__filename).resolve(${JSON.stringif
  * global one is a getter that loads Node's whole fetch implementation (undici), which a session
  * whose requests go through src/net/httpFetch.ts never otherwise loads (about 60 ms of CPU per
  * start). The class is shared by all four packages, so their `instanceof Headers` checks agree.
- * Their test of a body, `globalThis.ReadableStream && body instanceof globalThis.ReadableStream`,
- * becomes src/net/webStreams.ts's, which reads that global (it loads Node's web streams) only for
- * a value that could be one.
+ * Their tests of a request body are given ours too (BODY_TESTS below).
  */
 const ANTHROPIC_PACKAGE = /node_modules[\\/]@anthropic-ai[\\/](?:sdk|bedrock-sdk|vertex-sdk|foundry-sdk)[\\/].*\.mjs$/;
-const STREAM_BODY_TEST = /globalThis\.ReadableStream\s*&&\s*([\w.]+)\s+instanceof\s+globalThis\.ReadableStream/g;
 /**
  * The Bedrock wrapper transcodes Bedrock's event stream into SSE and hands the SDK a `new
  * Response(ReadableStreamFrom(frames))`: the global Response, and the web stream, load Node's fetch
@@ -109,12 +106,22 @@ const BEDROCK_SSE_FILE = '@anthropic-ai/bedrock-sdk/core/streaming.mjs';
 const BEDROCK_SSE_RESPONSE = 'new Response(ReadableStreamFrom(sseFrames()),';
 let givenMadeResponse = false;
 const givenHeaders = new Set();
-const givenStreamTest = new Set();
-// Its test of a body that is not bytes, `body instanceof FormData`, reads the global FormData (it
-// loads undici); it becomes src/net/webStreams.ts's isFormData, which reads it only for a value
-// tagged FormData.
-const FORM_DATA_TEST = /([\w.]+)\s+instanceof\s+FormData\b/g;
-const givenFormDataTest = new Set();
+/**
+ * The SDK's tests of a request body that read a global which loads part of Node's fetch, each
+ * replaced with src/net/webStreams.ts's function of the same test, which reads the global only for a
+ * value that could be one; `given` collects the files it was made in (client.mjs must be one).
+ */
+const BODY_TESTS = [
+  {
+    what: 'body test',
+    // `globalThis.ReadableStream && body instanceof globalThis.ReadableStream`: Node's web streams.
+    test: /globalThis\.ReadableStream\s*&&\s*([\w.]+)\s+instanceof\s+globalThis\.ReadableStream/g,
+    fn: 'isWebReadableStream',
+    given: new Set(),
+  },
+  // `body instanceof FormData`, asked of a body that is not bytes: undici.
+  { what: 'FormData test', test: /([\w.]+)\s+instanceof\s+FormData\b/g, fn: 'isFormData', given: new Set() },
+];
 const sdkGlobals = {
   name: 'sdk-globals',
   setup(b) {
@@ -129,17 +136,12 @@ const sdkGlobals = {
         givenHeaders.add(file);
         imports.push(`import { WebHeaders as Headers } from ${JSON.stringify(webHeaders)};`);
       }
-      const replaced = source.replace(STREAM_BODY_TEST, '__isWebReadableStream($1)');
-      if (replaced !== source) {
-        givenStreamTest.add(file);
+      for (const { test, fn, given } of BODY_TESTS) {
+        const replaced = source.replace(test, `__${fn}($1)`);
+        if (replaced === source) continue;
+        given.add(file);
         source = replaced;
-        imports.push(`import { isWebReadableStream as __isWebReadableStream } from ${JSON.stringify(webStreams)};`);
-      }
-      const noFormData = source.replace(FORM_DATA_TEST, '__isFormData($1)');
-      if (noFormData !== source) {
-        givenFormDataTest.add(file);
-        source = noFormData;
-        imports.push(`import { isFormData as __isFormData } from ${JSON.stringify(webStreams)};`);
+        imports.push(`import { ${fn} as __${fn} } from ${JSON.stringify(webStreams)};`);
       }
       if (file === BEDROCK_SSE_FILE) {
         if (!source.includes(BEDROCK_SSE_RESPONSE))
@@ -202,13 +204,10 @@ await build({
 for (const file of ['@anthropic-ai/sdk/internal/headers.mjs', '@anthropic-ai/sdk/client.mjs'])
   if (!givenHeaders.has(file))
     throw new Error(`${file} was not given src/net/webHeaders.ts (the SDK's layout changed?)`);
-if (!givenFormDataTest.has('@anthropic-ai/sdk/client.mjs'))
-  throw new Error(
-    "@anthropic-ai/sdk/client.mjs's FormData test was not given src/net/webStreams.ts's (the SDK changed?)",
-  );
+for (const { what, given } of BODY_TESTS)
+  if (!given.has('@anthropic-ai/sdk/client.mjs'))
+    throw new Error(`@anthropic-ai/sdk/client.mjs's ${what} was not given src/net/webStreams.ts's (the SDK changed?)`);
 if (!givenMadeResponse) throw new Error(`${BEDROCK_SSE_FILE} was not given MadeResponse (the wrapper moved?)`);
-if (!givenStreamTest.has('@anthropic-ai/sdk/client.mjs'))
-  throw new Error("@anthropic-ai/sdk/client.mjs's body test was not given src/net/webStreams.ts's (the SDK changed?)");
 // The OpenTelemetry SDK, required by src/telemetry/otel.ts only when telemetry is on: one file
 // instead of several hundred small ones from node_modules (src/telemetry/otelSdk.ts). gRPC's
 // transport stays in node_modules: otlpClientCert.ts's channel credentials must be its instance's.
@@ -291,10 +290,10 @@ rmSync('dist/aws.cache', { force: true });
     throw new Error('the Bedrock wrapper required nothing from its folder (its layout changed?)');
   const modules = [
     ...AWS_LIBRARIES.map((name) => [name, fromHere.resolve(name)]),
-    ...[...bedrockWrapperDeps].map((dep) => [
-      `@anthropic-ai/bedrock-sdk|${dep}`,
-      createRequire(bedrockWrapper).resolve(dep),
-    ]),
+    // Sorted: the onLoad order varies, and every build should make the same file.
+    ...[...bedrockWrapperDeps]
+      .sort()
+      .map((dep) => [`@anthropic-ai/bedrock-sdk|${dep}`, createRequire(bedrockWrapper).resolve(dep)]),
   ];
   await build({
     ...common,

@@ -63,10 +63,7 @@ await new Promise((resolve) => {
     },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
-  const timer = setTimeout(() => {
-    process.stderr.write('warm-cache: the terminal UI did not draw its prompt in 30 s; dist/tui.cache not made\n');
-    p.kill('SIGKILL');
-  }, 30_000);
+  closeWithin(p, 'the terminal UI did not draw its prompt in 30 s; dist/tui.cache not made', resolve);
   let out = '';
   let sent = false;
   p.stdout.on('data', (d) => {
@@ -79,14 +76,22 @@ await new Promise((resolve) => {
   p.on('error', () => {
     process.stderr.write('warm-cache: no `script` (util-linux) to run the terminal UI; dist/tui.cache not made\n');
   });
-  p.on('close', () => {
-    clearTimeout(timer);
-    resolve();
-  });
 });
 await api.close();
 await warmBedrock();
 rmSync(cwd, { recursive: true, force: true });
+
+/** Calls `done` once warm-up run `p` has closed; after 30 s it is killed, saying `why` on stderr. */
+function closeWithin(p, why, done) {
+  const timer = setTimeout(() => {
+    process.stderr.write(`warm-cache: ${why}\n`);
+    p.kill('SIGKILL');
+  }, 30_000);
+  p.on('close', () => {
+    clearTimeout(timer);
+    done();
+  });
+}
 
 /**
  * dist/aws.cache, the code cache of the AWS libraries a Bedrock session loads (dist/aws.cjs,
@@ -182,14 +187,7 @@ async function warmBedrock() {
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    const timer = setTimeout(() => {
-      process.stderr.write('warm-cache: the Bedrock run did not end in 30 s; dist/aws.cache not made\n');
-      p.kill('SIGKILL');
-    }, 30_000);
-    p.on('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    closeWithin(p, 'the Bedrock run did not end in 30 s; dist/aws.cache not made', resolve);
   });
   server.close();
 }
