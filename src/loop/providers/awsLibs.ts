@@ -23,7 +23,8 @@ type AwsBundle = Record<string, (() => unknown) | undefined>;
 let bundle: AwsBundle | null | undefined;
 
 function fromBundle<T>(key: string, fallback: () => T): T {
-  bundle ??= requireBundleBeside<AwsBundle | null>('aws.cjs', () => null);
+  // undefined: not looked for yet; null: none beside this module (run from the sources).
+  if (bundle === undefined) bundle = requireBundleBeside<AwsBundle | null>('aws.cjs', () => null);
   if (!bundle) return fallback();
   const load = bundle[key];
   if (!load) throw new Error(`dist/aws.cjs has no ${key}: rebuild (npm run build)`);
