@@ -140,9 +140,25 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')] = (run, prepare) => {
   prepared = prepare();
 };
 const source = readFileSync(bundle, 'utf8');
-const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+// The code cache of the warm-up sessions (scripts/snapshot-warmup.cjs): the functions they ran are
+// compiled from it now and kept compiled in the blob, so a start does not parse them again.
+const warmCache = path.join(dist, 'agent.snapshot-cache');
+let cachedData;
+try {
+  cachedData = readFileSync(warmCache);
+} catch {
+  process.stderr.write(`scripts/snapshot.cjs: no ${warmCache}; the blob's functions compile at their first call\n`);
+}
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
   filename: bundle,
+  cachedData,
 });
+if (cachedData && script.cachedDataRejected) {
+  process.stderr.write(
+    `scripts/snapshot.cjs: V8 refused ${warmCache} (made from another bundle or under other flags); the blob's functions compile at their first call\n`,
+  );
+}
+const wrapper = script.runInThisContext();
 const mod = { exports: {} };
 wrapper(mod.exports, req, mod, bundle, dist);
 delete globalThis[Symbol.for('agent-runtime.snapshotMain')];

@@ -143,6 +143,68 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eva
     expect(run.stdout).toBe(`function\nworker in ${dir}\n`);
   }, 30_000);
 
+  it("functions a warm-up session ran are in the blob compiled (the warm-up's code cache); the others compile at their first call", () => {
+    const dir = tempDir('agent-snapshot-');
+    mkdirSync(join(dir, 'scripts'));
+    mkdirSync(join(dir, 'dist'));
+    for (const f of ['snapshot.cjs', 'snapshot-warmup.cjs'])
+      copyFileSync(join(ROOT, 'scripts', f), join(dir, 'scripts', f));
+    // Neither runs while the bundle initialises: \`hot\` runs in the warm-up session, \`cold\` never.
+    // V8's %DebugPrint shows a function's bytecode once it has some.
+    writeFileSync(
+      join(dir, 'dist/agent.cjs'),
+      `function hot() { return 1; }
+function cold() { return 2; }
+function main() {
+  if (process.argv[2] === '--warm-up') return console.log(hot());
+  require('node:v8').setFlagsFromString('--allow-natives-syntax');
+  new Function('f', '%DebugPrint(f)')(process.argv[2] === 'hot' ? hot : cold);
+}
+const hook = globalThis[Symbol.for('agent-runtime.snapshotMain')];
+if (hook) hook(main, async () => {});
+else main();
+`,
+    );
+    const build = () =>
+      spawnSync(
+        process.execPath,
+        [...BUILD, '--snapshot-blob', join(dir, 'dist/agent.blob'), '--build-snapshot', 'scripts/snapshot.cjs'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+    /** Which of the two functions have bytecode in a process started from the blob. */
+    const compiled = () =>
+      ['hot', 'cold'].filter((fn) => {
+        const run = spawnSync(process.execPath, [...START, '--snapshot-blob', join(dir, 'dist/agent.blob'), '--', fn], {
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toContain(`<SharedFunctionInfo ${fn}>`);
+        return /^ - bytecode: /m.test(run.stdout);
+      });
+    const cold = build();
+    expect(cold.status, cold.stderr).toBe(0);
+    expect(cold.stderr).toContain('agent.snapshot-cache; the blob');
+    expect(compiled()).toEqual([]);
+
+    const warm = spawnSync(process.execPath, [...START, 'scripts/snapshot-warmup.cjs', '--', '--warm-up'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(warm.stdout, warm.stderr).toBe('1\n');
+    expect(existsSync(join(dir, 'dist/agent.snapshot-cache'))).toBe(true);
+    const built = build();
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stderr).toBe('');
+    expect(compiled()).toEqual(['hot']);
+
+    // A cache from another bundle is refused, said so, and the blob is made without it.
+    writeFileSync(join(dir, 'dist/agent.cjs'), `${readFileSync(join(dir, 'dist/agent.cjs'), 'utf8')}// changed\n`);
+    const other = build();
+    expect(other.status, other.stderr).toBe(0);
+    expect(other.stderr).toMatch(/V8 refused .*agent\.snapshot-cache/);
+    expect(compiled()).toEqual([]);
+  }, 30_000);
+
   it('-p and stream-json load no UI: an install without the UI bundle and without node_modules runs both; the CLI bundle holds no Ink or React', async () => {
     // Ink's host elements and React's element tag: in the UI bundle, never in the CLI's.
     const markers = ['ink-text', 'ink-box', 'react.transitional.element'];
