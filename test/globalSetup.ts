@@ -11,6 +11,7 @@ const CONTROLLER_HOME = 'controller-home';
 const MCP_FIXTURES = 'mcp-fixtures';
 let runDir = '';
 let outerTmp: string | undefined;
+let outerCa: string | undefined;
 
 export function setup(): void {
   outerTmp = process.env.TMPDIR;
@@ -24,6 +25,11 @@ export function setup(): void {
   mkdirSync(controllerHome);
   process.env.AGENT_TEST_CONTROLLER_HOME = controllerHome;
   bundleMcpFixtures(join(runDir, MCP_FIXTURES));
+  // The host's extra CA bundle (Debian images point NODE_EXTRA_CA_CERTS at the whole system bundle)
+  // is not the tests' business: every Node process they start would parse it at its start, about
+  // 40 ms of CPU each. The tests of it give their own (a test CA, test/cloud-fakes/tls.ts).
+  outerCa = process.env.NODE_EXTRA_CA_CERTS;
+  delete process.env.NODE_EXTRA_CA_CERTS;
 }
 
 export function teardown(): void {
@@ -31,6 +37,7 @@ export function teardown(): void {
   else process.env.TMPDIR = outerTmp;
   delete process.env.AGENT_TEST_CONTROLLER_HOME;
   delete process.env.AGENT_TEST_MCP_FIXTURES;
+  if (outerCa !== undefined) process.env.NODE_EXTRA_CA_CERTS = outerCa;
   const left = readdirSync(runDir).filter((name) => name !== CONTROLLER_HOME && name !== MCP_FIXTURES);
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   if (left.length === 0) return;
