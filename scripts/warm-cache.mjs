@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const STREAM_JSON = ['--input-format', 'stream-json', '--output-format', 'stream-json'];
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 if (process.argv[2] === 'snapshot') {
   await warmSnapshot();
@@ -28,15 +29,7 @@ const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content:
 await new Promise((resolve) => {
   const p = spawn(
     join(root, 'bin/agent'),
-    [
-      '--input-format',
-      'stream-json',
-      '--output-format',
-      'stream-json',
-      '--allowedTools',
-      'Bash',
-      '--no-session-persistence',
-    ],
+    [...STREAM_JSON, '--allowedTools', 'Bash', '--no-session-persistence'],
     {
       cwd,
       env: {
@@ -245,16 +238,7 @@ async function warmSnapshot() {
     { type: 'user', message: { role: 'user', content: 'warm up' } },
   ];
   await run(
-    [
-      '--input-format',
-      'stream-json',
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--allowedTools',
-      'Read,Bash',
-      '--no-session-persistence',
-    ],
+    [...STREAM_JSON, '--verbose', '--allowedTools', 'Read,Bash', '--no-session-persistence'],
     lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
   );
   await run(['-p', 'warm up', '--no-session-persistence'], '');
