@@ -15,6 +15,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STREAM_JSON = ['--input-format', 'stream-json', '--output-format', 'stream-json'];
+/**
+ * The builder's environment without what would send a warm-up run elsewhere than its stand-in
+ * (a cloud provider, a gateway, a proxy, telemetry, a key) or change how the agent starts.
+ */
+const buildEnv = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) =>
+      !/^(ANTHROPIC_|CLAUDE_CODE_|AWS_|CLOUD_ML_REGION$|VERTEX_REGION_|GOOGLE_APPLICATION_CREDENTIALS$|OTEL_|AGENT_|NODE_EXTRA_CA_CERTS$|NODE_OPTIONS$)/.test(
+        k,
+      ) && !/^(https?_proxy|no_proxy)$/i.test(k),
+  ),
+);
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 if (process.argv[2] === 'snapshot') {
   await warmSnapshot();
@@ -27,23 +39,19 @@ const api = await startFakeApi([
 const cwd = mkdtempSync(join(tmpdir(), 'agent-warm-'));
 const line = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'warm up' } })}\n`;
 await new Promise((resolve) => {
-  const p = spawn(
-    join(root, 'bin/agent'),
-    [...STREAM_JSON, '--allowedTools', 'Bash', '--no-session-persistence'],
-    {
-      cwd,
-      env: {
-        ...process.env,
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'warm-up',
-        AGENT_CODE_CACHE: 'write',
-        // The code cache is for bin/agent's start without the snapshot: take that path.
-        AGENT_SNAPSHOT: 'off',
-        CLAUDE_CONFIG_DIR: cwd,
-      },
-      stdio: ['pipe', 'ignore', 'inherit'],
+  const p = spawn(join(root, 'bin/agent'), [...STREAM_JSON, '--allowedTools', 'Bash', '--no-session-persistence'], {
+    cwd,
+    env: {
+      ...buildEnv,
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_API_KEY: 'warm-up',
+      AGENT_CODE_CACHE: 'write',
+      // The code cache is for bin/agent's start without the snapshot: take that path.
+      AGENT_SNAPSHOT: 'off',
+      CLAUDE_CONFIG_DIR: cwd,
     },
-  );
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
   p.on('close', resolve);
   p.stdin.end(line);
 });
@@ -53,7 +61,7 @@ await new Promise((resolve) => {
   const p = spawn('script', ['-qfec', join(root, 'bin/agent'), '/dev/null'], {
     cwd,
     env: {
-      ...process.env,
+      ...buildEnv,
       TERM: 'xterm-256color',
       COLUMNS: '80',
       LINES: '30',
@@ -161,20 +169,11 @@ async function warmBedrock() {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const env = { ...process.env };
-  for (const name of [
-    'ANTHROPIC_API_KEY',
-    'ANTHROPIC_AUTH_TOKEN',
-    'ANTHROPIC_BASE_URL',
-    'AWS_PROFILE',
-    'AGENT_CODE_CACHE',
-  ])
-    delete env[name];
   await new Promise((resolve) => {
     const p = spawn(join(root, 'bin/agent'), ['-p', 'warm up', '--no-session-persistence'], {
       cwd,
       env: {
-        ...env,
+        ...buildEnv,
         CLAUDE_CODE_USE_BEDROCK: '1',
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: 'AKIDWARMUP',
@@ -223,7 +222,7 @@ async function warmSnapshot() {
       const p = spawn(process.execPath, [...flags, join(root, 'scripts/snapshot-warmup.cjs'), '--', ...args], {
         cwd: dir,
         env: {
-          ...process.env,
+          ...buildEnv,
           ANTHROPIC_BASE_URL: api.url,
           ANTHROPIC_API_KEY: 'warm-up',
           CLAUDE_CONFIG_DIR: dir,
