@@ -33,17 +33,25 @@ function once(apiUrl) {
     let out = '';
     let done = false;
     const timer = setTimeout(() => finish(new Error(`no prompt in 10 s; output:\n${out.slice(-500)}`)), 10_000);
+    // The agent runs in the pseudo-terminal's own session, out of reach of a kill of `script`'s
+    // group: killed that way, it went on to write its config folder after the folder was removed,
+    // and every run left one behind. It is asked to /exit, and killed only if it has not in 5 s.
     const finish = (err, ms) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      const kill = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }, 5_000);
       child.once('close', () => {
+        clearTimeout(kill);
         rmSync(cwd, { recursive: true, force: true });
         err ? reject(err) : resolve(ms);
       });
+      child.stdin.on('error', () => {}); // gone already: its close ends this
+      child.stdin.write('/exit\r');
     };
     child.stdout.on('data', (d) => {
       out += d.toString('utf8');
