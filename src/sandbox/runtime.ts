@@ -2,7 +2,7 @@
 // proxy on Linux, sandbox-exec on macOS) set up once at start, checked for real with a probe
 // command, and asked to wrap each Bash command. The library loads only when the sandbox is on.
 import { spawn } from 'node:child_process';
-import { mkdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -199,6 +199,9 @@ export async function setupSandbox(o: SandboxSetupOptions): Promise<SessionSandb
   const tmp = path.join(o.scratchDir, 'tmp');
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
   process.env.CLAUDE_CODE_TMPDIR = tmp;
+  // Gone with the session (its commands are ended at exit too), and the scratch folder with it
+  // when nothing else is in it: every sandboxed session left one in the temp dir.
+  process.once('exit', () => removeScratchTmp(o.scratchDir, tmp));
   try {
     await manager.initialize(config, undefined, true);
     process.once('exit', removeProxySockets);
@@ -340,6 +343,15 @@ async function startSessionNetwork(
  * thousands piled up in /tmp. Removed at exit, synchronously, by name (a scan of a crowded /tmp
  * took 100+ ms); only this process's own.
  */
+function removeScratchTmp(scratchDir: string, tmp: string): void {
+  try {
+    rmSync(tmp, { recursive: true, force: true });
+    rmdirSync(scratchDir);
+  } catch {
+    // Task outputs or checkpoints are still in it (kept, as without the sandbox), or it is gone.
+  }
+}
+
 function removeProxySockets(): void {
   for (let n = 0; n < 8; n++) {
     try {

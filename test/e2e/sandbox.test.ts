@@ -434,8 +434,12 @@ describeSandbox('the Bash sandbox (bubblewrap)', () => {
       },
     );
     expect(r.stderr).not.toContain('shared network namespace');
-    // The runtime's proxy socket is not left behind in $TMPDIR.
+    // The runtime's proxy socket is not left behind in $TMPDIR, nor the commands' TMPDIR in the
+    // session's scratch folder (which keeps the background shell's output).
     expect(readdirSync(tmp).filter((f) => f.startsWith('srt-mux-'))).toEqual([]);
+    const scratch = readdirSync(tmp).filter((f) => f.startsWith('agent-runtime-'));
+    expect(scratch).toHaveLength(1);
+    expect(readdirSync(join(tmp, scratch[0]!))).toEqual(['tasks']);
     expect(r.results.t2).toEqual({ text: 'hello from the session', isError: false });
     expect(r.results.t3.text).not.toMatch(/socat/);
     expect(r.results.t3.text).toMatch(/bash/);
