@@ -337,12 +337,7 @@ async function startSessionNetwork(
   return { network, join };
 }
 
-/**
- * The runtime's proxy listens on `$TMPDIR/srt-mux-<pid>-<n>.sock` (n counts its starts from 0, in
- * base 36) and leaves it behind when the process exits without its async reset: every session did,
- * thousands piled up in /tmp. Removed at exit, synchronously, by name (a scan of a crowded /tmp
- * took 100+ ms); only this process's own.
- */
+/** The commands' TMPDIR, then the scratch folder if it is empty now. */
 function removeScratchTmp(scratchDir: string, tmp: string): void {
   try {
     rmSync(tmp, { recursive: true, force: true });
@@ -352,6 +347,12 @@ function removeScratchTmp(scratchDir: string, tmp: string): void {
   }
 }
 
+/**
+ * The runtime's proxy listens on `$TMPDIR/srt-mux-<pid>-<n>.sock` (n counts its starts from 0, in
+ * base 36) and leaves it behind when the process exits without its async reset: every session did,
+ * thousands piled up in /tmp. Removed at exit, synchronously, by name (a scan of a crowded /tmp
+ * took 100+ ms); only this process's own.
+ */
 function removeProxySockets(): void {
   for (let n = 0; n < 8; n++) {
     try {
