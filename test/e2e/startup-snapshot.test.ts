@@ -149,7 +149,7 @@ globalThis[Symbol.for('agent-runtime.snapshotMain')](() => new Worker('0', { eva
     mkdirSync(join(dir, 'dist'));
     for (const f of ['snapshot.cjs', 'snapshot-warmup.cjs'])
       copyFileSync(join(ROOT, 'scripts', f), join(dir, 'scripts', f));
-    // Neither runs while the bundle initialises: \`hot\` runs in the warm-up session, \`cold\` never.
+    // Neither runs while the bundle initialises: `hot` runs in the warm-up session, `cold` never.
     // V8's %DebugPrint shows a function's bytecode once it has some.
     writeFileSync(
       join(dir, 'dist/agent.cjs'),
