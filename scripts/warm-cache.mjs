@@ -27,6 +27,13 @@ const buildEnv = Object.fromEntries(
       ) && !/^(https?_proxy|no_proxy)$/i.test(k),
   ),
 );
+/** A warm-up agent's environment: the builder's (above), the stand-in at `url`, config in `dir`. */
+const warmEnv = (url, dir) => ({
+  ...buildEnv,
+  ANTHROPIC_BASE_URL: url,
+  ANTHROPIC_API_KEY: 'warm-up',
+  CLAUDE_CONFIG_DIR: dir,
+});
 const { startFakeApi } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
 if (process.argv[2] === 'snapshot') {
   await warmSnapshot();
@@ -42,13 +49,10 @@ await new Promise((resolve) => {
   const p = spawn(join(root, 'bin/agent'), [...STREAM_JSON, '--allowedTools', 'Bash', '--no-session-persistence'], {
     cwd,
     env: {
-      ...buildEnv,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'warm-up',
+      ...warmEnv(api.url, cwd),
       AGENT_CODE_CACHE: 'write',
       // The code cache is for bin/agent's start without the snapshot: take that path.
       AGENT_SNAPSHOT: 'off',
-      CLAUDE_CONFIG_DIR: cwd,
     },
     stdio: ['pipe', 'ignore', 'inherit'],
   });
@@ -60,16 +64,7 @@ await new Promise((resolve) => {
 await new Promise((resolve) => {
   const p = spawn('script', ['-qfec', join(root, 'bin/agent'), '/dev/null'], {
     cwd,
-    env: {
-      ...buildEnv,
-      TERM: 'xterm-256color',
-      COLUMNS: '80',
-      LINES: '30',
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'warm-up',
-      AGENT_SNAPSHOT: 'off',
-      CLAUDE_CONFIG_DIR: cwd,
-    },
+    env: { ...warmEnv(api.url, cwd), TERM: 'xterm-256color', COLUMNS: '80', LINES: '30', AGENT_SNAPSHOT: 'off' },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   closeWithin(p, 'the terminal UI did not draw its prompt in 30 s; dist/tui.cache not made', resolve);
@@ -221,12 +216,7 @@ async function warmSnapshot() {
     new Promise((resolve) => {
       const p = spawn(process.execPath, [...flags, join(root, 'scripts/snapshot-warmup.cjs'), '--', ...args], {
         cwd: dir,
-        env: {
-          ...buildEnv,
-          ANTHROPIC_BASE_URL: api.url,
-          ANTHROPIC_API_KEY: 'warm-up',
-          CLAUDE_CONFIG_DIR: dir,
-        },
+        env: warmEnv(api.url, dir),
         stdio: ['pipe', 'ignore', 'inherit'],
       });
       closeWithin(p, `the snapshot's warm-up run (${args.join(' ')}) did not end in 30 s`, resolve);
