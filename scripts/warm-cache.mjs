@@ -18,11 +18,13 @@ const STREAM_JSON = ['--input-format', 'stream-json', '--output-format', 'stream
 /**
  * The builder's environment without what would send a warm-up run elsewhere than its stand-in
  * (a cloud provider, a gateway, a proxy, telemetry, a key) or change how the agent starts.
+ * NODE_OPTIONS stays: the snapshot's builder runs under it, and a code cache is taken only under
+ * the V8 flags it was made with.
  */
 const buildEnv = Object.fromEntries(
   Object.entries(process.env).filter(
     ([k]) =>
-      !/^(ANTHROPIC_|CLAUDE_CODE_|AWS_|CLOUD_ML_REGION$|VERTEX_REGION_|GOOGLE_APPLICATION_CREDENTIALS$|OTEL_|AGENT_|NODE_EXTRA_CA_CERTS$|NODE_OPTIONS$)/.test(
+      !/^(ANTHROPIC_|CLAUDE_CODE_|AWS_|CLOUD_ML_REGION$|VERTEX_REGION_|GOOGLE_APPLICATION_CREDENTIALS$|OTEL_|AGENT_|NODE_EXTRA_CA_CERTS$)/.test(
         k,
       ) && !/^(https?_proxy|no_proxy)$/i.test(k),
   ),
