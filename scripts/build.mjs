@@ -75,12 +75,9 @@ if (!force && stamp === hash && OUTPUTS.every((f) => existsSync(join(dist, f))))
   process.exit(0);
 }
 rmSync(stampFile, { force: true });
-node(
-  createRequire(import.meta.url).resolve('typescript/bin/tsc'),
-  '-p',
-  'tsconfig.json',
-  ...(force ? ['--force'] : []),
-);
+// --force: tsc compiles everything again too (its incremental state goes).
+if (force) rmSync(join(dist, '.tsbuildinfo'), { force: true });
+node(createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.json');
 node('scripts/bundle.mjs');
 node('scripts/warm-cache.mjs', 'snapshot');
 // The flags bin/agent starts the blob with (V8 refuses a blob built under others).
