@@ -182,15 +182,136 @@ prepared.then(
     }
     // Loaded now, not at the first id (about 1.5 ms of a start); nothing is drawn from it here.
     void globalThis.crypto.subtle;
-    // The node that made the blob, and the folder it was made in (the bundle's paths are kept).
-    writeFileSync(stamp, `${process.execPath}\n${dist}\n`);
-    startupSnapshot.setDeserializeMainFunction(start);
+    return exerciseNodeInternals().then(() => {
+      // The node that made the blob, and the folder it was made in (the bundle's paths are kept).
+      writeFileSync(stamp, `${process.execPath}\n${dist}\n`);
+      startupSnapshot.setDeserializeMainFunction(start);
+    });
   },
   (err) => {
     process.stderr.write(`scripts/snapshot.cjs: the bundle's main modules failed to initialise: ${err.stack}\n`);
     process.exit(1);
   },
 );
+
+/**
+ * Runs the parts of Node's own modules that every session runs and that are already in the heap
+ * (streams, a TCP socket, a child process, URLs, AbortController, buffers and decoders, synchronous
+ * fs calls), so they are in the blob compiled: a `-p` start otherwise compiled some 340 of Node's
+ * functions at their first call (V8's function events), about a twentieth of its CPU. Only
+ * functions: nothing it makes outlives it (the socket, server and child are closed, the folder
+ * removed), it draws nothing random (crypto.randomUUID keeps a buffer of random bytes, which the
+ * blob would keep), and it sets no timer: the timers module's state (the next expiry, on the
+ * builder's clock) would be kept, and a process whose clock reads earlier (libfaketime in the
+ * scheduling tests) then never scheduled its long timers. A failure only costs speed, and says so.
+ */
+async function exerciseNodeInternals() {
+  const fs = require('node:fs');
+  const net = require('node:net');
+  const { once } = require('node:events');
+  const { Readable, Writable } = require('node:stream');
+  const { urlToHttpOptions } = require('node:url');
+  try {
+    // A loopback connection, both ways, as a session's request to the API and its stdin/stdout.
+    const server = net.createServer((s) => {
+      s.on('data', (d) => s.write(d));
+      s.on('end', () => s.end());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const socket = net.connect({ port: server.address().port, host: '127.0.0.1', noDelay: true, keepAlive: true });
+    await once(socket, 'connect');
+    socket.cork();
+    socket.write('one ');
+    socket.write(Buffer.from('two'));
+    socket.uncork();
+    socket.end();
+    const decoder = new TextDecoder();
+    let echoed = '';
+    for await (const chunk of socket) echoed += decoder.decode(chunk, { stream: true });
+    if (echoed !== 'one two') throw new Error(`the loopback echo gave ${JSON.stringify(echoed)}`);
+    server.close();
+    await once(server, 'close');
+    // Streams in memory, paused and flowing, with back-pressure.
+    const parts = [];
+    const sink = new Writable({
+      highWaterMark: 4,
+      write(chunk, _enc, cb) {
+        parts.push(chunk);
+        process.nextTick(cb);
+      },
+    });
+    const source = Readable.from(['a', 'b', 'c']);
+    source.pipe(sink);
+    await once(sink, 'finish');
+    const paused = new Readable({ read() {} });
+    paused.push('x');
+    paused.push(null);
+    paused.read();
+    paused.resume();
+    await once(paused, 'end');
+    paused.setEncoding('utf8');
+    // A child process with pipes, as a tool's command or a hook.
+    const { spawn } = require('node:child_process');
+    const child = spawn('/bin/sh', ['-c', 'echo x'], { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
+    child.stdin.end();
+    child.stdout.setEncoding('utf8');
+    for await (const _ of child.stdout);
+    await once(child, 'close');
+    // Buffers and decoding as the stream parsers use them.
+    const buf = Buffer.from('data: {"x":"ü"}\n\n', 'utf8');
+    buf.indexOf('\n\n');
+    buf.subarray(0, 4).toString('utf8');
+    buf.toString('latin1');
+    Buffer.alloc(4).slice(1);
+    const { StringDecoder } = require('node:string_decoder');
+    const sd = new StringDecoder('utf8');
+    sd.write(buf);
+    sd.end();
+    void [os.platform(), os.type(), os.release()];
+    // URLs as the API client builds them.
+    const url = new URL('http://127.0.0.1:1/v1/messages?beta=true');
+    url.searchParams.set('x', '1');
+    urlToHttpOptions(url);
+    void [url.href, url.hostname, url.pathname, url.protocol, url.search, String(url.searchParams)];
+    void [...url.searchParams.entries()];
+    // An abort signal with listeners.
+    const ac = new AbortController();
+    const onAbort = () => {};
+    ac.signal.addEventListener('abort', onAbort, { once: true });
+    ac.signal.removeEventListener('abort', onAbort);
+    ac.abort();
+    // The synchronous file calls of a start (config folder, transcript, session files).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-snapshot-build-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'a', 'b'), { recursive: true });
+      const file = path.join(dir, 'a', 'f');
+      const fd = fs.openSync(file, 'w');
+      fs.writeSync(fd, 'x');
+      fs.fstatSync(fd);
+      fs.closeSync(fd);
+      fs.renameSync(file, `${file}2`);
+      fs.accessSync(`${file}2`);
+      fs.statSync(`${file}2`);
+      fs.existsSync(file);
+      fs.readdirSync(dir, { withFileTypes: true });
+      fs.realpathSync.native(dir);
+      fs.realpathSync(dir);
+      // The loader's resolution of a package, as the bundle requires its external ones (loading one
+      // here would mark user code as started, which a snapshot's start refuses). A bundle built
+      // elsewhere may have none beside it.
+      try {
+        createRequire(bundle).resolve('shell-quote');
+      } catch {}
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  } catch (err) {
+    process.stderr.write(
+      `scripts/snapshot.cjs: Node's modules were not run before the snapshot (${err.message}); a start compiles them at their first call\n`,
+    );
+  }
+}
 
 // A process started from a user snapshot has no `console.Console` on Node 20 (libraries that make
 // their own console, such as the OpenTelemetry SDK and Ink, need it): the builder's is kept.
