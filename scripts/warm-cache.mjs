@@ -212,7 +212,7 @@ async function warmSnapshot() {
     { content: [{ type: 'text', text: 'warm' }] },
     { content: [{ type: 'text', text: 'warm' }] },
   ]);
-  // The flags the blob is built and started with (package.json, bin/agent).
+  // The flags the blob is built and started with (scripts/build.mjs, bin/agent).
   const flags = ['--no-rehash-snapshot', '--optimize-for-size'];
   const run = (args, input) =>
     new Promise((resolve) => {
