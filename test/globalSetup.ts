@@ -1,7 +1,8 @@
 // The run's own temp dir: every test, and every process a test starts, inherits TMPDIR pointing at
 // a fresh empty folder, so parallel runs do not see each other's files. At the end the folder must
 // be empty again: anything left is a test (or the agent) that did not clean up, and fails the run.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleMcpFixtures } from './fixtures/mcpFixtures.js';
@@ -9,7 +10,10 @@ import { bundleMcpFixtures } from './fixtures/mcpFixtures.js';
 const CONTROLLER_HOME = 'controller-home';
 /** The run's bundles of the MCP fixture servers (test/fixtures/mcpFixtures.ts). */
 const MCP_FIXTURES = 'mcp-fixtures';
+/** A folder put first on the run's PATH with python3 in it (see directPython). */
+const PYTHON_BIN = 'python-bin';
 let runDir = '';
+let outerPath: string | undefined;
 let outerTmp: string | undefined;
 let outerCa: string | undefined;
 
@@ -25,6 +29,8 @@ export function setup(): void {
   mkdirSync(controllerHome);
   process.env.AGENT_TEST_CONTROLLER_HOME = controllerHome;
   bundleMcpFixtures(join(runDir, MCP_FIXTURES));
+  outerPath = process.env.PATH;
+  directPython(join(runDir, PYTHON_BIN));
   // The host's extra CA bundle (Debian images point NODE_EXTRA_CA_CERTS at the whole system bundle)
   // is not the tests' business: every Node process they start would parse it at its start, about
   // 40 ms of CPU each. The tests of it give their own (a test CA, test/cloud-fakes/tls.ts).
@@ -32,13 +38,32 @@ export function setup(): void {
   delete process.env.NODE_EXTRA_CA_CERTS;
 }
 
+/**
+ * python3 (claude-code-controller starts its agents through its pty module) as the interpreter
+ * itself, found once, first on the run's PATH: a version manager's shim in its place (pyenv's is
+ * a bash script that runs several more) cost about 0.6 s of CPU and over a second at each start.
+ * AGENT_TEST_PYTHON_PTY=1 tells the tests that need it that it is there, with its pty module.
+ */
+function directPython(binDir: string): void {
+  const found = spawnSync('python3', ['-c', 'import pty, sys; print(sys.executable)'], { encoding: 'utf8' });
+  const exe = found.status === 0 ? found.stdout.trim() : '';
+  if (!exe) return;
+  mkdirSync(binDir);
+  symlinkSync(exe, join(binDir, 'python3'));
+  process.env.PATH = `${binDir}:${process.env.PATH ?? ''}`;
+  process.env.AGENT_TEST_PYTHON_PTY = '1';
+}
+
 export function teardown(): void {
+  if (outerPath === undefined) delete process.env.PATH;
+  else process.env.PATH = outerPath;
+  delete process.env.AGENT_TEST_PYTHON_PTY;
   if (outerTmp === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = outerTmp;
   delete process.env.AGENT_TEST_CONTROLLER_HOME;
   delete process.env.AGENT_TEST_MCP_FIXTURES;
   if (outerCa !== undefined) process.env.NODE_EXTRA_CA_CERTS = outerCa;
-  const left = readdirSync(runDir).filter((name) => name !== CONTROLLER_HOME && name !== MCP_FIXTURES);
+  const left = readdirSync(runDir).filter((name) => ![CONTROLLER_HOME, MCP_FIXTURES, PYTHON_BIN].includes(name));
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   if (left.length === 0) return;
   const byPrefix = new Map<string, number>();

@@ -3,7 +3,7 @@
 // claude-code-controller (a dev dependency, real): it hears `permission:request` and answers with
 // sendPermissionResponse. Only the Messages API is faked.
 import { query, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -26,14 +26,8 @@ import { hasTmux, privateTmux } from './tmux.js';
 // The tests run side by side: each has its own lead and team (its own fake API where the script
 // keeps state); the file's API below answers from each request alone.
 let api: FakeApi;
-const hasPython = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import pty']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+// python3 with its pty module, found once for the run (test/globalSetup.ts).
+const hasPython = process.env.AGENT_TEST_PYTHON_PTY === '1';
 
 /** "WRITE <path> <text>": the teammate calls Write; the call's result goes back to the controller. */
 function script(req: RecordedRequest) {

@@ -3,7 +3,7 @@
 // pty through its python wrapper) and leads them through the team files: inboxes, config.json and
 // the task list. Only the Messages API is faked; the controller, its lock library and our
 // processes are real.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,14 +24,8 @@ import { AGENT_BIN, DEFERRED_REMINDER, type FakeApi, startFakeApi, tempDir } fro
 // The tests run side by side (describe.concurrent), each with its own lead and team; the file's API
 // answers from each request alone.
 let api: FakeApi;
-const hasPython = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import pty']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
+// python3 with its pty module, found once for the run (test/globalSetup.ts).
+const hasPython = process.env.AGENT_TEST_PYTHON_PTY === '1';
 
 function script(req: RecordedRequest): ScriptedReply {
   const name = teammateOf(req) ?? '?';
