@@ -194,11 +194,15 @@ const attributesAt = (raw: string, needle: string) => {
     // Once it ends, the live row goes; the list keeps it, marked done.
     await t.waitFor(/│ > {2,}│/);
     await t.waitFor(/^(?![\s\S]*shell wait a little · \d+s · background)/, 10_000);
+    // Its notice comes back as a turn of its own: the keys below wait until that turn has ended.
+    await t.waitFor(/^\(1 turn, \$[\d.]+, [\d.]+s\)$/m, 10_000);
     t.keys('C-t');
     s = await t.waitFor(/Tasks \(0 running, 1 in all\)/);
     expect(s).toMatch(/✓ shell wait a little · [4-9]s · background · completed/);
     t.keys('C-t');
-    await t.waitFor(/^(?![\s\S]*Tasks \()/);
+    // Closed, on a whole frame (the editor and the status line under it), not on one caught
+    // while it was being drawn.
+    await t.waitFor(/^(?![\s\S]*Tasks \()[\s\S]*│ > +│\n╰─+╯\n ⏵/);
     t.keys('C-d');
     expect(await t.exited()).toBe(0);
   });
