@@ -198,7 +198,7 @@ prepared.then(
  * Runs the parts of Node's own modules that every session runs and that are already in the heap
  * (streams, a TCP socket, a child process, URLs, AbortController, buffers and decoders, synchronous
  * fs calls), so they are in the blob compiled: a `-p` start otherwise compiled some 340 of Node's
- * functions at their first call (V8's function events), about a twentieth of its CPU. Only
+ * functions at their first call (V8's function events), about 3 % of its CPU. Only
  * functions: nothing it makes outlives it (the socket, server and child are closed, the folder
  * removed), it draws nothing random (crypto.randomUUID keeps a buffer of random bytes, which the
  * blob would keep), and it sets no timer: the timers module's state (the next expiry, on the
