@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SNAPSHOT_FLAGS } from './snapshotFlags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -80,11 +81,9 @@ if (force) rmSync(join(dist, '.tsbuildinfo'), { force: true });
 node(createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.json');
 node('scripts/bundle.mjs');
 node('scripts/warm-cache.mjs', 'snapshot');
-// The flags bin/agent starts the blob with (V8 refuses a blob built under others).
 node(
   '--no-warnings',
-  '--no-rehash-snapshot',
-  '--optimize-for-size',
+  ...SNAPSHOT_FLAGS,
   '--snapshot-blob',
   'dist/agent.blob',
   '--build-snapshot',

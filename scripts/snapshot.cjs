@@ -22,7 +22,8 @@ const stamp = path.join(dist, 'agent.blob.node');
 rmSync(stamp, { force: true });
 rmSync(path.join(dist, 'agent.blob'), { force: true });
 // bin/agent starts the blob with these flags (see there why), and V8 refuses a blob built under
-// other flags: build it under the same ones.
+// other flags: build it under the same ones (scripts/snapshotFlags.mjs; this script may load only
+// Node's own modules, so it spells them out).
 const startFlags = ['--no-rehash-snapshot', '--optimize-for-size'];
 if (!startFlags.every((f) => process.execArgv.includes(f))) {
   process.stderr.write(

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SNAPSHOT_FLAGS } from './snapshotFlags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STREAM_JSON = ['--input-format', 'stream-json', '--output-format', 'stream-json'];
@@ -212,11 +213,9 @@ async function warmSnapshot() {
     { content: [{ type: 'text', text: 'warm' }] },
     { content: [{ type: 'text', text: 'warm' }] },
   ]);
-  // The flags the blob is built and started with (scripts/build.mjs, bin/agent).
-  const flags = ['--no-rehash-snapshot', '--optimize-for-size'];
   const run = (args, input) =>
     new Promise((resolve) => {
-      const p = spawn(process.execPath, [...flags, join(root, 'scripts/snapshot-warmup.cjs'), '--', ...args], {
+      const p = spawn(process.execPath, [...SNAPSHOT_FLAGS, join(root, 'scripts/snapshot-warmup.cjs'), '--', ...args], {
         cwd: dir,
         env: warmEnv(api.url, dir),
         stdio: ['pipe', 'ignore', 'inherit'],

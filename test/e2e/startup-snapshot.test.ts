@@ -13,7 +13,7 @@ import { lastToolResults, text, toolUse } from '../fake-api/server.js';
 import { resultText, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// The flags the build gives the snapshot's builder (scripts/build.mjs), and a start from its blob.
+// The flags the build gives the snapshot's builder (scripts/snapshotFlags.mjs), and a start from its blob.
 const START = ['--no-rehash-snapshot', '--optimize-for-size'];
 const BUILD = ['--no-warnings', ...START];
 
