@@ -13,12 +13,11 @@ const MCP_FIXTURES = 'mcp-fixtures';
 /** A folder put first on the run's PATH with python3 in it (see directPython). */
 const PYTHON_BIN = 'python-bin';
 let runDir = '';
-let outerPath: string | undefined;
-let outerTmp: string | undefined;
-let outerCa: string | undefined;
+/** The environment as the run found it: setup changes it for the run, teardown puts it back. */
+let envBefore: NodeJS.ProcessEnv = {};
 
 export function setup(): void {
-  outerTmp = process.env.TMPDIR;
+  envBefore = { ...process.env };
   runDir = mkdtempSync(join(tmpdir(), 'agent-test-run-'));
   // Like /tmp: tests that run the agent as another user (nobody) need to make folders here too.
   chmodSync(runDir, 0o1777);
@@ -29,12 +28,10 @@ export function setup(): void {
   mkdirSync(controllerHome);
   process.env.AGENT_TEST_CONTROLLER_HOME = controllerHome;
   bundleMcpFixtures(join(runDir, MCP_FIXTURES));
-  outerPath = process.env.PATH;
   directPython(join(runDir, PYTHON_BIN));
   // The host's extra CA bundle (Debian images point NODE_EXTRA_CA_CERTS at the whole system bundle)
   // is not the tests' business: every Node process they start would parse it at its start, about
   // 40 ms of CPU each. The tests of it give their own (a test CA, test/cloud-fakes/tls.ts).
-  outerCa = process.env.NODE_EXTRA_CA_CERTS;
   delete process.env.NODE_EXTRA_CA_CERTS;
 }
 
@@ -55,14 +52,8 @@ function directPython(binDir: string): void {
 }
 
 export function teardown(): void {
-  if (outerPath === undefined) delete process.env.PATH;
-  else process.env.PATH = outerPath;
-  delete process.env.AGENT_TEST_PYTHON_PTY;
-  if (outerTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = outerTmp;
-  delete process.env.AGENT_TEST_CONTROLLER_HOME;
-  delete process.env.AGENT_TEST_MCP_FIXTURES;
-  if (outerCa !== undefined) process.env.NODE_EXTRA_CA_CERTS = outerCa;
+  for (const k of Object.keys(process.env)) if (!(k in envBefore)) delete process.env[k];
+  Object.assign(process.env, envBefore);
   const left = readdirSync(runDir).filter((name) => ![CONTROLLER_HOME, MCP_FIXTURES, PYTHON_BIN].includes(name));
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
   if (left.length === 0) return;
