@@ -184,9 +184,6 @@ await build({
     '@opentelemetry/resources',
     '@opentelemetry/exporter-*',
     '@grpc/grpc-js',
-    // Loaded at its first use (src/util/shellQuote.ts): it draws a random token as it loads, which
-    // the start-up snapshot would otherwise keep (scripts/snapshot.cjs).
-    'shell-quote',
     // The JavaScript parser for workflow scripts (src/workflows/script.ts), loaded on a session's first workflow.
     'acorn',
     // WebFetch's HTML to Markdown (turndown, with the DOM it brings: @mixmark-io/domino, 250 KB) and

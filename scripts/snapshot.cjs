@@ -302,7 +302,7 @@ async function exerciseNodeInternals() {
       // here would mark user code as started, which a snapshot's start refuses). A bundle built
       // elsewhere may have none beside it.
       try {
-        createRequire(bundle).resolve('shell-quote');
+        createRequire(bundle).resolve('acorn');
       } catch {}
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 // Entry point: parse flags, run, exit with the run's code (0 success, 1 error result, 2 bad usage).
+import './util/zodConfig.js';
 import { parseOptions, UsageError } from './cli/options.js';
 import { debugLoggerFromFlags, logWarning, setDebugLogger } from './util/log.js';
 import { applyTeammateEnv } from './teams/paneEnv.js';
