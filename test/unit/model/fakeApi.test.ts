@@ -1,10 +1,10 @@
 // The fake must behave like the real API, or tests built on it prove nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import ts from 'typescript';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import {
   firstUserText,
   lastToolResults,
@@ -15,6 +15,8 @@ import {
   type RecordedRequest,
 } from '../../fake-api/server.js';
 import { makeTempDir } from '../../tempDirs.js';
+
+const FAKE_API_CLI = fileURLToPath(new URL('../../../dist/test/fake-api/cli.js', import.meta.url));
 
 const open: FakeApi[] = [];
 afterEach(async () => {
@@ -170,16 +172,8 @@ describe('fake Messages API', () => {
     const dir = makeTempDir('fake-api-');
     const file = join(dir, 'script.json');
     writeFileSync(file, JSON.stringify([{ content: [{ type: 'text', text: 'from cli' }] }]));
-    // Node 20 cannot run .ts: transpile the two files (they import node built-ins only) next to the script.
-    for (const name of ['server', 'cli', 'promptCache']) {
-      const src = readFileSync(join('test/fake-api', `${name}.ts`), 'utf8');
-      const out = ts.transpileModule(src, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      });
-      writeFileSync(join(dir, `${name}.js`), out.outputText);
-    }
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    const child = spawn(process.execPath, [join(dir, 'cli.js'), file], {
+    // The CLI as `npm run build` compiles it (dist/test/fake-api/cli.js), as the docs run it.
+    const child = spawn(process.execPath, [FAKE_API_CLI, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
