@@ -44,8 +44,10 @@ export function lex(text: string): Token[] | undefined {
 
 /**
  * Lines of nothing Markdown reads as markup: each begins with a letter and holds only letters,
- * digits, spaces and plain punctuation, and none ends in a space (two make a line break); no
- * `www.` (GFM links it). Such text is one paragraph of one text token, as marked lexes it.
+ * digits, spaces and plain punctuation, and none but the last ends in a space (two make a line
+ * break before the next line); no `www.` (GFM links it). Such text is one paragraph of one text
+ * token, as marked lexes it. The last line's spaces matter: a streamed answer is drawn at every
+ * delta, and most deltas end between words.
  */
 const PLAIN_LINE = /^\p{L}(?:[\p{L}\p{N} ,.;:!?'"()-]*[\p{L}\p{N},.;:!?'"()-])?$/u;
 
@@ -56,6 +58,9 @@ const PLAIN_LINE = /^\p{L}(?:[\p{L}\p{N} ,.;:!?'"()-]*[\p{L}\p{N},.;:!?'"()-])?$
  */
 export function plainTokens(text: string): Token[] | undefined {
   if (!text || /www\./i.test(text)) return undefined;
-  for (const line of text.split('\n')) if (!PLAIN_LINE.test(line)) return undefined;
+  const lines = text.split('\n');
+  const last = lines.length - 1;
+  lines[last] = lines[last]!.replace(/ +$/, '');
+  for (const line of lines) if (!PLAIN_LINE.test(line)) return undefined;
   return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text, escaped: false }] }];
 }

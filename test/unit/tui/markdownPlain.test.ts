@@ -16,6 +16,10 @@ describe('plainTokens', () => {
       'héllo 世界 3.5',
       'two\nlines',
       'Shorter it is.',
+      // A streamed answer between two words: the last line's spaces break nothing.
+      'hi from ',
+      'abc  ',
+      'one\ntwo ',
     ]) {
       expect(plainTokens(s), s).toBeDefined();
       expect(plainTokens(s), s).toEqual(marked(s));
@@ -29,7 +33,7 @@ describe('plainTokens', () => {
       '- item',
       '1. item',
       'a  \nb',
-      'abc ',
+      'abc\n ',
       'see www.example.com',
       'a *b*',
       'a *b* c',
