@@ -2,12 +2,13 @@
 // warm-up runs whose compiled code goes into the start-up snapshot, the snapshot and the code
 // caches. Nothing runs when nothing they are made from has changed since the last build that
 // finished (dist/.build-inputs: a hash of src/, tools/, scripts/, bin/, test/fake-api/, the package
-// files, the node running the build and NODE_OPTIONS), so `npm install` then `npm test` builds
-// once; tsc is incremental (dist/.tsbuildinfo) for the builds that do run.
+// files, the node running the build and NODE_OPTIONS) and the blob is newer than the bundle, so
+// `npm install` then `npm test` builds once; tsc is incremental (dist/.tsbuildinfo) for the builds
+// that do run.
 // `node scripts/build.mjs --force` runs every step.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +72,10 @@ let stamp = '';
 try {
   stamp = readFileSync(stampFile, 'utf8').trim();
 } catch {}
-if (!force && stamp === hash && OUTPUTS.every((f) => existsSync(join(dist, f)))) {
+/** bin/agent starts from the blob only when it is newer than the bundle: a bundle made since (say by
+ * `node scripts/bundle.mjs` run by hand) leaves every start on the slower path, so the build runs. */
+const blobCurrent = () => statSync(join(dist, 'agent.blob')).mtimeMs > statSync(join(dist, 'agent.cjs')).mtimeMs;
+if (!force && stamp === hash && OUTPUTS.every((f) => existsSync(join(dist, f))) && blobCurrent()) {
   process.stderr.write('build: dist/ is up to date\n');
   process.exit(0);
 }
