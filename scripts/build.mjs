@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { alignBlob } from './alignBlob.mjs';
 import { SNAPSHOT_FLAGS } from './snapshotFlags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -93,5 +94,6 @@ node(
   '--build-snapshot',
   'scripts/snapshot.cjs',
 );
+alignBlob(join(dist, 'agent.blob'));
 node('scripts/warm-cache.mjs');
 writeFileSync(stampFile, `${hash}\n`);

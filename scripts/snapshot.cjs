@@ -7,7 +7,7 @@
 // A snapshot keeps the heap as the build left it, so a module must not read the environment, the
 // clock, the process or the working directory at its top level: the build machine's values would
 // be kept. This script watches those reads while the bundle initialises and refuses to make a
-// blob when one comes from the bundle, naming it (the build goes on without a snapshot).
+// blob when one comes from the bundle, naming it (the build then fails: scripts/build.mjs).
 const { readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { isBuiltin, createRequire } = require('node:module');
 const os = require('node:os');
