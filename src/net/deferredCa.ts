@@ -72,30 +72,45 @@ export function trustDeferredCa(deferred: boolean, env: NodeJS.ProcessEnv = proc
   }
   const tls = loadExternal<Tls>('node:tls');
   const original = tls.createSecureContext;
-  let ca: string[] | undefined;
-  const trusted = (): string[] => {
-    if (ca) return ca;
-    let extra: string[] = [];
+  let extra: string[] | undefined;
+  /** The file's certificates that Node's roots do not hold, read once. */
+  const extraCerts = (): string[] => {
+    if (extra) return extra;
+    let found: string[] = [];
     try {
-      extra = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-      if (extra.length === 0) logWarning(`Ignoring extra certs from \`${file}\`, load failed: no certificate in it`);
+      found = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+      if (found.length === 0) logWarning(`Ignoring extra certs from \`${file}\`, load failed: no certificate in it`);
     } catch (err) {
       logWarning(`Ignoring extra certs from \`${file}\`, load failed: ${(err as Error).message}`);
     }
-    ca = [...tls.rootCertificates, ...newCertificates(tls.rootCertificates, extra)];
-    return ca;
+    extra = newCertificates(tls.rootCertificates, found);
+    return extra;
   };
-  // A context with a `ca` list parses every certificate in it: about 35 ms of CPU for Node's roots,
-  // at each new TLS connection (tls.connect makes a context per connection from its options).
+  // A context made without a `ca` trusts Node's root store, whose certificates are parsed once per
+  // process; the file's are added to the context's own copy of it (`addCACert`, what Node does with
+  // NODE_EXTRA_CA_CERTS at start): about 1 ms of CPU a context. A `ca` list of Node's roots plus
+  // the file's instead parses every certificate in it at each context, about 25 ms, which a
+  // connection with a client certificate paid each time (tls.connect makes a context per
+  // connection from its options). The list stays as the fallback should the native context lose
+  // that method.
+  const make = (self: unknown, options: ContextOptions | undefined) => {
+    const context = original.call(self, options);
+    const native = (context as { context?: { addCACert?: (pem: string) => void } }).context;
+    if (typeof native?.addCACert !== 'function')
+      return original.call(self, { ...options, ca: [...tls.rootCertificates, ...extraCerts()] });
+    for (const pem of extraCerts()) native.addCACert(pem);
+    return context;
+  };
   // Connections that set nothing else a context holds share one, as Node's default context is.
   let shared: ReturnType<Tls['createSecureContext']> | undefined;
   tls.createSecureContext = function createSecureContext(this: unknown, options?: ContextOptions) {
+    // A context with a `ca` of its own trusts only that, with or without the variable.
     if (options?.ca !== undefined) return original.call(this, options);
     const opts = options as Record<string, unknown> | undefined;
     if (!opts || CONTEXT_OPTIONS.every((k) => opts[k] === undefined)) {
-      shared ??= original.call(this, { ca: trusted() });
+      shared ??= make(this, undefined);
       return shared;
     }
-    return original.call(this, { ...options, ca: trusted() });
+    return make(this, options);
   } as Tls['createSecureContext'];
 }
