@@ -22,5 +22,4 @@ export function alignBlob(file) {
   const { size } = statSync(file);
   const padded = alignedBlobSize(size);
   if (padded !== size) truncateSync(file, padded);
-  return { size, padded };
 }
