@@ -14,7 +14,7 @@ import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
 import { NotebookEditTool } from './notebookEdit.js';
-import { WebFetchTool } from './webFetch.js';
+import { createWebFetchTool, WebFetchTool } from './webFetch.js';
 import { WebSearchTool } from './webSearch.js';
 import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
 import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
@@ -42,6 +42,8 @@ export function builtinTools(
     env?: NodeJS.ProcessEnv;
     /** The user opted in to workflows (src/workflows/optIn.ts): Workflow is offered, run this many agents at once. */
     workflowConcurrency?: number;
+    /** The fetch WebFetch reaches pages with (the session's: src/net/undici.ts); the global one when absent. */
+    fetch?: typeof globalThis.fetch;
   } = {},
 ): Tool[] {
   return [
@@ -56,7 +58,7 @@ export function builtinTools(
     TaskOutputTool,
     TaskStopTool,
     TodoWriteTool,
-    WebFetchTool,
+    opts.fetch ? createWebFetchTool({ fetch: opts.fetch }) : WebFetchTool,
     WebSearchTool,
     createAskUserQuestionTool(askUserQuestionConfig(opts.env ?? process.env)),
     EnterPlanModeTool,

@@ -193,7 +193,12 @@ async function readCapped(res: Response, maxBytes: number, url: URL): Promise<Bu
 }
 
 /** Fetch one URL, following same-site redirects; a cross-host redirect is returned, not followed. */
-async function fetchPage(start: URL, limits: WebFetchLimits, signal: AbortSignal): Promise<Hop> {
+async function fetchPage(
+  start: URL,
+  limits: WebFetchLimits,
+  signal: AbortSignal,
+  fetch: typeof globalThis.fetch,
+): Promise<Hop> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   let url = start;
@@ -267,6 +272,8 @@ async function saveBinary(page: FetchedPage, ctx: ToolContext): Promise<string> 
 export interface WebFetchDeps {
   limits?: Partial<WebFetchLimits>;
   now?: () => number;
+  /** The fetch that reaches the page (the session gives undici's: src/net/undici.ts); the global one by default. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The host of an http(s) url, lower-cased, or undefined when it is not one. */
@@ -283,6 +290,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
   const limits = { ...WEB_FETCH_LIMITS, ...deps.limits };
   const now = deps.now ?? Date.now;
   const cache = new PageCache(limits.cacheTtlMs, now);
+  const fetchImpl = deps.fetch ?? globalThis.fetch;
 
   return defineTool({
     name: 'WebFetch',
@@ -317,7 +325,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
 
       let page = cache.get(url.href);
       if (!page) {
-        const hop = await fetchPage(url, limits, ctx.signal);
+        const hop = await fetchPage(url, limits, ctx.signal, fetchImpl);
         if (hop.kind === 'redirect') {
           const result = `REDIRECT DETECTED: ${hop.from.href} redirects to a different host: ${hop.to.href} (HTTP ${hop.code}).\nTo read it, call WebFetch again with url "${hop.to.href}" and the same prompt.`;
           const data: WebFetchOutput = {

@@ -17,6 +17,7 @@ import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
 import type { ApiProvider } from '../loop/providers/select.js';
 import { logWarning } from '../util/log.js';
+import { undiciFetch } from '../net/undici.js';
 import { agentConcurrency } from '../workflows/concurrency.js';
 
 export interface SessionTools {
@@ -64,6 +65,7 @@ export async function setupSessionTools(
         ...builtinTools({
           agentTeams: config.agentTeams,
           env,
+          fetch: undiciFetch,
           ...(config.workflows ? { workflowConcurrency: agentConcurrency() } : {}),
         }),
         ...initialSkillTool,

@@ -549,7 +549,7 @@ export class McpManager {
       if (entry.leaving || entry.client !== client) {
         /* closed on purpose while connecting: its new state is set by whoever closed it */
       } else if (this.closing) entry.status = 'failed';
-      else this.fail(entry, (err as Error).message + (tail ? `\n${tail}` : ''));
+      else this.fail(entry, failureText(err as Error) + (tail ? `\n${tail}` : ''));
       // Closing the client closes the transport: a stdio child is ended.
       void client.close().catch(() => {});
     }
@@ -562,6 +562,13 @@ export class McpManager {
     entry.tools = [];
     this.opts.log(`agent: MCP server "${entry.name}" failed: ${reason}`);
   }
+}
+
+/** An error's message, and what caused it when that says more (fetch's "fetch failed" hides the socket's reason). */
+function failureText(err: Error): string {
+  const cause = err.cause as { code?: unknown; message?: unknown } | undefined;
+  const why = typeof cause?.message === 'string' && cause.message ? cause.message : cause?.code;
+  return why && typeof why === 'string' && !err.message.includes(why) ? `${err.message} (${why})` : err.message;
 }
 
 async function listTools(client: Client, timeoutMs: number): Promise<McpToolInfo[]> {

@@ -5,6 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { undiciFetch } from '../net/undici.js';
 import { nestedShellEnv } from '../util/processGroup.js';
 import type { RemoteServerConfig, StdioServerConfig } from './config.js';
 
@@ -38,11 +39,12 @@ export function stdioTransport(config: StdioServerConfig, cwd: string, env: Node
 export function remoteTransport(config: RemoteServerConfig): OpenedTransport {
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  // The headers go with every request, the SSE stream's GET included.
+  // The headers go with every request, the SSE stream's GET included. undici's fetch, not Node's
+  // built-in one: a TLS server that refuses us must fail the connection, not leave it hanging.
   const transport =
     config.type === 'sse'
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
+      ? new SSEClientTransport(url, { requestInit, fetch: undiciFetch })
+      : new StreamableHTTPClientTransport(url, { requestInit, fetch: undiciFetch });
   return { transport, stderrTail: () => '', pid: () => null };
 }
 

@@ -135,7 +135,9 @@ export interface TlsFront {
  * 'TLSv1.2' makes a refused client certificate fail the handshake itself: under TLS 1.3 the
  * server refuses it only after the client's handshake is done, and Node 20's built-in fetch
  * (undici 6) then sometimes never settles (about one request in ten here; `https.request` and
- * undici 7 always fail), so a run expected to be refused would hang until the test kills it.
+ * undici 7 always fail), so a run expected to be refused would hang until the test kills it. The
+ * agent's own WebFetch and MCP connections use undici 7's fetch for that reason (src/net/undici.ts),
+ * and test/e2e/mtls-connections.test.ts refuses them under TLS 1.3 on purpose.
  */
 export async function startTlsFront(
   pki: TestPki,
