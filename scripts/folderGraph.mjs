@@ -1,7 +1,9 @@
 // The import scan of src/ and tools/ that test/unit/layering.test.ts checks the layers with, and the
-// folder-level import graph it gives, printed as the Mermaid flowchart of docs/architecture.md's
-// "The layers" (test/unit/layering.test.ts fails when the doc's diagram differs from this output):
-//   node scripts/folderGraph.mjs
+// folder-level import graph it gives, drawn over LAYERS as the Mermaid flowchart of
+// docs/architecture.md's "The layers" (test/unit/layering.test.ts fails when the doc's diagram
+// differs from this output):
+//   node scripts/folderGraph.mjs            the layers' diagram
+//   node scripts/folderGraph.mjs --folders  the folder graph itself, one line per folder
 // Every relative import counts: static, `import type`, re-exports and dynamic import().
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -94,17 +96,88 @@ export function forbiddenChains(files, folder, forbidden) {
   return out;
 }
 
-/** A Mermaid node id for a folder: `src/session` → `session`, `src` → `src`, `tools` → `tools`. */
-const nodeId = (folder) => folder.replace(/^src\//, '');
+/**
+ * The layers docs/architecture.md draws: [node id, its folders]. Every folder of the folder graph is
+ * in exactly one (a new folder fails test/unit/layering.test.ts until it is placed here), and the
+ * layers' graph has no cycle, so the picture reads top to bottom.
+ */
+export const LAYERS = [
+  ['entry', ['src', 'src/cli', 'src/app', 'src/modes']],
+  ['tui', ['src/tui']],
+  ['plugins', ['src/plugins']],
+  ['session', ['src/session']],
+  ['control', ['src/control']],
+  ['protocol', ['src/protocol']],
+  ['agents', ['src/agents', 'src/teams', 'src/tasks', 'src/workflows', 'src/peers']],
+  ['ext', ['src/mcp', 'src/commands', 'src/skills']],
+  ['telemetry', ['src/telemetry']],
+  ['loop', ['src/loop']],
+  ['resources', ['src/settings', 'src/sandbox', 'src/prompt', 'src/worktrees']],
+  ['guards', ['src/hooks', 'src/permissions']],
+  ['tools', ['tools']],
+  ['base', ['src/util', 'src/net', 'src/transcript']],
+];
 
-/** The folder graph as a Mermaid flowchart, nodes and edges sorted, so the same code prints the same text. */
-export function mermaid(graph) {
-  const folders = [...graph.keys()].sort();
-  const lines = ['flowchart LR'];
-  for (const f of folders) lines.push(`  ${nodeId(f)}["${f === 'src' ? 'src/*.ts' : `${f}/`}"]`);
-  for (const f of folders) for (const t of [...graph.get(f)].sort()) lines.push(`  ${nodeId(f)} --> ${nodeId(t)}`);
+/** The layers' graph: an edge a → b when a folder of layer a imports a folder of layer b. */
+export function layerGraph(folders, layers = LAYERS) {
+  const layerOf = new Map(layers.flatMap(([id, fs]) => fs.map((f) => [f, id])));
+  const missing = [...folders.keys()].filter((f) => !layerOf.has(f));
+  if (missing.length) throw new Error(`folderGraph.mjs: folders in no layer of LAYERS: ${missing.join(', ')}`);
+  const graph = new Map(layers.map(([id]) => [id, new Set()]));
+  for (const [from, targets] of folders)
+    for (const to of targets)
+      if (layerOf.get(to) !== layerOf.get(from)) graph.get(layerOf.get(from)).add(layerOf.get(to));
+  return graph;
+}
+
+/** A folder as a label: `src/session` → `session/`, `src` → `src/*.ts`, `tools` → `tools/`. */
+const folderLabel = (folder) => (folder === 'src' ? 'src/*.ts' : `${folder.replace(/^src\//, '')}/`);
+
+/** Whether `to` is reached from `from` through a path of more than one arrow of the graph. */
+function reachedOtherwise(graph, from, to) {
+  const seen = new Set();
+  const stack = [...graph.get(from)].filter((v) => v !== to);
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === to) return true;
+    if (seen.has(v)) continue;
+    seen.add(v);
+    stack.push(...graph.get(v));
+  }
+  return false;
+}
+
+/**
+ * The layers' graph as a Mermaid flowchart, in LAYERS' order, so the same code prints the same text.
+ * Every import between two layers is an arrow: solid when no longer path joins them (the graph's
+ * transitive reduction: the backbone that reads top to bottom), dotted when one does.
+ */
+export function mermaid(graph, layers = LAYERS) {
+  const lines = ['flowchart TD'];
+  for (const [id, folders] of layers) {
+    const label = folders.map(folderLabel).join(', ');
+    lines.push(`  ${id}["${folders.length > 1 ? `${id}<br/>${label}` : label}"]`);
+  }
+  const order = layers.map(([id]) => id);
+  const arrows = order.flatMap((id) =>
+    [...graph.get(id)]
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      .map((to) => [id, to, reachedOtherwise(graph, id, to)]),
+  );
+  for (const [id, to, otherwise] of arrows) if (!otherwise) lines.push(`  ${id} --> ${to}`);
+  for (const [id, to, otherwise] of arrows) if (otherwise) lines.push(`  ${id} -.-> ${to}`);
   return `${lines.join('\n')}\n`;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.stdout.write(mermaid(folderGraph()));
+/** The folder graph itself, one line per folder: `src/session -> src/commands, src/control, …`. */
+function folderLines(graph) {
+  return [...graph.keys()]
+    .sort()
+    .map((f) => `${f} -> ${[...graph.get(f)].sort().join(', ')}\n`)
+    .join('');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const folders = folderGraph();
+  process.stdout.write(process.argv[2] === '--folders' ? folderLines(folders) : mermaid(layerGraph(folders)));
+}

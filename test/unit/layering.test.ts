@@ -10,6 +10,8 @@ import {
   folderGraph,
   forbiddenChains,
   importsOf,
+  layerGraph,
+  mermaid,
   ROOT,
   sourceFiles,
   under,
@@ -126,4 +128,26 @@ describe('layering', () => {
     ]);
     expect(folderCycles(graph)).toEqual([['src/agents', 'src/session', 'src/teams']]);
   });
+
+  it("docs/architecture.md's layers diagram is the one scripts/folderGraph.mjs prints from the code", () => {
+    const layers = layerGraph(folderGraph());
+    expect(folderCycles(layers)).toEqual([]);
+    expect(layersDiagram(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))).toBe(mermaid(layers));
+  });
+
+  it('the diagram check sees an arrow the doc lacks, and a folder in no layer', () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    // A planted import: the loop importing the session (its layer gains an arrow).
+    const planted = folderGraph();
+    planted.get('src/loop')!.add('src/session');
+    expect(layersDiagram(doc)).not.toBe(mermaid(layerGraph(planted)));
+    planted.set('src/newFolder', new Set(['src/util']));
+    expect(() => layerGraph(planted)).toThrow('folders in no layer of LAYERS: src/newFolder');
+  });
 });
+
+/** The first Mermaid block under the doc's "## The layers" heading, as the script prints it. */
+function layersDiagram(doc: string): string | undefined {
+  const section = doc.slice(doc.indexOf('\n## The layers\n'));
+  return /```mermaid\n([\s\S]*?)```/.exec(section)?.[1];
+}
