@@ -10,7 +10,7 @@ import type { LoopEvent, LoopOutcome } from '../loop/events.js';
 import type { PermissionDenial } from '../loop/toolPipeline.js';
 import type { ModelUsage, UsageTotals } from '../loop/usage.js';
 import type { PermissionMode } from '../permissions/modes.js';
-import type { TeamEvent } from '../teams/team.js';
+import type { TeamEvent } from '../teams/teamHost.js';
 import type { TurnBackups } from './fileCheckpoints.js';
 
 /** What a run starts with (system/init). */

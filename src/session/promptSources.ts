@@ -8,7 +8,7 @@
 import type { AsyncQueue } from '../util/asyncQueue.js';
 import type { BackgroundHost } from '../tasks/host.js';
 import type { ScheduleHost } from '../tasks/scheduler.js';
-import type { TeamHost } from '../teams/team.js';
+import type { TeamHost } from '../teams/teamHost.js';
 import { SHUTDOWN_PROMPT } from '../teams/messages.js';
 import type { QueuedPrompt } from './promptBatch.js';
 

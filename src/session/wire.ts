@@ -6,7 +6,7 @@ import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
 import type { TaskEvent } from '../../tools/taskEvents.js';
-import type { TeamEvent } from '../teams/team.js';
+import type { TeamEvent } from '../teams/teamHost.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
   return { session_id: sessionId, uuid: randomUUID() };

@@ -30,6 +30,7 @@ import { PermissionDesk, type TeammateQuestionAnswerer } from './permissionDesk.
 import type { TeammateLaunch } from './teammateLaunch.js';
 import { ENV_FILE_VAR, writeTeammateEnv } from './paneEnv.js';
 import type { InboxMessage } from './mailbox.js';
+import type { TeamEvent, TeamHost } from './teamHost.js';
 import { ChangeSignal } from '../util/changeSignal.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { logWarning } from '../util/log.js';
@@ -57,24 +58,9 @@ export interface TeamServiceDeps {
 /** A member as the lead keeps it: in this process, or a process of its own (a tmux pane, detached). */
 type Member = Teammate | ProcessTeammate;
 
-/** What the team tells the host besides its teammates' own loop events (wire.ts makes the line). */
-export type TeamEvent = { kind: 'problem'; message: string };
-
-/** What the session runner asks of the team after each result (see SessionRunner.run). */
-export interface TeamHost {
-  /** The lead's unread mail as one prompt (`<teammate-message>` blocks), or null. */
-  takeLeadPrompt(): Promise<string | null>;
-  /** A teammate is still live (working or idle). */
-  live(): boolean;
-  /** A teammate is working right now. */
-  working(): boolean;
-  /** Resolves when something changes (mail for the lead, a teammate's status), or after `ms`. */
-  waitForChange(ms: number): Promise<void>;
-  /** Stop every working teammate (the teammate timeout); each is reported as stopped. */
-  stopWorking(reason: string): Promise<void>;
-  /** End every idle teammate (the session is over); their work is done, nothing is cut. */
-  endIdle(): Promise<void>;
-}
+// The session's view of the team lives apart (teamHost.ts), so the session need not reach the team's
+// teammates; named here too for the assembly (src/app/agentSetup.ts).
+export type { TeamEvent, TeamHost } from './teamHost.js';
 
 interface ActiveTeam {
   name: string;

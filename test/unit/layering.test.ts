@@ -1,13 +1,23 @@
 // The import rule in docs/architecture.md, checked by scanning every source file's imports
-// (static, re-exports and dynamic import()), so it stays true.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// (static, `import type`, re-exports and dynamic import(); the scan is scripts/folderGraph.mjs), so
+// it stays true. The rules hold transitively: a folder reaches no forbidden folder through any
+// chain of files, whichever folders the chain passes through.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  fileGraph,
+  folderGraph,
+  forbiddenChains,
+  importsOf,
+  layerGraph,
+  mermaid,
+  ROOT,
+  sourceFiles,
+  under,
+} from '../../scripts/folderGraph.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** [importing folder, folders it must not import]. Folders are paths from the project root. */
+/** [importing folder, folders it must not reach]. Folders are paths from the project root. */
 const RULES: Array<[string, string[]]> = [
   // The loop knows no wire, no session, no CLI: usage and result types are its own.
   ['src/loop', ['src/protocol', 'src/session', 'src/control', 'src/agents', 'src/cli', 'src/main.ts']],
@@ -25,50 +35,6 @@ const RULES: Array<[string, string[]]> = [
   // Tools know nothing of sessions, control requests or the wire.
   ['tools', ['src/session', 'src/control', 'src/protocol', 'src/cli', 'src/main.ts']],
 ];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
-  );
-}
-
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
-
-/** The project-relative paths a file imports (relative specifiers only; packages are not ours). */
-function importsOf(file: string, text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3];
-    if (!spec.startsWith('.')) continue;
-    out.push(relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, '.ts'));
-  }
-  return out;
-}
-
-const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-
-/** A file's folder as a node of the folder graph: `tools`, `src` (its top-level files) or `src/<dir>`. */
-function folderOf(path: string): string | undefined {
-  const parts = path.split('/');
-  if (parts[0] === 'tools') return 'tools';
-  if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : 'src';
-  return undefined;
-}
-
-/** The folder graph: an edge a → b when a file of folder a imports a file of folder b. */
-function folderGraph(): Map<string, Set<string>> {
-  const graph = new Map<string, Set<string>>();
-  for (const file of [...sourceFiles('src'), ...sourceFiles('tools')]) {
-    const from = folderOf(file)!;
-    if (!graph.has(from)) graph.set(from, new Set());
-    for (const target of importsOf(file, readFileSync(join(ROOT, file), 'utf8'))) {
-      const to = folderOf(target);
-      if (to && to !== from) graph.get(from)!.add(to);
-    }
-  }
-  return graph;
-}
 
 /** The strongly connected components of more than one folder: each is a cycle of folders (Tarjan). */
 function folderCycles(graph: Map<string, Set<string>>): string[][] {
@@ -115,13 +81,30 @@ describe('layering', () => {
     ]);
   });
 
-  it('no module imports across a forbidden boundary', () => {
-    const broken: string[] = [];
-    for (const [folder, forbidden] of RULES)
-      for (const file of sourceFiles(folder))
-        for (const target of importsOf(file, readFileSync(join(ROOT, file), 'utf8')))
-          for (const f of forbidden) if (under(target, f)) broken.push(`${file} imports ${target}`);
+  it('no module reaches across a forbidden boundary, through any chain of imports', () => {
+    const files = fileGraph();
+    const broken = RULES.flatMap(([folder, forbidden]) =>
+      forbiddenChains(files, folder, forbidden).map((chain) => `${folder} reaches ${chain.join(' -> ')}`),
+    );
     expect(broken).toEqual([]);
+  });
+
+  it('the rule check follows a chain through folders no rule names, and type-only imports', () => {
+    // A planted violation: session → teams (allowed) → agents (forbidden to the session), the
+    // chain the audit found, with type-only imports all the way.
+    const files = new Map([
+      ['src/session/events.ts', ['src/session/turnTiming.ts', 'src/teams/team.ts']],
+      ['src/session/turnTiming.ts', []],
+      ['src/teams/team.ts', ['src/agents/subagentRunner.ts']],
+      ['src/agents/subagentRunner.ts', ['src/loop/events.ts']],
+      ['src/loop/events.ts', []],
+    ]);
+    expect(forbiddenChains(files, 'src/session', ['src/agents'])).toEqual([
+      ['src/session/events.ts', 'src/teams/team.ts', 'src/agents/subagentRunner.ts'],
+    ]);
+    expect(forbiddenChains(files, 'src/session', ['src/cli'])).toEqual([]);
+    const text = "import type { TeamEvent } from '../teams/team.js';\nimport { type X } from './x.js';";
+    expect(importsOf('src/session/events.ts', text)).toEqual(['src/teams/team.ts', 'src/session/x.ts']);
   });
 
   it('the folder graph has no cycle, following imports transitively', () => {
@@ -145,4 +128,26 @@ describe('layering', () => {
     ]);
     expect(folderCycles(graph)).toEqual([['src/agents', 'src/session', 'src/teams']]);
   });
+
+  it("docs/architecture.md's layers diagram is the one scripts/folderGraph.mjs prints from the code", () => {
+    const layers = layerGraph(folderGraph());
+    expect(folderCycles(layers)).toEqual([]);
+    expect(layersDiagram(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))).toBe(mermaid(layers));
+  });
+
+  it('the diagram check sees an arrow the doc lacks, and a folder in no layer', () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    // A planted import: the loop importing the session (its layer gains an arrow).
+    const planted = folderGraph();
+    planted.get('src/loop')!.add('src/session');
+    expect(layersDiagram(doc)).not.toBe(mermaid(layerGraph(planted)));
+    planted.set('src/newFolder', new Set(['src/util']));
+    expect(() => layerGraph(planted)).toThrow('folders in no layer of LAYERS: src/newFolder');
+  });
 });
+
+/** The first Mermaid block under the doc's "## The layers" heading, as the script prints it. */
+function layersDiagram(doc: string): string | undefined {
+  const section = doc.slice(doc.indexOf('\n## The layers\n'));
+  return /```mermaid\n([\s\S]*?)```/.exec(section)?.[1];
+}
