@@ -52,7 +52,7 @@ function controlledSession(p: ControlParts): ControlledSession {
     },
     tasks: { registry: p.agents.registry, foreground: p.agents.foreground },
     settings: {
-      reload: (flagLayer) => loadSessionSettings(o, p.config.cwd, p.env, flagLayer),
+      reload: (flagLayer) => loadSessionSettings(o, p.config.cwd, p.env, p.config.sources, flagLayer),
       initial: p.loaded,
       permissions: guards.permissions,
       cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },

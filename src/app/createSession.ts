@@ -72,6 +72,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const outputStyles = await setupOutputStyles(o, loaded, {
     cwd,
     env,
+    sources: config.sources,
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
@@ -220,7 +221,7 @@ async function startAgents(
       tools: () => p.tools.tools.list(),
       emit: p.emit,
       agentsFlag: o.agents,
-      settingSources: o.settingSources,
+      sources: p.base.config.sources,
       projectRoot: o.projectConfigRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
