@@ -9,7 +9,7 @@ import { WriteTool } from './write.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
-import { AgentTool } from './task.js';
+import { makeAgentTool, type SubagentSummary } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
@@ -42,6 +42,8 @@ export function builtinTools(
     env?: NodeJS.ProcessEnv;
     /** The user opted in to workflows (src/workflows/optIn.ts): Workflow is offered, run this many agents at once. */
     workflowConcurrency?: number;
+    /** The agents the Agent tool's description lists (the session's subagents; none if absent). */
+    agents?: () => SubagentSummary[];
   } = {},
 ): Tool[] {
   return [
@@ -52,7 +54,7 @@ export function builtinTools(
     GlobTool,
     GrepTool,
     NotebookEditTool,
-    AgentTool,
+    makeAgentTool(opts.agents),
     TaskOutputTool,
     TaskStopTool,
     TodoWriteTool,

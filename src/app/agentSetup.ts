@@ -1,7 +1,6 @@
 // Wires subagents and background tasks into one session: the agent catalog (built-in, files,
 // --agents, initialize.agents), the task registry, and the services tools reach through ctx.
 import { join } from 'node:path';
-import { setTaskAgentLister } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { LoopEvent } from '../loop/events.js';
@@ -119,7 +118,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emitEvent,
     ...(o.processTeammates ? { processTeammates: o.processTeammates, hostAgents: () => hostAgents } : {}),
   });
-  setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
   const services: AgentServices = {
     schedule,

@@ -2,7 +2,8 @@
 // configuration and start (sessionStart.ts), tools, MCP servers, agents, guards, commands, the
 // sandbox, the tool services (complete when built), the runner, the controls. It reads no input
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
-// reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
+// reach a part built after them (the runner, the controls, the hook runner, the subagents the
+// Agent tool lists) hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
 import { teammateLaunch } from '../teams/teammateLaunch.js';
 import { startPeers } from './peerSetup.js';
@@ -55,8 +56,16 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const runner = late<SessionRunner>('runner');
   const controls = late<SessionControls>('file and context controls');
   const hooks = late<HookRunner>('hook runner');
+  // The Agent tool lists the subagents, which are set up after (and over) the tools.
+  const agentsPart = late<AgentSetup>('agents');
 
-  const tools = await setupSessionTools(o, config, env, io.teammate?.tools);
+  const tools = await setupSessionTools(
+    o,
+    config,
+    env,
+    () => agentsPart.get().services.subagents.list(),
+    io.teammate?.tools,
+  );
   const { mcp, policy } = await setupMcp(o, config, {
     ...{ env, loaded, channel, hooks: () => hooks.get(), emit },
     ...(io.elicit ? { elicit: io.elicit } : {}),
@@ -76,7 +85,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
-  const agents = await startAgents(o, { base, tools, settings, host, emit });
+  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit }));
   const mainAgent = setupMainAgent(o.agent, {
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
