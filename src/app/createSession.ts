@@ -157,7 +157,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setupSessionControls({
       env,
       cwd,
-      channel,
       checkpoints,
       tools: () => tools.tools.list(),
       permissions: () => guards.permissions,
@@ -171,7 +170,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   events.setBefore((ev) => sessionControls.before(ev));
   bindControls({
     ...{ o, env, writer, config, loaded, host, channel, transcript, systemParts, settings, tools, mcp, policy },
-    ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner },
+    ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner, controls: sessionControls },
   });
 
   const exitOn = installExitHandlers(
