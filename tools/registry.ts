@@ -9,7 +9,7 @@ import { WriteTool } from './write.js';
 import { EditTool } from './edit.js';
 import { GlobTool } from './glob.js';
 import { GrepTool } from './grep.js';
-import { AgentTool } from './task.js';
+import { makeAgentTool, type SubagentSummary } from './task.js';
 import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
@@ -44,6 +44,8 @@ export function builtinTools(
     workflowConcurrency?: number;
     /** The fetch WebFetch reaches pages with (the session's: src/net/undici.ts); the global one when absent. */
     fetch?: typeof globalThis.fetch;
+    /** The agents the Agent tool's description lists (the session's subagents; none if absent). */
+    agents?: () => SubagentSummary[];
   } = {},
 ): Tool[] {
   return [
@@ -54,7 +56,7 @@ export function builtinTools(
     GlobTool,
     GrepTool,
     NotebookEditTool,
-    AgentTool,
+    makeAgentTool(opts.agents),
     TaskOutputTool,
     TaskStopTool,
     TodoWriteTool,

@@ -41,12 +41,6 @@ export const DEFAULT_SUBAGENT_TYPE = 'general-purpose';
 /** Not an agent definition: a copy of the caller (src/agents/fork.ts). */
 export const FORK_SUBAGENT_TYPE = 'fork';
 
-/** Who lists the agents in the tool's description (the session sets it once its agents are known). */
-let agentLister: () => SubagentSummary[] = () => [];
-export function setTaskAgentLister(fn: () => SubagentSummary[]): void {
-  agentLister = fn;
-}
-
 export const taskInputSchema = lazySchema(() =>
   z.object({
     description: z.string().describe('A short (3-5 word) description of the task'),
@@ -114,12 +108,18 @@ function subagents(ctx: ToolContext): SubagentService {
   return svc;
 }
 
-function makeTaskTool(name: 'Agent', legacyName: 'Task'): Tool<typeof taskInputSchema> {
+/**
+ * Agent (the reference's name for the model), answering to Task too. `agents`: what its
+ * description lists, read each time the model is offered it (the session's subagents, which may
+ * change: initialize.agents, plugins); a bare context lists none.
+ */
+export function makeAgentTool(agents: () => SubagentSummary[] = () => []): Tool<typeof taskInputSchema> {
+  const name = 'Agent';
   return defineTool({
     name,
-    legacyName,
+    legacyName: 'Task',
     get description() {
-      return taskDescription(agentLister());
+      return taskDescription(agents());
     },
     inputSchema: taskInputSchema,
     // Launching has no side effect of its own: the agent's tools are each checked as they run.
@@ -161,6 +161,3 @@ function makeTaskTool(name: 'Agent', legacyName: 'Task'): Tool<typeof taskInputS
     },
   });
 }
-
-// One tool, offered as Agent (the reference's name for the model), answering to Task too.
-export const AgentTool = makeTaskTool('Agent', 'Task');

@@ -1,7 +1,6 @@
 // Wires subagents and background tasks into one session: the agent catalog (built-in, files,
 // --agents, initialize.agents), the task registry, and the services tools reach through ctx.
 import { join } from 'node:path';
-import { setTaskAgentLister } from '../../tools/task.js';
 import { createTodoStore } from '../../tools/todoWrite.js';
 import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { LoopEvent } from '../loop/events.js';
@@ -20,7 +19,7 @@ import { TeamService, type TeamEvent } from '../teams/team.js';
 import type { TeammateLaunch } from '../teams/teammateLaunch.js';
 import { takeHandedAgents } from '../teams/paneEnv.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
-import { parseSettingSources } from '../settings/load.js';
+import type { SettingSource } from '../settings/index.js';
 import { logWarning } from '../util/log.js';
 
 export interface AgentSetupOptions {
@@ -32,8 +31,8 @@ export interface AgentSetupOptions {
   emit: (event: LoopEvent | { type: 'team'; event: TeamEvent }) => Promise<void>;
   /** `--agents '<json>'`. */
   agentsFlag?: string;
-  /** `--setting-sources`: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
-  settingSources?: string;
+  /** The config's setting sources: `.claude/agents/*.md` loads when `project` is on (user: ~/.claude/agents). */
+  sources: SettingSource[];
   /** `--project-config-root`: where `.claude/agents` is read (default: cwd). */
   projectRoot?: string;
   env?: NodeJS.ProcessEnv;
@@ -76,14 +75,13 @@ export interface AgentSetup {
 export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
   const env = o.env ?? process.env;
   const catalog = new AgentCatalog();
-  const sources: string[] = parseSettingSources(o.settingSources);
   const fromFiles = async (dir: string, source: 'user' | 'project') => {
     const { agents, problems } = await loadAgentDir(dir, source);
     for (const p of problems) logWarning(`${p.file}: ${p.problem}; the agent was skipped`);
     catalog.set(source, agents);
   };
-  if (sources.includes('user')) await fromFiles(join(configDir(env), 'agents'), 'user');
-  if (sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
+  if (o.sources.includes('user')) await fromFiles(join(configDir(env), 'agents'), 'user');
+  if (o.sources.includes('project')) await fromFiles(join(o.projectRoot ?? o.cwd, '.claude', 'agents'), 'project');
   if (o.agentsFlag !== undefined) catalog.set('flag', parseAgentsFlag(o.agentsFlag));
   // A process teammate: its lead's host's agents (initialize.agents), as if its own host gave them.
   const handed = takeHandedAgents();
@@ -120,7 +118,6 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emitEvent,
     ...(o.processTeammates ? { processTeammates: o.processTeammates, hostAgents: () => hostAgents } : {}),
   });
-  setTaskAgentLister(() => subagents.list());
   const foreground = new ForegroundTasks();
   const services: AgentServices = {
     schedule,

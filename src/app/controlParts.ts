@@ -9,6 +9,7 @@ import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import type { Guards } from '../session/guards.js';
 import type { SessionRunner, SessionSettings } from '../session/runner.js';
+import type { SessionControls } from '../session/sessionControls.js';
 import type { LoadedSettings } from '../settings/index.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { MainAgent } from './mainAgentSetup.js';
@@ -39,4 +40,6 @@ export interface ControlParts {
   plugins: SessionPlugins;
   mainAgent: MainAgent;
   runner: SessionRunner;
+  /** The file and context controls. */
+  controls: SessionControls;
 }

@@ -1,6 +1,6 @@
 import { bindSessionControl, type ControlledSession } from '../control/sessionControl.js';
 import { withPolicy } from '../mcp/sources.js';
-import { registerPluginControlHandlers } from '../plugins/session.js';
+import { pluginInfo, preparePluginReload } from '../plugins/session.js';
 import { loadSessionSettings } from '../session/guards.js';
 import { settingsPaths } from '../settings/index.js';
 import type { ControlParts } from './controlParts.js';
@@ -8,17 +8,9 @@ import { agentInfos, initializeTarget } from './initializeTarget.js';
 import { chooseModel } from './sessionConfig.js';
 import { logWarning } from '../util/log.js';
 
-/** Every control request of the session bound: the session's own (src/control), the plugins'. */
+/** Every control request of the session bound (src/control) to the session's parts. */
 export function bindControls(p: ControlParts): void {
   bindSessionControl(p.channel, controlledSession(p));
-  registerPluginControlHandlers(p.channel, p.tools.plugins, p.plugins.targets, {
-    commands: () => p.slash.list(),
-    agents: () => agentInfos(p.agents),
-    mcpServers: () => p.mcp.details(),
-    hasHistory: () => p.runner.history.length > 0,
-    busy: () => p.runner.running || p.runner.pending > 0,
-    warn: logWarning,
-  });
 }
 
 function controlledSession(p: ControlParts): ControlledSession {
@@ -52,7 +44,7 @@ function controlledSession(p: ControlParts): ControlledSession {
     },
     tasks: { registry: p.agents.registry, foreground: p.agents.foreground },
     settings: {
-      reload: (flagLayer) => loadSessionSettings(o, p.config.cwd, p.env, flagLayer),
+      reload: (flagLayer) => loadSessionSettings(o, p.config.cwd, p.env, p.config.sources, flagLayer),
       initial: p.loaded,
       permissions: guards.permissions,
       cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
@@ -73,6 +65,18 @@ function controlledSession(p: ControlParts): ControlledSession {
       hostRequest: (subtype, payload, opts) => channel.request(subtype, payload, opts),
       askedServers: () => guards.permissions.mcpServersAsked,
       knownServers: () => mcp.names(),
+    },
+    files: p.controls.requests,
+    plugins: {
+      busy: () => runner.running || runner.pending > 0,
+      hasHistory: () => runner.history.length > 0,
+      prepareReload: (add) => preparePluginReload(p.tools.plugins, p.plugins.targets, add),
+      mcpServerNames: () => p.plugins.targets.mcpServerNames(),
+      commands: () => p.slash.list(),
+      agents: () => agentInfos(p.agents),
+      plugins: () => pluginInfo(p.tools.plugins.list()),
+      mcpServers: () => mcp.details(),
+      warn: logWarning,
     },
   };
 }

@@ -2,7 +2,8 @@
 // configuration and start (sessionStart.ts), tools, MCP servers, agents, guards, commands, the
 // sandbox, the tool services (complete when built), the runner, the controls. It reads no input
 // and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
-// reach a part built after them (the runner, the controls, the hook runner) hold a `late` one.
+// reach a part built after them (the runner, the controls, the hook runner, the subagents the
+// Agent tool lists) hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
 import { teammateLaunch } from '../teams/teammateLaunch.js';
 import { startPeers } from './peerSetup.js';
@@ -55,8 +56,16 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const runner = late<SessionRunner>('runner');
   const controls = late<SessionControls>('file and context controls');
   const hooks = late<HookRunner>('hook runner');
+  // The Agent tool lists the subagents, which are set up after (and over) the tools.
+  const agentsPart = late<AgentSetup>('agents');
 
-  const tools = await setupSessionTools(o, config, env, io.teammate?.tools);
+  const tools = await setupSessionTools(
+    o,
+    config,
+    env,
+    () => agentsPart.get().services.subagents.list(),
+    io.teammate?.tools,
+  );
   const { mcp, policy } = await setupMcp(o, config, {
     ...{ env, loaded, channel, hooks: () => hooks.get(), emit },
     ...(io.elicit ? { elicit: io.elicit } : {}),
@@ -72,10 +81,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const outputStyles = await setupOutputStyles(o, loaded, {
     cwd,
     env,
+    sources: config.sources,
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
-  const agents = await startAgents(o, { base, tools, settings, host, emit });
+  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit }));
   const mainAgent = setupMainAgent(o.agent, {
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
@@ -147,7 +157,6 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setupSessionControls({
       env,
       cwd,
-      channel,
       checkpoints,
       tools: () => tools.tools.list(),
       permissions: () => guards.permissions,
@@ -161,7 +170,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   events.setBefore((ev) => sessionControls.before(ev));
   bindControls({
     ...{ o, env, writer, config, loaded, host, channel, transcript, systemParts, settings, tools, mcp, policy },
-    ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner },
+    ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner, controls: sessionControls },
   });
 
   const exitOn = installExitHandlers(
@@ -220,7 +229,7 @@ async function startAgents(
       tools: () => p.tools.tools.list(),
       emit: p.emit,
       agentsFlag: o.agents,
-      settingSources: o.settingSources,
+      sources: p.base.config.sources,
       projectRoot: o.projectConfigRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,

@@ -2,9 +2,8 @@
 // `outputStyle` setting picks (an unknown name is told on stderr and `default` used), and a switch
 // that keeps the system prompt and system/init's output_style in step.
 import type { CliOptions } from '../cli/options.js';
-import { parseSources } from '../session/guards.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
-import type { LoadedSettings } from '../settings/index.js';
+import type { LoadedSettings, SettingSource } from '../settings/index.js';
 import { OutputStyleCatalog } from '../settings/outputStyles.js';
 import { logWarning } from '../util/log.js';
 
@@ -17,10 +16,17 @@ export interface SessionOutputStyles {
 export async function setupOutputStyles(
   o: CliOptions,
   loaded: LoadedSettings,
-  ctx: { cwd: string; env: NodeJS.ProcessEnv; systemParts: SystemPromptParts; onChange: (name: string) => void },
+  ctx: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    /** The config's setting sources: whose style folders are read. */
+    sources: SettingSource[];
+    systemParts: SystemPromptParts;
+    onChange: (name: string) => void;
+  },
 ): Promise<SessionOutputStyles> {
   const catalog = new OutputStyleCatalog(
-    { cwd: ctx.cwd, projectRoot: o.projectConfigRoot, env: ctx.env, sources: parseSources(o.settingSources) },
+    { cwd: ctx.cwd, projectRoot: o.projectConfigRoot, env: ctx.env, sources: ctx.sources },
     (m) => logWarning(`${m}`),
   );
   await catalog.reload();

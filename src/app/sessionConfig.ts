@@ -10,7 +10,6 @@ import { type CliOptions, parseDuration } from '../cli/options.js';
 import type { SettingSource } from '../settings/index.js';
 import type { LoadedSettings } from '../settings/index.js';
 import { savedEffort } from '../control/settingsHandlers.js';
-import { parseSources } from '../session/guards.js';
 import { workflowsEnabled } from '../workflows/optIn.js';
 
 export { DEFAULT_MODEL } from '../loop/pricing.js';
@@ -79,7 +78,14 @@ export function chooseModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested:
 /** Throws a message for a bad value (the caller turns it into a usage error); `warnings` are told on stderr. */
 export function resolveSessionConfig(
   o: CliOptions,
-  ctx: { cwd: string; env: NodeJS.ProcessEnv; loaded: LoadedSettings; interactive: boolean },
+  ctx: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    loaded: LoadedSettings;
+    interactive: boolean;
+    /** --setting-sources, parsed once by openSession (the settings were loaded from them). */
+    sources: SettingSource[];
+  },
 ): { config: SessionConfig; warnings: string[] } {
   const { cwd, env } = ctx;
   const warnings: string[] = [];
@@ -88,7 +94,7 @@ export function resolveSessionConfig(
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
-    sources: parseSources(o.settingSources),
+    sources: ctx.sources,
     defaultModel,
     fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
     maxTurns: o.maxTurns,

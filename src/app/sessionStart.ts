@@ -9,7 +9,8 @@ import { VERSION, type CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { loadSessionSettings, StartupError } from '../session/guards.js';
 import { ResumeError, startSession, type SessionStart } from '../session/resume.js';
-import { applySettingsEnv, type LoadedSettings } from '../settings/index.js';
+import { applySettingsEnv, type LoadedSettings, type SettingSource } from '../settings/index.js';
+import { parseSettingSources } from '../settings/load.js';
 import { sessionDir } from '../transcript/transcript.js';
 import { logWarning } from '../util/log.js';
 
@@ -30,9 +31,12 @@ export async function openSession(
 ): Promise<SessionBase> {
   const cwd = process.cwd();
   const env = process.env;
+  let sources: SettingSource[];
   let loaded: LoadedSettings;
   try {
-    loaded = loadSessionSettings(o, cwd, env);
+    // --setting-sources is parsed here once: the settings are loaded from them, the config keeps them.
+    sources = parseSettingSources(o.settingSources);
+    loaded = loadSessionSettings(o, cwd, env, sources);
   } catch (err) {
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message, 1);
@@ -41,7 +45,7 @@ export async function openSession(
   applySettingsEnv(loaded.settings, env);
   let resolved: ReturnType<typeof resolveSessionConfig>;
   try {
-    resolved = resolveSessionConfig(o, { cwd, env, loaded, interactive: ctx.interactive });
+    resolved = resolveSessionConfig(o, { cwd, env, loaded, interactive: ctx.interactive, sources });
   } catch (err) {
     if (err instanceof StartupError) throw err;
     throw new StartupError((err as Error).message, 2);

@@ -13,6 +13,7 @@ import { PluginSet } from '../plugins/pluginSet.js';
 import { StartupError } from '../session/guards.js';
 import { SkillCatalog } from '../skills/catalog.js';
 import type { SkillEntry } from '../../tools/skill.js';
+import type { SubagentSummary } from '../../tools/task.js';
 import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
 import type { ApiProvider } from '../loop/providers/select.js';
@@ -39,6 +40,8 @@ export async function setupSessionTools(
   o: CliOptions,
   config: SessionConfig,
   env: NodeJS.ProcessEnv,
+  /** The agents the Agent tool lists (the session's subagents, set up after the tools). */
+  agents: () => SubagentSummary[],
   /** A teammate process's own tools (its team's task list). */
   extraTools: Tool[] = [],
 ): Promise<SessionTools> {
@@ -66,6 +69,7 @@ export async function setupSessionTools(
           agentTeams: config.agentTeams,
           env,
           fetch: undiciFetch,
+          agents,
           ...(config.workflows ? { workflowConcurrency: agentConcurrency() } : {}),
         }),
         ...initialSkillTool,

@@ -5,6 +5,8 @@ import type { TaskRegistry } from '../tasks/registry.js';
 import type { ControlChannel } from './channel.js';
 import { type ControlTarget, registerControlHandlers } from './handlers.js';
 import { type McpControlTarget, registerMcpControlHandlers } from './mcpHandlers.js';
+import { type PluginControlTarget, registerPluginControlHandlers } from './pluginHandlers.js';
+import { registerSessionControlHandlers, type SessionControlTarget } from './sessionHandlers.js';
 import { registerSettingsControlHandlers, type SettingsControlDeps } from './settingsHandlers.js';
 import { registerTaskControlHandlers } from './taskHandlers.js';
 
@@ -22,6 +24,10 @@ export interface ControlledSession extends ControlTarget {
   tasks: { registry: TaskRegistry; foreground: ForegroundTasks };
   settings: SettingsControlDeps;
   mcp: McpControlTarget;
+  /** rewind_files, get_context_usage, read_file, seed_read_state. */
+  files: SessionControlTarget;
+  /** reload_plugins. */
+  plugins: PluginControlTarget;
 }
 
 export function bindSessionControl(channel: ControlChannel, session: ControlledSession): void {
@@ -32,4 +38,6 @@ export function bindSessionControl(channel: ControlChannel, session: ControlledS
   channel.on('reload_skills', async () => ({ skills: await session.reloadSkills() }));
   registerSettingsControlHandlers(channel, session.settings);
   registerMcpControlHandlers(channel, session.mcp);
+  registerSessionControlHandlers(channel, session.files);
+  registerPluginControlHandlers(channel, session.plugins);
 }

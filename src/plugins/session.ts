@@ -1,14 +1,10 @@
 // Plugins in a running session: what the loaded plugins ship is put where the session keeps each
 // kind (slash commands, the agent catalog, the skill catalog, the hook runner, the MCP manager),
-// system/init lists them, and reload_plugins reads them again (and adds more) while it runs.
-import type { ControlChannel } from '../control/channel.js';
-import { CodedControlError } from '../control/channel.js';
-import { parseControlRequest } from '../control/parseRequest.js';
-import { reloadPluginsRequestSchema } from '../protocol/inbound.js';
+// system/init lists them, and reload_plugins (src/control/pluginHandlers.ts) reads them again (and
+// adds more) while it runs.
 import type { LoadedPlugin, PluginSpec } from './load.js';
 import type { PluginReload, PluginSet } from './pluginSet.js';
 import type { McpServerConfig } from '../mcp/config.js';
-import type { McpServerStatus } from '../mcp/manager.js';
 import type { MarkdownCommand } from '../commands/markdownCommands.js';
 import type { AgentDef } from '../agents/definitions.js';
 import type { PluginHooks } from '../hooks/hookRunner.js';
@@ -25,18 +21,6 @@ export interface PluginTargets {
   setMcpServers(servers: Map<string, McpServerConfig>): Promise<void>;
   /** The plugin MCP servers now known (for the cache check). */
   mcpServerNames(): Promise<string[]>;
-}
-
-/** What a reload_plugins answer lists besides the plugins. */
-export interface PluginSessionView {
-  commands(): unknown[];
-  agents(): unknown[];
-  mcpServers(): Promise<McpServerStatus[]>;
-  /** The conversation has turns whose prompt cache depends on the tool list. */
-  hasHistory(): boolean;
-  /** A turn is running or queued. */
-  busy(): boolean;
-  warn(message: string): void;
 }
 
 export function specsFromConfigs(configs: Array<{ path: string; skipMcpDiscovery?: boolean }>): PluginSpec[] {
@@ -61,45 +45,22 @@ export function pluginInfo(plugins: LoadedPlugin[]): Array<{ name: string; path:
   }));
 }
 
-export function registerPluginControlHandlers(
-  channel: ControlChannel,
+/**
+ * reload_plugins' work (src/control/pluginHandlers.ts): every plugin read again, with `add` added;
+ * nothing changes until `apply` commits the set and puts what the plugins ship in place.
+ */
+export async function preparePluginReload(
   set: PluginSet,
   targets: PluginTargets,
-  view: PluginSessionView,
-): void {
-  const answer = async (extra: Record<string, unknown>, errorCount: number) => ({
-    commands: view.commands(),
-    agents: view.agents(),
-    plugins: pluginInfo(set.list()),
-    mcpServers: await view.mcpServers(),
-    error_count: errorCount,
-    ...extra,
-  });
-  channel.on('reload_plugins', async (raw) => {
-    const req = parseControlRequest(reloadPluginsRequestSchema, raw, 'reload_plugins');
-    if (req.refuse_if_busy && view.busy())
-      throw new CodedControlError(
-        'reload_plugins: the session is busy (a turn is running or queued); nothing was reloaded — ask again once it is idle',
-        'reload_plugins_busy',
-      );
-    const prepared: PluginReload = await set.prepareReload(specsFromConfigs(req.add_plugins ?? []));
-    for (const e of prepared.errors) view.warn(`reload_plugins: ${e}`);
-    if (req.hold_on_cache_impact) {
-      const before = new Set(await targets.mcpServerNames());
-      const after = new Set(prepared.plugins.flatMap((p) => [...p.mcpServers.keys()]));
-      const added = [...after].filter((n) => !before.has(n));
-      const removed = [...before].filter((n) => !after.has(n));
-      if (view.hasHistory() && (added.length || removed.length))
-        return answer(
-          {
-            held: true,
-            cache_impact: { mcp_servers_added: added, mcp_servers_removed: removed, lsp_tool_change: null },
-          },
-          prepared.errors.length,
-        );
-    }
-    set.commit(prepared);
-    await applyPlugins(prepared.plugins, targets);
-    return answer(req.hold_on_cache_impact ? { held: false } : {}, prepared.errors.length);
-  });
+  add: Array<{ path: string; skipMcpDiscovery?: boolean }>,
+): Promise<{ errors: string[]; mcpServerNames: string[]; apply(): Promise<void> }> {
+  const prepared: PluginReload = await set.prepareReload(specsFromConfigs(add));
+  return {
+    errors: prepared.errors,
+    mcpServerNames: prepared.plugins.flatMap((p) => [...p.mcpServers.keys()]),
+    async apply() {
+      set.commit(prepared);
+      await applyPlugins(prepared.plugins, targets);
+    },
+  };
 }

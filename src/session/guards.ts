@@ -6,8 +6,13 @@ import { callbackHooksSchema, HookRunner, type HookRunEvent } from '../hooks/ind
 import type { AskHostAnswer, AskHostRequest, PipelineDeps } from '../loop/toolPipeline.js';
 import type { StopHookVerdict } from '../loop/agentLoop.js';
 import { createPermissionState, type PermissionMode, type PermissionState } from '../permissions/index.js';
-import { loadSettings, type LoadedFile, type LoadedSettings, type Settings } from '../settings/index.js';
-import { parseSettingSources } from '../settings/load.js';
+import {
+  loadSettings,
+  type LoadedFile,
+  type LoadedSettings,
+  type Settings,
+  type SettingSource,
+} from '../settings/index.js';
 import { StartupError } from '../util/startupError.js';
 import { logWarning } from '../util/log.js';
 import { bypassAloneAllowed } from '../permissions/modes.js';
@@ -21,8 +26,6 @@ const permissionTimeoutMs = () => Number(process.env.AGENT_PERMISSION_TIMEOUT_MS
 const HOOK_CALLBACK_TIMEOUT_MS = 10 * 60_000;
 
 export { StartupError };
-/** `--setting-sources`, parsed and checked (settings/load.ts holds the one parser). */
-export const parseSources = parseSettingSources;
 
 export interface GuardContext {
   cwd: string;
@@ -62,7 +65,6 @@ export interface Guards {
 
 /** What guards a session: the settings to load and the permission flags (the session takes no CLI options). */
 export interface GuardOptions {
-  settingSources?: string;
   settings?: string;
   /** `--project-config-root`: where the project and local settings files are read. */
   projectConfigRoot?: string;
@@ -79,18 +81,22 @@ export interface GuardOptions {
   addDir: string[];
 }
 
-/** The session's settings files (user, project, local, --settings, managed). A broken one: StartupError. */
+/**
+ * The session's settings files (user, project, local, --settings, managed). A broken one:
+ * StartupError. `sources`: --setting-sources as openSession parsed it (the config's `sources`).
+ */
 export function loadSessionSettings(
   o: GuardOptions,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  sources: SettingSource[],
   flagLayer?: Settings,
 ): LoadedSettings {
   try {
     return loadSettings({
       cwd,
       env,
-      sources: parseSources(o.settingSources),
+      sources,
       settingsArg: o.settings,
       projectRoot: o.projectConfigRoot,
       managedArg: o.managedSettings,

@@ -1,10 +1,10 @@
-// Wires the session's file and context controls into one process: file checkpoints (on with
+// The session's file and context controls: file checkpoints (on with
 // CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING, which the SDK sets for enableFileCheckpointing), and
-// the rewind_files / get_context_usage / read_file / seed_read_state control requests.
+// the target of the rewind_files / get_context_usage / read_file / seed_read_state control
+// requests (their handlers: src/control/sessionHandlers.ts, bound in src/control/sessionControl.ts).
 import { join } from 'node:path';
 import type { Tool } from '../../tools/tool.js';
-import { registerSessionControlHandlers } from '../control/sessionHandlers.js';
-import type { ControlChannel } from '../control/channel.js';
+import type { SessionControlTarget } from '../control/sessionHandlers.js';
 import { decidePermission } from '../permissions/decision.js';
 import type { PermissionState } from '../permissions/state.js';
 import type { MemoryFile } from '../settings/memory.js';
@@ -21,7 +21,6 @@ import { sessionTmpDir } from '../util/configDir.js';
 export interface SessionControlsOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
-  channel: ControlChannel;
   /** File checkpoints, when on (fileCheckpointsFor). */
   checkpoints: FileCheckpoints | undefined;
   tools: () => Tool[];
@@ -40,6 +39,8 @@ export interface SessionControls {
   before(event: SessionEvent): SessionEvent[];
   /** What the context holds now (get_context_usage, /context). */
   contextUsage(detail: 'summary' | 'full'): ReturnType<typeof contextUsage>;
+  /** What the file and context control requests act on. */
+  requests: SessionControlTarget;
 }
 
 function truthy(v: string | undefined): boolean {
@@ -96,7 +97,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     );
   };
 
-  registerSessionControlHandlers(o.channel, {
+  const requests: SessionControlTarget = {
     async rewindFiles(userMessageId, dryRun) {
       if (!checkpoints)
         throw new Error(
@@ -109,10 +110,11 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     async seedReadState(path, mtime) {
       await seedReadState(hostFiles(), path, mtime);
     },
-  });
+  };
 
   return {
     contextUsage: usageNow,
+    requests,
     onPrompt(messageId) {
       checkpoints?.beginTurn(messageId);
     },

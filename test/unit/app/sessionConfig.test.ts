@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { chooseModel, DEFAULT_MODEL, resolveSessionConfig } from '../../../src/app/sessionConfig.js';
 import { parseOptions, type CliOptions } from '../../../src/cli/options.js';
-import type { LoadedSettings } from '../../../src/settings/index.js';
+import { ALL_SOURCES, type LoadedSettings } from '../../../src/settings/index.js';
 
 function options(argv: string[]): CliOptions {
   const parsed = parseOptions(argv);
@@ -14,7 +14,7 @@ function options(argv: string[]): CliOptions {
 
 const loaded = { settings: {}, files: [], permissions: {}, hooks: {} } as unknown as LoadedSettings;
 const resolveWith = (argv: string[], env: NodeJS.ProcessEnv) =>
-  resolveSessionConfig(options(argv), { cwd: '/work', env, loaded, interactive: false });
+  resolveSessionConfig(options(argv), { cwd: '/work', env, loaded, interactive: false, sources: ALL_SOURCES });
 
 describe('session config', () => {
   it('the default model: --model, else ANTHROPIC_MODEL, else the built-in default', () => {

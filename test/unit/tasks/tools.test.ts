@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskOutputTool } from '../../../tools/taskOutput.js';
 import { TaskStopTool } from '../../../tools/taskStop.js';
-import { AgentTool, setTaskAgentLister, taskDescription } from '../../../tools/task.js';
+import { makeAgentTool, taskDescription } from '../../../tools/task.js';
 import { findTool } from '../../../tools/registry.js';
 import { createTodoStore, TodoWriteTool } from '../../../tools/todoWrite.js';
 import { TaskRegistry } from '../../../src/tasks/registry.js';
@@ -91,7 +91,7 @@ describe('TaskOutput / TaskStop', () => {
 
 describe('Task tool', () => {
   it('is offered as Agent and answers to Task, concurrency-safe, and its description lists the agents', () => {
-    setTaskAgentLister(() => [
+    const AgentTool = makeAgentTool(() => [
       { name: 'general-purpose', description: 'General' },
       { name: 'Explore', description: 'Read-only', tools: ['Read', 'Glob'] },
     ]);
@@ -105,8 +105,20 @@ describe('Task tool', () => {
     expect(taskDescription([])).toContain('(none)');
   });
 
+  it("each Agent tool lists the agents it was built with, read when described: no session's list leaks into another's", () => {
+    let agents = [{ name: 'mine', description: 'Mine' }];
+    const one = makeAgentTool(() => agents);
+    const other = makeAgentTool(() => [{ name: 'theirs', description: 'Theirs' }]);
+    expect(one.description).toContain('- mine: Mine');
+    expect(one.description).not.toContain('theirs');
+    expect(other.description).not.toContain('mine');
+    agents = [{ name: 'later', description: 'Added later' }];
+    expect(one.description).toContain('- later: Added later');
+    expect(makeAgentTool().description).toContain('(none)');
+  });
+
   it('without a subagent service it is an error result, not a crash', async () => {
-    const r = await run(AgentTool, { description: 'd', prompt: 'p' }, makeCtx(tempDir()));
+    const r = await run(makeAgentTool(), { description: 'd', prompt: 'p' }, makeCtx(tempDir()));
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('Subagents are not available');
   });
