@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { agentLoop, type LoopConfig } from './agentLoop.js';
 import { makeOutcome, type HistoryMessage, type LoopEvent, type LoopOutcome } from './events.js';
-import { logWarning } from '../util/log.js';
+import { logInternalError } from '../util/log.js';
 
 /** Where a run's events go, in order; awaited, so a slow consumer holds the run back. */
 export type RunSink = (ev: LoopEvent) => void | Promise<void>;
@@ -114,9 +114,8 @@ export class RunDriver {
  * The one way a fault becomes an outcome.
  */
 export function faultOutcome(err: unknown, signal: AbortSignal): LoopOutcome {
+  logInternalError(err);
   const message = err instanceof Error ? err.message : String(err);
-  const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
-  logWarning(`internal error: ${detail}`);
   return makeOutcome('error_during_execution', `Internal error: ${message}`, {
     ...(signal.aborted ? { interrupted: true } : {}),
   });
