@@ -1,9 +1,11 @@
 // A refused resume (unknown session, bad --resume-session-at …) is an error result the host can
-// match on, as well as a line on stderr: it ends the process before any session exists.
+// match on, as well as a line on stderr: it ends the process before any session exists. Its line
+// is made as every turn's result is (wire.ts resultLine), from an outcome that never ran a turn.
 import { randomUUID } from '../util/ids.js';
 import type { CliOptions } from '../cli/options.js';
+import { makeOutcome } from '../loop/events.js';
 import type { StdoutWriter } from '../protocol/writer.js';
-import { envelope } from '../session/wire.js';
+import { resultLine } from '../session/wire.js';
 
 export async function writeRefusedResume(
   message: string,
@@ -11,22 +13,17 @@ export async function writeRefusedResume(
   writer: StdoutWriter,
 ): Promise<void> {
   if (o.outputFormat === 'text') return;
-  const result = {
-    type: 'result',
-    subtype: 'error_during_execution',
-    is_error: true,
-    result: message,
-    errors: [message],
-    num_turns: 0,
-    duration_ms: 0,
-    duration_api_ms: 0,
-    total_cost_usd: 0,
-    usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    modelUsage: {},
-    permission_denials: [],
-    stop_reason: null,
-    ...envelope(o.sessionId ?? o.resume ?? randomUUID()),
-  };
+  const result = resultLine(
+    {
+      outcome: makeOutcome('error_during_execution', message),
+      durationMs: 0,
+      costUsd: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      modelUsage: {},
+      permissionDenials: [],
+    },
+    o.sessionId ?? o.resume ?? randomUUID(),
+  );
   if (o.outputFormat === 'stream-json') await writer.send(result);
   else await writer.sendRaw(`${JSON.stringify(result)}\n`);
   await writer.flush();

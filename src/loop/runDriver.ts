@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import { agentLoop, type LoopConfig } from './agentLoop.js';
 import { makeOutcome, type HistoryMessage, type LoopEvent, type LoopOutcome } from './events.js';
-import { logWarning } from '../util/log.js';
+import { logInternalError } from '../util/log.js';
 
 /** Where a run's events go, in order; awaited, so a slow consumer holds the run back. */
 export type RunSink = (ev: LoopEvent) => void | Promise<void>;
@@ -60,7 +60,7 @@ export class RunDriver {
       }
     } catch (err) {
       await gen.return(undefined as never).catch(() => {});
-      return this.fault(err, cfg);
+      return faultOutcome(err, cfg.signal);
     }
   }
 
@@ -76,7 +76,7 @@ export class RunDriver {
           step = await gen.next();
         } catch (err) {
           finished = true;
-          return this.fault(err, cfg);
+          return faultOutcome(err, cfg.signal);
         }
         if (step.done) {
           finished = true;
@@ -106,16 +106,19 @@ export class RunDriver {
     if (outcome.subtype === 'success' && outcome.resultText) this.tally.lastText = outcome.resultText;
     return outcome;
   }
+}
 
-  /** A bug or an environment fault inside the loop: this run's error outcome, and one stderr line. */
-  private fault(err: unknown, cfg: LoopConfig): LoopOutcome {
-    const message = err instanceof Error ? err.message : String(err);
-    const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
-    logWarning(`internal error: ${detail}`);
-    return makeOutcome('error_during_execution', `Internal error: ${message}`, {
-      ...(cfg.signal.aborted ? { interrupted: true } : {}),
-    });
-  }
+/**
+ * A bug or an environment fault inside a run, or in the turn around it (the session's hooks before
+ * the run): the run's error outcome, interrupted when its signal was aborted, and one stderr line.
+ * The one way a fault becomes an outcome.
+ */
+export function faultOutcome(err: unknown, signal: AbortSignal): LoopOutcome {
+  logInternalError(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return makeOutcome('error_during_execution', `Internal error: ${message}`, {
+    ...(signal.aborted ? { interrupted: true } : {}),
+  });
 }
 
 /**

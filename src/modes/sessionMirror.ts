@@ -6,5 +6,9 @@ import { mirrorTranscriptsTo } from '../transcript/mirror.js';
 
 export function startSessionMirror(o: CliOptions, writer: StdoutWriter): void {
   if (!o.sessionMirror) return;
-  mirrorTranscriptsTo((filePath, entries) => void writer.send({ type: 'transcript_mirror', filePath, entries }));
+  // A transcript entry is a JSON object (the transcript writes nothing else), as the line's entries are.
+  mirrorTranscriptsTo(
+    (filePath, entries) =>
+      void writer.send({ type: 'transcript_mirror', filePath, entries: entries as Array<Record<string, unknown>> }),
+  );
 }

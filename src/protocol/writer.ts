@@ -1,6 +1,7 @@
 // The one writer of stdout. One line per message, backpressure honoured, drained before exit,
 // EPIPE treated as "the host went away". Everything else that tries to write to stdout (a
 // library's console.log) is sent to stderr by the guard, so stdout stays parseable forever.
+import type { Outbound } from './outbound.js';
 import { withTimeout } from '../util/withTimeout.js';
 import { logWarning, writeStderr } from '../util/log.js';
 
@@ -35,8 +36,11 @@ export class StdoutWriter {
     this.goneListeners.push(listener);
   }
 
-  /** Write one protocol message as one line. Resolves when it may be followed without buffering. */
-  send(message: object): Promise<void> {
+  /**
+   * Write one protocol line (a member of the outbound schemas' union, so a line the schemas do not
+   * have fails to compile). Resolves when it may be followed without buffering.
+   */
+  send(message: Outbound): Promise<void> {
     return this.sendRaw(`${JSON.stringify(message)}\n`);
   }
 

@@ -4,7 +4,7 @@
 import type { Tool, ToolContext, FileReadRecord } from '../../tools/tool.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
 import { makeOutcome, type HistoryMessage, type LoopOutcome } from '../loop/events.js';
-import { RunDriver } from '../loop/runDriver.js';
+import { faultOutcome, RunDriver } from '../loop/runDriver.js';
 import type { UsageAccumulator } from '../loop/usage.js';
 import { SpendLedger } from '../loop/spendLedger.js';
 import type { PermissionDenial, PipelineDeps } from '../loop/toolPipeline.js';
@@ -297,11 +297,8 @@ export class SessionRunner {
       if (this.turnsDone++ > 0 && outcome.subtype === 'success') this.suggestNext(outcome);
     } catch (err) {
       // A bug or an environment fault must not take the session down: it is this turn's error
-      // result, and one line on stderr (the stack only with AGENT_DEBUG=1).
-      const message = err instanceof Error ? err.message : String(err);
-      const detail = process.env.AGENT_DEBUG === '1' && err instanceof Error ? err.stack : message;
-      logWarning(`internal error: ${detail}`);
-      await this.emitResult(makeOutcome('error_during_execution', `Internal error: ${message}`), started);
+      // result, as the run driver makes it of a fault inside the run.
+      await this.emitResult(faultOutcome(err, abort.signal), started);
     } finally {
       this.turn.end();
       this.current = null;

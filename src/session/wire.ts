@@ -153,7 +153,8 @@ function initLine(i: SessionInit, sessionId: string): WireLine {
   };
 }
 
-function resultLine(r: TurnResult, sessionId: string): ResultMessage {
+/** A turn's result line (also a refused resume's, which has no session to tell it: src/app/refusedResume.ts). */
+export function resultLine(r: TurnResult, sessionId: string): ResultMessage {
   const { outcome } = r;
   const isError = isErrorResult(r);
   const reason = terminalReasonOf(outcome);

@@ -13,6 +13,7 @@ import { proxyConfigured } from '../net/outboundAgent.js';
 import { grpcClientCredentials } from './otlpClientCert.js';
 import { logWarning, writeStderr } from '../util/log.js';
 import { loadExternal } from '../util/loadExternal.js';
+import { withTimeout } from '../util/withTimeout.js';
 import { requireCachedBundle } from '../util/cachedBundle.js';
 import type { OtlpProtocol, TelemetryConfig } from './config.js';
 import { type Attributes, METRICS, type MetricName, type TelemetrySink } from './recorder.js';
@@ -256,15 +257,12 @@ export async function startOtel(cfg: TelemetryConfig, ctx: OtelContext): Promise
       logger?.emit({ body: `claude_code.${name}`, attributes: attributes as Api.Attributes });
     },
     async shutdown(timeoutMs) {
-      const work = Promise.allSettled([meterProvider?.shutdown(), loggerProvider?.shutdown()]);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        timer = setTimeout(() => resolve('late'), timeoutMs);
-        timer.unref();
-      });
-      const outcome = await Promise.race([work, late]);
-      clearTimeout(timer);
-      if (outcome === 'late') trouble(`the last export did not finish within ${timeoutMs} ms; it was dropped`);
+      // allSettled never yields undefined: undefined is the timeout.
+      const settled = await withTimeout(
+        Promise.allSettled([meterProvider?.shutdown(), loggerProvider?.shutdown()]),
+        timeoutMs,
+      );
+      if (settled === undefined) trouble(`the last export did not finish within ${timeoutMs} ms; it was dropped`);
     },
   };
 }

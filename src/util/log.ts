@@ -1,8 +1,8 @@
 // The process's one voice on stderr, and the only module that writes there: `agent: …` lines a
 // person reads (warnings, skipped input, failures that do not stop the run), and the debug log
-// (`--debug [filter]`, `--debug-file PATH`, `--debug-to-stderr`). stdout carries protocol lines
-// only, so nothing here writes there. test/unit/util/log.test.ts checks no other module writes to
-// stderr itself.
+// (`--debug [filter]`, `--debug-file PATH`, `--debug-to-stderr`, and AGENT_DEBUG=1 for the stacks of
+// internal errors). stdout carries protocol lines only, so nothing here writes there.
+// test/unit/util/log.test.ts checks no other module writes to stderr or reads AGENT_DEBUG itself.
 import { appendFileSync } from 'node:fs';
 
 /** Writes raw text to stderr (the one place that does); `rest` is `write`'s encoding and callback. */
@@ -13,6 +13,18 @@ export function writeStderr(chunk: string | Uint8Array, ...rest: unknown[]): boo
 /** One `agent: <message>` line on stderr. */
 export function logWarning(message: string): void {
   writeStderr(`agent: ${message}\n`);
+}
+
+/**
+ * A bug or an environment fault the run survives: one `agent: internal error: …` line, with the
+ * stack instead of the message when AGENT_DEBUG=1 asks for it (docs/flags-and-env.md). The
+ * variable is read here alone, when an error comes (never at load: the start-up snapshot would keep
+ * the build's environment).
+ */
+export function logInternalError(err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  const withStack = process.env.AGENT_DEBUG === '1' && err instanceof Error && err.stack;
+  logWarning(`internal error: ${withStack || message}`);
 }
 
 // The debug log: one line per event, tagged with a category (api, hooks, permissions, mcp), to

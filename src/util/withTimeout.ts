@@ -1,6 +1,6 @@
 // "Finish within N ms": the one way the runtime bounds a wait it may give up on (closing MCP
 // clients and connecting to them, host hook callbacks, waiting on a task, stopping tasks and
-// teammates, flushing stdout at exit).
+// teammates, flushing stdout at exit, the last telemetry export).
 
 /**
  * `work`'s value, or undefined when `ms` pass first or `signal` aborts first. The work is not

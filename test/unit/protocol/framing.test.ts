@@ -1,7 +1,8 @@
 // NDJSON framing and the one stdout writer, as units.
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { LineTooLongError, MAX_LINE_BYTES, readLines } from '../../../src/protocol/lineReader.js';
+import type { Outbound, ResultMessage } from '../../../src/protocol/outbound.js';
 import { StdoutWriter } from '../../../src/protocol/writer.js';
 
 async function collect(chunks: Array<Buffer | string>, opts?: { maxLineBytes?: number }) {
@@ -80,10 +81,13 @@ describe('StdoutWriter', () => {
     } finally {
       process.stderr.write = stderrWrite;
     }
-    await writer.send({ type: 'system', n: 1 });
-    await writer.send({ type: 'system', n: 2 });
+    await writer.send({ type: 'prompt_suggestion', suggestion: 'one', uuid: 'u1', session_id: 's' });
+    await writer.send({ type: 'prompt_suggestion', suggestion: 'two', uuid: 'u2', session_id: 's' });
     await writer.flush();
-    expect(written).toBe('{"type":"system","n":1}\n{"type":"system","n":2}\n');
+    expect(written).toBe(
+      '{"type":"prompt_suggestion","suggestion":"one","uuid":"u1","session_id":"s"}\n' +
+        '{"type":"prompt_suggestion","suggestion":"two","uuid":"u2","session_id":"s"}\n',
+    );
     expect(diverted).toBe('a library printing to stdout\n');
   });
 
@@ -96,6 +100,39 @@ describe('StdoutWriter', () => {
     (stream as unknown as PassThrough).emit('error', Object.assign(new Error('broken pipe'), { code: 'EPIPE' }));
     expect(gone).toBe(1);
     expect(writer.hostGone).toBe(true);
-    await writer.send({ dropped: true }); // resolves at once, writes nothing
+    // Resolves at once, writes nothing.
+    await writer.send({ type: 'prompt_suggestion', suggestion: 'dropped', uuid: 'u', session_id: 's' });
+  });
+
+  it("takes the outbound schemas' lines only: a line they do not have does not compile", async () => {
+    expectTypeOf<Parameters<StdoutWriter['send']>[0]>().toEqualTypeOf<Outbound>();
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    const writer = new StdoutWriter(stream);
+    (stream as unknown as PassThrough).emit('error', Object.assign(new Error('broken pipe'), { code: 'EPIPE' }));
+    // The host is gone: nothing below is written; each line's error is what `npm run typecheck` expects.
+    // @ts-expect-error no outbound line has type `system` with a field `n`
+    await writer.send({ type: 'system', n: 1 });
+    const result: ResultMessage = {
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      result: 'refused',
+      num_turns: 0,
+      duration_ms: 0,
+      duration_api_ms: 0,
+      total_cost_usd: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      modelUsage: {},
+      permission_denials: [],
+      stop_reason: null,
+      session_id: 's',
+      uuid: 'u',
+    };
+    await writer.send(result);
+    // @ts-expect-error a result's turns are `num_turns`
+    await writer.send({ ...result, numTurns: 0 });
+    // @ts-expect-error no such result subtype
+    await writer.send({ ...result, subtype: 'refused' });
+    expect(writer.hostGone).toBe(true);
   });
 });
