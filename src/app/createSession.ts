@@ -80,6 +80,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
     modelFlag: o.model !== undefined,
+    defaultModel: config.defaultModel,
     systemParts,
     settings,
     tools: tools.tools,
