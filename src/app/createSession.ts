@@ -176,6 +176,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     runner: sessionRunner,
     channel,
     settings,
+    defaultModel: config.defaultModel,
     emit,
     permissionMode: () => guards.permissions.mode,
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
