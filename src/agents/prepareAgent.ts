@@ -10,7 +10,7 @@ import { createTodoStore } from '../../tools/todoWrite.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
 import { deriveChildServices, type AgentLoopHandle, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage } from '../loop/events.js';
-import { resolveModel } from '../loop/models.js';
+import { chooseModel, resolveModel } from '../loop/models.js';
 import { envBlock } from '../prompt/systemPrompt.js';
 import type { Worktree } from '../worktrees/gitWorktree.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
@@ -64,11 +64,22 @@ export interface PrepareDeps {
   subagentAppend?: () => string | undefined;
   /** What will still wake the session (SubagentStop's `background_tasks` and `session_crons`). */
   stopState?: () => object;
+  /**
+   * The session's default model (SessionConfig.defaultModel): what `model: default` means. Unset
+   * (agentSetup.ts does not pass it yet), the built-in default.
+   */
+  defaultModel?: string;
 }
 
-export function resolveSubagentModel(requested: string | undefined, parentModel: string): string {
-  if (!requested || requested === 'inherit') return parentModel;
-  return resolveModel(requested);
+/**
+ * The call's model, else the definition's, else the parent's (none is `inherit`); `default` is the
+ * session's default, as everywhere (models.ts chooseModel).
+ */
+export function resolveSubagentModel(
+  requested: string | undefined,
+  scope: { parentModel: string; sessionDefault: string },
+): string {
+  return chooseModel(requested ?? 'inherit', { sessionDefault: scope.sessionDefault, inherited: scope.parentModel });
 }
 
 /** [the agent's instructions, the environment]: cached like the main agent's (promptCache.ts). */
@@ -145,7 +156,12 @@ export function prepareAgent(
   const def = o.def ?? (fork ? FORK_AGENT : deps.catalog.get(req.subagentType));
   if (!def) throw unknownAgentType(req.subagentType, deps.catalog);
   const tools = agentTools(deps, def, parent, o);
-  const model = fork ? parent.model() : resolveSubagentModel(req.model ?? def.model, parent.model());
+  const model = fork
+    ? parent.model()
+    : resolveSubagentModel(req.model ?? def.model, {
+        parentModel: parent.model(),
+        sessionDefault: deps.defaultModel ?? resolveModel('default'),
+      });
   const readFiles = new Map();
   // Its own todo list; no Task service: agents cannot launch agents of their own.
   // Nor a foreground list: a host's background_tasks moves the main thread's calls, not an agent's.

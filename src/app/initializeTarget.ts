@@ -80,7 +80,8 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
         output_style: p.outputStyles.catalog.current,
         available_output_styles: p.outputStyles.catalog.names(),
         agents: agentInfos(agents),
-        models: modelChoices(settings.model),
+        // "Default" is where set_model "default" goes: the session's default, not the model now.
+        models: modelChoices(p.config.defaultModel),
         account: accountInfo(
           (p.config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
           process.env,

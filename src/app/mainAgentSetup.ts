@@ -3,7 +3,7 @@
 import type { ToolSet } from '../../tools/toolSet.js';
 import type { AgentCatalog, AgentDef } from '../agents/definitions.js';
 import { agentAllowsTool, findMainAgent } from '../agents/mainAgent.js';
-import { resolveModel } from '../loop/models.js';
+import { chooseModel } from '../loop/models.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { SessionSettings } from '../session/runner.js';
 import { StartupError } from '../session/guards.js';
@@ -21,8 +21,10 @@ export function setupMainAgent(
     catalog: AgentCatalog;
     /** Stream-json input: the host's agents come in initialize, so the name is looked up then. */
     lookUpLater: boolean;
-    /** --model was given: it wins over the agent's. */
+    /** --model was given: it wins over the agent's (which wins over ANTHROPIC_MODEL: docs/models.md). */
     modelFlag: boolean;
+    /** The session's default model: what the agent's `model: default` means. */
+    defaultModel: string;
     systemParts: SystemPromptParts;
     settings: SessionSettings;
     tools: ToolSet;
@@ -48,8 +50,12 @@ export function setupMainAgent(
       const custom = ctx.systemParts.custom;
       if (custom === undefined || custom === '' || (Array.isArray(custom) && custom.join('') === ''))
         ctx.systemParts.custom = def.prompt;
-      if (!ctx.modelFlag && def.model !== undefined && def.model !== 'inherit')
-        ctx.settings.model = resolveModel(def.model);
+      // `inherit` keeps the model the session has.
+      if (!ctx.modelFlag && def.model !== undefined)
+        ctx.settings.model = chooseModel(def.model, {
+          sessionDefault: ctx.defaultModel,
+          inherited: ctx.settings.model,
+        });
       ctx.tools.narrow((t) => agentAllowsTool(def, t.name));
     },
   };

@@ -95,7 +95,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
       p.mainAgent.apply();
     },
     callModel: p.callModel,
-    slashCommand: (text) => runSlashCommand(p.slash, text),
+    slashCommand: (text) => runSlashCommand(p.slash, text, p.config),
     turn: p.turn,
     slashCommandNames: () => p.slash.names(),
     skillNames: () => (p.tools.tools.has('Skill') ? p.tools.skills.enabled().map((sk) => sk.name) : []),

@@ -2,7 +2,6 @@
 // /context, /model; and a command's allowed-tools, checked before its turn runs.
 import { setupCommands } from '../commands/setup.js';
 import type { SlashCommands, SlashOutcome } from '../commands/slashCommands.js';
-import { resolveModel } from '../loop/models.js';
 import type { PermissionState } from '../permissions/state.js';
 import { parseRule } from '../permissions/rules.js';
 import type { SessionRunner, SessionSettings } from '../session/runner.js';
@@ -52,8 +51,15 @@ export function setupSessionCommands(p: {
   });
 }
 
-/** Runs a `/name …` prompt; a prompt command's allowed-tools must be rules, and its model is resolved. */
-export async function runSlashCommand(slash: SlashCommands, text: string): Promise<SlashOutcome | undefined> {
+/**
+ * Runs a `/name …` prompt; a prompt command's allowed-tools must be rules, and its model is
+ * resolved against the session's default (`model: default` is it; `inherit` keeps the turn's).
+ */
+export async function runSlashCommand(
+  slash: SlashCommands,
+  text: string,
+  config: Pick<SessionConfig, 'defaultModel'>,
+): Promise<SlashOutcome | undefined> {
   const out = await slash.run(text);
   if (out?.kind !== 'prompt') return out;
   for (const r of out.allowedTools) {
@@ -63,7 +69,9 @@ export async function runSlashCommand(slash: SlashCommands, text: string): Promi
       return { kind: 'local', text: `${text.split(/\s/)[0]}: allowed-tools: ${(err as Error).message}`, isError: true };
     }
   }
-  return out.model ? { ...out, model: resolveModel(out.model) } : out;
+  if (!out.model) return out;
+  if (out.model === 'inherit') return { ...out, model: undefined };
+  return { ...out, model: chooseModel(config, out.model) };
 }
 
 /** A command's or a skill's allowed-tools as allow rules until its turn ends; returns their removal. */

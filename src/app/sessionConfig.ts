@@ -3,7 +3,7 @@
 // reading CliOptions or process.env again. What `initialize` sets later lives in `HostSetup`.
 import { resolve } from 'node:path';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
-import { resolveModel } from '../loop/models.js';
+import { chooseModel as modelFor, resolveModel } from '../loop/models.js';
 import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import { type CliOptions, parseDuration } from '../cli/options.js';
@@ -70,9 +70,9 @@ export interface HostSetup {
   forwardSubagentText?: boolean;
 }
 
-/** The model rule, written once: an explicit model (alias or id) wins; none or "default" is the session's default. */
+/** The model rule (models.ts chooseModel) against this session's default: set_model, /model, a settings reload. */
 export function chooseModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested: string | undefined): string {
-  return requested && requested !== 'default' ? resolveModel(requested) : cfg.defaultModel;
+  return modelFor(requested, { sessionDefault: cfg.defaultModel });
 }
 
 /** Throws a message for a bad value (the caller turns it into a usage error); `warnings` are told on stderr. */
@@ -89,14 +89,17 @@ export function resolveSessionConfig(
 ): { config: SessionConfig; warnings: string[] } {
   const { cwd, env } = ctx;
   const warnings: string[] = [];
-  // No model asked for: the provider's default (a cloud provider's may differ: models.ts).
-  const defaultModel = resolveModel(o.model ?? env.ANTHROPIC_MODEL ?? 'default', apiProviderFromEnv(env), env);
+  // --model, else ANTHROPIC_MODEL, else the provider's default (a cloud provider's may differ:
+  // models.ts); each layer's "default" is the one below it.
+  const builtIn = resolveModel('default', apiProviderFromEnv(env), env);
+  const fromEnv = modelFor(env.ANTHROPIC_MODEL, { sessionDefault: builtIn, env });
+  const defaultModel = modelFor(o.model, { sessionDefault: fromEnv, env });
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
     sources: ctx.sources,
     defaultModel,
-    fallbackModel: o.fallbackModel ? resolveModel(o.fallbackModel) : undefined,
+    fallbackModel: o.fallbackModel ? modelFor(o.fallbackModel, { sessionDefault: defaultModel, env }) : undefined,
     maxTurns: o.maxTurns,
     maxBudgetUsd: o.maxBudgetUsd,
     thinking: o.thinking,

@@ -33,6 +33,8 @@ export interface Session {
   runner: SessionRunner;
   channel: ControlChannel;
   settings: SessionSettings;
+  /** The model "Default" names (SessionConfig.defaultModel), whatever the session runs now. */
+  defaultModel: string;
   /** Tells one event the way the session's own go (transcript, output). */
   emit: (event: SessionEvent) => Promise<void>;
   permissionMode(): string;

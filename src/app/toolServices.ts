@@ -14,11 +14,10 @@ import { fileCheckpointsFor } from '../session/sessionControls.js';
 import type { FileCheckpoints } from '../session/fileCheckpoints.js';
 import { TurnScope } from '../session/turnScope.js';
 import { createWorktreeSession, type WorktreeSession } from '../worktrees/session.js';
-import type { HostSetup } from './sessionConfig.js';
+import { chooseModel, type HostSetup, type SessionConfig } from './sessionConfig.js';
 import { allowRulesForTurn } from './sessionCommands.js';
 import { startSandbox } from './sessionSandbox.js';
 import type { SessionBase } from './sessionStart.js';
-import { resolveModel } from '../loop/models.js';
 import { parseRule } from '../permissions/rules.js';
 import type { CommandSandbox } from '../../tools/sandbox.js';
 import type { PeerService } from '../../tools/peers.js';
@@ -80,7 +79,7 @@ export async function startToolServices(p: {
     agents: p.agents.services,
     planMode,
     worktrees,
-    skills: createSkillActivation(turn),
+    skills: createSkillActivation(turn, config),
     sandbox,
     fileHistory: checkpoints,
     teammate: p.teammate,
@@ -110,8 +109,14 @@ export function buildToolServices(parts: MainServiceParts): ToolServices {
   return services;
 }
 
-/** A skill the model loads: its allowed-tools and model for the rest of the turn (tools/skill.ts). */
-export function createSkillActivation(turn: TurnScope): SkillActivationService {
+/**
+ * A skill the model loads: its allowed-tools and model for the rest of the turn (tools/skill.ts);
+ * its `model: default` is the session's default.
+ */
+export function createSkillActivation(
+  turn: TurnScope,
+  config: Pick<SessionConfig, 'defaultModel'>,
+): SkillActivationService {
   return {
     activate: ({ name, allowedTools, model }) => {
       for (const r of allowedTools) {
@@ -123,7 +128,7 @@ export function createSkillActivation(turn: TurnScope): SkillActivationService {
           );
         }
       }
-      const resolved = model ? resolveModel(model) : undefined;
+      const resolved = model ? chooseModel(config, model) : undefined;
       if (!turn.apply(allowedTools, resolved)) throw new Error('no turn is running');
       return { allowedTools, ...(resolved ? { model: resolved } : {}) };
     },

@@ -66,6 +66,29 @@ export function resolveModel(
   return wide && modelFacts(id).contextWindow < 1_000_000 && knownModel(id) ? `${id}[1m]` : id;
 }
 
+/** What a model name is read against where it is given. */
+export interface ModelScope {
+  /** The session's default (SessionConfig.defaultModel: --model, else ANTHROPIC_MODEL, else the built-in). */
+  sessionDefault: string;
+  /** What `inherit` means here (a subagent: its parent's model now); where nothing is inherited, the session default. */
+  inherited?: string;
+  /** The environment the aliases read (their provider, ANTHROPIC_DEFAULT_*_MODEL); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The model rule, written once: the model for a name a person, a host or a definition gave
+ * (set_model, /model, a subagent's, a skill's, a command's or `--agent`'s `model`). None or
+ * `default` is the session's default, never the built-in one, so ANTHROPIC_MODEL and --model hold
+ * everywhere; `inherit` is the scope's inherited model; an alias or an id goes through resolveModel.
+ */
+export function chooseModel(requested: string | undefined, scope: ModelScope): string {
+  if (!requested || requested.toLowerCase() === 'default') return scope.sessionDefault;
+  if (requested === 'inherit') return scope.inherited ?? scope.sessionDefault;
+  const env = scope.env ?? process.env;
+  return resolveModel(requested, apiProviderFromEnv(env), env);
+}
+
 /** What a request sends for the session's model: the id without `[1m]`, and the beta that asks for the 1M window. */
 export function apiModel(model: string): { id: string; betas: string[] } {
   return ONE_M_SUFFIX.test(model)

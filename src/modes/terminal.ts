@@ -124,9 +124,9 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
     },
     models: () =>
       session
-        ? modelChoices(session.settings.model).map((m) => ({
-            // `/model default` is not a name /model takes: the default's own id is.
-            value: m.value === 'default' ? m.resolvedModel : m.value,
+        ? modelChoices(session.defaultModel).map((m) => ({
+            // "Default" runs `/model default`: back to the session's default, as set_model "default".
+            value: m.value,
             label: `${m.displayName} (${m.resolvedModel})`,
             detail: m.description,
           }))

@@ -398,6 +398,26 @@ const editorShows = (s: string) => new RegExp(`│ > ${s.replace(/[.*+?^${}()|[\
     expect(await t.exited()).toBe(0);
   });
 
+  it('after /model opus the picker\'s "Default" is still the session default (ANTHROPIC_MODEL), and picking it goes back there', async ({
+    ui,
+  }) => {
+    ui.api = await startFakeApi([text('answered')]);
+    const t = ui.start([], ui.dir(), { rows: 40, env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } });
+    await send(t, '/model opus');
+    await t.waitFor(/Model set to claude-opus-5-5/);
+    await send(t, '/model');
+    await t.waitFor(/Default \(claude-haiku-4-5\)/);
+    t.type('default');
+    await t.waitFor(/filter: default[\s\S]*❯ Default/);
+    t.keys('Enter');
+    await t.waitFor(/Model set to claude-haiku-4-5/);
+    await send(t, 'hi');
+    await t.waitFor(/answered/);
+    expect(ui.api.requests[0].body.model).toBe('claude-haiku-4-5');
+    t.keys('C-d');
+    expect(await t.exited()).toBe(0);
+  });
+
   it("keys typed in the same read as the Enter that opens a picker are the picker's: ↓ ↓ and Enter pick the third model", async ({
     ui,
   }) => {

@@ -42,8 +42,8 @@ describe('--agent', () => {
     expect(messages.find((m) => m.type === 'system' && m.subtype === 'init').tools.sort()).toEqual(['Grep', 'Read']);
   });
 
-  it('a file agent with --agent in -p mode; --model still wins; an unknown name exits 2 naming the agents there are', async () => {
-    api = await startFakeApi([text('linted')]);
+  it('a file agent with --agent in -p mode; --model still wins, the agent beats ANTHROPIC_MODEL; an unknown name exits 2 naming the agents there are', async () => {
+    api = await startFakeApi([text('linted'), text('linted again')]);
     const cwd = tempDir();
     mkdirSync(join(cwd, '.claude', 'agents'), { recursive: true });
     writeFileSync(
@@ -56,9 +56,17 @@ describe('--agent', () => {
     expect(JSON.stringify(body.system)).toContain('You lint files.');
     expect(toolNames(body).sort()).toEqual(['Glob', 'Read']);
     expect(body.model).toMatch(/sonnet/);
+    const fromEnv = await runAgent({
+      api,
+      cwd,
+      args: ['-p', 'lint', '--agent', 'linter'],
+      env: { ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
+    });
+    expect(fromEnv.code).toBe(0);
+    expect(api.requests[1]!.body.model).toMatch(/^claude-haiku-5-5/);
     const bad = await runAgent({ api, cwd, args: ['-p', 'lint', '--agent', 'nosuch'] });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--agent nosuch: no agent of that name \(this session has: .*linter/);
-    expect(api.requests).toHaveLength(1);
+    expect(api.requests).toHaveLength(2);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import { lastToolResults, text, toolUse } from '../fake-api/server.js';
-import { runAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
+import { runAgent, startAgent, startFakeApi, STREAM_ARGS, tempDir, userLine, type FakeApi } from './harness.js';
 import { promptStream, sdkOptions } from './sdkHost.js';
 
 let api: FakeApi | undefined;
@@ -191,5 +191,36 @@ describe('skills', () => {
     expect(inits[1].skills).toEqual(['late']);
     expect(api.requests[1].body.tools.find((t: any) => t.name === 'Skill').description).toContain('- late: Came later');
     expect(JSON.stringify(lastToolResults(api.requests[2])[0].content)).toContain('LATE-BODY');
+  });
+
+  it('model: default in a command or a skill is the session\'s default (ANTHROPIC_MODEL), as set_model "default"', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.claude/skills/quick'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude/skills/quick/SKILL.md'),
+      '---\nname: quick\ndescription: Quick\nmodel: default\n---\nQUICK\n',
+    );
+    mkdirSync(join(cwd, '.claude/commands'), { recursive: true });
+    writeFileSync(join(cwd, '.claude/commands/go.md'), '---\ndescription: Go\nmodel: default\n---\nGo now.\n');
+    api = await startFakeApi([text('went'), toolUse('Skill', { skill: 'quick' }, 'toolu_q'), text('done')]);
+    const p = startAgent({
+      api,
+      cwd,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions'],
+      env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' },
+    });
+    const results = () => p.json().filter((m) => m.type === 'result').length;
+    // The session moves off its default first, so "default" cannot pass for "no model".
+    for (const [i, line] of ['/model sonnet', '/go', 'use quick'].entries()) {
+      p.sendRaw(userLine(line));
+      await p.waitFor(() => results() > i);
+    }
+    p.endInput();
+    expect((await p.exited).code, p.stderr()).toBe(0);
+    expect(api.requests.map((q) => q.body.model)).toEqual([
+      'claude-haiku-4-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-4-5',
+    ]);
   });
 });

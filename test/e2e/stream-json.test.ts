@@ -331,11 +331,15 @@ describe('control requests', () => {
     expect(p.json().find((m) => m.subtype === 'init')!.permissionMode).toBe('acceptEdits');
   });
 
-  it('set_model "default" goes back to the session default, which ANTHROPIC_MODEL sets (as a settings reload does)', async () => {
+  it('set_model "default" goes back to the session default, which ANTHROPIC_MODEL sets (as a settings reload does); initialize\'s "Default" is that model', async () => {
     api = await startFakeApi([text('one'), text('two')]);
     const p = startAgent({ api, args: STREAM_ARGS, env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' } });
     const ask = (request_id: string, request: object) => p.send({ type: 'control_request', request_id, request });
     ask('m1', { subtype: 'set_model', model: 'opus' });
+    // The session runs opus now; "Default" still names where set_model "default" goes.
+    ask('i1', { subtype: 'initialize' });
+    const init = await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'i1');
+    expect(init.response.response.models[0]).toMatchObject({ value: 'default', resolvedModel: 'claude-haiku-4-5' });
     ask('m2', { subtype: 'set_model', model: 'default' });
     await p.waitFor((m) => m.type === 'control_response' && m.response.request_id === 'm2');
     p.sendRaw(userLine('first'));

@@ -23,6 +23,18 @@ describe('session config', () => {
     );
     expect(resolveWith([], { ANTHROPIC_MODEL: 'x-model' }).config.defaultModel).toBe('x-model');
     expect(resolveWith([], {}).config.defaultModel).toBe(DEFAULT_MODEL);
+    // Each layer's "default" is the one below it; an empty ANTHROPIC_MODEL is none.
+    expect(resolveWith(['--model', 'default'], { ANTHROPIC_MODEL: 'x-model' }).config.defaultModel).toBe('x-model');
+    expect(resolveWith([], { ANTHROPIC_MODEL: 'default' }).config.defaultModel).toBe(DEFAULT_MODEL);
+    expect(resolveWith([], { ANTHROPIC_MODEL: '' }).config.defaultModel).toBe(DEFAULT_MODEL);
+    expect(resolveWith([], { ANTHROPIC_MODEL: 'haiku' }).config.defaultModel).toBe('claude-haiku-5-5');
+  });
+
+  it('--fallback-model goes through the same rule (default is the session default)', () => {
+    expect(resolveWith(['--fallback-model', 'sonnet'], {}).config.fallbackModel).toBe('claude-sonnet-5-5');
+    expect(resolveWith(['--fallback-model', 'default'], { ANTHROPIC_MODEL: 'x-model' }).config.fallbackModel).toBe(
+      'x-model',
+    );
   });
 
   it('chooseModel: an explicit model wins (aliases resolved); none or "default" is the session default', () => {

@@ -1,9 +1,23 @@
 // Aliases, retired ids, `[1m]`, and the model list a host shows (src/loop/models.ts), against the
 // reference's figures (docs/models.md).
 import { describe, expect, it } from 'vitest';
-import { apiModel, modelChoices, resolveModel } from '../../../src/loop/models.js';
+import { apiModel, chooseModel, modelChoices, resolveModel } from '../../../src/loop/models.js';
 
 describe('model names', () => {
+  it('chooseModel: none or default is the session default; inherit the inherited model; the rest resolves', () => {
+    const scope = { sessionDefault: 'claude-haiku-4-5', inherited: 'claude-sonnet-4-5' };
+    expect(chooseModel(undefined, scope)).toBe('claude-haiku-4-5');
+    expect(chooseModel('', scope)).toBe('claude-haiku-4-5');
+    expect(chooseModel('default', scope)).toBe('claude-haiku-4-5');
+    expect(chooseModel('Default', scope)).toBe('claude-haiku-4-5');
+    expect(chooseModel('inherit', scope)).toBe('claude-sonnet-4-5');
+    // Where nothing is inherited (set_model), inherit is the session default, never sent as an id.
+    expect(chooseModel('inherit', { sessionDefault: 'claude-haiku-4-5' })).toBe('claude-haiku-4-5');
+    expect(chooseModel('opus', scope)).toBe('claude-opus-5-5');
+    expect(chooseModel('claude-opus-4-1', scope)).toBe('claude-opus-5-5');
+    expect(chooseModel('sonnet', { ...scope, env: { CLAUDE_CODE_USE_FOUNDRY: '1' } })).toBe('claude-sonnet-4-5');
+  });
+
   it("resolves the reference's aliases to its ids", () => {
     expect(resolveModel('default')).toBe('claude-opus-5-5');
     expect(resolveModel('opus')).toBe('claude-opus-5-5');

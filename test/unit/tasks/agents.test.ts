@@ -56,11 +56,14 @@ describe('agent definitions', () => {
     expect(() => parseAgentRecord([], 'sdk')).toThrow(/JSON object/);
   });
 
-  it('model: inherit and absent use the parent model; aliases resolve; ids pass through', () => {
-    expect(resolveSubagentModel(undefined, 'parent-model')).toBe('parent-model');
-    expect(resolveSubagentModel('inherit', 'parent-model')).toBe('parent-model');
-    expect(resolveSubagentModel('haiku', 'parent-model')).toMatch(/^claude-haiku-/);
-    expect(resolveSubagentModel('claude-x-1', 'parent-model')).toBe('claude-x-1');
+  it('model: inherit and absent use the parent model; default is the session default; aliases resolve; ids pass through', () => {
+    const scope = { parentModel: 'parent-model', sessionDefault: 'env-model' };
+    expect(resolveSubagentModel(undefined, scope)).toBe('parent-model');
+    expect(resolveSubagentModel('inherit', scope)).toBe('parent-model');
+    // As set_model "default": the session's default (ANTHROPIC_MODEL here), not the built-in one.
+    expect(resolveSubagentModel('default', scope)).toBe('env-model');
+    expect(resolveSubagentModel('haiku', scope)).toMatch(/^claude-haiku-/);
+    expect(resolveSubagentModel('claude-x-1', scope)).toBe('claude-x-1');
   });
 });
 
