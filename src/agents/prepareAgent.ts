@@ -64,11 +64,8 @@ export interface PrepareDeps {
   subagentAppend?: () => string | undefined;
   /** What will still wake the session (SubagentStop's `background_tasks` and `session_crons`). */
   stopState?: () => object;
-  /**
-   * The session's default model (SessionConfig.defaultModel): what `model: default` means. Unset
-   * (agentSetup.ts does not pass it yet), the built-in default.
-   */
-  defaultModel?: string;
+  /** The session's default model (SessionConfig.defaultModel): what `model: default` means. */
+  defaultModel: string;
 }
 
 /**
@@ -160,7 +157,7 @@ export function prepareAgent(
     ? parent.model()
     : resolveSubagentModel(req.model ?? def.model, {
         parentModel: parent.model(),
-        sessionDefault: deps.defaultModel ?? resolveModel('default'),
+        sessionDefault: deps.defaultModel,
       });
   const readFiles = new Map();
   // Its own todo list; no Task service: agents cannot launch agents of their own.

@@ -47,6 +47,8 @@ export interface AgentSetupOptions {
   /** Teammate mode tmux or detached: how teammate processes are started (src/teams/teammateLaunch.ts). */
   processTeammates?: TeammateLaunch;
   forwardSubagentText?: () => boolean;
+  /** The session's default model (SessionConfig.defaultModel): what a subagent's `model: default` means. */
+  defaultModel: string;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -107,6 +109,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     subagentAppend: o.subagentAppend,
     forwardSubagentText: o.forwardSubagentText,
     stopState: () => stopHookState(registry, schedule),
+    defaultModel: o.defaultModel,
   });
   const team = new TeamService({
     sessionId: o.sessionId,

@@ -234,6 +234,7 @@ async function startAgents(
       emit: p.emit,
       agentsFlag: o.agents,
       sources: p.base.config.sources,
+      defaultModel: p.base.config.defaultModel,
       projectRoot: o.projectConfigRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,

@@ -472,6 +472,29 @@ describe.concurrent('custom agents', () => {
     expect(p.stderr()).toContain('broken.md: no front matter');
   });
 
+  it("an agent's model: default is the session's default (ANTHROPIC_MODEL), not the built-in one", async (ctx) => {
+    const api = await startTestApi(
+      ctx,
+      routed(
+        (req) =>
+          turns(req) === 0
+            ? calls([['Task', { description: 'q', prompt: 'SUBQ: go', subagent_type: 'quick' }, 'toolu_q']])
+            : text('ran'),
+        { 'SUBQ:': () => text('quick done') },
+      ),
+    );
+    const agentsJson = JSON.stringify({ quick: { description: 'Quick', prompt: 'You are QUICK.', model: 'default' } });
+    const p = startAgent({
+      api,
+      args: [...STREAM_ARGS, '--dangerously-skip-permissions', '--agents', agentsJson],
+      env: { ANTHROPIC_MODEL: 'claude-haiku-4-5' },
+    });
+    const { result } = await runSession(p, 'use quick');
+    expect(result).toMatchObject({ subtype: 'success', result: 'ran' });
+    expect(api.requests[0].body.model).toBe('claude-haiku-4-5');
+    expect(api.requests.find((r) => firstUserText(r).startsWith('SUBQ:'))!.body.model).toBe('claude-haiku-4-5');
+  });
+
   it('a bad --agents value stops the start with exit 2 and a clear line', async () => {
     const p = startAgent({ args: [...ARGS, '--agents', '{"x": {"description": 1}}'] });
     p.endInput();

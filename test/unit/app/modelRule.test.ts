@@ -12,7 +12,7 @@ import { parseOptions } from '../../../src/cli/options.js';
 import { SlashCommands, type SessionView } from '../../../src/commands/slashCommands.js';
 import type { SessionSettings } from '../../../src/session/runner.js';
 import { TurnScope } from '../../../src/session/turnScope.js';
-import type { LoadedSettings } from '../../../src/settings/index.js';
+import { ALL_SOURCES, type LoadedSettings } from '../../../src/settings/index.js';
 
 const loaded = { settings: {}, files: [], permissions: {}, hooks: {} } as unknown as LoadedSettings;
 
@@ -21,7 +21,7 @@ function configOf(argv: string[] = []) {
   const parsed = parseOptions(argv);
   if (parsed.kind !== 'run') throw new Error('options did not parse');
   const env = { ANTHROPIC_MODEL: 'claude-haiku-4-5' };
-  return resolveSessionConfig(parsed.options, { cwd: '/work', env, loaded, interactive: false }).config;
+  return resolveSessionConfig(parsed.options, { cwd: '/work', env, loaded, interactive: false, sources: ALL_SOURCES }).config;
 }
 
 function mainAgentWith(model: string | undefined, o: { modelFlag?: boolean; argv?: string[] } = {}) {
