@@ -58,10 +58,6 @@ export interface TeamServiceDeps {
 /** A member as the lead keeps it: in this process, or a process of its own (a tmux pane, detached). */
 type Member = Teammate | ProcessTeammate;
 
-// The session's view of the team lives apart (teamHost.ts), so the session need not reach the team's
-// teammates; named here too for the assembly (src/app/agentSetup.ts).
-export type { TeamEvent, TeamHost } from './teamHost.js';
-
 interface ActiveTeam {
   name: string;
   dir: string;
