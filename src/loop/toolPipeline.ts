@@ -380,7 +380,7 @@ async function resolveAsk(
     const answer = await deps.askHost(
       {
         tool_name: block.name,
-        ...callLabel(block.name, input),
+        ...callLabel(call.tool, block.name, input),
         input,
         tool_use_id: block.id,
         ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),

@@ -34,6 +34,7 @@ const Scribble = defineTool({
   kind: 'edit',
   access: (input) => ({ paths: [input.file_path] }),
   label: (input) => `Scribble on ${input.file_path}`,
+  describedBy: ['file_path'],
   async *call(input) {
     wrote.push(input.file_path);
     return { content: 'ok' };
@@ -149,6 +150,9 @@ describe('the tool contract', () => {
     );
     expect(requests[0]).toMatchObject({
       tool_name: 'Scribble',
+      // The prompt's label comes from the tool's own describedBy.
+      display_name: 'Scribble',
+      description: outside,
       blocked_path: `${fs.realpathSync(os.tmpdir())}/elsewhere.txt`,
     });
 
