@@ -198,13 +198,7 @@ export async function* runToolUse(
   // 2. The permission decision.
   let allowSource: DecisionSource = hookDecision?.behavior === 'allow' ? 'hook' : 'config';
   if (deps.permissions) {
-    const decision = decidePermission(deps.permissions, {
-      tool,
-      toolName: block.name,
-      input: call.input,
-      access: call.access,
-      hookDecision,
-    });
+    const decision = decidePermission(deps.permissions, { call, hookDecision });
     if (decision.behavior === 'deny') {
       if (hookDecision?.behavior === 'deny') denySource = 'hook';
       else if (decision.reasonType) yield deniedLine(block, ctx, decision.message, decision.reasonType);

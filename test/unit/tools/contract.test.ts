@@ -41,12 +41,14 @@ const Scribble = defineTool({
   },
 }) as Tool;
 
-/** A new read tool. */
+let readOnlyAsked = 0;
+
+/** A new read tool; counts how often it is asked whether a call only reads. */
 const Peek = defineTool({
   name: 'Peek',
   description: 'shows a file',
   inputSchema: z.object({ file_path: z.string() }),
-  isReadOnly: () => true,
+  isReadOnly: () => (readOnlyAsked++, true),
   isConcurrencySafe: () => true,
   kind: 'read',
   access: (input) => ({ paths: [input.file_path] }),
@@ -162,8 +164,11 @@ describe('the tool contract', () => {
   });
 
   it('a new read tool runs inside the working directories and is held by Read deny rules', async () => {
+    readOnlyAsked = 0;
     const ok = await run('Peek', { file_path: path.join(dir, 'a.txt') }, { permissions: perms() });
     expect(textOf(ok)).toBe('seen');
+    // Asked once, when the call was prepared: the permission decision reads the prepared answer.
+    expect(readOnlyAsked).toBe(1);
     const denied = await run(
       'Peek',
       { file_path: path.join(dir, 'secret', 'k') },
