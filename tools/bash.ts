@@ -181,6 +181,7 @@ export const BashTool = defineTool({
   // Read-only commands (ls, cat, grep, git status, sleep, …) run beside the turn's other such calls.
   isConcurrencySafe: (input) => !input.run_in_background && isReadOnlyBashCommand(input.command),
   kind: 'execute',
+  describedBy: ['description', 'command'],
   access: (input) => ({ command: input.command, leavesSandbox: input.dangerouslyDisableSandbox === true }),
   label: (input) => `Run: ${clip(input.command)}`,
   // runShellCommand marks file activity around each command it runs.

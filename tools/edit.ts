@@ -73,6 +73,7 @@ export const EditTool = defineTool({
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   kind: 'edit',
+  describedBy: ['file_path'],
   access: (input) => ({ paths: [input.file_path] }),
   label: (input) => `Edit ${input.file_path}`,
   async *call(input, ctx) {

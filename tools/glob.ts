@@ -65,6 +65,7 @@ export const GlobTool = defineTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   kind: 'search',
+  describedBy: ['pattern'],
   access: (input) => ({ paths: [input.path ?? '.'] }),
   label: (input) => `Find ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
   async *call(input, ctx) {

@@ -231,6 +231,7 @@ export const GrepTool = defineTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   kind: 'search',
+  describedBy: ['pattern'],
   access: (input) => ({ paths: [input.path ?? '.'] }),
   label: (input) => `Search for ${input.pattern}${input.path ? ` in ${input.path}` : ''}`,
   async *call(input, ctx) {

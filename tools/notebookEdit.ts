@@ -84,6 +84,7 @@ export const NotebookEditTool = defineTool({
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   kind: 'edit',
+  describedBy: ['notebook_path'],
   access: (input) => ({ paths: [input.notebook_path] }),
   label: (input) => `Edit notebook ${input.notebook_path}`,
   async *call(input, ctx) {

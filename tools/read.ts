@@ -185,6 +185,7 @@ export const ReadTool = defineTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   kind: 'read',
+  describedBy: ['file_path'],
   access: (input) => ({ paths: [input.file_path] }),
   label: (input) => `Read ${input.file_path}`,
   // Read pages whole lines up to its own, larger cap (a file is what the model asked to see).

@@ -217,6 +217,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   access?(input: z.infer<S>): ToolAccess;
   /** A short human label of the call: "Run: npm test", "Edit /repo/src/a.ts". Default: the tool's name. */
   label?(input: z.infer<S>): string;
+  /**
+   * The input fields that say what a call does on a permission prompt (can_use_tool's
+   * description), the first one a call has winning: Bash's own `description` then its `command`,
+   * a file tool's path as given. Default: `['description']` (what an MCP tool's call may carry).
+   */
+  describedBy?: readonly string[];
   /** The most characters of content the model sees from one call (default MAX_RESULT_CHARS). */
   outputCap?: number;
   /** Does a rule's specifier name this call (`WebFetch(domain:x)`, `Agent(reviewer)`)? For tools with specifiers of their own. */

@@ -37,6 +37,12 @@ export interface PreparedCall {
 
 export type CallPreparation = { ok: true; call: PreparedCall } | { ok: false; result: ToolResult };
 
+/**
+ * What permissions judge of a call: a PreparedCall has all of it. `tool` is absent for a call of
+ * a tool the session does not have (a command's shell line when Bash is not offered).
+ */
+export type CallFacts = Pick<PreparedCall, 'name' | 'input' | 'kind' | 'access' | 'readOnly'> & { tool?: Tool };
+
 /** A tool's own judgement of a call, or `fallback` when it throws on an input it cannot judge. */
 function ask<T>(fn: (() => T) | undefined, fallback: T): T {
   if (!fn) return fallback;
@@ -60,18 +66,32 @@ export function prepareCall(tool: Tool, rawInput: unknown): CallPreparation {
   const input = parsed.data;
   const t = tool as Tool<z.ZodType<unknown>>;
   const call: PreparedCall = {
+    ...callFacts(tool, tool.name, input),
     tool,
-    name: tool.name,
     rawInput,
-    input,
-    kind: tool.kind ?? 'other',
-    access: accessOf(tool, input),
     label: ask(t.label && (() => t.label!(input)), tool.name),
-    // An input the tool cannot judge: assume it writes, and runs alone.
-    readOnly: ask(() => t.isReadOnly(input) === true, false),
+    // An input the tool cannot judge: runs alone.
     concurrencySafe: ask(() => t.isConcurrencySafe(input) === true, false),
   };
   return { ok: true, call };
+}
+
+/**
+ * What a call touches and whether it only reads, asked of its tool once: prepareCall's facts, and
+ * those of a call made outside the pipeline (a command's shell line, a host's file read) from an
+ * input the caller vouches for. No tool: kind 'other', touching nothing declared, not read-only.
+ */
+export function callFacts(tool: Tool | undefined, name: string, input: unknown): CallFacts {
+  const t = tool as Tool<z.ZodType<unknown>> | undefined;
+  return {
+    ...(tool ? { tool } : {}),
+    name,
+    input,
+    kind: tool?.kind ?? 'other',
+    access: accessOf(tool, input),
+    // An input the tool cannot judge: assume it writes.
+    readOnly: ask(t && (() => t.isReadOnly(input) === true), false),
+  };
 }
 
 /** Runs a prepared call: progress passes through; the return value is always a ToolResult. */

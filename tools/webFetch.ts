@@ -300,6 +300,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     kind: 'fetch',
+    describedBy: ['url'],
     label: (input) => `Fetch ${input.url}`,
     // `WebFetch(domain:example.com)` covers the site and its subdomains.
     matchesRuleContent: (content, input) => {

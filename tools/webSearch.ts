@@ -100,6 +100,7 @@ export const WebSearchTool = defineTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   kind: 'fetch',
+  describedBy: ['query'],
   label: (input) => `Search the web: ${input.query}`,
   async *call(input, ctx) {
     const loop = ctx.loop;

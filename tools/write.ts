@@ -117,6 +117,7 @@ export const WriteTool = defineTool({
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
   kind: 'edit',
+  describedBy: ['file_path'],
   access: (input) => ({ paths: [input.file_path] }),
   label: (input) => `Write ${input.file_path}`,
   async *call(input, ctx) {

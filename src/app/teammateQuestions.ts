@@ -21,12 +21,7 @@ export function teammateQuestionAnswerer(pipeline: () => PipelineDeps): Teammate
           behavior: 'deny',
           message: `the input does not fit ${req.tool_name}'s schema, so the lead refused it`,
         };
-      const d = decidePermission(p.permissions, {
-        tool,
-        toolName: req.tool_name,
-        input: prepared.call.input,
-        access: prepared.call.access,
-      });
+      const d = decidePermission(p.permissions, { call: prepared.call });
       if (d.behavior === 'allow') return { behavior: 'allow' };
       if (d.behavior === 'deny') return { behavior: 'deny', message: d.message };
       if (d.suggestions?.length && !req.permission_suggestions) req.permission_suggestions = d.suggestions;

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createPermissionState, decidePermission, resolvePath, type PermissionState } from '../permissions/index.js';
 import { runShellCommand } from '../util/processGroup.js';
 import type { Tool } from '../../tools/tool.js';
+import { callFacts } from '../../tools/toolCall.js';
 import type { ExpandIO } from './expand.js';
 import type { MarkdownCommand } from './markdownCommands.js';
 
@@ -20,7 +21,9 @@ function allowed(
   toolName: string,
   input: unknown,
 ): { ok: true } | { ok: false; why: string } {
-  const d = decidePermission(state, { tool, toolName, input });
+  // Asked of the tool once, for both decisions below.
+  const call = callFacts(tool, toolName, input);
+  const d = decidePermission(state, { call });
   if (d.behavior === 'allow') return { ok: true };
   if (d.behavior === 'deny') return { ok: false, why: d.message };
   if (cmd.allowedTools.length) {
@@ -33,7 +36,7 @@ function allowed(
       cwd: state.cwd,
       allowBypass: false,
     });
-    if (decidePermission(own, { tool, toolName, input }).behavior === 'allow') return { ok: true };
+    if (decidePermission(own, { call }).behavior === 'allow') return { ok: true };
   }
   return {
     ok: false,

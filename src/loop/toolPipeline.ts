@@ -5,7 +5,7 @@
 // The call is validated once into a PreparedCall (again only when a hook or the host replaces its
 // input); every step asks the prepared call what it touches, never the tool's name.
 import { callLabel } from '../permissions/callLabel.js';
-import type { Tool, ToolContext, ToolProgress, ToolResult } from '../../tools/tool.js';
+import type { Tool, ToolContext, ToolKind, ToolProgress, ToolResult } from '../../tools/tool.js';
 import { type CallPreparation, type PreparedCall, prepareCall, runPreparedCall } from '../../tools/toolCall.js';
 import { findTool, noSuchToolResult } from '../../tools/registry.js';
 import type { HookOutcome, HookRunner } from '../hooks/index.js';
@@ -75,6 +75,8 @@ export type ToolTelemetryEvent =
   | {
       kind: 'decision';
       toolName: string;
+      /** What the tool declares it does (telemetry counts the decisions and lines of `edit` tools). */
+      toolKind: ToolKind;
       toolUseId: string;
       decision: 'accept' | 'reject';
       source: DecisionSource;
@@ -83,6 +85,7 @@ export type ToolTelemetryEvent =
   | {
       kind: 'result';
       toolName: string;
+      toolKind: ToolKind;
       toolUseId: string;
       success: boolean;
       durationMs: number;
@@ -159,7 +162,15 @@ export async function* runToolUse(
   const hooks = deps.hooks;
   const context: string[] = [];
   const decided = (decision: 'accept' | 'reject', source: DecisionSource) =>
-    deps.onToolTelemetry?.({ kind: 'decision', toolName: block.name, toolUseId: block.id, decision, source, input });
+    deps.onToolTelemetry?.({
+      kind: 'decision',
+      toolName: block.name,
+      toolKind: call.kind,
+      toolUseId: block.id,
+      decision,
+      source,
+      input,
+    });
   let denySource: DecisionSource = 'config';
   const deny = (message: string, stopRun?: { reason: string }): PipelineOutcome => {
     decided('reject', denySource);
@@ -198,13 +209,7 @@ export async function* runToolUse(
   // 2. The permission decision.
   let allowSource: DecisionSource = hookDecision?.behavior === 'allow' ? 'hook' : 'config';
   if (deps.permissions) {
-    const decision = decidePermission(deps.permissions, {
-      tool,
-      toolName: block.name,
-      input: call.input,
-      access: call.access,
-      hookDecision,
-    });
+    const decision = decidePermission(deps.permissions, { call, hookDecision });
     if (decision.behavior === 'deny') {
       if (hookDecision?.behavior === 'deny') denySource = 'hook';
       else if (decision.reasonType) yield deniedLine(block, ctx, decision.message, decision.reasonType);
@@ -270,6 +275,8 @@ async function* execute(
     deps.onToolTelemetry({
       kind: 'result',
       toolName: block.name,
+      // An input that failed validation has no prepared call; its result is a failure, counted as such.
+      toolKind: call?.kind ?? 'other',
       toolUseId: block.id,
       success: !result.isError,
       durationMs: Date.now() - started,
@@ -380,7 +387,7 @@ async function resolveAsk(
     const answer = await deps.askHost(
       {
         tool_name: block.name,
-        ...callLabel(block.name, input),
+        ...callLabel(call.tool, block.name, input),
         input,
         tool_use_id: block.id,
         ...(decision.suggestions?.length ? { permission_suggestions: decision.suggestions } : {}),

@@ -132,6 +132,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
           }))
         : [],
     files: () => projectFiles(cwd),
+    toolKind: (name) => session?.toolKind(name),
     shell: async (command) => {
       typing.pause();
       shellAbort = new AbortController();

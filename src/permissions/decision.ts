@@ -3,9 +3,8 @@
 // What a call touches comes from its tool's declarations (kind, access): no tool is known here by name.
 import { debugLog } from '../util/log.js';
 import path from 'node:path';
-import { quote } from '../util/shellQuote.js';
-import { EDIT_RULE_NAMES, READ_RULE_NAMES, type Tool, type ToolAccess, type ToolKind } from '../../tools/tool.js';
-import { accessOf } from '../../tools/toolCall.js';
+import { EDIT_RULE_NAMES, READ_RULE_NAMES, type ToolAccess, type ToolKind } from '../../tools/tool.js';
+import type { CallFacts } from '../../tools/toolCall.js';
 import {
   allParts,
   parseBashCommand,
@@ -69,13 +68,13 @@ export interface HookPermissionDecision {
 }
 
 export interface PermissionRequest {
-  tool?: Tool;
-  toolName: string;
-  /** The validated input (a prepared call's `input`). */
-  input: unknown;
+  /**
+   * The call as prepared (tools/toolCall.ts: a PreparedCall, or `callFacts` outside the pipeline):
+   * what it touches and whether it only reads are its tool's answers, asked once there and read
+   * here, never asked again.
+   */
+  call: CallFacts;
   hookDecision?: HookPermissionDecision;
-  /** What the call touches, when the caller has it already (a prepared call); else asked of the tool. */
-  access?: ToolAccess;
 }
 
 /** A name standing for "any file in this folder" when a deny rule is checked against a search. */
@@ -102,10 +101,10 @@ function shapeOf(state: PermissionState, kind: ToolKind, access: ToolAccess): Ca
 
 /** Does a rule specifier of the tool's own (`WebFetch(domain:x)`, `Agent(reviewer)`) match? */
 function otherContentMatches(entry: RuleEntry, req: PermissionRequest): boolean {
-  const tool = req.tool;
+  const tool = req.call.tool;
   if (!tool?.matchesRuleContent) return false;
   try {
-    return tool.matchesRuleContent(entry.rule.ruleContent!, req.input as never) === true;
+    return tool.matchesRuleContent(entry.rule.ruleContent!, req.call.input as never) === true;
   } catch {
     return false;
   }
@@ -113,7 +112,7 @@ function otherContentMatches(entry: RuleEntry, req: PermissionRequest): boolean 
 
 /** Deny and ask rules: any spelling of any path, any part of a command, is enough. */
 function matchesStrict(state: PermissionState, entry: RuleEntry, req: PermissionRequest, shape: CallShape): boolean {
-  if (!ruleNamesTool(entry.rule, req.toolName, req.tool?.kind, req.tool)) return false;
+  if (!ruleNamesTool(entry.rule, req.call.name, req.call.kind, req.call.tool)) return false;
   if (entry.rule.ruleContent === undefined) return true;
   if (shape.kind === 'bash' && entry.bash) {
     if (wholeMatches(entry.bash, shape.command)) return true;
@@ -180,14 +179,14 @@ function firstMatch(
 
 /** Allow rules: every part of a command and the real path of every file must be covered. */
 function allowedByRules(state: PermissionState, req: PermissionRequest, shape: CallShape): RuleEntry | undefined {
-  const kind = req.tool?.kind;
+  const kind = req.call.kind;
   const entries = state.rules.allow.filter(
     (e) =>
-      ruleNamesTool(e.rule, req.toolName, kind, req.tool) ||
+      ruleNamesTool(e.rule, req.call.name, kind, req.call.tool) ||
       (shape.kind === 'file' && !shape.edit && EDIT_RULE_NAMES.has(e.rule.toolName)),
   );
   const whole = entries.find(
-    (e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.toolName, kind, req.tool),
+    (e) => e.rule.ruleContent === undefined && ruleNamesTool(e.rule, req.call.name, kind, req.call.tool),
   );
   if (whole) return whole;
   if (shape.kind === 'bash') {
@@ -212,27 +211,18 @@ function allowedByRules(state: PermissionState, req: PermissionRequest, shape: C
   return entries.find((e) => e.rule.ruleContent !== undefined && otherContentMatches(e, req));
 }
 
-function toolSaysReadOnly(tool: Tool | undefined, input: unknown): boolean {
-  if (!tool) return false;
-  try {
-    return tool.isReadOnly(input as never) === true;
-  } catch {
-    return false;
-  }
-}
-
-/** Read-only as far as we can tell: the tool says so, and for Bash our own parse agrees. */
+/**
+ * Read-only as far as we can tell: the tool says so (the prepared call's answer), and for a shell
+ * command our own parse agrees. The tool judged the whole line, so its word counts for a single
+ * simple command only: a tool that looks at the first word cannot wave `echo a && touch X` through,
+ * each part of a compound line must be one our own list knows only reads.
+ */
 function isReadOnlyCall(req: PermissionRequest, shape: CallShape): boolean {
-  if (shape.kind !== 'bash') return toolSaysReadOnly(req.tool, req.input);
-  // Ask the tool about each simple command on its own, so a tool that only looks at the first
-  // word cannot wave `echo a && touch X` through.
+  if (shape.kind !== 'bash') return req.call.readOnly;
   const { parsed } = shape;
   if (parsed.unsafe.length > 0 || parsed.parts.length === 0) return false;
-  return parsed.parts.every(
-    (p) =>
-      !p.writesFile &&
-      (shellPartOnlyReads(p) || toolSaysReadOnly(req.tool, { ...(req.input as object), command: quote(p.words) })),
-  );
+  const single = parsed.parts.length === 1;
+  return parsed.parts.every((p) => !p.writesFile && (shellPartOnlyReads(p) || (single && req.call.readOnly)));
 }
 
 /** Paths a Bash command names that lie outside the working directories (for read-only auto-allow). */
@@ -258,7 +248,7 @@ function suggestionsFor(
     const dir = shape.kind === 'file' && shape.search ? blocked : path.dirname(blocked);
     return {
       suggestions: [{ type: 'addDirectories', directories: [dir], destination: 'session' }],
-      hint: `--add-dir ${JSON.stringify(dir)} (or an allow rule such as --allowedTools "${req.toolName}(/${blocked})")`,
+      hint: `--add-dir ${JSON.stringify(dir)} (or an allow rule such as --allowedTools "${req.call.name}(/${blocked})")`,
     };
   }
   if (shape.kind === 'bash') {
@@ -269,19 +259,19 @@ function suggestionsFor(
     if (rules.length === 0) {
       return {
         suggestions: [],
-        hint: `an allow rule for this exact command in settings, or --allowedTools "${req.toolName}" (${shape.parsed.unsafe.join(', ') || 'compound command'} cannot be matched by a prefix rule)`,
+        hint: `an allow rule for this exact command in settings, or --allowedTools "${req.call.name}" (${shape.parsed.unsafe.join(', ') || 'compound command'} cannot be matched by a prefix rule)`,
       };
     }
     return {
       suggestions: [
         {
           type: 'addRules',
-          rules: rules.map((r) => ({ toolName: req.toolName, ruleContent: r })),
+          rules: rules.map((r) => ({ toolName: req.call.name, ruleContent: r })),
           behavior: 'allow',
           destination: 'session',
         },
       ],
-      hint: `--allowedTools ${rules.map((r) => `"${req.toolName}(${r})"`).join(' ')}`,
+      hint: `--allowedTools ${rules.map((r) => `"${req.call.name}(${r})"`).join(' ')}`,
     };
   }
   const content = suggestedContent(req);
@@ -291,30 +281,32 @@ function suggestionsFor(
       suggestions: [
         {
           type: 'addRules',
-          rules: [{ toolName: req.toolName, ruleContent: content }],
+          rules: [{ toolName: req.call.name, ruleContent: content }],
           behavior: 'allow',
           destination: 'session',
         },
       ],
-      hint: `--allowedTools "${req.toolName}(${content})"`,
+      hint: `--allowedTools "${req.call.name}(${content})"`,
     };
   }
   if (shape.kind === 'file' && shape.edit) {
     return {
       suggestions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }],
-      hint: `--permission-mode acceptEdits (or --allowedTools "${req.toolName}")`,
+      hint: `--permission-mode acceptEdits (or --allowedTools "${req.call.name}")`,
     };
   }
   return {
-    suggestions: [{ type: 'addRules', rules: [{ toolName: req.toolName }], behavior: 'allow', destination: 'session' }],
-    hint: `--allowedTools "${req.toolName}"`,
+    suggestions: [
+      { type: 'addRules', rules: [{ toolName: req.call.name }], behavior: 'allow', destination: 'session' },
+    ],
+    hint: `--allowedTools "${req.call.name}"`,
   };
 }
 
 function suggestedContent(req: PermissionRequest): string | undefined {
-  if (!req.tool?.suggestRuleContent) return undefined;
+  if (!req.call.tool?.suggestRuleContent) return undefined;
   try {
-    return req.tool.suggestRuleContent(req.input as never) || undefined;
+    return req.call.tool.suggestRuleContent(req.call.input as never) || undefined;
   } catch {
     return undefined;
   }
@@ -329,16 +321,15 @@ export function decidePermission(state: PermissionState, req: PermissionRequest)
   debugLog(
     'permissions',
     () =>
-      `${req.toolName}: ${decision.behavior}${'reason' in decision && decision.reason ? ` (${decision.reason})` : ''} [mode ${state.mode}]`,
+      `${req.call.name}: ${decision.behavior}${'reason' in decision && decision.reason ? ` (${decision.reason})` : ''} [mode ${state.mode}]`,
   );
   return decision;
 }
 
 function decide(state: PermissionState, req: PermissionRequest): PermissionDecision {
-  const kind = req.tool?.kind ?? 'other';
-  const access = req.access ?? accessOf(req.tool, req.input);
+  const { kind, access } = req.call;
   const shape = shapeOf(state, kind, access);
-  const what = describeCall(req.toolName, kind, access);
+  const what = describeCall(req.call.name, kind, access);
 
   // 1. Deny rules, from any source, always win.
   const denied = firstMatch(state, state.rules.deny, req, shape);
@@ -381,15 +372,15 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
     };
   }
   // A call the tool refuses in this mode (ExitPlanMode outside plan mode).
-  const refused = req.tool?.refuseInMode?.(state.mode);
+  const refused = req.call.tool?.refuseInMode?.(state.mode);
   if (refused) return { behavior: 'deny', ...refused };
   // A question for the person is asked whatever the mode or the allow rules: the answer is the point.
-  if (req.tool?.requiresUserInteraction) {
-    const reason = `${req.toolName} asks the user`;
+  if (req.call.tool?.requiresUserInteraction) {
+    const reason = `${req.call.name} asks the user`;
     if (state.mode === 'dontAsk') {
       return {
         behavior: 'deny',
-        message: `${req.toolName} was not run: the session is in dontAsk mode, where no one is asked. Decide without the user and say what you assumed.`,
+        message: `${req.call.name} was not run: the session is in dontAsk mode, where no one is asked. Decide without the user and say what you assumed.`,
         reason: `dontAsk mode: ${reason}`,
       };
     }
@@ -445,7 +436,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
 
   // 7. The mode.
   if (mode === 'bypassPermissions') {
-    const server = [...state.mcpServersAsked].find((name) => req.toolName.startsWith(`mcp__${name}__`));
+    const server = [...state.mcpServersAsked].find((name) => req.call.name.startsWith(`mcp__${name}__`));
     if (server === undefined) return { behavior: 'allow', reason: 'mode bypassPermissions' };
     return finishAsk(
       state,
@@ -469,7 +460,7 @@ function decide(state: PermissionState, req: PermissionRequest): PermissionDecis
         return { behavior: 'allow', reason: 'read-only tool inside the working directories' };
       if (mode === 'acceptEdits' && shape.edit) return { behavior: 'allow', reason: 'mode acceptEdits' };
     }
-  } else if (readOnly && kind !== 'fetch' && !req.toolName.startsWith('mcp__')) {
+  } else if (readOnly && kind !== 'fetch' && !req.call.name.startsWith('mcp__')) {
     // A fetch is read-only but reaches the network (and a search is billed): never allowed by default.
     blocked = bashOutsidePath(state, shape);
     if (blocked === undefined) return { behavior: 'allow', reason: 'read-only tool' };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Tool } from '../../tools/tool.js';
 import type { SessionControlTarget } from '../control/sessionHandlers.js';
 import { decidePermission } from '../permissions/decision.js';
+import { callFacts } from '../../tools/toolCall.js';
 import type { PermissionState } from '../permissions/state.js';
 import type { MemoryFile } from '../settings/memory.js';
 import { contextUsage } from './contextUsage.js';
@@ -75,7 +76,7 @@ export function setupSessionControls(o: SessionControlsOptions): SessionControls
     readFiles: o.runner().readFiles,
     decideRead: (absPath: string) => {
       const read = o.tools().find((t) => t.name === 'Read');
-      return decidePermission(o.permissions(), { tool: read, toolName: 'Read', input: { file_path: absPath } });
+      return decidePermission(o.permissions(), { call: callFacts(read, 'Read', { file_path: absPath }) });
     },
   });
 

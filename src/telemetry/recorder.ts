@@ -5,6 +5,7 @@
 // NO_TELEMETRY and none of this runs.
 import { randomUUID } from '../util/ids.js';
 import { extname } from 'node:path';
+import type { ToolKind } from '../../tools/tool.js';
 import type { TelemetryConfig } from './config.js';
 
 export type AttributeValue = string | number | boolean | string[];
@@ -74,6 +75,8 @@ export interface ApiErrorFacts {
 
 export interface ToolDecisionFacts {
   toolName: string;
+  /** What the tool declares it does: the decisions of `edit` tools are counted as code_edit_tool.decision. */
+  toolKind: ToolKind;
   toolUseId: string;
   decision: 'accept' | 'reject';
   source: DecisionSource;
@@ -82,6 +85,8 @@ export interface ToolDecisionFacts {
 
 export interface ToolResultFacts {
   toolName: string;
+  /** `edit` tools' successful results count their lines (lines_of_code.count). */
+  toolKind: ToolKind;
   toolUseId: string;
   success: boolean;
   durationMs: number;
@@ -134,8 +139,6 @@ export interface RecorderContext {
   /** The provider's endpoint is not its own (a gateway or proxy): anthropic.custom_base_url. */
   customBaseUrl: boolean;
 }
-
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit']);
 
 /** The recorder: standard attributes on everything, the events' sequence and prompt id. */
 export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink: TelemetrySink): Telemetry {
@@ -262,7 +265,7 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
         ...toolParameters(f.toolName, f.input),
         ...requestIdOf(f.toolUseId),
       });
-      if (EDIT_TOOLS.has(f.toolName))
+      if (f.toolKind === 'edit')
         add('claude_code.code_edit_tool.decision', 1, {
           decision: f.decision,
           source: f.source,
@@ -285,7 +288,7 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
         ...requestIdOf(f.toolUseId),
       });
       if (!f.success) return;
-      const lines = EDIT_TOOLS.has(f.toolName) ? linesChanged(f.input, f.data) : undefined;
+      const lines = f.toolKind === 'edit' ? linesChanged(f.input, f.data) : undefined;
       if (lines) {
         const model: Attributes = lastModel ? { model: lastModel } : {};
         add('claude_code.lines_of_code.count', lines.added, { type: 'added', ...model });

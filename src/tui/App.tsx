@@ -232,7 +232,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
         {getTaskList() && !dialog ? <TaskList tasks={state.tasks} /> : null}
         {dialog ? (
-          <DialogView key={dialog.id} dialog={dialog} />
+          <DialogView key={dialog.id} dialog={dialog} toolKind={deps.toolKind} />
         ) : form ? (
           <ElicitationForm key={form.id} payload={form.payload} onAnswer={form.resolve} />
         ) : getPicker() ? (
@@ -278,7 +278,7 @@ function SearchLine({ query, match }: { query: string; match: string | undefined
   );
 }
 
-function DialogView({ dialog }: { dialog: Dialog }) {
+function DialogView({ dialog, toolKind }: { dialog: Dialog; toolKind?: (name: string) => string | undefined }) {
   const { req } = dialog;
   const input = (req.input && typeof req.input === 'object' ? req.input : {}) as Record<string, unknown>;
   const answer = (a: AskHostAnswer) => dialog.resolve(a);
@@ -288,15 +288,15 @@ function DialogView({ dialog }: { dialog: Dialog }) {
     return <PlanDialog input={input} onAnswer={answer} />;
   return (
     <PermissionDialog req={req} onAnswer={answer}>
-      <EditPreview name={req.tool_name} input={req.input} />
+      <EditPreview kind={toolKind?.(req.tool_name)} input={req.input} />
     </PermissionDialog>
   );
 }
 
-/** What an Edit/Write/MultiEdit would change, as a diff inside its permission question. */
-function EditPreview({ name, input }: { name: string; input: unknown }) {
+/** What a file edit (a tool of kind 'edit') would change, as a diff inside its permission question. */
+function EditPreview({ kind, input }: { kind: string | undefined; input: unknown }) {
   const theme = useTheme();
-  const diff = useMemo(() => previewDiff(name, input, fileTextOrNull), [name, input]);
+  const diff = useMemo(() => previewDiff(kind, input, fileTextOrNull), [kind, input]);
   if (!diff) return null;
   return (
     <Box flexDirection="column" marginY={1}>

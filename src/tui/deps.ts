@@ -51,6 +51,11 @@ export interface TuiDeps {
    * command and its output to the model as the reference records it. Resolves with the output.
    */
   shell?(command: string): Promise<{ output: string; exitCode: number | null }>;
+  /**
+   * What the session's tool of this name declares it does (its kind, tools/tool.ts): an `edit`
+   * tool's calls are drawn as diffs. Absent, or undefined for a name: drawn as plain results.
+   */
+  toolKind?: (name: string) => string | undefined;
   /** A key was typed (any key, whatever it does): telemetry's typing time. */
   keyTyped?(): void;
 }

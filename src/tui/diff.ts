@@ -1,7 +1,9 @@
-// What a file edit changed, as unified-diff rows a person reads: from an Edit/Write/MultiEdit
-// result (the tool's structuredPatch), or, for the permission question, computed from the call's
-// input against the file as it is now. Pure functions (the file is read through a function passed
-// in), so they are unit-tested without a terminal.
+// What a file edit changed, as unified-diff rows a person reads: from a file tool's result (its
+// structuredPatch, as Edit and Write give it), or, for the permission question, computed from the
+// call's input (Write's content, Edit's old/new strings, a list of such edits) against the file as
+// it is now. Which calls are file edits is the tool's declaration (kind 'edit', tools/tool.ts),
+// looked up by the caller: no tool name here. Pure functions (the file is read through a function
+// passed in), so they are unit-tested without a terminal.
 import { structuredPatch } from 'diff';
 
 export interface Hunk {
@@ -32,7 +34,11 @@ export interface DiffRow {
 /** Files bigger than this are not diffed for a preview (the tools draw the same line). */
 const MAX_DIFF_CHARS = 1_000_000;
 
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit']);
+/** What the session's tool of a name declares it does (its `kind`); undefined for a name it does not know. */
+export type ToolKindOf = (name: string) => string | undefined;
+
+/** Only a tool that declares it edits files is drawn as a diff (a NotebookEdit's result has no patch and is not). */
+const EDIT_KIND = 'edit';
 
 function record(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
@@ -65,9 +71,9 @@ function creation(file: string, content: string): FileDiff {
   );
 }
 
-/** The diff an Edit/Write/MultiEdit result carries (its structured output), if any. */
-export function resultDiff(name: string, input: unknown, data: unknown): FileDiff | undefined {
-  if (!EDIT_TOOLS.has(name)) return undefined;
+/** The diff a file edit's result carries (its structured output), if any; `kind`: the tool's declared kind. */
+export function resultDiff(kind: string | undefined, input: unknown, data: unknown): FileDiff | undefined {
+  if (kind !== EDIT_KIND) return undefined;
   const d = record(data);
   const i = record(input);
   const file = String(d.filePath ?? i.file_path ?? '');
@@ -88,12 +94,18 @@ function replaceOnce(text: string, oldString: string, newString: string, all: bo
 }
 
 /**
- * What a pending Edit/Write/MultiEdit call would change, against the file as it is now
- * (`read` gives its text, or null when it does not exist). Undefined when it cannot be worked out
- * (the old text is not in the file: the tool will refuse the call anyway).
+ * What a pending file edit would change, against the file as it is now (`read` gives its text, or
+ * null when it does not exist), from its input's shape: a `content` is the whole new file (Write),
+ * `edits` a list of old→new replacements (MultiEdit's), else one `old_string`→`new_string` (Edit).
+ * Undefined when it cannot be worked out (the old text is not in the file: the tool will refuse the
+ * call anyway) or the tool does not declare kind 'edit'.
  */
-export function previewDiff(name: string, input: unknown, read: (path: string) => string | null): FileDiff | undefined {
-  if (!EDIT_TOOLS.has(name)) return undefined;
+export function previewDiff(
+  kind: string | undefined,
+  input: unknown,
+  read: (path: string) => string | null,
+): FileDiff | undefined {
+  if (kind !== EDIT_KIND) return undefined;
   const i = record(input);
   const file = typeof i.file_path === 'string' ? i.file_path : undefined;
   if (!file) return undefined;
@@ -104,13 +116,11 @@ export function previewDiff(name: string, input: unknown, read: (path: string) =
     return undefined;
   }
   let after: string | undefined;
-  if (name === 'Write') {
-    if (typeof i.content !== 'string') return undefined;
+  if (typeof i.content === 'string') {
     if (before === null) return creation(file, i.content);
     after = i.content;
   } else {
-    const edits =
-      name === 'MultiEdit' ? (Array.isArray(i.edits) ? i.edits.map(record) : []) : [i as Record<string, unknown>];
+    const edits = Array.isArray(i.edits) ? i.edits.map(record) : [i as Record<string, unknown>];
     after = before ?? '';
     for (const e of edits) {
       if (typeof e.old_string !== 'string' || typeof e.new_string !== 'string') return undefined;

@@ -1,10 +1,10 @@
 // A resumed session's conversation, drawn as the rows it made when it ran (`--resume`, `--continue`,
 // `/resume`): the person's prompts, the answers, thoughts folded, one row per tool call with its
-// result (an Edit/Write/MultiEdit's as the diff it showed, from the tool's structured result kept in
-// the transcript). What the runtime added to a prompt for the model (<system-reminder> blocks:
+// result (a file edit's as the diff it showed, from the tool's structured result kept in the
+// transcript; which tools edit files, their declared kind, is `toolKind`'s to say). What the runtime added to a prompt for the model (<system-reminder> blocks:
 // attached files, context) is left out, as it was when the prompt was typed.
 import type { HistoryMessage } from '../loop/events.js';
-import { resultDiff } from './diff.js';
+import { resultDiff, type ToolKindOf } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import type { Item, NewItem, ToolStatus } from './store.js';
 
@@ -14,6 +14,7 @@ type Block = { type: string; [k: string]: unknown };
 export function replayItems(
   history: readonly HistoryMessage[],
   toolResults: ReadonlyMap<string, unknown> = new Map(),
+  toolKind: ToolKindOf = () => undefined,
 ): NewItem[] {
   const items: NewItem[] = [];
   const tools = new Map<string, Extract<Item, { kind: 'tool' }>>();
@@ -27,7 +28,9 @@ export function replayItems(
         const failed = b.is_error === true;
         tool.status = (failed ? 'error' : 'ok') as ToolStatus;
         tool.result = contentText(b.content);
-        const diff = failed ? undefined : resultDiff(tool.name, tool.input, toolResults.get(String(b.tool_use_id)));
+        const diff = failed
+          ? undefined
+          : resultDiff(toolKind(tool.name), tool.input, toolResults.get(String(b.tool_use_id)));
         if (diff) tool.diff = diff;
       }
       const typed = blocks

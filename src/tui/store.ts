@@ -6,7 +6,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { TaskEvent } from '../../tools/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
-import { type FileDiff, resultDiff } from './diff.js';
+import { type FileDiff, resultDiff, type ToolKindOf } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/highlight.js';
 import { settledLength } from './markdown/split.js';
@@ -31,7 +31,7 @@ export type Item =
       parent?: string;
       status: ToolStatus;
       result?: string;
-      /** An Edit/Write/MultiEdit's change, drawn as a diff instead of the result text. */
+      /** A file edit's change (a tool of kind 'edit'), drawn as a diff instead of the result text. */
       diff?: FileDiff;
     }
   /** The model's thinking, drawn dim and folded to its first line. */
@@ -137,8 +137,11 @@ export class TuiStore {
    */
   private replayAt: number | undefined;
 
-  /** highlight: code blocks wait for the highlighter before they are written for good (colour on). */
-  constructor(private readonly opts: { highlight?: boolean } = {}) {}
+  /**
+   * highlight: code blocks wait for the highlighter before they are written for good (colour on).
+   * toolKind: what each tool declares it does (its results are drawn as diffs when it edits files).
+   */
+  constructor(private readonly opts: { highlight?: boolean; toolKind?: ToolKindOf } = {}) {}
 
   readonly subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
@@ -295,7 +298,7 @@ export class TuiStore {
             const list = (it.input as { todos?: TodoRow[] } | null)?.todos;
             if (Array.isArray(list)) todos = list;
           }
-          const diff = isError ? undefined : resultDiff(it.name, it.input, ev.data);
+          const diff = isError ? undefined : resultDiff(this.opts.toolKind?.(it.name), it.input, ev.data);
           return { ...it, status: (isError ? 'error' : 'ok') as ToolStatus, result: text, ...(diff ? { diff } : {}) };
         });
         this.set({ items, todos });

@@ -108,6 +108,7 @@ describe('the recorder', () => {
     t.userPrompt('secret plans');
     t.toolDecision({
       toolName: 'Edit',
+      toolKind: 'edit',
       toolUseId: 't1',
       decision: 'reject',
       source: 'user_reject',
@@ -145,6 +146,7 @@ describe('the recorder', () => {
     const bash = (command: string, success = true) =>
       t.toolResult({
         toolName: 'Bash',
+        toolKind: 'execute',
         toolUseId: 'b',
         success,
         durationMs: 1,
@@ -161,6 +163,41 @@ describe('the recorder', () => {
     const count = (name: MetricName) => k.added.filter((a) => a.name === name).reduce((n, a) => n + a.value, 0);
     expect(count('claude_code.commit.count')).toBe(2);
     expect(count('claude_code.pull_request.count')).toBe(1);
+  });
+
+  it("counts edit decisions and lines by the tool's declared kind, not its name", () => {
+    const k = sink();
+    const t = createRecorder(cfg, ctx, k.s);
+    const patch = { structuredPatch: [{ lines: ['-a', '+b', '+c'] }] };
+    // A new edit tool no list names: counted.
+    for (const [toolName, toolKind] of [
+      ['Scribble', 'edit'],
+      ['Bash', 'execute'],
+    ] as const) {
+      const input = { file_path: '/a/b.ts' };
+      t.toolDecision({ toolName, toolKind, toolUseId: 'x', decision: 'accept', source: 'config', input });
+      t.toolResult({
+        toolName,
+        toolKind,
+        toolUseId: 'x',
+        success: true,
+        durationMs: 1,
+        input,
+        data: patch,
+        resultSizeBytes: 0,
+      });
+    }
+    expect(k.added.filter((a) => a.name === 'claude_code.code_edit_tool.decision')).toEqual([
+      expect.objectContaining({
+        attributes: expect.objectContaining({ tool_name: 'Scribble', language: 'TypeScript' }),
+      }),
+    ]);
+    expect(
+      k.added.filter((a) => a.name === 'claude_code.lines_of_code.count').map((a) => [a.attributes.type, a.value]),
+    ).toEqual([
+      ['added', 2],
+      ['removed', 1],
+    ]);
   });
 
   it('stops recording after shutdown, and shuts the sink down once', async () => {
@@ -253,10 +290,39 @@ describe('the reference attributes added later (measured against the fake API)',
     const t = createRecorder(cfg, ctx, k.s);
     t.apiRequest(reply({ requestId: 'req_7', toolUseIds: ['t1', 't2'] }));
     const input = { command: 'git status --short' };
-    t.toolDecision({ toolName: 'Bash', toolUseId: 't1', decision: 'accept', source: 'config', input });
-    t.toolResult({ toolName: 'Bash', toolUseId: 't1', success: true, durationMs: 3, input, resultSizeBytes: 4 });
-    t.toolDecision({ toolName: 'mcp__calc__add', toolUseId: 't2', decision: 'accept', source: 'config', input: {} });
-    t.toolDecision({ toolName: 'Read', toolUseId: 'other', decision: 'accept', source: 'config', input: {} });
+    t.toolDecision({
+      toolName: 'Bash',
+      toolKind: 'execute',
+      toolUseId: 't1',
+      decision: 'accept',
+      source: 'config',
+      input,
+    });
+    t.toolResult({
+      toolName: 'Bash',
+      toolKind: 'execute',
+      toolUseId: 't1',
+      success: true,
+      durationMs: 3,
+      input,
+      resultSizeBytes: 4,
+    });
+    t.toolDecision({
+      toolName: 'mcp__calc__add',
+      toolKind: 'other',
+      toolUseId: 't2',
+      decision: 'accept',
+      source: 'config',
+      input: {},
+    });
+    t.toolDecision({
+      toolName: 'Read',
+      toolKind: 'read',
+      toolUseId: 'other',
+      decision: 'accept',
+      source: 'config',
+      input: {},
+    });
     const [decision, result, mcp, unknown] = k.events.slice(1);
     const parameters = JSON.stringify({ bash_command: 'git', full_command: 'git status --short' });
     expect(decision.attributes).toMatchObject({
@@ -270,6 +336,7 @@ describe('the reference attributes added later (measured against the fake API)',
     const quiet = sink();
     createRecorder(readTelemetryConfig({ OTEL_LOGS_EXPORTER: 'otlp' }), ctx, quiet.s).toolDecision({
       toolName: 'Bash',
+      toolKind: 'execute',
       toolUseId: 't1',
       decision: 'accept',
       source: 'config',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decidePermission, parseBashCommand } from '../../../src/permissions/index.js';
 import { Bash, state, tmpDir } from './helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 const cwd = tmpDir();
 const echoOnly = () => state({ cwd, mode: 'dontAsk', allow: ['Bash(echo:*)'] });
 const decide = (s: ReturnType<typeof state>, command: string) =>
-  decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } });
+  decidePermission(s, { call: callFacts(Bash, 'Bash', { command }) });
 
 describe('Bash prefix rules cannot be slipped past', () => {
   const attempts = [

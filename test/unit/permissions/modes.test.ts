@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { decidePermission, PermissionConfigError, validatePermissionMode } from '../../../src/permissions/index.js';
 import { bypassAloneAllowed } from '../../../src/permissions/modes.js';
 import { Bash, fakeTool, Read, state, tmpDir, Write } from './helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 const cwd = tmpDir();
 const Web = fakeTool('WebFetch', true, WebFetchTool as Tool);
 const Mcp = fakeTool('mcp__github__create_issue', false);
 const write = (s: ReturnType<typeof state>, extra: object = {}) =>
-  decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a.txt', content: 'x' }, ...extra });
+  decidePermission(s, { call: callFacts(Write, 'Write', { file_path: 'a.txt', content: 'x' }), ...extra });
 const bash = (s: ReturnType<typeof state>, command: string, extra: object = {}) =>
-  decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command }, ...extra });
+  decidePermission(s, { call: callFacts(Bash, 'Bash', { command }), ...extra });
 
 describe('modes', () => {
   it('default: edits ask with a setMode acceptEdits suggestion; reads pass', () => {
@@ -22,19 +23,13 @@ describe('modes', () => {
     expect(d.behavior === 'ask' && d.suggestions).toEqual([
       { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
     ]);
-    expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
-    expect(decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'https://x.y' } }).behavior).toBe(
-      'ask',
-    );
+    expect(decidePermission(s, { call: callFacts(Read, 'Read', { file_path: 'a.txt' }) }).behavior).toBe('allow');
+    expect(decidePermission(s, { call: callFacts(Web, 'WebFetch', { url: 'https://x.y' }) }).behavior).toBe('ask');
   });
 
   it("WebFetch asks with a rule for the url's domain, not for every site; a url that is not http(s) gets the whole-tool suggestion", () => {
     const s = state({ cwd });
-    const d = decidePermission(s, {
-      tool: Web,
-      toolName: 'WebFetch',
-      input: { url: 'https://Docs.Example.com/a?b=1' },
-    });
+    const d = decidePermission(s, { call: callFacts(Web, 'WebFetch', { url: 'https://Docs.Example.com/a?b=1' }) });
     expect(d.behavior === 'ask' && d.suggestions).toEqual([
       {
         type: 'addRules',
@@ -47,13 +42,12 @@ describe('modes', () => {
     // The suggestion, once applied, is a rule that allows that site and no other.
     const after = state({ cwd, allow: ['WebFetch(domain:docs.example.com)'] });
     expect(
-      decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://docs.example.com/x' } })
-        .behavior,
+      decidePermission(after, { call: callFacts(Web, 'WebFetch', { url: 'https://docs.example.com/x' }) }).behavior,
     ).toBe('allow');
     expect(
-      decidePermission(after, { tool: Web, toolName: 'WebFetch', input: { url: 'https://evil.example/x' } }).behavior,
+      decidePermission(after, { call: callFacts(Web, 'WebFetch', { url: 'https://evil.example/x' }) }).behavior,
     ).toBe('ask');
-    const odd = decidePermission(s, { tool: Web, toolName: 'WebFetch', input: { url: 'not a url' } });
+    const odd = decidePermission(s, { call: callFacts(Web, 'WebFetch', { url: 'not a url' }) });
     expect(odd.behavior === 'ask' && odd.suggestions).toEqual([
       { type: 'addRules', rules: [{ toolName: 'WebFetch' }], behavior: 'allow', destination: 'session' },
     ]);
@@ -125,7 +119,7 @@ describe('modes', () => {
     expect(write(s, { hookDecision: { behavior: 'deny' } }).behavior).toBe('deny');
     expect(bash(s, 'touch a')).toMatchObject({ behavior: 'deny', reasonType: 'mode' });
     expect(bash(s, 'echo a').behavior).toBe('allow');
-    expect(decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: 'a.txt' } }).behavior).toBe('allow');
+    expect(decidePermission(s, { call: callFacts(Read, 'Read', { file_path: 'a.txt' }) }).behavior).toBe('allow');
   });
 
   it('dontAsk denies what is not pre-approved, naming what would allow it', () => {
@@ -133,7 +127,7 @@ describe('modes', () => {
     const d = bash(s, 'npm test');
     expect(d.behavior).toBe('deny');
     expect(d.behavior === 'deny' && d.message).toContain('--allowedTools "Bash(npm test:*)"');
-    expect(decidePermission(s, { tool: Mcp, toolName: Mcp.name, input: {} }).behavior).toBe('allow');
+    expect(decidePermission(s, { call: callFacts(Mcp, Mcp.name, {}) }).behavior).toBe('allow');
   });
 
   it('bypassPermissions allows everything but deny rules, and needs the opt-in flag', () => {

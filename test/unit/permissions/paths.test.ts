@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decidePermission, resolvePath } from '../../../src/permissions/index.js';
 import { Bash, Edit, Glob, Grep, Read, Write, state, tmpDir } from './helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 let root: string;
 let cwd: string;
@@ -24,7 +25,7 @@ beforeAll(() => {
 });
 
 const read = (s: ReturnType<typeof state>, file_path: string) =>
-  decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path } });
+  decidePermission(s, { call: callFacts(Read, 'Read', { file_path }) });
 
 describe('path rules and working directories', () => {
   it('resolves .. and symlinks like the kernel', () => {
@@ -41,8 +42,7 @@ describe('path rules and working directories', () => {
     expect(read(s, 'src/../secret/key').behavior).toBe('deny');
     expect(read(s, path.join(cwd, 'innocent', 'key')).behavior).toBe('deny');
     expect(read(s, 'innocent/key').behavior).toBe('deny');
-    const bash = (command: string) =>
-      decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command } }).behavior;
+    const bash = (command: string) => decidePermission(s, { call: callFacts(Bash, 'Bash', { command }) }).behavior;
     expect(bash('cat secret/key')).toBe('deny');
     expect(bash('cat innocent/key')).toBe('deny');
     expect(bash('cat < src/../secret/key')).toBe('deny');
@@ -55,7 +55,7 @@ describe('path rules and working directories', () => {
   it('a Read deny rule on a folder holds against Grep and Glob searching that folder', () => {
     const s = state({ cwd, deny: ['Read(./secret/**)'] });
     const search = (tool: typeof Glob, toolName: string, p: string) =>
-      decidePermission(s, { tool, toolName, input: { pattern: 'x', path: p } }).behavior;
+      decidePermission(s, { call: callFacts(tool, toolName, { pattern: 'x', path: p }) }).behavior;
     expect(search(Glob, 'Glob', path.join(cwd, 'secret'))).toBe('deny');
     expect(search(Glob, 'Glob', 'innocent')).toBe('deny');
     expect(search(Glob, 'Glob', 'src')).toBe('allow');
@@ -85,10 +85,10 @@ describe('path rules and working directories', () => {
     ]);
     expect(read(s, 'escape/o.txt').behavior).toBe('ask');
     expect(read(s, '../outside/o.txt').behavior).toBe('ask');
-    expect(decidePermission(s, { tool: Glob, toolName: 'Glob', input: { pattern: '*', path: outside } }).behavior).toBe(
+    expect(decidePermission(s, { call: callFacts(Glob, 'Glob', { pattern: '*', path: outside }) }).behavior).toBe(
       'ask',
     );
-    expect(decidePermission(s, { tool: Glob, toolName: 'Glob', input: { pattern: '*' } }).behavior).toBe('allow');
+    expect(decidePermission(s, { call: callFacts(Glob, 'Glob', { pattern: '*' }) }).behavior).toBe('allow');
   });
 
   it('an allow rule reaches outside the working dirs, but not through a symlink', () => {
@@ -102,27 +102,22 @@ describe('path rules and working directories', () => {
     const s = state({ cwd, allow: [`Edit(/${outside}/**)`] });
     expect(read(s, path.join(outside, 'o.txt')).behavior).toBe('allow');
     expect(
-      decidePermission(s, {
-        tool: Write,
-        toolName: 'Write',
-        input: { file_path: path.join(outside, 'n.txt'), content: '' },
-      }).behavior,
+      decidePermission(s, { call: callFacts(Write, 'Write', { file_path: path.join(outside, 'n.txt'), content: '' }) })
+        .behavior,
     ).toBe('allow');
   });
 
   it('acceptEdits: edits inside cwd and --add-dir pass, outside (also via symlink) asks', () => {
     const s = state({ cwd, mode: 'acceptEdits', additionalDirectories: [extra] });
     const write = (file_path: string) =>
-      decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path, content: 'x' } }).behavior;
+      decidePermission(s, { call: callFacts(Write, 'Write', { file_path, content: 'x' }) }).behavior;
     expect(write('src/new.ts')).toBe('allow');
     expect(write(path.join(extra, 'n.txt'))).toBe('allow');
     expect(write(path.join(outside, 'n.txt'))).toBe('ask');
     expect(write('escape/n.txt')).toBe('ask');
     expect(
       decidePermission(s, {
-        tool: Edit,
-        toolName: 'Edit',
-        input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' },
+        call: callFacts(Edit, 'Edit', { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' }),
       }).behavior,
     ).toBe('allow');
   });

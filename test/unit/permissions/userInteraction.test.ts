@@ -6,6 +6,7 @@ import { createPlanModeService } from '../../../src/session/planMode.js';
 import { ExitPlanModeTool } from '../../../tools/planMode.js';
 import { createAskUserQuestionTool } from '../../../tools/askUserQuestion.js';
 import { state, tmpDir, Write } from './helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 const cwd = tmpDir();
 const Ask = createAskUserQuestionTool({ previewFormat: 'markdown', optionalDescriptions: false });
@@ -27,7 +28,7 @@ describe('tools that ask the user', () => {
   it('ask in every mode that asks, even bypassPermissions and under an allow rule; no "always" suggestion', () => {
     for (const mode of ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const) {
       const s = state({ cwd, mode, allow: ['AskUserQuestion'], allowBypass: true });
-      const d = decidePermission(s, { tool: Ask, toolName: 'AskUserQuestion', input: q });
+      const d = decidePermission(s, { call: callFacts(Ask, 'AskUserQuestion', q) });
       expect(d.behavior, mode).toBe('ask');
       expect(d.behavior === 'ask' && d.userInteraction).toBe(true);
       expect(d.behavior === 'ask' && d.suggestions).toEqual([]);
@@ -35,27 +36,17 @@ describe('tools that ask the user', () => {
   });
 
   it('dontAsk refuses with a message the model can act on; a deny rule still wins', () => {
-    let d = decidePermission(state({ cwd, mode: 'dontAsk' }), { tool: Ask, toolName: 'AskUserQuestion', input: q });
+    let d = decidePermission(state({ cwd, mode: 'dontAsk' }), { call: callFacts(Ask, 'AskUserQuestion', q) });
     expect(d.behavior === 'deny' && d.message).toContain('dontAsk mode, where no one is asked');
-    d = decidePermission(state({ cwd, deny: ['AskUserQuestion'] }), {
-      tool: Ask,
-      toolName: 'AskUserQuestion',
-      input: q,
-    });
+    d = decidePermission(state({ cwd, deny: ['AskUserQuestion'] }), { call: callFacts(Ask, 'AskUserQuestion', q) });
     expect(d.behavior === 'deny' && d.message).toContain('denied by the rule AskUserQuestion');
   });
 
   it('ExitPlanMode outside plan mode is refused without asking', () => {
-    const d = decidePermission(state({ cwd }), {
-      tool: ExitPlanModeTool,
-      toolName: 'ExitPlanMode',
-      input: { plan: 'p' },
-    });
+    const d = decidePermission(state({ cwd }), { call: callFacts(ExitPlanModeTool, 'ExitPlanMode', { plan: 'p' }) });
     expect(d.behavior === 'deny' && d.message).toContain('not in plan mode');
     const p = decidePermission(state({ cwd, mode: 'plan' }), {
-      tool: ExitPlanModeTool,
-      toolName: 'ExitPlanMode',
-      input: { plan: 'p' },
+      call: callFacts(ExitPlanModeTool, 'ExitPlanMode', { plan: 'p' }),
     });
     expect(p.behavior).toBe('ask');
   });
@@ -67,9 +58,9 @@ describe('plan mode service', () => {
     const plan = createPlanModeService(s, () => 'Write the plan as a numbered list.');
     plan.enter();
     expect(s.mode).toBe('plan');
-    expect(
-      decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: 'a', content: '' } }).behavior,
-    ).toBe('ask'); // acceptEdits no longer allows it: whoever can answer is asked
+    expect(decidePermission(s, { call: callFacts(Write, 'Write', { file_path: 'a', content: '' }) }).behavior).toBe(
+      'ask',
+    ); // acceptEdits no longer allows it: whoever can answer is asked
     expect(plan.exit()).toBe('acceptEdits');
     s.setMode('plan');
     s.setMode('default'); // the host's setMode in its approval

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decidePermission, parseRule } from '../../../src/permissions/index.js';
 import { Edit, Read, state, tmpDir } from './helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 function setup() {
   const cwd = tmpDir();
@@ -15,7 +16,7 @@ function setup() {
   return { cwd, wt };
 }
 const edit = (s: ReturnType<typeof state>, file_path: string) =>
-  decidePermission(s, { tool: Edit, toolName: 'Edit', input: { file_path } }).behavior;
+  decidePermission(s, { call: callFacts(Edit, 'Edit', { file_path }) }).behavior;
 
 describe('permissions in a worktree', () => {
   it('moveTo: a deny rule holds at the worktree and where it was written; relative paths resolve in the worktree; acceptEdits covers it', () => {
@@ -39,10 +40,10 @@ describe('permissions in a worktree', () => {
     expect(v.cwd).toBe(wt);
     expect(s.cwd).toBe(cwd);
     expect(
-      decidePermission(v, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior,
+      decidePermission(v, { call: callFacts(Read, 'Read', { file_path: path.join(wt, 'conf', 'a') }) }).behavior,
     ).toBe('deny');
     expect(
-      decidePermission(s, { tool: Read, toolName: 'Read', input: { file_path: path.join(wt, 'conf', 'a') } }).behavior,
+      decidePermission(s, { call: callFacts(Read, 'Read', { file_path: path.join(wt, 'conf', 'a') }) }).behavior,
     ).not.toBe('deny');
     v.addRule('allow', parseRule('Bash(npm test)'));
     expect(s.rules.allow.map((e) => e.text)).toContain('Bash(npm test)');

@@ -16,6 +16,7 @@ import {
 import { gitFacts } from '../../../src/prompt/environment.js';
 import type { LoadedFile } from '../../../src/settings/load.js';
 import { Bash, Edit, state, Write } from '../permissions/helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 const made: string[] = [];
 function tmp(): string {
@@ -142,23 +143,21 @@ describe('permissions', () => {
     const s = state({ cwd });
     s.memoryDir = workingDir(`${mem}/`, cwd);
     const write = (p: string) =>
-      decidePermission(s, { tool: Write, toolName: 'Write', input: { file_path: p, content: 'x' } });
+      decidePermission(s, { call: callFacts(Write, 'Write', { file_path: p, content: 'x' }) });
     expect(write(join(mem, 'fact.md')).behavior).toBe('allow');
     expect(
       decidePermission(s, {
-        tool: Edit,
-        toolName: 'Edit',
-        input: { file_path: join(mem, 'MEMORY.md'), old_string: 'a', new_string: 'b' },
+        call: callFacts(Edit, 'Edit', { file_path: join(mem, 'MEMORY.md'), old_string: 'a', new_string: 'b' }),
       }).behavior,
     ).toBe('allow');
     expect(write(join(mem, '..', 'elsewhere.md')).behavior).toBe('ask');
-    expect(
-      decidePermission(s, { tool: Bash, toolName: 'Bash', input: { command: `rm ${mem}/fact.md` } }).behavior,
-    ).toBe('ask');
+    expect(decidePermission(s, { call: callFacts(Bash, 'Bash', { command: `rm ${mem}/fact.md` }) }).behavior).toBe(
+      'ask',
+    );
     const denied = state({ cwd, deny: [`Write(/${mem}/**)`] });
     denied.memoryDir = s.memoryDir;
     expect(
-      decidePermission(denied, { tool: Write, toolName: 'Write', input: { file_path: join(mem, 'f.md'), content: '' } })
+      decidePermission(denied, { call: callFacts(Write, 'Write', { file_path: join(mem, 'f.md'), content: '' }) })
         .behavior,
     ).toBe('deny');
   });

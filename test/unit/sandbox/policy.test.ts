@@ -14,6 +14,7 @@ import {
 import { buildRuntimeConfig } from '../../../src/sandbox/runtime.js';
 import { parseSettingsText, type LoadedFile } from '../../../src/settings/index.js';
 import { Bash, state, tmpDir } from '../permissions/helpers.js';
+import { callFacts } from '../../../tools/toolCall.js';
 
 const cwd = '/proj';
 const home = os.homedir();
@@ -148,7 +149,7 @@ describe('the permission decision with an active sandbox', () => {
     ...o,
   });
   const bash = (s: ReturnType<typeof state>, input: object) =>
-    decidePermission(s, { tool: Bash, toolName: 'Bash', input });
+    decidePermission(s, { call: callFacts(Bash, 'Bash', input) });
 
   it('autoAllowBashIfSandboxed allows sandboxed commands; deny and ask rules still apply; excluded commands take the normal path', () => {
     const s = state({ cwd: dir, deny: ['Bash(rm:*)'], ask: ['Bash(git push:*)'] });

@@ -34,18 +34,21 @@ const Scribble = defineTool({
   kind: 'edit',
   access: (input) => ({ paths: [input.file_path] }),
   label: (input) => `Scribble on ${input.file_path}`,
+  describedBy: ['file_path'],
   async *call(input) {
     wrote.push(input.file_path);
     return { content: 'ok' };
   },
 }) as Tool;
 
-/** A new read tool. */
+let readOnlyAsked = 0;
+
+/** A new read tool; counts how often it is asked whether a call only reads. */
 const Peek = defineTool({
   name: 'Peek',
   description: 'shows a file',
   inputSchema: z.object({ file_path: z.string() }),
-  isReadOnly: () => true,
+  isReadOnly: () => (readOnlyAsked++, true),
   isConcurrencySafe: () => true,
   kind: 'read',
   access: (input) => ({ paths: [input.file_path] }),
@@ -149,6 +152,9 @@ describe('the tool contract', () => {
     );
     expect(requests[0]).toMatchObject({
       tool_name: 'Scribble',
+      // The prompt's label comes from the tool's own describedBy.
+      display_name: 'Scribble',
+      description: outside,
       blocked_path: `${fs.realpathSync(os.tmpdir())}/elsewhere.txt`,
     });
 
@@ -158,8 +164,11 @@ describe('the tool contract', () => {
   });
 
   it('a new read tool runs inside the working directories and is held by Read deny rules', async () => {
+    readOnlyAsked = 0;
     const ok = await run('Peek', { file_path: path.join(dir, 'a.txt') }, { permissions: perms() });
     expect(textOf(ok)).toBe('seen');
+    // Asked once, when the call was prepared: the permission decision reads the prepared answer.
+    expect(readOnlyAsked).toBe(1);
     const denied = await run(
       'Peek',
       { file_path: path.join(dir, 'secret', 'k') },

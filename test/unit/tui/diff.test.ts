@@ -7,7 +7,7 @@ const file = (text: string | null) => () => text;
 describe('previewDiff', () => {
   it('an Edit against the file as it is: numbered rows, context around the change', () => {
     const d = previewDiff(
-      'Edit',
+      'edit',
       { file_path: '/p/a.txt', old_string: 'two', new_string: 'TWO' },
       file('one\ntwo\nthree\n'),
     )!;
@@ -21,11 +21,11 @@ describe('previewDiff', () => {
   });
 
   it('a Write of a new file is all added lines; a MultiEdit applies its edits in order', () => {
-    const w = previewDiff('Write', { file_path: '/p/n.txt', content: 'a\nb\n' }, file(null))!;
+    const w = previewDiff('edit', { file_path: '/p/n.txt', content: 'a\nb\n' }, file(null))!;
     expect(w.created).toBe(true);
     expect(diffRows(w).map((r) => `${r.sign}${r.text}`)).toEqual(['+a', '+b']);
     const m = previewDiff(
-      'MultiEdit',
+      'edit',
       {
         file_path: '/p/m.txt',
         edits: [
@@ -40,16 +40,16 @@ describe('previewDiff', () => {
 
   it('no preview when the old text is not in the file, or for other tools', () => {
     expect(
-      previewDiff('Edit', { file_path: '/p/a', old_string: 'nope', new_string: 'x' }, file('abc')),
+      previewDiff('edit', { file_path: '/p/a', old_string: 'nope', new_string: 'x' }, file('abc')),
     ).toBeUndefined();
-    expect(previewDiff('Bash', { command: 'ls' }, file('abc'))).toBeUndefined();
+    expect(previewDiff('execute', { command: 'ls' }, file('abc'))).toBeUndefined();
   });
 });
 
 describe('resultDiff', () => {
   it("reads an Edit's structuredPatch; hunks are separated by a skip row", () => {
     const d = resultDiff(
-      'Edit',
+      'edit',
       { file_path: '/p/a' },
       {
         filePath: '/p/a',
@@ -71,8 +71,8 @@ describe('resultDiff', () => {
   });
 
   it("a Write that created its file shows the content; other tools' results have no diff", () => {
-    const d = resultDiff('Write', {}, { type: 'create', filePath: '/p/n', content: 'hi\n', structuredPatch: [] })!;
+    const d = resultDiff('edit', {}, { type: 'create', filePath: '/p/n', content: 'hi\n', structuredPatch: [] })!;
     expect(diffSummary(d, (p) => p)).toBe('Created /p/n (1 line written)');
-    expect(resultDiff('Read', {}, { structuredPatch: [] })).toBeUndefined();
+    expect(resultDiff('read', {}, { structuredPatch: [] })).toBeUndefined();
   });
 });

@@ -53,6 +53,8 @@ describe('fastGet', () => {
       status: () => ({ model: 'claude-test', mode: 'acceptEdits', contextWindow: 200_000, branch: 'main' }),
       modes: ['default', 'acceptEdits', 'plan'],
       setMode: () => {},
+      // Write declares kind 'edit': its permission question shows the diff.
+      toolKind: (name) => (name === 'Write' ? 'edit' : undefined),
     };
     const r = render(
       <ThemeContext.Provider value={makeTheme(true)}>

@@ -89,8 +89,41 @@ describe('a resumed conversation drawn again', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e1', content: 'edited' }] },
       ],
       data,
+      (name) => (name === 'Edit' ? 'edit' : undefined),
     );
     expect(items[1]).toMatchObject({ kind: 'tool', status: 'ok', diff: { file: '/p/n.txt', added: 1, removed: 1 } });
+  });
+
+  it("draws a result as a diff when its tool declares kind 'edit', whatever its name", () => {
+    const patch = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] };
+    const history = (name: string) => [
+      { role: 'assistant' as const, content: [{ type: 'tool_use', id: 't1', name, input: { file_path: '/p/a' } }] },
+      { role: 'user' as const, content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done' }] },
+    ];
+    const data = new Map([['t1', { filePath: '/p/a', originalFile: 'a', structuredPatch: [patch] }]]);
+    const kinds: Record<string, string> = { Scribble: 'edit', Edit: 'other' };
+    const toolKind = (name: string) => kinds[name];
+    expect(replayItems(history('Scribble'), data, toolKind)[0]).toMatchObject({ diff: { file: '/p/a', added: 1 } });
+    // A name alone draws nothing: here the session's Edit is not an edit tool.
+    expect(replayItems(history('Edit'), data, toolKind)[0]).not.toHaveProperty('diff');
+
+    const store = new TuiStore({ toolKind });
+    for (const name of ['Scribble', 'Edit']) {
+      store.show({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: name, name, input: { file_path: '/p/a' } }] },
+      } as never);
+      store.show({
+        type: 'tool_result',
+        block: { tool_use_id: name, content: 'done' },
+        data: { filePath: '/p/a', originalFile: 'a', structuredPatch: [patch] },
+      } as never);
+    }
+    const tools = store.snapshot().items.filter((i) => i.kind === 'tool');
+    expect(tools.map((t) => [t.name, 'diff' in t && t.diff !== undefined])).toEqual([
+      ['Scribble', true],
+      ['Edit', false],
+    ]);
   });
 
   it('rows added while a resumed session starts stay below its conversation, unwritten until it comes', () => {
