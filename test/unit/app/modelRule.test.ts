@@ -21,7 +21,8 @@ function configOf(argv: string[] = []) {
   const parsed = parseOptions(argv);
   if (parsed.kind !== 'run') throw new Error('options did not parse');
   const env = { ANTHROPIC_MODEL: 'claude-haiku-4-5' };
-  return resolveSessionConfig(parsed.options, { cwd: '/work', env, loaded, interactive: false, sources: ALL_SOURCES }).config;
+  return resolveSessionConfig(parsed.options, { cwd: '/work', env, loaded, interactive: false, sources: ALL_SOURCES })
+    .config;
 }
 
 function mainAgentWith(model: string | undefined, o: { modelFlag?: boolean; argv?: string[] } = {}) {
