@@ -10,7 +10,7 @@ import { createTodoStore } from '../../tools/todoWrite.js';
 import type { LoopConfig, StopHookVerdict } from '../loop/agentLoop.js';
 import { deriveChildServices, type AgentLoopHandle, type ChildLoopSpec } from '../loop/childLoop.js';
 import type { HistoryMessage } from '../loop/events.js';
-import { chooseModel, resolveModel } from '../loop/models.js';
+import { chooseModel } from '../loop/models.js';
 import { envBlock } from '../prompt/systemPrompt.js';
 import type { Worktree } from '../worktrees/gitWorktree.js';
 import { agentToolNames, type AgentCatalog, type AgentDef } from './definitions.js';
