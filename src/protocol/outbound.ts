@@ -93,6 +93,7 @@ export const permissionDeniedSchema = z.strictObject({
 });
 
 const taskUsageSchema = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
+export type TaskUsageLine = z.infer<typeof taskUsageSchema>;
 const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate', 'local_workflow']);
 const taskEndSchema = z.enum(['completed', 'failed', 'stopped']);
 
