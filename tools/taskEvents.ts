@@ -8,11 +8,11 @@ export type TaskKind = 'local_bash' | 'local_agent' | 'in_process_teammate' | 'l
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
 export type TaskEndStatus = Exclude<TaskStatus, 'running'>;
 
-/** What a task used so far (its notification's and its progress line's usage, as the SDK names them). */
+/** What a task used so far: tokens (every kind), tool calls, milliseconds since it started. */
 export interface TaskUsage {
-  total_tokens: number;
-  tool_uses: number;
-  duration_ms: number;
+  totalTokens: number;
+  toolUses: number;
+  durationMs: number;
 }
 
 /** One row of a workflow's progress: a phase, or an agent with its state. */
@@ -38,8 +38,8 @@ export type TaskEvent =
       /** A workflow's meta.name. */
       workflowName?: string;
     }
-  /** Its end, as a patch for hosts that keep a task map (a stopped task is `killed` there). */
-  | { kind: 'ended'; taskId: string; status: 'completed' | 'failed' | 'killed'; endTime: number; error?: string }
+  /** Its end, as a patch for hosts that keep a task map. */
+  | { kind: 'ended'; taskId: string; status: TaskEndStatus; endTime: number; error?: string }
   /** A foreground task moved to the background. */
   | { kind: 'backgrounded'; taskId: string }
   /** Its end, told with its summary and output file. */

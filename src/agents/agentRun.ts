@@ -34,9 +34,9 @@ export interface AgentRunDeps {
 export function stats(events: { toolUses: number }, usage: UsageAccumulator, started: number): TaskUsage {
   const t = usage.totals();
   return {
-    total_tokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
-    tool_uses: events.toolUses,
-    duration_ms: Date.now() - started,
+    totalTokens: t.input_tokens + t.output_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens,
+    toolUses: events.toolUses,
+    durationMs: Date.now() - started,
   };
 }
 

@@ -181,9 +181,9 @@ function callResult(
     agentType: p.def.name,
     prompt: req.prompt,
     resolvedModel: p.model,
-    totalToolUseCount: s.tool_uses,
-    totalDurationMs: s.duration_ms,
-    totalTokens: s.total_tokens,
+    totalToolUseCount: s.toolUses,
+    totalDurationMs: s.durationMs,
+    totalTokens: s.totalTokens,
     usage: {
       input_tokens: t.input_tokens,
       output_tokens: t.output_tokens,

@@ -50,9 +50,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const { env, config, start, loaded } = base;
   const { sessionId, transcript } = start;
   const { cwd } = config;
-  // The channel hands its control lines over as `object` (src/control/channel.ts), so they go out
-  // untyped, as raw JSON lines; the writer's typed send() takes them once the channel's are typed.
-  const channel = new ControlChannel((m) => writer.sendRaw(`${JSON.stringify(m)}\n`));
+  // The channel's lines are the outbound schemas' control lines, so the writer's typed send takes them.
+  const channel = new ControlChannel((line) => writer.send(line));
   const telemetry = await setupSessionTelemetry(o, base, { output: io.output, interactive: io.interactive === true });
   const events = createSessionEvents({ ...config, sessionId, transcript, output: telemetry.output });
   const { emit } = events;

@@ -1,6 +1,7 @@
 // The control channel: request/response pairs by request_id in both directions. Every incoming
 // control_request gets exactly one control_response (success or error, even for an unknown
 // subtype); every outgoing request has a timeout or an abort signal, so nothing waits forever.
+import type { ControlLine } from '../protocol/outbound.js';
 import { randomUUID } from '../util/ids.js';
 
 export type ControlHandler = (request: Record<string, unknown> & { subtype: string }) => Promise<unknown> | unknown;
@@ -28,7 +29,8 @@ export class ControlChannel {
   private readonly pending = new Map<string, Pending>();
   private closedReason: string | null = null;
 
-  constructor(private readonly send: (message: object) => void | Promise<void>) {}
+  /** `send` writes one line to the host: typed by the outbound schemas, so a misnamed field fails to compile. */
+  constructor(private readonly send: (line: ControlLine) => void | Promise<void>) {}
 
   on(subtype: string, handler: ControlHandler): void {
     this.handlers.set(subtype, handler);
@@ -117,9 +119,8 @@ export class ControlChannel {
   }
 }
 
-function errorResponse(requestId: string, error: string, code?: string) {
-  return {
-    type: 'control_response',
-    response: { subtype: 'error', request_id: requestId, error, ...(code ? { error_code: code } : {}) },
-  };
+function errorResponse(requestId: string, error: string, code?: string): ControlLine {
+  const response = { subtype: 'error', request_id: requestId, error } as const;
+  // `error_code` written out, not spread in: a spread field escapes the excess-property check.
+  return { type: 'control_response', response: code ? { ...response, error_code: code } : response };
 }

@@ -93,6 +93,7 @@ export const permissionDeniedSchema = z.strictObject({
 });
 
 const taskUsageSchema = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
+export type TaskUsageLine = z.infer<typeof taskUsageSchema>;
 const taskTypeSchema = z.enum(['local_bash', 'local_agent', 'in_process_teammate', 'local_workflow']);
 const taskEndSchema = z.enum(['completed', 'failed', 'stopped']);
 
@@ -320,19 +321,30 @@ export const resultSchema = z.strictObject({
 });
 export type ResultMessage = z.infer<typeof resultSchema>;
 
+/** Our one answer to each control_request of the host (src/control/channel.ts). */
 export const controlResponseOutSchema = z.strictObject({
   type: z.literal('control_response'),
   response: z.union([
-    z.object({ subtype: z.literal('success'), request_id: z.string(), response: z.unknown().optional() }),
-    z.object({ subtype: z.literal('error'), request_id: z.string(), error: z.string() }),
+    z.strictObject({ subtype: z.literal('success'), request_id: z.string(), response: z.unknown().optional() }),
+    z.strictObject({
+      subtype: z.literal('error'),
+      request_id: z.string(),
+      error: z.string(),
+      /** A refusal the host can match on (a CodedControlError: reload_plugins' `reload_plugins_busy`). */
+      error_code: z.string().optional(),
+    }),
   ]),
 });
 
+/** Our requests to the host: can_use_tool, hook_callback, mcp_message, elicitation. */
 export const controlRequestOutSchema = z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
   request: z.looseObject({ subtype: z.string() }),
 });
+
+/** A line of the control channel: its answers and its own requests (the channel's send takes these only). */
+export type ControlLine = z.infer<typeof controlResponseOutSchema> | z.infer<typeof controlRequestOutSchema>;
 
 /** promptSuggestions: the predicted next user prompt, after a result. */
 export const promptSuggestionSchema = z.strictObject({

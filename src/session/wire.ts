@@ -2,10 +2,10 @@
 // Every line gets the session id and a fresh uuid here. The return type is the outbound schemas'
 // own (src/protocol/outbound.ts), so a field the wire does not have fails to compile.
 import { randomUUID } from '../util/ids.js';
-import type { ResultMessage, SessionLine } from '../protocol/outbound.js';
+import type { ResultMessage, SessionLine, TaskUsageLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
-import type { TaskEvent } from '../../tools/taskEvents.js';
+import type { TaskEvent, TaskUsage } from '../../tools/taskEvents.js';
 import type { TeamEvent } from '../teams/teamHost.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
@@ -201,7 +201,12 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         type: 'system',
         subtype: 'task_updated',
         task_id: t.taskId,
-        patch: { status: t.status, end_time: t.endTime, ...(t.error !== undefined ? { error: t.error } : {}) },
+        // The SDK's TaskState says `killed` for a stopped task (its notification still says `stopped`).
+        patch: {
+          status: t.status === 'stopped' ? 'killed' : t.status,
+          end_time: t.endTime,
+          ...(t.error !== undefined ? { error: t.error } : {}),
+        },
         ...envelope(sessionId),
       };
     case 'backgrounded':
@@ -221,7 +226,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         status: t.status,
         output_file: t.outputFile,
         summary: t.summary,
-        ...(t.usage ? { usage: t.usage } : {}),
+        ...(t.usage ? { usage: taskUsage(t.usage) } : {}),
         ...envelope(sessionId),
       };
     case 'progress':
@@ -232,7 +237,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         tool_use_id: t.toolUseId,
         description: t.description,
         ...(t.subagentType !== undefined ? { subagent_type: t.subagentType } : {}),
-        usage: t.usage,
+        usage: taskUsage(t.usage),
         ...(t.lastToolName !== undefined ? { last_tool_name: t.lastToolName } : {}),
         ...(t.summary !== undefined ? { summary: t.summary } : {}),
         ...(t.workflowProgress !== undefined ? { workflow_progress: t.workflowProgress } : {}),
@@ -251,6 +256,11 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         ...envelope(sessionId),
       };
   }
+}
+
+/** A task's usage as the SDK names it (task_notification, task_progress). */
+function taskUsage(u: TaskUsage): TaskUsageLine {
+  return { total_tokens: u.totalTokens, tool_uses: u.toolUses, duration_ms: u.durationMs };
 }
 
 function teamLine(t: TeamEvent, sessionId: string): WireLine {

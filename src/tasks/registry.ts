@@ -177,11 +177,11 @@ export class TaskRegistry {
       rec.exitCode = end.exitCode;
       rec.usage = end.usage;
       rec.endedAt = Date.now();
-      // Hosts that keep a task map merge this patch (the SDK's TaskState says `killed` for stopped).
+      // Hosts that keep a task map merge this patch.
       void this.send(rec, {
         kind: 'ended',
         taskId: id,
-        status: end.status === 'stopped' ? 'killed' : end.status,
+        status: end.status,
         endTime: rec.endedAt,
         ...(end.error !== undefined ? { error: end.error } : {}),
       });

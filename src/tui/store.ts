@@ -3,7 +3,7 @@
 // an answer. Plain TypeScript with a subscribe/snapshot pair that React reads through
 // useSyncExternalStore, so the folding is tested without a terminal.
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
-import type { TaskEvent } from '../../tools/taskEvents.js';
+import type { TaskEvent, TaskStatus } from '../../tools/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
 import { type FileDiff, resultDiff, type ToolKindOf } from './diff.js';
@@ -60,7 +60,7 @@ export interface TaskRow {
   toolUseId: string;
   kind: 'local_bash' | 'local_agent' | 'in_process_teammate' | 'local_workflow' | string;
   description: string;
-  status: 'running' | 'completed' | 'failed' | 'stopped' | 'killed';
+  status: TaskStatus;
   background: boolean;
   startedMs: number;
   endedMs?: number;

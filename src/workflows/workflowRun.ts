@@ -168,7 +168,7 @@ class WorkflowRun {
           ? outcome.value
           : JSON.stringify(outcome.value);
     this.writeOutput(script, scriptPath, outcome);
-    const stats = `${this.agents.length} agents (${done} done, ${failed} failed), ${usage.total_tokens} tokens, ${Math.round(usage.duration_ms / 1000)} s`;
+    const stats = `${this.agents.length} agents (${done} done, ${failed} failed), ${usage.totalTokens} tokens, ${Math.round(usage.durationMs / 1000)} s`;
     const failures = this.failures.length ? `\nAgent failures:\n${this.failures.join('\n')}` : '';
     const where = `\nScript: ${scriptPath}\nAgent transcripts and journal: ${this.transcriptDir}`;
     if (outcome.ok) {
@@ -298,7 +298,7 @@ class WorkflowRun {
   }
 
   private taskUsage(): TaskUsage {
-    return { total_tokens: totalTokens(this.usage), tool_uses: this.toolUses, duration_ms: Date.now() - this.started };
+    return { totalTokens: totalTokens(this.usage), toolUses: this.toolUses, durationMs: Date.now() - this.started };
   }
 
   private slot(): Promise<void> {

@@ -40,7 +40,7 @@ describe('AgentRun.end', () => {
       ['completed', 'done', 'done'],
       ['completed', '(nothing)', '(nothing)'],
     ]);
-    expect(ends[0].usage).toMatchObject({ tool_uses: 0, total_tokens: 0 });
+    expect(ends[0].usage).toMatchObject({ toolUses: 0, totalTokens: 0 });
   });
 
   it('a failure says why; an interrupted run says it was interrupted; no outcome: "Agent failed"', async () => {

@@ -142,7 +142,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
   ],
   [
     'task ended',
-    { type: 'task', parentToolUseId: null, event: { kind: 'ended', taskId: 'b1', status: 'killed', endTime: 1 } },
+    { type: 'task', parentToolUseId: null, event: { kind: 'ended', taskId: 'b1', status: 'stopped', endTime: 1 } },
   ],
   [
     'task moved to the background',
@@ -160,7 +160,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
         status: 'completed',
         outputFile: '/f',
         summary: 's',
-        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+        usage: { totalTokens: 1, toolUses: 0, durationMs: 3 },
       },
     },
   ],
@@ -174,7 +174,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
         taskId: 'a1',
         toolUseId: 't',
         description: 'd',
-        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+        usage: { totalTokens: 1, toolUses: 0, durationMs: 3 },
       },
     },
   ],
@@ -189,7 +189,7 @@ const EVENTS: Array<[string, SessionEvent]> = [
         toolUseId: 't',
         description: 'd',
         subagentType: 'Explore',
-        usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
+        usage: { totalTokens: 1, toolUses: 0, durationMs: 3 },
         lastToolName: 'Read',
         summary: 'Reading the code',
       },
@@ -311,11 +311,22 @@ describe('toWire', () => {
       spawn_depth: 1,
       prompt: 'p',
     });
+    // A stopped task: the SDK's TaskState word is `killed`, its notification's `stopped`.
     expect(line(EVENTS.find(([n]) => n === 'task ended')![1])).toEqual({
       type: 'system',
       subtype: 'task_updated',
       task_id: 'b1',
       patch: { status: 'killed', end_time: 1 },
+    });
+    expect(line(EVENTS.find(([n]) => n === 'task notification')![1])).toEqual({
+      type: 'system',
+      subtype: 'task_notification',
+      task_id: 'b1',
+      tool_use_id: 't',
+      status: 'completed',
+      output_file: '/f',
+      summary: 's',
+      usage: { total_tokens: 1, tool_uses: 0, duration_ms: 3 },
     });
     expect(line(EVENTS.find(([n]) => n === 'task moved to the background')![1])).toMatchObject({
       subtype: 'task_updated',

@@ -65,6 +65,31 @@ describe('typed event lanes', () => {
       { type: 'system', parentToolUseId: null, subtype: 'model_fallback', fields: { from: 'a' } },
       // @ts-expect-error a task event is domain-shaped: toWire makes its protocol line
       { type: 'task', event: { type: 'system', subtype: 'task_started', task_id: 'a1' } },
+      {
+        type: 'task',
+        parentToolUseId: null,
+        event: {
+          kind: 'progress',
+          taskId: 'a1',
+          toolUseId: 't',
+          description: 'd',
+          usage: { totalTokens: 1, toolUses: 0, durationMs: 1 },
+        },
+      },
+      {
+        type: 'task',
+        parentToolUseId: null,
+        event: {
+          kind: 'progress',
+          taskId: 'a1',
+          toolUseId: 't',
+          description: 'd',
+          // @ts-expect-error a task's usage is in the domain's words: toWire names it `total_tokens`
+          usage: { total_tokens: 1, tool_uses: 0, duration_ms: 1 },
+        },
+      },
+      // @ts-expect-error a stopped task is `stopped`: `killed` is task_updated's word, made by toWire
+      { type: 'task', parentToolUseId: null, event: { kind: 'ended', taskId: 'a1', status: 'killed', endTime: 1 } },
     ];
     const progress: ToolProgress[] = [
       {
@@ -74,6 +99,6 @@ describe('typed event lanes', () => {
       // @ts-expect-error a forwarded event is a typed loop event, not data to cast back
       { type: 'progress', data: { loopEvent: {} } },
     ];
-    expect(events.length + progress.length).toBe(5);
+    expect(events.length + progress.length).toBe(8);
   });
 });

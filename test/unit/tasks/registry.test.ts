@@ -42,7 +42,7 @@ describe('TaskRegistry', () => {
     registry.finish(rec.id, {
       status: 'completed',
       summary: 'found it',
-      usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 },
+      usage: { totalTokens: 5, toolUses: 1, durationMs: 9 },
     });
     registry.finish(rec.id, { status: 'failed', summary: 'ignored' });
     await rec.done;
@@ -54,7 +54,7 @@ describe('TaskRegistry', () => {
         status: 'completed',
         outputFile: rec.outputFile,
         summary: 'found it',
-        usage: { total_tokens: 5, tool_uses: 1, duration_ms: 9 },
+        usage: { totalTokens: 5, toolUses: 1, durationMs: 9 },
       },
     ]);
     expect(registry.hasRunning()).toBe(false);
@@ -113,15 +113,15 @@ describe('TaskRegistry', () => {
     await registry.stopAll(10);
     expect(rec.status).toBe('running');
     expect(rec.abort.signal.aborted).toBe(false);
-    registry.progress(rec.id, { total_tokens: 3, tool_uses: 1, duration_ms: 4 }, 'Glob');
+    registry.progress(rec.id, { totalTokens: 3, toolUses: 1, durationMs: 4 }, 'Glob');
     registry.finish(rec.id, {
       status: 'completed',
       summary: 'three files',
-      usage: { total_tokens: 9, tool_uses: 1, duration_ms: 8 },
+      usage: { totalTokens: 9, toolUses: 1, durationMs: 8 },
     });
     await rec.done;
     expect(emitted.slice(1).map((m) => m.kind)).toEqual(['progress', 'ended', 'notification']);
-    expect(emitted[1]).toMatchObject({ taskId: rec.id, usage: { total_tokens: 3 }, lastToolName: 'Glob' });
+    expect(emitted[1]).toMatchObject({ taskId: rec.id, usage: { totalTokens: 3 }, lastToolName: 'Glob' });
     expect(emitted[2]).toEqual({ kind: 'ended', taskId: rec.id, status: 'completed', endTime: expect.any(Number) });
     expect(emitted[3]).toMatchObject({
       kind: 'notification',
@@ -151,7 +151,7 @@ describe('TaskRegistry', () => {
       foreground: true,
       route: (e) => void routed.push(e),
     });
-    registry.progress(rec.id, { total_tokens: 1, tool_uses: 0, duration_ms: 1 });
+    registry.progress(rec.id, { totalTokens: 1, toolUses: 0, durationMs: 1 });
     expect(emitted).toEqual([]);
     expect(registry.moveToBackground(rec.id)).toBe(rec);
     expect(routed.map((m) => m.kind)).toEqual(['started', 'progress', 'backgrounded']);

@@ -129,7 +129,7 @@ describe('TuiStore tasks', () => {
       status: 'running',
       lastAction: 'Grep(TODO)',
     });
-    const usage = { total_tokens: 1, tool_uses: 1, duration_ms: 1 };
+    const usage = { totalTokens: 1, toolUses: 1, durationMs: 1 };
     // The progress line that names only the tool keeps the call's label; another tool's name replaces it.
     const progress = (lastToolName: string) =>
       task({ kind: 'progress', taskId: 'a1', toolUseId: 'tu1', description: 'Find the bug', usage, lastToolName });
