@@ -52,11 +52,9 @@ export async function openSession(
   }
   for (const w of resolved.warnings) logWarning(w);
   // Proxies, client certificates and credential commands, before the first connection.
-  const network = await setupNetworkAndAuth(loaded.settings, env).catch((err: Error) => {
+  await setupNetworkAndAuth(loaded.settings, env, resolved.config.apiProvider).catch((err: Error) => {
     throw new StartupError(err.message, 1);
   });
-  resolved.config.apiKeySource = network.apiKeySource;
-  resolved.config.apiProvider = network.apiProvider;
   let start: SessionStart;
   try {
     start = await startSession(o, env, cwd, { version: VERSION });
