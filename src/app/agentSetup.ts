@@ -18,6 +18,7 @@ import { SubagentRunner } from '../agents/subagentRunner.js';
 import { TeamService } from '../teams/team.js';
 import type { TeamEvent } from '../teams/teamHost.js';
 import type { TeammateLaunch } from '../teams/teammateLaunch.js';
+import type { TeammateQuestionAnswerer } from '../teams/permissionDesk.js';
 import { takeHandedAgents } from '../teams/paneEnv.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import type { SettingSource } from '../settings/index.js';
@@ -50,6 +51,8 @@ export interface AgentSetupOptions {
   forwardSubagentText?: () => boolean;
   /** The session's default model (SessionConfig.defaultModel): what a subagent's `model: default` means. */
   defaultModel: string;
+  /** How the lead answers its process teammates' permission questions (src/app/teammateQuestions.ts). */
+  answerTeammateQuestions: TeammateQuestionAnswerer;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -121,6 +124,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
     ...(o.processTeammates ? { processTeammates: o.processTeammates, hostAgents: () => hostAgents } : {}),
+    answerTeammateQuestions: o.answerTeammateQuestions,
   });
   const foreground = new ForegroundTasks();
   const services: AgentServices = {

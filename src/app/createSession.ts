@@ -6,6 +6,7 @@
 // Agent tool lists) hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
 import { teammateLaunch } from '../teams/teammateLaunch.js';
+import type { TeammateQuestionAnswerer } from '../teams/permissionDesk.js';
 import { startPeers } from './peerSetup.js';
 import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
@@ -14,7 +15,7 @@ import type { CliOptions } from '../cli/options.js';
 import { VERSION } from '../cli/options.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { StartupError } from '../session/guards.js';
-import { SessionRunner, type SessionSettings } from '../session/runner.js';
+import { type SessionHooks, SessionRunner, type SessionSettings } from '../session/runner.js';
 import { type SessionControls, setupSessionControls } from '../session/sessionControls.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupSessionPrompt } from '../prompt/sessionPrompt.js';
@@ -59,6 +60,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const runner = late<SessionRunner>('runner');
   const controls = late<SessionControls>('file and context controls');
   const hooks = late<HookRunner>('hook runner');
+  // The runner's hooks hold the session's tool pipeline, with which the team answers its process
+  // teammates' permission questions as the lead's own.
+  const turnHooks = late<SessionHooks>('runner hooks');
   // The Agent tool lists the subagents, which are set up after (and over) the tools.
   const agentsPart = late<AgentSetup>('agents');
 
@@ -88,7 +92,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
-  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit }));
+  const answerTeammateQuestions = teammateQuestionAnswerer(() => turnHooks.get().pipeline());
+  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit, answerTeammateQuestions }));
   const mainAgent = setupMainAgent(o.agent, {
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
@@ -146,15 +151,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     mcp,
     policy,
   });
-  const sessionHooks = runnerHooks({
-    ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
-    ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
-    callModel: telemetry.callModel,
-    peers,
-  });
+  const sessionHooks = turnHooks.set(
+    runnerHooks({
+      ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
+      ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
+      callModel: telemetry.callModel,
+      peers,
+    }),
+  );
   const sessionRunner = runner.set(new SessionRunner(settings, sessionHooks, emit));
-  // Process teammates' permission questions are answered as the lead's own.
-  agents.team.answerTeammateQuestionsWith(teammateQuestionAnswerer(() => sessionHooks.pipeline()));
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) sessionRunner.history.push(m);
   const sessionControls = controls.set(
@@ -218,6 +223,7 @@ async function startAgents(
     settings: SessionSettings;
     host: HostSetup;
     emit: SessionEvents['emit'];
+    answerTeammateQuestions: TeammateQuestionAnswerer;
   },
 ): Promise<AgentSetup> {
   const { sessionId } = p.base.start;
@@ -246,6 +252,7 @@ async function startAgents(
       // A stream-json host gets a subagent's text only when it asks (the SDK's default is off);
       // the terminal and text output show it.
       forwardSubagentText: () => o.outputFormat !== 'stream-json' || p.host.forwardSubagentText === true,
+      answerTeammateQuestions: p.answerTeammateQuestions,
     });
   } catch (err) {
     throw new StartupError((err as Error).message, 2);
