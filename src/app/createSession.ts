@@ -1,9 +1,10 @@
 // The session factory: CLI options → one session assembled from typed parts, in order — its
 // configuration and start (sessionStart.ts), tools, MCP servers, agents, guards, commands, the
-// sandbox, the tool services (complete when built), the runner, the controls. It reads no input
-// and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
-// reach a part built after them (the runner, the controls, the hook runner, the subagents the
-// Agent tool lists) hold a `late` one.
+// sandbox, the tool services (complete when built), the runner, the controls, and the Session the
+// mode drives, with its exit handlers (sessionHandle.ts). It reads no input and picks no output: the
+// mode (src/modes/) gives it where messages go and drives it. Parts that reach a part built after
+// them (the runner, its hooks, the controls, the hook runner, the subagents the Agent tool lists)
+// hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
 import { teammateLaunch } from '../teams/teammateLaunch.js';
 import type { TeammateQuestionAnswerer } from '../teams/permissionDesk.js';
@@ -20,12 +21,12 @@ import { type SessionControls, setupSessionControls } from '../session/sessionCo
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupSessionPrompt } from '../prompt/sessionPrompt.js';
 import { bindControls } from './controlTarget.js';
-import { installExitHandlers } from './exitHandlers.js';
 import { late } from './late.js';
 import { setupMainAgent } from './mainAgentSetup.js';
 import { setupMcp } from './mcpSetup.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { runnerHooks } from './runnerHooks.js';
+import { sessionHandle } from './sessionHandle.js';
 import { teammateQuestionAnswerer } from './teammateQuestions.js';
 import { setupSessionCommands } from './sessionCommands.js';
 import { skillCommands } from '../skills/skillCommands.js';
@@ -39,8 +40,6 @@ import { openSession, type SessionBase } from './sessionStart.js';
 import { setupSessionTelemetry } from './sessionTelemetry.js';
 import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
-import { logWarning } from '../util/log.js';
-import { findTool } from '../../tools/registry.js';
 
 export type { Session, SessionIO } from './sessionIO.js';
 
@@ -182,36 +181,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner, controls: sessionControls },
   });
 
-  const exitOn = installExitHandlers(
-    sessionRunner,
-    writer,
-    () => agents.registry.stopAll(),
-    () => mcp.killAll(),
-    () => telemetry.telemetry.shutdown(),
-  );
-  return {
-    runner: sessionRunner,
-    channel,
-    settings,
-    defaultModel: config.defaultModel,
-    emit,
-    permissionMode: () => guards.permissions.mode,
-    setPermissionMode: (mode) => guards.permissions.setMode(mode),
-    bypassAllowed: guards.permissions.allowBypass,
-    commands: () => slash.list(),
-    toolKind: (name) => findTool(tools.tools.list(), name)?.kind,
-    resumedToolResults: start.toolResults ?? new Map(),
-    userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
-    async close(reason) {
-      exitOn.dispose();
-      peers?.unregister();
-      await guards.sessionEnd(reason);
-      const kept = await worktrees.close();
-      if (kept) logWarning(kept);
-      await mcp.closeAll();
-      await telemetry.telemetry.shutdown();
-    },
-  };
+  return sessionHandle({
+    ...{ runner: sessionRunner, writer, channel, settings, defaultModel: config.defaultModel, emit, start },
+    ...{ tools, slash, guards, agents, mcp, telemetry, peers, worktrees },
+  });
 }
 
 /** Subagents, background tasks and the team (agentSetup.ts), with the plugins' agents. */
