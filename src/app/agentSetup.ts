@@ -23,6 +23,7 @@ import { takeHandedAgents } from '../teams/paneEnv.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import type { SettingSource } from '../settings/index.js';
 import { logWarning } from '../util/log.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -42,6 +43,8 @@ export interface AgentSetupOptions {
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
   version: string;
+  /** --session-mirror: where each transcript entry goes once written (src/transcript/mirror.ts). */
+  mirror?: MirrorSink;
   /** initialize.agentProgressSummaries (read when a background agent starts). */
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
@@ -109,6 +112,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emitEvent,
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
+    mirror: o.mirror,
     progressSummaries: o.progressSummaries,
     subagentAppend: o.subagentAppend,
     forwardSubagentText: o.forwardSubagentText,

@@ -46,7 +46,7 @@ export type { Session, SessionIO } from './sessionIO.js';
 /** Throws StartupError (message, exit code) when the session cannot start. */
 export async function createSession(o: CliOptions, io: SessionIO): Promise<Session> {
   const { writer } = io;
-  const base = await openSession(o, { writer, interactive: io.interactive === true });
+  const base = await openSession(o, { writer, interactive: io.interactive === true, mirror: io.mirror });
   const { env, config, start, loaded } = base;
   const { sessionId, transcript } = start;
   const { cwd } = config;
@@ -219,6 +219,7 @@ async function startAgents(
       projectRoot: o.projectConfigRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
+      mirror: p.base.mirror,
       progressSummaries: () => p.host.progressSummaries,
       subagentAppend: () => p.host.subagentAppend,
       ...(processTeammates ? { processTeammates } : {}),
