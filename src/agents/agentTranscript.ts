@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { LoopEvent } from '../loop/events.js';
 import { subagentTranscriptPath, Transcript, type TranscriptIdentity } from '../transcript/transcript.js';
 import { makeDirs } from '../util/makeDirs.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 
 /** `<session>/subagents/agent-<id>.jsonl`, its folder made. */
 export function agentTranscriptPath(sessionFolder: string, agentId: string): string {
@@ -18,8 +19,9 @@ export function openAgentTranscript(
   identity: Omit<TranscriptIdentity, 'agentId'>,
   agentId: string,
   teamName?: string,
+  mirror?: MirrorSink,
 ): Transcript {
-  return new Transcript(path, { ...identity, agentId, ...(teamName ? { teamName } : {}) });
+  return new Transcript(path, { ...identity, agentId, ...(teamName ? { teamName } : {}) }, mirror);
 }
 
 /** A subagent's loop event as its transcript line (deltas and progress are not kept). */

@@ -11,6 +11,7 @@ import { ToolError } from '../../tools/tool.js';
 import type { SubagentRequest, SubagentService, SubagentSummary } from '../../tools/task.js';
 import { callingLoop } from '../loop/childLoop.js';
 import type { Transcript, TranscriptIdentity } from '../transcript/transcript.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 import { agentTranscriptPath, openAgentTranscript } from './agentTranscript.js';
 import type { AgentRunDeps } from './agentRun.js';
 import { startBackground, type AgentLauncher } from './backgroundAgent.js';
@@ -31,6 +32,8 @@ export interface SubagentDeps extends AgentRunDeps, PrepareDeps {
   sessionFolder: () => string;
   /** Session id, cwd and version written on every transcript line. */
   transcriptIdentity: () => Omit<TranscriptIdentity, 'agentId'>;
+  /** --session-mirror: where each transcript entry goes once written (src/transcript/mirror.ts). */
+  mirror?: MirrorSink;
 }
 
 export class SubagentRunner implements SubagentService {
@@ -86,7 +89,7 @@ export class SubagentRunner implements SubagentService {
 
   /** The agent's transcript: a side chain of the session (a teammate's lines name its team). */
   openTranscript(p: Prepared, teamName?: string): Transcript {
-    return openAgentTranscript(p.transcriptPath, this.deps.transcriptIdentity(), p.agentId, teamName);
+    return openAgentTranscript(p.transcriptPath, this.deps.transcriptIdentity(), p.agentId, teamName, this.deps.mirror);
   }
 
   /** A fork, unless an agent definition of that name takes its place. */

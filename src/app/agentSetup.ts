@@ -18,10 +18,12 @@ import { SubagentRunner } from '../agents/subagentRunner.js';
 import { TeamService } from '../teams/team.js';
 import type { TeamEvent } from '../teams/teamHost.js';
 import type { TeammateLaunch } from '../teams/teammateLaunch.js';
+import type { TeammateQuestionAnswerer } from '../teams/permissionDesk.js';
 import { takeHandedAgents } from '../teams/paneEnv.js';
 import { configDir, sessionTmpDir } from '../util/configDir.js';
 import type { SettingSource } from '../settings/index.js';
 import { logWarning } from '../util/log.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 
 export interface AgentSetupOptions {
   sessionId: string;
@@ -41,6 +43,8 @@ export interface AgentSetupOptions {
   sessionFolder?: string;
   /** Written on subagent transcript lines. */
   version: string;
+  /** --session-mirror: where each transcript entry goes once written (src/transcript/mirror.ts). */
+  mirror?: MirrorSink;
   /** initialize.agentProgressSummaries (read when a background agent starts). */
   progressSummaries?: () => boolean;
   /** initialize.appendSubagentSystemPrompt (read when a subagent starts). */
@@ -50,6 +54,8 @@ export interface AgentSetupOptions {
   forwardSubagentText?: () => boolean;
   /** The session's default model (SessionConfig.defaultModel): what a subagent's `model: default` means. */
   defaultModel: string;
+  /** How the lead answers its process teammates' permission questions (src/app/teammateQuestions.ts). */
+  answerTeammateQuestions: TeammateQuestionAnswerer;
 }
 
 /** The tool services subagents, tasks and the team provide (the session adds its own: src/app/toolServices.ts). */
@@ -106,6 +112,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emitEvent,
     sessionFolder: () => o.sessionFolder ?? base,
     transcriptIdentity: () => ({ sessionId: o.sessionId, cwd: o.cwd, version: o.version }),
+    mirror: o.mirror,
     progressSummaries: o.progressSummaries,
     subagentAppend: o.subagentAppend,
     forwardSubagentText: o.forwardSubagentText,
@@ -121,6 +128,7 @@ export async function setupAgents(o: AgentSetupOptions): Promise<AgentSetup> {
     emit: (event) => o.emit({ type: 'team', event }),
     emitEvent,
     ...(o.processTeammates ? { processTeammates: o.processTeammates, hostAgents: () => hostAgents } : {}),
+    answerTeammateQuestions: o.answerTeammateQuestions,
   });
   const foreground = new ForegroundTasks();
   const services: AgentServices = {

@@ -1,11 +1,13 @@
 // The session factory: CLI options → one session assembled from typed parts, in order — its
 // configuration and start (sessionStart.ts), tools, MCP servers, agents, guards, commands, the
-// sandbox, the tool services (complete when built), the runner, the controls. It reads no input
-// and picks no output: the mode (src/modes/) gives it where messages go and drives it. Parts that
-// reach a part built after them (the runner, the controls, the hook runner, the subagents the
-// Agent tool lists) hold a `late` one.
+// sandbox, the tool services (complete when built), the runner, the controls, and the Session the
+// mode drives, with its exit handlers (sessionHandle.ts). It reads no input and picks no output: the
+// mode (src/modes/) gives it where messages go and drives it. Parts that reach a part built after
+// them (the runner, its hooks, the controls, the hook runner, the subagents the Agent tool lists)
+// hold a `late` one.
 import { teammateBackend } from '../teams/teammateMode.js';
 import { teammateLaunch } from '../teams/teammateLaunch.js';
+import type { TeammateQuestionAnswerer } from '../teams/permissionDesk.js';
 import { startPeers } from './peerSetup.js';
 import { type AgentSetup, setupAgents } from './agentSetup.js';
 import { ControlChannel } from '../control/channel.js';
@@ -14,17 +16,17 @@ import type { CliOptions } from '../cli/options.js';
 import { VERSION } from '../cli/options.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
 import { StartupError } from '../session/guards.js';
-import { SessionRunner, type SessionSettings } from '../session/runner.js';
+import { type SessionHooks, SessionRunner, type SessionSettings } from '../session/runner.js';
 import { type SessionControls, setupSessionControls } from '../session/sessionControls.js';
 import { formatMemory, loadMemoryFiles } from '../settings/memory.js';
 import { setupSessionPrompt } from '../prompt/sessionPrompt.js';
 import { bindControls } from './controlTarget.js';
-import { installExitHandlers } from './exitHandlers.js';
 import { late } from './late.js';
 import { setupMainAgent } from './mainAgentSetup.js';
 import { setupMcp } from './mcpSetup.js';
 import { setupOutputStyles } from './outputStyles.js';
 import { runnerHooks } from './runnerHooks.js';
+import { sessionHandle } from './sessionHandle.js';
 import { teammateQuestionAnswerer } from './teammateQuestions.js';
 import { setupSessionCommands } from './sessionCommands.js';
 import { skillCommands } from '../skills/skillCommands.js';
@@ -38,15 +40,13 @@ import { openSession, type SessionBase } from './sessionStart.js';
 import { setupSessionTelemetry } from './sessionTelemetry.js';
 import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
-import { logWarning } from '../util/log.js';
-import { findTool } from '../../tools/registry.js';
 
 export type { Session, SessionIO } from './sessionIO.js';
 
 /** Throws StartupError (message, exit code) when the session cannot start. */
 export async function createSession(o: CliOptions, io: SessionIO): Promise<Session> {
   const { writer } = io;
-  const base = await openSession(o, { writer, interactive: io.interactive === true });
+  const base = await openSession(o, { writer, interactive: io.interactive === true, mirror: io.mirror });
   const { env, config, start, loaded } = base;
   const { sessionId, transcript } = start;
   const { cwd } = config;
@@ -58,6 +58,9 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   const runner = late<SessionRunner>('runner');
   const controls = late<SessionControls>('file and context controls');
   const hooks = late<HookRunner>('hook runner');
+  // The runner's hooks hold the session's tool pipeline, with which the team answers its process
+  // teammates' permission questions as the lead's own.
+  const turnHooks = late<SessionHooks>('runner hooks');
   // The Agent tool lists the subagents, which are set up after (and over) the tools.
   const agentsPart = late<AgentSetup>('agents');
 
@@ -87,7 +90,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
-  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit }));
+  const answerTeammateQuestions = teammateQuestionAnswerer(() => turnHooks.get().pipeline());
+  const agents = agentsPart.set(await startAgents(o, { base, tools, settings, host, emit, answerTeammateQuestions }));
   const mainAgent = setupMainAgent(o.agent, {
     catalog: agents.catalog,
     lookUpLater: o.inputFormat === 'stream-json',
@@ -145,15 +149,15 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     mcp,
     policy,
   });
-  const sessionHooks = runnerHooks({
-    ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
-    ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
-    callModel: telemetry.callModel,
-    peers,
-  });
+  const sessionHooks = turnHooks.set(
+    runnerHooks({
+      ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
+      ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
+      callModel: telemetry.callModel,
+      peers,
+    }),
+  );
   const sessionRunner = runner.set(new SessionRunner(settings, sessionHooks, emit));
-  // Process teammates' permission questions are answered as the lead's own.
-  agents.team.answerTeammateQuestionsWith(teammateQuestionAnswerer(() => sessionHooks.pipeline()));
   // A resumed session's conversation, before the first prompt.
   for (const m of start.history) sessionRunner.history.push(m);
   const sessionControls = controls.set(
@@ -176,36 +180,10 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner, controls: sessionControls },
   });
 
-  const exitOn = installExitHandlers(
-    sessionRunner,
-    writer,
-    () => agents.registry.stopAll(),
-    () => mcp.killAll(),
-    () => telemetry.telemetry.shutdown(),
-  );
-  return {
-    runner: sessionRunner,
-    channel,
-    settings,
-    defaultModel: config.defaultModel,
-    emit,
-    permissionMode: () => guards.permissions.mode,
-    setPermissionMode: (mode) => guards.permissions.setMode(mode),
-    bypassAllowed: guards.permissions.allowBypass,
-    commands: () => slash.list(),
-    toolKind: (name) => findTool(tools.tools.list(), name)?.kind,
-    resumedToolResults: start.toolResults ?? new Map(),
-    userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
-    async close(reason) {
-      exitOn.dispose();
-      peers?.unregister();
-      await guards.sessionEnd(reason);
-      const kept = await worktrees.close();
-      if (kept) logWarning(kept);
-      await mcp.closeAll();
-      await telemetry.telemetry.shutdown();
-    },
-  };
+  return sessionHandle({
+    ...{ runner: sessionRunner, writer, channel, settings, defaultModel: config.defaultModel, emit, start },
+    ...{ tools, slash, guards, agents, mcp, telemetry, peers, worktrees },
+  });
 }
 
 /** Subagents, background tasks and the team (agentSetup.ts), with the plugins' agents. */
@@ -217,6 +195,7 @@ async function startAgents(
     settings: SessionSettings;
     host: HostSetup;
     emit: SessionEvents['emit'];
+    answerTeammateQuestions: TeammateQuestionAnswerer;
   },
 ): Promise<AgentSetup> {
   const { sessionId } = p.base.start;
@@ -239,12 +218,14 @@ async function startAgents(
       projectRoot: o.projectConfigRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
+      mirror: p.base.mirror,
       progressSummaries: () => p.host.progressSummaries,
       subagentAppend: () => p.host.subagentAppend,
       ...(processTeammates ? { processTeammates } : {}),
       // A stream-json host gets a subagent's text only when it asks (the SDK's default is off);
       // the terminal and text output show it.
       forwardSubagentText: () => o.outputFormat !== 'stream-json' || p.host.forwardSubagentText === true,
+      answerTeammateQuestions: p.answerTeammateQuestions,
     });
   } catch (err) {
     throw new StartupError((err as Error).message, 2);

@@ -7,7 +7,6 @@ import { modelChoices } from '../loop/models.js';
 import { sentModelId } from '../loop/modelClient.js';
 import { authSettings } from '../loop/providers/authSettings.js';
 import { accountInfo } from '../loop/providers/keySources.js';
-import type { ApiProvider } from '../loop/providers/select.js';
 import type { AgentSetup } from './agentSetup.js';
 import type { ControlParts } from './controlParts.js';
 import { logWarning } from '../util/log.js';
@@ -82,11 +81,7 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
         agents: agentInfos(agents),
         // "Default" is where set_model "default" goes: the session's default, not the model now.
         models: modelChoices(p.config.defaultModel),
-        account: accountInfo(
-          (p.config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
-          process.env,
-          authSettings().apiKeyHelper,
-        ),
+        account: accountInfo(p.config.apiProvider, process.env, authSettings().apiKeyHelper),
       };
       // Each model as the id it is sent with (Bedrock's profile ids: this may wait for their list).
       const sent = answer.models.map((m) => sentModelId(m.resolvedModel));

@@ -12,47 +12,49 @@ import type { LoadedSettings } from '../settings/index.js';
 import { savedEffort } from '../control/settingsHandlers.js';
 import { workflowsEnabled } from '../workflows/optIn.js';
 
+import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
+import { apiKeySource } from '../loop/providers/keySources.js';
+
 export { DEFAULT_MODEL } from '../loop/pricing.js';
-import { apiProviderFromEnv } from '../loop/providers/select.js';
 
 export interface SessionConfig {
-  cwd: string;
+  readonly cwd: string;
   /** --project-config-root resolved against cwd (where .claude/ and .mcp.json are read). */
-  projectRoot: string;
+  readonly projectRoot: string;
   /** --setting-sources, checked. */
-  sources: SettingSource[];
+  readonly sources: SettingSource[];
   /** The model a session starts with and goes back to ("default", a reset): --model, ANTHROPIC_MODEL, the built-in default. */
-  defaultModel: string;
-  fallbackModel?: string;
-  maxTurns?: number;
-  maxBudgetUsd?: number;
-  thinking?: ThinkingMode;
-  maxThinkingTokens?: number;
+  readonly defaultModel: string;
+  readonly fallbackModel?: string;
+  readonly maxTurns?: number;
+  readonly maxBudgetUsd?: number;
+  readonly thinking?: ThinkingMode;
+  readonly maxThinkingTokens?: number;
   /** --effort, else the default update_settings saved for the starting model. */
-  effort?: EffortLevel;
+  readonly effort?: EffortLevel;
   /** CLAUDE_CODE_MAX_OUTPUT_TOKENS. */
-  maxOutputTokens?: number;
-  betas?: string[];
-  taskBudget?: number;
-  includePartialMessages: boolean;
+  readonly maxOutputTokens?: number;
+  readonly betas?: string[];
+  readonly taskBudget?: number;
+  readonly includePartialMessages: boolean;
   /** ENABLE_TOOL_SEARCH. */
-  toolSearch: ToolSearchSetting;
-  /** Where the API key comes from, in the reference's words ('none' for a cloud provider); set by the network setup. */
-  apiKeySource: string;
-  /** Which API the model calls go to (initialize's account.apiProvider). */
-  apiProvider?: string;
+  readonly toolSearch: ToolSearchSetting;
+  /** Where the API key comes from, in the reference's words ('none' for a token alone or a cloud provider). */
+  readonly apiKeySource: string;
+  /** Which API the model calls go to (CLAUDE_CODE_USE_BEDROCK …; initialize's account.apiProvider). */
+  readonly apiProvider: ApiProvider;
   /** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (undefined: the runner's default). */
-  teammateTimeoutMs?: number;
+  readonly teammateTimeoutMs?: number;
   /** CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS. */
-  agentTeams: boolean;
+  readonly agentTeams: boolean;
   /** The user opted in to the Workflow tool (src/workflows/optIn.ts). */
-  workflows: boolean;
+  readonly workflows: boolean;
   /** --tools / --disallowedTools allow the Skill tool to be offered when skills appear later. */
-  skillToolAllowed: boolean;
+  readonly skillToolAllowed: boolean;
   /** A host on stdin can be asked (elicitations): stream-json input, prompts not turned off. */
-  hostCanAnswer: boolean;
+  readonly hostCanAnswer: boolean;
   /** The `promptSuggestionEnabled` setting (false turns prompt suggestions off). */
-  promptSuggestionEnabled: boolean;
+  readonly promptSuggestionEnabled: boolean;
 }
 
 /** What `initialize` sets for the rest of the session (each read where it is used). */
@@ -91,7 +93,8 @@ export function resolveSessionConfig(
   const warnings: string[] = [];
   // --model, else ANTHROPIC_MODEL, else the provider's default (a cloud provider's may differ:
   // models.ts); each layer's "default" is the one below it.
-  const builtIn = resolveModel('default', apiProviderFromEnv(env), env);
+  const apiProvider = apiProviderFromEnv(env);
+  const builtIn = resolveModel('default', apiProvider, env);
   const fromEnv = modelFor(env.ANTHROPIC_MODEL, { sessionDefault: builtIn, env });
   const defaultModel = modelFor(o.model, { sessionDefault: fromEnv, env });
   const config: SessionConfig = {
@@ -110,11 +113,8 @@ export function resolveSessionConfig(
     taskBudget: o.taskBudget,
     includePartialMessages: o.includePartialMessages || ctx.interactive,
     toolSearch: parseToolSearchSetting(env.ENABLE_TOOL_SEARCH),
-    apiKeySource: env.ANTHROPIC_API_KEY
-      ? 'ANTHROPIC_API_KEY'
-      : env.ANTHROPIC_AUTH_TOKEN
-        ? 'ANTHROPIC_AUTH_TOKEN'
-        : 'none',
+    apiKeySource: apiKeySource(apiProvider, env, ctx.loaded.settings.apiKeyHelper),
+    apiProvider,
     teammateTimeoutMs: teammateTimeout(o, env, warnings),
     agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS),
     workflows: workflowsEnabled(ctx.loaded.settings as Record<string, unknown>, env),

@@ -8,6 +8,7 @@ import type { SessionEvent } from '../session/events.js';
 import type { SessionRunner, SessionSettings } from '../session/runner.js';
 import type { WireLine } from '../session/wire.js';
 import type { SlashCommandInfo } from '../commands/slashCommands.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 
 /** What the mode gives the session. */
 export interface SessionIO {
@@ -25,6 +26,8 @@ export interface SessionIO {
   elicit?: (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
   /** Where an error result's reason is told (default: stderr). */
   reportError?: (text: string) => void;
+  /** --session-mirror: where each transcript entry goes once written locally (src/modes/sessionMirror.ts). */
+  mirror?: MirrorSink;
   /** A teammate process (src/modes/teammate.ts): its extra tools, and the team its tools reach. */
   teammate?: { tools: Tool[]; services: Pick<ToolServices, 'team' | 'teamMember' | 'taskList'> };
 }

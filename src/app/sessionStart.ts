@@ -12,6 +12,7 @@ import { ResumeError, startSession, type SessionStart } from '../session/resume.
 import { applySettingsEnv, type LoadedSettings, type SettingSource } from '../settings/index.js';
 import { parseSettingSources } from '../settings/load.js';
 import { sessionDir } from '../transcript/transcript.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 import { logWarning } from '../util/log.js';
 
 export interface SessionBase {
@@ -19,6 +20,8 @@ export interface SessionBase {
   loaded: LoadedSettings;
   config: SessionConfig;
   start: SessionStart;
+  /** --session-mirror: where each transcript entry goes once written (the session's, its agents'). */
+  mirror?: MirrorSink;
   /** The session's folder beside its transcript; undefined without persistence. */
   sessionFolder: string | undefined;
   callModel: CallModel | undefined;
@@ -27,7 +30,7 @@ export interface SessionBase {
 /** Throws StartupError (message, exit code) when the session cannot start. */
 export async function openSession(
   o: CliOptions,
-  ctx: { writer: StdoutWriter; interactive: boolean },
+  ctx: { writer: StdoutWriter; interactive: boolean; mirror?: MirrorSink },
 ): Promise<SessionBase> {
   const cwd = process.cwd();
   const env = process.env;
@@ -52,14 +55,12 @@ export async function openSession(
   }
   for (const w of resolved.warnings) logWarning(w);
   // Proxies, client certificates and credential commands, before the first connection.
-  const network = await setupNetworkAndAuth(loaded.settings, env).catch((err: Error) => {
+  await setupNetworkAndAuth(loaded.settings, env, resolved.config.apiProvider).catch((err: Error) => {
     throw new StartupError(err.message, 1);
   });
-  resolved.config.apiKeySource = network.apiKeySource;
-  resolved.config.apiProvider = network.apiProvider;
   let start: SessionStart;
   try {
-    start = await startSession(o, env, cwd, { version: VERSION });
+    start = await startSession(o, env, cwd, { version: VERSION, mirror: ctx.mirror });
   } catch (err) {
     if (!(err instanceof ResumeError)) throw err;
     logWarning(err.message);
@@ -77,6 +78,7 @@ export async function openSession(
     loaded,
     config: resolved.config,
     start,
+    mirror: ctx.mirror,
     sessionFolder: transcript ? sessionDir(env, cwd, sessionId) : undefined,
     callModel,
   };

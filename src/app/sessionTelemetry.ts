@@ -41,7 +41,7 @@ export async function setupSessionTelemetry(
       env: base.env,
       sessionId: base.start.sessionId,
       version: VERSION,
-      apiProvider: base.config.apiProvider ?? 'firstParty',
+      apiProvider: base.config.apiProvider,
       entrypoint: p.interactive ? 'cli' : 'sdk',
       headersHelper: base.loaded.settings.otelHeadersHelper,
     });

@@ -16,7 +16,6 @@ import type { SkillEntry } from '../../tools/skill.js';
 import type { SubagentSummary } from '../../tools/task.js';
 import type { SessionConfig } from './sessionConfig.js';
 import { selectTools } from './selectTools.js';
-import type { ApiProvider } from '../loop/providers/select.js';
 import { logWarning } from '../util/log.js';
 import { undiciFetch } from '../net/undici.js';
 import { agentConcurrency } from '../workflows/concurrency.js';
@@ -76,7 +75,7 @@ export async function setupSessionTools(
         ...extraTools,
       ],
       o,
-      (config.apiProvider as ApiProvider | undefined) ?? 'firstParty',
+      config.apiProvider,
     );
   } catch (err) {
     throw usage((err as Error).message);

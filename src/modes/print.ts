@@ -4,7 +4,7 @@ import { createSession } from '../app/createSession.js';
 import { StartupError } from '../session/guards.js';
 import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
-import { startSessionMirror } from './sessionMirror.js';
+import { sessionMirror } from './sessionMirror.js';
 import { isErrorResult, type SessionEvent, type TurnResult } from '../session/events.js';
 import type { WireLine } from '../session/wire.js';
 
@@ -17,11 +17,11 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
     if (ev.type === 'result' && line) lastResult = { result: ev.result, line };
     if (o.outputFormat === 'stream-json' && line) await writer.send(line);
   };
-  startSessionMirror(o, writer);
   // With JSON output the result line reports an error; only plain text needs it on stderr.
   const session = await createSession(o, {
     writer,
     output,
+    mirror: sessionMirror(o, writer),
     ...(o.outputFormat === 'text' ? {} : { reportError: () => {} }),
   });
   const { runner } = session;

@@ -3,14 +3,14 @@
 import { createSession } from '../app/createSession.js';
 import type { CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
-import { startSessionMirror } from './sessionMirror.js';
+import { sessionMirror } from './sessionMirror.js';
 import { consumeStreamJson } from './streamJsonInput.js';
 
 export async function runStreamJson(o: CliOptions, writer: StdoutWriter): Promise<number> {
-  startSessionMirror(o, writer);
   const session = await createSession(o, {
     writer,
     output: (_ev, line) => (line ? writer.send(line) : Promise.resolve()),
+    mirror: sessionMirror(o, writer),
     // The result line reports an error; the host would show a copy from stderr twice.
     reportError: () => {},
   });

@@ -10,6 +10,7 @@ import type { HistoryContent, HistoryMessage } from '../loop/events.js';
 import { LineTooLongError, readLines } from '../protocol/lineReader.js';
 import { appendUser } from '../loop/history.js';
 import { Transcript, transcriptPath } from '../transcript/transcript.js';
+import type { MirrorSink } from '../transcript/mirror.js';
 import type { CheckpointRecord, Snapshot } from './fileCheckpoints.js';
 import { logWarning } from '../util/log.js';
 import { DEFERRED_TOOLS_ATTACHMENT } from './transcriptLines.js';
@@ -62,12 +63,12 @@ export async function startSession(
   o: ResumeOptions,
   env: NodeJS.ProcessEnv,
   cwd: string,
-  identity: { version: string },
+  identity: { version: string; mirror?: MirrorSink },
   warn: Warn = (m) => logWarning(`${m}`),
 ): Promise<SessionStart> {
   const persist = (id: string) =>
     o.sessionPersistence
-      ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version })
+      ? new Transcript(transcriptPath(env, cwd, id), { sessionId: id, cwd, version: identity.version }, identity.mirror)
       : null;
   const fresh = (): SessionStart => {
     const sessionId = o.sessionId ?? randomUUID();

@@ -53,6 +53,8 @@ export interface TeamServiceDeps {
   processTeammates?: TeammateLaunch;
   /** The host's agents (initialize.agents), handed to each process teammate with its environment. */
   hostAgents?: () => Record<string, unknown> | undefined;
+  /** How the lead answers its process teammates' permission questions (as its own: src/app/teammateQuestions.ts). */
+  answerTeammateQuestions: TeammateQuestionAnswerer;
 }
 
 /** A member as the lead keeps it: in this process, or a process of its own (a tmux pane, detached). */
@@ -75,14 +77,8 @@ export class TeamService implements TeamToolService, TeamHost {
   private readonly approvals = new Map<string, string>();
   /** Process teammates' permission questions, answered as the lead's own (permissionDesk.ts). */
   private desk: PermissionDesk | null = null;
-  private answerer: TeammateQuestionAnswerer | undefined;
 
   constructor(private readonly deps: TeamServiceDeps) {}
-
-  /** How the lead answers its process teammates' permission questions (set once the session's pipeline exists). */
-  answerTeammateQuestionsWith(answerer: TeammateQuestionAnswerer): void {
-    this.answerer = answerer;
-  }
 
   /** The desk of the team's inbox, looking for questions once a process teammate is started. */
   private questionDesk(team: ActiveTeam): PermissionDesk {
@@ -94,7 +90,7 @@ export class TeamService implements TeamToolService, TeamHost {
         const m = this.members.get(name);
         return m !== undefined && !(m instanceof Teammate) && m.live;
       },
-      answerer: () => this.answerer,
+      answerer: () => this.deps.answerTeammateQuestions,
       onProblem: (t) => this.problem(t),
     });
     return this.desk;

@@ -6,7 +6,7 @@
 // timestamp, cwd and type; metadata lines (custom-title, tag) carry no chain. Appended
 // synchronously, one write per line, so an exit loses nothing and a crash tears at most one line.
 import { makeDirs } from '../util/makeDirs.js';
-import { mirrorEntry } from './mirror.js';
+import type { MirrorSink } from './mirror.js';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { randomUUID } from '../util/ids.js';
 import { dirname, join } from 'node:path';
@@ -63,6 +63,8 @@ export class Transcript {
   constructor(
     readonly path: string,
     readonly identity: TranscriptIdentity,
+    /** --session-mirror: each entry, once written here, goes to the host too (mirror.ts). */
+    private readonly mirror?: MirrorSink,
   ) {}
 
   /** Where the next message line hangs (after a resume: the resumed branch's last message). */
@@ -190,7 +192,7 @@ export class Transcript {
         }
       }
       writeSync(this.fd, line);
-      mirrorEntry(this.path, entry);
+      this.mirror?.(this.path, [entry]);
     } catch (err) {
       // A read-only home must not stop the run; say so once.
       this.failed = true;

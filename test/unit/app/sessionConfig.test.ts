@@ -51,4 +51,23 @@ describe('session config', () => {
     expect(r.warnings).toEqual([expect.stringContaining('AGENT_TEAMMATE_TIMEOUT_MS="soon"')]);
     expect(() => resolveWith([], { ENABLE_TOOL_SEARCH: 'sometimes' })).toThrow();
   });
+
+  it('the provider and the key source are resolved once, with the config, as the init line reports them', () => {
+    const withHelper = { ...loaded, settings: { apiKeyHelper: 'print-key' } } as unknown as LoadedSettings;
+    const resolveFor = (env: NodeJS.ProcessEnv, l = loaded) =>
+      resolveSessionConfig(options([]), { cwd: '/work', env, loaded: l, interactive: false, sources: ALL_SOURCES })
+        .config;
+    expect(resolveFor({ ANTHROPIC_API_KEY: 'k' })).toMatchObject({
+      apiProvider: 'firstParty',
+      apiKeySource: 'ANTHROPIC_API_KEY',
+    });
+    // A bearer token is no API key; the apiKeyHelper setting is.
+    expect(resolveFor({ ANTHROPIC_AUTH_TOKEN: 't' }).apiKeySource).toBe('none');
+    expect(resolveFor({}, withHelper).apiKeySource).toBe('apiKeyHelper');
+    // A cloud provider's credentials are the cloud's own.
+    expect(resolveFor({ CLAUDE_CODE_USE_BEDROCK: '1', ANTHROPIC_API_KEY: 'k' })).toMatchObject({
+      apiProvider: 'bedrock',
+      apiKeySource: 'none',
+    });
+  });
 });
