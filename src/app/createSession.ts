@@ -40,6 +40,7 @@ import { type SessionTools, setupSessionTools } from './sessionTools.js';
 import { startToolServices } from './toolServices.js';
 import { logWarning } from '../util/log.js';
 import { findTool } from '../../tools/registry.js';
+import { editedFiles } from '../../tools/toolCall.js';
 
 export type { Session, SessionIO } from './sessionIO.js';
 
@@ -194,7 +195,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     bypassAllowed: guards.permissions.allowBypass,
     commands: () => slash.list(),
-    toolKind: (name) => findTool(tools.tools.list(), name)?.kind,
+    editedFiles: (name, input) => editedFiles(findTool(tools.tools.list(), name), input),
     resumedToolResults: start.toolResults ?? new Map(),
     userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
     async close(reason) {
