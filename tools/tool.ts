@@ -152,7 +152,10 @@ export interface ToolServices {
 }
 
 export interface SkillActivationService {
-  /** Apply a skill's allowed-tools and model to the rest of the turn; returns what was applied, or throws with why not. */
+  /**
+   * Apply a skill's allowed-tools and model (as the skill writes it: the session reads it by its
+   * model rule) to the rest of the turn; returns what was applied, or throws with why not.
+   */
   activate(skill: { name: string; allowedTools: string[]; model?: string }): { allowedTools: string[]; model?: string };
 }
 
