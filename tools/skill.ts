@@ -66,7 +66,8 @@ export function makeSkillTool(skills: () => SkillEntry[]) {
             applied = service.activate({
               name: s.name,
               allowedTools: s.allowedTools,
-              ...(s.model && s.model !== 'inherit' ? { model: s.model } : {}),
+              // As written: the service reads it by the model rule (`inherit` sets none).
+              ...(s.model ? { model: s.model } : {}),
             });
           } catch (err) {
             throw new ToolError(`Skill ${s.name} cannot be loaded: ${(err as Error).message}`);

@@ -2,11 +2,9 @@
 // initialize.jsonSchema). Its input_schema is the host's JSON schema as given; its input is
 // validated with a zod schema built from that JSON schema, so an invalid call gets the usual
 // is_error result naming each violation (path + message). The loop (src/loop/structuredOutput.ts)
-// takes the valid input as the run's structured output.
+// finds it by its role and takes the valid input as the run's structured output.
 import { z } from 'zod';
 import { defineTool, type Tool } from './tool.js';
-
-export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
 
 export const STRUCTURED_OUTPUT_ACCEPTED = 'Structured output provided successfully';
 
@@ -48,7 +46,9 @@ export function compileOutputSchema(raw: unknown): { jsonSchema: Record<string, 
 export function createStructuredOutputTool(rawSchema: unknown): Tool {
   const { jsonSchema, validator } = compileOutputSchema(rawSchema);
   return defineTool({
-    name: STRUCTURED_OUTPUT_TOOL_NAME,
+    name: 'StructuredOutput',
+    // The loop ends the run with a valid call's input (src/loop/structuredOutput.ts).
+    role: 'structured-output',
     description:
       'Return your final answer in the structured format the caller asked for. Call this tool once, at the end, ' +
       'with the complete answer as its input; the input must match the schema exactly. If the call is rejected, ' +

@@ -152,7 +152,10 @@ export interface ToolServices {
 }
 
 export interface SkillActivationService {
-  /** Apply a skill's allowed-tools and model to the rest of the turn; returns what was applied, or throws with why not. */
+  /**
+   * Apply a skill's allowed-tools and model (as the skill writes it: the session reads it by its
+   * model rule) to the rest of the turn; returns what was applied, or throws with why not.
+   */
   activate(skill: { name: string; allowedTools: string[]; model?: string }): { allowedTools: string[]; model?: string };
 }
 
@@ -233,7 +236,18 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   refuseInMode?(mode: string): { message: string; reason: string } | undefined;
   /** The tool marks file activity itself (Bash, per command it runs); else a call that is not read-only is taken to change files. */
   reportsFileActivity?: boolean;
+  /** A part the loop itself gives the tool (see ToolRole): the loop finds such a tool by its role, never by its name. */
+  role?: ToolRole;
 }
+
+/**
+ * A part the agent loop gives a tool of its own:
+ * - `tool-search`: loads deferred tools into the loop (ToolSearch): tools are deferred only when
+ *   one is offered, it is offered only while some are, and the deferred-tools reminder names it.
+ * - `structured-output`: a valid call's input ends the run as its structured output
+ *   (StructuredOutput): the loop counts invalid calls and reminds a model that ends without one.
+ */
+export type ToolRole = 'tool-search' | 'structured-output';
 
 /**
  * What a tool does, as permissions and the loop treat it (after Gemini CLI's `Kind`):

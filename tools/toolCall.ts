@@ -94,6 +94,15 @@ export function callFacts(tool: Tool | undefined, name: string, input: unknown):
   };
 }
 
+/**
+ * The files a call declares it edits: `access().paths` of a tool of kind 'edit' ([] when it names
+ * none); undefined for a call that is not a file edit, or of no tool (what the terminal draws as diffs).
+ */
+export function editedFiles(tool: Tool | undefined, input: unknown): string[] | undefined {
+  if (tool?.kind !== 'edit') return undefined;
+  return accessOf(tool, input).paths ?? [];
+}
+
 /** Runs a prepared call: progress passes through; the return value is always a ToolResult. */
 export async function* runPreparedCall(
   call: PreparedCall,

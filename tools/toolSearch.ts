@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { lazySchema } from '../src/util/lazySchema.js';
 import { defineTool, ToolError, type ToolContext } from './tool.js';
 
-export const TOOL_SEARCH_NAME = 'ToolSearch';
 const DEFAULT_MAX_RESULTS = 5;
 
 export const toolSearchInputSchema = lazySchema(() =>
@@ -144,9 +143,11 @@ function catalog(ctx: ToolContext): DeferredToolCatalog {
 }
 
 export const ToolSearchTool = defineTool({
-  name: TOOL_SEARCH_NAME,
+  name: 'ToolSearch',
   description: DESCRIPTION,
   inputSchema: toolSearchInputSchema,
+  // The loop defers tools only while this is offered, and names it in the deferred-tools reminder.
+  role: 'tool-search',
   // It only changes which tools the model is offered.
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

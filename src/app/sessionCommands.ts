@@ -8,6 +8,7 @@ import type { SessionRunner, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
 import type { ToolSet } from '../../tools/toolSet.js';
 import type { Late } from './late.js';
+import { chooseModel as modelFor } from '../loop/models.js';
 import { chooseModel, type SessionConfig } from './sessionConfig.js';
 
 export function setupSessionCommands(p: {
@@ -70,8 +71,22 @@ export async function runSlashCommand(
     }
   }
   if (!out.model) return out;
-  if (out.model === 'inherit') return { ...out, model: undefined };
-  return { ...out, model: chooseModel(config, out.model) };
+  return { ...out, model: turnModel(config, out.model) };
+}
+
+/**
+ * The model a command's or a loaded skill's `model` sets for its turn, by the model rule
+ * (chooseModel): `default` is the session's default, an alias resolves, and `inherit` is what the
+ * turn inherits, the model it runs on already: no model of its own (undefined), so the session's
+ * model, even one set_model changes mid-turn, goes on answering. No `model`: none either.
+ */
+export function turnModel(
+  config: Pick<SessionConfig, 'defaultModel'>,
+  requested: string | undefined,
+): string | undefined {
+  if (!requested) return undefined;
+  // The turn's own model, as a turn override: '' (none).
+  return modelFor(requested, { sessionDefault: config.defaultModel, inherited: '' }) || undefined;
 }
 
 /** A command's or a skill's allowed-tools as allow rules until its turn ends; returns their removal. */

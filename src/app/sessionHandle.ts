@@ -2,6 +2,7 @@
 // control channel, what the terminal asks of it, and its end — the exit handlers installed for
 // SIGINT, SIGTERM and a host gone, and close, which ends what the session started.
 import { findTool } from '../../tools/registry.js';
+import { editedFiles } from '../../tools/toolCall.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
 import type { ControlChannel } from '../control/channel.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
@@ -54,7 +55,7 @@ export function sessionHandle(p: {
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     bypassAllowed: guards.permissions.allowBypass,
     commands: () => p.slash.list(),
-    toolKind: (name) => findTool(tools.tools.list(), name)?.kind,
+    editedFiles: (name, input) => editedFiles(findTool(tools.tools.list(), name), input),
     resumedToolResults: p.start.toolResults ?? new Map(),
     userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
     async close(reason) {

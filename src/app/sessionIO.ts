@@ -1,5 +1,5 @@
 // What a mode (src/modes/) gives a session, and what it gets back.
-import type { Tool, ToolKind, ToolServices } from '../../tools/tool.js';
+import type { Tool, ToolServices } from '../../tools/tool.js';
 import type { ControlChannel } from '../control/channel.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
@@ -47,8 +47,8 @@ export interface Session {
   bypassAllowed: boolean;
   /** The slash commands the session runs (the terminal UI's `/` menu). */
   commands(): SlashCommandInfo[];
-  /** What the session's tool of this name declares it does (the terminal draws `edit` calls as diffs). */
-  toolKind(name: string): ToolKind | undefined;
+  /** The files a call of the session's tool of this name declares it edits (the terminal draws such calls as diffs); undefined if it is no file edit. */
+  editedFiles(name: string, input: unknown): readonly string[] | undefined;
   /** A resumed conversation's tool results as the tools gave them, by tool_use id (the UI's diffs). */
   resumedToolResults: ReadonlyMap<string, unknown>;
   /** Seconds the person spent typing in the terminal UI (telemetry's active time of type `user`). */

@@ -14,8 +14,8 @@ import { fileCheckpointsFor } from '../session/sessionControls.js';
 import type { FileCheckpoints } from '../session/fileCheckpoints.js';
 import { TurnScope } from '../session/turnScope.js';
 import { createWorktreeSession, type WorktreeSession } from '../worktrees/session.js';
-import { chooseModel, type HostSetup, type SessionConfig } from './sessionConfig.js';
-import { allowRulesForTurn } from './sessionCommands.js';
+import type { HostSetup, SessionConfig } from './sessionConfig.js';
+import { allowRulesForTurn, turnModel } from './sessionCommands.js';
 import { startSandbox } from './sessionSandbox.js';
 import type { SessionBase } from './sessionStart.js';
 import { parseRule } from '../permissions/rules.js';
@@ -111,7 +111,7 @@ export function buildToolServices(parts: MainServiceParts): ToolServices {
 
 /**
  * A skill the model loads: its allowed-tools and model for the rest of the turn (tools/skill.ts);
- * its `model: default` is the session's default.
+ * its `model` is read by the model rule (turnModel: `default` the session's default, `inherit` none).
  */
 export function createSkillActivation(
   turn: TurnScope,
@@ -128,7 +128,7 @@ export function createSkillActivation(
           );
         }
       }
-      const resolved = model ? chooseModel(config, model) : undefined;
+      const resolved = turnModel(config, model);
       if (!turn.apply(allowedTools, resolved)) throw new Error('no turn is running');
       return { allowedTools, ...(resolved ? { model: resolved } : {}) };
     },

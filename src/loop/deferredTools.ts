@@ -10,7 +10,7 @@
 // so the call after a ToolSearch that loaded something new writes the cache again (once per load).
 import type { Tool } from '../../tools/tool.js';
 import { toolApiSchema, type ToolApiSchema } from '../../tools/registry.js';
-import { TOOL_SEARCH_NAME, type DeferredToolCatalog } from '../../tools/toolSearch.js';
+import type { DeferredToolCatalog } from '../../tools/toolSearch.js';
 
 /** `ENABLE_TOOL_SEARCH`: `auto` (default, 10 %), `auto:N` (N % of the context window), `true`, `false`. */
 export type ToolSearchSetting = { mode: 'auto'; percent: number } | { mode: 'always' } | { mode: 'never' };
@@ -54,6 +54,8 @@ export interface DeferredToolsOptions {
 /** One loop's offer: what is deferred, what has been loaded, and the reminder that lists them. */
 export class DeferredTools implements DeferredToolCatalog {
   private tools: Tool[] = [];
+  /** The offered tool that loads deferred ones (role `tool-search`): ToolSearch. */
+  private search: Tool | undefined;
   private defs = new Map<string, ToolApiSchema>();
   private deferredNames: string[] = [];
   private readonly loaded: string[] = [];
@@ -76,9 +78,9 @@ export class DeferredTools implements DeferredToolCatalog {
     // a session's start): the init line needs only the names.
     this.defs = new Map();
     this.cached = null;
-    const searchOffered = tools.some((t) => t.name === TOOL_SEARCH_NAME);
+    this.search = tools.find((t) => t.role === 'tool-search');
     const s = this.opts.setting;
-    const can = searchOffered && s.mode !== 'never';
+    const can = this.search !== undefined && s.mode !== 'never';
     const builtIns = can ? tools.filter(deferredBuiltIn) : [];
     const candidates = tools.filter(deferrableMcp);
     let defer = can && candidates.length > 0;
@@ -109,17 +111,17 @@ export class DeferredTools implements DeferredToolCatalog {
    * useful, each by the name hosts know it by (its legacy name when it has one: `Task`).
    */
   toolNames(): string[] {
-    return this.tools.filter((t) => this.active || t.name !== TOOL_SEARCH_NAME).map((t) => t.legacyName ?? t.name);
+    return this.tools.filter((t) => this.active || t !== this.search).map((t) => t.legacyName ?? t.name);
   }
 
   /** The `tools[]` of the next request (see the ordering note at the top). */
   apiTools(): ToolApiSchema[] {
     if (this.cached) return this.cached;
     const deferred = new Set(this.deferredNames);
-    const stable = this.tools.filter((t) => !deferred.has(t.name) && (this.active || t.name !== TOOL_SEARCH_NAME));
+    const stable = this.tools.filter((t) => !deferred.has(t.name) && (this.active || t !== this.search));
     // ToolSearch last of the stable part: loads go after it.
-    const search = stable.filter((t) => t.name === TOOL_SEARCH_NAME);
-    const rest = stable.filter((t) => t.name !== TOOL_SEARCH_NAME);
+    const search = stable.filter((t) => t === this.search);
+    const rest = stable.filter((t) => t !== this.search);
     const loaded = this.loaded.filter((n) => deferred.has(n));
     this.cached = [...rest, ...search].map((t) => this.def(t.name)).concat(loaded.map((n) => this.def(n)));
     return this.cached;
@@ -174,7 +176,8 @@ export class DeferredTools implements DeferredToolCatalog {
     const first = this.announced === '';
     this.announced = key;
     if (pending.length === 0) return first ? undefined : { names: [], text: NONE_DEFERRED };
-    return { names: [...pending], text: reminder(pending) };
+    // Something is deferred only when the search tool is offered (setTools).
+    return { names: [...pending], text: reminder(pending, this.search!.name) };
   }
 }
 
@@ -184,8 +187,9 @@ export interface DeferredAnnouncement {
   text: string;
 }
 
-function reminder(pending: string[]): string {
-  return `${REMINDER_HEAD}These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${TOOL_SEARCH_NAME} (with "select:<name>" or with keywords); it loads the tools it returns.
+/** The reminder listing `pending`, telling the model to load them with `searchName` (the offered ToolSearch). */
+function reminder(pending: string[], searchName: string): string {
+  return `${REMINDER_HEAD}These ${pending.length} tools are deferred: their definitions are not loaded, so you cannot call them until they are. To use one, first call ${searchName} (with "select:<name>" or with keywords); it loads the tools it returns.
 ${pending.join('\n')}
 </system-reminder>`;
 }

@@ -1,19 +1,23 @@
-// Structured output, as the agent loop enforces it. It applies exactly when the StructuredOutput
-// tool is offered (the main agent of a session whose host gave a JSON schema; never a subagent):
+// Structured output, as the agent loop enforces it. It applies exactly when a tool of role
+// `structured-output` is offered (StructuredOutput: the main agent of a session whose host gave a
+// JSON schema, a workflow agent with a schema; never another subagent):
 // - a valid StructuredOutput call ends the run with success; its input is the structured output;
 // - every invalid call is answered with the validation error (by the tool pipeline) and counted:
 //   the 5th ends the run with error_max_structured_output_retries;
 // - the model ending its turn without a valid call is reminded once; ending again without one
 //   also ends with error_max_structured_output_retries (the reminder was its retry).
 import type { Tool } from '../../tools/tool.js';
-import { STRUCTURED_OUTPUT_TOOL_NAME } from '../../tools/structuredOutput.js';
 import type { ToolResultBlock, ToolUseBlock } from './toolPipeline.js';
 
 export const MAX_STRUCTURED_OUTPUT_RETRIES = 5;
 
-export const STRUCTURED_OUTPUT_REMINDER =
-  `You ended your turn without calling the ${STRUCTURED_OUTPUT_TOOL_NAME} tool. ` +
-  `The caller needs your final answer as structured output: call ${STRUCTURED_OUTPUT_TOOL_NAME} now with it as the input.`;
+/** What a model that ended its turn without a valid call of the `toolName` tool is told. */
+export function structuredOutputReminder(toolName: string): string {
+  return (
+    `You ended your turn without calling the ${toolName} tool. ` +
+    `The caller needs your final answer as structured output: call ${toolName} now with it as the input.`
+  );
+}
 
 export type StructuredOutputVerdict = { kind: 'done'; value: unknown } | { kind: 'failed'; text: string };
 
@@ -23,8 +27,12 @@ export class StructuredOutputTracker {
   private lastError = '';
   private reminded = false;
 
+  /** `toolName`: the offered structured-output tool's name, as the model calls it. */
+  private constructor(private readonly toolName: string) {}
+
   static forTools(tools: readonly Tool[]): StructuredOutputTracker | undefined {
-    return tools.some((t) => t.name === STRUCTURED_OUTPUT_TOOL_NAME) ? new StructuredOutputTracker() : undefined;
+    const tool = tools.find((t) => t.role === 'structured-output');
+    return tool ? new StructuredOutputTracker(tool.name) : undefined;
   }
 
   /**
@@ -37,7 +45,7 @@ export class StructuredOutputTracker {
     data: readonly unknown[],
   ): StructuredOutputVerdict | undefined {
     for (const use of toolUses) {
-      if (use.name !== STRUCTURED_OUTPUT_TOOL_NAME) continue;
+      if (use.name !== this.toolName) continue;
       const i = results.findIndex((r) => r.tool_use_id === use.id);
       if (i < 0) continue;
       if (!results[i].is_error) return { kind: 'done', value: data[i] ?? use.input };
@@ -47,7 +55,7 @@ export class StructuredOutputTracker {
     if (this.invalidCalls >= MAX_STRUCTURED_OUTPUT_RETRIES)
       return {
         kind: 'failed',
-        text: `The model did not produce valid structured output after ${this.invalidCalls} invalid ${STRUCTURED_OUTPUT_TOOL_NAME} calls. Last error: ${this.lastError}`,
+        text: `The model did not produce valid structured output after ${this.invalidCalls} invalid ${this.toolName} calls. Last error: ${this.lastError}`,
       };
     return undefined;
   }
@@ -56,11 +64,11 @@ export class StructuredOutputTracker {
   onEndTurn(): { kind: 'remind'; text: string } | Extract<StructuredOutputVerdict, { kind: 'failed' }> {
     if (!this.reminded) {
       this.reminded = true;
-      return { kind: 'remind', text: STRUCTURED_OUTPUT_REMINDER };
+      return { kind: 'remind', text: structuredOutputReminder(this.toolName) };
     }
     return {
       kind: 'failed',
-      text: `The model ended its turn without calling ${STRUCTURED_OUTPUT_TOOL_NAME}, even after a reminder: no structured output was produced.`,
+      text: `The model ended its turn without calling ${this.toolName}, even after a reminder: no structured output was produced.`,
     };
   }
 }

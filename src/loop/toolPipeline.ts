@@ -77,6 +77,8 @@ export type ToolTelemetryEvent =
       toolName: string;
       /** What the tool declares it does (telemetry counts the decisions and lines of `edit` tools). */
       toolKind: ToolKind;
+      /** The paths the call declares it touches (`access().paths`): an `edit` tool's, the files it writes. */
+      paths: readonly string[];
       toolUseId: string;
       decision: 'accept' | 'reject';
       source: DecisionSource;
@@ -86,6 +88,7 @@ export type ToolTelemetryEvent =
       kind: 'result';
       toolName: string;
       toolKind: ToolKind;
+      paths: readonly string[];
       toolUseId: string;
       success: boolean;
       durationMs: number;
@@ -166,6 +169,7 @@ export async function* runToolUse(
       kind: 'decision',
       toolName: block.name,
       toolKind: call.kind,
+      paths: call.access.paths ?? [],
       toolUseId: block.id,
       decision,
       source,
@@ -277,6 +281,7 @@ async function* execute(
       toolName: block.name,
       // An input that failed validation has no prepared call; its result is a failure, counted as such.
       toolKind: call?.kind ?? 'other',
+      paths: call?.access.paths ?? [],
       toolUseId: block.id,
       success: !result.isError,
       durationMs: Date.now() - started,

@@ -132,7 +132,7 @@ export async function runTerminal(o: CliOptions, writer: StdoutWriter): Promise<
           }))
         : [],
     files: () => projectFiles(cwd),
-    toolKind: (name) => session?.toolKind(name),
+    editedFiles: (name, input) => session?.editedFiles(name, input),
     shell: async (command) => {
       typing.pause();
       shellAbort = new AbortController();

@@ -24,7 +24,8 @@ export function skillCommands(skills: () => SkillEntry[]): () => ExtraCommand[] 
         kind: 'prompt' as const,
         prompt: skillPrompt(s, args),
         allowedTools: s.allowedTools,
-        ...(s.model && s.model !== 'inherit' ? { model: s.model } : {}),
+        // As given: runSlashCommand reads it by the model rule (`inherit` keeps the turn's model).
+        ...(s.model ? { model: s.model } : {}),
       }),
     }));
 }

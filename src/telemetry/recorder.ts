@@ -77,6 +77,8 @@ export interface ToolDecisionFacts {
   toolName: string;
   /** What the tool declares it does: the decisions of `edit` tools are counted as code_edit_tool.decision. */
   toolKind: ToolKind;
+  /** The paths the call declares it touches (`access().paths`): an `edit` tool's first file gives the decision's language. */
+  paths: readonly string[];
   toolUseId: string;
   decision: 'accept' | 'reject';
   source: DecisionSource;
@@ -87,6 +89,8 @@ export interface ToolResultFacts {
   toolName: string;
   /** `edit` tools' successful results count their lines (lines_of_code.count). */
   toolKind: ToolKind;
+  /** The paths the call declares it touches (`access().paths`). */
+  paths: readonly string[];
   toolUseId: string;
   success: boolean;
   durationMs: number;
@@ -270,7 +274,7 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
           decision: f.decision,
           source: f.source,
           tool_name: f.toolName,
-          language: languageOf(filePathOf(f.input)),
+          language: languageOf(f.paths[0] ?? ''),
         });
     },
     toolResult(f) {
@@ -317,12 +321,6 @@ export function createRecorder(cfg: TelemetryConfig, ctx: RecorderContext, sink:
 const GIT_COMMIT = /(?:^|[;&|(]\s*|\s)git(?:\s+-[cC]\s+\S+)*\s+commit\b(?![^;&|]*--(?:dry-run|help)\b)/;
 /** A pull request opened with the GitHub CLI. */
 const PR_CREATE = /(?:^|[;&|(]\s*|\s)gh\s+pr\s+create\b(?![^;&|]*--help\b)/;
-
-function filePathOf(input: unknown): string {
-  const o = input as { file_path?: unknown; notebook_path?: unknown } | null;
-  const p = o?.file_path ?? o?.notebook_path;
-  return typeof p === 'string' ? p : '';
-}
 
 /** Lines added and removed by an Edit, Write or NotebookEdit, from its patch (or a new file's text). */
 export function linesChanged(input: unknown, data: unknown): { added: number; removed: number } | undefined {

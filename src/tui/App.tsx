@@ -19,7 +19,7 @@ import { TaskList, TaskRows } from './components/TaskRows.js';
 import { ThinkingView } from './components/ThinkingView.js';
 import { ToolList } from './components/ToolList.js';
 import type { TuiDeps } from './deps.js';
-import { diffSummary, previewDiff } from './diff.js';
+import { diffSummary, type EditedFilesOf, previewDiff } from './diff.js';
 import { PromptState, type Suggestions } from './prompt.js';
 import { atQuery, slashQuery } from './complete.js';
 import { CompletionMenu } from './components/CompletionMenu.js';
@@ -232,7 +232,7 @@ export function App({ store, deps, onExit }: { store: TuiStore; deps: TuiDeps; o
         {state.todos?.length ? <TodoList todos={state.todos} /> : null}
         {getTaskList() && !dialog ? <TaskList tasks={state.tasks} /> : null}
         {dialog ? (
-          <DialogView key={dialog.id} dialog={dialog} toolKind={deps.toolKind} />
+          <DialogView key={dialog.id} dialog={dialog} editedFiles={deps.editedFiles} />
         ) : form ? (
           <ElicitationForm key={form.id} payload={form.payload} onAnswer={form.resolve} />
         ) : getPicker() ? (
@@ -278,7 +278,7 @@ function SearchLine({ query, match }: { query: string; match: string | undefined
   );
 }
 
-function DialogView({ dialog, toolKind }: { dialog: Dialog; toolKind?: (name: string) => string | undefined }) {
+function DialogView({ dialog, editedFiles }: { dialog: Dialog; editedFiles?: EditedFilesOf }) {
   const { req } = dialog;
   const input = (req.input && typeof req.input === 'object' ? req.input : {}) as Record<string, unknown>;
   const answer = (a: AskHostAnswer) => dialog.resolve(a);
@@ -288,15 +288,18 @@ function DialogView({ dialog, toolKind }: { dialog: Dialog; toolKind?: (name: st
     return <PlanDialog input={input} onAnswer={answer} />;
   return (
     <PermissionDialog req={req} onAnswer={answer}>
-      <EditPreview kind={toolKind?.(req.tool_name)} input={req.input} />
+      <EditPreview name={req.tool_name} input={req.input} editedFiles={editedFiles} />
     </PermissionDialog>
   );
 }
 
-/** What a file edit (a tool of kind 'edit') would change, as a diff inside its permission question. */
-function EditPreview({ kind, input }: { kind: string | undefined; input: unknown }) {
+/** What a file edit (a call of a tool of kind 'edit', to the files it declares) would change, as a diff inside its permission question. */
+function EditPreview({ name, input, editedFiles }: { name: string; input: unknown; editedFiles?: EditedFilesOf }) {
   const theme = useTheme();
-  const diff = useMemo(() => previewDiff(kind, input, fileTextOrNull), [kind, input]);
+  const diff = useMemo(
+    () => previewDiff(editedFiles?.(name, input), input, fileTextOrNull),
+    [editedFiles, name, input],
+  );
   if (!diff) return null;
   return (
     <Box flexDirection="column" marginY={1}>

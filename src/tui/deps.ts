@@ -3,6 +3,7 @@
 import type { PermissionMode } from '../permissions/modes.js';
 import type { ColourLevel } from './colour.js';
 import type { CommandEntry } from './complete.js';
+import type { EditedFilesOf } from './diff.js';
 import type { PickerItem } from './components/Picker.js';
 
 export interface StatusInfo {
@@ -52,10 +53,10 @@ export interface TuiDeps {
    */
   shell?(command: string): Promise<{ output: string; exitCode: number | null }>;
   /**
-   * What the session's tool of this name declares it does (its kind, tools/tool.ts): an `edit`
-   * tool's calls are drawn as diffs. Absent, or undefined for a name: drawn as plain results.
+   * The files a call declares it edits (an `edit` tool's `access().paths`, tools/tool.ts): such
+   * calls are drawn as diffs. Absent, or undefined for a call: drawn as plain results.
    */
-  toolKind?: (name: string) => string | undefined;
+  editedFiles?: EditedFilesOf;
   /** A key was typed (any key, whatever it does): telemetry's typing time. */
   keyTyped?(): void;
 }

@@ -1,8 +1,9 @@
 // What a file edit changed, as unified-diff rows a person reads: from a file tool's result (its
 // structuredPatch, as Edit and Write give it), or, for the permission question, computed from the
 // call's input (Write's content, Edit's old/new strings, a list of such edits) against the file as
-// it is now. Which calls are file edits is the tool's declaration (kind 'edit', tools/tool.ts),
-// looked up by the caller: no tool name here. Pure functions (the file is read through a function
+// it is now. Which calls are file edits, and the files they edit, are the tool's declaration (kind
+// 'edit' and `access().paths`, tools/tool.ts), looked up by the caller: no tool name here, and no
+// input field named for a path. Pure functions (the file is read through a function
 // passed in), so they are unit-tested without a terminal.
 import { structuredPatch } from 'diff';
 
@@ -34,11 +35,12 @@ export interface DiffRow {
 /** Files bigger than this are not diffed for a preview (the tools draw the same line). */
 const MAX_DIFF_CHARS = 1_000_000;
 
-/** What the session's tool of a name declares it does (its `kind`); undefined for a name it does not know. */
-export type ToolKindOf = (name: string) => string | undefined;
-
-/** Only a tool that declares it edits files is drawn as a diff (a NotebookEdit's result has no patch and is not). */
-const EDIT_KIND = 'edit';
+/**
+ * The files a call of the session's tool of this name declares it edits (`access().paths` of a tool
+ * of kind 'edit'); undefined when the tool does not edit files, or the session does not know it.
+ * Only such calls are drawn as diffs (a NotebookEdit's result has no patch and is not).
+ */
+export type EditedFilesOf = (name: string, input: unknown) => readonly string[] | undefined;
 
 function record(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
@@ -71,12 +73,14 @@ function creation(file: string, content: string): FileDiff {
   );
 }
 
-/** The diff a file edit's result carries (its structured output), if any; `kind`: the tool's declared kind. */
-export function resultDiff(kind: string | undefined, input: unknown, data: unknown): FileDiff | undefined {
-  if (kind !== EDIT_KIND) return undefined;
+/**
+ * The diff a file edit's result carries (its structured output), if any; `files`: what the call
+ * declares it edits (EditedFilesOf), undefined for a call that is not a file edit.
+ */
+export function resultDiff(files: readonly string[] | undefined, data: unknown): FileDiff | undefined {
+  if (!files) return undefined;
   const d = record(data);
-  const i = record(input);
-  const file = String(d.filePath ?? i.file_path ?? '');
+  const file = String(d.filePath ?? files[0] ?? '');
   if (d.type === 'create' && typeof d.content === 'string') return creation(file, d.content);
   if (!Array.isArray(d.structuredPatch)) return undefined;
   const hunks = d.structuredPatch.filter(isHunk);
@@ -94,21 +98,21 @@ function replaceOnce(text: string, oldString: string, newString: string, all: bo
 }
 
 /**
- * What a pending file edit would change, against the file as it is now (`read` gives its text, or
- * null when it does not exist), from its input's shape: a `content` is the whole new file (Write),
- * `edits` a list of old→new replacements (MultiEdit's), else one `old_string`→`new_string` (Edit).
- * Undefined when it cannot be worked out (the old text is not in the file: the tool will refuse the
- * call anyway) or the tool does not declare kind 'edit'.
+ * What a pending file edit would change to the first file it declares (`files`, EditedFilesOf),
+ * against the file as it is now (`read` gives its text, or null when it does not exist), from its
+ * input's shape: a `content` is the whole new file (Write), `edits` a list of old→new replacements
+ * (MultiEdit's), else one `old_string`→`new_string` (Edit). Undefined when it cannot be worked out
+ * (the old text is not in the file: the tool will refuse the call anyway) or the call is not a file
+ * edit.
  */
 export function previewDiff(
-  kind: string | undefined,
+  files: readonly string[] | undefined,
   input: unknown,
   read: (path: string) => string | null,
 ): FileDiff | undefined {
-  if (kind !== EDIT_KIND) return undefined;
-  const i = record(input);
-  const file = typeof i.file_path === 'string' ? i.file_path : undefined;
+  const file = files?.[0];
   if (!file) return undefined;
+  const i = record(input);
   let before: string | null;
   try {
     before = read(file);

@@ -77,14 +77,14 @@ function setColourLevel(level: ColourLevel): void {
 
 export function createTui(deps: TuiDeps, io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {}): Tui {
   setColourLevel(deps.colour);
-  const store = new TuiStore({ highlight: deps.colour > 0, toolKind: deps.toolKind });
+  const store = new TuiStore({ highlight: deps.colour > 0, editedFiles: deps.editedFiles });
   store.push({ kind: 'banner', text: deps.banner });
   if (deps.resuming) store.awaitReplay();
   let close = () => {};
   return {
     refresh: () => store.refresh(),
     replay: (history, toolResults) => {
-      const items = replayItems(history, toolResults, deps.toolKind);
+      const items = replayItems(history, toolResults, deps.editedFiles);
       store.replay(
         items.length
           ? [...items, { kind: 'note', text: '(resumed: the conversation goes on below)', tone: 'dim' }]

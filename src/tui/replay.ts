@@ -1,10 +1,10 @@
 // A resumed session's conversation, drawn as the rows it made when it ran (`--resume`, `--continue`,
 // `/resume`): the person's prompts, the answers, thoughts folded, one row per tool call with its
 // result (a file edit's as the diff it showed, from the tool's structured result kept in the
-// transcript; which tools edit files, their declared kind, is `toolKind`'s to say). What the runtime added to a prompt for the model (<system-reminder> blocks:
+// transcript; which calls edit files, and which, is what their tools declare: `editedFiles`'s to say). What the runtime added to a prompt for the model (<system-reminder> blocks:
 // attached files, context) is left out, as it was when the prompt was typed.
 import type { HistoryMessage } from '../loop/events.js';
-import { resultDiff, type ToolKindOf } from './diff.js';
+import { type EditedFilesOf, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import type { Item, NewItem, ToolStatus } from './store.js';
 
@@ -14,7 +14,7 @@ type Block = { type: string; [k: string]: unknown };
 export function replayItems(
   history: readonly HistoryMessage[],
   toolResults: ReadonlyMap<string, unknown> = new Map(),
-  toolKind: ToolKindOf = () => undefined,
+  editedFiles: EditedFilesOf = () => undefined,
 ): NewItem[] {
   const items: NewItem[] = [];
   const tools = new Map<string, Extract<Item, { kind: 'tool' }>>();
@@ -30,7 +30,7 @@ export function replayItems(
         tool.result = contentText(b.content);
         const diff = failed
           ? undefined
-          : resultDiff(toolKind(tool.name), tool.input, toolResults.get(String(b.tool_use_id)));
+          : resultDiff(editedFiles(tool.name, tool.input), toolResults.get(String(b.tool_use_id)));
         if (diff) tool.diff = diff;
       }
       const typed = blocks

@@ -6,7 +6,7 @@ import type { AskHostAnswer, AskHostRequest } from '../loop/toolPipeline.js';
 import type { TaskEvent, TaskStatus } from '../../tools/taskEvents.js';
 import type { SessionEvent } from '../session/events.js';
 import { isErrorResult, isMainThread } from '../session/events.js';
-import { type FileDiff, resultDiff, type ToolKindOf } from './diff.js';
+import { type EditedFilesOf, type FileDiff, resultDiff } from './diff.js';
 import { callLabel, contentText } from './format.js';
 import { hasCodeFence, highlighterSettled, loadHighlighter } from './markdown/highlight.js';
 import { settledLength } from './markdown/split.js';
@@ -139,9 +139,9 @@ export class TuiStore {
 
   /**
    * highlight: code blocks wait for the highlighter before they are written for good (colour on).
-   * toolKind: what each tool declares it does (its results are drawn as diffs when it edits files).
+   * editedFiles: the files a call declares it edits (such calls' results are drawn as diffs).
    */
-  constructor(private readonly opts: { highlight?: boolean; toolKind?: ToolKindOf } = {}) {}
+  constructor(private readonly opts: { highlight?: boolean; editedFiles?: EditedFilesOf } = {}) {}
 
   readonly subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
@@ -298,7 +298,7 @@ export class TuiStore {
             const list = (it.input as { todos?: TodoRow[] } | null)?.todos;
             if (Array.isArray(list)) todos = list;
           }
-          const diff = isError ? undefined : resultDiff(this.opts.toolKind?.(it.name), it.input, ev.data);
+          const diff = isError ? undefined : resultDiff(this.opts.editedFiles?.(it.name, it.input), ev.data);
           return { ...it, status: (isError ? 'error' : 'ok') as ToolStatus, result: text, ...(diff ? { diff } : {}) };
         });
         this.set({ items, todos });

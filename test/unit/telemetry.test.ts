@@ -109,6 +109,7 @@ describe('the recorder', () => {
     t.toolDecision({
       toolName: 'Edit',
       toolKind: 'edit',
+      paths: ['/a/b.py'],
       toolUseId: 't1',
       decision: 'reject',
       source: 'user_reject',
@@ -147,6 +148,7 @@ describe('the recorder', () => {
       t.toolResult({
         toolName: 'Bash',
         toolKind: 'execute',
+        paths: [],
         toolUseId: 'b',
         success,
         durationMs: 1,
@@ -169,16 +171,19 @@ describe('the recorder', () => {
     const k = sink();
     const t = createRecorder(cfg, ctx, k.s);
     const patch = { structuredPatch: [{ lines: ['-a', '+b', '+c'] }] };
-    // A new edit tool no list names: counted.
+    // A new edit tool no list names, whose path field has a name of its own: counted, its language
+    // from the path the call declares.
     for (const [toolName, toolKind] of [
       ['Scribble', 'edit'],
       ['Bash', 'execute'],
     ] as const) {
-      const input = { file_path: '/a/b.ts' };
-      t.toolDecision({ toolName, toolKind, toolUseId: 'x', decision: 'accept', source: 'config', input });
+      const input = { target: '/a/b.ts' };
+      const paths = ['/a/b.ts'];
+      t.toolDecision({ toolName, toolKind, paths, toolUseId: 'x', decision: 'accept', source: 'config', input });
       t.toolResult({
         toolName,
         toolKind,
+        paths,
         toolUseId: 'x',
         success: true,
         durationMs: 1,
@@ -293,6 +298,7 @@ describe('the reference attributes added later (measured against the fake API)',
     t.toolDecision({
       toolName: 'Bash',
       toolKind: 'execute',
+      paths: [],
       toolUseId: 't1',
       decision: 'accept',
       source: 'config',
@@ -301,6 +307,7 @@ describe('the reference attributes added later (measured against the fake API)',
     t.toolResult({
       toolName: 'Bash',
       toolKind: 'execute',
+      paths: [],
       toolUseId: 't1',
       success: true,
       durationMs: 3,
@@ -310,6 +317,7 @@ describe('the reference attributes added later (measured against the fake API)',
     t.toolDecision({
       toolName: 'mcp__calc__add',
       toolKind: 'other',
+      paths: [],
       toolUseId: 't2',
       decision: 'accept',
       source: 'config',
@@ -318,6 +326,7 @@ describe('the reference attributes added later (measured against the fake API)',
     t.toolDecision({
       toolName: 'Read',
       toolKind: 'read',
+      paths: [],
       toolUseId: 'other',
       decision: 'accept',
       source: 'config',
@@ -337,6 +346,7 @@ describe('the reference attributes added later (measured against the fake API)',
     createRecorder(readTelemetryConfig({ OTEL_LOGS_EXPORTER: 'otlp' }), ctx, quiet.s).toolDecision({
       toolName: 'Bash',
       toolKind: 'execute',
+      paths: [],
       toolUseId: 't1',
       decision: 'accept',
       source: 'config',

@@ -13,6 +13,7 @@ import { SlashCommands, type SessionView } from '../../../src/commands/slashComm
 import type { SessionSettings } from '../../../src/session/runner.js';
 import { TurnScope } from '../../../src/session/turnScope.js';
 import { ALL_SOURCES, type LoadedSettings } from '../../../src/settings/index.js';
+import { skillCommands } from '../../../src/skills/skillCommands.js';
 
 const loaded = { settings: {}, files: [], permissions: {}, hooks: {} } as unknown as LoadedSettings;
 
@@ -89,5 +90,32 @@ describe('the model rule, written once', () => {
     expect(await modelOf('cmd-default')).toBe('claude-haiku-4-5');
     expect(await modelOf('cmd-inherit')).toBeUndefined();
     expect(await modelOf('cmd-sonnet')).toBe('claude-sonnet-5-5');
+  });
+
+  it("a skill's model as written (the Skill tool's and `/skill`'s) goes through the same rule: inherit sets none", async () => {
+    const turn = new TurnScope();
+    turn.begin();
+    const skills = createSkillActivation(turn, configOf());
+    expect(skills.activate({ name: 'deploy', allowedTools: [], model: 'inherit' })).toEqual({ allowedTools: [] });
+    expect(turn.model).toBeUndefined();
+    expect(skills.activate({ name: 'deploy', allowedTools: [], model: 'sonnet' }).model).toBe('claude-sonnet-5-5');
+    const entry = (model: string) => ({
+      name: `skill-${model}`,
+      description: '',
+      allowedTools: [],
+      model,
+      body: 'go',
+      dir: '/s',
+      source: 'project' as const,
+    });
+    const slash = new SlashCommands([], () => ({}) as never, {} as SessionView);
+    slash.addSource(skillCommands(() => ['inherit', 'default'].map(entry)));
+    const config = configOf();
+    const modelOf = async (name: string) => {
+      const out = await runSlashCommand(slash, `/${name}`, config);
+      return out?.kind === 'prompt' ? out.model : 'not a prompt';
+    };
+    expect(await modelOf('skill-inherit')).toBeUndefined();
+    expect(await modelOf('skill-default')).toBe('claude-haiku-4-5');
   });
 });

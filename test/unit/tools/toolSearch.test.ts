@@ -189,4 +189,21 @@ describe('deferred tools', () => {
     bare.loadUsedIn(history.slice(1));
     expect(bare.takeAnnouncement()?.text).toContain('These 2 tools are deferred');
   });
+
+  it('the search tool is found by its role, not its name: the reminder names the one offered', () => {
+    expect(search.role).toBe('tool-search');
+    const finder = { ...search, name: 'FindTools' } as Tool;
+    const d = new DeferredTools({ setting: { mode: 'always' }, contextWindow: () => 200_000 });
+    d.setTools([finder, read, ...mcp(2)]);
+    expect(d.toolNames()).toEqual(['FindTools', 'Read', 'mcp__s__t0', 'mcp__s__t1']);
+    expect(d.apiTools().map((t) => t.name)).toEqual(['Read', 'FindTools']);
+    const told = d.takeAnnouncement()!.text;
+    expect(told).toContain('first call FindTools (with "select:<name>"');
+    expect(told).not.toContain('ToolSearch');
+    // A tool merely named ToolSearch plays no part: nothing is deferred, and it is offered as any tool.
+    const named = { ...search, role: undefined } as Tool;
+    d.setTools([named, read, ...mcp(2)]);
+    expect(d.active).toBe(false);
+    expect(d.apiTools().map((t) => t.name)).toEqual(['ToolSearch', 'Read', 'mcp__s__t0', 'mcp__s__t1']);
+  });
 });

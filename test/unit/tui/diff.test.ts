@@ -7,7 +7,7 @@ const file = (text: string | null) => () => text;
 describe('previewDiff', () => {
   it('an Edit against the file as it is: numbered rows, context around the change', () => {
     const d = previewDiff(
-      'edit',
+      ['/p/a.txt'],
       { file_path: '/p/a.txt', old_string: 'two', new_string: 'TWO' },
       file('one\ntwo\nthree\n'),
     )!;
@@ -21,11 +21,11 @@ describe('previewDiff', () => {
   });
 
   it('a Write of a new file is all added lines; a MultiEdit applies its edits in order', () => {
-    const w = previewDiff('edit', { file_path: '/p/n.txt', content: 'a\nb\n' }, file(null))!;
+    const w = previewDiff(['/p/n.txt'], { file_path: '/p/n.txt', content: 'a\nb\n' }, file(null))!;
     expect(w.created).toBe(true);
     expect(diffRows(w).map((r) => `${r.sign}${r.text}`)).toEqual(['+a', '+b']);
     const m = previewDiff(
-      'edit',
+      ['/p/m.txt'],
       {
         file_path: '/p/m.txt',
         edits: [
@@ -40,26 +40,34 @@ describe('previewDiff', () => {
 
   it('no preview when the old text is not in the file, or for other tools', () => {
     expect(
-      previewDiff('edit', { file_path: '/p/a', old_string: 'nope', new_string: 'x' }, file('abc')),
+      previewDiff(['/p/a'], { file_path: '/p/a', old_string: 'nope', new_string: 'x' }, file('abc')),
     ).toBeUndefined();
-    expect(previewDiff('execute', { command: 'ls' }, file('abc'))).toBeUndefined();
+    expect(previewDiff(undefined, { command: 'ls' }, file('abc'))).toBeUndefined();
+  });
+
+  it('diffs the file the call declares, whatever its input calls the path', () => {
+    const read: string[] = [];
+    const d = previewDiff(['/p/s.txt'], { target: '/p/s.txt', old_string: 'a', new_string: 'b' }, (p) => {
+      read.push(p);
+      return 'a\n';
+    })!;
+    expect(read).toEqual(['/p/s.txt']);
+    expect([d.file, d.added, d.removed]).toEqual(['/p/s.txt', 1, 1]);
+    // A file_path field alone makes no edit: a call that declares no file has no preview.
+    expect(previewDiff([], { file_path: '/p/s.txt', content: 'x' }, file(null))).toBeUndefined();
   });
 });
 
 describe('resultDiff', () => {
   it("reads an Edit's structuredPatch; hunks are separated by a skip row", () => {
-    const d = resultDiff(
-      'edit',
-      { file_path: '/p/a' },
-      {
-        filePath: '/p/a',
-        originalFile: 'x',
-        structuredPatch: [
-          { oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: ['-a', '+b'] },
-          { oldStart: 40, oldLines: 1, newStart: 40, newLines: 2, lines: [' c', '+d', '\\ No newline at end of file'] },
-        ],
-      },
-    )!;
+    const d = resultDiff(['/p/a'], {
+      filePath: '/p/a',
+      originalFile: 'x',
+      structuredPatch: [
+        { oldStart: 3, oldLines: 1, newStart: 3, newLines: 1, lines: ['-a', '+b'] },
+        { oldStart: 40, oldLines: 1, newStart: 40, newLines: 2, lines: [' c', '+d', '\\ No newline at end of file'] },
+      ],
+    })!;
     expect(diffRows(d)).toEqual([
       { sign: '-', num: 3, text: 'a' },
       { sign: '+', num: 3, text: 'b' },
@@ -71,8 +79,13 @@ describe('resultDiff', () => {
   });
 
   it("a Write that created its file shows the content; other tools' results have no diff", () => {
-    const d = resultDiff('edit', {}, { type: 'create', filePath: '/p/n', content: 'hi\n', structuredPatch: [] })!;
+    const d = resultDiff(['/p/n'], { type: 'create', filePath: '/p/n', content: 'hi\n', structuredPatch: [] })!;
     expect(diffSummary(d, (p) => p)).toBe('Created /p/n (1 line written)');
-    expect(resultDiff('read', {}, { structuredPatch: [] })).toBeUndefined();
+    expect(resultDiff(undefined, { structuredPatch: [] })).toBeUndefined();
+  });
+
+  it('a result that does not name its file is drawn under the file the call declares', () => {
+    const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] };
+    expect(resultDiff(['/p/s.txt'], { originalFile: 'a', structuredPatch: [hunk] })?.file).toBe('/p/s.txt');
   });
 });

@@ -12,6 +12,8 @@ import { loadHighlighter } from '../../../src/tui/markdown/highlight.js';
 import { loadLexer } from '../../../src/tui/markdown/lexer.js';
 import { TuiStore } from '../../../src/tui/store.js';
 import { makeTheme, ThemeContext } from '../../../src/tui/theme.js';
+import { builtinTools, findTool } from '../../../tools/registry.js';
+import { editedFiles } from '../../../tools/toolCall.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 40));
 let compared = 0;
@@ -53,8 +55,8 @@ describe('fastGet', () => {
       status: () => ({ model: 'claude-test', mode: 'acceptEdits', contextWindow: 200_000, branch: 'main' }),
       modes: ['default', 'acceptEdits', 'plan'],
       setMode: () => {},
-      // Write declares kind 'edit': its permission question shows the diff.
-      toolKind: (name) => (name === 'Write' ? 'edit' : undefined),
+      // Write declares kind 'edit' and the file it writes: its permission question shows the diff.
+      editedFiles: (name, input) => editedFiles(findTool(builtinTools(), name), input),
     };
     const r = render(
       <ThemeContext.Provider value={makeTheme(true)}>

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { replayItems } from '../../../src/tui/replay.js';
 import { TuiStore } from '../../../src/tui/store.js';
 import { resumedToolResults } from '../../../src/session/resumedToolResults.js';
+import { findTool, builtinTools } from '../../../tools/registry.js';
+import { editedFiles } from '../../../tools/toolCall.js';
 
 describe('a resumed conversation drawn again', () => {
   it('prompts without the runtime reminders, thoughts, answers, and tool rows with their results', () => {
@@ -89,34 +91,35 @@ describe('a resumed conversation drawn again', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'e1', content: 'edited' }] },
       ],
       data,
-      (name) => (name === 'Edit' ? 'edit' : undefined),
+      (name, input) => editedFiles(findTool(builtinTools(), name), input),
     );
     expect(items[1]).toMatchObject({ kind: 'tool', status: 'ok', diff: { file: '/p/n.txt', added: 1, removed: 1 } });
   });
 
-  it("draws a result as a diff when its tool declares kind 'edit', whatever its name", () => {
+  it("draws a result as a diff when its tool declares kind 'edit', whatever its name, under the file it declares", () => {
     const patch = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] };
+    // Scribble's path field is its own (`target`), and its result does not name the file.
+    const input = { target: '/p/a', file_path: '/p/other' };
     const history = (name: string) => [
-      { role: 'assistant' as const, content: [{ type: 'tool_use', id: 't1', name, input: { file_path: '/p/a' } }] },
+      { role: 'assistant' as const, content: [{ type: 'tool_use', id: 't1', name, input }] },
       { role: 'user' as const, content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done' }] },
     ];
-    const data = new Map([['t1', { filePath: '/p/a', originalFile: 'a', structuredPatch: [patch] }]]);
-    const kinds: Record<string, string> = { Scribble: 'edit', Edit: 'other' };
-    const toolKind = (name: string) => kinds[name];
-    expect(replayItems(history('Scribble'), data, toolKind)[0]).toMatchObject({ diff: { file: '/p/a', added: 1 } });
-    // A name alone draws nothing: here the session's Edit is not an edit tool.
-    expect(replayItems(history('Edit'), data, toolKind)[0]).not.toHaveProperty('diff');
+    const data = new Map([['t1', { originalFile: 'a', structuredPatch: [patch] }]]);
+    // Here the session's Edit is not an edit tool: a name alone draws nothing.
+    const edited = (name: string, i: unknown) => (name === 'Scribble' ? [(i as { target: string }).target] : undefined);
+    expect(replayItems(history('Scribble'), data, edited)[0]).toMatchObject({ diff: { file: '/p/a', added: 1 } });
+    expect(replayItems(history('Edit'), data, edited)[0]).not.toHaveProperty('diff');
 
-    const store = new TuiStore({ toolKind });
+    const store = new TuiStore({ editedFiles: edited });
     for (const name of ['Scribble', 'Edit']) {
       store.show({
         type: 'assistant',
-        message: { role: 'assistant', content: [{ type: 'tool_use', id: name, name, input: { file_path: '/p/a' } }] },
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: name, name, input }] },
       } as never);
       store.show({
         type: 'tool_result',
         block: { tool_use_id: name, content: 'done' },
-        data: { filePath: '/p/a', originalFile: 'a', structuredPatch: [patch] },
+        data: { originalFile: 'a', structuredPatch: [patch] },
       } as never);
     }
     const tools = store.snapshot().items.filter((i) => i.kind === 'tool');
@@ -124,6 +127,7 @@ describe('a resumed conversation drawn again', () => {
       ['Scribble', true],
       ['Edit', false],
     ]);
+    expect(tools[0]).toMatchObject({ diff: { file: '/p/a' } });
   });
 
   it('rows added while a resumed session starts stay below its conversation, unwritten until it comes', () => {
