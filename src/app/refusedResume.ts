@@ -24,7 +24,7 @@ export async function writeRefusedResume(
     },
     o.sessionId ?? o.resume ?? randomUUID(),
   );
-  if (o.outputFormat === 'stream-json') await writer.send(result);
-  else await writer.sendRaw(`${JSON.stringify(result)}\n`);
+  // The same line for json and stream-json output: one result object.
+  await writer.send(result);
   await writer.flush();
 }

@@ -30,7 +30,7 @@ export async function runPrint(o: CliOptions, writer: StdoutWriter): Promise<num
   runner.endInput();
   await runner.run();
   await session.close('other');
-  if (o.outputFormat === 'json' && lastResult) await writer.sendRaw(`${JSON.stringify(lastResult.line)}\n`);
+  if (o.outputFormat === 'json' && lastResult) await writer.send(lastResult.line);
   // In text mode an error result was already told on stderr by the runner; stdout carries answers only.
   if (o.outputFormat === 'text' && lastResult && !isErrorResult(lastResult.result)) {
     const text = lastResult.result.outcome.resultText;

@@ -44,7 +44,7 @@ export class StdoutWriter {
     return this.sendRaw(`${JSON.stringify(message)}\n`);
   }
 
-  /** Write text as is (text output mode). */
+  /** Write text as is: text output mode's answers, a teammate process's plain lines. */
   sendRaw(text: string): Promise<void> {
     if (this.gone) return Promise.resolve();
     this.lastWrite = new Promise<void>((resolve) => {
