@@ -1,12 +1,32 @@
 // Helpers every bench script shares.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The median of a list of numbers (the upper one of an even count). */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A field of a live process's /proc status (VmRSS, VmHWM: the peak), in KiB; 0 once it is gone. */
+export function procStatusKiB(pid, field) {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (user + system, all threads) a live process has used, in ms; 0 once it is gone. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
+  } catch {
+    return 0;
+  }
+}
 
 /** Calls `onLine` with each complete line a child writes to `stream`. */
 export function onLines(stream, onLine) {

@@ -4,11 +4,11 @@
 // its peak RSS. Median of 5. `node bench/resume.mjs` (after `npm run build`), or from bench/run.mjs.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './lib.mjs';
+import { median, procStatusKiB } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
@@ -58,14 +58,6 @@ function writeTranscript(config, cwd, sessionId) {
   writeFileSync(join(dir, `${sessionId}.jsonl`), `${lines.join('\n')}\n`);
 }
 
-function peakRssKiB(pid) {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
 export async function benchResume() {
   const { startFakeApi, text } = await import(pathToFileURL(join(root, 'dist/test/fake-api/server.js')).href);
   const times = [];
@@ -88,7 +80,7 @@ export async function benchResume() {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       let peak = 0;
-      const sampler = setInterval(() => (peak = Math.max(peak, peakRssKiB(child.pid))), 5);
+      const sampler = setInterval(() => (peak = Math.max(peak, procStatusKiB(child.pid, 'VmHWM'))), 5);
       child.on('error', reject);
       child.on('exit', (code) => {
         clearInterval(sampler);

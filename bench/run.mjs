@@ -1,11 +1,11 @@
 // `npm run bench`: figures, not a timed test. Medians of several runs against the project's fake
 // Messages API (no delay), so what is measured is the runtime's own overhead.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './lib.mjs';
+import { cpuMs, median, procStatusKiB } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
@@ -21,26 +21,6 @@ const userLine = (text) =>
     parent_tool_use_id: null,
   })}\n`;
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash'];
-
-/** Peak RSS (VmHWM) of a live process, in KiB; 0 once it is gone. */
-function peakRssKiB(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU time (user + system, all threads) a live process has used, in ms; 0 once it is gone. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in 10 ms ticks
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * One agent run: spawn, send one prompt, close stdin; resolve with times (ms from spawn) of the
@@ -59,10 +39,10 @@ function runOnce(api, prompt, cwd) {
     let buf = '';
     let lastResult;
     let cpu = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peakRssKiB(child.pid))), 5);
+    const sampler = setInterval(() => (peak = Math.max(peak, procStatusKiB(child.pid, 'VmHWM'))), 5);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (c) => {
-      peak = Math.max(peak, peakRssKiB(child.pid));
+      peak = Math.max(peak, procStatusKiB(child.pid, 'VmHWM'));
       buf += c;
       let nl;
       while ((nl = buf.indexOf('\n')) >= 0) {
@@ -72,7 +52,7 @@ function runOnce(api, prompt, cwd) {
         if (msg.type === 'result') {
           lastResult = msg;
           cpu = cpuMs(child.pid);
-          peak = Math.max(peak, peakRssKiB(child.pid));
+          peak = Math.max(peak, procStatusKiB(child.pid, 'VmHWM'));
         }
       }
     });

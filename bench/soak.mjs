@@ -7,11 +7,11 @@
 // agent's NODE_OPTIONS (alone, not the bench's), to try V8 heap flags such as --max-semi-space-size.
 // `node bench/soak.mjs` (after `npm run build`), or imported by bench/run.mjs.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median } from './lib.mjs';
+import { median, procStatusKiB } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const AGENT = join(root, 'bin/agent');
@@ -25,15 +25,6 @@ const userLine = (text) =>
     parent_tool_use_id: null,
   })}\n`;
 
-function rssKiB(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /** One soak session: {rss10, rss300, transcriptKiB} in MiB / KiB. */
 async function soakOnce(turns, marks, snapshot) {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'bench-soak-')));
@@ -43,7 +34,7 @@ async function soakOnce(turns, marks, snapshot) {
   const api = await startFakeApi(async (_req, i) => {
     const n = i + 1;
     if (marks.includes(n)) {
-      rss[n] = rssKiB(child.pid) / 1024;
+      rss[n] = procStatusKiB(child.pid, 'VmRSS') / 1024;
       if (snapshot) {
         child.kill('SIGUSR2');
         await new Promise((r) => setTimeout(r, 3000)); // the snapshot is written synchronously by the agent

@@ -8,10 +8,10 @@
 // same moment of the machine, so their ratio holds when the absolute figures drift.
 // BENCH_ROUNDS (default 7) rounds; BENCH_SOAK=0 leaves row (n) out.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { median, ROOT, startBenchApi, userLine } from './lib.mjs';
+import { cpuMs, median, procStatusKiB, ROOT, startBenchApi, userLine } from './lib.mjs';
 
 const roots = process.argv.slice(2).map((r) => resolve(r));
 if (roots.length < 2) {
@@ -21,26 +21,6 @@ if (roots.length < 2) {
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 7;
 const SOAK = process.env.BENCH_SOAK !== '0';
 const ARGS = ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'];
-
-/** A field of /proc/<pid>/status in KiB (VmRSS, VmHWM); 0 once the process is gone. */
-function statusKiB(pid, field) {
-  try {
-    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU time (user + system, all threads) a live process has used, in ms; 0 once it is gone. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** A fake API whose session reads `file` until request `turns`, then answers; `onRequest(n)` sees each. */
 function readScript(file, turns, onRequest = () => {}) {
@@ -104,7 +84,7 @@ async function soak(root, cwd) {
   const rss = {};
   const api = await startBenchApi(
     readScript(join(cwd, 'small.txt'), 300, (n) => {
-      if (n === 10 || n === 300) rss[n] = statusKiB(child.pid, 'VmRSS') / 1024;
+      if (n === 10 || n === 300) rss[n] = procStatusKiB(child.pid, 'VmRSS') / 1024;
     }),
   );
   try {
