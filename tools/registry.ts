@@ -14,7 +14,7 @@ import { TaskOutputTool } from './taskOutput.js';
 import { TaskStopTool } from './taskStop.js';
 import { TodoWriteTool } from './todoWrite.js';
 import { NotebookEditTool } from './notebookEdit.js';
-import { createWebFetchTool, WebFetchTool } from './webFetch.js';
+import { createWebFetchTool, type PageFetch, WebFetchTool } from './webFetch.js';
 import { WebSearchTool } from './webSearch.js';
 import { askUserQuestionConfig, createAskUserQuestionTool } from './askUserQuestion.js';
 import { EnterPlanModeTool, ExitPlanModeTool } from './planMode.js';
@@ -43,7 +43,7 @@ export function builtinTools(
     /** The user opted in to workflows (src/workflows/optIn.ts): Workflow is offered, run this many agents at once. */
     workflowConcurrency?: number;
     /** The fetch WebFetch reaches pages with (the session's: src/net/undici.ts); the global one when absent. */
-    fetch?: typeof globalThis.fetch;
+    fetch?: PageFetch;
     /** The agents the Agent tool's description lists (the session's subagents; none if absent). */
     agents?: () => SubagentSummary[];
   } = {},

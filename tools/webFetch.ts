@@ -193,12 +193,7 @@ async function readCapped(res: Response, maxBytes: number, url: URL): Promise<Bu
 }
 
 /** Fetch one URL, following same-site redirects; a cross-host redirect is returned, not followed. */
-async function fetchPage(
-  start: URL,
-  limits: WebFetchLimits,
-  signal: AbortSignal,
-  fetch: typeof globalThis.fetch,
-): Promise<Hop> {
+async function fetchPage(start: URL, limits: WebFetchLimits, signal: AbortSignal, fetch: PageFetch): Promise<Hop> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   let url = start;
@@ -269,11 +264,14 @@ async function saveBinary(page: FetchedPage, ctx: ToolContext): Promise<string> 
   return file;
 }
 
+/** What WebFetch needs of a fetch: a URL and options in, a Response out. */
+export type PageFetch = (url: URL, init: RequestInit) => Promise<Response>;
+
 export interface WebFetchDeps {
   limits?: Partial<WebFetchLimits>;
   now?: () => number;
   /** The fetch that reaches the page (the session gives undici's: src/net/undici.ts); the global one by default. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: PageFetch;
 }
 
 /** The host of an http(s) url, lower-cased, or undefined when it is not one. */
@@ -290,7 +288,8 @@ export function createWebFetchTool(deps: WebFetchDeps = {}) {
   const limits = { ...WEB_FETCH_LIMITS, ...deps.limits };
   const now = deps.now ?? Date.now;
   const cache = new PageCache(limits.cacheTtlMs, now);
-  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  // The global read at each call, so a test's stub of it applies.
+  const fetchImpl: PageFetch = deps.fetch ?? ((url, init) => globalThis.fetch(url, init));
 
   return defineTool({
     name: 'WebFetch',

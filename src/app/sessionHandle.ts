@@ -1,7 +1,8 @@
 // The assembled session as its mode drives it (the Session of sessionIO.ts): the runner and the
 // control channel, what the terminal asks of it, and its end — the exit handlers installed for
 // SIGINT, SIGTERM and a host gone, and close, which ends what the session started.
-import { findTool } from '../../tools/registry.js';
+import { builtinTools, findTool } from '../../tools/registry.js';
+import type { Tool } from '../../tools/tool.js';
 import { editedFiles } from '../../tools/toolCall.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
 import type { ControlChannel } from '../control/channel.js';
@@ -55,7 +56,9 @@ export function sessionHandle(p: {
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     bypassAllowed: guards.permissions.allowBypass,
     commands: () => p.slash.list(),
-    editedFiles: (name, input) => editedFiles(findTool(tools.tools.list(), name), input),
+    // A resumed conversation may hold calls of a built-in this session does not offer (--tools,
+    // --disallowedTools, an --agent's list): their diffs are still drawn.
+    editedFiles: (name, input) => editedFiles(findTool(tools.tools.list(), name) ?? findTool(builtins(), name), input),
     resumedToolResults: p.start.toolResults ?? new Map(),
     userActiveTime: (seconds) => telemetry.telemetry.activeTime(seconds, 'user'),
     async close(reason) {
@@ -68,4 +71,11 @@ export function sessionHandle(p: {
       await telemetry.telemetry.shutdown();
     },
   };
+}
+
+let builtinList: Tool[] | undefined;
+/** The built-in tools, made once, for what a call of one of them declares. */
+function builtins(): Tool[] {
+  builtinList ??= builtinTools();
+  return builtinList;
 }

@@ -22,11 +22,23 @@ export function loadUndici(): Undici {
  * TLS 1.3 server refuses the client after the handshake (a server that wants a client certificate
  * and got none): about one connection in four here, so a session waited for MCP_TIMEOUT (30 s)
  * before its first turn, and WebFetch for its own 60 s. undici 7 fails such a connection at once.
- * It goes through the process's global dispatcher, so a proxy or a client certificate set up by
- * outboundAgent.ts applies as before. Loaded at the first call, not at start.
+ * Loaded at the first call, not at start.
+ *
+ * Its connections are undici 7's too: both copies keep the global dispatcher under one symbol, and
+ * the first use of Node's own `Headers` or `fetch` (the MCP SDK makes headers before it fetches)
+ * puts an undici 6 Agent there. So a global dispatcher that is not undici 7's is passed over for an
+ * Agent of ours; one that is (outboundAgent.ts's proxy and client-certificate dispatcher) is used.
  */
-export const undiciFetch = ((input: string | URL | Request, init?: RequestInit) =>
-  loadUndici().fetch(
-    input as Parameters<Undici['fetch']>[0],
-    init as Parameters<Undici['fetch']>[1],
-  )) as unknown as typeof fetch;
+export function undiciFetch(url: string | URL, init?: RequestInit): Promise<Response> {
+  const u = loadUndici();
+  const dispatcher = u.getGlobalDispatcher() instanceof u.Dispatcher ? undefined : ownDispatcher(u);
+  const options = (dispatcher ? { ...init, dispatcher } : init) as Parameters<Undici['fetch']>[1];
+  return u.fetch(url, options) as unknown as Promise<Response>;
+}
+
+let own: InstanceType<Undici['Agent']> | undefined;
+
+function ownDispatcher(u: Undici): InstanceType<Undici['Agent']> {
+  own ??= new u.Agent();
+  return own;
+}

@@ -1,6 +1,6 @@
 // A resumed conversation's tool results as the tools gave them (`toolUseResult` of a transcript's
 // user lines: an Edit's structuredPatch, a Write's content), by tool_use id. The model's history
-// keeps only the text; the terminal UI redraws a resumed Edit/Write/MultiEdit as the diff it showed.
+// keeps only the text; the terminal UI redraws a resumed edit (a tool of kind 'edit': Edit, Write) as the diff it showed.
 export function resumedToolResults(entries: Iterable<{ entry: Record<string, unknown> }>): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const { entry } of entries) {
