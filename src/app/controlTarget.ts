@@ -5,7 +5,7 @@ import { loadSessionSettings } from '../session/guards.js';
 import { settingsPaths } from '../settings/index.js';
 import type { ControlParts } from './controlParts.js';
 import { agentInfos, initializeTarget } from './initializeTarget.js';
-import { chooseModel } from './sessionConfig.js';
+import { sessionModel } from './sessionConfig.js';
 import { logWarning } from '../util/log.js';
 
 /** Every control request of the session bound (src/control) to the session's parts. */
@@ -19,7 +19,7 @@ function controlledSession(p: ControlParts): ControlledSession {
     initialize: initializeTarget(p),
     interrupt: () => void runner.interrupt(),
     setModel: (model) => {
-      settings.model = chooseModel(p.config, model);
+      settings.model = sessionModel(p.config, model);
     },
     setPermissionMode: (mode) => guards.permissions.setMode(mode),
     setMaxThinkingTokens: (tokens) => {
@@ -49,7 +49,7 @@ function controlledSession(p: ControlParts): ControlledSession {
       permissions: guards.permissions,
       cliRules: { allow: o.allowedTools, deny: o.disallowedTools, dirs: o.addDir },
       setModel: (model) => {
-        settings.model = chooseModel(p.config, model);
+        settings.model = sessionModel(p.config, model);
       },
       currentModel: () => settings.model,
       sources: p.config.sources,

@@ -8,8 +8,8 @@ import type { SessionRunner, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
 import type { ToolSet } from '../../tools/toolSet.js';
 import type { Late } from './late.js';
-import { chooseModel as modelFor } from '../loop/models.js';
-import { chooseModel, type SessionConfig } from './sessionConfig.js';
+import { chooseModel } from '../loop/models.js';
+import { type SessionConfig, sessionModel } from './sessionConfig.js';
 
 export function setupSessionCommands(p: {
   config: SessionConfig;
@@ -44,7 +44,7 @@ export function setupSessionCommands(p: {
         ].join('\n');
       },
       model: (name) => {
-        if (name) p.settings.model = chooseModel(p.config, name);
+        if (name) p.settings.model = sessionModel(p.config, name);
         return p.settings.model;
       },
       hasTool: (name) => p.tools.has(name),
@@ -86,7 +86,7 @@ export function turnModel(
 ): string | undefined {
   if (!requested) return undefined;
   // The turn's own model, as a turn override: '' (none).
-  return modelFor(requested, { sessionDefault: config.defaultModel, inherited: '' }) || undefined;
+  return chooseModel(requested, { sessionDefault: config.defaultModel, inherited: '' }) || undefined;
 }
 
 /** A command's or a skill's allowed-tools as allow rules until its turn ends; returns their removal. */

@@ -3,7 +3,7 @@
 // reading CliOptions or process.env again. What `initialize` sets later lives in `HostSetup`.
 import { resolve } from 'node:path';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
-import { chooseModel as modelFor, resolveModel } from '../loop/models.js';
+import { chooseModel, resolveModel } from '../loop/models.js';
 import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import { type CliOptions, parseDuration } from '../cli/options.js';
@@ -73,8 +73,8 @@ export interface HostSetup {
 }
 
 /** The model rule (models.ts chooseModel) against this session's default: set_model, /model, a settings reload. */
-export function chooseModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested: string | undefined): string {
-  return modelFor(requested, { sessionDefault: cfg.defaultModel });
+export function sessionModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested: string | undefined): string {
+  return chooseModel(requested, { sessionDefault: cfg.defaultModel });
 }
 
 /** Throws a message for a bad value (the caller turns it into a usage error); `warnings` are told on stderr. */
@@ -95,14 +95,14 @@ export function resolveSessionConfig(
   // models.ts); each layer's "default" is the one below it.
   const apiProvider = apiProviderFromEnv(env);
   const builtIn = resolveModel('default', apiProvider, env);
-  const fromEnv = modelFor(env.ANTHROPIC_MODEL, { sessionDefault: builtIn, env });
-  const defaultModel = modelFor(o.model, { sessionDefault: fromEnv, env });
+  const fromEnv = chooseModel(env.ANTHROPIC_MODEL, { sessionDefault: builtIn, env });
+  const defaultModel = chooseModel(o.model, { sessionDefault: fromEnv, env });
   const config: SessionConfig = {
     cwd,
     projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
     sources: ctx.sources,
     defaultModel,
-    fallbackModel: o.fallbackModel ? modelFor(o.fallbackModel, { sessionDefault: defaultModel, env }) : undefined,
+    fallbackModel: o.fallbackModel ? chooseModel(o.fallbackModel, { sessionDefault: defaultModel, env }) : undefined,
     maxTurns: o.maxTurns,
     maxBudgetUsd: o.maxBudgetUsd,
     thinking: o.thinking,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolSet } from '../../../tools/toolSet.js';
 import { AgentCatalog } from '../../../src/agents/definitions.js';
 import { setupMainAgent } from '../../../src/app/mainAgentSetup.js';
-import { chooseModel, resolveSessionConfig } from '../../../src/app/sessionConfig.js';
+import { resolveSessionConfig, sessionModel } from '../../../src/app/sessionConfig.js';
 import { runSlashCommand } from '../../../src/app/sessionCommands.js';
 import { createSkillActivation } from '../../../src/app/toolServices.js';
 import { parseOptions } from '../../../src/cli/options.js';
@@ -46,7 +46,7 @@ function mainAgentWith(model: string | undefined, o: { modelFlag?: boolean; argv
 
 describe('the model rule, written once', () => {
   it('set_model "default" is the session default: ANTHROPIC_MODEL when --model is not given', () => {
-    expect(chooseModel(configOf(), 'default')).toBe('claude-haiku-4-5');
+    expect(sessionModel(configOf(), 'default')).toBe('claude-haiku-4-5');
   });
 
   it("--agent's model: default is the session default; inherit and none keep it; an alias resolves", () => {

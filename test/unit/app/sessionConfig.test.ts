@@ -2,7 +2,7 @@
 // to "the default" (set_model "default", a settings reload dropping `model`, /model default) lands on
 // the same model, which --model, then ANTHROPIC_MODEL, then the built-in default decide.
 import { describe, expect, it } from 'vitest';
-import { chooseModel, DEFAULT_MODEL, resolveSessionConfig } from '../../../src/app/sessionConfig.js';
+import { DEFAULT_MODEL, resolveSessionConfig, sessionModel } from '../../../src/app/sessionConfig.js';
 import { parseOptions, type CliOptions } from '../../../src/cli/options.js';
 import { ALL_SOURCES, type LoadedSettings } from '../../../src/settings/index.js';
 
@@ -37,12 +37,12 @@ describe('session config', () => {
     );
   });
 
-  it('chooseModel: an explicit model wins (aliases resolved); none or "default" is the session default', () => {
+  it('sessionModel: an explicit model wins (aliases resolved); none or "default" is the session default', () => {
     const { config } = resolveWith([], { ANTHROPIC_MODEL: 'x-model' });
-    expect(chooseModel(config, 'default')).toBe('x-model');
-    expect(chooseModel(config, undefined)).toBe('x-model');
-    expect(chooseModel(config, '')).toBe('x-model');
-    expect(chooseModel(config, 'claude-haiku-4-5')).toBe('claude-haiku-4-5');
+    expect(sessionModel(config, 'default')).toBe('x-model');
+    expect(sessionModel(config, undefined)).toBe('x-model');
+    expect(sessionModel(config, '')).toBe('x-model');
+    expect(sessionModel(config, 'claude-haiku-4-5')).toBe('claude-haiku-4-5');
   });
 
   it('a bad AGENT_TEAMMATE_TIMEOUT_MS is a warning, not a failure; a bad ENABLE_TOOL_SEARCH throws', () => {
