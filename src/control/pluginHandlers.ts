@@ -3,21 +3,12 @@
 // hold_on_cache_impact holds a reload that would change the MCP servers of a conversation that
 // has turns (their prompt cache depends on the tool list) and says what would change.
 import type { z } from 'zod';
+import type { PreparedPluginReload } from '../plugins/session.js';
 import { reloadPluginsRequestSchema } from '../protocol/inbound.js';
 import { CodedControlError, type ControlChannel } from './channel.js';
 import { parseControlRequest } from './parseRequest.js';
 
 type AddPlugins = NonNullable<z.infer<typeof reloadPluginsRequestSchema>['add_plugins']>;
-
-/** Plugins read again, not yet in place: nothing changes until `apply`. */
-export interface PreparedPluginReload {
-  /** Plugins that did not load, each one message. */
-  errors: string[];
-  /** The MCP servers the reloaded plugins ship. */
-  mcpServerNames: string[];
-  /** Put the reloaded plugins in place; resolves once their MCP servers connected or failed. */
-  apply(): Promise<void>;
-}
 
 export interface PluginControlTarget {
   /** A turn is running or queued. */

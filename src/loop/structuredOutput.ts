@@ -12,7 +12,7 @@ import type { ToolResultBlock, ToolUseBlock } from './toolPipeline.js';
 export const MAX_STRUCTURED_OUTPUT_RETRIES = 5;
 
 /** What a model that ended its turn without a valid call of the `toolName` tool is told. */
-export function structuredOutputReminder(toolName: string): string {
+function structuredOutputReminder(toolName: string): string {
   return (
     `You ended your turn without calling the ${toolName} tool. ` +
     `The caller needs your final answer as structured output: call ${toolName} now with it as the input.`

@@ -45,6 +45,16 @@ export function pluginInfo(plugins: LoadedPlugin[]): Array<{ name: string; path:
   }));
 }
 
+/** Plugins read again, not yet in place: nothing changes until `apply`. */
+export interface PreparedPluginReload {
+  /** Plugins that did not load, each one message. */
+  errors: string[];
+  /** The MCP servers the reloaded plugins ship. */
+  mcpServerNames: string[];
+  /** Put the reloaded plugins in place; resolves once their MCP servers connected or failed. */
+  apply(): Promise<void>;
+}
+
 /**
  * reload_plugins' work (src/control/pluginHandlers.ts): every plugin read again, with `add` added;
  * nothing changes until `apply` commits the set and puts what the plugins ship in place.
@@ -53,7 +63,7 @@ export async function preparePluginReload(
   set: PluginSet,
   targets: PluginTargets,
   add: Array<{ path: string; skipMcpDiscovery?: boolean }>,
-): Promise<{ errors: string[]; mcpServerNames: string[]; apply(): Promise<void> }> {
+): Promise<PreparedPluginReload> {
   const prepared: PluginReload = await set.prepareReload(specsFromConfigs(add));
   return {
     errors: prepared.errors,
