@@ -125,6 +125,11 @@ export function resolveSessionConfig(
     promptSuggestionEnabled:
       (ctx.loaded.settings as { promptSuggestionEnabled?: unknown }).promptSuggestionEnabled !== false,
   };
+  // A fallback the loop would never switch to (it falls back only to another model) is said.
+  if (config.fallbackModel && config.fallbackModel === config.defaultModel)
+    warnings.push(
+      `--fallback-model ${o.fallbackModel} is the main model (${config.defaultModel}): it will not be used`,
+    );
   return { config, warnings };
 }
 

@@ -37,6 +37,13 @@ describe('session config', () => {
     );
   });
 
+  it('a --fallback-model that is the main model is said: the loop never falls back to the model that failed', () => {
+    expect(resolveWith(['--fallback-model', 'default'], { ANTHROPIC_MODEL: 'x-model' }).warnings).toEqual([
+      '--fallback-model default is the main model (x-model): it will not be used',
+    ]);
+    expect(resolveWith(['--model', 'opus', '--fallback-model', 'sonnet'], {}).warnings).toEqual([]);
+  });
+
   it('sessionModel: an explicit model wins (aliases resolved); none or "default" is the session default', () => {
     const { config } = resolveWith([], { ANTHROPIC_MODEL: 'x-model' });
     expect(sessionModel(config, 'default')).toBe('x-model');
