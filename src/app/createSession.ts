@@ -83,10 +83,11 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   };
   const host: HostSetup = { progressSummaries: false, promptSuggestions: false };
   const settings = sessionSettings(config, sessionId, tools);
-  const outputStyles = await setupOutputStyles(o, loaded, {
+  const outputStyles = await setupOutputStyles(loaded, {
     cwd,
     env,
     sources: config.sources,
+    projectRoot: config.projectRoot,
     systemParts,
     onChange: (name) => (settings.outputStyle = name),
   });
@@ -115,7 +116,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   systemParts.memory = formatMemory(memoryFiles);
   const slash = await setupSessionCommands({
     config,
-    projectRoot: o.projectConfigRoot,
+    projectRoot: config.projectRoot,
     env,
     tools: tools.tools,
     permissions: guards.permissions,
@@ -215,7 +216,7 @@ async function startAgents(
       agentsFlag: o.agents,
       sources: p.base.config.sources,
       defaultModel: p.base.config.defaultModel,
-      projectRoot: o.projectConfigRoot,
+      projectRoot: p.base.config.projectRoot,
       sessionFolder: p.base.sessionFolder,
       version: VERSION,
       mirror: p.base.mirror,

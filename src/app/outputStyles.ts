@@ -1,7 +1,6 @@
 // The session's output styles: the catalog of the setting sources' style folders, the one the
 // `outputStyle` setting picks (an unknown name is told on stderr and `default` used), and a switch
 // that keeps the system prompt and system/init's output_style in step.
-import type { CliOptions } from '../cli/options.js';
 import type { SystemPromptParts } from '../prompt/systemPrompt.js';
 import type { LoadedSettings, SettingSource } from '../settings/index.js';
 import { OutputStyleCatalog } from '../settings/outputStyles.js';
@@ -14,19 +13,20 @@ export interface SessionOutputStyles {
 }
 
 export async function setupOutputStyles(
-  o: CliOptions,
   loaded: LoadedSettings,
   ctx: {
     cwd: string;
     env: NodeJS.ProcessEnv;
     /** The config's setting sources: whose style folders are read. */
     sources: SettingSource[];
+    /** The config's project root (--project-config-root resolved). */
+    projectRoot: string;
     systemParts: SystemPromptParts;
     onChange: (name: string) => void;
   },
 ): Promise<SessionOutputStyles> {
   const catalog = new OutputStyleCatalog(
-    { cwd: ctx.cwd, projectRoot: o.projectConfigRoot, env: ctx.env, sources: ctx.sources },
+    { cwd: ctx.cwd, projectRoot: ctx.projectRoot, env: ctx.env, sources: ctx.sources },
     (m) => logWarning(`${m}`),
   );
   await catalog.reload();

@@ -1,14 +1,12 @@
 // The session's configuration, resolved once from the flags, the settings and the environment
 // (after the settings' `env` is applied), with no side effects: every later part reads it instead of
 // reading CliOptions or process.env again. What `initialize` sets later lives in `HostSetup`.
-import { resolve } from 'node:path';
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
 import { chooseModel, resolveModel } from '../loop/models.js';
 import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import { type CliOptions, parseDuration } from '../cli/options.js';
-import type { SettingSource } from '../settings/index.js';
-import type { LoadedSettings } from '../settings/index.js';
+import { type LoadedSettings, projectRootOf, type SettingSource } from '../settings/index.js';
 import { savedEffort } from '../control/settingsHandlers.js';
 import { workflowsEnabled } from '../workflows/optIn.js';
 
@@ -99,7 +97,7 @@ export function resolveSessionConfig(
   const defaultModel = chooseModel(o.model, { sessionDefault: fromEnv, env });
   const config: SessionConfig = {
     cwd,
-    projectRoot: o.projectConfigRoot ? resolve(cwd, o.projectConfigRoot) : cwd,
+    projectRoot: projectRootOf(cwd, o.projectConfigRoot),
     sources: ctx.sources,
     defaultModel,
     fallbackModel: o.fallbackModel ? chooseModel(o.fallbackModel, { sessionDefault: defaultModel, env }) : undefined,

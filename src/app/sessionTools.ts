@@ -55,7 +55,7 @@ export async function setupSessionTools(
     if (!(err instanceof PluginError)) throw err;
     throw usage(err.message);
   }
-  const skills = new SkillCatalog({ cwd: config.cwd, projectRoot: o.projectConfigRoot, env, sources: config.sources });
+  const skills = new SkillCatalog({ cwd: config.cwd, projectRoot: config.projectRoot, env, sources: config.sources });
   let pluginSkills = plugins.list().flatMap((p) => p.skills);
   skills.setPluginSkills(() => pluginSkills);
   const skillTool = () => makeSkillTool(() => skills.enabled());

@@ -12,6 +12,7 @@ import {
   type LoadedSettings,
   type Settings,
   type SettingSource,
+  projectRootOf,
 } from '../settings/index.js';
 import { StartupError } from '../util/startupError.js';
 import { logWarning } from '../util/log.js';
@@ -98,7 +99,7 @@ export function loadSessionSettings(
       env,
       sources,
       settingsArg: o.settings,
-      projectRoot: o.projectConfigRoot,
+      projectRoot: projectRootOf(cwd, o.projectConfigRoot),
       managedArg: o.managedSettings,
       flagLayer,
     });

@@ -4,6 +4,7 @@ export {
   parseSettingsText,
   settingsPaths,
   managedSettingsPath,
+  projectRootOf,
   SettingsError,
   ALL_SOURCES,
   type LoadedSettings,

@@ -74,6 +74,11 @@ export interface LoadSettingsOptions {
   flagLayer?: Settings;
 }
 
+/** `--project-config-root`, resolved against the cwd; the cwd without it. The one rule for where the project's files live. */
+export function projectRootOf(cwd: string, flag: string | undefined): string {
+  return flag ? path.resolve(cwd, flag) : cwd;
+}
+
 /** The machine's policy file; AGENT_MANAGED_SETTINGS_FILE names another (tests, odd installs). */
 export function managedSettingsPath(env: NodeJS.ProcessEnv): string {
   return env.AGENT_MANAGED_SETTINGS_FILE || '/etc/claude-code/managed-settings.json';
