@@ -2,6 +2,7 @@
 import type { AgentSetup } from './agentSetup.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
 import type { ControlChannel } from '../control/channel.js';
+import type { ModelApi } from '../loop/modelClient.js';
 import type { McpPolicy } from '../mcp/policy.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
 import type { CliOptions } from '../cli/options.js';
@@ -24,6 +25,8 @@ export interface ControlParts {
   env: NodeJS.ProcessEnv;
   writer: StdoutWriter;
   config: SessionConfig;
+  /** The session's Messages API: the ids initialize names. */
+  api: ModelApi;
   loaded: LoadedSettings;
   host: HostSetup;
   channel: ControlChannel;

@@ -155,6 +155,7 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
       ...{ io, env, config, host, promptTool: o.permissionPromptTool, transcript, systemParts, settings, services },
       ...{ agents, guards, planMode, tools, mcp, slash, plugins, mainAgent, turn, controls, telemetry },
       callModel: telemetry.callModel,
+      api: base.api,
       peers,
     }),
   );
@@ -177,7 +178,8 @@ export async function createSession(o: CliOptions, io: SessionIO): Promise<Sessi
   );
   events.setBefore((ev) => sessionControls.before(ev));
   bindControls({
-    ...{ o, env, writer, config, loaded, host, channel, transcript, systemParts, settings, tools, mcp, policy },
+    ...{ o, env, writer, config, api: base.api, loaded, host, channel, transcript, systemParts, settings, tools },
+    ...{ mcp, policy },
     ...{ agents, guards, slash, outputStyles, plugins, mainAgent, runner: sessionRunner, controls: sessionControls },
   });
 

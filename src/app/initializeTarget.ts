@@ -4,8 +4,6 @@ import type { InitializeTarget } from '../control/initializeHandler.js';
 import { parseServer } from '../mcp/config.js';
 import { withPolicy } from '../mcp/sources.js';
 import { modelChoices } from '../loop/models.js';
-import { sentModelId } from '../loop/modelClient.js';
-import { authSettings } from '../loop/providers/authSettings.js';
 import { accountInfo } from '../loop/providers/keySources.js';
 import type { AgentSetup } from './agentSetup.js';
 import type { ControlParts } from './controlParts.js';
@@ -81,10 +79,10 @@ export function initializeTarget(p: ControlParts): InitializeTarget {
         agents: agentInfos(agents),
         // "Default" is where set_model "default" goes: the session's default, not the model now.
         models: modelChoices(p.config.defaultModel),
-        account: accountInfo(p.config.apiProvider, process.env, authSettings().apiKeyHelper),
+        account: accountInfo(p.config.apiProvider, process.env, p.config.auth.apiKeyHelper),
       };
       // Each model as the id it is sent with (Bedrock's profile ids: this may wait for their list).
-      const sent = answer.models.map((m) => sentModelId(m.resolvedModel));
+      const sent = answer.models.map((m) => p.api.sentModelId(m.resolvedModel));
       if (sent.every((id) => typeof id === 'string')) return answer;
       return Promise.all(sent).then((ids) => ({
         ...answer,

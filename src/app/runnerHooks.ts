@@ -7,6 +7,7 @@ import type { ToolServices } from '../../tools/tool.js';
 import type { SlashCommands } from '../commands/slashCommands.js';
 import type { AgentSetup } from './agentSetup.js';
 import type { CallModel } from '../loop/model.js';
+import type { ModelApi } from '../loop/modelClient.js';
 import type { SessionMcp } from '../mcp/sessionMcp.js';
 import { pluginInfo } from '../plugins/session.js';
 import { buildSystemPrompt, type SystemPromptParts } from '../prompt/systemPrompt.js';
@@ -47,7 +48,9 @@ export interface RunnerHookParts {
   mainAgent: MainAgent;
   turn: TurnScope;
   controls: Late<SessionControls>;
-  callModel: CallModel | undefined;
+  callModel: CallModel;
+  /** The session's Messages API: the ids the init line names. */
+  api: ModelApi;
   telemetry: SessionTelemetry;
   /** Messages from other local sessions; absent in a teammate process. */
   peers?: { takeMessages(): Promise<string | null> };
@@ -95,6 +98,7 @@ export function runnerHooks(p: RunnerHookParts): SessionHooks {
       p.mainAgent.apply();
     },
     callModel: p.callModel,
+    sentModelId: p.api.sentModelId,
     slashCommand: (text) => runSlashCommand(p.slash, text, p.config),
     turn: p.turn,
     slashCommandNames: () => p.slash.names(),

@@ -12,6 +12,7 @@ import { workflowsEnabled } from '../workflows/optIn.js';
 
 import { type ApiProvider, apiProviderFromEnv } from '../loop/providers/select.js';
 import { apiKeySource } from '../loop/providers/keySources.js';
+import type { AuthSettings } from '../loop/providers/authSettings.js';
 
 export { DEFAULT_MODEL } from '../loop/pricing.js';
 
@@ -41,6 +42,8 @@ export interface SessionConfig {
   readonly apiKeySource: string;
   /** Which API the model calls go to (CLAUDE_CODE_USE_BEDROCK …; initialize's account.apiProvider). */
   readonly apiProvider: ApiProvider;
+  /** The settings' credential commands, which the session's model API is built with (sessionStart.ts). */
+  readonly auth: AuthSettings;
   /** --teammate-timeout, else AGENT_TEAMMATE_TIMEOUT_MS (undefined: the runner's default). */
   readonly teammateTimeoutMs?: number;
   /** CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS. */
@@ -92,6 +95,8 @@ export function resolveSessionConfig(
   // --model, else ANTHROPIC_MODEL, else the provider's default (a cloud provider's may differ:
   // models.ts); each layer's "default" is the one below it.
   const apiProvider = apiProviderFromEnv(env);
+  const { apiKeyHelper, awsAuthRefresh, awsCredentialExport, gcpAuthRefresh } = ctx.loaded.settings;
+  const auth: AuthSettings = { apiKeyHelper, awsAuthRefresh, awsCredentialExport, gcpAuthRefresh };
   const builtIn = resolveModel('default', apiProvider, env);
   const fromEnv = chooseModel(env.ANTHROPIC_MODEL, { sessionDefault: builtIn, env });
   const defaultModel = chooseModel(o.model, { sessionDefault: fromEnv, env });
@@ -111,8 +116,9 @@ export function resolveSessionConfig(
     taskBudget: o.taskBudget,
     includePartialMessages: o.includePartialMessages || ctx.interactive,
     toolSearch: parseToolSearchSetting(env.ENABLE_TOOL_SEARCH),
-    apiKeySource: apiKeySource(apiProvider, env, ctx.loaded.settings.apiKeyHelper),
+    apiKeySource: apiKeySource(apiProvider, env, auth.apiKeyHelper),
     apiProvider,
+    auth,
     teammateTimeoutMs: teammateTimeout(o, env, warnings),
     agentTeams: isTruthy(env.CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS),
     workflows: workflowsEnabled(ctx.loaded.settings as Record<string, unknown>, env),

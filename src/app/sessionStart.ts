@@ -5,6 +5,7 @@ import { modelClientFor } from './modelClient.js';
 import { setupNetworkAndAuth } from './networkAndAuth.js';
 import { resolveSessionConfig, type SessionConfig } from './sessionConfig.js';
 import type { CallModel } from '../loop/model.js';
+import { modelApi, type ModelApi } from '../loop/modelClient.js';
 import { VERSION, type CliOptions } from '../cli/options.js';
 import type { StdoutWriter } from '../protocol/writer.js';
 import { loadSessionSettings, StartupError } from '../session/guards.js';
@@ -24,7 +25,10 @@ export interface SessionBase {
   mirror?: MirrorSink;
   /** The session's folder beside its transcript; undefined without persistence. */
   sessionFolder: string | undefined;
-  callModel: CallModel | undefined;
+  /** The Messages API with the settings' credential commands (config.auth), built once. */
+  api: ModelApi;
+  /** What the session's model calls go through: `api`, or --record's or --replay's over it. */
+  callModel: CallModel;
 }
 
 /** Throws StartupError (message, exit code) when the session cannot start. */
@@ -54,8 +58,9 @@ export async function openSession(
     throw new StartupError((err as Error).message, 2);
   }
   for (const w of resolved.warnings) logWarning(w);
-  // Proxies, client certificates and credential commands, before the first connection.
-  await setupNetworkAndAuth(loaded.settings, env, resolved.config.apiProvider).catch((err: Error) => {
+  const api = modelApi(resolved.config.auth);
+  // Proxies and client certificates, before the first connection.
+  await setupNetworkAndAuth(env, resolved.config.apiProvider, api).catch((err: Error) => {
     throw new StartupError(err.message, 1);
   });
   let start: SessionStart;
@@ -70,7 +75,7 @@ export async function openSession(
   const { sessionId, transcript } = start;
   if (transcript && o.name !== undefined && o.name.trim() !== '')
     transcript.appendMeta({ type: 'custom-title', customTitle: o.name.trim() });
-  const callModel = await modelClientFor(o).catch((err: Error) => {
+  const callModel = await modelClientFor(o, api).catch((err: Error) => {
     throw new StartupError(err.message, 2);
   });
   return {
@@ -80,6 +85,7 @@ export async function openSession(
     start,
     mirror: ctx.mirror,
     sessionFolder: transcript ? sessionDir(env, cwd, sessionId) : undefined,
+    api,
     callModel,
   };
 }

@@ -3,7 +3,6 @@
 // down (a bounded last export) when the session closes or the process is stopped. Off, it changes
 // nothing: the model client, output and pipeline are the session's own.
 import type { CallModel } from '../loop/model.js';
-import { streamModel } from '../loop/modelClient.js';
 import type { ToolTelemetryEvent } from '../loop/toolPipeline.js';
 import type { CliOptions } from '../cli/options.js';
 import { VERSION } from '../cli/options.js';
@@ -21,7 +20,7 @@ type Output = (event: SessionEvent, line: WireLine | null) => Promise<void>;
 export interface SessionTelemetry {
   telemetry: Telemetry;
   /** The model client to use: the session's own, watched when telemetry is on. */
-  callModel: CallModel | undefined;
+  callModel: CallModel;
   /** The mode's output, watched for each turn's duration (active time). */
   output: Output;
   /** The tool pipeline's observer (undefined when off). */
@@ -59,7 +58,7 @@ export async function setupSessionTelemetry(
   telemetry.sessionStarted(o.continue ? 'continue' : base.start.source === 'resume' ? 'resume' : 'fresh');
   return {
     telemetry,
-    callModel: observeModelCalls(base.callModel ?? streamModel, telemetry),
+    callModel: observeModelCalls(base.callModel, telemetry),
     output: (ev, line) => {
       if (ev.type === 'result') telemetry.activeTime(ev.result.durationMs / 1000, 'cli');
       return p.output(ev, line);

@@ -13,10 +13,11 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import { providerClient, type ProviderClient } from './providers/providerClient.js';
 import { forProvider } from './providers/failures.js';
 import { apiProviderFromEnv } from './providers/select.js';
+import type { AuthSettings } from './providers/authSettings.js';
 import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { AssistantMessage } from './events.js';
-import type { ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
+import type { CallModel, ModelEvent, ModelRequest, ModelStreamEvent } from './model.js';
 import { MessageAssembler } from './messageAssembler.js';
 import { encodeRequestBody } from './requestEncoding.js';
 import { apiModel } from './models.js';
@@ -49,13 +50,40 @@ function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
   return Number(env.API_TIMEOUT_MS) > 0 ? Number(env.API_TIMEOUT_MS) : undefined;
 }
 
+/** No credential commands: the API with the environment's credentials alone. */
+const NO_AUTH: AuthSettings = {};
+
+/**
+ * The Messages API as one session uses it, built once at its start: every provider client it
+ * builds gets the session's credential commands (the settings' apiKeyHelper, awsCredentialExport,
+ * awsAuthRefresh, gcpAuthRefresh), whoever calls (the turns, side calls, compaction, summaries,
+ * suggestions, --record), and the init line and initialize name the ids it sends.
+ */
+export interface ModelApi {
+  /** One streamed reply (streamModel). */
+  readonly call: CallModel;
+  /** The id requests for `model` are sent with (sentModelId). */
+  sentModelId(model: string): string | Promise<string>;
+  /** Builds the provider's client ahead of the first request (prepareProviderClient). */
+  prepare(): void;
+}
+
+export function modelApi(auth: AuthSettings): ModelApi {
+  const fixed: AuthSettings = { ...auth };
+  return {
+    call: (req) => streamModel(req, { auth: fixed }),
+    sentModelId: (model) => sentModelId(model, process.env, fixed),
+    prepare: () => prepareProviderClient(process.env, fixed),
+  };
+}
+
 /**
  * Builds the provider's client ahead of the first request (Bedrock: the credentials and the
  * inference-profile list), on the next turn of the event loop; a failure is the first request's.
  */
-export function prepareProviderClient(env: NodeJS.ProcessEnv = process.env): void {
+export function prepareProviderClient(env: NodeJS.ProcessEnv, auth: AuthSettings): void {
   setImmediate(() => {
-    providerClient(env, { timeout: timeoutFromEnv(env) }, { early: true }).catch(() => {});
+    providerClient(env, { timeout: timeoutFromEnv(env), auth }, { early: true }).catch(() => {});
   });
 }
 
@@ -66,7 +94,7 @@ export function prepareProviderClient(env: NodeJS.ProcessEnv = process.env): voi
  * returned at once. `[1m]` stays on. A client that cannot be built falls back to the region rule
  * (its error is the first request's).
  */
-export function sentModelId(model: string, env: NodeJS.ProcessEnv = process.env): string | Promise<string> {
+export function sentModelId(model: string, env: NodeJS.ProcessEnv, auth: AuthSettings): string | Promise<string> {
   if (apiProviderFromEnv(env) !== 'bedrock') return model;
   const { id } = apiModel(model);
   const suffix = model.slice(id.length);
@@ -74,7 +102,7 @@ export function sentModelId(model: string, env: NodeJS.ProcessEnv = process.env)
     if (!knownBedrockModel(id)) return model;
     try {
       // `early`: a build that fails here is kept for the first request to report, not run again.
-      const client = await providerClient(env, { timeout: timeoutFromEnv(env) }, { early: true });
+      const client = await providerClient(env, { timeout: timeoutFromEnv(env), auth }, { early: true });
       return `${await client.modelId(id)}${suffix}`;
     } catch {
       const { bedrockRegion } = await import('./providers/bedrock.js');
@@ -245,17 +273,22 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * that is not valid JSON gets one non-streaming attempt (and later retries stay non-streaming);
  * a request that cannot even be built fails at once.
  * `message.durationMs` is the wall time from the first request to the final message, retries included.
+ * `auth`: the credential commands its client is built with (a session's come through modelApi);
+ * none by default.
  */
 export async function* streamModel(
   req: ModelRequest,
-  opts: { maxRetries?: number } = {},
+  opts: { maxRetries?: number; auth?: AuthSettings } = {},
 ): AsyncGenerator<ModelEvent, void> {
   const env = process.env;
   if (req.signal.aborted) throw abortedError();
   noteUnknownModel(req.model);
   const maxRetries = opts.maxRetries ?? maxRetriesFromEnv(env);
   // Throws a ModelError naming the provider and the setting when credentials are missing.
-  const client = await raceAbort(providerClient(env, { timeout: timeoutFromEnv(env) }), req.signal);
+  const client = await raceAbort(
+    providerClient(env, { timeout: timeoutFromEnv(env), auth: opts.auth ?? NO_AUTH }),
+    req.signal,
+  );
   let refreshedCredentials = false;
   const started = Date.now();
 

@@ -26,7 +26,6 @@ import { ToolOffer } from './toolOffer.js';
 import { type PromptSources, runPromptSources } from './promptSources.js';
 import { contextWindow } from '../loop/pricing.js';
 import { sessionTmpDir } from '../util/configDir.js';
-import { sentModelId, streamModel } from '../loop/modelClient.js';
 import { TurnTiming } from './turnTiming.js';
 import { suggestNextPrompt } from './promptSuggestion.js';
 import { logWarning } from '../util/log.js';
@@ -91,8 +90,10 @@ export interface SessionHooks extends PromptSources {
   services?: ToolContext['services'];
   /** The live permission mode (set_permission_mode or a host's updatedPermissions change it). */
   permissionMode: () => PermissionMode;
-  /** The model client (default: the Anthropic API); --record and --replay wrap or replace it. */
-  callModel?: CallModel;
+  /** The model client: the session's Messages API, which --record and --replay wrap or replace. */
+  callModel: CallModel;
+  /** The id requests for a model are sent with, for the init line (on Bedrock, its inference profile's). */
+  sentModelId: (model: string) => string | Promise<string>;
   /** Awaited before each run's system/init (MCP servers still connecting; the tools they add). */
   beforeRun?: () => Promise<void>;
   /** Slash commands: a prompt `/name …` is run by them (src/commands); undefined → a plain prompt. */
@@ -261,7 +262,7 @@ export class SessionRunner {
         ]);
       const init = this.init();
       // On Bedrock the init line says the profile id requests are sent with (it may wait for the list).
-      const sent = sentModelId(init.model);
+      const sent = this.hooks.sentModelId(init.model);
       if (typeof sent !== 'string') init.model = await sent;
       await this.emit({ type: 'init', init });
       const slash = prompts.length === 1 ? slashText(prompts[0]) : undefined;
@@ -381,7 +382,7 @@ export class SessionRunner {
       model: () => this.turn.model ?? this.settings.model,
       fallbackModel: s.fallbackModel,
       system: this.hooks.systemPrompt(),
-      callModel: this.timing.wrap(this.hooks.callModel ?? streamModel, (req) => this.requesting(req.caller)),
+      callModel: this.timing.wrap(this.hooks.callModel, (req) => this.requesting(req.caller)),
       tools,
       apiTools: this.offer.apiTools(),
       deferredTools: this.offer.deferred,

@@ -68,7 +68,7 @@ export const settingsSchema = z.looseObject(
     autoMemoryEnabled: z.boolean({ error: 'must be true or false' }).optional(),
     /** Where the memory folder is (`~/` expanded); not read from the project's checked-in settings file. */
     autoMemoryDirectory: z.string({ error: 'must be a path' }).optional(),
-    /** Shell commands whose stdout is a credential (src/loop/providers/authSettings.ts). */
+    /** Shell commands whose stdout is a credential (SessionConfig.auth: src/loop/providers/authSettings.ts). */
     apiKeyHelper: z.string({ error: 'must be a string (a shell command that prints the API key)' }).optional(),
     awsAuthRefresh: z.string({ error: 'must be a string (a shell command that refreshes AWS credentials)' }).optional(),
     awsCredentialExport: z

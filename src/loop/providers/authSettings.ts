@@ -1,5 +1,6 @@
-// The credential commands a settings file may name. Set once at session start from the merged
-// settings (createSession), read when a provider's client is built.
+// The credential commands a settings file may name. The session resolves them once from its merged
+// settings (SessionConfig.auth) and builds its model API with them (modelApi, ../modelClient.ts):
+// every provider client gets them in its ClientOptions.
 export interface AuthSettings {
   /** A command whose stdout is the Anthropic API key (apiKeyHelper.ts). */
   apiKeyHelper?: string;
@@ -9,14 +10,4 @@ export interface AuthSettings {
   awsCredentialExport?: string;
   /** Vertex AI: a command that refreshes Google credentials (e.g. `gcloud auth application-default login`), run when none resolve. */
   gcpAuthRefresh?: string;
-}
-
-let current: AuthSettings = {};
-
-export function setAuthSettings(s: AuthSettings): void {
-  current = { ...s };
-}
-
-export function authSettings(): AuthSettings {
-  return current;
 }

@@ -7,7 +7,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { runHelperCommand } from './apiKeyHelper.js';
-import { authSettings } from './authSettings.js';
+import type { AuthSettings } from './authSettings.js';
 import { type ClientOptions, noCredentials, type ProviderClient } from './providerClient.js';
 import { isTruthy } from './select.js';
 import { type BedrockAuth, listInferenceProfiles, pickProfile } from './bedrockProfiles.js';
@@ -71,8 +71,10 @@ function memoized(fetch: () => Promise<AwsCredentialIdentity>): AwsCredentialIde
   };
 }
 
-async function credentialProvider(env: NodeJS.ProcessEnv): Promise<AwsCredentialIdentityProvider> {
-  const { awsCredentialExport, awsAuthRefresh } = authSettings();
+async function credentialProvider(
+  env: NodeJS.ProcessEnv,
+  { awsCredentialExport, awsAuthRefresh }: AuthSettings,
+): Promise<AwsCredentialIdentityProvider> {
   if (awsCredentialExport?.trim()) {
     const command = awsCredentialExport.trim();
     const provider = memoized(async () =>
@@ -144,7 +146,7 @@ export async function bedrockClient(env: NodeJS.ProcessEnv, opts: ClientOptions)
   const region = bedrockRegion(env);
   const skipAuth = isTruthy(env.CLAUDE_CODE_SKIP_BEDROCK_AUTH);
   const bearer = env.AWS_BEARER_TOKEN_BEDROCK?.trim() || null;
-  const provider = skipAuth || bearer ? null : await credentialProvider(env);
+  const provider = skipAuth || bearer ? null : await credentialProvider(env, opts.auth);
   // Bundled (scripts/bundle.mjs): it shares the bundle's Anthropic SDK.
   const { AnthropicBedrock } = await import('@anthropic-ai/bedrock-sdk');
   // One client per region (signed for it, and its endpoint unless ANTHROPIC_BEDROCK_BASE_URL names one).

@@ -7,7 +7,7 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import { httpFetch } from '../../net/httpFetch.js';
 import { ModelError } from '../modelErrors.js';
 import { ApiKeyHelper, helperTtlMs } from './apiKeyHelper.js';
-import { authSettings } from './authSettings.js';
+import type { AuthSettings } from './authSettings.js';
 import { type ApiProvider, apiProviderFromEnv } from './select.js';
 
 export const NOT_LOGGED_IN = 'Not logged in · Please set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)';
@@ -28,6 +28,8 @@ export interface ProviderClient {
 
 export interface ClientOptions {
   timeout?: number;
+  /** The session's credential commands (apiKeyHelper, awsCredentialExport, awsAuthRefresh, gcpAuthRefresh). */
+  auth: AuthSettings;
 }
 
 export function noCredentials(message: string, cause?: unknown): ModelError {
@@ -48,7 +50,7 @@ function apiKeyHelperFor(command: string, env: NodeJS.ProcessEnv): ApiKeyHelper 
 async function firstPartyClient(env: NodeJS.ProcessEnv, opts: ClientOptions): Promise<ProviderClient> {
   const apiKey = env.ANTHROPIC_API_KEY?.trim() || null;
   const authToken = apiKey ? null : env.ANTHROPIC_AUTH_TOKEN?.trim() || null;
-  const command = authSettings().apiKeyHelper?.trim();
+  const command = opts.auth.apiKeyHelper?.trim();
   const keyHelper = !apiKey && !authToken && command ? apiKeyHelperFor(command, env) : null;
   if (!apiKey && !authToken && !keyHelper) throw noCredentials(NOT_LOGGED_IN);
   sdkModule ??= import('@anthropic-ai/sdk');
@@ -123,11 +125,11 @@ let cached: { key: string; client: Promise<ProviderClient>; failedEarly?: boolea
 
 /** The client for the provider `env` chooses; throws ModelError (no_credentials) when it cannot be built. */
 export function providerClient(
-  env: NodeJS.ProcessEnv = process.env,
-  opts: ClientOptions = {},
+  env: NodeJS.ProcessEnv,
+  opts: ClientOptions,
   how: { early?: boolean } = {},
 ): Promise<ProviderClient> {
-  const key = JSON.stringify([CLIENT_ENV.map((k) => env[k] ?? null), authSettings(), opts.timeout ?? null]);
+  const key = JSON.stringify([CLIENT_ENV.map((k) => env[k] ?? null), opts.auth, opts.timeout ?? null]);
   if (cached?.key === key) {
     const { client } = cached;
     // A build begun early that failed is handed to the first request (its error is that

@@ -5,7 +5,6 @@
 import { httpFetch } from '../../net/httpFetch.js';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { runHelperCommand } from './apiKeyHelper.js';
-import { authSettings } from './authSettings.js';
 import type { ClientOptions, ProviderClient } from './providerClient.js';
 import { noCredentials } from './providerClient.js';
 import { isTruthy } from './select.js';
@@ -76,7 +75,7 @@ export async function vertexClient(env: NodeJS.ProcessEnv, opts: ClientOptions):
       found = await resolve();
     } catch (first) {
       // The settings' gcpAuthRefresh (e.g. `gcloud auth application-default login`) is run once, then the chain is asked again.
-      const refresh = authSettings().gcpAuthRefresh?.trim();
+      const refresh = opts.auth.gcpAuthRefresh?.trim();
       if (!refresh) throw missing(first);
       logWarning(`Vertex AI: no Google credentials found; running gcpAuthRefresh (${refresh})`);
       try {

@@ -77,4 +77,19 @@ describe('session config', () => {
       apiKeySource: 'none',
     });
   });
+
+  it("the settings' credential commands are the config's auth, which the model API is built with", () => {
+    const commands = {
+      apiKeyHelper: 'print-key',
+      awsAuthRefresh: 'aws sso login',
+      awsCredentialExport: 'print-aws',
+      gcpAuthRefresh: 'gcloud auth application-default login',
+    };
+    const withCommands = { ...loaded, settings: { ...commands, model: 'opus' } } as unknown as LoadedSettings;
+    const resolveFor = (l: LoadedSettings) =>
+      resolveSessionConfig(options([]), { cwd: '/work', env: {}, loaded: l, interactive: false, sources: ALL_SOURCES })
+        .config.auth;
+    expect(resolveFor(withCommands)).toEqual(commands);
+    expect(resolveFor(loaded)).toEqual({});
+  });
 });

@@ -31,6 +31,10 @@ async function faultingTurn(command: (runner: SessionRunner) => never) {
       throw new Error('the turn never reaches the loop');
     },
     permissionMode: () => 'default',
+    callModel: () => {
+      throw new Error('the turn never reaches the model');
+    },
+    sentModelId: (model) => model,
     reportError: (t) => reported.push(t),
     slashCommand: async () => command(runner!),
   };
