@@ -17,12 +17,8 @@ import {
 import { StartupError } from '../util/startupError.js';
 import { logWarning } from '../util/log.js';
 import { bypassAloneAllowed } from '../permissions/modes.js';
+import { permissionTimeoutMs } from '../permissions/timeout.js';
 
-/**
- * How long a permission prompt may wait for the host's answer (a person may be deciding). Read
- * when asked, not at load: the start-up snapshot (scripts/snapshot.cjs) keeps what loading read.
- */
-const permissionTimeoutMs = () => Number(process.env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
 /** Callback hooks carry their own timeout; this bounds the control request itself. */
 const HOOK_CALLBACK_TIMEOUT_MS = 10 * 60_000;
 

@@ -19,6 +19,7 @@ import {
   planApprovalRequestFrame,
 } from './permissionFrames.js';
 import type { TeammateIdentity } from './teammateFlags.js';
+import { permissionTimeoutMs } from '../permissions/timeout.js';
 
 export interface LeadRelayDeps {
   mailbox: Mailbox;
@@ -41,10 +42,6 @@ export interface LeadRelay {
 
 const DEFAULT_POLL_MS = 200;
 export const PLAN_TOOL = 'ExitPlanMode';
-
-export function permissionTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  return Number(env.AGENT_PERMISSION_TIMEOUT_MS) || 10 * 60_000;
-}
 
 export function createLeadRelay(d: LeadRelayDeps): LeadRelay {
   const pollMs = d.pollMs ?? DEFAULT_POLL_MS;
