@@ -15,11 +15,39 @@ export interface TaskUsage {
   durationMs: number;
 }
 
-/** One row of a workflow's progress: a phase, or an agent with its state. */
-export interface WorkflowProgressRow {
-  type: 'workflow_phase' | 'workflow_agent';
-  [field: string]: unknown;
+/** A workflow agent's state in its progress row. */
+export type WorkflowAgentState = 'queued' | 'start' | 'done' | 'error';
+
+/** A workflow's agent, as its progress shows it (src/workflows/workflowRun.ts keeps them). */
+export interface WorkflowAgentRow {
+  type: 'workflow_agent';
+  index: number;
+  label: string;
+  phaseIndex?: number;
+  phaseTitle?: string;
+  agentId?: string;
+  agentType?: string;
+  model?: string;
+  state: WorkflowAgentState;
+  queuedAt: number;
+  startedAt?: number;
+  promptPreview: string;
+  tokens?: number;
+  toolCalls?: number;
+  durationMs?: number;
+  resultPreview?: string;
+  error?: string;
 }
+
+/** A workflow's phase, as its progress shows it. */
+export interface WorkflowPhaseRow {
+  type: 'workflow_phase';
+  index: number;
+  title: string;
+}
+
+/** One row of a workflow's progress: a phase, or an agent with its state. */
+export type WorkflowProgressRow = WorkflowPhaseRow | WorkflowAgentRow;
 
 export type TaskEvent =
   | {

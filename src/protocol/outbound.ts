@@ -145,6 +145,37 @@ export const taskNotificationSchema = z.strictObject({
   ...envelope,
 });
 
+/** A workflow's phase in task_progress's workflow_progress (our extension: the names are camelCase). */
+const workflowPhaseRowSchema = z.strictObject({
+  type: z.literal('workflow_phase'),
+  index: z.number(),
+  title: z.string(),
+});
+
+/** A workflow's agent in task_progress's workflow_progress. */
+const workflowAgentRowSchema = z.strictObject({
+  type: z.literal('workflow_agent'),
+  index: z.number(),
+  label: z.string(),
+  phaseIndex: z.number().optional(),
+  phaseTitle: z.string().optional(),
+  agentId: z.string().optional(),
+  agentType: z.string().optional(),
+  model: z.string().optional(),
+  state: z.enum(['queued', 'start', 'done', 'error']),
+  queuedAt: z.number(),
+  startedAt: z.number().optional(),
+  promptPreview: z.string(),
+  tokens: z.number().optional(),
+  toolCalls: z.number().optional(),
+  durationMs: z.number().optional(),
+  resultPreview: z.string().optional(),
+  error: z.string().optional(),
+});
+
+const workflowProgressRowSchema = z.discriminatedUnion('type', [workflowPhaseRowSchema, workflowAgentRowSchema]);
+export type WorkflowProgressRowLine = z.infer<typeof workflowProgressRowSchema>;
+
 export const taskProgressSchema = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_progress'),
@@ -157,7 +188,7 @@ export const taskProgressSchema = z.strictObject({
   /** agentProgressSummaries: a one-line account of what the agent is doing. */
   summary: z.string().optional(),
   /** A workflow's phases and agents so far: `workflow_phase` and `workflow_agent` entries. */
-  workflow_progress: z.array(z.looseObject({ type: z.enum(['workflow_phase', 'workflow_agent']) })).optional(),
+  workflow_progress: z.array(workflowProgressRowSchema).optional(),
   ...envelope,
 });
 

@@ -2,10 +2,10 @@
 // Every line gets the session id and a fresh uuid here. The return type is the outbound schemas'
 // own (src/protocol/outbound.ts), so a field the wire does not have fails to compile.
 import { randomUUID } from '../util/ids.js';
-import type { ResultMessage, SessionLine, TaskUsageLine } from '../protocol/outbound.js';
+import type { ResultMessage, SessionLine, TaskUsageLine, WorkflowProgressRowLine } from '../protocol/outbound.js';
 import { isErrorResult, type Notice, type SessionEvent, type SessionInit, type TurnResult } from './events.js';
 import { terminalReasonOf, type LoopEvent } from '../loop/events.js';
-import type { TaskEvent, TaskUsage } from '../../tools/taskEvents.js';
+import type { TaskEvent, TaskUsage, WorkflowProgressRow } from '../../tools/taskEvents.js';
 import type { TeamEvent } from '../teams/teamHost.js';
 
 export function envelope(sessionId: string): { session_id: string; uuid: string } {
@@ -240,7 +240,7 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
         usage: taskUsage(t.usage),
         ...(t.lastToolName !== undefined ? { last_tool_name: t.lastToolName } : {}),
         ...(t.summary !== undefined ? { summary: t.summary } : {}),
-        ...(t.workflowProgress !== undefined ? { workflow_progress: t.workflowProgress } : {}),
+        ...(t.workflowProgress !== undefined ? { workflow_progress: t.workflowProgress.map(workflowRow) } : {}),
         ...envelope(sessionId),
       };
     case 'live':
@@ -261,6 +261,38 @@ function taskLine(t: TaskEvent, sessionId: string): WireLine {
 /** A task's usage as the SDK names it (task_notification, task_progress). */
 function taskUsage(u: TaskUsage): TaskUsageLine {
   return { total_tokens: u.totalTokens, tool_uses: u.toolUses, duration_ms: u.durationMs };
+}
+
+/**
+ * A workflow progress row as task_progress carries it, built field by field, so a name the wire
+ * schema does not have fails to compile (our extension: the wire keeps the domain's camelCase
+ * names; an unset field is left out of the JSON).
+ */
+function workflowRow(r: WorkflowProgressRow): WorkflowProgressRowLine {
+  if (r.type === 'workflow_phase') return { type: r.type, index: r.index, title: r.title };
+  const { index, label, phaseIndex, phaseTitle, agentId, agentType, model, state, queuedAt, startedAt } = r;
+  const { promptPreview, tokens, toolCalls, durationMs, resultPreview, error } = r;
+  // One literal, not spreads: TypeScript checks a literal's names against the wire type.
+  const line: WorkflowProgressRowLine = {
+    type: r.type,
+    index,
+    label,
+    phaseIndex,
+    phaseTitle,
+    agentId,
+    agentType,
+    model,
+    state,
+    queuedAt,
+    startedAt,
+    promptPreview,
+    tokens,
+    toolCalls,
+    durationMs,
+    resultPreview,
+    error,
+  };
+  return line;
 }
 
 function teamLine(t: TeamEvent, sessionId: string): WireLine {

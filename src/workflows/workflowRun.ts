@@ -12,6 +12,7 @@ import { randomHex } from '../util/ids.js';
 import { logWarning } from '../util/log.js';
 import { UsageAccumulator } from '../loop/usage.js';
 import type { TaskRegistry, TaskUsage } from '../tasks/registry.js';
+import type { WorkflowAgentRow, WorkflowPhaseRow } from '../../tools/taskEvents.js';
 import type { ParsedScript } from './script.js';
 import { runScriptBody, type ScriptOutcome } from './scriptWorker.js';
 import { checkAgentOptions, runWorkflowAgent, type AgentCallDeps } from './workflowAgent.js';
@@ -36,33 +37,8 @@ export interface LaunchedRun {
   scriptPath: string;
 }
 
-type AgentState = 'queued' | 'start' | 'done' | 'error';
-
-interface AgentRow {
-  type: 'workflow_agent';
-  index: number;
-  label: string;
-  phaseIndex?: number;
-  phaseTitle?: string;
-  agentId?: string;
-  agentType?: string;
-  model?: string;
-  state: AgentState;
-  queuedAt: number;
-  startedAt?: number;
-  promptPreview: string;
-  tokens?: number;
-  toolCalls?: number;
-  durationMs?: number;
-  resultPreview?: string;
-  error?: string;
-}
-
-interface PhaseRow {
-  type: 'workflow_phase';
-  index: number;
-  title: string;
-}
+type AgentRow = WorkflowAgentRow;
+type PhaseRow = WorkflowPhaseRow;
 
 function preview(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

@@ -90,6 +90,19 @@ describe('typed event lanes', () => {
       },
       // @ts-expect-error a stopped task is `stopped`: `killed` is task_updated's word, made by toWire
       { type: 'task', parentToolUseId: null, event: { kind: 'ended', taskId: 'a1', status: 'killed', endTime: 1 } },
+      {
+        type: 'task',
+        parentToolUseId: null,
+        event: {
+          kind: 'progress',
+          taskId: 'w1',
+          toolUseId: 't',
+          description: 'd',
+          usage: { totalTokens: 1, toolUses: 0, durationMs: 1 },
+          // @ts-expect-error a workflow's rows have named fields: a phase has a `title`, not a `name`
+          workflowProgress: [{ type: 'workflow_phase', index: 0, name: 'p' }],
+        },
+      },
     ];
     const progress: ToolProgress[] = [
       {
@@ -99,6 +112,6 @@ describe('typed event lanes', () => {
       // @ts-expect-error a forwarded event is a typed loop event, not data to cast back
       { type: 'progress', data: { loopEvent: {} } },
     ];
-    expect(events.length + progress.length).toBe(8);
+    expect(events.length + progress.length).toBe(9);
   });
 });
