@@ -89,6 +89,15 @@ export function chooseModel(requested: string | undefined, scope: ModelScope): s
   return resolveModel(requested, apiProviderFromEnv(env), env);
 }
 
+/**
+ * The model rule for an override of the model a turn already runs on (a command's or a skill's
+ * `model`): as chooseModel, but none and `inherit` are no override at all (undefined), so the
+ * session's model, even one set_model changes mid-turn, goes on answering.
+ */
+export function chooseOverride(requested: string | undefined, scope: ModelScope): string | undefined {
+  return !requested || requested === 'inherit' ? undefined : chooseModel(requested, scope);
+}
+
 /** What a request sends for the session's model: the id without `[1m]`, and the beta that asks for the 1M window. */
 export function apiModel(model: string): { id: string; betas: string[] } {
   return ONE_M_SUFFIX.test(model)

@@ -1,7 +1,7 @@
 // Aliases, retired ids, `[1m]`, and the model list a host shows (src/loop/models.ts), against the
 // reference's figures (docs/models.md).
 import { describe, expect, it } from 'vitest';
-import { apiModel, chooseModel, modelChoices, resolveModel } from '../../../src/loop/models.js';
+import { apiModel, chooseModel, chooseOverride, modelChoices, resolveModel } from '../../../src/loop/models.js';
 
 describe('model names', () => {
   it('chooseModel: none or default is the session default; inherit the inherited model; the rest resolves', () => {
@@ -16,6 +16,14 @@ describe('model names', () => {
     expect(chooseModel('opus', scope)).toBe('claude-opus-5-5');
     expect(chooseModel('claude-opus-4-1', scope)).toBe('claude-opus-5-5');
     expect(chooseModel('sonnet', { ...scope, env: { CLAUDE_CODE_USE_FOUNDRY: '1' } })).toBe('claude-sonnet-4-5');
+  });
+
+  it('chooseOverride: a turn override by the same rule, where none and inherit override nothing', () => {
+    const scope = { sessionDefault: 'claude-haiku-4-5' };
+    expect(chooseOverride(undefined, scope)).toBeUndefined();
+    expect(chooseOverride('inherit', scope)).toBeUndefined();
+    expect(chooseOverride('default', scope)).toBe('claude-haiku-4-5');
+    expect(chooseOverride('opus', scope)).toBe('claude-opus-5-5');
   });
 
   it("resolves the reference's aliases to its ids", () => {
