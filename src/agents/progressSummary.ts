@@ -6,7 +6,6 @@
 // is dropped.
 import type { HistoryMessage } from '../loop/events.js';
 import type { LoopConfig } from '../loop/agentLoop.js';
-import { streamModel } from '../loop/modelClient.js';
 import { replyText } from '../loop/sideCall.js';
 import { logWarning } from '../util/log.js';
 
@@ -71,7 +70,7 @@ export function startProgressSummaries(
     lastLength = history.length;
     try {
       let message;
-      for await (const ev of (cfg.callModel ?? streamModel)({
+      for await (const ev of cfg.callModel({
         model,
         system: cfg.system,
         messages: forkForSummary(history),

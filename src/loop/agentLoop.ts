@@ -12,7 +12,7 @@ import {
   type LoopEvent,
   type LoopOutcome,
 } from './events.js';
-import { ModelError, streamModel } from './modelClient.js';
+import { ModelError } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import type { UsageAccumulator } from './usage.js';
 import type { SpendLedger } from './spendLedger.js';
@@ -55,8 +55,12 @@ export interface LoopConfig {
    * withheld until ToolSearch loads them) instead of `apiTools`.
    */
   deferredTools?: DeferredTools;
-  /** The model: the Anthropic client unless a test, a recorder or a replayer gives another. */
-  callModel?: CallModel;
+  /**
+   * The model: the session's (SessionBase.callModel, its credential commands built in), which a
+   * child loop inherits; a test, a recorder or a replayer gives another. Required, so no caller's
+   * requests can go out without the session's credentials.
+   */
+  callModel: CallModel;
   /** See CompactConfig: the compaction threshold, else the environment's. */
   autoCompactPct?: CompactConfig['autoCompactPct'];
   maxTurns?: number;
@@ -184,7 +188,7 @@ async function* turn(
   /** How many of the current reply's blocks went out as assistant_block events. */
   let blocksShown = 0;
   try {
-    for await (const ev of (cfg.callModel ?? streamModel)({
+    for await (const ev of cfg.callModel({
       model,
       system: cfg.system,
       messages: history,

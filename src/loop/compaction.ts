@@ -12,7 +12,7 @@ import {
   type HistoryMessage,
   type LoopEvent,
 } from './events.js';
-import { ModelError, streamModel } from './modelClient.js';
+import { ModelError } from './modelClient.js';
 import type { ApiTool, CallModel, ModelRequest } from './model.js';
 import { contextWindow } from './pricing.js';
 import { resolveRequestOptions, type ReasoningSettings } from './requestOptions.js';
@@ -32,7 +32,8 @@ export interface CompactConfig {
   apiTools: ApiTool[];
   /** Tool search: the tools the loop offers now (deferredTools.ts), else `apiTools`. */
   deferredTools?: { apiTools(): ApiTool[] };
-  callModel?: CallModel;
+  /** The session's model (LoopConfig.callModel). */
+  callModel: CallModel;
   /** Percent of the context window that triggers compaction, false for never; default: the environment. */
   autoCompactPct?: number | false;
   maxOutputTokens?: number;
@@ -261,7 +262,7 @@ async function* summarise(
   const messages = withInstruction(source, instructions);
   let message: AssistantMessage | undefined;
   let durationMs = 0;
-  for await (const ev of (cfg.callModel ?? streamModel)({
+  for await (const ev of cfg.callModel({
     model,
     system: cfg.system,
     messages,

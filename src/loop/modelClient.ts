@@ -275,6 +275,9 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * `message.durationMs` is the wall time from the first request to the final message, retries included.
  * `auth`: the credential commands its client is built with (a session's come through modelApi);
  * none by default.
+ * Nothing in the sources calls it but modelApi: every model call goes through a CallModel (the
+ * session's `modelApi(auth).call`, required in LoopConfig and the side calls' options), so none
+ * can leave without the session's credential commands. It is exported for its own unit tests.
  */
 export async function* streamModel(
   req: ModelRequest,

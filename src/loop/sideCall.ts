@@ -4,7 +4,6 @@
 import type { AssistantMessage } from './events.js';
 import type { LoopConfig } from './agentLoop.js';
 import type { SideCallRequest } from '../../tools/tool.js';
-import { streamModel } from './modelClient.js';
 
 // The request is the tool contract's (LoopHandle.sideCall); the reply's text is its replyText.
 export type { SideCallRequest } from '../../tools/tool.js';
@@ -13,7 +12,7 @@ export { replyText } from '../../tools/agentEvents.js';
 /** The whole reply (usage already counted in `loop.usage`). */
 export async function sideModelCall(loop: LoopConfig, req: SideCallRequest): Promise<AssistantMessage> {
   let message: AssistantMessage | undefined;
-  for await (const ev of (loop.callModel ?? streamModel)({
+  for await (const ev of loop.callModel({
     model: req.model,
     system: req.system,
     messages: [{ role: 'user', content: [{ type: 'text', text: req.prompt }] }],

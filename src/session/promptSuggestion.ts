@@ -7,7 +7,6 @@
 // the variable wins). A suggestion still being made when the next prompt starts is dropped.
 import type { AssistantMessage, HistoryMessage } from '../loop/events.js';
 import type { CallModel, ModelRequest } from '../loop/model.js';
-import { streamModel } from '../loop/modelClient.js';
 import { replyText } from '../loop/sideCall.js';
 
 const SUGGESTION_MAX_TOKENS = 100;
@@ -54,7 +53,8 @@ export function suggestionFrom(text: string): string | undefined {
 }
 
 export interface SuggestionRequest {
-  callModel?: CallModel;
+  /** The session's model (LoopConfig.callModel). */
+  callModel: CallModel;
   model: string;
   system: ModelRequest['system'];
   tools: ModelRequest['tools'];
@@ -68,7 +68,7 @@ export async function suggestNextPrompt(
   req: SuggestionRequest,
 ): Promise<{ message: AssistantMessage; suggestion?: string } | undefined> {
   let message: AssistantMessage | undefined;
-  for await (const ev of (req.callModel ?? streamModel)({
+  for await (const ev of req.callModel({
     model: req.model,
     system: req.system,
     messages: forkForSuggestion(req.history),
