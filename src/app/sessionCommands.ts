@@ -8,8 +8,7 @@ import type { SessionRunner, SessionSettings } from '../session/runner.js';
 import type { SessionControls } from '../session/sessionControls.js';
 import type { ToolSet } from '../../tools/toolSet.js';
 import type { Late } from './late.js';
-import { chooseOverride } from '../loop/models.js';
-import { type SessionConfig, sessionModel } from './sessionConfig.js';
+import { type SessionConfig, sessionModel, turnModel } from './sessionConfig.js';
 
 export function setupSessionCommands(p: {
   config: SessionConfig;
@@ -72,19 +71,6 @@ export async function runSlashCommand(
   }
   if (!out.model) return out;
   return { ...out, model: turnModel(config, out.model) };
-}
-
-/**
- * The model a command's or a loaded skill's `model` sets for its turn, by the model rule
- * (chooseOverride): `default` is the session's default, an alias resolves, and `inherit` is what the
- * turn inherits, the model it runs on already: no model of its own (undefined), so the session's
- * model, even one set_model changes mid-turn, goes on answering. No `model`: none either.
- */
-export function turnModel(
-  config: Pick<SessionConfig, 'defaultModel'>,
-  requested: string | undefined,
-): string | undefined {
-  return chooseOverride(requested, { sessionDefault: config.defaultModel });
 }
 
 /** A command's or a skill's allowed-tools as allow rules until its turn ends; returns their removal. */

@@ -2,7 +2,7 @@
 // (after the settings' `env` is applied), with no side effects: every later part reads it instead of
 // reading CliOptions or process.env again. What `initialize` sets later lives in `HostSetup`.
 import { parseToolSearchSetting, type ToolSearchSetting } from '../loop/deferredTools.js';
-import { chooseModel, resolveModel } from '../loop/models.js';
+import { chooseModel, chooseOverride, resolveModel } from '../loop/models.js';
 import { EFFORT_LEVELS, type EffortLevel } from '../loop/pricing.js';
 import type { ThinkingMode } from '../loop/requestOptions.js';
 import { type CliOptions, parseDuration } from '../cli/options.js';
@@ -76,6 +76,19 @@ export interface HostSetup {
 /** The model rule (models.ts chooseModel) against this session's default: set_model, /model, a settings reload. */
 export function sessionModel(cfg: Pick<SessionConfig, 'defaultModel'>, requested: string | undefined): string {
   return chooseModel(requested, { sessionDefault: cfg.defaultModel });
+}
+
+/**
+ * The model a command's or a loaded skill's `model` sets for its turn, by the model rule
+ * (chooseOverride): `default` is the session's default, an alias resolves, and `inherit` is what the
+ * turn inherits, the model it runs on already: no model of its own (undefined), so the session's
+ * model, even one set_model changes mid-turn, goes on answering. No `model`: none either.
+ */
+export function turnModel(
+  config: Pick<SessionConfig, 'defaultModel'>,
+  requested: string | undefined,
+): string | undefined {
+  return chooseOverride(requested, { sessionDefault: config.defaultModel });
 }
 
 /** Throws a message for a bad value (the caller turns it into a usage error); `warnings` are told on stderr. */

@@ -68,12 +68,11 @@ export interface ModelApi {
   prepare(): void;
 }
 
-export function modelApi(auth: AuthSettings): ModelApi {
-  const fixed: AuthSettings = { ...auth };
+export function modelApi(auth: Readonly<AuthSettings>): ModelApi {
   return {
-    call: (req) => streamModel(req, { auth: fixed }),
-    sentModelId: (model) => sentModelId(model, process.env, fixed),
-    prepare: () => prepareProviderClient(process.env, fixed),
+    call: (req) => streamModel(req, { auth }),
+    sentModelId: (model) => sentModelId(model, process.env, auth),
+    prepare: () => prepareProviderClient(process.env, auth),
   };
 }
 
